@@ -1,0 +1,171 @@
+import { Command, CommanderError, Option } from 'commander';
+import { CliError, Output, type Streams } from './output';
+
+export interface CliContext {
+  out: Output;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Resolves when the user presses Ctrl-C (SIGINT); long commands detach or stop on it. */
+  interrupted: Promise<void>;
+}
+
+const VERSION = '0.1.0';
+
+/** Builds the `studyflow` command tree. Each command module does its work; this file only wires them. */
+export function buildProgram(ctx: CliContext, setExit: (code: number) => void): Command {
+  const program = new Command('studyflow')
+    .description('Study-as-code for survey sample buyers: validate, plan and apply study files against the Demand Exchange API as durable Temporal workflows.')
+    .version(VERSION)
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({
+      writeOut: (s) => ctx.out.streams.stdout.write(s),
+      writeErr: (s) => ctx.out.streams.stderr.write(s),
+    })
+    .exitOverride();
+
+  const json = () => new Option('--json', 'machine-readable output on stdout');
+  const run = (loader: () => Promise<{ run: (ctx: CliContext, ...args: any[]) => Promise<number> }>) =>
+    async (...args: any[]) => {
+      const mod = await loader();
+      setExit(await mod.run(ctx, ...args.slice(0, -1)));
+    };
+
+  program
+    .command('validate')
+    .description('check study files and directories; errors as file:line:col: message')
+    .argument('<paths...>', 'study files or directories')
+    .addOption(new Option('--format <format>', 'output format').choices(['human', 'github', 'json']).default('human'))
+    .addOption(json())
+    .action(run(() => import('./commands/validate')));
+
+  program
+    .command('schema')
+    .description('print the JSON Schema (draft-07) of the study format')
+    .action(run(() => import('./commands/schema')));
+
+  program
+    .command('plan')
+    .description('show what apply would change, without writing')
+    .argument('<paths...>', 'study files or directories')
+    .addOption(new Option('--format <format>', 'output format').choices(['human', 'json', 'markdown', 'github']).default('human'))
+    .addOption(json())
+    .option('--detailed-exitcode', 'exit 2 when changes are pending, 0 when none, 1 on error')
+    .option('--offline', 'plan against an empty remote (no API calls)')
+    .action(run(() => import('./commands/plan')));
+
+  program
+    .command('apply')
+    .description('start or update the study workflows and follow them to their goal state')
+    .argument('<paths...>', 'study files or directories')
+    .option('--no-wait', 'return once the workflow has accepted the revision')
+    .option('--require-live', 'exit 1 unless every target group ends live')
+    .option('--timeout <seconds>', 'stop following after this long (the study goes on)', '1800')
+    .option('--git-revision <sha>', 'the commit the files came from (default: GITHUB_SHA or git rev-parse HEAD)')
+    .addOption(json())
+    .action(run(() => import('./commands/apply')));
+
+  program
+    .command('status')
+    .description('show where a study stands')
+    .argument('<study>', 'a study file or a study id')
+    .option('--account <id>', 'account id (when a study id is given)')
+    .addOption(json())
+    .action(run(() => import('./commands/status')));
+
+  program
+    .command('approve')
+    .description('approve the launch of target groups waiting for approval')
+    .argument('<study>', 'a study file or a study id')
+    .option('--target-group <key>', 'approve only this target group')
+    .option('--account <id>', 'account id (when a study id is given)')
+    .addOption(json())
+    .action(run(() => import('./commands/approve')));
+
+  program
+    .command('cancel')
+    .description('stop managing a study (its workflows are cancelled; nothing is deleted in the API)')
+    .argument('<study>', 'a study file or a study id')
+    .option('--account <id>', 'account id (when a study id is given)')
+    .addOption(json())
+    .action(run(() => import('./commands/cancel')));
+
+  program
+    .command('dev')
+    .description('start Temporal (SQLite under .studyflow/), the sandbox API and a worker; print the URLs')
+    .option('--temporal-port <n>', 'Temporal gRPC port', '7233')
+    .option('--ui-port <n>', 'Temporal UI port', '8233')
+    .option('--sandbox-port <n>', 'sandbox API port', '4010')
+    .option('--state-dir <dir>', 'where Temporal and the sandbox keep state', '.studyflow')
+    .action(run(() => import('./commands/dev')));
+
+  program
+    .command('demo')
+    .description('bring up the embedded stack, apply examples/quickstart, print the result, stop')
+    .option('--keep-running', 'leave the stack running after the apply (Ctrl-C stops it)')
+    .addOption(json())
+    .action(run(() => import('./commands/demo')));
+
+  program
+    .command('sandbox')
+    .description('run the Demand Exchange API sandbox alone')
+    .option('--port <n>', 'port', '4010')
+    .option('--host <host>', 'bind address', '127.0.0.1')
+    .option('--state-file <file>', 'persist state to this file and reload it on start')
+    .action(run(() => import('./commands/sandbox')));
+
+  program
+    .command('worker')
+    .description('run a studyflow worker (workflows and API activities) against TEMPORAL_ADDRESS')
+    .action(run(() => import('./commands/worker')));
+
+  program
+    .command('migrate')
+    .description('rewrite pre-2025-12-18 field names in a study file, keeping comments and layout')
+    .argument('<file>', 'study file')
+    .option('--check', 'only report what would change (exit 1 when something would)')
+    .addOption(json())
+    .action(run(() => import('./commands/migrate')));
+
+  return program;
+}
+
+/** Runs the CLI; returns the exit code (only bin/studyflow.js calls process.exit). */
+export async function main(argv: string[], streams?: Streams, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const out = new Output(streams, env);
+  let resolveInterrupt: () => void = () => undefined;
+  const interrupted = new Promise<void>((resolve) => (resolveInterrupt = resolve));
+  const onSigint = () => resolveInterrupt();
+  process.on('SIGINT', onSigint);
+  let code = 0;
+  const program = buildProgram({ out, env, cwd: process.cwd(), interrupted }, (c) => (code = c));
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return code;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
+      return 2;
+    }
+    if (error instanceof CliError) {
+      out.progress(`${out.red('error')}: ${error.message}`);
+      return error.exitCode;
+    }
+    out.progress(`${out.red('error')}: ${describeUnexpected(error)}`);
+    if (env.STUDYFLOW_DEBUG) out.progress(String((error as Error)?.stack ?? error));
+    return 1;
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}
+
+/** One line for an unexpected error: its message, never a stack trace (STUDYFLOW_DEBUG=1 shows it). */
+export function describeUnexpected(error: unknown): string {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'ECONNREFUSED' || /ECONNREFUSED|UNAVAILABLE|failed to connect/i.test(error.message)) {
+      return `cannot reach a service: ${error.message.split('\n')[0]} (is \`studyflow dev\` running, or TEMPORAL_ADDRESS / STUDYFLOW_API_BASE_URL set?)`;
+    }
+    return error.message.split('\n')[0];
+  }
+  return String(error);
+}

@@ -1,0 +1,229 @@
+import { fieldChanges, holdsDesired } from './compare';
+import type {
+  DesiredActivityItem,
+  DesiredStudy,
+  DesiredTargetGroup,
+  IdListEntityType,
+  ObservedList,
+  ObservedStudy,
+  ObservedTargetGroup,
+  PlannedAction,
+  StudyPlan,
+} from './types';
+
+const WRITE_KINDS = new Set(['create', 'update', 'upload', 'replace_list', 'add_to_group', 'remove_from_group', 'launch']);
+const ENTITY_TYPES: IdListEntityType[] = ['RSID', 'ACCESS_RESPONDENT_GUID'];
+
+/** The observed target group that a desired one maps to: by key, else by the key it moved from. */
+export function observedFor(desired: DesiredTargetGroup, observed: ObservedStudy): { tg?: ObservedTargetGroup; via?: string } {
+  const direct = observed.targetGroups[desired.key];
+  if (direct) return { tg: direct, via: desired.key };
+  if (desired.movedFrom && observed.targetGroups[desired.movedFrom]) {
+    return { tg: observed.targetGroups[desired.movedFrom], via: desired.movedFrom };
+  }
+  return {};
+}
+
+/**
+ * Resolves activity-exclusion items to the API's {type, id} form. A reference to a target group
+ * of this study that does not exist yet resolves to undefined (it is created first).
+ */
+export function resolveActivityItems(
+  items: DesiredActivityItem[],
+  idOfTargetGroup: (key: string) => string | undefined,
+  projectId: string | undefined,
+): { items: Record<string, unknown>[]; unresolved: string[] } {
+  const resolved: Record<string, unknown>[] = [];
+  const unresolved: string[] = [];
+  for (const item of items) {
+    let id: string | undefined;
+    const ref = item.ref;
+    if ('key' in ref) id = idOfTargetGroup(ref.key);
+    else if ('self' in ref) id = projectId;
+    else id = ref.id;
+    if (!id) {
+      unresolved.push('key' in ref ? ref.key : 'this project');
+      continue;
+    }
+    const out: Record<string, unknown> = { type: ref.type, id };
+    if (item.respondent_statuses) out.respondent_statuses = item.respondent_statuses;
+    if (item.duration) out.duration = item.duration;
+    resolved.push(out);
+  }
+  return { items: resolved, unresolved };
+}
+
+function listAction(
+  resource: 'id_list' | 'recontact_list',
+  key: string,
+  entityType: IdListEntityType | undefined,
+  desired: { ref: string; sha256: string; count: number },
+  observed: ObservedList | undefined,
+  label: string,
+): PlannedAction {
+  if (observed && observed.sha256 === desired.sha256 && observed.count === desired.count) {
+    return { kind: 'none', resource, key, entityType, reason: `${label} already holds the ${desired.count} IDs of the file` };
+  }
+  if (!observed || observed.count === 0) {
+    return { kind: 'upload', resource, key, entityType, list: desired, reason: `upload ${desired.count} IDs to the ${label}` };
+  }
+  return {
+    kind: 'replace_list',
+    resource,
+    key,
+    entityType,
+    list: desired,
+    reason: `${label} holds ${observed.count} other IDs: remove all, then upload the file's ${desired.count}`,
+  };
+}
+
+function planTargetGroup(desired: DesiredTargetGroup, study: DesiredStudy, observed: ObservedStudy): PlannedAction[] {
+  const actions: PlannedAction[] = [];
+  const { tg, via } = observedFor(desired, observed);
+  const key = desired.key;
+  const idOf = (k: string) => observed.targetGroups[k]?.id;
+
+  if (!tg) {
+    actions.push({
+      kind: 'create',
+      resource: 'target_group',
+      key,
+      reason: desired.activityExclusions ? 'new draft target group with its activity exclusions inline' : 'new draft target group',
+      changes: Object.entries(desired.draft).map(([field, to]) => ({ field, from: null, to })),
+    });
+    if (desired.profiles?.length) {
+      actions.push({ kind: 'update', resource: 'profiles', key, reason: `apply ${desired.profiles.length} profile(s) with manage-profiles` });
+    }
+    for (const entityType of ENTITY_TYPES) {
+      const list = desired.idLists[entityType];
+      if (list) actions.push(listAction('id_list', key, entityType, list, undefined, `${entityType} exclusion list`));
+    }
+    if (desired.recontact) actions.push(listAction('recontact_list', key, undefined, desired.recontact, undefined, 'recontact list'));
+    for (const group of desired.exclusionGroups) {
+      actions.push({ kind: 'add_to_group', resource: 'exclusion_group', key, group, reason: `join exclusion group ${group}` });
+    }
+    actions.push(launchAction(desired, undefined));
+    return actions;
+  }
+
+  const moved = via !== key ? ` (renamed from ${via}; updated in place)` : '';
+  const isDraft = tg.status === 'draft';
+  const changes = fieldChanges(desired.draft, tg.fields);
+  if (changes.length === 0) {
+    actions.push({ kind: 'none', resource: 'target_group', key, reason: `draft fields match${moved}` });
+  } else if (isDraft) {
+    actions.push({ kind: 'update', resource: 'target_group', key, changes, reason: `update ${changes.map((c) => c.field).join(', ')}${moved}` });
+  } else {
+    actions.push({
+      kind: 'blocked',
+      resource: 'target_group',
+      key,
+      changes,
+      reason: `target group is ${tg.status}; draft fields (${changes.map((c) => c.field).join(', ')}) can only change while it is a draft`,
+    });
+  }
+
+  if (desired.activityExclusions) {
+    const { items, unresolved } = resolveActivityItems(desired.activityExclusions.items, idOf, observed.project?.id);
+    const want = { duration: desired.activityExclusions.duration, items };
+    const have = tg.activityExclusions ?? { items: [] };
+    if (unresolved.length > 0 || !holdsDesired(want.items, have.items) || (want.duration && want.duration !== have.duration)) {
+      actions.push({
+        kind: isDraft ? 'update' : 'blocked',
+        resource: 'activity_exclusions',
+        key,
+        reason: isDraft
+          ? `replace activity exclusions (${desired.activityExclusions.items.length} item(s))`
+          : `activity exclusions differ but the target group is ${tg.status}`,
+      });
+    }
+  }
+
+  if (desired.profiles) {
+    if (!holdsDesired(desired.profiles, tg.fields.profiles ?? [])) {
+      actions.push({
+        kind: isDraft ? 'update' : 'blocked',
+        resource: 'profiles',
+        key,
+        reason: isDraft ? `replace profiles (${desired.profiles.length}) with manage-profiles` : `profiles differ but the target group is ${tg.status}`,
+      });
+    }
+  }
+
+  for (const entityType of ENTITY_TYPES) {
+    const list = desired.idLists[entityType];
+    if (list) actions.push(listAction('id_list', key, entityType, list, tg.idLists[entityType], `${entityType} exclusion list`));
+  }
+  if (desired.recontact) actions.push(listAction('recontact_list', key, undefined, desired.recontact, tg.recontact, 'recontact list'));
+
+  for (const group of desired.exclusionGroups) {
+    const remote = observed.exclusionGroups[group];
+    if (!remote || !remote.targetGroupIds.includes(tg.id)) {
+      actions.push({ kind: 'add_to_group', resource: 'exclusion_group', key, group, reason: `join exclusion group ${group}` });
+    }
+  }
+  for (const [group, remote] of Object.entries(observed.exclusionGroups)) {
+    const declared = study.exclusionGroups.some((g) => g.name === group);
+    if (declared && remote.targetGroupIds.includes(tg.id) && !desired.exclusionGroups.includes(group)) {
+      actions.push({ kind: 'remove_from_group', resource: 'exclusion_group', key, group, reason: `leave exclusion group ${group}` });
+    }
+  }
+
+  actions.push(launchAction(desired, tg));
+  return actions;
+}
+
+function launchAction(desired: DesiredTargetGroup, tg: ObservedTargetGroup | undefined): PlannedAction {
+  const key = desired.key;
+  if (tg && tg.status !== 'draft') {
+    return { kind: 'none', resource: 'fielding', key, reason: `already ${tg.status}` };
+  }
+  const gates = [desired.launch.requireFeasible ? 'feasibility' : undefined, desired.launch.maxCpi ? `price <= ${desired.launch.maxCpi.value} ${desired.launch.maxCpi.currency_code}` : undefined]
+    .filter(Boolean)
+    .join(' and ');
+  const when = desired.launch.mode === 'manual' ? 'after approval' : 'automatically';
+  return {
+    kind: 'launch',
+    resource: 'fielding',
+    key,
+    reason: `launch ${when}${gates ? ` once ${gates} pass` : ''}`,
+  };
+}
+
+/** Desired study + observed remote state -> ordered actions, each with its reason. Pure and deterministic. */
+export function planStudy(desired: DesiredStudy, observed: ObservedStudy): StudyPlan {
+  const actions: PlannedAction[] = [];
+  if (!observed.project) {
+    actions.push({
+      kind: 'create',
+      resource: 'project',
+      key: desired.studyId,
+      reason: 'new project',
+      changes: Object.entries(desired.project).map(([field, to]) => ({ field, from: null, to })),
+    });
+  } else {
+    const changes = fieldChanges(desired.project, observed.project.fields);
+    actions.push(
+      changes.length
+        ? { kind: 'update', resource: 'project', key: desired.studyId, changes, reason: `update ${changes.map((c) => c.field).join(', ')}` }
+        : { kind: 'none', resource: 'project', key: desired.studyId, reason: 'project fields match' },
+    );
+  }
+  for (const group of desired.exclusionGroups) {
+    if (!observed.exclusionGroups[group.name]) {
+      actions.push({ kind: 'create', resource: 'exclusion_group', key: group.name, reason: `new exclusion group "${group.title}"` });
+    }
+  }
+  for (const tg of desired.targetGroups) actions.push(...planTargetGroup(tg, desired, observed));
+  return {
+    studyId: desired.studyId,
+    revision: desired.revision,
+    actions,
+    hasChanges: actions.some((a) => WRITE_KINDS.has(a.kind)),
+  };
+}
+
+/** Whether an action writes to the API. */
+export function isWrite(action: PlannedAction): boolean {
+  return WRITE_KINDS.has(action.kind);
+}

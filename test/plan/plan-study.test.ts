@@ -1,0 +1,192 @@
+import { describe, expect, it } from 'vitest';
+import { planStudy, isWrite } from '../../plan';
+import { holdsDesired, canonicalJson } from '../../plan/compare';
+import type { DesiredStudy, DesiredTargetGroup, ObservedStudy, ObservedTargetGroup } from '../../plan/types';
+
+const timing = { jobPollInitialMs: 100, jobPollMaxMs: 1000, jobTimeoutMs: 60_000, launchRetries: 3, watchIntervalMs: 60_000 };
+
+function tg(key: string, patch: Partial<DesiredTargetGroup> = {}): DesiredTargetGroup {
+  return {
+    key,
+    draft: {
+      name: `TG ${key}`,
+      locale: 'en_US',
+      live_url: 'https://s.example.com/x?rid=[%RID%]',
+      expected_incidence_rate: 0.4,
+      expected_length_of_interview_minutes: 10,
+      filling_goal: 200,
+      project_manager_id: '3001',
+      collects_pii: false,
+      target_group_customer_reference_number: `sf:demo:${key}`,
+    },
+    idLists: {},
+    exclusionGroups: [],
+    launch: { mode: 'auto', requireFeasible: true },
+    timing,
+    ...patch,
+  };
+}
+
+function study(targetGroups: DesiredTargetGroup[], patch: Partial<DesiredStudy> = {}): DesiredStudy {
+  return {
+    studyId: 'demo',
+    accountId: '1001',
+    businessUnitId: '2001',
+    apiVersion: '2025-12-18',
+    revision: 'r1',
+    project: { human_readable_id: 'demo_project', name: 'Demo', project_customer_reference_number: 'PO-1' },
+    targetGroups,
+    exclusionGroups: [],
+    webhooks: [],
+    ...patch,
+  };
+}
+
+function observedTg(desired: DesiredTargetGroup, patch: Partial<ObservedTargetGroup> = {}): ObservedTargetGroup {
+  return {
+    id: `tg-${desired.key}`,
+    status: 'draft',
+    fields: { ...desired.draft, id: `tg-${desired.key}`, created_at: '2026-11-01T00:00:00Z' },
+    idLists: {},
+    exclusionGroupIds: [],
+    ...patch,
+  };
+}
+
+const empty: ObservedStudy = { targetGroups: {}, exclusionGroups: {} };
+
+describe('planStudy', () => {
+  it('plans a new project, draft and launch for an empty remote, in dependency order', () => {
+    const plan = planStudy(study([tg('us')]), empty);
+    expect(plan.actions.map((a) => `${a.kind}:${a.resource}:${a.key}`)).toEqual([
+      'create:project:demo',
+      'create:target_group:us',
+      'launch:fielding:us',
+    ]);
+    expect(plan.hasChanges).toBe(true);
+    expect(plan.actions[2].reason).toContain('feasibility');
+  });
+
+  it('plans nothing that writes when the remote already holds the study', () => {
+    const desired = tg('us');
+    const observed: ObservedStudy = {
+      project: { id: 'p1', fields: { ...study([]).project, id: 'p1' } },
+      targetGroups: { us: observedTg(desired, { status: 'live' }) },
+      exclusionGroups: {},
+    };
+    const plan = planStudy(study([desired]), observed);
+    expect(plan.hasChanges).toBe(false);
+    expect(plan.actions.filter(isWrite)).toEqual([]);
+  });
+
+  it('updates only the draft fields that differ, naming them', () => {
+    const desired = tg('us', { draft: { ...tg('us').draft, filling_goal: 150 } });
+    const observed: ObservedStudy = {
+      project: { id: 'p1', fields: { ...study([]).project } },
+      targetGroups: { us: observedTg(tg('us')) },
+      exclusionGroups: {},
+    };
+    const plan = planStudy(study([desired]), observed);
+    const update = plan.actions.find((a) => a.resource === 'target_group');
+    expect(update?.kind).toBe('update');
+    expect(update?.changes).toEqual([{ field: 'filling_goal', from: 200, to: 150 }]);
+  });
+
+  it('blocks draft changes to a live target group instead of overwriting it', () => {
+    const desired = tg('us', { draft: { ...tg('us').draft, filling_goal: 150 } });
+    const observed: ObservedStudy = {
+      project: { id: 'p1', fields: { ...study([]).project } },
+      targetGroups: { us: observedTg(tg('us'), { status: 'live' }) },
+      exclusionGroups: {},
+    };
+    const action = planStudy(study([desired]), observed).actions.find((a) => a.resource === 'target_group');
+    expect(action?.kind).toBe('blocked');
+    expect(action?.reason).toMatch(/live.*draft/);
+  });
+
+  it('updates a renamed target group in place through moved_from', () => {
+    const renamed = tg('us_main', { movedFrom: 'us' });
+    const observed: ObservedStudy = {
+      project: { id: 'p1', fields: { ...study([]).project } },
+      targetGroups: { us: observedTg(tg('us')) },
+      exclusionGroups: {},
+    };
+    const plan = planStudy(study([renamed]), observed);
+    expect(plan.actions.some((a) => a.kind === 'create' && a.resource === 'target_group')).toBe(false);
+    const update = plan.actions.find((a) => a.resource === 'target_group');
+    expect(update?.reason).toContain('renamed from us');
+  });
+
+  it('uploads a new ID list, skips an identical one and replaces a different one', () => {
+    const list = { ref: 'sha256:aa', sha256: 'aa', count: 3 };
+    const desired = tg('us', { idLists: { RSID: list, ACCESS_RESPONDENT_GUID: { ref: 'sha256:bb', sha256: 'bb', count: 2 } } });
+    const observed: ObservedStudy = {
+      project: { id: 'p1', fields: { ...study([]).project } },
+      targetGroups: {
+        us: observedTg(desired, { idLists: { RSID: { count: 3, sha256: 'aa' }, ACCESS_RESPONDENT_GUID: { count: 5, sha256: 'cc' } } }),
+      },
+      exclusionGroups: {},
+    };
+    const lists = planStudy(study([desired]), observed).actions.filter((a) => a.resource === 'id_list');
+    expect(lists.map((a) => [a.entityType, a.kind])).toEqual([
+      ['RSID', 'none'],
+      ['ACCESS_RESPONDENT_GUID', 'replace_list'],
+    ]);
+    const fresh = planStudy(study([desired]), empty).actions.filter((a) => a.resource === 'id_list');
+    expect(fresh.map((a) => a.kind)).toEqual(['upload', 'upload']);
+  });
+
+  it('creates declared exclusion groups and adds and removes memberships', () => {
+    const a = tg('a', { exclusionGroups: ['waves'] });
+    const b = tg('b');
+    const desired = study([a, b], { exclusionGroups: [{ name: 'waves', title: 'Waves', targetGroups: ['a'] }] });
+    const first = planStudy(desired, empty);
+    expect(first.actions.find((x) => x.resource === 'exclusion_group' && x.kind === 'create')?.key).toBe('waves');
+    expect(first.actions.find((x) => x.kind === 'add_to_group')?.key).toBe('a');
+
+    const observed: ObservedStudy = {
+      project: { id: 'p1', fields: { ...study([]).project } },
+      targetGroups: { a: observedTg(a), b: observedTg(b) },
+      exclusionGroups: { waves: { id: 'g1', targetGroupIds: ['tg-b'] } },
+    };
+    const second = planStudy(desired, observed);
+    expect(second.actions.filter((x) => x.resource === 'exclusion_group').map((x) => `${x.kind}:${x.key}`)).toEqual([
+      'add_to_group:a',
+      'remove_from_group:b',
+    ]);
+  });
+
+  it('compares activity exclusions after resolving references to other target groups', () => {
+    const other = tg('uk');
+    const us = tg('us', { activityExclusions: { items: [{ ref: { type: 'target_group', key: 'uk' }, duration: 'P30D' }] } });
+    const observed: ObservedStudy = {
+      project: { id: 'p1', fields: { ...study([]).project } },
+      targetGroups: {
+        uk: observedTg(other),
+        us: observedTg(us, { activityExclusions: { items: [{ type: 'target_group', id: 'tg-uk', duration: 'P30D', respondent_statuses: ['Complete'] }] } }),
+      },
+      exclusionGroups: {},
+    };
+    expect(planStudy(study([other, us]), observed).actions.some((a) => a.resource === 'activity_exclusions')).toBe(false);
+    const changed = tg('us', { activityExclusions: { items: [{ ref: { type: 'target_group', key: 'uk' }, duration: 'P60D' }] } });
+    const action = planStudy(study([other, changed]), observed).actions.find((a) => a.resource === 'activity_exclusions');
+    expect(action?.kind).toBe('update');
+  });
+
+  it('is deterministic: the same inputs give the same plan', () => {
+    const desired = study([tg('b'), tg('a', { exclusionGroups: ['g'] })], { exclusionGroups: [{ name: 'g', title: 'G', targetGroups: ['a'] }] });
+    expect(canonicalJson(planStudy(desired, empty))).toBe(canonicalJson(planStudy(structuredClone(desired), structuredClone(empty))));
+  });
+});
+
+describe('holdsDesired', () => {
+  it('ignores fields the API adds and compares instants by moment', () => {
+    expect(holdsDesired({ a: 1 }, { a: 1, id: 'x' })).toBe(true);
+    expect(holdsDesired({ a: 1 }, { a: 2 })).toBe(false);
+    expect(holdsDesired('2026-12-20T00:00:00Z', '2026-12-20T00:00:00.000Z')).toBe(true);
+    expect(holdsDesired([{ a: 1 }], [{ a: 1, b: 2 }])).toBe(true);
+    expect(holdsDesired([{ a: 1 }], [{ a: 1 }, { a: 2 }])).toBe(false);
+    expect(holdsDesired(null, undefined)).toBe(true);
+    expect(holdsDesired(null, 'x')).toBe(false);
+  });
+});

@@ -1,0 +1,92 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundle } from '@temporalio/worker';
+import type { DataConverter } from '@temporalio/common';
+import { API_TASK_QUEUE } from '../workflows/activity-proxies';
+import { WORKFLOW_TASK_QUEUE } from './temporal-connection';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const WORKFLOWS_PATH = path.resolve(here, '../workflows/index.ts');
+
+/** Options of a studyflow worker process (or an in-process worker in `studyflow dev` and the tests). */
+export interface StudyflowWorkerOptions {
+  connection: NativeConnection;
+  namespace: string;
+  /** The activity object (from `createActivities`). */
+  activities: object;
+  /** A prebuilt workflow bundle; built from workflows/ when omitted (see `prebuiltWorkflowBundle`). */
+  workflowBundle?: WorkflowBundle;
+  /**
+   * Downstream rate limit: API activity starts per second across ALL workers of the task queue
+   * (Temporal enforces it server-side). Default 20, env STUDYFLOW_API_RATE_LIMIT.
+   */
+  apiRatePerSecond?: number;
+  /** Concurrent API activities in this process (default 50). */
+  maxConcurrentApiActivities?: number;
+  dataConverter?: DataConverter;
+  taskQueue?: string;
+  /** Grace period to finish running activities on shutdown. */
+  shutdownGraceTime?: string;
+}
+
+let bundlePromise: Promise<WorkflowBundle> | undefined;
+
+/** Bundles workflows/ once per process (webpack, a few seconds) and reuses it. */
+export function prebuiltWorkflowBundle(): Promise<WorkflowBundle> {
+  bundlePromise ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger });
+  return bundlePromise;
+}
+
+const quietBundlerLogger = {
+  log: () => undefined,
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (message: string, meta?: Record<string, unknown>) => process.stderr.write(`bundler: ${message} ${meta ? JSON.stringify(meta) : ''}\n`),
+  error: (message: string, meta?: Record<string, unknown>) => process.stderr.write(`bundler: ${message} ${meta ? JSON.stringify(meta) : ''}\n`),
+};
+
+export interface RunningWorkers {
+  /** Resolves when both workers have stopped. */
+  done: Promise<void>;
+  /** Graceful shutdown: stop polling, finish running tasks within the grace time. */
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Two workers in one process: workflows on the study task queue, and the Demand API activities on
+ * their own queue whose `maxTaskQueueActivitiesPerSecond` every worker of that queue respects together.
+ */
+export async function startStudyflowWorkers(options: StudyflowWorkerOptions): Promise<RunningWorkers> {
+  const workflowBundle = options.workflowBundle ?? (await prebuiltWorkflowBundle());
+  const rate = options.apiRatePerSecond ?? Number(process.env.STUDYFLOW_API_RATE_LIMIT ?? 20);
+  const common = { connection: options.connection, namespace: options.namespace, dataConverter: options.dataConverter };
+  const workflowWorker = await Worker.create({
+    ...common,
+    taskQueue: options.taskQueue ?? WORKFLOW_TASK_QUEUE,
+    workflowBundle,
+    maxCachedWorkflows: 500,
+  });
+  const apiWorker = await Worker.create({
+    ...common,
+    taskQueue: API_TASK_QUEUE,
+    activities: options.activities,
+    maxTaskQueueActivitiesPerSecond: rate,
+    maxConcurrentActivityTaskExecutions: options.maxConcurrentApiActivities ?? 50,
+    shutdownGraceTime: options.shutdownGraceTime ?? '10 seconds',
+  });
+  const done = Promise.all([workflowWorker.run(), apiWorker.run()]).then(() => undefined);
+  let stopping: Promise<void> | undefined;
+  return {
+    done,
+    shutdown() {
+      stopping ??= (async () => {
+        for (const worker of [workflowWorker, apiWorker]) {
+          if (worker.getState() === 'RUNNING') worker.shutdown();
+        }
+        await done;
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,115 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { installTemporalCli } from '../scripts/temporal-cli.mjs';
+import { SEARCH_ATTRIBUTE_TYPES } from '../workflows/search-attributes';
+import { findFreePort } from './free-port';
+
+/** Options for a local Temporal dev server (the embedded default of `studyflow dev` and the tests). */
+export interface DevServerOptions {
+  /** SQLite file that keeps workflow state across restarts. */
+  dbFile: string;
+  /** gRPC port; 0 or undefined picks a free one. */
+  port?: number;
+  /** Web UI port; undefined picks port + 1000, `false` runs headless. */
+  uiPort?: number | false;
+  /** Bind address (default 127.0.0.1). */
+  ip?: string;
+  /** Remote codec endpoint the UI uses to decode payloads. */
+  uiCodecEndpoint?: string;
+  /** Stop the server when this process dies, even by SIGKILL (tests). */
+  stopWithParent?: boolean;
+  /** Where the server's own log goes (default: a file beside dbFile). */
+  logFile?: string;
+  /** How long to wait until the frontend answers. */
+  startTimeoutMs?: number;
+}
+
+export interface RunningDevServer {
+  address: string;
+  port: number;
+  uiUrl?: string;
+  dbFile: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export async function startTemporalDevServer(options: DevServerOptions): Promise<RunningDevServer> {
+  const bin = installTemporalCli();
+  const ip = options.ip ?? '127.0.0.1';
+  const port = options.port || (await findFreePort(ip));
+  fs.mkdirSync(path.dirname(options.dbFile), { recursive: true });
+  const args = [
+    'server', 'start-dev',
+    '--db-filename', options.dbFile,
+    '--ip', ip,
+    '--port', String(port),
+    '--log-level', 'warn',
+  ];
+  let uiUrl: string | undefined;
+  if (options.uiPort === false) {
+    args.push('--headless');
+  } else {
+    const uiPort = options.uiPort ?? port + 1000;
+    args.push('--ui-port', String(uiPort));
+    uiUrl = `http://${ip}:${uiPort}`;
+    if (options.uiCodecEndpoint) args.push('--ui-codec-endpoint', options.uiCodecEndpoint);
+  }
+  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTE_TYPES)) {
+    args.push('--search-attribute', `${name}=${type}`);
+  }
+  const logFile = options.logFile ?? `${options.dbFile}.log`;
+  const log = fs.openSync(logFile, 'a');
+  let child: ChildProcess;
+  if (options.stopWithParent) {
+    // A shell watchdog: the server dies with this process even when this process is SIGKILLed.
+    const quoted = [bin, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+    const script = `${quoted} & srv=$!; trap 'kill $srv 2>/dev/null; wait $srv; exit 0' TERM INT; ` +
+      `while kill -0 ${process.pid} 2>/dev/null && kill -0 $srv 2>/dev/null; do sleep 1 & wait $!; done; ` +
+      `kill $srv 2>/dev/null; wait $srv`;
+    child = spawn('bash', ['-c', script], { stdio: ['ignore', log, log] });
+  } else {
+    child = spawn(bin, args, { stdio: ['ignore', log, log] });
+  }
+  fs.closeSync(log);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const address = `${ip}:${port}`;
+  const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
+  let lastError: unknown;
+  for (;;) {
+    if (child.exitCode !== null) {
+      throw new Error(`temporal dev server exited with code ${child.exitCode}; see ${logFile}`);
+    }
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1000 });
+      try {
+        await connection.workflowService.getSystemInfo({});
+      } finally {
+        await connection.close();
+      }
+      break;
+    } catch (error) {
+      lastError = error;
+      if (Date.now() > deadline) {
+        child.kill('SIGTERM');
+        throw new Error(`temporal dev server did not answer on ${address}: ${String(lastError)}; see ${logFile}`);
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  return {
+    address,
+    port,
+    uiUrl,
+    dbFile: options.dbFile,
+    pid: child.pid ?? -1,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,138 @@
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { DesiredStudy, DesiredTargetGroup, PlannedAction } from '../plan/types';
+
+// Messages of the study workflow and its target-group children. Names are stable: the CLI,
+// the webhook receiver and operators in the Temporal UI use them.
+
+export interface ApplyRequest {
+  desired: DesiredStudy;
+  /** The git commit the study file came from, when known (shown in the UI and search attributes). */
+  gitRevision?: string;
+}
+
+export interface ApplyAccepted {
+  revision: string;
+  /** The revision this one superseded while it was still being applied, if any. */
+  superseded?: string;
+}
+
+export type TargetGroupPhase =
+  | 'pending'
+  | 'drafting'
+  | 'draft'
+  | 'uploading'
+  | 'grouping'
+  | 'checking_feasibility'
+  | 'pricing'
+  | 'awaiting_approval'
+  | 'gate_blocked'
+  | 'launching'
+  | 'live'
+  | 'paused'
+  | 'completed'
+  | 'failed';
+
+export interface JobProgress {
+  kind: string;
+  jobId: string;
+  status: string;
+  polls: number;
+}
+
+export interface TargetGroupStatus {
+  key: string;
+  phase: TargetGroupPhase;
+  revision?: string;
+  targetGroupId?: string;
+  fieldingRunId?: string;
+  feasibility?: { feasible: boolean; feasibleCompletes?: number; fillingGoal?: number };
+  price?: { value: string; currency_code: string };
+  job?: JobProgress;
+  /** Why the gate holds, or why the target group failed. */
+  message?: string;
+  failure?: { type: string; message: string };
+  drift?: { field: string; expected: unknown; actual: unknown }[];
+  events: { received: number; lastType?: string; sessionsByStatus: Record<string, number> };
+  updatedAt: string;
+}
+
+export type StudyPhase = 'idle' | 'planning' | 'applying' | 'converged' | 'partially_failed' | 'failed';
+
+export interface StudyStatus {
+  studyId: string;
+  accountId: string;
+  phase: StudyPhase;
+  revision?: string;
+  appliedRevision?: string;
+  gitRevision?: string;
+  projectId?: string;
+  plan?: PlannedAction[];
+  writes: number;
+  targetGroups: Record<string, TargetGroupStatus>;
+  exclusionGroups: Record<string, string>;
+  error?: string;
+  updatedAt: string;
+}
+
+export interface ApproveRequest {
+  /** A target-group key; all target groups waiting for approval when omitted. */
+  targetGroup?: string;
+}
+
+export interface FieldingControlRequest {
+  targetGroup: string;
+  action: 'pause' | 'resume' | 'complete';
+}
+
+/** A verified webhook delivery, reduced to what the workflow needs (no respondent IDs). */
+export interface WebhookEventSignal {
+  id: string;
+  type: string;
+  time: string;
+  targetGroupId?: string;
+  /** For target-group-updated: the change objects' `object` values (with supplier / allocation group ids). */
+  changes?: { object: string; supplier_id?: string; allocation_group_id?: string }[];
+  /** For com.svc.session.updated: the new statuses, ordered by respondent_update_date. */
+  sessions?: { status: string; respondent_update_date: string; respondent_last_date_change?: string | null }[];
+}
+
+/** Sent by a target-group child to its study after every phase change. */
+export interface TargetGroupProgress {
+  status: TargetGroupStatus;
+  /** Writes this child made (for the "re-apply makes zero writes" promise). */
+  writes: number;
+}
+
+/** What a study sends a child when a new revision changes the target group. */
+export interface TargetGroupRevision {
+  revision: string;
+  desired: DesiredTargetGroup;
+  targetGroupId: string;
+  projectId: string;
+  /** The actions the study's plan assigned to this target group for this revision. */
+  actions: PlannedAction[];
+}
+
+export const applyUpdate = defineUpdate<ApplyAccepted, [ApplyRequest]>('apply');
+export const approveUpdate = defineUpdate<string[], [ApproveRequest]>('approve');
+export const approveSignal = defineSignal<[ApproveRequest]>('approve');
+export const fieldingControlUpdate = defineUpdate<string, [FieldingControlRequest]>('fieldingControl');
+export const webhookEventSignal = defineSignal<[WebhookEventSignal]>('webhookEvent');
+export const statusQuery = defineQuery<StudyStatus>('status');
+
+// Between a study and its target-group children.
+export const targetGroupProgressSignal = defineSignal<[TargetGroupProgress]>('targetGroupProgress');
+export const targetGroupRevisionSignal = defineSignal<[TargetGroupRevision]>('targetGroupRevision');
+export const targetGroupApproveSignal = defineSignal<[]>('targetGroupApprove');
+export const targetGroupControlSignal = defineSignal<[FieldingControlRequest['action']]>('targetGroupControl');
+export const targetGroupEventSignal = defineSignal<[WebhookEventSignal]>('targetGroupEvent');
+export const targetGroupStatusQuery = defineQuery<TargetGroupStatus>('targetGroupStatus');
+
+/** Workflow IDs: business-meaningful, no secrets. */
+export function studyWorkflowId(accountId: string, studyId: string): string {
+  return `study/${accountId}/${studyId}`;
+}
+
+export function targetGroupWorkflowId(accountId: string, studyId: string, key: string): string {
+  return `study/${accountId}/${studyId}/tg/${key}`;
+}

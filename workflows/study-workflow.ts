@@ -1,0 +1,429 @@
+import {
+  allHandlersFinished,
+  CancellationScope,
+  condition,
+  continueAsNew,
+  getExternalWorkflowHandle,
+  isCancellation,
+  log,
+  ParentClosePolicy,
+  setCurrentDetails,
+  setHandler,
+  startChild,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { planStudy, resolveActivityItems } from '../plan/plan-study';
+import type { DesiredStudy, DesiredTargetGroup, ObservedStudy, PlannedAction } from '../plan/types';
+import { api } from './activity-proxies';
+import { failureOf } from './failures';
+import {
+  applyUpdate,
+  approveSignal,
+  approveUpdate,
+  fieldingControlUpdate,
+  statusQuery,
+  targetGroupApproveSignal,
+  targetGroupControlSignal,
+  targetGroupEventSignal,
+  targetGroupProgressSignal,
+  targetGroupRevisionSignal,
+  targetGroupWorkflowId,
+  webhookEventSignal,
+  type ApplyRequest,
+  type ApproveRequest,
+  type StudyStatus,
+  type TargetGroupPhase,
+  type TargetGroupRevision,
+} from './messages';
+import { ACCOUNT_ID, GIT_REVISION, PHASE, STUDY_ID, TARGET_GROUP_KEY } from './search-attributes';
+import { targetGroupWorkflow } from './target-group-workflow';
+
+export interface StudyWorkflowInput {
+  accountId: string;
+  studyId: string;
+  /** Carried across continue-as-new. */
+  carried?: StudyCarriedState;
+}
+
+export interface StudyCarriedState {
+  status: StudyStatus;
+  projectId?: string;
+  targetGroupIds: Record<string, string>;
+  exclusionGroupIds: Record<string, string>;
+  children: string[];
+  pending?: ApplyRequest;
+}
+
+/** Phases in which a target group has done all this revision can do until someone acts. */
+const SETTLED: ReadonlySet<TargetGroupPhase> = new Set(['draft', 'live', 'paused', 'completed', 'gate_blocked', 'awaiting_approval', 'failed']);
+
+class Superseded extends Error {}
+
+/**
+ * The long-lived workflow of one study. It owns the study's state (remote IDs, applied revision,
+ * per-target-group status), takes `apply` as a Workflow Update, plans each revision against what
+ * the API holds, writes the project, drafts and exclusion groups, and runs one child workflow per
+ * target group for uploads, gates, launch and watching.
+ */
+export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudyStatus> {
+  const carried = input.carried;
+  const status: StudyStatus = carried?.status ?? {
+    studyId: input.studyId,
+    accountId: input.accountId,
+    phase: 'idle',
+    writes: 0,
+    targetGroups: {},
+    exclusionGroups: {},
+    updatedAt: new Date().toISOString(),
+  };
+  let projectId = carried?.projectId;
+  const targetGroupIds: Record<string, string> = { ...(carried?.targetGroupIds ?? {}) };
+  const exclusionGroupIds: Record<string, string> = { ...(carried?.exclusionGroupIds ?? {}) };
+  const children = new Set<string>(carried?.children ?? []);
+  const childWrites: Record<string, number> = {};
+  let studyWrites = status.writes;
+  let pending: ApplyRequest | undefined = carried?.pending;
+  let applying: string | undefined;
+  let current: DesiredStudy | undefined;
+
+  const childId = (key: string) => targetGroupWorkflowId(input.accountId, input.studyId, key);
+  const touch = () => {
+    status.writes = studyWrites + Object.values(childWrites).reduce((a, b) => a + b, 0);
+    status.updatedAt = new Date().toISOString();
+  };
+
+  setHandler(statusQuery, () => status);
+  setHandler(
+    applyUpdate,
+    (request) => {
+      const superseded = applying && applying !== request.desired.revision ? applying : undefined;
+      pending = request;
+      return Promise.resolve({ revision: request.desired.revision, superseded });
+    },
+    {
+      validator: (request) => {
+        if (request.desired.studyId !== input.studyId || request.desired.accountId !== input.accountId) {
+          throw new Error(`this workflow manages study ${input.studyId} of account ${input.accountId}`);
+        }
+      },
+    },
+  );
+
+  function approve(request: ApproveRequest): string[] {
+    const keys = Object.keys(status.targetGroups).filter((k) => !request.targetGroup || k === request.targetGroup);
+    const approvedKeys: string[] = [];
+    for (const key of keys) {
+      if (!children.has(key)) continue;
+      approvedKeys.push(key);
+      void getExternalWorkflowHandle(childId(key)).signal(targetGroupApproveSignal);
+    }
+    return approvedKeys;
+  }
+  setHandler(approveUpdate, (request) => Promise.resolve(approve(request)), {
+    validator: (request) => {
+      if (request.targetGroup && !status.targetGroups[request.targetGroup]) {
+        throw new Error(`no target group "${request.targetGroup}" in study ${input.studyId}`);
+      }
+    },
+  });
+  setHandler(approveSignal, (request) => {
+    approve(request);
+  });
+  setHandler(
+    fieldingControlUpdate,
+    async (request) => {
+      await getExternalWorkflowHandle(childId(request.targetGroup)).signal(targetGroupControlSignal, request.action);
+      return `${request.action} requested for ${request.targetGroup}`;
+    },
+    {
+      validator: (request) => {
+        if (!children.has(request.targetGroup)) throw new Error(`target group "${request.targetGroup}" has no running workflow`);
+      },
+    },
+  );
+  setHandler(webhookEventSignal, (event) => {
+    const key = Object.keys(targetGroupIds).find((k) => targetGroupIds[k] === event.targetGroupId);
+    if (key && children.has(key)) void getExternalWorkflowHandle(childId(key)).signal(targetGroupEventSignal, event);
+  });
+  setHandler(targetGroupProgressSignal, (progress) => {
+    status.targetGroups[progress.status.key] = progress.status;
+    childWrites[progress.status.key] = progress.writes;
+    touch();
+  });
+
+  function checkpoint(): void {
+    if (pending) throw new Superseded();
+  }
+
+  async function setPhase(phase: StudyStatus['phase']): Promise<void> {
+    status.phase = phase;
+    touch();
+    upsertSearchAttributes([{ key: PHASE, value: phase }]);
+    const tgs = Object.values(status.targetGroups);
+    const live = tgs.filter((t) => t.phase === 'live').length;
+    setCurrentDetails(`**${input.studyId}** ${phase}: revision ${status.revision ?? '-'}, ${live}/${tgs.length} target groups live`);
+    await Promise.resolve();
+  }
+
+  async function applyRevision(request: ApplyRequest): Promise<void> {
+    const desired = request.desired;
+    current = desired;
+    applying = desired.revision;
+    status.revision = desired.revision;
+    status.gitRevision = request.gitRevision;
+    status.error = undefined;
+    if (request.gitRevision) upsertSearchAttributes([{ key: GIT_REVISION, value: request.gitRevision }]);
+    await setPhase('planning');
+    const ctx = { accountId: desired.accountId, apiVersion: desired.apiVersion };
+
+    const observed: ObservedStudy = await api.observeStudy({
+      ctx,
+      desired,
+      known: { projectId, targetGroupIds, exclusionGroupIds },
+    });
+    const plan = planStudy(desired, observed);
+    status.plan = plan.actions;
+    checkpoint();
+    await setPhase('applying');
+    if (observed.project) projectId = observed.project.id;
+    for (const [key, tg] of Object.entries(observed.targetGroups)) targetGroupIds[key] = tg.id;
+    for (const [name, group] of Object.entries(observed.exclusionGroups)) exclusionGroupIds[name] = group.id;
+    for (const tg of desired.targetGroups) {
+      if (tg.movedFrom && targetGroupIds[tg.movedFrom] && !targetGroupIds[tg.key]) {
+        targetGroupIds[tg.key] = targetGroupIds[tg.movedFrom];
+        delete targetGroupIds[tg.movedFrom];
+      }
+    }
+
+    // Project.
+    const projectAction = plan.actions.find((a) => a.resource === 'project');
+    if (projectAction?.kind === 'create') {
+      const result = await api.ensureProject({
+        ctx,
+        idempotencyKey: `${workflowInfo().workflowId}/project`,
+        knownId: projectId,
+        desired: desired.project,
+      });
+      projectId = result.project.id;
+      if (result.created) studyWrites += 1;
+    } else if (projectAction?.kind === 'update' && projectId) {
+      await api.updateProject({ ctx, projectId, desired: desired.project });
+      studyWrites += 1;
+    }
+    status.projectId = projectId;
+    touch();
+    checkpoint();
+    const pid = projectId as string;
+
+    // Exclusion groups declared by the study.
+    for (const action of plan.actions.filter((a) => a.resource === 'exclusion_group' && a.kind === 'create')) {
+      const group = desired.exclusionGroups.find((g) => g.name === action.key);
+      if (!group) continue;
+      const result = await api.ensureExclusionGroup({
+        ctx,
+        idempotencyKey: `${workflowInfo().workflowId}/exclusion-group/${group.name}`,
+        knownId: exclusionGroupIds[group.name],
+        desired: { name: group.title },
+      });
+      exclusionGroupIds[group.name] = result.exclusionGroup.id;
+      status.exclusionGroups[group.name] = result.exclusionGroup.id;
+      if (result.created) studyWrites += 1;
+    }
+
+    // Drafts: every target group in parallel; a failure marks that one failed, not the study.
+    const actionsFor = (key: string) => plan.actions.filter((a) => a.key === key && a.resource !== 'project');
+    const draftFailed = new Set<string>();
+    const draftBody = (tg: DesiredTargetGroup): Record<string, unknown> => {
+      const body: Record<string, unknown> = { ...tg.draft };
+      if (tg.activityExclusions) {
+        const { items } = resolveActivityItems(tg.activityExclusions.items, (k) => targetGroupIds[k], pid);
+        body.respondent_activity_exclusions = items;
+      }
+      return body;
+    };
+    const needsSecondPass: DesiredTargetGroup[] = [];
+    await Promise.all(
+      desired.targetGroups.map(async (tg) => {
+        const actions = actionsFor(tg.key);
+        const create = actions.find((a) => a.resource === 'target_group' && a.kind === 'create');
+        const update = actions.some((a) => (a.resource === 'target_group' || a.resource === 'activity_exclusions') && a.kind === 'update');
+        try {
+          if (create) {
+            setTgPhase(tg.key, 'drafting');
+            const body = draftBody(tg);
+            const unresolved = tg.activityExclusions
+              ? resolveActivityItems(tg.activityExclusions.items, (k) => targetGroupIds[k], pid).unresolved
+              : [];
+            if (unresolved.length) needsSecondPass.push(tg);
+            const result = await api.ensureDraftTargetGroup({
+              ctx,
+              projectId: pid,
+              idempotencyKey: `${workflowInfo().workflowId}/target-group/${tg.key}`,
+              knownId: targetGroupIds[tg.key],
+              desired: body,
+            });
+            targetGroupIds[tg.key] = result.targetGroup.id;
+            if (result.created) studyWrites += 1;
+          } else if (update && targetGroupIds[tg.key]) {
+            setTgPhase(tg.key, 'drafting');
+            await api.updateDraftTargetGroup({ ctx, projectId: pid, targetGroupId: targetGroupIds[tg.key], desired: draftBody(tg) });
+            studyWrites += 1;
+          }
+        } catch (error) {
+          if (isCancellation(error)) throw error;
+          draftFailed.add(tg.key);
+          const failure = failureOf(error);
+          setTgPhase(tg.key, 'failed', { failure, message: failure.message });
+        }
+      }),
+    );
+    // Activity exclusions that name target groups created in this same apply.
+    for (const tg of needsSecondPass) {
+      if (draftFailed.has(tg.key)) continue;
+      await api.updateDraftTargetGroup({ ctx, projectId: pid, targetGroupId: targetGroupIds[tg.key], desired: draftBody(tg) });
+      studyWrites += 1;
+    }
+    touch();
+    checkpoint();
+
+    // Exclusion-group membership, batched per group.
+    await setMembership(ctx, desired, plan.actions, draftFailed);
+    checkpoint();
+
+    // One child per target group: uploads, gates, launch and watching.
+    for (const tg of desired.targetGroups) {
+      if (draftFailed.has(tg.key) || !targetGroupIds[tg.key]) continue;
+      const revision: TargetGroupRevision = {
+        revision: desired.revision,
+        desired: tg,
+        targetGroupId: targetGroupIds[tg.key],
+        projectId: pid,
+        actions: actionsFor(tg.key),
+      };
+      const existing = status.targetGroups[tg.key];
+      if (!children.has(tg.key)) {
+        children.add(tg.key);
+        setTgPhase(tg.key, 'draft', { targetGroupId: revision.targetGroupId });
+        await startChild(targetGroupWorkflow, {
+          workflowId: childId(tg.key),
+          args: [
+            {
+              studyWorkflowId: workflowInfo().workflowId,
+              accountId: desired.accountId,
+              studyId: desired.studyId,
+              businessUnitId: desired.businessUnitId,
+              apiVersion: desired.apiVersion,
+              revision,
+            },
+          ],
+          parentClosePolicy: ParentClosePolicy.ABANDON,
+          staticSummary: `Target group ${tg.key} of study ${desired.studyId}`,
+          typedSearchAttributes: [
+            { key: STUDY_ID, value: desired.studyId },
+            { key: ACCOUNT_ID, value: desired.accountId },
+            { key: TARGET_GROUP_KEY, value: tg.key },
+          ],
+        });
+      } else if (existing?.revision !== desired.revision) {
+        setTgPhase(tg.key, existing?.phase ?? 'draft');
+        await getExternalWorkflowHandle(childId(tg.key)).signal(targetGroupRevisionSignal, revision);
+      }
+    }
+
+    // Wait until every target group has settled for this revision (or a newer revision arrives).
+    const keys = desired.targetGroups.map((t) => t.key);
+    await condition(
+      () =>
+        pending !== undefined ||
+        keys.every((k) => {
+          const s = status.targetGroups[k];
+          return s !== undefined && s.revision === desired.revision && SETTLED.has(s.phase);
+        }),
+    );
+    checkpoint();
+    status.appliedRevision = desired.revision;
+    const failed = keys.filter((k) => status.targetGroups[k]?.phase === 'failed');
+    await setPhase(failed.length === 0 ? 'converged' : failed.length === keys.length ? 'failed' : 'partially_failed');
+  }
+
+  function setTgPhase(key: string, phase: TargetGroupPhase, patch: Partial<StudyStatus['targetGroups'][string]> = {}): void {
+    const prior = status.targetGroups[key];
+    status.targetGroups[key] = {
+      ...(prior ?? { key, events: { received: 0, sessionsByStatus: {} } }),
+      ...patch,
+      key,
+      phase,
+      revision: current?.revision,
+      targetGroupId: targetGroupIds[key] ?? prior?.targetGroupId,
+      updatedAt: new Date().toISOString(),
+    } as StudyStatus['targetGroups'][string];
+    touch();
+  }
+
+  async function setMembership(
+    ctx: { accountId: string; apiVersion: DesiredStudy['apiVersion'] },
+    desired: DesiredStudy,
+    actions: PlannedAction[],
+    failed: Set<string>,
+  ): Promise<void> {
+    for (const group of desired.exclusionGroups) {
+      const groupId = exclusionGroupIds[group.name];
+      if (!groupId) continue;
+      const ids = (kind: string) =>
+        actions
+          .filter((a) => a.kind === kind && a.group === group.name && !failed.has(a.key) && targetGroupIds[a.key])
+          .map((a) => targetGroupIds[a.key]);
+      const add = ids('add_to_group');
+      const remove = ids('remove_from_group');
+      if (add.length) {
+        await api.addTargetGroupsToExclusionGroup({ ctx, exclusionGroupId: groupId, targetGroupIds: add });
+        studyWrites += 1;
+      }
+      if (remove.length) {
+        await api.removeTargetGroupsFromExclusionGroup({ ctx, exclusionGroupId: groupId, targetGroupIds: remove });
+        studyWrites += 1;
+      }
+    }
+  }
+
+  // Main loop.
+  try {
+    for (;;) {
+      await condition(() => pending !== undefined || (workflowInfo().continueAsNewSuggested && allHandlersFinished()));
+      if (pending) {
+        const request = pending;
+        pending = undefined;
+        try {
+          await applyRevision(request);
+        } catch (error) {
+          if (error instanceof Superseded) {
+            log.info('revision superseded', { revision: request.desired.revision });
+            continue;
+          }
+          if (isCancellation(error)) throw error;
+          const failure = failureOf(error);
+          status.error = `${failure.type}: ${failure.message}`;
+          await setPhase('failed');
+        } finally {
+          applying = undefined;
+        }
+      }
+      if (workflowInfo().continueAsNewSuggested && !pending) {
+        await condition(allHandlersFinished);
+        await continueAsNew<typeof studyWorkflow>({
+          ...input,
+          carried: { status, projectId, targetGroupIds, exclusionGroupIds, children: [...children], pending },
+        });
+      }
+    }
+  } catch (error) {
+    if (isCancellation(error)) {
+      // Cancelling a study stops studyflow managing it (and its target-group workflows); nothing is deleted remotely.
+      await CancellationScope.nonCancellable(async () => {
+        for (const key of children) await getExternalWorkflowHandle(childId(key)).cancel().catch(() => undefined);
+      });
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,323 @@
+import {
+  ApplicationFailure,
+  condition,
+  continueAsNew,
+  getExternalWorkflowHandle,
+  log,
+  setCurrentDetails,
+  setHandler,
+  sleep,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { ApiVersion, IdListEntityType, ListRef, PlannedAction } from '../plan/types';
+import { fieldChanges } from '../plan/compare';
+import { api } from './activity-proxies';
+import {
+  targetGroupApproveSignal,
+  targetGroupControlSignal,
+  targetGroupEventSignal,
+  targetGroupProgressSignal,
+  targetGroupRevisionSignal,
+  targetGroupStatusQuery,
+  type FieldingControlRequest,
+  type TargetGroupPhase,
+  type TargetGroupRevision,
+  type TargetGroupStatus,
+  type WebhookEventSignal,
+} from './messages';
+import { PHASE } from './search-attributes';
+import { nextPollDelay } from './timing';
+import { failureOf } from './failures';
+
+export interface TargetGroupWorkflowInput {
+  studyWorkflowId: string;
+  accountId: string;
+  studyId: string;
+  businessUnitId: string;
+  apiVersion: ApiVersion;
+  revision: TargetGroupRevision;
+  /** Carried across continue-as-new. */
+  carried?: { status: TargetGroupStatus; writes: number; launchAttempts: number; etag?: string };
+}
+
+const TERMINAL_JOB = new Set(['Success', 'Completed', 'Failed']);
+
+/**
+ * One target group from draft to fielding and beyond: profiles, ID-list and recontact uploads,
+ * feasibility, price, the launch gate, launch-from-draft and its job, then watching the live
+ * target group (webhook signals, slow polling) and reporting drift without overwriting it.
+ */
+export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Promise<TargetGroupStatus> {
+  const { accountId, apiVersion } = input;
+  const ctx = { accountId, apiVersion };
+  let revision = input.revision;
+  let pendingRevision: TargetGroupRevision | undefined;
+  let approved = false;
+  const controls: FieldingControlRequest['action'][] = [];
+  const events: WebhookEventSignal[] = [];
+  let writes = input.carried?.writes ?? 0;
+  let launchAttempts = input.carried?.launchAttempts ?? 0;
+  let etag = input.carried?.etag;
+  const status: TargetGroupStatus = input.carried?.status ?? {
+    key: revision.desired.key,
+    phase: 'draft',
+    revision: revision.revision,
+    targetGroupId: revision.targetGroupId,
+    events: { received: 0, sessionsByStatus: {} },
+    updatedAt: new Date().toISOString(),
+  };
+  const parent = getExternalWorkflowHandle(input.studyWorkflowId);
+
+  setHandler(targetGroupStatusQuery, () => status);
+  setHandler(targetGroupApproveSignal, () => {
+    approved = true;
+  });
+  setHandler(targetGroupControlSignal, (action) => {
+    controls.push(action);
+  });
+  setHandler(targetGroupEventSignal, (event) => {
+    events.push(event);
+  });
+  setHandler(targetGroupRevisionSignal, (next) => {
+    pendingRevision = next;
+  });
+
+  async function report(phase: TargetGroupPhase, patch: Partial<TargetGroupStatus> = {}): Promise<void> {
+    Object.assign(status, patch, { phase, revision: revision.revision, updatedAt: new Date().toISOString() });
+    if (phase !== 'gate_blocked' && phase !== 'failed' && !patch.message) delete status.message;
+    setCurrentDetails(`**${status.key}**: ${phase}${status.message ? ` (${status.message})` : ''}`);
+    upsertSearchAttributes([{ key: PHASE, value: phase }]);
+    await parent.signal(targetGroupProgressSignal, { status: { ...status }, writes });
+  }
+
+  async function pollJob(kind: string, jobId: string, read: () => Promise<{ status: string; failureReason?: string }>): Promise<void> {
+    const timing = revision.desired.timing;
+    const deadline = Date.now() + timing.jobTimeoutMs;
+    let delay = 0;
+    let polls = 0;
+    for (;;) {
+      const job = await read();
+      polls += 1;
+      status.job = { kind, jobId, status: job.status, polls };
+      if (job.status === 'Failed') {
+        throw ApplicationFailure.create({
+          type: 'job_failed',
+          message: `${kind} job ${jobId} failed: ${job.failureReason ?? 'no reason given'}`,
+          nonRetryable: true,
+        });
+      }
+      if (TERMINAL_JOB.has(job.status)) return;
+      if (Date.now() >= deadline) {
+        throw ApplicationFailure.create({
+          type: 'job_timeout',
+          message: `${kind} job ${jobId} still ${job.status} after ${Math.round(timing.jobTimeoutMs / 1000)} s (timing.job_timeout)`,
+          nonRetryable: true,
+        });
+      }
+      delay = nextPollDelay(delay, timing.jobPollInitialMs, timing.jobPollMaxMs);
+      await sleep(Math.min(delay, Math.max(1, deadline - Date.now())));
+    }
+  }
+
+  async function uploadList(action: PlannedAction): Promise<void> {
+    const list = action.list as ListRef;
+    const base = { ctx, projectId: revision.projectId, targetGroupId: revision.targetGroupId };
+    if (action.resource === 'recontact_list') {
+      const { jobId } = await api.uploadRecontactList({ ...base, list, idempotencyKey: `${workflowInfo().workflowId}/recontact/${list.sha256}` });
+      writes += 1;
+      await pollJob('recontact upload', jobId, () => api.getRecontactJob({ ...base, jobId }));
+      return;
+    }
+    const entityType = action.entityType as IdListEntityType;
+    if (action.kind === 'replace_list') {
+      const { jobId } = await api.removeAllExcludedIds({ ...base, idempotencyKey: `${workflowInfo().workflowId}/remove-all/${entityType}/${list.sha256}` });
+      writes += 1;
+      await pollJob('remove-all', jobId, () => api.getRemoveAllJob({ ...base, jobId }));
+    }
+    const { jobId } = await api.uploadIdList({
+      ...base,
+      entityType,
+      list,
+      idempotencyKey: `${workflowInfo().workflowId}/upload/${entityType}/${list.sha256}`,
+    });
+    writes += 1;
+    await pollJob(`${entityType} upload`, jobId, () => api.getIdListJob({ ...base, jobId }));
+  }
+
+  /** Runs this revision's actions up to live; returns false when the gate holds for a new revision. */
+  async function converge(): Promise<void> {
+    const desired = revision.desired;
+    const base = { ctx, projectId: revision.projectId, targetGroupId: revision.targetGroupId };
+    const actions = revision.actions;
+    status.targetGroupId = revision.targetGroupId;
+
+    const profileAction = actions.find((a) => a.resource === 'profiles' && a.kind === 'update');
+    if (profileAction && desired.profiles) {
+      await report('uploading', { message: 'applying profiles' });
+      await api.manageProfiles({ ...base, profiles: desired.profiles });
+      writes += 1;
+    }
+    const uploads = actions.filter((a) => a.kind === 'upload' || a.kind === 'replace_list');
+    for (const upload of uploads) {
+      await report('uploading', { message: upload.reason });
+      await uploadList(upload);
+    }
+    status.job = undefined;
+
+    const launch = actions.find((a) => a.kind === 'launch');
+    if (!launch) {
+      const current = await api.getTargetGroup(base);
+      const phase = phaseOfRemote(current.targetGroup.status);
+      await report(phase, { fieldingRunId: current.targetGroup.fielding_run_id ?? status.fieldingRunId });
+      return;
+    }
+
+    for (;;) {
+      await report('checking_feasibility');
+      const feasibility = await api.calculateFeasibility({ ctx, targetGroup: desired.draft, profiles: desired.profiles ?? [], businessUnitId: input.businessUnitId });
+      status.feasibility = { feasible: feasibility.feasible, feasibleCompletes: feasibility.feasibleCompletes, fillingGoal: feasibility.fillingGoal };
+      await report('pricing');
+      const price = await api.generatePricePrediction({ ctx, businessUnitId: input.businessUnitId, targetGroup: desired.draft });
+      status.price = price.cpi;
+
+      const blocked: string[] = [];
+      if (desired.launch.requireFeasible && !feasibility.feasible) {
+        blocked.push(`infeasible: ${feasibility.feasibleCompletes ?? '?'} feasible completes for a filling_goal of ${feasibility.fillingGoal ?? desired.draft.filling_goal}`);
+      }
+      const max = desired.launch.maxCpi;
+      if (max && price.cpi && price.cpi.currency_code === max.currency_code && Number(price.cpi.value) > Number(max.value)) {
+        blocked.push(`predicted CPI ${price.cpi.value} ${price.cpi.currency_code} is above max_cpi ${max.value}`);
+      }
+      if (blocked.length > 0) {
+        await report('gate_blocked', { message: blocked.join('; ') });
+        await condition(() => pendingRevision !== undefined);
+        return; // the new revision converges from the top
+      }
+      if (desired.launch.mode === 'manual' && !approved) {
+        await report('awaiting_approval', { message: 'waiting for `studyflow approve` or an approve signal' });
+        await condition(() => approved || pendingRevision !== undefined);
+        if (!approved) return;
+      }
+      break;
+    }
+
+    for (;;) {
+      launchAttempts += 1;
+      await report('launching', { message: launchAttempts > 1 ? `attempt ${launchAttempts}` : undefined });
+      const { jobId } = await api.launchFromDraft({
+        ...base,
+        endFieldingAt: desired.launch.endFieldingAt,
+        idempotencyKey: `${workflowInfo().workflowId}/launch/${launchAttempts}`,
+      });
+      writes += 1;
+      let fieldingRunId: string | undefined;
+      try {
+        await pollJob('launch', jobId, async () => {
+          const job = await api.getLaunchJob({ ...base, jobId });
+          fieldingRunId = job.fieldingRunId;
+          return job;
+        });
+      } catch (error) {
+        const failure = failureOf(error);
+        if (failure.type === 'job_failed' && launchAttempts < desired.timing.launchRetries) {
+          log.warn('launch job failed; retrying', { key: desired.key, attempt: launchAttempts });
+          await sleep(desired.timing.jobPollInitialMs);
+          continue;
+        }
+        throw error;
+      }
+      status.job = undefined;
+      await report('live', { fieldingRunId, message: undefined });
+      return;
+    }
+  }
+
+  async function applyControl(action: FieldingControlRequest['action']): Promise<void> {
+    if (!status.fieldingRunId) {
+      status.message = `cannot ${action}: the target group has no fielding run yet`;
+      return;
+    }
+    const base = { ctx, projectId: revision.projectId, targetGroupId: revision.targetGroupId, fieldingRunId: status.fieldingRunId };
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      if (!etag) etag = (await api.getFieldingRun(base)).etag;
+      const outcome = await api.controlFieldingRun({ ...base, action, etag });
+      if (outcome.outcome === 'done') {
+        etag = outcome.etag;
+        writes += 1;
+        await report(action === 'pause' ? 'paused' : action === 'resume' ? 'live' : 'completed');
+        return;
+      }
+      if (outcome.outcome === 'stale') {
+        etag = outcome.etag; // re-read, then decide again
+        continue;
+      }
+      status.message = `cannot ${action}: ${outcome.detail}`;
+      return;
+    }
+  }
+
+  function recordEvent(event: WebhookEventSignal): void {
+    status.events.received += 1;
+    status.events.lastType = event.type;
+    for (const session of event.sessions ?? []) {
+      status.events.sessionsByStatus[session.status] = (status.events.sessionsByStatus[session.status] ?? 0) + 1;
+    }
+  }
+
+  async function checkDrift(): Promise<void> {
+    const current = await api.getTargetGroup({ ctx, projectId: revision.projectId, targetGroupId: revision.targetGroupId });
+    const remote = current.targetGroup;
+    const drift = fieldChanges(revision.desired.draft, remote).map((c) => ({ field: c.field, expected: c.to, actual: c.from }));
+    const remotePhase = phaseOfRemote(remote.status);
+    if (drift.length !== (status.drift?.length ?? 0) || remotePhase !== status.phase) {
+      await report(remotePhase, { drift: drift.length ? drift : undefined });
+    } else {
+      status.drift = drift.length ? drift : undefined;
+    }
+  }
+
+  // Main loop: converge the current revision, then watch until a new revision, a control or an event.
+  let needsConverge = input.carried === undefined;
+  for (;;) {
+    if (needsConverge) {
+      try {
+        await converge();
+      } catch (error) {
+        const failure = failureOf(error);
+        await report('failed', { failure, message: failure.message });
+        await condition(() => pendingRevision !== undefined);
+      }
+      needsConverge = false;
+    }
+    if (pendingRevision) {
+      revision = pendingRevision;
+      pendingRevision = undefined;
+      needsConverge = true;
+      continue;
+    }
+    if (status.phase === 'completed') return status;
+    const watchMs = revision.desired.timing.watchIntervalMs;
+    const woke = await condition(() => pendingRevision !== undefined || controls.length > 0 || events.length > 0, watchMs);
+    while (events.length > 0) recordEvent(events.shift() as WebhookEventSignal);
+    while (controls.length > 0) await applyControl(controls.shift() as FieldingControlRequest['action']);
+    if (!woke && (status.phase === 'live' || status.phase === 'paused')) await checkDrift();
+    if (workflowInfo().continueAsNewSuggested && !pendingRevision) {
+      await continueAsNew<typeof targetGroupWorkflow>({ ...input, revision: { ...revision, actions: [] }, carried: { status, writes, launchAttempts, etag } });
+    }
+  }
+}
+
+export function phaseOfRemote(remoteStatus: unknown): TargetGroupPhase {
+  switch (remoteStatus) {
+    case 'live':
+    case 'fielding':
+      return 'live';
+    case 'paused':
+      return 'paused';
+    case 'completed':
+      return 'completed';
+    default:
+      return 'draft';
+  }
+}
