@@ -5,7 +5,7 @@ const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}
 /**
  * Whether the remote value holds what the desired value asks for. Objects compare on the desired
  * keys only (the API adds ids, counters and timestamps of its own); arrays element by element;
- * ISO instants by the moment they name.
+ * ISO instants by the moment they name; a textual id equals the same number.
  */
 export function holdsDesired(desired: unknown, observed: unknown): boolean {
   if (desired === undefined) return true;
@@ -19,6 +19,8 @@ export function holdsDesired(desired: unknown, observed: unknown): boolean {
     const remote = observed as Record<string, unknown>;
     return Object.entries(desired as Record<string, unknown>).every(([k, v]) => holdsDesired(v, remote[k]));
   }
+  // Identifiers are text in study files; an API may answer them as numbers.
+  if (typeof desired === 'string' && typeof observed === 'number') return String(observed) === desired;
   if (typeof desired === 'string' && typeof observed === 'string' && ISO_INSTANT.test(desired) && ISO_INSTANT.test(observed)) {
     return Date.parse(desired) === Date.parse(observed);
   }

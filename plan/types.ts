@@ -83,7 +83,7 @@ export interface DesiredStudy {
   apiVersion: ApiVersion;
   /** Content hash of the desired state: equal revisions plan nothing. */
   revision: string;
-  project: Record<string, unknown> & { project_customer_reference_number: string };
+  project: Record<string, unknown> & { name: string; project_customer_reference_number: string };
   targetGroups: DesiredTargetGroup[];
   exclusionGroups: DesiredExclusionGroup[];
   webhooks: DesiredWebhook[];

@@ -2,8 +2,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundle } from '@temporalio/worker';
 import type { DataConverter } from '@temporalio/common';
-import { API_TASK_QUEUE } from '../workflows/activity-proxies';
-import { WORKFLOW_TASK_QUEUE } from './temporal-connection';
+import { apiTaskQueueOf } from '../workflows/activity-proxies';
+import { workflowTaskQueue } from './temporal-connection';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const WORKFLOWS_PATH = path.resolve(here, '../workflows/index.ts');
@@ -24,6 +24,7 @@ export interface StudyflowWorkerOptions {
   /** Concurrent API activities in this process (default 50). */
   maxConcurrentApiActivities?: number;
   dataConverter?: DataConverter;
+  /** Workflow task queue (default STUDYFLOW_TASK_QUEUE or "studyflow"); API activities poll "<queue>-api". */
   taskQueue?: string;
   /** Grace period to finish running activities on shutdown. */
   shutdownGraceTime?: string;
@@ -61,15 +62,16 @@ export async function startStudyflowWorkers(options: StudyflowWorkerOptions): Pr
   const workflowBundle = options.workflowBundle ?? (await prebuiltWorkflowBundle());
   const rate = options.apiRatePerSecond ?? Number(process.env.STUDYFLOW_API_RATE_LIMIT ?? 20);
   const common = { connection: options.connection, namespace: options.namespace, dataConverter: options.dataConverter };
+  const taskQueue = options.taskQueue ?? workflowTaskQueue();
   const workflowWorker = await Worker.create({
     ...common,
-    taskQueue: options.taskQueue ?? WORKFLOW_TASK_QUEUE,
+    taskQueue,
     workflowBundle,
     maxCachedWorkflows: 500,
   });
   const apiWorker = await Worker.create({
     ...common,
-    taskQueue: API_TASK_QUEUE,
+    taskQueue: apiTaskQueueOf(taskQueue),
     activities: options.activities,
     maxTaskQueueActivitiesPerSecond: rate,
     maxConcurrentActivityTaskExecutions: options.maxConcurrentApiActivities ?? 50,

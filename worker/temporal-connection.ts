@@ -2,8 +2,12 @@ import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 
-/** Where studyflow's workflows run: the task queue of workflows and the one of API activities. */
-export const WORKFLOW_TASK_QUEUE = process.env.STUDYFLOW_TASK_QUEUE ?? 'studyflow';
+export const DEFAULT_TASK_QUEUE = 'studyflow';
+
+/** The task queue of studyflow's workflows (STUDYFLOW_TASK_QUEUE, default "studyflow"); API activities use "<queue>-api". */
+export function workflowTaskQueue(env: NodeJS.ProcessEnv | Record<string, string | undefined> = process.env): string {
+  return env.STUDYFLOW_TASK_QUEUE || DEFAULT_TASK_QUEUE;
+}
 
 export interface TemporalSettings {
   address: string;

@@ -1,21 +1,30 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { StudyflowActivities } from '../activities';
+import type { observeStudyActivities } from '../activities/observe-study';
 
-/** The task queue of activities that call the Demand API; its rate limit protects the API quota. */
-export const API_TASK_QUEUE = 'studyflow-api';
+/** Every activity the workflows call. */
+export type WorkflowActivities = StudyflowActivities & ReturnType<typeof observeStudyActivities>;
+
+/** The task queue of the Demand API activities that belong to a workflow task queue. */
+export function apiTaskQueueOf(workflowTaskQueue: string): string {
+  return `${workflowTaskQueue}-api`;
+}
 
 /**
- * Demand API activities. They classify errors themselves: retryable ones (429 with Retry-After,
- * 5xx, network, a running job) retry here with backoff; 400/404/422 are non-retryable failures.
+ * Demand API activities, on the API task queue that belongs to this workflow's queue (its rate
+ * limit protects the API quota). They classify errors themselves: retryable ones (429 with
+ * Retry-After, 5xx, network, a running job) retry here with backoff; 400/404/422 are final.
  */
-export const api = proxyActivities<StudyflowActivities>({
-  taskQueue: API_TASK_QUEUE,
-  startToCloseTimeout: '2 minutes',
-  heartbeatTimeout: '1 minute',
-  retry: {
-    initialInterval: '500 ms',
-    backoffCoefficient: 2,
-    maximumInterval: '30 seconds',
-    maximumAttempts: 12,
-  },
-});
+export function apiActivities(): WorkflowActivities {
+  return proxyActivities<WorkflowActivities>({
+    taskQueue: apiTaskQueueOf(workflowInfo().taskQueue),
+    startToCloseTimeout: '2 minutes',
+    heartbeatTimeout: '1 minute',
+    retry: {
+      initialInterval: '500 ms',
+      backoffCoefficient: 2,
+      maximumInterval: '30 seconds',
+      maximumAttempts: 12,
+    },
+  });
+}

@@ -43,6 +43,8 @@ export interface TargetGroupStatus {
   key: string;
   phase: TargetGroupPhase;
   revision?: string;
+  /** The revision whose actions this target group has finished (or that waits for someone to act). */
+  settledRevision?: string;
   targetGroupId?: string;
   fieldingRunId?: string;
   feasibility?: { feasible: boolean; feasibleCompletes?: number; fillingGoal?: number };
@@ -52,6 +54,8 @@ export interface TargetGroupStatus {
   message?: string;
   failure?: { type: string; message: string };
   drift?: { field: string; expected: unknown; actual: unknown }[];
+  /** The recontact list last uploaded (the API cannot list it back). */
+  recontactList?: { sha256: string; count: number };
   events: { received: number; lastType?: string; sessionsByStatus: Record<string, number> };
   updatedAt: string;
 }
@@ -135,4 +139,20 @@ export function studyWorkflowId(accountId: string, studyId: string): string {
 
 export function targetGroupWorkflowId(accountId: string, studyId: string, key: string): string {
   return `study/${accountId}/${studyId}/tg/${key}`;
+}
+
+/** What a study's status remembers about remote resources: the `known` input of observeStudy. */
+export function knownFromStatus(status: StudyStatus | undefined): {
+  projectId?: string;
+  targetGroupIds: Record<string, string>;
+  exclusionGroupIds: Record<string, string>;
+  recontactLists: Record<string, { sha256: string; count: number }>;
+} {
+  const tgs = Object.values(status?.targetGroups ?? {});
+  return {
+    projectId: status?.projectId,
+    targetGroupIds: Object.fromEntries(tgs.filter((t) => t.targetGroupId).map((t) => [t.key, t.targetGroupId as string])),
+    exclusionGroupIds: { ...(status?.exclusionGroups ?? {}) },
+    recontactLists: Object.fromEntries(tgs.filter((t) => t.recontactList).map((t) => [t.key, t.recontactList as { sha256: string; count: number }])),
+  };
 }

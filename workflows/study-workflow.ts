@@ -15,13 +15,15 @@ import {
 } from '@temporalio/workflow';
 import { planStudy, resolveActivityItems } from '../plan/plan-study';
 import type { DesiredStudy, DesiredTargetGroup, ObservedStudy, PlannedAction } from '../plan/types';
-import { api } from './activity-proxies';
+import type { TargetGroupDesired } from '../activities';
+import { apiActivities } from './activity-proxies';
 import { failureOf } from './failures';
 import {
   applyUpdate,
   approveSignal,
   approveUpdate,
   fieldingControlUpdate,
+  knownFromStatus,
   statusQuery,
   targetGroupApproveSignal,
   targetGroupControlSignal,
@@ -55,9 +57,6 @@ export interface StudyCarriedState {
   pending?: ApplyRequest;
 }
 
-/** Phases in which a target group has done all this revision can do until someone acts. */
-const SETTLED: ReadonlySet<TargetGroupPhase> = new Set(['draft', 'live', 'paused', 'completed', 'gate_blocked', 'awaiting_approval', 'failed']);
-
 class Superseded extends Error {}
 
 /**
@@ -67,6 +66,7 @@ class Superseded extends Error {}
  * target group for uploads, gates, launch and watching.
  */
 export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudyStatus> {
+  const api = apiActivities();
   const carried = input.carried;
   const status: StudyStatus = carried?.status ?? {
     studyId: input.studyId,
@@ -180,7 +180,7 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
     const observed: ObservedStudy = await api.observeStudy({
       ctx,
       desired,
-      known: { projectId, targetGroupIds, exclusionGroupIds },
+      known: { ...knownFromStatus(status), projectId, targetGroupIds, exclusionGroupIds },
     });
     const plan = planStudy(desired, observed);
     status.plan = plan.actions;
@@ -234,13 +234,13 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
     // Drafts: every target group in parallel; a failure marks that one failed, not the study.
     const actionsFor = (key: string) => plan.actions.filter((a) => a.key === key && a.resource !== 'project');
     const draftFailed = new Set<string>();
-    const draftBody = (tg: DesiredTargetGroup): Record<string, unknown> => {
+    const draftBody = (tg: DesiredTargetGroup): TargetGroupDesired => {
       const body: Record<string, unknown> = { ...tg.draft };
       if (tg.activityExclusions) {
         const { items } = resolveActivityItems(tg.activityExclusions.items, (k) => targetGroupIds[k], pid);
         body.respondent_activity_exclusions = items;
       }
-      return body;
+      return body as TargetGroupDesired;
     };
     const needsSecondPass: DesiredTargetGroup[] = [];
     await Promise.all(
@@ -274,7 +274,7 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
           if (isCancellation(error)) throw error;
           draftFailed.add(tg.key);
           const failure = failureOf(error);
-          setTgPhase(tg.key, 'failed', { failure, message: failure.message });
+          setTgPhase(tg.key, 'failed', { failure, message: failure.message, settledRevision: desired.revision });
         }
       }),
     );
@@ -325,8 +325,9 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
             { key: TARGET_GROUP_KEY, value: tg.key },
           ],
         });
-      } else if (existing?.revision !== desired.revision) {
-        setTgPhase(tg.key, existing?.phase ?? 'draft');
+      } else if (existing?.revision !== desired.revision || existing?.phase === 'failed') {
+        // A new revision, or a retry of a failed target group on re-apply.
+        setTgPhase(tg.key, existing?.phase ?? 'draft', { settledRevision: undefined });
         await getExternalWorkflowHandle(childId(tg.key)).signal(targetGroupRevisionSignal, revision);
       }
     }
@@ -338,7 +339,7 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
         pending !== undefined ||
         keys.every((k) => {
           const s = status.targetGroups[k];
-          return s !== undefined && s.revision === desired.revision && SETTLED.has(s.phase);
+          return s !== undefined && s.settledRevision === desired.revision;
         }),
     );
     checkpoint();

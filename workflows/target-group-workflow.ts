@@ -12,7 +12,7 @@ import {
 } from '@temporalio/workflow';
 import type { ApiVersion, IdListEntityType, ListRef, PlannedAction } from '../plan/types';
 import { fieldChanges } from '../plan/compare';
-import { api } from './activity-proxies';
+import { apiActivities } from './activity-proxies';
 import {
   targetGroupApproveSignal,
   targetGroupControlSignal,
@@ -29,6 +29,10 @@ import {
 import { PHASE } from './search-attributes';
 import { nextPollDelay } from './timing';
 import { failureOf } from './failures';
+import { feasibilityRequest, gateFailures, priceQuery, readFeasibility, readPrice } from './launch-gates';
+
+/** Fielding window when the study file gives no end_fielding_at. */
+const DEFAULT_FIELDING_DAYS = 30;
 
 export interface TargetGroupWorkflowInput {
   studyWorkflowId: string;
@@ -49,6 +53,7 @@ const TERMINAL_JOB = new Set(['Success', 'Completed', 'Failed']);
  * target group (webhook signals, slow polling) and reporting drift without overwriting it.
  */
 export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Promise<TargetGroupStatus> {
+  const api = apiActivities();
   const { accountId, apiVersion } = input;
   const ctx = { accountId, apiVersion };
   let revision = input.revision;
@@ -91,6 +96,11 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
     await parent.signal(targetGroupProgressSignal, { status: { ...status }, writes });
   }
 
+  /** Reports a phase in which this revision's work is done, or waits for someone to act. */
+  async function settle(phase: TargetGroupPhase, patch: Partial<TargetGroupStatus> = {}): Promise<void> {
+    await report(phase, { ...patch, settledRevision: revision.revision });
+  }
+
   async function pollJob(kind: string, jobId: string, read: () => Promise<{ status: string; failureReason?: string }>): Promise<void> {
     const timing = revision.desired.timing;
     const deadline = Date.now() + timing.jobTimeoutMs;
@@ -127,6 +137,7 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
       const { jobId } = await api.uploadRecontactList({ ...base, list, idempotencyKey: `${workflowInfo().workflowId}/recontact/${list.sha256}` });
       writes += 1;
       await pollJob('recontact upload', jobId, () => api.getRecontactJob({ ...base, jobId }));
+      status.recontactList = { sha256: list.sha256, count: list.count };
       return;
     }
     const entityType = action.entityType as IdListEntityType;
@@ -155,7 +166,7 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
     const profileAction = actions.find((a) => a.resource === 'profiles' && a.kind === 'update');
     if (profileAction && desired.profiles) {
       await report('uploading', { message: 'applying profiles' });
-      await api.manageProfiles({ ...base, profiles: desired.profiles });
+      await api.manageProfiles({ ...base, profiles: desired.profiles as Record<string, unknown>[] });
       writes += 1;
     }
     const uploads = actions.filter((a) => a.kind === 'upload' || a.kind === 'replace_list');
@@ -169,66 +180,66 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
     if (!launch) {
       const current = await api.getTargetGroup(base);
       const phase = phaseOfRemote(current.targetGroup.status);
-      await report(phase, { fieldingRunId: current.targetGroup.fielding_run_id ?? status.fieldingRunId });
+      const runId = current.targetGroup.fielding_run_id;
+      await settle(phase, { fieldingRunId: runId === null || runId === undefined ? status.fieldingRunId : String(runId) });
       return;
     }
 
     for (;;) {
       await report('checking_feasibility');
-      const feasibility = await api.calculateFeasibility({ ctx, targetGroup: desired.draft, profiles: desired.profiles ?? [], businessUnitId: input.businessUnitId });
-      status.feasibility = { feasible: feasibility.feasible, feasibleCompletes: feasibility.feasibleCompletes, fillingGoal: feasibility.fillingGoal };
+      const { feasibility: rawFeasibility } = await api.calculateFeasibility({ ctx, request: feasibilityRequest(desired) });
+      const feasibility = readFeasibility(rawFeasibility, desired);
+      status.feasibility = feasibility;
       await report('pricing');
-      const price = await api.generatePricePrediction({ ctx, businessUnitId: input.businessUnitId, targetGroup: desired.draft });
-      status.price = price.cpi;
+      const { prediction } = await api.generatePricePrediction({ ctx, businessUnitId: input.businessUnitId, query: priceQuery(desired) });
+      const cpi = readPrice(prediction) ?? feasibility.suggestedCpi;
+      status.price = cpi;
 
-      const blocked: string[] = [];
-      if (desired.launch.requireFeasible && !feasibility.feasible) {
-        blocked.push(`infeasible: ${feasibility.feasibleCompletes ?? '?'} feasible completes for a filling_goal of ${feasibility.fillingGoal ?? desired.draft.filling_goal}`);
-      }
-      const max = desired.launch.maxCpi;
-      if (max && price.cpi && price.cpi.currency_code === max.currency_code && Number(price.cpi.value) > Number(max.value)) {
-        blocked.push(`predicted CPI ${price.cpi.value} ${price.cpi.currency_code} is above max_cpi ${max.value}`);
-      }
+      const blocked = gateFailures(desired, feasibility, cpi);
       if (blocked.length > 0) {
-        await report('gate_blocked', { message: blocked.join('; ') });
+        await settle('gate_blocked', { message: blocked.join('; ') });
         await condition(() => pendingRevision !== undefined);
         return; // the new revision converges from the top
       }
       if (desired.launch.mode === 'manual' && !approved) {
-        await report('awaiting_approval', { message: 'waiting for `studyflow approve` or an approve signal' });
+        await settle('awaiting_approval', { message: 'waiting for `studyflow approve` or an approve signal' });
         await condition(() => approved || pendingRevision !== undefined);
         if (!approved) return;
       }
       break;
     }
 
+    const endFieldingAt = desired.launch.endFieldingAt ?? new Date(Date.now() + DEFAULT_FIELDING_DAYS * 86_400_000).toISOString();
     for (;;) {
       launchAttempts += 1;
       await report('launching', { message: launchAttempts > 1 ? `attempt ${launchAttempts}` : undefined });
-      const { jobId } = await api.launchFromDraft({
+      const launched = await api.launchFromDraft({
         ...base,
-        endFieldingAt: desired.launch.endFieldingAt,
+        endFieldingAt,
         idempotencyKey: `${workflowInfo().workflowId}/launch/${launchAttempts}`,
       });
-      writes += 1;
-      let fieldingRunId: string | undefined;
-      try {
-        await pollJob('launch', jobId, async () => {
-          const job = await api.getLaunchJob({ ...base, jobId });
-          fieldingRunId = job.fieldingRunId;
-          return job;
-        });
-      } catch (error) {
-        const failure = failureOf(error);
-        if (failure.type === 'job_failed' && launchAttempts < desired.timing.launchRetries) {
-          log.warn('launch job failed; retrying', { key: desired.key, attempt: launchAttempts });
-          await sleep(desired.timing.jobPollInitialMs);
-          continue;
+      let fieldingRunId = launched.fieldingRunId ?? undefined;
+      if (launched.jobId) {
+        writes += 1;
+        const jobId = launched.jobId;
+        try {
+          await pollJob('launch', jobId, async () => {
+            const job = await api.getLaunchJob({ ...base, jobId });
+            fieldingRunId = job.fieldingRunId ?? fieldingRunId;
+            return job;
+          });
+        } catch (error) {
+          const failure = failureOf(error);
+          if (failure.type === 'job_failed' && launchAttempts < desired.timing.launchRetries) {
+            log.warn('launch job failed; retrying', { key: desired.key, attempt: launchAttempts });
+            await sleep(desired.timing.jobPollInitialMs);
+            continue;
+          }
+          throw error;
         }
-        throw error;
       }
       status.job = undefined;
-      await report('live', { fieldingRunId, message: undefined });
+      await settle('live', { fieldingRunId, message: undefined });
       return;
     }
   }
@@ -239,20 +250,18 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
       return;
     }
     const base = { ctx, projectId: revision.projectId, targetGroupId: revision.targetGroupId, fieldingRunId: status.fieldingRunId };
+    const control = action === 'pause' ? api.pauseFieldingRun : action === 'resume' ? api.resumeFieldingRun : api.completeFieldingRun;
     for (let attempt = 0; attempt < 3; attempt += 1) {
       if (!etag) etag = (await api.getFieldingRun(base)).etag;
-      const outcome = await api.controlFieldingRun({ ...base, action, etag });
-      if (outcome.outcome === 'done') {
-        etag = outcome.etag;
-        writes += 1;
+      const result = await control({ ...base, etag });
+      etag = result.etag;
+      if (result.outcome === 'applied' || result.outcome === 'already_in_state') {
+        if (result.outcome === 'applied') writes += 1;
         await report(action === 'pause' ? 'paused' : action === 'resume' ? 'live' : 'completed');
         return;
       }
-      if (outcome.outcome === 'stale') {
-        etag = outcome.etag; // re-read, then decide again
-        continue;
-      }
-      status.message = `cannot ${action}: ${outcome.detail}`;
+      if (result.outcome === 'precondition_failed') continue; // re-read, then decide again
+      status.message = `cannot ${action}: ${result.detail ?? `the run is ${String(result.run.status)}`}`;
       return;
     }
   }
@@ -285,7 +294,7 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
         await converge();
       } catch (error) {
         const failure = failureOf(error);
-        await report('failed', { failure, message: failure.message });
+        await settle('failed', { failure, message: failure.message });
         await condition(() => pendingRevision !== undefined);
       }
       needsConverge = false;

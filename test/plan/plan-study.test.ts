@@ -188,5 +188,7 @@ describe('holdsDesired', () => {
     expect(holdsDesired([{ a: 1 }], [{ a: 1 }, { a: 2 }])).toBe(false);
     expect(holdsDesired(null, undefined)).toBe(true);
     expect(holdsDesired(null, 'x')).toBe(false);
+    expect(holdsDesired('3001', 3001)).toBe(true);
+    expect(holdsDesired('3001', 3002)).toBe(false);
   });
 });

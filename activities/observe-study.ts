@@ -1,0 +1,123 @@
+// Reads what the API holds for a study (project, target groups, their lists and groups), for the planner.
+// Only reads; lists come back as {count, sha256}, never the IDs.
+import type { DesiredStudy, ObservedList, ObservedStudy, ObservedTargetGroup } from '../plan/types';
+import { accountPath, callApi, expectResource, projectPath, targetGroupPath } from './api-call';
+import type { ActivityDeps } from './activity-deps';
+import { checkCtx } from './activity-input';
+import { exclusionGroupActivities } from './exclusion-groups';
+import { idListExclusionActivities } from './id-list-exclusions';
+import { targetGroupActivities } from './target-groups';
+import type { ActivityCtx, ApiObject } from './types';
+import { fromWireBody } from './version-adapter';
+
+export interface ObserveStudyInput {
+  ctx: ActivityCtx;
+  desired: DesiredStudy;
+  /** IDs the study workflow remembers; natural keys (customer reference numbers, names) are the fallback. */
+  known: {
+    projectId?: string;
+    targetGroupIds: Record<string, string>;
+    exclusionGroupIds: Record<string, string>;
+    /** Recontact lists uploaded earlier, by target-group key (the API cannot list them back). */
+    recontactLists?: Record<string, ObservedList>;
+  };
+}
+
+export function observeStudyActivities(deps: ActivityDeps) {
+  const targetGroups = targetGroupActivities(deps);
+  const idLists = idListExclusionActivities(deps);
+  const groups = exclusionGroupActivities(deps);
+
+  async function readOrMissing(ctx: ActivityCtx, path: string): Promise<ApiObject | undefined> {
+    const req = { method: 'GET', path, acceptStatuses: [404] } as const;
+    const res = await callApi(deps.api, ctx, req);
+    return res.status === 404 ? undefined : fromWireBody(expectResource(req, res), ctx.apiVersion);
+  }
+
+  async function findProject(input: ObserveStudyInput): Promise<ApiObject | undefined> {
+    const { ctx, known, desired } = input;
+    if (known.projectId) {
+      const byId = await readOrMissing(ctx, projectPath(ctx, known.projectId));
+      if (byId) return byId;
+    }
+    const reference = desired.project.project_customer_reference_number;
+    const { data } = await listProjectsByReference(ctx, reference);
+    return data[0];
+  }
+
+  async function listProjectsByReference(ctx: ActivityCtx, reference: string): Promise<{ data: ApiObject[] }> {
+    const req = { method: 'GET', path: `${accountPath(ctx)}/projects`, query: { project_customer_reference_number: reference, page_size: 100 } } as const;
+    const res = await callApi<{ data?: unknown[] }>(deps.api, ctx, req);
+    const data = (res.body?.data ?? [])
+      .filter((p): p is Record<string, unknown> => typeof p === 'object' && p !== null)
+      .filter((p) => p.project_customer_reference_number === reference)
+      .map((p) => fromWireBody({ ...p, id: String(p.id) }, ctx.apiVersion) as ApiObject);
+    return { data };
+  }
+
+  async function findTargetGroup(ctx: ActivityCtx, projectId: string, known: string | undefined, references: string[]): Promise<ApiObject | undefined> {
+    if (known) {
+      const byId = await readOrMissing(ctx, targetGroupPath(ctx, projectId, known));
+      if (byId) return byId;
+    }
+    for (const reference of references) {
+      const { targetGroups: found } = await targetGroups.listTargetGroups({ ctx, projectId, targetGroupCustomerReferenceNumber: reference });
+      const match = found.find((t) => t.target_group_customer_reference_number === reference);
+      if (match) return (await targetGroups.getTargetGroup({ ctx, projectId, targetGroupId: match.id })).targetGroup;
+    }
+    return undefined;
+  }
+
+  return {
+    /** What the API holds for the study's project, target groups (with lists and groups) and exclusion groups. */
+    async observeStudy(input: ObserveStudyInput): Promise<ObservedStudy> {
+      const ctx = checkCtx('observeStudy', input.ctx);
+      const { desired, known } = input;
+      const observed: ObservedStudy = { targetGroups: {}, exclusionGroups: {} };
+
+      const project = await findProject(input);
+      if (project) observed.project = { id: project.id, fields: project };
+
+      if (project) {
+        for (const tg of desired.targetGroups) {
+          const reference = String(tg.draft.target_group_customer_reference_number ?? '');
+          const movedReference = tg.movedFrom ? reference.replace(new RegExp(`:${tg.key}$`), `:${tg.movedFrom}`) : undefined;
+          const knownId = known.targetGroupIds[tg.key] ?? (tg.movedFrom ? known.targetGroupIds[tg.movedFrom] : undefined);
+          const remote = await findTargetGroup(ctx, project.id, knownId, [reference, movedReference].filter((r): r is string => Boolean(r)));
+          if (!remote) continue;
+          const lists: ObservedTargetGroup['idLists'] = {};
+          for (const entityType of ['RSID', 'ACCESS_RESPONDENT_GUID'] as const) {
+            if (!tg.idLists[entityType]) continue;
+            lists[entityType] = await idLists.listExcludedIds({ ctx, projectId: project.id, targetGroupId: remote.id, entityType });
+          }
+          const memberOf = (await groups.getTargetGroupExclusionGroups({ ctx, targetGroupId: remote.id })).exclusionGroups.map((g) => g.id);
+          const exclusions = remote.respondent_activity_exclusions;
+          observed.targetGroups[tg.key] = {
+            id: remote.id,
+            status: String(remote.status ?? 'draft'),
+            fields: remote,
+            activityExclusions: Array.isArray(exclusions)
+              ? { items: exclusions, duration: (remote.respondent_activity_exclusions_duration as string | undefined) ?? undefined }
+              : undefined,
+            idLists: lists,
+            recontact: known.recontactLists?.[tg.key],
+            exclusionGroupIds: memberOf,
+            fieldingRunId: (remote.fielding_run_id as string | null | undefined) ?? null,
+          };
+        }
+      }
+
+      if (desired.exclusionGroups.length) {
+        const all = (await groups.listExclusionGroups({ ctx })).exclusionGroups;
+        for (const group of desired.exclusionGroups) {
+          const knownId = known.exclusionGroupIds[group.name];
+          const match = all.find((g) => g.id === knownId) ?? all.find((g) => g.name === group.title);
+          if (!match) continue;
+          const members = (await groups.listExclusionGroupTargetGroups({ ctx, exclusionGroupId: match.id })).targetGroupIds;
+          observed.exclusionGroups[group.name] = { id: match.id, targetGroupIds: members };
+        }
+      }
+      return observed;
+    },
+  };
+}

@@ -1,0 +1,134 @@
+import path from 'node:path';
+import { connectClient, temporalSettings, workflowTaskQueue } from '../../worker/temporal-connection';
+import type { StudyStatus } from '../../workflows/messages';
+import { reportDiagnostics } from '../diagnostics-view';
+import type { CliContext } from '../main';
+import { CliError } from '../output';
+import { parseSeconds } from '../options';
+import { prepareStudies } from '../prepare-studies';
+import { LiveDisplay } from '../live-display';
+import { statusTable, temporalUiLink } from '../status-view';
+import { gitRevisionOf, queryStatus, revisionOutcome, submitRevision } from '../study-runs';
+
+interface ApplyOptions {
+  wait: boolean;
+  requireLive?: boolean;
+  timeout: string;
+  gitRevision?: string;
+  json?: boolean;
+}
+
+interface Followed {
+  file: string;
+  workflowId: string;
+  revision: string;
+  status?: StudyStatus;
+  outcome: 'running' | 'settled' | 'superseded' | 'detached' | 'timeout';
+}
+
+export async function run(ctx: CliContext, paths: string[], options: ApplyOptions): Promise<number> {
+  const timeoutMs = parseSeconds(options.timeout, '--timeout') * 1000;
+  const { prepared, diagnostics } = await prepareStudies(paths, ctx.env);
+  if (reportDiagnostics(ctx.out, diagnostics)) return 1;
+  if (prepared.length === 0) throw new CliError(`no study files found in ${paths.join(', ')}`);
+
+  const settings = temporalSettings(ctx.env);
+  const gitRevision = gitRevisionOf(options.gitRevision, ctx.env, ctx.cwd);
+  const { client, connection } = await connectClient(settings);
+  try {
+    const followed: Followed[] = await Promise.all(
+      prepared.map(async ({ loaded, desired }) => {
+        const file = path.relative(ctx.cwd, loaded.file) || loaded.file;
+        const { workflowId, accepted } = await submitRevision(client, desired, { taskQueue: workflowTaskQueue(ctx.env), gitRevision, sourceFile: file });
+        ctx.out.progress(
+          `${file}: revision ${accepted.revision} accepted by ${workflowId}${accepted.superseded ? ` (supersedes ${accepted.superseded})` : ''}`,
+        );
+        return { file, workflowId, revision: desired.revision, outcome: 'running' as const };
+      }),
+    );
+    if (!options.wait) {
+      if (options.json) ctx.out.json({ studies: followed.map(({ file, workflowId, revision }) => ({ file, workflowId, revision })) });
+      return 0;
+    }
+
+    const display = new LiveDisplay(ctx.out);
+    const deadline = Date.now() + timeoutMs;
+    let detached = false;
+    void ctx.interrupted.then(() => (detached = true));
+    while (followed.some((f) => f.outcome === 'running')) {
+      await Promise.all(
+        followed
+          .filter((f) => f.outcome === 'running')
+          .map(async (f) => {
+            f.status = await queryStatus(client, f.workflowId);
+            const outcome = revisionOutcome(f.status, f.revision);
+            if (outcome !== 'running') f.outcome = outcome;
+          }),
+      );
+      display.update(followed.map((f) => ({ name: f.file, status: f.status })));
+      if (detached || Date.now() > deadline) {
+        for (const f of followed) if (f.outcome === 'running') f.outcome = detached ? 'detached' : 'timeout';
+        break;
+      }
+      if (followed.some((f) => f.outcome === 'running')) await Promise.race([sleep(500), ctx.interrupted]);
+    }
+    display.finish();
+
+    let code = 0;
+    const summaries = followed.map((f) => {
+      const status = f.status;
+      const tgs = Object.values(status?.targetGroups ?? {});
+      const failed = status?.phase === 'failed' || status?.phase === 'partially_failed';
+      const notLive = tgs.filter((t) => t.phase !== 'live' && t.phase !== 'completed');
+      if (failed || f.outcome === 'timeout' || f.outcome === 'superseded' || (options.requireLive && notLive.length > 0)) code = 1;
+      return { f, status, notLive };
+    });
+    if (options.json) {
+      ctx.out.json({
+        studies: summaries.map(({ f, status }) => ({
+          file: f.file,
+          workflowId: f.workflowId,
+          revision: f.revision,
+          outcome: f.outcome,
+          ui: temporalUiLink(ctx.env, settings.namespace, f.workflowId),
+          status,
+        })),
+      });
+      return code;
+    }
+    for (const { f, status, notLive } of summaries) {
+      ctx.out.data('');
+      ctx.out.data(ctx.out.bold(`${f.file}  study ${status?.studyId ?? '?'}  ${describeOutcome(f, status)}`));
+      if (status?.projectId) ctx.out.data(`project ${status.projectId}, ${status.writes} write(s) so far`);
+      if (status) ctx.out.data(statusTable(ctx.out, status));
+      if (status?.error) ctx.out.data(ctx.out.red(`error: ${status.error}`));
+      if (notLive.length && options.requireLive) ctx.out.data(ctx.out.red(`not live: ${notLive.map((t) => t.key).join(', ')}`));
+      ctx.out.data(ctx.out.dim(`Temporal UI: ${temporalUiLink(ctx.env, settings.namespace, f.workflowId)}`));
+      if (f.outcome === 'detached' || f.outcome === 'timeout') {
+        ctx.out.progress(`the study goes on; follow it with: studyflow status ${f.file}`);
+      }
+    }
+    return code;
+  } finally {
+    await connection.close();
+  }
+}
+
+function describeOutcome(f: Followed, status: StudyStatus | undefined): string {
+  switch (f.outcome) {
+    case 'settled':
+      return status?.phase ?? 'settled';
+    case 'superseded':
+      return `superseded by revision ${status?.revision}`;
+    case 'detached':
+      return 'detached (still applying)';
+    case 'timeout':
+      return 'timed out following (still applying)';
+    default:
+      return f.outcome;
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,21 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { connectClient, temporalSettings } from '../../worker/temporal-connection';
+import type { CliContext } from '../main';
+import { CliError } from '../output';
+import { resolveStudyRef } from '../study-ref';
+
+export async function run(ctx: CliContext, studyArg: string, options: { account?: string; json?: boolean }): Promise<number> {
+  const ref = await resolveStudyRef(studyArg, options, ctx.env);
+  const { client, connection } = await connectClient(temporalSettings(ctx.env));
+  try {
+    await client.workflow.getHandle(ref.workflowId).cancel();
+    if (options.json) ctx.out.json({ workflowId: ref.workflowId, cancelled: true });
+    else ctx.out.data(`cancellation requested for ${ref.workflowId}; target groups already in the API are left as they are`);
+    return 0;
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) throw new CliError(`no running study workflow ${ref.workflowId}`);
+    throw error;
+  } finally {
+    await connection.close();
+  }
+}

@@ -1,0 +1,34 @@
+import path from 'node:path';
+import { startEmbeddedStack } from '../../worker/embedded-stack';
+import type { CliContext } from '../main';
+import { CliError } from '../output';
+import { parsePort } from '../options';
+
+export async function run(
+  ctx: CliContext,
+  options: { temporalPort: string; uiPort: string; sandboxPort: string; stateDir: string },
+): Promise<number> {
+  const stateDir = path.resolve(ctx.cwd, options.stateDir);
+  ctx.out.progress('starting Temporal (SQLite), the sandbox API and a worker…');
+  const stack = await startEmbeddedStack({
+    stateDir,
+    temporalPort: parsePort(options.temporalPort, '--temporal-port'),
+    uiPort: parsePort(options.uiPort, '--ui-port'),
+    sandboxPort: parsePort(options.sandboxPort, '--sandbox-port'),
+  }).catch((error: Error) => {
+    throw new CliError(`cannot start the embedded stack: ${error.message}`);
+  });
+  ctx.out.progress('');
+  ctx.out.progress(`Temporal     ${stack.temporalAddress}`);
+  if (stack.uiUrl) ctx.out.progress(`Temporal UI  ${stack.uiUrl}`);
+  ctx.out.progress(`Sandbox API  ${stack.sandbox.baseUrl}   (admin: ${stack.sandbox.baseUrl}/_sandbox/info)`);
+  ctx.out.progress(`State        ${stateDir}`);
+  ctx.out.progress('');
+  ctx.out.progress('In another terminal, `npx studyflow apply examples/quickstart/study.yaml` uses these defaults.');
+  ctx.out.progress('Ctrl-C stops everything.');
+  await ctx.interrupted;
+  ctx.out.progress('stopping…');
+  await stack.stop();
+  ctx.out.progress('stopped');
+  return 0;
+}

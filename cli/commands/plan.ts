@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { planStudy } from '../../plan/plan-study';
+import type { ObservedStudy, StudyPlan } from '../../plan/types';
+import { connectClient, temporalSettings } from '../../worker/temporal-connection';
+import { createWorkerActivities } from '../../worker/worker-activities';
+import { knownFromStatus, statusQuery, studyWorkflowId, type StudyStatus } from '../../workflows/messages';
+import { reportDiagnostics } from '../diagnostics-view';
+import type { CliContext } from '../main';
+import { CliError } from '../output';
+import { renderPlanGithub, renderPlanHuman, renderPlanMarkdown } from '../plan-view';
+import { prepareStudies } from '../prepare-studies';
+
+interface PlanOptions {
+  format: 'human' | 'json' | 'markdown' | 'github';
+  json?: boolean;
+  detailedExitcode?: boolean;
+  offline?: boolean;
+}
+
+const EMPTY: ObservedStudy = { targetGroups: {}, exclusionGroups: {} };
+
+/** What the study workflow remembers (remote IDs, uploaded recontact lists), when Temporal is reachable. */
+async function knownFromWorkflows(ctx: CliContext, ids: { accountId: string; studyId: string }[]): Promise<Map<string, StudyStatus>> {
+  const known = new Map<string, StudyStatus>();
+  try {
+    const { client, connection } = await connectClient(temporalSettings(ctx.env));
+    try {
+      for (const { accountId, studyId } of ids) {
+        const id = studyWorkflowId(accountId, studyId);
+        const status = await client.workflow
+          .getHandle(id)
+          .query(statusQuery)
+          .catch(() => undefined);
+        if (status) known.set(id, status);
+      }
+    } finally {
+      await connection.close();
+    }
+  } catch {
+    // Temporal is optional for plan: natural keys (customer reference numbers) find the resources too.
+  }
+  return known;
+}
+
+export async function run(ctx: CliContext, paths: string[], options: PlanOptions): Promise<number> {
+  const format = options.json ? 'json' : options.format;
+  const { prepared, diagnostics } = await prepareStudies(paths, ctx.env);
+  if (reportDiagnostics(ctx.out, diagnostics)) return 1;
+  if (prepared.length === 0) throw new CliError(`no study files found in ${paths.join(', ')}`);
+
+  const results: { file: string; title: string; plan: StudyPlan; note?: string }[] = [];
+  const note = options.offline ? 'offline: planned against an empty remote, no API calls' : undefined;
+  const known = options.offline ? new Map<string, StudyStatus>() : await knownFromWorkflows(ctx, prepared.map((p) => p.desired));
+  const runtime = options.offline ? undefined : createWorkerActivities(ctx.env);
+  try {
+    for (const { loaded, desired } of prepared) {
+      const file = path.relative(ctx.cwd, loaded.file) || loaded.file;
+      let observed = EMPTY;
+      if (runtime) {
+        const status = known.get(studyWorkflowId(desired.accountId, desired.studyId));
+        observed = await runtime.activities.observeStudy({
+          ctx: { accountId: desired.accountId, apiVersion: desired.apiVersion },
+          desired,
+          known: knownFromStatus(status),
+        });
+      }
+      results.push({ file, title: `${file}  study ${desired.studyId} (account ${desired.accountId})`, plan: planStudy(desired, observed), note });
+    }
+  } finally {
+    await runtime?.close();
+  }
+
+  if (format === 'json') {
+    ctx.out.json({ offline: Boolean(options.offline), studies: results.map(({ file, plan }) => ({ file, ...plan })) });
+  } else if (format === 'markdown') {
+    ctx.out.data(renderPlanMarkdown(results));
+  } else if (format === 'github') {
+    ctx.out.data(renderPlanGithub(results));
+    const summaryFile = ctx.env.GITHUB_STEP_SUMMARY;
+    if (summaryFile) fs.appendFileSync(summaryFile, `${renderPlanMarkdown(results)}\n`);
+  } else {
+    ctx.out.data(results.map((r) => renderPlanHuman(ctx.out, r.title, r.plan, r.note)).join('\n\n'));
+  }
+  const pending = results.some((r) => r.plan.hasChanges);
+  return options.detailedExitcode && pending ? 2 : 0;
+}

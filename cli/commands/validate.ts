@@ -1,0 +1,20 @@
+import { formatDiagnostic, loadStudies } from '../../definitions';
+import type { CliContext } from '../main';
+
+export async function run(ctx: CliContext, paths: string[], options: { format: 'human' | 'github' | 'json'; json?: boolean }): Promise<number> {
+  const format = options.json ? 'json' : options.format;
+  const { studies, diagnostics } = await loadStudies(paths);
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = diagnostics.length - errors;
+  if (format === 'json') {
+    ctx.out.json({ valid: errors === 0, studies: studies.map((s) => ({ file: s.file, study: s.study.study })), errors, warnings, diagnostics });
+    return errors ? 1 : 0;
+  }
+  for (const d of diagnostics) {
+    const line = formatDiagnostic(d, format);
+    ctx.out.data(format === 'human' ? (d.severity === 'error' ? ctx.out.red(line) : ctx.out.yellow(line)) : line);
+  }
+  const summary = `${studies.length} stud${studies.length === 1 ? 'y' : 'ies'} checked: ${errors} error(s), ${warnings} warning(s)`;
+  ctx.out.progress(errors ? ctx.out.red(summary) : ctx.out.green(summary));
+  return errors ? 1 : 0;
+}

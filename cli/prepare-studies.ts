@@ -1,0 +1,38 @@
+import { loadStudies, type Diagnostic, type LoadedStudy } from '../definitions';
+import { createBlobStore, blobDirFromEnv } from '../activities/blob-store';
+import { desiredStudyOf, type StudyListRefs } from '../plan/desired';
+import type { DesiredStudy } from '../plan/types';
+
+export interface PreparedStudy {
+  loaded: LoadedStudy;
+  desired: DesiredStudy;
+}
+
+const KIND_TO_SLOT = { respondent_ids: 'RSID', respondent_guids: 'ACCESS_RESPONDENT_GUID', recontact: 'recontact' } as const;
+
+/**
+ * Loads and validates study files, stores their ID lists in the content-addressed blob store,
+ * and builds each study's desired state. Studies with errors are not prepared; their
+ * diagnostics come back instead.
+ */
+export async function prepareStudies(
+  paths: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ prepared: PreparedStudy[]; diagnostics: Diagnostic[] }> {
+  const { studies, diagnostics } = await loadStudies(paths);
+  if (diagnostics.some((d) => d.severity === 'error')) return { prepared: [], diagnostics };
+  const blobs = createBlobStore({ dir: blobDirFromEnv(env) });
+  const watchIntervalMs = env.STUDYFLOW_WATCH_INTERVAL_MS ? Number(env.STUDYFLOW_WATCH_INTERVAL_MS) : undefined;
+  const prepared: PreparedStudy[] = [];
+  for (const loaded of studies) {
+    const lists: StudyListRefs = {};
+    for (const list of loaded.idLists) {
+      const stored = await blobs.put({ file: list.file });
+      const slot = KIND_TO_SLOT[list.kind];
+      lists[list.targetGroup] ??= {};
+      lists[list.targetGroup][slot] = { ref: stored.ref, sha256: stored.sha256, count: stored.count };
+    }
+    prepared.push({ loaded, desired: desiredStudyOf(loaded.study, lists, { watchIntervalMs }) });
+  }
+  return { prepared, diagnostics };
+}

@@ -1,0 +1,54 @@
+import type { StudyStatus, TargetGroupStatus } from '../workflows/messages';
+import { table, type Output } from './output';
+
+const GOOD = new Set(['live', 'completed']);
+const WAITING = new Set(['awaiting_approval', 'gate_blocked', 'draft', 'paused']);
+
+export function phaseLabel(out: Output, phase: string): string {
+  if (GOOD.has(phase)) return out.green(phase);
+  if (phase === 'failed') return out.red(phase);
+  if (WAITING.has(phase)) return out.yellow(phase);
+  return phase;
+}
+
+function feasibilityText(tg: TargetGroupStatus): string {
+  if (!tg.feasibility) return '-';
+  const f = tg.feasibility;
+  return `${f.feasible ? 'yes' : 'no'}${f.feasibleCompletes !== undefined ? ` (${f.feasibleCompletes}/${f.fillingGoal ?? '?'})` : ''}`;
+}
+
+/** One row per target group: key, phase, remote id, feasibility, price, and what it waits for or why it failed. */
+export function statusTable(out: Output, status: StudyStatus): string {
+  const rows = Object.values(status.targetGroups)
+    .sort((a, b) => a.key.localeCompare(b.key))
+    .map((tg) => [
+      tg.key,
+      phaseLabel(out, tg.phase),
+      tg.targetGroupId ?? '-',
+      feasibilityText(tg),
+      tg.price ? `${tg.price.value} ${tg.price.currency_code}` : '-',
+      tg.drift?.length ? `drift: ${tg.drift.map((d) => d.field).join(', ')}` : (tg.message ?? ''),
+    ]);
+  return table(['TARGET GROUP', 'STATE', 'ID', 'FEASIBLE', 'CPI', 'NOTE'], rows);
+}
+
+/** What a target group is doing beyond its phase: job progress, feasibility, price, message. */
+export function progressDetails(tg: TargetGroupStatus): string[] {
+  const parts: string[] = [];
+  if (tg.job) parts.push(`${tg.job.kind} job ${tg.job.status} (poll ${tg.job.polls})`);
+  if (tg.feasibility && tg.phase === 'pricing') parts.push(`feasible=${tg.feasibility.feasible}`);
+  if (tg.price && (tg.phase === 'launching' || tg.phase === 'gate_blocked')) parts.push(`cpi=${tg.price.value} ${tg.price.currency_code}`);
+  if (tg.message) parts.push(tg.message);
+  return parts;
+}
+
+/** A one-line progress message for a target group, for non-TTY logs. */
+export function progressLine(tg: TargetGroupStatus): string {
+  return [`${tg.key}: ${tg.phase}`, ...progressDetails(tg)].join(' · ');
+}
+
+/** The Temporal UI page of a workflow. */
+export function temporalUiLink(env: NodeJS.ProcessEnv, namespace: string, workflowId: string): string {
+  const base = (env.STUDYFLOW_TEMPORAL_UI_URL ?? 'http://127.0.0.1:8233').replace(/\/$/, '');
+  return `${base}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}`;
+}

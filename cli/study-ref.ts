@@ -1,0 +1,26 @@
+import fs from 'node:fs';
+import { loadStudyFile, formatDiagnostic } from '../definitions';
+import { studyWorkflowId } from '../workflows/messages';
+import { CliError } from './output';
+
+/** A study named on the command line: by its file, or by its id (with --account or STUDYFLOW_ACCOUNT_ID). */
+export async function resolveStudyRef(
+  arg: string,
+  options: { account?: string },
+  env: NodeJS.ProcessEnv,
+): Promise<{ studyId: string; accountId: string; workflowId: string }> {
+  if (fs.existsSync(arg) && fs.statSync(arg).isFile()) {
+    const loaded = await loadStudyFile(arg);
+    if (!loaded.study) {
+      const first = loaded.diagnostics.find((d) => d.severity === 'error');
+      throw new CliError(`${arg} is not a valid study file${first ? `: ${formatDiagnostic(first, 'human')}` : ''} (run \`studyflow validate ${arg}\`)`);
+    }
+    const { study, account } = loaded.study.study;
+    return { studyId: study, accountId: account, workflowId: studyWorkflowId(account, study) };
+  }
+  const accountId = options.account ?? env.STUDYFLOW_ACCOUNT_ID;
+  if (!accountId) {
+    throw new CliError(`"${arg}" is not a file; give the study's account with --account <id> (or STUDYFLOW_ACCOUNT_ID)`, 2);
+  }
+  return { studyId: arg, accountId, workflowId: studyWorkflowId(accountId, arg) };
+}

@@ -1,0 +1,62 @@
+import { spawnSync } from 'node:child_process';
+import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
+import type { DesiredStudy } from '../plan/types';
+import { applyUpdate, statusQuery, studyWorkflowId, type ApplyAccepted, type StudyStatus } from '../workflows/messages';
+import { ACCOUNT_ID, STUDY_ID } from '../workflows/search-attributes';
+import type { studyWorkflow } from '../workflows/study-workflow';
+
+/** Update-with-start: starts the study's workflow if it is not running and hands it the revision. */
+export async function submitRevision(
+  client: Client,
+  desired: DesiredStudy,
+  options: { taskQueue: string; gitRevision?: string; sourceFile?: string },
+): Promise<{ workflowId: string; accepted: ApplyAccepted }> {
+  const workflowId = studyWorkflowId(desired.accountId, desired.studyId);
+  const startWorkflowOperation = new WithStartWorkflowOperation<typeof studyWorkflow>('studyWorkflow', {
+    workflowId,
+    taskQueue: options.taskQueue,
+    args: [{ accountId: desired.accountId, studyId: desired.studyId }],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    typedSearchAttributes: [
+      { key: STUDY_ID, value: desired.studyId },
+      { key: ACCOUNT_ID, value: desired.accountId },
+    ],
+    staticSummary: `Study ${desired.studyId} (account ${desired.accountId})`,
+    staticDetails: [
+      `**Study** ${desired.studyId}, account ${desired.accountId}, business unit ${desired.businessUnitId}`,
+      options.sourceFile ? `**File** ${options.sourceFile}` : undefined,
+      `**Target groups** ${desired.targetGroups.map((t) => t.key).join(', ')}`,
+      `**API version** ${desired.apiVersion}`,
+    ]
+      .filter(Boolean)
+      .join('\n\n'),
+  });
+  const handle = await client.workflow.startUpdateWithStart(applyUpdate, {
+    args: [{ desired, gitRevision: options.gitRevision }],
+    waitForStage: 'ACCEPTED',
+    startWorkflowOperation,
+  });
+  return { workflowId, accepted: await handle.result() };
+}
+
+export async function queryStatus(client: Client, workflowId: string): Promise<StudyStatus> {
+  return await client.workflow.getHandle(workflowId).query(statusQuery);
+}
+
+/** Where a followed revision stands. */
+export type RevisionOutcome = 'running' | 'settled' | 'superseded';
+
+export function revisionOutcome(status: StudyStatus, revision: string): RevisionOutcome {
+  if (status.revision !== revision) return 'superseded';
+  if (status.appliedRevision === revision && status.phase !== 'applying' && status.phase !== 'planning') return 'settled';
+  if (status.phase === 'failed' && status.error) return 'settled';
+  return 'running';
+}
+
+/** The commit the files come from: --git-revision, GITHUB_SHA, or `git rev-parse HEAD` where that works. */
+export function gitRevisionOf(explicit: string | undefined, env: NodeJS.ProcessEnv, cwd: string): string | undefined {
+  if (explicit) return explicit;
+  if (env.GITHUB_SHA) return env.GITHUB_SHA;
+  const git = spawnSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd, encoding: 'utf8' });
+  return git.status === 0 ? git.stdout.trim() || undefined : undefined;
+}

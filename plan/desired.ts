@@ -1,0 +1,145 @@
+import { createHash } from 'node:crypto';
+import type { Study, TargetGroupSpec } from '../definitions';
+import { canonicalJson } from './compare';
+import type { DesiredActivityItem, DesiredStudy, DesiredTargetGroup, IdListEntityType, ListRef, Timing } from './types';
+
+/** The ID lists of a study, already in the blob store, by target-group key. */
+export type StudyListRefs = Record<string, { RSID?: ListRef; ACCESS_RESPONDENT_GUID?: ListRef; recontact?: ListRef }>;
+
+export const DEFAULT_WATCH_INTERVAL_MS = 5 * 60_000;
+
+const UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** "500ms", "1s", "30m", "2h" -> milliseconds (the study format's timing durations). */
+export function durationMs(text: string): number {
+  const match = /^(\d+)(ms|s|m|h)$/.exec(text);
+  if (!match) throw new Error(`not a duration: ${text}`);
+  return Number(match[1]) * UNITS_MS[match[2]];
+}
+
+/** The natural key studyflow gives a target group in the API, so a lost response never makes a duplicate. */
+export function targetGroupReference(studyId: string, key: string): string {
+  return `studyflow:${studyId}:${key}`;
+}
+
+function timingOf(tg: TargetGroupSpec, watchIntervalMs: number): Timing {
+  return {
+    jobPollInitialMs: durationMs(tg.timing.job_poll_initial),
+    jobPollMaxMs: durationMs(tg.timing.job_poll_max),
+    jobTimeoutMs: durationMs(tg.timing.job_timeout),
+    launchRetries: Math.max(1, tg.timing.launch_retries),
+    watchIntervalMs,
+  };
+}
+
+function activityItems(tg: TargetGroupSpec): DesiredActivityItem[] {
+  return (tg.exclusions.activity?.items ?? []).map((item) => {
+    const ref: DesiredActivityItem['ref'] = item.target_group
+      ? { type: 'target_group', key: item.target_group }
+      : item.target_group_id
+        ? { type: 'target_group', id: item.target_group_id }
+        : item.project === 'self'
+          ? { type: 'project', self: true }
+          : { type: 'project', id: item.project as string };
+    return { ref, respondent_statuses: item.respondent_statuses, duration: item.duration };
+  });
+}
+
+/** Draft body in the API's 2025-12-18 names; undefined fields are left out. */
+function draftOf(studyId: string, key: string, tg: TargetGroupSpec): Record<string, unknown> {
+  const draft: Record<string, unknown> = {
+    name: tg.name ?? key,
+    locale: tg.locale,
+    live_url: tg.live_url,
+    test_url: tg.test_url,
+    expected_incidence_rate: tg.expected_incidence_rate,
+    expected_length_of_interview_minutes: tg.expected_length_of_interview_minutes,
+    filling_goal: tg.filling_goal,
+    project_manager_id: tg.project_manager_id,
+    collects_pii: tg.collects_pii,
+    study_type: tg.study_type,
+    pricing_model: tg.pricing_model,
+    type: tg.type,
+    client_cost_per_interview_note: tg.client_cost_per_interview_note,
+    end_fielding_at: tg.end_fielding_at,
+    target_group_customer_reference_number: targetGroupReference(studyId, key),
+  };
+  for (const k of Object.keys(draft)) if (draft[k] === undefined) delete draft[k];
+  return draft;
+}
+
+function profilesOf(tg: TargetGroupSpec): unknown[] | undefined {
+  if (!tg.profiles.length && !tg.remote_profile_template_ids.length) return undefined;
+  return tg.profiles.map((p) => ({
+    object: p.object,
+    name: p.name,
+    ...(p.description ? { description: p.description } : {}),
+    quotas_enabled: p.quotas_enabled,
+    targets: p.targets.map((t) => ({
+      ...(t.text ? { text: t.text } : {}),
+      conditions: t.conditions,
+      ...(t.quota ? { quota: t.quota } : {}),
+    })),
+  }));
+}
+
+/**
+ * The study file's model -> the planner's desired state. Pure: the ID lists come in as blob
+ * references (the caller stored them), and the revision is a hash of everything else.
+ */
+export function desiredStudyOf(study: Study, lists: StudyListRefs, options: { watchIntervalMs?: number } = {}): DesiredStudy {
+  const watch = options.watchIntervalMs ?? DEFAULT_WATCH_INTERVAL_MS;
+  const keys = Object.keys(study.target_groups).sort();
+  const groupsOf = (key: string) => study.target_groups[key].exclusions.exclusion_groups;
+  const targetGroups: DesiredTargetGroup[] = keys.map((key) => {
+    const tg = study.target_groups[key];
+    const refs = lists[key] ?? {};
+    const idLists: Partial<Record<IdListEntityType, ListRef>> = {};
+    if (refs.RSID) idLists.RSID = refs.RSID;
+    if (refs.ACCESS_RESPONDENT_GUID) idLists.ACCESS_RESPONDENT_GUID = refs.ACCESS_RESPONDENT_GUID;
+    const items = activityItems(tg);
+    const desired: DesiredTargetGroup = {
+      key,
+      draft: draftOf(study.study, key, tg),
+      idLists,
+      exclusionGroups: [...groupsOf(key)].sort(),
+      launch: {
+        mode: tg.launch.mode,
+        requireFeasible: tg.launch.require_feasible,
+        maxCpi: tg.launch.max_cpi,
+        endFieldingAt: tg.end_fielding_at,
+      },
+      timing: timingOf(tg, watch),
+    };
+    if (tg.moved_from) desired.movedFrom = tg.moved_from;
+    const profiles = profilesOf(tg);
+    if (profiles) desired.profiles = profiles;
+    if (items.length) desired.activityExclusions = { duration: tg.exclusions.activity?.duration, items };
+    if (refs.recontact) desired.recontact = refs.recontact;
+    return desired;
+  });
+  const exclusionGroups = Object.entries(study.exclusion_groups)
+    .map(([name, group]) => ({ name, title: group.name, targetGroups: [...group.target_groups].sort() }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  const withoutRevision: Omit<DesiredStudy, 'revision'> = {
+    studyId: study.study,
+    accountId: study.account,
+    businessUnitId: study.business_unit,
+    apiVersion: study.api_version,
+    project: {
+      name: study.project.name,
+      human_readable_id: study.project.human_readable_id,
+      project_customer_reference_number: study.project.project_customer_reference_number,
+      business_unit_id: study.business_unit,
+    },
+    targetGroups,
+    exclusionGroups,
+    webhooks: study.webhooks.map((w) => ({ url: w.url, events: [...w.events], compression: w.compression ?? null })),
+  };
+  return { ...withoutRevision, revision: revisionOf(withoutRevision) };
+}
+
+/** A short content hash: equal desired states have equal revisions. */
+export function revisionOf(desired: Omit<DesiredStudy, 'revision'>): string {
+  return createHash('sha256').update(canonicalJson(desired)).digest('hex').slice(0, 16);
+}

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, startTestStack, writeStudy, type TestStack } from './harness';
+
+const STUDY = `format: studyflow/v1
+study: crash-demo
+account: "1001"
+business_unit: "2001"
+project:
+  name: Worker crash
+  project_customer_reference_number: PO-CRASH-1
+target_groups:
+  de_gen_pop:
+    locale: de_DE
+    live_url: https://survey.example.com/s/crash?rid=[%RID%]
+    expected_incidence_rate: 0.6
+    expected_length_of_interview_minutes: 8
+    filling_goal: 50
+    project_manager_id: "3001"
+    collects_pii: false
+    launch: { mode: auto }
+    timing: { job_poll_initial: 200ms, job_poll_max: 500ms }
+`;
+
+describe('a worker killed while the launch job is being polled', () => {
+  let t: TestStack;
+  beforeAll(async () => {
+    t = await startTestStack('crash', { inProcessWorker: false });
+  });
+  afterAll(async () => t?.stop());
+
+  it('is replaced by a new worker and the study finishes with exactly one project and one target group', async () => {
+    const file = writeStudy(t.dir, 'study.yaml', STUDY);
+    // A slow launch job, so the worker dies mid-poll.
+    t.stack.sandbox.setFaults({ job_duration_ms: 6000 });
+    const first = t.spawnWorker();
+    const started = await t.cli(['apply', file, '--no-wait']);
+    expect(started.code).toBe(0);
+
+    await eventually(async () => {
+      const polls = t.stack.sandbox.requests().filter((r) => r.method === 'GET' && /launch-from-draft\/[^/]+$/.test(r.path));
+      return polls.length > 0 ? polls : undefined;
+    }, 90_000);
+    first.kill('SIGKILL');
+    await new Promise((resolve) => first.once('exit', resolve));
+
+    t.spawnWorker();
+    const status = await eventually(async () => {
+      const s = await t.status('1001', 'crash-demo');
+      return s.targetGroups.de_gen_pop?.phase === 'live' ? s : undefined;
+    }, 120_000, 500);
+    expect(status.phase).toBe('converged');
+
+    const state = t.stack.sandbox.state();
+    expect(Object.keys(state.projects)).toHaveLength(1);
+    expect(Object.values(state.target_groups).map((tg) => tg.status)).toEqual(['live']);
+    const launches = t.stack.sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/launch-from-draft'));
+    expect(launches.length).toBeGreaterThanOrEqual(1);
+    expect(Object.values(state.fielding_runs)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,95 @@
+import path from 'node:path';
+import type { NativeConnection } from '@temporalio/worker';
+import { startSandbox, type RunningSandbox } from '../sandbox';
+import { devSandboxEnv } from './api-environment';
+import { createWorkerActivities } from './worker-activities';
+import { startStudyflowWorkers, type RunningWorkers } from './studyflow-worker';
+import { connectWorker } from './temporal-connection';
+import { startTemporalDevServer, type RunningDevServer } from './temporal-dev-server';
+
+/** The embedded default on one machine: Temporal dev server (SQLite), the sandbox API, and a worker. */
+export interface EmbeddedStackOptions {
+  /** Where Temporal's SQLite file, the sandbox state, blobs and secrets live. */
+  stateDir: string;
+  /** Use this Temporal server instead of starting one (tests). */
+  temporalAddress?: string;
+  temporalPort?: number;
+  /** false: headless. */
+  uiPort?: number | false;
+  sandboxPort?: number;
+  /** Stop the dev server if this process dies (tests, demo). */
+  stopWithParent?: boolean;
+  /** Worker options. */
+  apiRatePerSecond?: number;
+  /** Workflow task queue (tests give each file its own). */
+  taskQueue?: string;
+  /** Run a worker in this process (default true); false when workers run as their own processes. */
+  inProcessWorker?: boolean;
+}
+
+export interface EmbeddedStack {
+  temporalAddress: string;
+  uiUrl?: string;
+  sandbox: RunningSandbox;
+  /** The STUDYFLOW_* and TEMPORAL_* settings a CLI or another worker uses to reach this stack. */
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise<EmbeddedStack> {
+  const cleanups: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+    cleanups.length = 0;
+  };
+  try {
+    let temporal: RunningDevServer | undefined;
+    let temporalAddress = options.temporalAddress;
+    if (!temporalAddress) {
+      temporal = await startTemporalDevServer({
+        dbFile: path.join(options.stateDir, 'temporal.sqlite'),
+        port: options.temporalPort,
+        uiPort: options.uiPort,
+        stopWithParent: options.stopWithParent,
+      });
+      cleanups.push(() => temporal!.stop());
+      temporalAddress = temporal.address;
+    }
+    const sandbox = await startSandbox({
+      port: options.sandboxPort ?? 0,
+      stateFile: path.join(options.stateDir, 'sandbox-state.json'),
+      quiet: true,
+    });
+    cleanups.push(() => sandbox.close());
+    const env: Record<string, string> = {
+      ...devSandboxEnv(sandbox.baseUrl, sandbox.authUrl),
+      TEMPORAL_ADDRESS: temporalAddress,
+      TEMPORAL_NAMESPACE: 'default',
+      STUDYFLOW_BLOB_DIR: path.join(options.stateDir, 'blobs'),
+      STUDYFLOW_WEBHOOK_SECRETS_FILE: path.join(options.stateDir, 'secrets', 'webhooks.json'),
+    };
+    if (temporal?.uiUrl) env.STUDYFLOW_TEMPORAL_UI_URL = temporal.uiUrl;
+    if (options.taskQueue) env.STUDYFLOW_TASK_QUEUE = options.taskQueue;
+    if (options.inProcessWorker === false) {
+      return { temporalAddress, uiUrl: temporal?.uiUrl, sandbox, env, stop };
+    }
+    const connection: NativeConnection = await connectWorker({ address: temporalAddress, namespace: 'default', connectionOptions: {} });
+    cleanups.push(() => connection.close());
+    const activities = createWorkerActivities(env);
+    const workers: RunningWorkers = await startStudyflowWorkers({
+      connection,
+      namespace: 'default',
+      activities: activities.activities,
+      apiRatePerSecond: options.apiRatePerSecond,
+      taskQueue: options.taskQueue,
+    });
+    cleanups.push(async () => {
+      await workers.shutdown();
+      await activities.close();
+    });
+    return { temporalAddress, uiUrl: temporal?.uiUrl, sandbox, env, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

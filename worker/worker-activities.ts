@@ -1,0 +1,29 @@
+import path from 'node:path';
+import { createActivities } from '../activities';
+import { observeStudyActivities } from '../activities/observe-study';
+import { createBlobStore, blobDirFromEnv } from '../activities/blob-store';
+import { loadApiConfig } from '../activities/http/api-config';
+import { createDemandApiClient } from '../activities/http/demand-api-client';
+import { withDevDefaults } from './api-environment';
+import { FileWebhookSecretStore } from './webhook-secret-store';
+
+/** The activity object a worker registers, built from the process environment (STUDYFLOW_*). */
+export function createWorkerActivities(env: NodeJS.ProcessEnv | Record<string, string>) {
+  const settings = withDevDefaults(env as NodeJS.ProcessEnv);
+  const config = loadApiConfig(settings);
+  const api = createDemandApiClient({ config });
+  const blobs = createBlobStore({ dir: blobDirFromEnv(settings) });
+  const secretsFile = settings.STUDYFLOW_WEBHOOK_SECRETS_FILE ?? path.join('.studyflow', 'secrets', 'webhooks.json');
+  const webhookSecrets = new FileWebhookSecretStore(secretsFile);
+  const deps = { api, blobs, webhookSecrets };
+  const activities = { ...createActivities(deps), ...observeStudyActivities(deps) };
+  return {
+    activities,
+    api,
+    blobs,
+    webhookSecrets,
+    async close(): Promise<void> {
+      await Promise.resolve();
+    },
+  };
+}
