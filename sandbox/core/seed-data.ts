@@ -1,0 +1,46 @@
+// Seeded accounts and credentials (docs/api-conventions.md). Static configuration, not state.
+
+export interface SeededAccount {
+  account_id: number;
+  name: string;
+  business_unit_ids: number[];
+  project_manager_ids: number[];
+  /** `respondent_status_exclusions` allows activity-exclusion statuses other than Complete. */
+  features: string[];
+}
+
+export interface SandboxCredentials {
+  client_id: string;
+  client_secret: string;
+  audience: string;
+}
+
+export const FEATURE_RESPONDENT_STATUS_EXCLUSIONS = 'respondent_status_exclusions';
+
+export const SEEDED_CREDENTIALS: Readonly<SandboxCredentials> = Object.freeze({
+  client_id: 'studyflow-sandbox',
+  client_secret: 'sandbox-secret',
+  audience: 'https://demand-api.sandbox.local',
+});
+
+export const SEEDED_ACCOUNTS: readonly SeededAccount[] = Object.freeze([
+  {
+    account_id: 1001,
+    name: 'Sandbox Research Buyer',
+    business_unit_ids: [2001, 2002],
+    project_manager_ids: [3001, 3002],
+    features: [FEATURE_RESPONDENT_STATUS_EXCLUSIONS],
+  },
+  {
+    account_id: 1002,
+    name: 'Sandbox Basic Buyer',
+    business_unit_ids: [2101],
+    project_manager_ids: [3101],
+    features: [],
+  },
+]);
+
+export const findSeededAccount = (accountId: string): SeededAccount | undefined =>
+  SEEDED_ACCOUNTS.find((a) => String(a.account_id) === accountId);
+
+export const accountHasFeature = (account: SeededAccount, feature: string) => account.features.includes(feature);

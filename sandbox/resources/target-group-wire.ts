@@ -1,0 +1,194 @@
+// Target group requests and responses per API version (spec: Resources › Target group; rename table).
+// 2025-12-18: pricing value rate_card, client_cost_per_interview_note, no `name` in the list response.
+// Older versions: ratecard, client_cpi, name everywhere.
+import { ApiError, unprocessable, type InvalidParam } from '../core/api-error';
+import { ISO_TIMESTAMP, ObjectReader, isHttpUrl } from '../core/input-validation';
+import type { SeededAccount } from '../core/seed-data';
+import type { ActivityExclusionRecord, AllocationsRecord, SandboxStateData, TargetGroupRecord } from '../core/state-records';
+import { notYetReason, renamedReason, usesNewNames, type ApiVersion } from '../core/versioning';
+import { checkActivityExclusionRules, readActivityExclusionItems, renderActivityExclusion } from './activity-exclusions';
+
+export const STUDY_TYPES = ['adhoc', 'tracker', 'recontact'] as const;
+export const PRICING_MODELS = ['rate_card', 'dynamic'] as const;
+export const TARGET_GROUP_TYPES = ['rate_card', 'custom'] as const;
+export const RECONTACT_TEMPLATE_ID = 'recontact-global';
+export const RECONTACT_RSID_VARIABLE = '[%RECONTACT_RSID%]';
+export const MAX_FILLING_GOAL = 10_000;
+export const MAX_LENGTH_OF_INTERVIEW_MINUTES = 180;
+export const LOCALE = /^[a-z]{2,3}_[A-Za-z]{2}$/;
+const TEMPLATE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+const READ_ONLY = ['id', 'project_id', 'status', 'fielding_run_id', 'end_fielding_at', 'created_at', 'updated_at'];
+
+export interface TargetGroupInput {
+  name: string | null;
+  locale: string | null;
+  live_url: string | null;
+  test_url: string | null;
+  expected_incidence_rate: number;
+  expected_length_of_interview_minutes: number;
+  filling_goal: number;
+  project_manager_id: number;
+  collects_pii: boolean;
+  study_type: string;
+  pricing_model: string;
+  type: string;
+  client_cost_per_interview_note: string | null;
+  target_group_customer_reference_number: string | null;
+  allocations: AllocationsRecord;
+  respondent_activity_exclusions: ActivityExclusionRecord[];
+}
+
+export const noteField = (version: ApiVersion) => (usesNewNames(version) ? 'client_cost_per_interview_note' : 'client_cpi');
+/** The pricing_model/type value `rate_card` as the version spells it. */
+export const pricingValueOut = (value: string, version: ApiVersion) => (value === 'rate_card' && !usesNewNames(version) ? 'ratecard' : value);
+
+/**
+ * Reads a draft create/update body (same shape for both). Throws 400 for shape problems, 403 for
+ * disabled exclusion statuses, 422 for references outside the account.
+ */
+export function readTargetGroupInput(body: unknown, version: ApiVersion, account: SeededAccount, data: SandboxStateData): TargetGroupInput {
+  const r = ObjectReader.body(body);
+  const newNames = usesNewNames(version);
+  const note = noteField(version);
+  const explain: Record<string, string> = Object.fromEntries(READ_ONLY.map((f) => [f, 'is read-only']));
+  explain.profiles = 'is set with the profile operations (manage-profiles), not on the target group';
+  if (newNames) explain.client_cpi = renamedReason('client_cpi', 'client_cost_per_interview_note');
+  else explain.client_cost_per_interview_note = notYetReason('client_cost_per_interview_note', 'client_cpi');
+  r.rejectUnknown(
+    [
+      'name', 'locale', 'live_url', 'test_url', 'expected_incidence_rate', 'expected_length_of_interview_minutes',
+      'filling_goal', 'project_manager_id', 'collects_pii', 'study_type', 'pricing_model', 'type', note,
+      'target_group_customer_reference_number', 'allocations', 'respondent_activity_exclusions',
+    ],
+    explain,
+  );
+  const name = r.string('name', { nullable: true, maxLength: 255 });
+  const locale = r.string('locale', { nullable: true, pattern: LOCALE, patternReason: 'must be a locale such as en_US, en_us or eng_us (language_country)' });
+  const url = { nullable: true, maxLength: 2048, pattern: /^https?:\/\/\S+$/, patternReason: 'must be an absolute http(s) URL' };
+  const liveUrl = r.string('live_url', url);
+  const testUrl = r.string('test_url', url);
+  if (liveUrl && !isHttpUrl(liveUrl)) r.fail('live_url', 'must be an absolute http(s) URL');
+  if (testUrl && !isHttpUrl(testUrl)) r.fail('test_url', 'must be an absolute http(s) URL');
+  const required = { required: true };
+  const incidence = r.number('expected_incidence_rate', { ...required, exclusiveMin: 0, max: 1 });
+  const loi = r.integer('expected_length_of_interview_minutes', { ...required, min: 1, max: MAX_LENGTH_OF_INTERVIEW_MINUTES });
+  const fillingGoal = r.integer('filling_goal', { ...required, min: 1, max: MAX_FILLING_GOAL });
+  const pmId = r.integer('project_manager_id', { ...required, min: 1, allowNumericString: true });
+  const collectsPii = r.boolean('collects_pii', required);
+  const studyType = r.oneOf('study_type', STUDY_TYPES) ?? 'adhoc';
+  const pricingModel = readPricingValue(r, 'pricing_model', PRICING_MODELS, newNames);
+  const type = readPricingValue(r, 'type', TARGET_GROUP_TYPES, newNames);
+  let noteValue: string | null | undefined;
+  if (!newNames && typeof r.value.client_cpi === 'number' && Number.isFinite(r.value.client_cpi)) noteValue = String(r.value.client_cpi);
+  else noteValue = r.string(note, { nullable: true, maxLength: 500 });
+  const reference = r.string('target_group_customer_reference_number', { nullable: true, maxLength: 100 });
+  let templateId: string | null = null;
+  const allocations = r.object('allocations', { nullable: true });
+  if (allocations) {
+    allocations.rejectUnknown(['template_id']);
+    templateId = allocations.string('template_id', { nullable: true, pattern: TEMPLATE_ID, patternReason: 'must be a template id (letters, digits, - and _)' }) ?? null;
+  }
+  const rawExclusions = r.array('respondent_activity_exclusions', { nullable: true });
+  const exclusions = rawExclusions ? readActivityExclusionItems(rawExclusions, 'respondent_activity_exclusions', r.problems, null) : [];
+  checkRecontactRules(r, studyType, liveUrl ?? null, templateId);
+  r.finish('The target group is invalid.');
+  if (!account.project_manager_ids.includes(pmId!)) {
+    throw unprocessable('unknown_reference', `Project manager ${pmId} does not belong to account ${account.account_id}.`, [
+      { name: 'project_manager_id', reason: `is not a project manager of account ${account.account_id}` },
+    ]);
+  }
+  checkActivityExclusionRules(exclusions, 'respondent_activity_exclusions', account, data);
+  return {
+    name: name ?? null,
+    locale: locale ?? null,
+    live_url: liveUrl ?? null,
+    test_url: testUrl ?? null,
+    expected_incidence_rate: incidence!,
+    expected_length_of_interview_minutes: loi!,
+    filling_goal: fillingGoal!,
+    project_manager_id: pmId!,
+    collects_pii: collectsPii!,
+    study_type: studyType,
+    pricing_model: pricingModel ?? 'rate_card',
+    type: type ?? 'rate_card',
+    client_cost_per_interview_note: noteValue ?? null,
+    target_group_customer_reference_number: reference ?? null,
+    allocations: { template_id: templateId },
+    respondent_activity_exclusions: exclusions,
+  };
+}
+
+function readPricingValue(r: ObjectReader, field: string, values: readonly string[], newNames: boolean): string | undefined {
+  if (!r.has(field) || r.value[field] === null) return undefined;
+  const v = r.value[field];
+  if (newNames && v === 'ratecard') return void r.fail(field, 'value ratecard was renamed to rate_card in 2025-12-18');
+  if (!newNames && v === 'rate_card') return void r.fail(field, 'value rate_card is the 2025-12-18 spelling; this version uses ratecard');
+  const accepted = values.map((x) => (x === 'rate_card' && !newNames ? 'ratecard' : x));
+  if (typeof v !== 'string' || !accepted.includes(v)) return void r.fail(field, `must be one of ${accepted.join(', ')}`);
+  return v === 'ratecard' ? 'rate_card' : v;
+}
+
+function checkRecontactRules(r: ObjectReader, studyType: string, liveUrl: string | null, templateId: string | null): void {
+  if (studyType === 'recontact') {
+    if (liveUrl && !liveUrl.includes(RECONTACT_RSID_VARIABLE)) {
+      r.fail('live_url', `must contain ${RECONTACT_RSID_VARIABLE} for a recontact study`);
+    }
+    if (templateId !== RECONTACT_TEMPLATE_ID) {
+      r.fail('allocations.template_id', `must be ${RECONTACT_TEMPLATE_ID} (the recontact global allocations template) for a recontact study`);
+    }
+  } else if (templateId === RECONTACT_TEMPLATE_ID) {
+    r.fail('allocations.template_id', `${RECONTACT_TEMPLATE_ID} is only for study_type recontact`);
+  }
+}
+
+/** Refuses profiling on recontact studies (spec: further profiling on recontact surveys is not supported). */
+export function assertProfilingAllowed(tg: TargetGroupRecord): void {
+  if (tg.study_type === 'recontact') {
+    throw new ApiError(422, 'profiling_not_supported', `Target group ${tg.id} is a recontact study; profiling is not supported on recontact studies.`);
+  }
+}
+
+/** Pluggable pieces of the target group rendering (part 2 sets `profiles` to rename per version). */
+export const targetGroupRenderHooks: { profiles: (profiles: unknown[], version: ApiVersion) => unknown } = {
+  profiles: (profiles) => profiles,
+};
+
+export function renderTargetGroup(tg: TargetGroupRecord, version: ApiVersion, opts: { list?: boolean } = {}): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: tg.id,
+    project_id: tg.project_id,
+    name: tg.name,
+    status: tg.status,
+    locale: tg.locale,
+    live_url: tg.live_url,
+    test_url: tg.test_url,
+    expected_incidence_rate: tg.expected_incidence_rate,
+    expected_length_of_interview_minutes: tg.expected_length_of_interview_minutes,
+    filling_goal: tg.filling_goal,
+    project_manager_id: tg.project_manager_id,
+    collects_pii: tg.collects_pii,
+    study_type: tg.study_type,
+    pricing_model: pricingValueOut(tg.pricing_model, version),
+    type: pricingValueOut(tg.type, version),
+    [noteField(version)]: tg.client_cost_per_interview_note,
+    target_group_customer_reference_number: tg.target_group_customer_reference_number,
+    allocations: { ...tg.allocations },
+    respondent_activity_exclusions: tg.respondent_activity_exclusions.map(renderActivityExclusion),
+    profiles: targetGroupRenderHooks.profiles(tg.profiles, version),
+    fielding_run_id: tg.fielding_run_id,
+    end_fielding_at: tg.end_fielding_at,
+    created_at: tg.created_at,
+    updated_at: tg.updated_at,
+  };
+  if (opts.list && usesNewNames(version)) delete out.name;
+  return out;
+}
+
+/** Names of the input fields whose stored value differs (for target_group.updated events). */
+export function changedFields(before: TargetGroupRecord, after: TargetGroupRecord): string[] {
+  const keys = Object.keys(after) as Array<keyof TargetGroupRecord>;
+  return keys.filter((k) => k !== 'updated_at' && k !== 'seq' && JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+}
+
+export const isFutureTimestamp = (value: string, nowMs: number) => ISO_TIMESTAMP.test(value) && Date.parse(value) > nowMs;
+export type { InvalidParam };

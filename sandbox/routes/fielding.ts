@@ -1,0 +1,148 @@
+// Launch from draft (job) and fielding-run control with ETag/If-Match (docs/api-conventions.md).
+import { ApiError, conflict, notFound } from '../core/api-error';
+import { ISO_TIMESTAMP, ObjectReader } from '../core/input-validation';
+import type { TargetGroupChange } from '../core/event-bus';
+import { created, noContent, ok, type RequestContext, type RouteModule, type SandboxServices } from '../core/route-module';
+import type { FieldingRunRecord, FieldingRunStatus, JobRecord } from '../core/state-records';
+import { assertWriteVersionAllowed, pinWriteVersion } from '../core/versioning';
+import { requireTargetGroup } from '../resources/lookups';
+import { emitTargetGroupEvent } from '../resources/target-group-events';
+import { LAUNCH_KIND, SIMULATED_FAILURE_REASON, assertNoRunningJob, createTargetGroupJob, renderJob, requireJob } from '../resources/target-group-jobs';
+import { recontactRespondentCount } from './recontacts';
+import { TG } from './paths';
+
+const LAUNCH = `${TG}/fielding-run-jobs/launch-from-draft`;
+const RUN = `${TG}/fielding-runs/{fielding_run_id}`;
+
+function launchFromDraft(ctx: RequestContext) {
+  const tg = requireTargetGroup(ctx);
+  assertWriteVersionAllowed(tg, ctx.version, 'target group');
+  const r = ObjectReader.body(ctx.body);
+  r.rejectUnknown(['end_fielding_at']);
+  const end = r.string('end_fielding_at', { required: true, pattern: ISO_TIMESTAMP, patternReason: 'must be an ISO-8601 timestamp with a time zone' });
+  if (end && Number.isNaN(Date.parse(end))) r.fail('end_fielding_at', 'is not a valid date');
+  else if (end && Date.parse(end) <= ctx.clock.now()) r.fail('end_fielding_at', 'must be in the future');
+  r.finish('The launch request is invalid.');
+  assertNoRunningJob(ctx, tg, [LAUNCH_KIND], 'launch');
+  if (tg.status !== 'draft') throw conflict('target_group_not_draft', `Target group ${tg.id} is ${tg.status}; only a draft can be launched.`);
+  if (!tg.live_url) throw new ApiError(422, 'live_url_required', `Target group ${tg.id} has no live_url; set it before launching.`);
+  if (tg.study_type === 'recontact' && recontactRespondentCount(ctx.store, tg.id) === 0) {
+    throw new ApiError(422, 'recontact_respondents_required', `Recontact target group ${tg.id} has no uploaded respondents; upload them before launching.`);
+  }
+  const job = createTargetGroupJob(ctx, tg, LAUNCH_KIND, { end_fielding_at: new Date(Date.parse(end!)).toISOString() });
+  pinWriteVersion(tg, ctx.version);
+  return created({ job_id: job.id, status: job.status }, { location: `${ctx.path}/${job.id}` });
+}
+
+const settleLaunch = (services: SandboxServices) => (job: JobRecord) => {
+  const tg = services.store.data.target_groups[job.target_group_id];
+  const fail = (reason: string) => {
+    job.status = 'Failed';
+    job.failure_reason = reason;
+  };
+  if (!tg) return fail('The target group no longer exists.');
+  if (job.simulated_failure) return fail(SIMULATED_FAILURE_REASON);
+  if (tg.status !== 'draft') return fail(`The target group is ${tg.status}, not draft.`);
+  if (!tg.live_url) return fail('The target group has no live_url.');
+  const now = services.clock.iso();
+  const run: FieldingRunRecord = {
+    id: services.newId('fr'),
+    seq: services.store.nextSeq(),
+    account_id: tg.account_id,
+    project_id: tg.project_id,
+    target_group_id: tg.id,
+    status: 'live',
+    revision: 1,
+    end_fielding_at: job.input.end_fielding_at as string,
+    started_at: now,
+    updated_at: now,
+    completed_at: null,
+  };
+  services.store.data.fielding_runs[run.id] = run;
+  tg.status = 'live';
+  tg.fielding_run_id = run.id;
+  tg.end_fielding_at = run.end_fielding_at;
+  tg.updated_at = now;
+  job.status = 'Completed';
+  job.result = { created_fielding_run_id: run.id };
+  emitTargetGroupEvent(services, 'launched', tg, ['status', 'fielding_run_id', 'end_fielding_at']);
+};
+
+const etagOf = (run: FieldingRunRecord) => `"${run.id}.${run.revision}"`;
+
+function requireRun(ctx: RequestContext): FieldingRunRecord {
+  const tg = requireTargetGroup(ctx);
+  const run = ctx.store.data.fielding_runs[ctx.params.fielding_run_id];
+  if (!run || run.target_group_id !== tg.id) throw notFound(`Fielding run ${ctx.params.fielding_run_id} not found.`);
+  return run;
+}
+
+const renderRun = (run: FieldingRunRecord) => ({
+  id: run.id,
+  target_group_id: run.target_group_id,
+  project_id: run.project_id,
+  status: run.status,
+  end_fielding_at: run.end_fielding_at,
+  started_at: run.started_at,
+  updated_at: run.updated_at,
+  completed_at: run.completed_at,
+});
+
+const TRANSITIONS: Record<'pause' | 'resume' | 'complete', { from: FieldingRunStatus[]; to: FieldingRunStatus; change: TargetGroupChange }> = {
+  pause: { from: ['live'], to: 'paused', change: 'paused' },
+  resume: { from: ['paused'], to: 'live', change: 'resumed' },
+  complete: { from: ['live', 'paused'], to: 'completed', change: 'completed' },
+};
+
+function controlRun(ctx: RequestContext, action: keyof typeof TRANSITIONS) {
+  const tg = requireTargetGroup(ctx);
+  const run = requireRun(ctx);
+  assertWriteVersionAllowed(tg, ctx.version, 'target group');
+  const ifMatch = ctx.header('if-match');
+  if (ifMatch === undefined) throw new ApiError(428, 'precondition_required', 'If-Match with the ETag of the fielding run is required.');
+  const current = etagOf(run);
+  const tags = ifMatch.split(',').map((t) => t.trim());
+  if (!tags.includes('*') && !tags.includes(current)) {
+    throw new ApiError(412, 'precondition_failed', 'The fielding run changed since it was read (stale ETag); read it again.');
+  }
+  const t = TRANSITIONS[action];
+  if (!t.from.includes(run.status)) {
+    throw new ApiError(422, 'invalid_state_transition', `Cannot ${action} a fielding run that is ${run.status}.`);
+  }
+  const now = ctx.clock.iso();
+  run.status = t.to;
+  run.revision += 1;
+  run.updated_at = now;
+  if (t.to === 'completed') run.completed_at = now;
+  tg.status = t.to;
+  tg.updated_at = now;
+  pinWriteVersion(tg, ctx.version);
+  emitTargetGroupEvent(ctx, t.change, tg, ['status']);
+  return noContent({ etag: etagOf(run) });
+}
+
+export const fieldingRoutes: RouteModule = {
+  name: 'fielding',
+  routes: [
+    { method: 'POST', path: LAUNCH, idempotent: true, handler: launchFromDraft },
+    { method: 'GET', path: `${LAUNCH}/{job_id}`, handler: (ctx) => ok(renderJob(requireJob(ctx, requireTargetGroup(ctx), [LAUNCH_KIND]))) },
+    {
+      method: 'GET',
+      path: RUN,
+      handler: (ctx) => {
+        const run = requireRun(ctx);
+        return ok(renderRun(run), { etag: etagOf(run) });
+      },
+    },
+    ...(['pause', 'resume', 'complete'] as const).map((action) => ({
+      method: 'POST' as const,
+      path: `${RUN}/${action}`,
+      body: 'none' as const,
+      handler: (ctx: RequestContext) => controlRun(ctx, action),
+    })),
+  ],
+  init(services) {
+    services.jobs.defineKind(LAUNCH_KIND, settleLaunch(services));
+  },
+};
+

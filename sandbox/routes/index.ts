@@ -1,0 +1,33 @@
+// The central route list. To add a route module: import it and append it to `apiRouteModules`.
+import type { RouteModule } from '../core/route-module';
+import type { SandboxControls } from '../server';
+import { accountsRoutes } from './accounts';
+import { activityExclusionsRoutes } from './activity-exclusions';
+import { createAdminRoutes } from './admin';
+import { authTokenRoutes } from './auth-token';
+import { exclusionGroupsRoutes } from './exclusion-groups';
+import { fieldingRoutes } from './fielding';
+import { idExclusionsRoutes } from './id-exclusions';
+import { legacyExclusionsRoutes } from './legacy-exclusions';
+import { projectsRoutes } from './projects';
+import { recontactsRoutes } from './recontacts';
+import { reportsDownloadRoutes } from './reports-download';
+import { targetGroupsRoutes } from './target-groups';
+
+/** Route modules of the /v1 API (order does not matter; literal path segments win over parameters). */
+export const apiRouteModules: RouteModule[] = [
+  accountsRoutes,
+  projectsRoutes,
+  targetGroupsRoutes,
+  activityExclusionsRoutes,
+  idExclusionsRoutes,
+  legacyExclusionsRoutes,
+  recontactsRoutes,
+  exclusionGroupsRoutes,
+  fieldingRoutes,
+  reportsDownloadRoutes,
+];
+
+export function buildRouteModules(controls: SandboxControls): RouteModule[] {
+  return [createAdminRoutes(controls), authTokenRoutes, ...apiRouteModules];
+}

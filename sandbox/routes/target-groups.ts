@@ -1,0 +1,102 @@
+// Target groups: create draft, update draft (PUT), get, list, overview (spec: Endpoints › Target groups).
+import { ApiError } from '../core/api-error';
+import { parsePageRequest, paginate } from '../core/pagination';
+import { created, ok, type RequestContext, type RouteModule } from '../core/route-module';
+import type { TargetGroupRecord } from '../core/state-records';
+import { assertWriteVersionAllowed, pinWriteVersion } from '../core/versioning';
+import { requireProject, requireTargetGroup } from '../resources/lookups';
+import { emitTargetGroupEvent } from '../resources/target-group-events';
+import { changedFields, noteField, pricingValueOut, readTargetGroupInput, renderTargetGroup, type TargetGroupInput } from '../resources/target-group-wire';
+import { LAUNCH_KIND, assertNoRunningJob } from '../resources/target-group-jobs';
+import { PAGE } from './projects';
+import { TARGET_GROUPS, TG } from './paths';
+
+function applyInput(tg: TargetGroupRecord, input: TargetGroupInput): void {
+  Object.assign(tg, input, { allocations: { ...input.allocations }, respondent_activity_exclusions_duration: null });
+}
+
+function createTargetGroup(ctx: RequestContext) {
+  const project = requireProject(ctx);
+  const input = readTargetGroupInput(ctx.body, ctx.version, ctx.account!, ctx.store.data);
+  const now = ctx.clock.iso();
+  const id = ctx.newId('tg');
+  const tg: TargetGroupRecord = {
+    ...input,
+    id,
+    seq: ctx.store.nextSeq(),
+    account_id: project.account_id,
+    project_id: project.id,
+    status: 'draft',
+    pinned_version: null,
+    respondent_activity_exclusions_duration: null,
+    profiles: [],
+    fielding_run_id: null,
+    end_fielding_at: null,
+    metrics: { completes: 0, prescreens: 0 },
+    created_at: now,
+    updated_at: now,
+  };
+  pinWriteVersion(tg, ctx.version);
+  ctx.store.data.target_groups[id] = tg;
+  emitTargetGroupEvent(ctx, 'created', tg);
+  return created(renderTargetGroup(tg, ctx.version), { location: `${ctx.path}/${encodeURIComponent(id)}` });
+}
+
+function updateTargetGroup(ctx: RequestContext) {
+  const tg = requireTargetGroup(ctx);
+  assertWriteVersionAllowed(tg, ctx.version, 'target group');
+  if (tg.status !== 'draft') {
+    throw new ApiError(422, 'target_group_not_draft', `Target group ${tg.id} is ${tg.status}; only a draft target group can be updated this way.`);
+  }
+  assertNoRunningJob(ctx, tg, [LAUNCH_KIND], 'launch');
+  const input = readTargetGroupInput(ctx.body, ctx.version, ctx.account!, ctx.store.data);
+  const before = structuredClone(tg);
+  applyInput(tg, input);
+  tg.updated_at = ctx.clock.iso();
+  pinWriteVersion(tg, ctx.version);
+  const changed = changedFields(before, tg);
+  if (changed.length > 0) emitTargetGroupEvent(ctx, 'updated', tg, changed);
+  return ok(renderTargetGroup(tg, ctx.version));
+}
+
+function listTargetGroups(ctx: RequestContext) {
+  const project = requireProject(ctx);
+  const page = parsePageRequest(ctx.query, PAGE);
+  const reference = ctx.query.get('target_group_customer_reference_number');
+  const items = Object.values(ctx.store.data.target_groups).filter(
+    (tg) => tg.project_id === project.id && (reference === null || tg.target_group_customer_reference_number === reference),
+  );
+  return ok(paginate(items, page, (tg) => renderTargetGroup(tg, ctx.version, { list: true })));
+}
+
+function targetGroupOverview(ctx: RequestContext) {
+  const tg = requireTargetGroup(ctx);
+  return ok({
+    id: tg.id,
+    project_id: tg.project_id,
+    name: tg.name,
+    status: tg.status,
+    study_type: tg.study_type,
+    filling_goal: tg.filling_goal,
+    completes: tg.metrics.completes,
+    prescreens: tg.metrics.prescreens,
+    remaining_completes: Math.max(0, tg.filling_goal - tg.metrics.completes),
+    pricing_model: pricingValueOut(tg.pricing_model, ctx.version),
+    type: pricingValueOut(tg.type, ctx.version),
+    [noteField(ctx.version)]: tg.client_cost_per_interview_note,
+    fielding_run_id: tg.fielding_run_id,
+    end_fielding_at: tg.end_fielding_at,
+    updated_at: tg.updated_at,
+  });
+}
+
+export const targetGroupsRoutes: RouteModule = {
+  name: 'target-groups',
+  routes: [
+    { method: 'GET', path: TARGET_GROUPS, handler: listTargetGroups },
+    { method: 'POST', path: TARGET_GROUPS, idempotent: true, handler: createTargetGroup },
+    { method: 'GET', path: TG, handler: (ctx) => ok(renderTargetGroup(requireTargetGroup(ctx), ctx.version)) },
+    { method: 'PUT', path: TG, handler: updateTargetGroup },
+    { method: 'GET', path: `${TG}/overview`, handler: targetGroupOverview },
+  ],
+};

@@ -1,0 +1,158 @@
+// Spec: "States and transitions" (draft -> fielding) with the launch job and fielding-run control
+// of docs/api-conventions.md (ETag / If-Match).
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../sandbox/index';
+import { SandboxTestClient, paramNames, startTestSandbox } from './sandbox-test-client';
+
+let sb: RunningSandbox;
+let api: SandboxTestClient;
+beforeAll(async () => {
+  ({ sb, api } = await startTestSandbox());
+});
+beforeEach(() => {
+  sb.reset();
+  sb.setFaults({ job_duration_ms: 20 });
+});
+afterAll(() => sb.close());
+
+const END = { end_fielding_at: '2099-01-01T00:00:00Z' };
+
+async function liveTargetGroup() {
+  const { tgPath } = await api.projectWithTargetGroup({ live_url: 'https://survey.example/s' });
+  const launch = await api.req('POST', `${tgPath}/fielding-run-jobs/launch-from-draft`, { body: END });
+  const job = await api.waitForJob(`${tgPath}/fielding-run-jobs/launch-from-draft/${launch.body.job_id}`);
+  const runPath = `${tgPath}/fielding-runs/${job.body.created_fielding_run_id}`;
+  return { tgPath, runPath };
+}
+
+describe('States and transitions › launch from draft', () => {
+  it('refuses to launch while live_url is unset (422 live_url_required), without changing state', async () => {
+    const { tgPath } = await api.projectWithTargetGroup();
+    const before = await api.state();
+    const res = await api.req('POST', `${tgPath}/fielding-run-jobs/launch-from-draft`, { body: END });
+    expect(res.status).toBe(422);
+    expect(res.body.object).toBe('live_url_required');
+    expect(await api.state()).toEqual(before);
+  });
+
+  it('answers 201 with the job and its Location; the group goes live only when the job completes', async () => {
+    sb.setFaults({ job_duration_ms: 150 });
+    const { tgPath } = await api.projectWithTargetGroup({ live_url: 'https://survey.example/s' });
+    const res = await api.req('POST', `${tgPath}/fielding-run-jobs/launch-from-draft`, { body: END });
+    expect(res.status).toBe(201);
+    expect(res.body.status).toBe('Processing');
+    expect(res.headers.get('location')).toBe(`${tgPath}/fielding-run-jobs/launch-from-draft/${res.body.job_id}`);
+    expect((await api.req('GET', tgPath)).body.status).toBe('draft');
+    const job = await api.waitForJob(res.headers.get('location')!);
+    expect(job.body.status).toBe('Completed');
+    const tg = (await api.req('GET', tgPath)).body;
+    expect(tg).toMatchObject({ status: 'live', fielding_run_id: job.body.created_fielding_run_id, end_fielding_at: '2099-01-01T00:00:00.000Z' });
+  });
+
+  it('answers 409 while a launch job is running and once the group is no longer a draft', async () => {
+    sb.setFaults({ job_duration_ms: 60_000 });
+    const { tgPath } = await api.projectWithTargetGroup({ live_url: 'https://survey.example/s' });
+    expect((await api.req('POST', `${tgPath}/fielding-run-jobs/launch-from-draft`, { body: END })).status).toBe(201);
+    const again = await api.req('POST', `${tgPath}/fielding-run-jobs/launch-from-draft`, { body: END });
+    expect(again.status).toBe(409);
+    expect(again.body.object).toBe('job_already_running');
+    sb.setFaults({ job_duration_ms: 20 });
+    const live = await liveTargetGroup();
+    const relaunch = await api.req('POST', `${live.tgPath}/fielding-run-jobs/launch-from-draft`, { body: END });
+    expect(relaunch.status).toBe(409);
+    expect(relaunch.body.object).toBe('target_group_not_draft');
+  });
+
+  it.each([[{}], [{ end_fielding_at: 'tomorrow' }], [{ end_fielding_at: '2001-01-01T00:00:00Z' }], [{ end_fielding_at: '2099-01-01' }]])('rejects launch body %j with 400 naming end_fielding_at', async (body) => {
+    const { tgPath } = await api.projectWithTargetGroup({ live_url: 'https://survey.example/s' });
+    const res = await api.req('POST', `${tgPath}/fielding-run-jobs/launch-from-draft`, { body });
+    expect(res.status).toBe(400);
+    expect(paramNames(res)).toEqual(['end_fielding_at']);
+  });
+
+  it('ends the launch job Failed with failure_reason under job_failure_rate; the group stays draft', async () => {
+    sb.setFaults({ job_duration_ms: 5, job_failure_rate: 1 });
+    const { tgPath } = await api.projectWithTargetGroup({ live_url: 'https://survey.example/s' });
+    const res = await api.req('POST', `${tgPath}/fielding-run-jobs/launch-from-draft`, { body: END });
+    const job = await api.waitForJob(`${tgPath}/fielding-run-jobs/launch-from-draft/${res.body.job_id}`);
+    expect(job.body.status).toBe('Failed');
+    expect(typeof job.body.failure_reason).toBe('string');
+    expect(job.body).not.toHaveProperty('created_fielding_run_id');
+    expect((await api.req('GET', tgPath)).body.status).toBe('draft');
+  });
+
+  it('refuses a draft update while the launch job runs (409)', async () => {
+    sb.setFaults({ job_duration_ms: 60_000 });
+    const { tgPath } = await api.projectWithTargetGroup({ live_url: 'https://survey.example/s' });
+    await api.req('POST', `${tgPath}/fielding-run-jobs/launch-from-draft`, { body: END });
+    const tg = (await api.req('GET', tgPath)).body;
+    const res = await api.req('PUT', tgPath, {
+      body: { expected_incidence_rate: 0.5, expected_length_of_interview_minutes: 10, filling_goal: tg.filling_goal, project_manager_id: 3001, collects_pii: false },
+    });
+    expect(res.status).toBe(409);
+    expect(res.body.object).toBe('job_already_running');
+  });
+});
+
+describe('States and transitions › fielding run control', () => {
+  it('returns the fielding run with an ETag', async () => {
+    const { runPath } = await liveTargetGroup();
+    const res = await api.req('GET', runPath);
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('live');
+    expect(res.headers.get('etag')).toMatch(/^".+"$/);
+  });
+
+  it('requires If-Match (428), refuses a stale ETag (412), answers 204 with a new ETag', async () => {
+    const { tgPath, runPath } = await liveTargetGroup();
+    const etag = (await api.req('GET', runPath)).headers.get('etag')!;
+    const missing = await api.req('POST', `${runPath}/pause`);
+    expect(missing.status).toBe(428);
+    const paused = await api.req('POST', `${runPath}/pause`, { headers: { 'if-match': etag } });
+    expect(paused.status).toBe(204);
+    const fresh = paused.headers.get('etag');
+    expect(fresh).not.toBe(etag);
+    expect((await api.req('GET', tgPath)).body.status).toBe('paused');
+    const stale = await api.req('POST', `${runPath}/resume`, { headers: { 'if-match': etag } });
+    expect(stale.status).toBe(412);
+    expect(stale.body.object).toBe('precondition_failed');
+    expect((await api.req('GET', runPath)).headers.get('etag')).toBe(fresh);
+  });
+
+  it('follows live -> paused -> live -> completed and refuses wrong transitions with 422', async () => {
+    const { tgPath, runPath } = await liveTargetGroup();
+    const step = async (action: string) => {
+      const etag = (await api.req('GET', runPath)).headers.get('etag')!;
+      return api.req('POST', `${runPath}/${action}`, { headers: { 'if-match': etag } });
+    };
+    expect((await step('resume')).status).toBe(422);
+    expect((await step('pause')).status).toBe(204);
+    expect((await step('pause')).body.object).toBe('invalid_state_transition');
+    expect((await step('resume')).status).toBe(204);
+    expect((await api.req('GET', tgPath)).body.status).toBe('live');
+    expect((await step('complete')).status).toBe(204);
+    expect((await api.req('GET', tgPath)).body.status).toBe('completed');
+    expect((await api.req('GET', runPath)).body.status).toBe('completed');
+    expect((await step('resume')).status).toBe(422);
+  });
+
+  it('answers 404 for a fielding run of another target group', async () => {
+    const a = await liveTargetGroup();
+    const b = await liveTargetGroup();
+    const runId = a.runPath.split('/').pop();
+    expect((await api.req('GET', `${b.tgPath}/fielding-runs/${runId}`)).status).toBe(404);
+  });
+
+  it('emits launched, paused and completed events', async () => {
+    const names: string[] = [];
+    const off = sb.events.on('*', (e) => void names.push((e as { name: string }).name));
+    const { runPath } = await liveTargetGroup();
+    for (const action of ['pause', 'complete']) {
+      const etag = (await api.req('GET', runPath)).headers.get('etag')!;
+      await api.req('POST', `${runPath}/${action}`, { headers: { 'if-match': etag } });
+    }
+    await sb.events.idle();
+    off();
+    expect(names.filter((n) => n !== 'target_group.created')).toEqual(['target_group.launched', 'target_group.paused', 'target_group.completed']);
+  });
+});

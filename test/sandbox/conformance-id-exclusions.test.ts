@@ -1,0 +1,181 @@
+// Spec: "Endpoints › ID-based exclusions" and "Limits" (100,000 IDs per target group).
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../sandbox/index';
+import { SandboxTestClient, paramNames, startTestSandbox } from './sandbox-test-client';
+
+let sb: RunningSandbox;
+let api: SandboxTestClient;
+let tgPath: string;
+let X: string;
+beforeAll(async () => {
+  ({ sb, api } = await startTestSandbox());
+});
+beforeEach(async () => {
+  sb.reset();
+  sb.setFaults({ job_duration_ms: 20 });
+  tgPath = (await api.projectWithTargetGroup()).tgPath;
+  X = `${tgPath}/exclusions`;
+});
+afterAll(() => sb.close());
+
+const uploadPath = () => `${X}/jobs/upload-respondents-by-file`;
+async function uploadAndWait(lines: string, entityType = 'RSID') {
+  const res = await api.upload(uploadPath(), lines, entityType);
+  expect(res.status).toBe(201);
+  return (await api.waitForJob(`${uploadPath()}/${res.body.job_id}`)).body;
+}
+const readAll = async (kind: 'rsid' | 'access-respondent-guid') => (await api.req('GET', `${X}/${kind}/paginated?page_size=1000`)).body.data;
+
+describe('Endpoints › ID-based exclusions › upload by file', () => {
+  it('answers 201 {job_id}; the job is Processing, then Success, and the IDs are readable', async () => {
+    const res = await api.upload(uploadPath(), 'rsid-1\nrsid-2\n', 'RSID');
+    expect(res.status).toBe(201);
+    expect(typeof res.body.job_id).toBe('string');
+    expect(res.headers.get('location')).toBe(`${uploadPath()}/${res.body.job_id}`);
+    expect((await api.req('GET', `${uploadPath()}/${res.body.job_id}`)).body.status).toBe('Processing');
+    const done = await api.waitForJob(`${uploadPath()}/${res.body.job_id}`);
+    expect(done.body).toMatchObject({ job_id: res.body.job_id, status: 'Success', ids_added: 2 });
+    expect(done.body).not.toHaveProperty('failure_reason');
+    expect(await readAll('rsid')).toEqual(['rsid-1', 'rsid-2']);
+  });
+
+  it('adds IDs to the list (de-duplicated), never replaces it', async () => {
+    await uploadAndWait('a\nb\n');
+    const second = await uploadAndWait('b\nc\nc\n');
+    expect(second.ids_added).toBe(1);
+    expect(await readAll('rsid')).toEqual(['a', 'b', 'c']);
+  });
+
+  it('accepts CRLF lines, blank lines and a BOM', async () => {
+    await uploadAndWait('\ufeffx1\r\n\r\nx2\r\n');
+    expect(await readAll('rsid')).toEqual(['x1', 'x2']);
+  });
+
+  it('stores access respondent GUIDs in their own list (lower-cased)', async () => {
+    const guid = randomUUID().toUpperCase();
+    await uploadAndWait(`${guid}\n`, 'ACCESS_RESPONDENT_GUID');
+    expect(await readAll('access-respondent-guid')).toEqual([guid.toLowerCase()]);
+    expect(await readAll('rsid')).toEqual([]);
+  });
+
+  it.each([
+    ['RSID', 'ok\nhas space\n', 'line 2'],
+    ['RSID', `${'x'.repeat(65)}\n`, 'line 1'],
+    ['ACCESS_RESPONDENT_GUID', `${randomUUID()}\n${randomUUID()}\nnot-a-guid\n`, 'line 3'],
+    ['RSID', '\n\n', 'no IDs'],
+  ])('fails a %s job with a bad file, naming the problem (%#), and adds nothing', async (entityType, lines, reason) => {
+    const job = await uploadAndWait(lines, entityType);
+    expect(job.status).toBe('Failed');
+    expect(job.failure_reason).toContain(reason);
+    expect((await api.state()).counts.excluded_ids).toBe(0);
+  });
+
+  it('requires entity_type RSID or ACCESS_RESPONDENT_GUID and the multipart field "file"', async () => {
+    for (const entityType of [null, 'EMAIL']) {
+      const res = await api.upload(uploadPath(), 'a\n', entityType);
+      expect(res.status).toBe(400);
+      expect(paramNames(res)).toEqual(['entity_type']);
+    }
+    const form = new FormData();
+    form.append('other', new Blob(['a\n']), 'ids.txt');
+    const noFile = await api.req('POST', `${uploadPath()}?entity_type=RSID`, { raw: form });
+    expect(noFile.status).toBe(400);
+    expect(paramNames(noFile)).toEqual(['file']);
+  });
+
+  it('answers 415 for a body that is not multipart/form-data and 400 for a malformed one', async () => {
+    expect((await api.req('POST', `${uploadPath()}?entity_type=RSID`, { body: { file: 'a' } })).status).toBe(415);
+    const broken = await api.req('POST', `${uploadPath()}?entity_type=RSID`, { raw: 'no parts here', contentType: 'multipart/form-data; boundary=xyz' });
+    expect(broken.status).toBe(400);
+  });
+
+  it('runs one job per target group at a time (409 job_already_running)', async () => {
+    sb.setFaults({ job_duration_ms: 60_000 });
+    expect((await api.upload(uploadPath(), 'a\n', 'RSID')).status).toBe(201);
+    const second = await api.upload(uploadPath(), 'b\n', 'RSID');
+    expect(second.status).toBe(409);
+    expect(second.body.object).toBe('job_already_running');
+    const removeAll = await api.req('POST', `${X}/jobs/remove-all-respondents`);
+    expect(removeAll.status).toBe(409);
+    const other = (await api.projectWithTargetGroup()).tgPath;
+    expect((await api.upload(`${other}/exclusions/jobs/upload-respondents-by-file`, 'a\n', 'RSID')).status).toBe(201);
+  });
+
+  it('ends a job Failed with failure_reason under the job_failure_rate fault', async () => {
+    sb.setFaults({ job_duration_ms: 5, job_failure_rate: 1 });
+    const job = await uploadAndWait('a\n');
+    expect(job.status).toBe('Failed');
+    expect(job.failure_reason).toMatch(/simulated/);
+    expect(await readAll('rsid')).toEqual([]);
+  });
+
+  it('answers 404 for an unknown job and for a job of another target group', async () => {
+    expect((await api.req('GET', `${uploadPath()}/job_missing`)).status).toBe(404);
+    const other = (await api.projectWithTargetGroup()).tgPath;
+    const res = await api.upload(`${other}/exclusions/jobs/upload-respondents-by-file`, 'a\n', 'RSID');
+    expect((await api.req('GET', `${uploadPath()}/${res.body.job_id}`)).status).toBe(404);
+  });
+});
+
+describe('Limits › ID-based exclusions per target group', () => {
+  const ids = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `${prefix}${i}`).join('\n');
+
+  it('accepts 100,000 IDs, then fails a job that would exceed 100,000 in total (nothing added)', async () => {
+    const full = await uploadAndWait(ids(100_000, 'r'));
+    expect(full).toMatchObject({ status: 'Success', ids_added: 100_000 });
+    const over = await uploadAndWait('one-more\n');
+    expect(over.status).toBe('Failed');
+    expect(over.failure_reason).toContain('100000');
+    const again = await uploadAndWait('r5\n');
+    expect(again).toMatchObject({ status: 'Success', ids_added: 0 });
+    expect((await api.state()).counts.excluded_ids).toBe(100_000);
+  });
+
+  it('counts RSIDs and GUIDs together towards the limit', async () => {
+    await uploadAndWait(ids(99_999, 'r'));
+    const guids = `${randomUUID()}\n${randomUUID()}\n`;
+    const job = await uploadAndWait(guids, 'ACCESS_RESPONDENT_GUID');
+    expect(job.status).toBe('Failed');
+  });
+
+  it('fails a file with more than 100,000 distinct IDs', async () => {
+    const job = await uploadAndWait(ids(100_001, 'q'));
+    expect(job.status).toBe('Failed');
+    expect(job.failure_reason).toMatch(/file holds more than 100000/);
+  });
+
+  it('answers 413 payload_too_large for an upload body above 8 MiB', async () => {
+    const res = await api.upload(uploadPath(), 'x'.repeat(60).concat('\n').repeat(140_000), 'RSID');
+    expect(res.status).toBe(413);
+    expect(res.body.object).toBe('payload_too_large');
+    expect((await api.state()).counts.jobs).toBe(0);
+  });
+});
+
+describe('Endpoints › ID-based exclusions › paginated reads and remove-all', () => {
+  it('pages RSIDs with page_size up to 1000 and start_after', async () => {
+    await uploadAndWait(Array.from({ length: 2500 }, (_, i) => `id${i}`).join('\n'));
+    const first = await api.req('GET', `${X}/rsid/paginated?page_size=1000`);
+    expect(first.body.data).toHaveLength(1000);
+    expect(first.body.has_more).toBe(true);
+    const second = await api.req('GET', `${X}/rsid/paginated?page_size=1000&start_after=${first.body.next_cursor}`);
+    expect(second.body.data[0]).toBe('id1000');
+    const third = await api.req('GET', `${X}/rsid/paginated?page_size=1000&start_after=${second.body.next_cursor}`);
+    expect(third.body.data).toHaveLength(500);
+    expect(third.body).toMatchObject({ has_more: false, next_cursor: null });
+    expect((await api.req('GET', `${X}/rsid/paginated?page_size=1001`)).status).toBe(400);
+  });
+
+  it('removes every ID with the remove-all job (201 {job_id}, then Success)', async () => {
+    await uploadAndWait('a\nb\n');
+    await uploadAndWait(`${randomUUID()}\n`, 'ACCESS_RESPONDENT_GUID');
+    const start = await api.req('POST', `${X}/jobs/remove-all-respondents`);
+    expect(start.status).toBe(201);
+    const done = await api.waitForJob(`${X}/jobs/remove-all-respondents/${start.body.job_id}`);
+    expect(done.body).toMatchObject({ status: 'Success', ids_removed: 3 });
+    expect(await readAll('rsid')).toEqual([]);
+    expect(await readAll('access-respondent-guid')).toEqual([]);
+    expect((await api.req('GET', `${X}/jobs/upload-respondents-by-file/${start.body.job_id}`)).status).toBe(404);
+  });
+});

@@ -1,0 +1,151 @@
+// Test helper: a thin fetch client for the sandbox (token cache, version header, JSON in/out).
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/index';
+
+export const V_OLD = '2025-02-17';
+export const V_MID = '2025-05-27';
+export const V_NEW = '2025-12-18';
+export const ACCOUNT = 1001;
+export const BASIC_ACCOUNT = 1002;
+export const P = (account = ACCOUNT) => `/v1/demand/accounts/${account}`;
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Raw body (string/bytes/FormData); skips JSON encoding. */
+  raw?: RequestInit['body'];
+  headers?: Record<string, string>;
+  /** API version header; null leaves it out. */
+  version?: string | null;
+  /** Bearer token; null leaves the header out. */
+  token?: string | null;
+  contentType?: string;
+}
+
+export class SandboxTestClient {
+  private cachedToken: string | null = null;
+  constructor(readonly sb: RunningSandbox) {}
+
+  tokenBody(overrides: Record<string, unknown> = {}) {
+    const i = this.sb.info;
+    return { client_id: i.client_id, client_secret: i.client_secret, grant_type: 'client_credentials', auth_scopes: 'app:api', audience: i.audience, ...overrides };
+  }
+
+  async requestToken(overrides: Record<string, unknown> = {}): Promise<ApiResponse> {
+    return this.send('POST', `${this.sb.authUrl}/oauth/token`, { body: this.tokenBody(overrides), version: null, token: null });
+  }
+
+  async token(): Promise<string> {
+    if (!this.cachedToken) {
+      const res = await this.requestToken();
+      if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${res.text}`);
+      this.cachedToken = res.body.access_token as string;
+    }
+    return this.cachedToken;
+  }
+
+  async req(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse> {
+    const token = opts.token === undefined ? await this.token() : opts.token;
+    return this.send(method, `${this.sb.baseUrl}${path}`, { ...opts, token });
+  }
+
+  async send(method: string, url: string, opts: RequestOptions = {}): Promise<ApiResponse> {
+    const headers: Record<string, string> = {};
+    const version = opts.version === undefined ? V_NEW : opts.version;
+    if (version !== null) headers['Svc-API-Version'] = version;
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    let body: RequestInit['body'] = opts.raw;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] = 'application/json';
+    }
+    if (opts.contentType) headers['content-type'] = opts.contentType;
+    Object.assign(headers, opts.headers);
+    const res = await fetch(url, { method, headers, body });
+    const text = await res.text();
+    let parsed: any = undefined;
+    try {
+      parsed = text.length > 0 ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  }
+
+  admin(method: string, path: string, body?: unknown) {
+    return this.send(method, `${this.sb.baseUrl}/_sandbox${path}`, { body, version: null, token: null });
+  }
+
+  async state(): Promise<any> {
+    return (await this.admin('GET', '/state')).body;
+  }
+
+  async createProject(overrides: Record<string, unknown> = {}, opts: RequestOptions & { account?: number } = {}) {
+    const res = await this.req('POST', `${P(opts.account)}/projects`, {
+      ...opts,
+      body: { name: 'Brand tracker', business_unit_id: opts.account === BASIC_ACCOUNT ? 2101 : 2001, project_customer_reference_number: 'PO-1', ...overrides },
+    });
+    if (res.status !== 201) throw new Error(`createProject: ${res.status} ${res.text}`);
+    return res.body;
+  }
+
+  async createTargetGroup(projectId: string, overrides: Record<string, unknown> = {}, opts: RequestOptions & { account?: number } = {}) {
+    const res = await this.req('POST', `${P(opts.account)}/projects/${projectId}/target-groups`, { ...opts, body: draftBody(overrides, opts.account) });
+    if (res.status !== 201) throw new Error(`createTargetGroup: ${res.status} ${res.text}`);
+    return res.body;
+  }
+
+  /** Creates a project and a draft target group; returns ids and the TG path. */
+  async projectWithTargetGroup(tgOverrides: Record<string, unknown> = {}, opts: RequestOptions = {}) {
+    const project = await this.createProject({}, opts);
+    const tg = await this.createTargetGroup(project.id, tgOverrides, opts);
+    return { project, tg, tgPath: `${P()}/projects/${project.id}/target-groups/${tg.id}` };
+  }
+
+  upload(path: string, lines: string, entityType: string | null, opts: RequestOptions = {}) {
+    const form = new FormData();
+    form.append('file', new Blob([lines], { type: 'text/plain' }), 'ids.txt');
+    const query = entityType === null ? '' : `?entity_type=${entityType}`;
+    return this.req('POST', `${path}${query}`, { ...opts, raw: form });
+  }
+
+  /** Polls a job status path until it leaves Processing. */
+  async waitForJob(path: string, opts: RequestOptions = {}): Promise<ApiResponse> {
+    for (let i = 0; i < 200; i++) {
+      const res = await this.req('GET', path, opts);
+      if (res.status !== 200 || res.body.status !== 'Processing') return res;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error(`job ${path} still Processing`);
+  }
+}
+
+export function draftBody(overrides: Record<string, unknown> = {}, account?: number) {
+  return {
+    name: 'Adults 18-65',
+    locale: 'eng_us',
+    expected_incidence_rate: 0.5,
+    expected_length_of_interview_minutes: 10,
+    filling_goal: 200,
+    project_manager_id: account === BASIC_ACCOUNT ? 3101 : 3001,
+    collects_pii: false,
+    ...overrides,
+  };
+}
+
+export async function startTestSandbox(opts: SandboxOptions = {}) {
+  const sb = await startSandbox({ quiet: true, faults: { job_duration_ms: 20 }, ...opts });
+  return { sb, api: new SandboxTestClient(sb) };
+}
+
+/** Asserts that a response is an error with the standard body. */
+export function errorShape(res: ApiResponse) {
+  return { status: res.status, object: res.body?.object, hasId: typeof res.body?.id === 'string' && /^[0-9a-f-]{36}$/.test(res.body.id), detail: typeof res.body?.detail };
+}
+
+export const paramNames = (res: ApiResponse): string[] => (res.body?.invalid_params ?? []).map((p: { name: string }) => p.name);
