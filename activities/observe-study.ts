@@ -7,6 +7,7 @@ import { checkCtx } from './activity-input';
 import { exclusionGroupActivities } from './exclusion-groups';
 import { idListExclusionActivities } from './id-list-exclusions';
 import { targetGroupActivities } from './target-groups';
+import { webhookActivities } from './webhooks';
 import type { ActivityCtx, ApiObject } from './types';
 import { fromWireBody } from './version-adapter';
 
@@ -27,6 +28,7 @@ export function observeStudyActivities(deps: ActivityDeps) {
   const targetGroups = targetGroupActivities(deps);
   const idLists = idListExclusionActivities(deps);
   const groups = exclusionGroupActivities(deps);
+  const webhooks = webhookActivities(deps);
 
   async function readOrMissing(ctx: ActivityCtx, path: string): Promise<ApiObject | undefined> {
     const req = { method: 'GET', path, acceptStatuses: [404] } as const;
@@ -115,6 +117,18 @@ export function observeStudyActivities(deps: ActivityDeps) {
           if (!match) continue;
           const members = (await groups.listExclusionGroupTargetGroups({ ctx, exclusionGroupId: match.id })).targetGroupIds;
           observed.exclusionGroups[group.name] = { id: match.id, targetGroupIds: members };
+        }
+      }
+      if (desired.webhooks.length) {
+        const declared = new Set(desired.webhooks.map((w) => w.url));
+        observed.webhooks = {};
+        for (const hook of (await webhooks.listWebhooks({ ctx })).webhooks) {
+          if (typeof hook.url !== 'string' || !declared.has(hook.url)) continue;
+          observed.webhooks[hook.url] = {
+            id: hook.id,
+            events: Array.isArray(hook.events) ? hook.events.map(String) : [],
+            compression: hook.compression === 'gzip' ? 'gzip' : null,
+          };
         }
       }
       return observed;

@@ -90,6 +90,16 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .action(run(() => import('./commands/cancel')));
 
   program
+    .command('fielding')
+    .description('pause, resume or complete a live target group (applied with its fielding run ETag)')
+    .argument('<action>', 'pause, resume or complete')
+    .argument('<study>', 'a study file or a study id')
+    .requiredOption('--target-group <key>', 'the target group')
+    .option('--account <id>', 'account id (when a study id is given)')
+    .addOption(json())
+    .action(run(() => import('./commands/fielding')));
+
+  program
     .command('dev')
     .description('start Temporal (SQLite under .studyflow/), the sandbox API and a worker; print the URLs')
     .option('--temporal-port <n>', 'Temporal gRPC port', '7233')

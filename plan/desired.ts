@@ -45,7 +45,7 @@ function activityItems(tg: TargetGroupSpec): DesiredActivityItem[] {
   });
 }
 
-/** Draft body in the API's 2025-12-18 names; undefined fields are left out. */
+/** Draft body in the API's 2025-12-18 names; undefined fields are left out (end_fielding_at goes with the launch). */
 function draftOf(studyId: string, key: string, tg: TargetGroupSpec): Record<string, unknown> {
   const draft: Record<string, unknown> = {
     name: tg.name ?? key,
@@ -61,7 +61,6 @@ function draftOf(studyId: string, key: string, tg: TargetGroupSpec): Record<stri
     pricing_model: tg.pricing_model,
     type: tg.type,
     client_cost_per_interview_note: tg.client_cost_per_interview_note,
-    end_fielding_at: tg.end_fielding_at,
     target_group_customer_reference_number: targetGroupReference(studyId, key),
   };
   for (const k of Object.keys(draft)) if (draft[k] === undefined) delete draft[k];

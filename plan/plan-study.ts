@@ -215,6 +215,20 @@ export function planStudy(desired: DesiredStudy, observed: ObservedStudy): Study
     }
   }
   for (const tg of desired.targetGroups) actions.push(...planTargetGroup(tg, desired, observed));
+  for (const hook of desired.webhooks) {
+    const remote = observed.webhooks?.[hook.url];
+    const events = [...hook.events].sort();
+    if (!remote) {
+      actions.push({ kind: 'create', resource: 'webhook', key: hook.url, reason: `new webhook for ${events.join(', ')}${hook.compression ? ' (gzip)' : ''}` });
+      continue;
+    }
+    const changes = fieldChanges({ events, compression: hook.compression }, { events: [...remote.events].sort(), compression: remote.compression ?? null });
+    actions.push(
+      changes.length
+        ? { kind: 'update', resource: 'webhook', key: hook.url, changes, reason: `update ${changes.map((c) => c.field).join(', ')} (compression is always sent)` }
+        : { kind: 'none', resource: 'webhook', key: hook.url, reason: 'webhook matches' },
+    );
+  }
   return {
     studyId: desired.studyId,
     revision: desired.revision,

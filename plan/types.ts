@@ -111,6 +111,8 @@ export interface ObservedStudy {
   targetGroups: Record<string, ObservedTargetGroup>;
   /** Keyed by the study's exclusion-group name. */
   exclusionGroups: Record<string, { id: string; targetGroupIds: string[] }>;
+  /** The account's webhooks whose URL a study declares, keyed by URL. */
+  webhooks?: Record<string, { id: string; events: string[]; compression: 'gzip' | null }>;
 }
 
 export interface FieldChange {
@@ -138,6 +140,7 @@ export type ResourceKind =
   | 'id_list'
   | 'recontact_list'
   | 'exclusion_group'
+  | 'webhook'
   | 'fielding';
 
 export interface PlannedAction {

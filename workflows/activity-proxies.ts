@@ -14,10 +14,12 @@ export function apiTaskQueueOf(workflowTaskQueue: string): string {
  * Demand API activities, on the API task queue that belongs to this workflow's queue (its rate
  * limit protects the API quota). They classify errors themselves: retryable ones (429 with
  * Retry-After, 5xx, network, a running job) retry here with backoff; 400/404/422 are final.
+ * `summary` is the one-line label the Temporal UI shows on the activity.
  */
-export function apiActivities(): WorkflowActivities {
+export function apiActivities(summary?: string): WorkflowActivities {
   return proxyActivities<WorkflowActivities>({
     taskQueue: apiTaskQueueOf(workflowInfo().taskQueue),
+    ...(summary ? { summary } : {}),
     startToCloseTimeout: '2 minutes',
     heartbeatTimeout: '1 minute',
     retry: {

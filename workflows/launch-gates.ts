@@ -19,7 +19,7 @@ export function feasibilityRequest(desired: DesiredTargetGroup): Record<string, 
     expected_length_of_interview_minutes: d.expected_length_of_interview_minutes,
     filling_goal: d.filling_goal,
   };
-  if (d.end_fielding_at) request.end_fielding_at = d.end_fielding_at;
+  if (desired.launch.endFieldingAt) request.end_fielding_at = desired.launch.endFieldingAt;
   if (desired.profiles?.length) request.profiles = desired.profiles;
   return request;
 }

@@ -7,6 +7,8 @@ export const ACCOUNT_ID = defineSearchAttributeKey('StudyflowAccount', SearchAtt
 export const TARGET_GROUP_KEY = defineSearchAttributeKey('StudyflowTargetGroup', SearchAttributeType.KEYWORD);
 export const PHASE = defineSearchAttributeKey('StudyflowPhase', SearchAttributeType.KEYWORD);
 export const GIT_REVISION = defineSearchAttributeKey('StudyflowRevision', SearchAttributeType.KEYWORD);
+/** The Demand API's id of the target group a child workflow manages (webhook deliveries are routed by it). */
+export const REMOTE_TARGET_GROUP_ID = defineSearchAttributeKey('StudyflowTargetGroupId', SearchAttributeType.KEYWORD);
 
 /** Registered with the dev server (`--search-attribute NAME=TYPE`) and documented for clusters. */
 export const SEARCH_ATTRIBUTE_TYPES: Record<string, 'Keyword'> = {
@@ -15,4 +17,5 @@ export const SEARCH_ATTRIBUTE_TYPES: Record<string, 'Keyword'> = {
   StudyflowTargetGroup: 'Keyword',
   StudyflowPhase: 'Keyword',
   StudyflowRevision: 'Keyword',
+  StudyflowTargetGroupId: 'Keyword',
 };

@@ -38,7 +38,7 @@ import {
   type TargetGroupPhase,
   type TargetGroupRevision,
 } from './messages';
-import { ACCOUNT_ID, GIT_REVISION, PHASE, STUDY_ID, TARGET_GROUP_KEY } from './search-attributes';
+import { ACCOUNT_ID, GIT_REVISION, PHASE, REMOTE_TARGET_GROUP_ID, STUDY_ID, TARGET_GROUP_KEY } from './search-attributes';
 import { targetGroupWorkflow } from './target-group-workflow';
 
 export interface StudyWorkflowInput {
@@ -177,7 +177,7 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
     await setPhase('planning');
     const ctx = { accountId: desired.accountId, apiVersion: desired.apiVersion };
 
-    const observed: ObservedStudy = await api.observeStudy({
+    const observed: ObservedStudy = await apiActivities(`observe study ${desired.studyId}`).observeStudy({
       ctx,
       desired,
       known: { ...knownFromStatus(status), projectId, targetGroupIds, exclusionGroupIds },
@@ -199,7 +199,7 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
     // Project.
     const projectAction = plan.actions.find((a) => a.resource === 'project');
     if (projectAction?.kind === 'create') {
-      const result = await api.ensureProject({
+      const result = await apiActivities(`create project ${desired.project.project_customer_reference_number}`).ensureProject({
         ctx,
         idempotencyKey: `${workflowInfo().workflowId}/project`,
         knownId: projectId,
@@ -208,7 +208,7 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
       projectId = result.project.id;
       if (result.created) studyWrites += 1;
     } else if (projectAction?.kind === 'update' && projectId) {
-      await api.updateProject({ ctx, projectId, desired: desired.project });
+      await apiActivities(`update project ${projectId}`).updateProject({ ctx, projectId, desired: desired.project });
       studyWrites += 1;
     }
     status.projectId = projectId;
@@ -220,7 +220,7 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
     for (const action of plan.actions.filter((a) => a.resource === 'exclusion_group' && a.kind === 'create')) {
       const group = desired.exclusionGroups.find((g) => g.name === action.key);
       if (!group) continue;
-      const result = await api.ensureExclusionGroup({
+      const result = await apiActivities(`create exclusion group ${group.name}`).ensureExclusionGroup({
         ctx,
         idempotencyKey: `${workflowInfo().workflowId}/exclusion-group/${group.name}`,
         knownId: exclusionGroupIds[group.name],
@@ -230,6 +230,27 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
       status.exclusionGroups[group.name] = result.exclusionGroup.id;
       if (result.created) studyWrites += 1;
     }
+
+    // Webhooks the study declares (the secret goes to the worker's secret store, never into history).
+    for (const action of plan.actions.filter((a) => a.resource === 'webhook' && (a.kind === 'create' || a.kind === 'update'))) {
+      const hook = desired.webhooks.find((w) => w.url === action.key);
+      if (!hook) continue;
+      const wanted = { url: hook.url, events: hook.events, compression: hook.compression };
+      if (action.kind === 'create') {
+        const result = await apiActivities(`create webhook ${hook.url}`).createWebhook({
+          ctx,
+          idempotencyKey: `${workflowInfo().workflowId}/webhook/${hook.url}`,
+          desired: wanted,
+        });
+        if (result.created) studyWrites += 1;
+      } else {
+        const remote = observed.webhooks?.[hook.url];
+        if (!remote) continue;
+        await apiActivities(`update webhook ${hook.url}`).updateWebhook({ ctx, webhookId: remote.id, desired: wanted });
+        studyWrites += 1;
+      }
+    }
+    checkpoint();
 
     // Drafts: every target group in parallel; a failure marks that one failed, not the study.
     const actionsFor = (key: string) => plan.actions.filter((a) => a.key === key && a.resource !== 'project');
@@ -256,7 +277,7 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
               ? resolveActivityItems(tg.activityExclusions.items, (k) => targetGroupIds[k], pid).unresolved
               : [];
             if (unresolved.length) needsSecondPass.push(tg);
-            const result = await api.ensureDraftTargetGroup({
+            const result = await apiActivities(`create draft ${tg.key}`).ensureDraftTargetGroup({
               ctx,
               projectId: pid,
               idempotencyKey: `${workflowInfo().workflowId}/target-group/${tg.key}`,
@@ -267,7 +288,7 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
             if (result.created) studyWrites += 1;
           } else if (update && targetGroupIds[tg.key]) {
             setTgPhase(tg.key, 'drafting');
-            await api.updateDraftTargetGroup({ ctx, projectId: pid, targetGroupId: targetGroupIds[tg.key], desired: draftBody(tg) });
+            await apiActivities(`update draft ${tg.key}`).updateDraftTargetGroup({ ctx, projectId: pid, targetGroupId: targetGroupIds[tg.key], desired: draftBody(tg) });
             studyWrites += 1;
           }
         } catch (error) {
@@ -323,6 +344,7 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
             { key: STUDY_ID, value: desired.studyId },
             { key: ACCOUNT_ID, value: desired.accountId },
             { key: TARGET_GROUP_KEY, value: tg.key },
+            { key: REMOTE_TARGET_GROUP_ID, value: revision.targetGroupId },
           ],
         });
       } else if (existing?.revision !== desired.revision || existing?.phase === 'failed') {

@@ -166,7 +166,7 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
     const profileAction = actions.find((a) => a.resource === 'profiles' && a.kind === 'update');
     if (profileAction && desired.profiles) {
       await report('uploading', { message: 'applying profiles' });
-      await api.manageProfiles({ ...base, profiles: desired.profiles as Record<string, unknown>[] });
+      await apiActivities(`profiles ${desired.key}`).manageProfiles({ ...base, profiles: desired.profiles as Record<string, unknown>[] });
       writes += 1;
     }
     const uploads = actions.filter((a) => a.kind === 'upload' || a.kind === 'replace_list');
@@ -187,11 +187,11 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
 
     for (;;) {
       await report('checking_feasibility');
-      const { feasibility: rawFeasibility } = await api.calculateFeasibility({ ctx, request: feasibilityRequest(desired) });
+      const { feasibility: rawFeasibility } = await apiActivities(`feasibility ${desired.key}`).calculateFeasibility({ ctx, request: feasibilityRequest(desired) });
       const feasibility = readFeasibility(rawFeasibility, desired);
       status.feasibility = feasibility;
       await report('pricing');
-      const { prediction } = await api.generatePricePrediction({ ctx, businessUnitId: input.businessUnitId, query: priceQuery(desired) });
+      const { prediction } = await apiActivities(`price prediction ${desired.key}`).generatePricePrediction({ ctx, businessUnitId: input.businessUnitId, query: priceQuery(desired) });
       const cpi = readPrice(prediction) ?? feasibility.suggestedCpi;
       status.price = cpi;
 
@@ -213,7 +213,7 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
     for (;;) {
       launchAttempts += 1;
       await report('launching', { message: launchAttempts > 1 ? `attempt ${launchAttempts}` : undefined });
-      const launched = await api.launchFromDraft({
+      const launched = await apiActivities(`launch ${desired.key} (attempt ${launchAttempts})`).launchFromDraft({
         ...base,
         endFieldingAt,
         idempotencyKey: `${workflowInfo().workflowId}/launch/${launchAttempts}`,

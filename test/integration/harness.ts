@@ -10,6 +10,7 @@ import { startEmbeddedStack, type EmbeddedStack } from '../../worker/embedded-st
 import { connectClient } from '../../worker/temporal-connection';
 import type { StudyStatus } from '../../workflows/messages';
 import { statusQuery, studyWorkflowId } from '../../workflows/messages';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -31,6 +32,12 @@ export interface TestStack {
   /** Starts `studyflow worker` as its own process. */
   spawnWorker(): ChildProcess;
   status(accountId: string, studyId: string): Promise<StudyStatus>;
+  /**
+   * Every history of this file's workflows as JSON text; asserts none contains a forbidden string
+   * (the client secret, bearer tokens, respondent IDs) and, with STUDYFLOW_RECORD_HISTORIES=1,
+   * writes them to test/replay/histories/ for the replay test.
+   */
+  scanHistories(forbidden: string[], recordAs?: string): Promise<{ workflows: number; bytes: number }>;
   stop(): Promise<void>;
 }
 
@@ -83,6 +90,31 @@ export async function startTestStack(name: string, options: { inProcessWorker?: 
     async status(accountId, studyId) {
       return await client.workflow.getHandle(studyWorkflowId(accountId, studyId)).query(statusQuery);
     },
+    async scanHistories(forbidden, recordAs) {
+      let workflows = 0;
+      let bytes = 0;
+      const problems: string[] = [];
+      for await (const wf of client.workflow.list({ query: `TaskQueue = "${taskQueue}"` })) {
+        const history = await client.workflow.getHandle(wf.workflowId, wf.runId).fetchHistory();
+        const json = historyToJSON(history);
+        const text = historyText(json);
+        workflows += 1;
+        bytes += text.length;
+        for (const needle of forbidden) {
+          if (needle && text.includes(needle)) problems.push(`${wf.workflowId}: contains a forbidden value (${needle.slice(0, 4)}…)`);
+        }
+        if (/Bearer\s+[A-Za-z0-9._-]{16,}/.test(text)) problems.push(`${wf.workflowId}: contains a bearer token`);
+        if (/eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}/.test(text)) problems.push(`${wf.workflowId}: contains a JWT`);
+        if (recordAs && process.env.STUDYFLOW_RECORD_HISTORIES === '1') {
+          const dir = path.join(REPO_ROOT, 'test/replay/histories');
+          fs.mkdirSync(dir, { recursive: true });
+          const name = `${recordAs}--${wf.workflowId.replace(/[^a-z0-9-]+/gi, '_')}.json`;
+          fs.writeFileSync(path.join(dir, name), json);
+        }
+      }
+      if (problems.length) throw new Error(`history scan failed:\n${problems.join('\n')}`);
+      return { workflows, bytes };
+    },
     async stop() {
       for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill('SIGKILL');
       // End this file's workflows so the shared server stays quiet for the next file.
@@ -94,6 +126,23 @@ export async function startTestStack(name: string, options: { inProcessWorker?: 
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A history's JSON with every payload's data decoded to text appended, so plain values can be searched. */
+export function historyText(json: string): string {
+  const parts = [json];
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node && typeof node === 'object') {
+      const record = node as Record<string, unknown>;
+      if (typeof record.data === 'string' && record.metadata && typeof record.metadata === 'object') {
+        parts.push(Buffer.from(record.data, 'base64').toString('utf8'));
+      }
+      Object.values(record).forEach(walk);
+    }
+  };
+  walk(JSON.parse(json));
+  return parts.join('\n');
 }
 
 /** Polls until `check` returns a value (not undefined) or the time runs out. */

@@ -90,4 +90,9 @@ describe('walking skeleton: study file -> apply -> live target group', () => {
     const out = JSON.parse(result.stdout) as { studies: { status: { plan: { kind: string }[] } }[] };
     expect(out.studies[0].status.plan.filter((a) => a.kind !== 'none')).toEqual([]);
   });
+
+  it('keeps the client secret and tokens out of every workflow history', async () => {
+    const scanned = await t.scanHistories([t.env.STUDYFLOW_CLIENT_SECRET], 'skeleton');
+    expect(scanned.workflows).toBeGreaterThanOrEqual(2);
+  });
 });

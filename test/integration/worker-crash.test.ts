@@ -57,4 +57,9 @@ describe('a worker killed while the launch job is being polled', () => {
     expect(launches.length).toBeGreaterThanOrEqual(1);
     expect(Object.values(state.fielding_runs)).toHaveLength(1);
   });
+
+  it('keeps the client secret and tokens out of every workflow history', async () => {
+    const scanned = await t.scanHistories([t.env.STUDYFLOW_CLIENT_SECRET], 'worker-crash');
+    expect(scanned.workflows).toBeGreaterThanOrEqual(2);
+  });
 });

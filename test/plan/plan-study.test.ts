@@ -173,6 +173,24 @@ describe('planStudy', () => {
     expect(action?.kind).toBe('update');
   });
 
+  it('creates a declared webhook, updates one whose events or compression differ, and leaves a matching one', () => {
+    const hooks = [
+      { url: 'https://h.example.com/a', events: ['target-group-updated'], compression: 'gzip' as const },
+      { url: 'https://h.example.com/b', events: ['com.svc.session.updated'], compression: null },
+      { url: 'https://h.example.com/c', events: ['target-group-updated', 'com.svc.session.updated'], compression: null },
+    ];
+    const observed: ObservedStudy = {
+      ...empty,
+      webhooks: {
+        'https://h.example.com/b': { id: 'w2', events: ['com.svc.session.updated'], compression: 'gzip' },
+        'https://h.example.com/c': { id: 'w3', events: ['com.svc.session.updated', 'target-group-updated'], compression: null },
+      },
+    };
+    const actions = planStudy(study([], { webhooks: hooks }), observed).actions.filter((a) => a.resource === 'webhook');
+    expect(actions.map((a) => `${a.kind}:${a.key}`)).toEqual(['create:https://h.example.com/a', 'update:https://h.example.com/b', 'none:https://h.example.com/c']);
+    expect(actions[1].changes).toEqual([{ field: 'compression', from: 'gzip', to: null }]);
+  });
+
   it('is deterministic: the same inputs give the same plan', () => {
     const desired = study([tg('b'), tg('a', { exclusionGroups: ['g'] })], { exclusionGroups: [{ name: 'g', title: 'G', targetGroups: ['a'] }] });
     expect(canonicalJson(planStudy(desired, empty))).toBe(canonicalJson(planStudy(structuredClone(desired), structuredClone(empty))));

@@ -1,0 +1,153 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, startTestStack, writeStudy, type TestStack } from './harness';
+
+const RSIDS = Array.from({ length: 250 }, (_, i) => `rsid-${String(i).padStart(5, '0')}`);
+
+function study(id: string, targetGroups: string, extra = ''): string {
+  return `format: studyflow/v1
+study: ${id}
+account: "1001"
+business_unit: "2001"
+project:
+  name: Lifecycle ${id}
+  project_customer_reference_number: PO-${id}
+defaults:
+  locale: en_US
+  expected_incidence_rate: 0.5
+  expected_length_of_interview_minutes: 10
+  project_manager_id: "3001"
+  collects_pii: false
+  timing: { job_poll_initial: 100ms, job_poll_max: 400ms }
+target_groups:
+${targetGroups}
+${extra}`;
+}
+
+const tg = (key: string, body: string) =>
+  `  ${key}:\n    live_url: https://survey.example.com/s/${key}?rid=[%RID%]\n${body
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => `    ${l}`)
+    .join('\n')}\n`;
+
+describe('study lifecycle on the real dev server and sandbox', () => {
+  let t: TestStack;
+  beforeAll(async () => {
+    t = await startTestStack('lifecycle');
+    fs.writeFileSync(path.join(t.dir, 'past-completes.txt'), `${RSIDS.join('\n')}\n`);
+  });
+  afterAll(async () => t?.stop());
+
+  it('takes a multi-target-group study with lists, groups and activity exclusions to live', async () => {
+    const file = writeStudy(
+      t.dir,
+      'multi.yaml',
+      study(
+        'multi-tg',
+        tg('us', 'filling_goal: 100\nlaunch: { mode: auto }\nexclusions:\n  respondent_ids: { file: past-completes.txt }\n  exclusion_groups: [waves]') +
+          tg('uk', 'locale: en_GB\nfilling_goal: 80\nlaunch: { mode: auto }\nexclusions:\n  exclusion_groups: [waves]\n  activity:\n    items:\n      - target_group: us\n        duration: P30D') +
+          tg('de', 'locale: de_DE\nfilling_goal: 60\nlaunch: { mode: auto }'),
+        'exclusion_groups:\n  waves:\n    name: Lifecycle waves\n',
+      ),
+    );
+    const result = await t.cli(['apply', file, '--require-live']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+
+    const state = t.stack.sandbox.state();
+    const tgs = Object.values(state.target_groups);
+    expect(Object.keys(state.projects)).toHaveLength(1);
+    expect(tgs.map((x) => x.status).sort()).toEqual(['live', 'live', 'live']);
+    const byRef = (key: string) => tgs.find((x) => x.target_group_customer_reference_number === `studyflow:multi-tg:${key}`)!;
+    const [us, uk] = [byRef('us'), byRef('uk')];
+    expect(state.id_exclusion_lists[us.id].rsid).toHaveLength(RSIDS.length);
+    const groups = Object.values(state.exclusion_groups);
+    expect(groups).toHaveLength(1);
+    expect([...groups[0].target_group_ids].sort()).toEqual([us.id, uk.id].sort());
+    expect(uk.respondent_activity_exclusions).toEqual([expect.objectContaining({ type: 'target_group', id: us.id, duration_days: 30 })]);
+  });
+
+  it('re-applies the unchanged multi-target-group study with zero writes', async () => {
+    const before = t.stack.sandbox.requests().length;
+    const result = await t.cli(['apply', path.join(t.dir, 'multi.yaml')]);
+    expect(result.code).toBe(0);
+    const writes = t.stack.sandbox.requests().slice(before).filter((r) => r.method !== 'GET' && r.path.startsWith('/v1'));
+    expect(writes).toEqual([]);
+  });
+
+  it('holds an infeasible target group at the gate, then launches it once the file lowers filling_goal', async () => {
+    const hard = (goal: number) =>
+      study('feasibility-gate', tg('rare', `expected_incidence_rate: 0.02\nexpected_length_of_interview_minutes: 45\nfilling_goal: ${goal}\nlaunch: { mode: auto, require_feasible: true }`));
+    const file = writeStudy(t.dir, 'gate.yaml', hard(9000));
+    const blocked = await t.cli(['apply', file]);
+    expect(blocked.code).toBe(0);
+    expect(blocked.stdout).toMatch(/rare\s+gate_blocked/);
+    expect(blocked.stdout).toMatch(/infeasible: \d+ feasible completes for a filling_goal of 9000/);
+    expect(Object.values(t.stack.sandbox.state().target_groups).find((x) => x.target_group_customer_reference_number === 'studyflow:feasibility-gate:rare')?.status).toBe('draft');
+
+    writeStudy(t.dir, 'gate.yaml', hard(20));
+    const passed = await t.cli(['apply', file, '--require-live']);
+    expect(passed.code, passed.stdout).toBe(0);
+    expect(passed.stdout).toMatch(/rare\s+live/);
+  });
+
+  it('waits for approval, then launches on `studyflow approve`', async () => {
+    const file = writeStudy(t.dir, 'manual.yaml', study('approval-gate', tg('panel', 'filling_goal: 50\nlaunch: { mode: manual }')));
+    const waiting = await t.cli(['apply', file]);
+    expect(waiting.code).toBe(0);
+    expect(waiting.stdout).toMatch(/panel\s+awaiting_approval/);
+
+    const approved = await t.cli(['approve', file, '--target-group', 'panel']);
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toContain('approved: panel');
+    const status = await eventually(async () => {
+      const s = await t.status('1001', 'approval-gate');
+      return s.targetGroups.panel.phase === 'live' ? s : undefined;
+    });
+    expect(status.targetGroups.panel.fieldingRunId).toBeTruthy();
+  });
+
+  it('applies only the diff of a changed study', async () => {
+    const two = (goal: number) => study('diff-only', tg('a', `filling_goal: ${goal}\nlaunch: { mode: manual }`) + tg('b', 'filling_goal: 40\nlaunch: { mode: manual }'));
+    const file = writeStudy(t.dir, 'diff.yaml', two(40));
+    expect((await t.cli(['apply', file])).code).toBe(0);
+    const before = t.stack.sandbox.requests().length;
+    writeStudy(t.dir, 'diff.yaml', two(45));
+    const result = await t.cli(['apply', file]);
+    expect(result.code).toBe(0);
+    const writes = t.stack.sandbox.requests().slice(before).filter((r) => r.method !== 'GET' && r.path.startsWith('/v1'));
+    expect(writes.map((w) => `${w.method} ${w.route}`)).toEqual(['PUT /v1/demand/accounts/{account_id}/projects/{project_id}/target-groups/{target_group_id}']);
+    const a = Object.values(t.stack.sandbox.state().target_groups).find((x) => x.target_group_customer_reference_number === 'studyflow:diff-only:a');
+    expect(a?.filling_goal).toBe(45);
+  });
+
+  it('fails a target group whose upload job fails, with the reason, and never launches it', async () => {
+    fs.writeFileSync(path.join(t.dir, 'few.txt'), 'rsid-a\nrsid-b\n');
+    const file = writeStudy(
+      t.dir,
+      'upload-fail.yaml',
+      study('upload-fails', tg('listed', 'filling_goal: 30\nlaunch: { mode: auto }\nexclusions:\n  respondent_ids: { file: few.txt }')),
+    );
+    t.stack.sandbox.setFaults({ job_failure_rate: 1 });
+    try {
+      const before = t.stack.sandbox.requests().length;
+      const result = await t.cli(['apply', file]);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toMatch(/listed\s+failed/);
+      expect(result.stdout).toMatch(/RSID upload job \S+ failed/);
+      const launches = t.stack.sandbox.requests().slice(before).filter((r) => r.path.endsWith('/launch-from-draft'));
+      expect(launches).toEqual([]);
+    } finally {
+      t.stack.sandbox.setFaults({});
+    }
+    // A re-apply retries the failed target group.
+    const retried = await t.cli(['apply', file, '--require-live']);
+    expect(retried.code, retried.stdout).toBe(0);
+  });
+
+  it('keeps secrets, tokens and respondent IDs out of every workflow history', async () => {
+    const scanned = await t.scanHistories([t.env.STUDYFLOW_CLIENT_SECRET, ...RSIDS.slice(0, 20), 'rsid-a', 'rsid-b'], 'lifecycle');
+    expect(scanned.workflows).toBeGreaterThan(5);
+  });
+});
