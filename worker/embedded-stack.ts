@@ -4,7 +4,7 @@ import { startSandbox, type RunningSandbox } from '../sandbox';
 import { devSandboxEnv } from './api-environment';
 import { createWorkerActivities } from './worker-activities';
 import { startStudyflowWorkers, type RunningWorkers } from './studyflow-worker';
-import { connectWorker } from './temporal-connection';
+import { connectWorker, dataConverterFromEnv } from './temporal-connection';
 import { startTemporalDevServer, type RunningDevServer } from './temporal-dev-server';
 
 /** The embedded default on one machine: Temporal dev server (SQLite), the sandbox API, and a worker. */
@@ -23,6 +23,8 @@ export interface EmbeddedStackOptions {
   apiRatePerSecond?: number;
   /** Workflow task queue (tests give each file its own). */
   taskQueue?: string;
+  /** Where the codec keys come from (default process.env). */
+  codecEnv?: Record<string, string | undefined>;
   /** Run a worker in this process (default true); false when workers run as their own processes. */
   inProcessWorker?: boolean;
 }
@@ -82,6 +84,7 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
       activities: activities.activities,
       apiRatePerSecond: options.apiRatePerSecond,
       taskQueue: options.taskQueue,
+      dataConverter: dataConverterFromEnv(options.codecEnv ?? process.env),
     });
     cleanups.push(async () => {
       await workers.shutdown();

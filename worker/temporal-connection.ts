@@ -1,6 +1,9 @@
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
+import type { DataConverter } from '@temporalio/common';
+import { loadCodecKeys } from './codec-keys';
+import { dataConverterFor } from './payload-codec';
 
 export const DEFAULT_TASK_QUEUE = 'studyflow';
 
@@ -29,10 +32,26 @@ export function temporalSettings(env: NodeJS.ProcessEnv = process.env): Temporal
   return { address, namespace: config.namespace ?? env.TEMPORAL_NAMESPACE ?? 'default', connectionOptions: options };
 }
 
-/** A client for the CLI and tests. */
-export async function connectClient(settings = temporalSettings()): Promise<{ client: Client; connection: Connection }> {
+/**
+ * The payload codec of this process: AES-256-GCM when STUDYFLOW_CODEC_KEYS or STUDYFLOW_CODEC_KEY_FILE
+ * is set (client and worker must agree), else none. Key warnings go to `warn`.
+ */
+export function dataConverterFromEnv(
+  env: NodeJS.ProcessEnv | Record<string, string | undefined> = process.env,
+  warn: (message: string) => void = (m) => process.stderr.write(`studyflow: ${m}\n`),
+): DataConverter | undefined {
+  const keys = loadCodecKeys(env as NodeJS.ProcessEnv);
+  for (const warning of keys?.warnings ?? []) warn(warning);
+  return dataConverterFor(keys);
+}
+
+/** A client for the CLI and tests; it encrypts payloads when a codec key is configured. */
+export async function connectClient(
+  settings = temporalSettings(),
+  env: NodeJS.ProcessEnv | Record<string, string | undefined> = process.env,
+): Promise<{ client: Client; connection: Connection }> {
   const connection = await Connection.connect({ ...settings.connectionOptions, address: settings.address, connectTimeout: 5000 });
-  const client = new Client({ connection, namespace: settings.namespace });
+  const client = new Client({ connection, namespace: settings.namespace, dataConverter: dataConverterFromEnv(env) });
   return { client, connection };
 }
 

@@ -34,7 +34,7 @@ export async function run(ctx: CliContext, paths: string[], options: ApplyOption
 
   const settings = temporalSettings(ctx.env);
   const gitRevision = gitRevisionOf(options.gitRevision, ctx.env, ctx.cwd);
-  const { client, connection } = await connectClient(settings);
+  const { client, connection } = await connectClient(settings, ctx.env);
   try {
     const followed: Followed[] = await Promise.all(
       prepared.map(async ({ loaded, desired }) => {

@@ -11,7 +11,7 @@ export async function run(
   options: { account?: string; targetGroup?: string; json?: boolean },
 ): Promise<number> {
   const ref = await resolveStudyRef(studyArg, options, ctx.env);
-  const { client, connection } = await connectClient(temporalSettings(ctx.env));
+  const { client, connection } = await connectClient(temporalSettings(ctx.env), ctx.env);
   try {
     const approved = await client.workflow
       .getHandle(ref.workflowId)

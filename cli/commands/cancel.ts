@@ -6,7 +6,7 @@ import { resolveStudyRef } from '../study-ref';
 
 export async function run(ctx: CliContext, studyArg: string, options: { account?: string; json?: boolean }): Promise<number> {
   const ref = await resolveStudyRef(studyArg, options, ctx.env);
-  const { client, connection } = await connectClient(temporalSettings(ctx.env));
+  const { client, connection } = await connectClient(temporalSettings(ctx.env), ctx.env);
   try {
     await client.workflow.getHandle(ref.workflowId).cancel();
     if (options.json) ctx.out.json({ workflowId: ref.workflowId, cancelled: true });

@@ -16,7 +16,7 @@ export async function run(
 ): Promise<number> {
   if (!(ACTIONS as readonly string[]).includes(action)) throw new CliError(`fielding action must be one of ${ACTIONS.join(', ')}, got "${action}"`, 2);
   const ref = await resolveStudyRef(studyArg, options, ctx.env);
-  const { client, connection } = await connectClient(temporalSettings(ctx.env));
+  const { client, connection } = await connectClient(temporalSettings(ctx.env), ctx.env);
   try {
     const message = await client.workflow
       .getHandle(ref.workflowId)

@@ -24,7 +24,7 @@ const EMPTY: ObservedStudy = { targetGroups: {}, exclusionGroups: {} };
 async function knownFromWorkflows(ctx: CliContext, ids: { accountId: string; studyId: string }[]): Promise<Map<string, StudyStatus>> {
   const known = new Map<string, StudyStatus>();
   try {
-    const { client, connection } = await connectClient(temporalSettings(ctx.env));
+    const { client, connection } = await connectClient(temporalSettings(ctx.env), ctx.env);
     try {
       for (const { accountId, studyId } of ids) {
         const id = studyWorkflowId(accountId, studyId);

@@ -9,7 +9,7 @@ import { resolveStudyRef } from '../study-ref';
 export async function run(ctx: CliContext, studyArg: string, options: { account?: string; json?: boolean }): Promise<number> {
   const ref = await resolveStudyRef(studyArg, options, ctx.env);
   const settings = temporalSettings(ctx.env);
-  const { client, connection } = await connectClient(settings);
+  const { client, connection } = await connectClient(settings, ctx.env);
   try {
     const status = await client.workflow.getHandle(ref.workflowId).query(statusQuery);
     if (options.json) {

@@ -1,5 +1,5 @@
 import { startStudyflowWorkers } from '../../worker/studyflow-worker';
-import { connectWorker, temporalSettings, workflowTaskQueue } from '../../worker/temporal-connection';
+import { connectWorker, dataConverterFromEnv, temporalSettings, workflowTaskQueue } from '../../worker/temporal-connection';
 import { apiTaskQueueOf } from '../../workflows/activity-proxies';
 import { createWorkerActivities } from '../../worker/worker-activities';
 import type { CliContext } from '../main';
@@ -10,7 +10,7 @@ export async function run(ctx: CliContext): Promise<number> {
   const activities = createWorkerActivities(ctx.env);
   const connection = await connectWorker(settings);
   const taskQueue = workflowTaskQueue(ctx.env);
-  const workers = await startStudyflowWorkers({ connection, namespace: settings.namespace, activities: activities.activities, taskQueue });
+  const workers = await startStudyflowWorkers({ connection, namespace: settings.namespace, activities: activities.activities, taskQueue, dataConverter: dataConverterFromEnv(ctx.env) });
   ctx.out.progress(`worker polling ${taskQueue} and ${apiTaskQueueOf(taskQueue)} on ${settings.address} (namespace ${settings.namespace})`);
   const onTerm = () => void workers.shutdown();
   process.once('SIGTERM', onTerm);
