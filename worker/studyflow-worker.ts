@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundle } from '@temporalio/worker';
 import type { DataConverter } from '@temporalio/common';
 import { apiTaskQueueOf } from '../workflows/activity-proxies';
+import { installRuntimeLogging } from './runtime-logging';
 import { workflowTaskQueue } from './temporal-connection';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -59,6 +60,7 @@ export interface RunningWorkers {
  * their own queue whose `maxTaskQueueActivitiesPerSecond` every worker of that queue respects together.
  */
 export async function startStudyflowWorkers(options: StudyflowWorkerOptions): Promise<RunningWorkers> {
+  installRuntimeLogging();
   const workflowBundle = options.workflowBundle ?? (await prebuiltWorkflowBundle());
   const rate = options.apiRatePerSecond ?? Number(process.env.STUDYFLOW_API_RATE_LIMIT ?? 20);
   const common = { connection: options.connection, namespace: options.namespace, dataConverter: options.dataConverter };

@@ -3,6 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import type { DataConverter } from '@temporalio/common';
 import { loadCodecKeys } from './codec-keys';
+import { installRuntimeLogging } from './runtime-logging';
 import { dataConverterFor } from './payload-codec';
 
 export const DEFAULT_TASK_QUEUE = 'studyflow';
@@ -57,5 +58,6 @@ export async function connectClient(
 
 /** The worker's native connection. */
 export async function connectWorker(settings = temporalSettings()): Promise<NativeConnection> {
+  installRuntimeLogging();
   return await NativeConnection.connect({ ...settings.connectionOptions, address: settings.address } as Parameters<typeof NativeConnection.connect>[0]);
 }
