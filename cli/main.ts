@@ -20,6 +20,10 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .configureOutput({
       writeOut: (s) => ctx.out.streams.stdout.write(s),
       writeErr: (s) => ctx.out.streams.stderr.write(s),
+      getOutHelpWidth: () => (ctx.out.streams.stdout as { columns?: number }).columns ?? 80,
+      getErrHelpWidth: () => (ctx.out.streams.stderr as { columns?: number }).columns ?? 80,
+      getOutHasColors: () => ctx.out.dataColor,
+      getErrHasColors: () => ctx.out.color,
     })
     .exitOverride();
 
@@ -105,6 +109,7 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .option('--temporal-port <n>', 'Temporal gRPC port', '7233')
     .option('--ui-port <n>', 'Temporal UI port', '8233')
     .option('--sandbox-port <n>', 'sandbox API port', '4010')
+    .option('--webhook-port <n>', 'webhook receiver port', '4020')
     .option('--state-dir <dir>', 'where Temporal and the sandbox keep state', '.studyflow')
     .action(run(() => import('./commands/dev')));
 
@@ -126,6 +131,8 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
   program
     .command('worker')
     .description('run a studyflow worker (workflows and API activities) against TEMPORAL_ADDRESS')
+    .option('--webhook-port <n>', 'also receive Demand API webhooks on this port (0 = a free one)')
+    .option('--webhook-host <host>', 'bind address of the webhook receiver', '127.0.0.1')
     .action(run(() => import('./commands/worker')));
 
   program

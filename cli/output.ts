@@ -6,17 +6,23 @@ export interface Streams {
 }
 
 export class Output {
+  /** Color on stderr (progress). */
   readonly color: boolean;
+  /** Color on stdout (data): only when stdout itself is a terminal, so redirected output stays plain. */
+  readonly dataColor: boolean;
   constructor(
     readonly streams: Streams = { stdout: process.stdout, stderr: process.stderr },
     env: NodeJS.ProcessEnv = process.env,
   ) {
-    this.color = Boolean(streams.stderr.isTTY) && !('NO_COLOR' in env) && env.TERM !== 'dumb';
+    const allowed = !('NO_COLOR' in env) && env.TERM !== 'dumb';
+    this.color = Boolean(streams.stderr.isTTY) && allowed;
+    this.dataColor = Boolean(streams.stdout.isTTY) && allowed;
   }
 
-  /** Data: what scripts read. */
+  /** Data: what scripts read. Color codes are removed unless stdout is a terminal. */
   data(text: string): void {
-    this.streams.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    const plain = this.color && !this.dataColor ? text.replace(/\u001b\[[0-9;]*m/g, '') : text;
+    this.streams.stdout.write(plain.endsWith('\n') ? plain : `${plain}\n`);
   }
 
   json(value: unknown): void {
@@ -47,7 +53,6 @@ export function table(headers: string[], rows: string[][]): string {
 }
 
 function visibleLength(text: string): number {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/\u001b\[[0-9;]*m/g, '').length;
 }
 

@@ -49,6 +49,6 @@ export function progressLine(tg: TargetGroupStatus): string {
 
 /** The Temporal UI page of a workflow. */
 export function temporalUiLink(env: NodeJS.ProcessEnv, namespace: string, workflowId: string): string {
-  const base = (env.STUDYFLOW_TEMPORAL_UI_URL ?? 'http://127.0.0.1:8233').replace(/\/$/, '');
+  const base = (env.STUDYFLOW_TEMPORAL_UI_URL || 'http://127.0.0.1:8233').replace(/\/$/, '');
   return `${base}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}`;
 }

@@ -67,19 +67,10 @@ function draftOf(studyId: string, key: string, tg: TargetGroupSpec): Record<stri
   return draft;
 }
 
+/** Profiles in the API's 2025-12-18 shape (the study model uses it as is); undefined when none are declared. */
 function profilesOf(tg: TargetGroupSpec): unknown[] | undefined {
   if (!tg.profiles.length && !tg.remote_profile_template_ids.length) return undefined;
-  return tg.profiles.map((p) => ({
-    object: p.object,
-    name: p.name,
-    ...(p.description ? { description: p.description } : {}),
-    quotas_enabled: p.quotas_enabled,
-    targets: p.targets.map((t) => ({
-      ...(t.text ? { text: t.text } : {}),
-      conditions: t.conditions,
-      ...(t.quota ? { quota: t.quota } : {}),
-    })),
-  }));
+  return JSON.parse(JSON.stringify(tg.profiles)) as unknown[];
 }
 
 /**
@@ -113,6 +104,7 @@ export function desiredStudyOf(study: Study, lists: StudyListRefs, options: { wa
     if (tg.moved_from) desired.movedFrom = tg.moved_from;
     const profiles = profilesOf(tg);
     if (profiles) desired.profiles = profiles;
+    if (tg.remote_profile_template_ids.length) desired.profileTemplateIds = [...tg.remote_profile_template_ids];
     if (items.length) desired.activityExclusions = { duration: tg.exclusions.activity?.duration, items };
     if (refs.recontact) desired.recontact = refs.recontact;
     return desired;

@@ -178,15 +178,16 @@ function launchAction(desired: DesiredTargetGroup, tg: ObservedTargetGroup | und
   if (tg && tg.status !== 'draft') {
     return { kind: 'none', resource: 'fielding', key, reason: `already ${tg.status}` };
   }
-  const gates = [desired.launch.requireFeasible ? 'feasibility' : undefined, desired.launch.maxCpi ? `price <= ${desired.launch.maxCpi.value} ${desired.launch.maxCpi.currency_code}` : undefined]
-    .filter(Boolean)
-    .join(' and ');
+  const gates = [
+    desired.launch.requireFeasible ? 'feasible' : undefined,
+    desired.launch.maxCpi ? `price <= ${desired.launch.maxCpi.value} ${desired.launch.maxCpi.currency_code}` : undefined,
+  ].filter(Boolean);
   const when = desired.launch.mode === 'manual' ? 'after approval' : 'automatically';
   return {
     kind: 'launch',
     resource: 'fielding',
     key,
-    reason: `launch ${when}${gates ? ` once ${gates} pass` : ''}`,
+    reason: `launch ${when}${gates.length ? ` once the gate passes (${gates.join(', ')})` : ''}`,
   };
 }
 

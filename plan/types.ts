@@ -55,6 +55,8 @@ export interface DesiredTargetGroup {
   /** Draft fields in 2025-12-18 names, exactly as the API takes them (minus activity exclusions). */
   draft: Record<string, unknown>;
   profiles?: unknown[];
+  /** Profile templates that exist in the API, applied with the profiles. */
+  profileTemplateIds?: string[];
   activityExclusions?: { duration?: string; items: DesiredActivityItem[] };
   idLists: Partial<Record<IdListEntityType, ListRef>>;
   recontact?: ListRef;

@@ -4,7 +4,8 @@ import { startSandbox, type RunningSandbox } from '../sandbox';
 import { devSandboxEnv } from './api-environment';
 import { createWorkerActivities } from './worker-activities';
 import { startStudyflowWorkers, type RunningWorkers } from './studyflow-worker';
-import { connectWorker, dataConverterFromEnv } from './temporal-connection';
+import { connectClient, connectWorker, dataConverterFromEnv } from './temporal-connection';
+import { startWebhookIngress, type WebhookIngress } from './webhook-ingress';
 import { startTemporalDevServer, type RunningDevServer } from './temporal-dev-server';
 
 /** The embedded default on one machine: Temporal dev server (SQLite), the sandbox API, and a worker. */
@@ -23,6 +24,8 @@ export interface EmbeddedStackOptions {
   apiRatePerSecond?: number;
   /** Workflow task queue (tests give each file its own). */
   taskQueue?: string;
+  /** Port of the webhook receiver (0 = free); it runs with the in-process worker. */
+  webhookPort?: number;
   /** Where the codec keys come from (default process.env). */
   codecEnv?: Record<string, string | undefined>;
   /** Run a worker in this process (default true); false when workers run as their own processes. */
@@ -33,6 +36,8 @@ export interface EmbeddedStack {
   temporalAddress: string;
   uiUrl?: string;
   sandbox: RunningSandbox;
+  /** The webhook receiver (with the in-process worker): declare `${webhookUrl}` in study files. */
+  webhooks?: WebhookIngress;
   /** The STUDYFLOW_* and TEMPORAL_* settings a CLI or another worker uses to reach this stack. */
   env: Record<string, string>;
   stop(): Promise<void>;
@@ -90,7 +95,15 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
       await workers.shutdown();
       await activities.close();
     });
-    return { temporalAddress, uiUrl: temporal?.uiUrl, sandbox, env, stop };
+    const { client, connection: clientConnection } = await connectClient(
+      { address: temporalAddress, namespace: 'default', connectionOptions: {} },
+      options.codecEnv ?? process.env,
+    );
+    cleanups.push(() => clientConnection.close());
+    const webhooks = await startWebhookIngress({ client, secrets: activities.webhookSecrets, port: options.webhookPort ?? 0 });
+    cleanups.push(() => webhooks.close());
+    env.STUDYFLOW_WEBHOOK_URL = webhooks.url;
+    return { temporalAddress, uiUrl: temporal?.uiUrl, sandbox, webhooks, env, stop };
   } catch (error) {
     await stop();
     throw error;

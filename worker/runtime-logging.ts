@@ -15,6 +15,8 @@ export function installRuntimeLogging(env: NodeJS.ProcessEnv | Record<string, st
   const level = LEVELS.includes(requested) ? requested : 'WARN';
   const verbose = level === 'DEBUG' || level === 'TRACE';
   const logger = new DefaultLogger(level, (entry: LogEntry) => {
+    // studyflow splits workflows and API activities over two workers on purpose.
+    if (/^No (activities|workflows|Nexus services) registered/.test(entry.message)) return;
     process.stderr.write(`${formatLogEntry(entry, verbose)}\n`);
   });
   try {

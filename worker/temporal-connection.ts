@@ -26,7 +26,10 @@ export interface TemporalSettings {
  * Without any, the address is the one `studyflow dev` uses: 127.0.0.1:7233, namespace "default".
  */
 export function temporalSettings(env: NodeJS.ProcessEnv = process.env): TemporalSettings {
-  const config = loadClientConnectConfig({ overrideEnvVars: env as Record<string, string> });
+  // An unset CI secret expands to "": treat empty TEMPORAL_* values as absent.
+  const present = Object.fromEntries(Object.entries(env).filter(([k, v]) => !(k.startsWith('TEMPORAL_') && (v ?? '').trim() === ''))) as Record<string, string>;
+  env = present;
+  const config = loadClientConnectConfig({ overrideEnvVars: present });
   const options = { ...(config.connectionOptions as Record<string, unknown>) };
   const address = (options.address as string | undefined) ?? env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233';
   delete options.address;

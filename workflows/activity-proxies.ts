@@ -14,14 +14,18 @@ export function apiTaskQueueOf(workflowTaskQueue: string): string {
  * Demand API activities, on the API task queue that belongs to this workflow's queue (its rate
  * limit protects the API quota). They classify errors themselves: retryable ones (429 with
  * Retry-After, 5xx, network, a running job) retry here with backoff; 400/404/422 are final.
- * `summary` is the one-line label the Temporal UI shows on the activity.
+ * `summary` is the one-line label the Temporal UI shows on the activity; `long` is for activities that
+ * heartbeat (uploads, observing a study's lists).
  */
-export function apiActivities(summary?: string): WorkflowActivities {
+export function apiActivities(summary?: string, kind: 'call' | 'long' = 'call'): WorkflowActivities {
   return proxyActivities<WorkflowActivities>({
     taskQueue: apiTaskQueueOf(workflowInfo().taskQueue),
     ...(summary ? { summary } : {}),
-    startToCloseTimeout: '2 minutes',
-    heartbeatTimeout: '1 minute',
+    // One HTTP exchange per attempt: a lost worker is noticed after 30 s. Long work (streamed
+    // uploads, reading every page of a list) heartbeats instead and may run for minutes.
+    ...(kind === 'call'
+      ? { startToCloseTimeout: '30 seconds' }
+      : { startToCloseTimeout: '15 minutes', heartbeatTimeout: '20 seconds' }),
     retry: {
       initialInterval: '500 ms',
       backoffCoefficient: 2,

@@ -13,7 +13,8 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import { planStudy, resolveActivityItems } from '../plan/plan-study';
+import { canonicalJson } from '../plan/compare';
+import { isWrite, planStudy, resolveActivityItems } from '../plan/plan-study';
 import type { DesiredStudy, DesiredTargetGroup, ObservedStudy, PlannedAction } from '../plan/types';
 import type { TargetGroupDesired } from '../activities';
 import { apiActivities } from './activity-proxies';
@@ -54,6 +55,9 @@ export interface StudyCarriedState {
   targetGroupIds: Record<string, string>;
   exclusionGroupIds: Record<string, string>;
   children: string[];
+  /** The revision each child was last given. */
+  childRevisions?: Record<string, string>;
+  childSpecs?: Record<string, string>;
   pending?: ApplyRequest;
 }
 
@@ -81,6 +85,9 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
   const targetGroupIds: Record<string, string> = { ...(carried?.targetGroupIds ?? {}) };
   const exclusionGroupIds: Record<string, string> = { ...(carried?.exclusionGroupIds ?? {}) };
   const children = new Set<string>(carried?.children ?? []);
+  const childRevisions: Record<string, string> = { ...(carried?.childRevisions ?? {}) };
+  // The desired spec each child was last given: an unchanged target group is not disturbed by a new revision.
+  const childSpecs: Record<string, string> = { ...(carried?.childSpecs ?? {}) };
   const childWrites: Record<string, number> = {};
   let studyWrites = status.writes;
   let pending: ApplyRequest | undefined = carried?.pending;
@@ -114,7 +121,8 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
     const keys = Object.keys(status.targetGroups).filter((k) => !request.targetGroup || k === request.targetGroup);
     const approvedKeys: string[] = [];
     for (const key of keys) {
-      if (!children.has(key)) continue;
+      const phase = status.targetGroups[key]?.phase;
+      if (!children.has(key) || phase === 'live' || phase === 'paused' || phase === 'completed' || phase === 'failed') continue;
       approvedKeys.push(key);
       void getExternalWorkflowHandle(childId(key)).signal(targetGroupApproveSignal);
     }
@@ -177,7 +185,7 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
     await setPhase('planning');
     const ctx = { accountId: desired.accountId, apiVersion: desired.apiVersion };
 
-    const observed: ObservedStudy = await apiActivities(`observe study ${desired.studyId}`).observeStudy({
+    const observed: ObservedStudy = await apiActivities(`observe study ${desired.studyId}`, 'long').observeStudy({
       ctx,
       desired,
       known: { ...knownFromStatus(status), projectId, targetGroupIds, exclusionGroupIds },
@@ -312,47 +320,53 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
     await setMembership(ctx, desired, plan.actions, draftFailed);
     checkpoint();
 
-    // One child per target group: uploads, gates, launch and watching.
-    for (const tg of desired.targetGroups) {
-      if (draftFailed.has(tg.key) || !targetGroupIds[tg.key]) continue;
-      const revision: TargetGroupRevision = {
-        revision: desired.revision,
-        desired: tg,
-        targetGroupId: targetGroupIds[tg.key],
-        projectId: pid,
-        actions: actionsFor(tg.key),
-      };
-      const existing = status.targetGroups[tg.key];
-      if (!children.has(tg.key)) {
-        children.add(tg.key);
-        setTgPhase(tg.key, 'draft', { targetGroupId: revision.targetGroupId });
-        await startChild(targetGroupWorkflow, {
-          workflowId: childId(tg.key),
-          args: [
-            {
-              studyWorkflowId: workflowInfo().workflowId,
-              accountId: desired.accountId,
-              studyId: desired.studyId,
-              businessUnitId: desired.businessUnitId,
-              apiVersion: desired.apiVersion,
-              revision,
-            },
-          ],
-          parentClosePolicy: ParentClosePolicy.ABANDON,
-          staticSummary: `Target group ${tg.key} of study ${desired.studyId}`,
-          typedSearchAttributes: [
-            { key: STUDY_ID, value: desired.studyId },
-            { key: ACCOUNT_ID, value: desired.accountId },
-            { key: TARGET_GROUP_KEY, value: tg.key },
-            { key: REMOTE_TARGET_GROUP_ID, value: revision.targetGroupId },
-          ],
-        });
-      } else if (existing?.revision !== desired.revision || existing?.phase === 'failed') {
-        // A new revision, or a retry of a failed target group on re-apply.
-        setTgPhase(tg.key, existing?.phase ?? 'draft', { settledRevision: undefined });
-        await getExternalWorkflowHandle(childId(tg.key)).signal(targetGroupRevisionSignal, revision);
-      }
-    }
+    // One child per target group (started together): uploads, gates, launch and watching.
+    await Promise.all(
+      desired.targetGroups.map(async (tg) => {
+        if (draftFailed.has(tg.key) || !targetGroupIds[tg.key]) return;
+        const revision: TargetGroupRevision = {
+          revision: desired.revision,
+          desired: tg,
+          targetGroupId: targetGroupIds[tg.key],
+          projectId: pid,
+          actions: actionsFor(tg.key),
+        };
+        const existing = status.targetGroups[tg.key];
+        if (!children.has(tg.key)) {
+          children.add(tg.key);
+          childRevisions[tg.key] = desired.revision;
+          childSpecs[tg.key] = canonicalJson(tg);
+          setTgPhase(tg.key, 'draft', { targetGroupId: revision.targetGroupId });
+          await startChild(targetGroupWorkflow, {
+            workflowId: childId(tg.key),
+            args: [
+              {
+                studyWorkflowId: workflowInfo().workflowId,
+                accountId: desired.accountId,
+                studyId: desired.studyId,
+                businessUnitId: desired.businessUnitId,
+                apiVersion: desired.apiVersion,
+                revision,
+              },
+            ],
+            parentClosePolicy: ParentClosePolicy.ABANDON,
+            staticSummary: `Target group ${tg.key} of study ${desired.studyId}`,
+            typedSearchAttributes: [
+              { key: STUDY_ID, value: desired.studyId },
+              { key: ACCOUNT_ID, value: desired.accountId },
+              { key: TARGET_GROUP_KEY, value: tg.key },
+              { key: REMOTE_TARGET_GROUP_ID, value: revision.targetGroupId },
+            ],
+          });
+        } else if (childSpecs[tg.key] !== canonicalJson(tg) || revision.actions.some(isWrite) || existing?.phase === 'failed') {
+          // Its part of the study changed, the API differs from it, or a retry of a failed target group.
+          childRevisions[tg.key] = desired.revision;
+          childSpecs[tg.key] = canonicalJson(tg);
+          setTgPhase(tg.key, existing?.phase ?? 'draft', { settledRevision: undefined });
+          await getExternalWorkflowHandle(childId(tg.key)).signal(targetGroupRevisionSignal, revision);
+        }
+      }),
+    );
 
     // Wait until every target group has settled for this revision (or a newer revision arrives).
     const keys = desired.targetGroups.map((t) => t.key);
@@ -361,7 +375,7 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
         pending !== undefined ||
         keys.every((k) => {
           const s = status.targetGroups[k];
-          return s !== undefined && s.settledRevision === desired.revision;
+          return s !== undefined && (draftFailed.has(k) ? s.settledRevision === desired.revision : s.settledRevision === childRevisions[k]);
         }),
     );
     checkpoint();
@@ -436,7 +450,7 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
         await condition(allHandlersFinished);
         await continueAsNew<typeof studyWorkflow>({
           ...input,
-          carried: { status, projectId, targetGroupIds, exclusionGroupIds, children: [...children], pending },
+          carried: { status, projectId, targetGroupIds, exclusionGroupIds, children: [...children], childRevisions, childSpecs, pending },
         });
       }
     }

@@ -42,7 +42,7 @@ export interface TargetGroupWorkflowInput {
   apiVersion: ApiVersion;
   revision: TargetGroupRevision;
   /** Carried across continue-as-new. */
-  carried?: { status: TargetGroupStatus; writes: number; launchAttempts: number; etag?: string };
+  carried?: { status: TargetGroupStatus; writes: number; launchAttempts: number; etag?: string; jobAttempts?: Record<string, number> };
 }
 
 const TERMINAL_JOB = new Set(['Success', 'Completed', 'Failed']);
@@ -64,6 +64,12 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
   let writes = input.carried?.writes ?? 0;
   let launchAttempts = input.carried?.launchAttempts ?? 0;
   let etag = input.carried?.etag;
+  // A job that failed is retried with a new Idempotency-Key (the API replays the old, failed job otherwise).
+  const jobAttempts: Record<string, number> = { ...(input.carried?.jobAttempts ?? {}) };
+  const jobKey = (intent: string): string => {
+    jobAttempts[intent] = (jobAttempts[intent] ?? 0) + 1;
+    return `${workflowInfo().workflowId}/${intent}/${jobAttempts[intent]}`;
+  };
   const status: TargetGroupStatus = input.carried?.status ?? {
     key: revision.desired.key,
     phase: 'draft',
@@ -95,6 +101,8 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
     upsertSearchAttributes([{ key: PHASE, value: phase }]);
     await parent.signal(targetGroupProgressSignal, { status: { ...status }, writes });
   }
+
+  const desired = () => revision.desired;
 
   /** Reports a phase in which this revision's work is done, or waits for someone to act. */
   async function settle(phase: TargetGroupPhase, patch: Partial<TargetGroupStatus> = {}): Promise<void> {
@@ -131,10 +139,11 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
   }
 
   async function uploadList(action: PlannedAction): Promise<void> {
+    const api = apiActivities(`${action.reason} (${desired().key})`, 'long');
     const list = action.list as ListRef;
     const base = { ctx, projectId: revision.projectId, targetGroupId: revision.targetGroupId };
     if (action.resource === 'recontact_list') {
-      const { jobId } = await api.uploadRecontactList({ ...base, list, idempotencyKey: `${workflowInfo().workflowId}/recontact/${list.sha256}` });
+      const { jobId } = await api.uploadRecontactList({ ...base, list, idempotencyKey: jobKey(`recontact/${list.sha256}`) });
       writes += 1;
       await pollJob('recontact upload', jobId, () => api.getRecontactJob({ ...base, jobId }));
       status.recontactList = { sha256: list.sha256, count: list.count };
@@ -142,7 +151,7 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
     }
     const entityType = action.entityType as IdListEntityType;
     if (action.kind === 'replace_list') {
-      const { jobId } = await api.removeAllExcludedIds({ ...base, idempotencyKey: `${workflowInfo().workflowId}/remove-all/${entityType}/${list.sha256}` });
+      const { jobId } = await api.removeAllExcludedIds({ ...base, idempotencyKey: jobKey(`remove-all/${entityType}/${list.sha256}`) });
       writes += 1;
       await pollJob('remove-all', jobId, () => api.getRemoveAllJob({ ...base, jobId }));
     }
@@ -150,7 +159,7 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
       ...base,
       entityType,
       list,
-      idempotencyKey: `${workflowInfo().workflowId}/upload/${entityType}/${list.sha256}`,
+      idempotencyKey: jobKey(`upload/${entityType}/${list.sha256}`),
     });
     writes += 1;
     await pollJob(`${entityType} upload`, jobId, () => api.getIdListJob({ ...base, jobId }));
@@ -166,7 +175,11 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
     const profileAction = actions.find((a) => a.resource === 'profiles' && a.kind === 'update');
     if (profileAction && desired.profiles) {
       await report('uploading', { message: 'applying profiles' });
-      await apiActivities(`profiles ${desired.key}`).manageProfiles({ ...base, profiles: desired.profiles as Record<string, unknown>[] });
+      await apiActivities(`profiles ${desired.key}`).manageProfiles({
+        ...base,
+        profiles: desired.profiles as Record<string, unknown>[],
+        ...(desired.profileTemplateIds ? { extra: { profile_template_ids: desired.profileTemplateIds } } : {}),
+      });
       writes += 1;
     }
     const uploads = actions.filter((a) => a.kind === 'upload' || a.kind === 'replace_list');
@@ -290,6 +303,7 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
   let needsConverge = input.carried === undefined;
   for (;;) {
     if (needsConverge) {
+      delete status.settledRevision;
       try {
         await converge();
       } catch (error) {
@@ -312,7 +326,7 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
     while (controls.length > 0) await applyControl(controls.shift() as FieldingControlRequest['action']);
     if (!woke && (status.phase === 'live' || status.phase === 'paused')) await checkDrift();
     if (workflowInfo().continueAsNewSuggested && !pendingRevision) {
-      await continueAsNew<typeof targetGroupWorkflow>({ ...input, revision: { ...revision, actions: [] }, carried: { status, writes, launchAttempts, etag } });
+      await continueAsNew<typeof targetGroupWorkflow>({ ...input, revision: { ...revision, actions: [] }, carried: { status, writes, launchAttempts, etag, jobAttempts } });
     }
   }
 }

@@ -6,7 +6,7 @@ import { parsePort } from '../options';
 
 export async function run(
   ctx: CliContext,
-  options: { temporalPort: string; uiPort: string; sandboxPort: string; stateDir: string },
+  options: { temporalPort: string; uiPort: string; sandboxPort: string; webhookPort: string; stateDir: string },
 ): Promise<number> {
   const stateDir = path.resolve(ctx.cwd, options.stateDir);
   ctx.out.progress('starting Temporal (SQLite), the sandbox API and a worker…');
@@ -15,6 +15,7 @@ export async function run(
     temporalPort: parsePort(options.temporalPort, '--temporal-port'),
     uiPort: parsePort(options.uiPort, '--ui-port'),
     sandboxPort: parsePort(options.sandboxPort, '--sandbox-port'),
+    webhookPort: parsePort(options.webhookPort, '--webhook-port'),
   }).catch((error: Error) => {
     throw new CliError(`cannot start the embedded stack: ${error.message}`);
   });
@@ -22,6 +23,7 @@ export async function run(
   ctx.out.progress(`Temporal     ${stack.temporalAddress}`);
   if (stack.uiUrl) ctx.out.progress(`Temporal UI  ${stack.uiUrl}`);
   ctx.out.progress(`Sandbox API  ${stack.sandbox.baseUrl}   (admin: ${stack.sandbox.baseUrl}/_sandbox/info)`);
+  if (stack.webhooks) ctx.out.progress(`Webhooks     ${stack.webhooks.url}   (use it as a webhook url in study files)`);
   ctx.out.progress(`State        ${stateDir}`);
   ctx.out.progress('');
   ctx.out.progress('In another terminal, `npx studyflow apply examples/quickstart/study.yaml` uses these defaults.');

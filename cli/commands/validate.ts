@@ -14,7 +14,8 @@ export async function run(ctx: CliContext, paths: string[], options: { format: '
     const line = formatDiagnostic(d, format);
     ctx.out.data(format === 'human' ? (d.severity === 'error' ? ctx.out.red(line) : ctx.out.yellow(line)) : line);
   }
-  const summary = `${studies.length} stud${studies.length === 1 ? 'y' : 'ies'} checked: ${errors} error(s), ${warnings} warning(s)`;
+  const files = new Set([...studies.map((s) => s.file), ...diagnostics.map((d) => d.file)]).size;
+  const summary = `${files} file(s) checked, ${studies.length} valid stud${studies.length === 1 ? 'y' : 'ies'}: ${errors} error(s), ${warnings} warning(s)`;
   ctx.out.progress(errors ? ctx.out.red(summary) : ctx.out.green(summary));
   return errors ? 1 : 0;
 }

@@ -1,22 +1,34 @@
 import { startStudyflowWorkers } from '../../worker/studyflow-worker';
-import { connectWorker, dataConverterFromEnv, temporalSettings, workflowTaskQueue } from '../../worker/temporal-connection';
+import { connectClient, connectWorker, dataConverterFromEnv, temporalSettings, workflowTaskQueue } from '../../worker/temporal-connection';
+import { startWebhookIngress, type WebhookIngress } from '../../worker/webhook-ingress';
+import { parsePort } from '../options';
 import { apiTaskQueueOf } from '../../workflows/activity-proxies';
 import { createWorkerActivities } from '../../worker/worker-activities';
 import type { CliContext } from '../main';
 
 /** `studyflow worker`: one worker process; SIGTERM or Ctrl-C shuts it down gracefully. */
-export async function run(ctx: CliContext): Promise<number> {
+export async function run(ctx: CliContext, options: { webhookPort?: string; webhookHost: string } = { webhookHost: '127.0.0.1' }): Promise<number> {
   const settings = temporalSettings(ctx.env);
   const activities = createWorkerActivities(ctx.env);
   const connection = await connectWorker(settings);
   const taskQueue = workflowTaskQueue(ctx.env);
   const workers = await startStudyflowWorkers({ connection, namespace: settings.namespace, activities: activities.activities, taskQueue, dataConverter: dataConverterFromEnv(ctx.env) });
   ctx.out.progress(`worker polling ${taskQueue} and ${apiTaskQueueOf(taskQueue)} on ${settings.address} (namespace ${settings.namespace})`);
+  let ingress: WebhookIngress | undefined;
+  let clientConnection: { close(): Promise<void> } | undefined;
+  if (options.webhookPort !== undefined) {
+    const { client, connection: c } = await connectClient(settings, ctx.env);
+    clientConnection = c;
+    ingress = await startWebhookIngress({ client, secrets: activities.webhookSecrets, port: parsePort(options.webhookPort, '--webhook-port'), host: options.webhookHost });
+    ctx.out.progress(`receiving webhooks on ${ingress.url}`);
+  }
   const onTerm = () => void workers.shutdown();
   process.once('SIGTERM', onTerm);
   void ctx.interrupted.then(() => workers.shutdown());
   await workers.done;
   process.off('SIGTERM', onTerm);
+  await ingress?.close();
+  await clientConnection?.close();
   await activities.close();
   await connection.close();
   ctx.out.progress('worker stopped');

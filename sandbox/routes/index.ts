@@ -6,6 +6,7 @@ import { activityExclusionsRoutes } from './activity-exclusions';
 import { createAdminRoutes } from './admin';
 import { authTokenRoutes } from './auth-token';
 import { exclusionGroupsRoutes } from './exclusion-groups';
+import { feasibilityRoutes } from './feasibility';
 import { fieldingRoutes } from './fielding';
 import { idExclusionsRoutes } from './id-exclusions';
 import { legacyExclusionsRoutes } from './legacy-exclusions';
@@ -13,6 +14,10 @@ import { projectsRoutes } from './projects';
 import { recontactsRoutes } from './recontacts';
 import { reportsDownloadRoutes } from './reports-download';
 import { targetGroupsRoutes } from './target-groups';
+import { profilesRoutes } from './profiles';
+import { calendarRoutes } from './calendar';
+import { webhooksRoutes } from './webhooks';
+import { reportingRoutes } from './reporting';
 
 /** Route modules of the /v1 API (order does not matter; literal path segments win over parameters). */
 export const apiRouteModules: RouteModule[] = [
@@ -26,6 +31,11 @@ export const apiRouteModules: RouteModule[] = [
   exclusionGroupsRoutes,
   fieldingRoutes,
   reportsDownloadRoutes,
+  feasibilityRoutes,
+  profilesRoutes,
+  calendarRoutes,
+  webhooksRoutes,
+  reportingRoutes,
 ];
 
 export function buildRouteModules(controls: SandboxControls): RouteModule[] {

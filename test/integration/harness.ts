@@ -57,7 +57,7 @@ export async function startTestStack(name: string, options: { inProcessWorker?: 
     sandboxPort: 0,
     inProcessWorker: options.inProcessWorker,
   });
-  const env = { ...stack.env, STUDYFLOW_WATCH_INTERVAL_MS: '2000', NO_COLOR: '1' };
+  const env = { ...stack.env, STUDYFLOW_WATCH_INTERVAL_MS: '30000', NO_COLOR: '1' };
   const { client, connection } = await connectClient({ address: temporalAddress, namespace: 'default', connectionOptions: {} });
   const workers: ChildProcess[] = [];
   return {
@@ -143,6 +143,14 @@ export function historyText(json: string): string {
   };
   walk(JSON.parse(json));
   return parts.join('\n');
+}
+
+/** POSTs that only compute (feasibility, validation, suggestions): they change nothing in the API. */
+const READ_ONLY_POSTS = [/\/calculate-feasibility$/, /\/profiles\/validate$/, /\/intelligent-calendar\//, /\/drafts\/generate-blended-profile$/, /\/supplier-quota-distribution\/draft$/];
+
+/** The write calls among request-log entries: everything but reads and computing POSTs. */
+export function writeCalls<T extends { method: string; path: string }>(entries: T[]): T[] {
+  return entries.filter((r) => r.path.startsWith('/v1') && r.method !== 'GET' && !(r.method === 'POST' && READ_ONLY_POSTS.some((p) => p.test(r.path))));
 }
 
 /** Polls until `check` returns a value (not undefined) or the time runs out. */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, startTestStack, writeStudy, type TestStack } from './harness';
+import { eventually, startTestStack, writeCalls, writeStudy, type TestStack } from './harness';
 
 const RSIDS = Array.from({ length: 250 }, (_, i) => `rsid-${String(i).padStart(5, '0')}`);
 
@@ -72,7 +72,7 @@ describe('study lifecycle on the real dev server and sandbox', () => {
     const before = t.stack.sandbox.requests().length;
     const result = await t.cli(['apply', path.join(t.dir, 'multi.yaml')]);
     expect(result.code).toBe(0);
-    const writes = t.stack.sandbox.requests().slice(before).filter((r) => r.method !== 'GET' && r.path.startsWith('/v1'));
+    const writes = writeCalls(t.stack.sandbox.requests().slice(before));
     expect(writes).toEqual([]);
   });
 
@@ -116,7 +116,7 @@ describe('study lifecycle on the real dev server and sandbox', () => {
     writeStudy(t.dir, 'diff.yaml', two(45));
     const result = await t.cli(['apply', file]);
     expect(result.code).toBe(0);
-    const writes = t.stack.sandbox.requests().slice(before).filter((r) => r.method !== 'GET' && r.path.startsWith('/v1'));
+    const writes = writeCalls(t.stack.sandbox.requests().slice(before));
     expect(writes.map((w) => `${w.method} ${w.route}`)).toEqual(['PUT /v1/demand/accounts/{account_id}/projects/{project_id}/target-groups/{target_group_id}']);
     const a = Object.values(t.stack.sandbox.state().target_groups).find((x) => x.target_group_customer_reference_number === 'studyflow:diff-only:a');
     expect(a?.filling_goal).toBe(45);

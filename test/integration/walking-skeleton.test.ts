@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { installTemporalCli } from '../../scripts/temporal-cli.mjs';
-import { startTestStack, writeStudy, type TestStack } from './harness';
+import { startTestStack, writeCalls, writeStudy, type TestStack } from './harness';
 
 const STUDY = `# yaml-language-server: $schema=../../schema/study.schema.json
 format: studyflow/v1
@@ -82,10 +82,7 @@ describe('walking skeleton: study file -> apply -> live target group', () => {
     const before = t.stack.sandbox.requests().length;
     const result = await t.cli(['apply', file, '--json']);
     expect(result.code).toBe(0);
-    const writes = t.stack.sandbox
-      .requests()
-      .slice(before)
-      .filter((r) => r.method !== 'GET' && r.path.startsWith('/v1'));
+    const writes = writeCalls(t.stack.sandbox.requests().slice(before));
     expect(writes).toEqual([]);
     const out = JSON.parse(result.stdout) as { studies: { status: { plan: { kind: string }[] } }[] };
     expect(out.studies[0].status.plan.filter((a) => a.kind !== 'none')).toEqual([]);

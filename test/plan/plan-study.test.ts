@@ -64,7 +64,7 @@ describe('planStudy', () => {
       'launch:fielding:us',
     ]);
     expect(plan.hasChanges).toBe(true);
-    expect(plan.actions[2].reason).toContain('feasibility');
+    expect(plan.actions[2].reason).toBe('launch automatically once the gate passes (feasible)');
   });
 
   it('plans nothing that writes when the remote already holds the study', () => {

@@ -1,0 +1,27 @@
+// Temporal's activity context when there is one (heartbeats, cancellation), and a quiet no-op outside Temporal.
+import { Context } from '@temporalio/activity';
+
+/** The running activity's Context, or undefined when called outside a Temporal worker (tests, scripts). */
+export function currentActivityContext(): Context | undefined {
+  try {
+    return Context.current();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Aborts when Temporal cancels the running activity; undefined outside Temporal. */
+export function activityCancellationSignal(): AbortSignal | undefined {
+  return currentActivityContext()?.cancellationSignal;
+}
+
+/** Records progress for Temporal (the SDK throttles the actual heartbeats); no-op outside Temporal. */
+export function heartbeatProgress(details: Record<string, unknown>): void {
+  const ctx = currentActivityContext();
+  if (!ctx) return;
+  try {
+    ctx.heartbeat(details);
+  } catch {
+    // MockActivityEnvironment and local activities may refuse heartbeats; progress is best effort.
+  }
+}

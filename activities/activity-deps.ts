@@ -1,0 +1,25 @@
+// What the activities need from the process: the API client, the ID-list blob store, the webhook secret store.
+import type { BlobStore } from './blob-store';
+import type { DemandApiClient } from './http/demand-api-client';
+
+/** Receives a webhook's signing secret, which the API shows once, at creation. */
+export interface WebhookSecretStore {
+  /** Stores the secret of a new webhook; must be durable before it resolves. */
+  save(entry: { accountId: string; webhookId: string; url: string; secret: string }): Promise<void>;
+  /** True when the secret of this webhook is held (so an existing webhook can be reused). */
+  has(entry: { accountId: string; webhookId: string }): Promise<boolean>;
+}
+
+/** Dependencies of {@link createActivities}. Build them once per worker process. */
+export interface ActivityDeps {
+  /** The Demand API client (one per process; it holds the token cache). */
+  api: DemandApiClient;
+  /** Where ID lists live; uploads stream from it. */
+  blobs: BlobStore;
+  /** Receives webhook secrets; they never appear in activity results. */
+  webhookSecrets: WebhookSecretStore;
+  /** Page size for resource lists (1-100). Default 100. */
+  listPageSize?: number;
+  /** Page size for excluded-ID lists (1-1000). Default 1000. */
+  idListPageSize?: number;
+}

@@ -1,0 +1,78 @@
+// Respondent activity exclusions of a target group: read, and replace the whole list.
+import { callApi, targetGroupPath } from './api-call';
+import type { ActivityDeps } from './activity-deps';
+import { checkCtx, requireArray, requireText } from './activity-input';
+import { unexpectedResponseFailure } from './http/errors';
+import type { ActivityCtx } from './types';
+
+/** One exclusion item: whose participation history is checked, which statuses, how far back. */
+export interface ActivityExclusionItem {
+  type: 'project' | 'target_group';
+  id: string;
+  /** Default ["Complete"]; other statuses need the account feature. */
+  respondent_statuses?: string[];
+  /** ISO-8601 date period, 1..396 days; default P90D. */
+  duration?: string;
+  [field: string]: unknown;
+}
+
+export interface ActivityExclusionsInput {
+  ctx: ActivityCtx;
+  projectId: string;
+  targetGroupId: string;
+}
+export interface ActivityExclusionsOutput {
+  /** Request-level duration, when the API reports one. */
+  duration?: string;
+  items: ActivityExclusionItem[];
+}
+export interface PutActivityExclusionsInput extends ActivityExclusionsInput {
+  /** Request-level duration. */
+  duration?: string;
+  /** The complete new list (the PUT replaces the existing one). */
+  items: ActivityExclusionItem[];
+}
+
+export function activityExclusionActivities(deps: ActivityDeps) {
+  const path = (ctx: ActivityCtx, p: string, t: string) => `${targetGroupPath(ctx, p, t)}/respondent-activity-exclusions`;
+
+  function parse(req: { method: string; path: string }, status: number, body: unknown): ActivityExclusionsOutput {
+    if (Array.isArray(body)) return { items: body as ActivityExclusionItem[] };
+    const record = body as Record<string, unknown> | undefined;
+    const items = record?.respondent_activity_exclusions ?? record?.data;
+    if (!Array.isArray(items)) throw unexpectedResponseFailure(req, status, 'no respondent_activity_exclusions array');
+    const out: ActivityExclusionsOutput = { items: items as ActivityExclusionItem[] };
+    if (typeof record?.duration === 'string') out.duration = record.duration;
+    return out;
+  }
+
+  return {
+    /** GET TG/respondent-activity-exclusions */
+    async getActivityExclusions(input: ActivityExclusionsInput): Promise<ActivityExclusionsOutput> {
+      const ctx = checkCtx('getActivityExclusions', input.ctx);
+      const p = requireText('getActivityExclusions', 'projectId', input.projectId);
+      const t = requireText('getActivityExclusions', 'targetGroupId', input.targetGroupId);
+      const req = { method: 'GET', path: path(ctx, p, t) } as const;
+      const res = await callApi(deps.api, ctx, req);
+      return parse(req, res.status, res.body);
+    },
+
+    /** PUT TG/respondent-activity-exclusions: replaces the whole list (idempotent by nature). */
+    async putActivityExclusions(input: PutActivityExclusionsInput): Promise<ActivityExclusionsOutput> {
+      const ctx = checkCtx('putActivityExclusions', input.ctx);
+      const p = requireText('putActivityExclusions', 'projectId', input.projectId);
+      const t = requireText('putActivityExclusions', 'targetGroupId', input.targetGroupId);
+      const items = requireArray('putActivityExclusions', 'items', input.items) as ActivityExclusionItem[];
+      const json: Record<string, unknown> = { respondent_activity_exclusions: items };
+      if (input.duration !== undefined) json.duration = input.duration;
+      const req = { method: 'PUT', path: path(ctx, p, t), json } as const;
+      const res = await callApi(deps.api, ctx, req);
+      if (res.status === 204 || res.body === undefined) {
+        const out: ActivityExclusionsOutput = { items };
+        if (input.duration !== undefined) out.duration = input.duration;
+        return out;
+      }
+      return parse(req, res.status, res.body);
+    },
+  };
+}

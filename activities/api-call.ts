@@ -1,0 +1,71 @@
+// Sends one activity's call: the ctx's version (and the version's endpoint names), traceparent, cancellation.
+import { activityCancellationSignal } from './activity-context';
+import type { ApiRequest, ApiResponse, DemandApiClient } from './http/demand-api-client';
+import { unexpectedResponseFailure } from './http/errors';
+import type { ActivityCtx, ApiObject } from './types';
+import { pathForVersion } from './version-adapter';
+
+export type ActivityApiRequest = Omit<ApiRequest, 'apiVersion' | 'traceparent' | 'signal'>;
+
+export function callApi<T = unknown>(api: DemandApiClient, ctx: ActivityCtx, req: ActivityApiRequest): Promise<ApiResponse<T>> {
+  return api.request<T>({
+    ...req,
+    path: pathForVersion(req.path, ctx.apiVersion),
+    apiVersion: ctx.apiVersion,
+    traceparent: ctx.traceparent,
+    signal: activityCancellationSignal(),
+  });
+}
+
+/** `/v1/demand/accounts/{account_id}` */
+export function accountPath(ctx: ActivityCtx): string {
+  return `/v1/demand/accounts/${seg(ctx.accountId)}`;
+}
+
+/** `P/projects/{project_id}` */
+export function projectPath(ctx: ActivityCtx, projectId: string): string {
+  return `${accountPath(ctx)}/projects/${seg(projectId)}`;
+}
+
+/** `P/projects/{project_id}/target-groups/{target_group_id}` */
+export function targetGroupPath(ctx: ActivityCtx, projectId: string, targetGroupId: string): string {
+  return `${projectPath(ctx, projectId)}/target-groups/${seg(targetGroupId)}`;
+}
+
+/** One encoded path segment. */
+export function seg(value: string): string {
+  return encodeURIComponent(value);
+}
+
+/** The body as a resource with a string `id`, or an unexpected-response failure. */
+export function expectResource(req: ActivityApiRequest, res: ApiResponse): ApiObject {
+  const body = res.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw unexpectedResponseFailure({ method: req.method, path: req.path }, res.status, 'expected a JSON object');
+  }
+  const record = body as Record<string, unknown>;
+  if (typeof record.id === 'number') return { ...record, id: String(record.id) };
+  if (typeof record.id !== 'string' || record.id === '') {
+    throw unexpectedResponseFailure({ method: req.method, path: req.path }, res.status, 'the resource has no id');
+  }
+  return record as ApiObject;
+}
+
+/** The body as a JSON object (any shape), or an unexpected-response failure. */
+export function expectObject(req: ActivityApiRequest, res: ApiResponse): Record<string, unknown> {
+  const body = res.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw unexpectedResponseFailure({ method: req.method, path: req.path }, res.status, 'expected a JSON object');
+  }
+  return body as Record<string, unknown>;
+}
+
+/** A string field of a body (e.g. `job_id`), or an unexpected-response failure. */
+export function expectString(req: ActivityApiRequest, res: ApiResponse, field: string): string {
+  const value = expectObject(req, res)[field];
+  if (typeof value === 'number') return String(value);
+  if (typeof value !== 'string' || value === '') {
+    throw unexpectedResponseFailure({ method: req.method, path: req.path }, res.status, `no ${field}`);
+  }
+  return value;
+}

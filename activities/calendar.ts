@@ -1,0 +1,57 @@
+// Intelligent calendar: suggested fielding time range and suggested number of days.
+import { callApi, expectObject } from './api-call';
+import type { ActivityDeps } from './activity-deps';
+import { checkCtx, requireObject, requireText } from './activity-input';
+import { invalidInputFailure } from './http/errors';
+import type { ActivityCtx, JsonObject } from './types';
+
+export interface SuggestTimeRangeInput {
+  ctx: ActivityCtx;
+  locale: string;
+  /** Either `days` alone, or both `start` and `end` (the API refuses the combination). */
+  days?: number;
+  start?: string;
+  end?: string;
+}
+export interface SuggestTimeRangeOutput {
+  suggestedStart: string;
+  suggestedEnd: string;
+  /** The whole answer. */
+  suggestion: Record<string, unknown>;
+}
+export interface SuggestDaysInput {
+  ctx: ActivityCtx;
+  /** `{locale, price: {value, currency_code: "USD"}, length_of_interview, incidence_rate (0 < x < 1), completes}` */
+  request: JsonObject;
+}
+export interface SuggestDaysOutput {
+  suggestion: Record<string, unknown>;
+}
+
+const CALENDAR = '/v1/demand/intelligent-calendar';
+
+export function calendarActivities(deps: ActivityDeps) {
+  return {
+    /** GET /v1/demand/intelligent-calendar/suggest-time-range?locale&days | &start&end */
+    async suggestTimeRange(input: SuggestTimeRangeInput): Promise<SuggestTimeRangeOutput> {
+      const activity = 'suggestTimeRange';
+      const ctx = checkCtx(activity, input.ctx);
+      const locale = requireText(activity, 'locale', input.locale);
+      const hasRange = input.start !== undefined || input.end !== undefined;
+      if (input.days !== undefined && hasRange) throw invalidInputFailure(activity, 'give either days, or start and end, not both');
+      if (hasRange && (input.start === undefined || input.end === undefined)) throw invalidInputFailure(activity, 'start and end go together');
+      const req = { method: 'GET', path: `${CALENDAR}/suggest-time-range`, query: { locale, days: input.days, start: input.start, end: input.end } } as const;
+      const res = await callApi(deps.api, ctx, req);
+      const body = expectObject(req, res);
+      return { suggestedStart: String(body.suggested_start ?? ''), suggestedEnd: String(body.suggested_end ?? ''), suggestion: body };
+    },
+
+    /** POST /v1/demand/intelligent-calendar/suggest-days */
+    async suggestDays(input: SuggestDaysInput): Promise<SuggestDaysOutput> {
+      const ctx = checkCtx('suggestDays', input.ctx);
+      const request = requireObject('suggestDays', 'request', input.request);
+      const req = { method: 'POST', path: `${CALENDAR}/suggest-days`, json: request } as const;
+      return { suggestion: expectObject(req, await callApi(deps.api, ctx, req)) };
+    },
+  };
+}

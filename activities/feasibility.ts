@@ -1,0 +1,53 @@
+// Feasibility and price prediction.
+import { accountPath, callApi, expectObject, seg } from './api-call';
+import type { ActivityDeps } from './activity-deps';
+import { checkCtx, requireObject, requireText } from './activity-input';
+import type { ActivityCtx, JsonObject } from './types';
+import { fromWireBody, toWireBody } from './version-adapter';
+
+export interface CalculateFeasibilityInput {
+  ctx: ActivityCtx;
+  /** Feasibility request (2025-12-18 names; no project_id; allocations may hold supplier_ids). */
+  request: JsonObject;
+}
+export interface CalculateFeasibilityOutput {
+  feasibility: Record<string, unknown>;
+}
+export interface GeneratePricePredictionInput {
+  ctx: ActivityCtx;
+  businessUnitId: string;
+  /** Query parameters of the prediction (e.g. locale, incidence, length of interview, completes). */
+  query: Record<string, string | number | boolean>;
+}
+export interface GeneratePricePredictionOutput {
+  prediction: Record<string, unknown>;
+}
+
+export function feasibilityActivities(deps: ActivityDeps) {
+  return {
+    /** POST P/target-groups/calculate-feasibility */
+    async calculateFeasibility(input: CalculateFeasibilityInput): Promise<CalculateFeasibilityOutput> {
+      const ctx = checkCtx('calculateFeasibility', input.ctx);
+      const request = requireObject('calculateFeasibility', 'request', input.request);
+      const req = {
+        method: 'POST',
+        path: `${accountPath(ctx)}/target-groups/calculate-feasibility`,
+        json: toWireBody(request, ctx.apiVersion),
+      } as const;
+      return { feasibility: fromWireBody(expectObject(req, await callApi(deps.api, ctx, req)), ctx.apiVersion) };
+    },
+
+    /** GET P/business-units/{id}/generate-price-prediction?… (carries the renamed pricing_model/type value). */
+    async generatePricePrediction(input: GeneratePricePredictionInput): Promise<GeneratePricePredictionOutput> {
+      const ctx = checkCtx('generatePricePrediction', input.ctx);
+      const businessUnitId = requireText('generatePricePrediction', 'businessUnitId', input.businessUnitId);
+      const query = toWireBody(requireObject('generatePricePrediction', 'query', input.query ?? {}), ctx.apiVersion);
+      const req = {
+        method: 'GET',
+        path: `${accountPath(ctx)}/business-units/${seg(businessUnitId)}/generate-price-prediction`,
+        query: query as Record<string, string | number | boolean>,
+      } as const;
+      return { prediction: fromWireBody(expectObject(req, await callApi(deps.api, ctx, req)), ctx.apiVersion) };
+    },
+  };
+}

@@ -1,0 +1,169 @@
+// Launch from draft (an asynchronous job) and control of fielding runs with ETags.
+import { callApi, expectObject, expectResource, seg, targetGroupPath } from './api-call';
+import type { ActivityDeps } from './activity-deps';
+import { checkCtx, requireText } from './activity-input';
+import type { ApiResponse } from './http/demand-api-client';
+import { failureFromAnswer, unexpectedResponseFailure } from './http/errors';
+import { parseJobStatus } from './job-status';
+import type { ActivityCtx, ApiObject } from './types';
+import { fromWireBody } from './version-adapter';
+
+export interface LaunchFromDraftInput {
+  ctx: ActivityCtx;
+  projectId: string;
+  targetGroupId: string;
+  /** Sent as Idempotency-Key. */
+  idempotencyKey: string;
+  /** ISO-8601 UTC timestamp. */
+  endFieldingAt: string;
+}
+export interface LaunchFromDraftOutput {
+  /** The launch job to poll; null when the target group was already launched. */
+  jobId: string | null;
+  /** True when the target group was no longer a draft (launched by an earlier attempt or by hand). */
+  alreadyLaunched: boolean;
+  /** The run of an already launched target group. */
+  fieldingRunId: string | null;
+}
+export interface LaunchJobInput {
+  ctx: ActivityCtx;
+  projectId: string;
+  targetGroupId: string;
+  jobId: string;
+}
+export interface LaunchJobOutput {
+  /** `Processing`, `Completed` or `Failed`. */
+  status: string;
+  fieldingRunId?: string;
+  failureReason?: string;
+}
+export interface FieldingRunInput {
+  ctx: ActivityCtx;
+  projectId: string;
+  targetGroupId: string;
+  fieldingRunId: string;
+}
+export interface FieldingRunOutput {
+  run: Record<string, unknown>;
+  etag: string;
+}
+export interface FieldingRunControlInput extends FieldingRunInput {
+  /** The ETag of the run the decision was based on (sent as If-Match). */
+  etag: string;
+}
+
+/**
+ * Result of pause/resume/complete. Every variant carries the current `etag`.
+ * - `applied`: the API took the action.
+ * - `already_in_state`: refused (stale ETag or wrong state), but the run already is where the action leads
+ *   (e.g. a retried pause whose first attempt succeeded).
+ * - `precondition_failed`: 412, the run changed since `etag`; `run` is the fresh state to decide on again.
+ * - `invalid_state`: 422 invalid_state_transition; `run` is the fresh state.
+ */
+export type FieldingRunControlOutput =
+  | { outcome: 'applied'; etag: string }
+  | { outcome: 'already_in_state'; etag: string; run: Record<string, unknown> }
+  | { outcome: 'precondition_failed'; etag: string; run: Record<string, unknown> }
+  | { outcome: 'invalid_state'; etag: string; run: Record<string, unknown>; detail?: string };
+
+type ControlAction = 'pause' | 'resume' | 'complete';
+const STATE_AFTER: Record<ControlAction, string> = { pause: 'paused', resume: 'live', complete: 'completed' };
+
+export function fieldingActivities(deps: ActivityDeps) {
+  const tgPath = (activity: string, input: { ctx: ActivityCtx; projectId: string; targetGroupId: string }): [ActivityCtx, string] => {
+    const ctx = checkCtx(activity, input.ctx);
+    return [ctx, targetGroupPath(ctx, requireText(activity, 'projectId', input.projectId), requireText(activity, 'targetGroupId', input.targetGroupId))];
+  };
+
+  async function readRun(ctx: ActivityCtx, path: string): Promise<FieldingRunOutput> {
+    const req = { method: 'GET', path } as const;
+    const res = await callApi(deps.api, ctx, req);
+    const etag = res.headers.etag;
+    if (!etag) throw unexpectedResponseFailure(req, res.status, 'the fielding run answer has no ETag');
+    return { run: fromWireBody(expectObject(req, res), ctx.apiVersion), etag };
+  }
+
+  async function control(activity: string, action: ControlAction, input: FieldingRunControlInput): Promise<FieldingRunControlOutput> {
+    const [ctx, base] = tgPath(activity, input);
+    const runPath = `${base}/fielding-runs/${seg(requireText(activity, 'fieldingRunId', input.fieldingRunId))}`;
+    const etag = requireText(activity, 'etag', input.etag);
+    const res: ApiResponse = await callApi(deps.api, ctx, {
+      method: 'POST',
+      path: `${runPath}/${action}`,
+      ifMatch: etag,
+      acceptStatuses: [412, 422],
+    });
+    if (res.status < 300) {
+      if (res.headers.etag) return { outcome: 'applied', etag: res.headers.etag };
+      return { outcome: 'applied', etag: (await readRun(ctx, runPath)).etag };
+    }
+    const body = (res.body ?? {}) as Record<string, unknown>;
+    if (res.status === 422 && body.object !== 'invalid_state_transition') {
+      // Any other 422 is a plain refusal: classify it like every other error.
+      throw failureFromAnswer({ status: res.status, headers: res.headers, body }, { method: 'POST', path: `${runPath}/${action}` });
+    }
+    const fresh = await readRun(ctx, runPath);
+    if (fresh.run.status === STATE_AFTER[action]) return { outcome: 'already_in_state', etag: fresh.etag, run: fresh.run };
+    if (res.status === 412) return { outcome: 'precondition_failed', etag: fresh.etag, run: fresh.run };
+    const out: FieldingRunControlOutput = { outcome: 'invalid_state', etag: fresh.etag, run: fresh.run };
+    if (typeof body.detail === 'string') out.detail = body.detail;
+    return out;
+  }
+
+  return {
+    /**
+     * Reads the target group first: if it is no longer a draft, reports it as already launched. Otherwise
+     * POST TG/fielding-run-jobs/launch-from-draft with the Idempotency-Key -> the job id (201 = the job exists).
+     */
+    async launchFromDraft(input: LaunchFromDraftInput): Promise<LaunchFromDraftOutput> {
+      const [ctx, path] = tgPath('launchFromDraft', input);
+      const key = requireText('launchFromDraft', 'idempotencyKey', input.idempotencyKey);
+      const endFieldingAt = requireText('launchFromDraft', 'endFieldingAt', input.endFieldingAt);
+      const tgReq = { method: 'GET', path } as const;
+      const targetGroup: ApiObject = expectResource(tgReq, await callApi(deps.api, ctx, tgReq));
+      const runId = targetGroup.fielding_run_id;
+      if (targetGroup.status !== 'draft' && (typeof runId === 'string' || typeof runId === 'number')) {
+        return { jobId: null, alreadyLaunched: true, fieldingRunId: String(runId) };
+      }
+      const req = {
+        method: 'POST',
+        path: `${path}/fielding-run-jobs/launch-from-draft`,
+        json: { end_fielding_at: endFieldingAt },
+        idempotencyKey: key,
+      } as const;
+      const res = await callApi(deps.api, ctx, req);
+      const body = (res.body ?? {}) as Record<string, unknown>;
+      let jobId = typeof body.job_id === 'string' || typeof body.job_id === 'number' ? String(body.job_id) : undefined;
+      if (!jobId && res.headers.location) jobId = decodeURIComponent(res.headers.location.split('?')[0].split('/').pop() ?? '') || undefined;
+      if (!jobId) throw unexpectedResponseFailure(req, res.status, 'no job_id and no Location');
+      return { jobId, alreadyLaunched: false, fieldingRunId: null };
+    },
+
+    /** GET TG/fielding-run-jobs/launch-from-draft/{job_id} */
+    async getLaunchJob(input: LaunchJobInput): Promise<LaunchJobOutput> {
+      const [ctx, path] = tgPath('getLaunchJob', input);
+      const jobId = requireText('getLaunchJob', 'jobId', input.jobId);
+      const req = { method: 'GET', path: `${path}/fielding-run-jobs/launch-from-draft/${seg(jobId)}` } as const;
+      const { status, failureReason, body } = parseJobStatus(req, await callApi(deps.api, ctx, req));
+      const out: LaunchJobOutput = { status };
+      const runId = body.created_fielding_run_id;
+      if (typeof runId === 'string' || typeof runId === 'number') out.fieldingRunId = String(runId);
+      if (failureReason !== undefined) out.failureReason = failureReason;
+      return out;
+    },
+
+    /** GET TG/fielding-runs/{id} -> the run and its ETag. */
+    async getFieldingRun(input: FieldingRunInput): Promise<FieldingRunOutput> {
+      const [ctx, path] = tgPath('getFieldingRun', input);
+      const id = requireText('getFieldingRun', 'fieldingRunId', input.fieldingRunId);
+      return readRun(ctx, `${path}/fielding-runs/${seg(id)}`);
+    },
+
+    /** POST …/pause with If-Match. */
+    pauseFieldingRun: (input: FieldingRunControlInput) => control('pauseFieldingRun', 'pause', input),
+    /** POST …/resume with If-Match. */
+    resumeFieldingRun: (input: FieldingRunControlInput) => control('resumeFieldingRun', 'resume', input),
+    /** POST …/complete with If-Match. */
+    completeFieldingRun: (input: FieldingRunControlInput) => control('completeFieldingRun', 'complete', input),
+  };
+}

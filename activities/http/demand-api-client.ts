@@ -1,0 +1,141 @@
+// The Demand API client: bearer token, version header, timeouts, traceparent, one refresh-and-replay on 403.
+import { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
+import { AccessTokenProvider } from './access-token-provider';
+import type { ApiConfig } from './api-config';
+import { DEFAULT_JOB_BUSY_RETRY_DELAY_MS, failureFromAnswer, isAuthorizationErrorBody, type ApiAnswer } from './errors';
+import { exchange } from './http-exchange';
+import type { StreamingBody } from './multipart-body';
+import { sharedApiDispatcher } from './shared-dispatcher';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** Options of {@link createDemandApiClient}. */
+export interface DemandApiClientOptions {
+  /** Validated settings (see `loadApiConfig`). */
+  config: ApiConfig;
+  /** undici dispatcher; default the process-wide keep-alive Agent. Tests pass a MockAgent. */
+  dispatcher?: Dispatcher;
+  /** Clock in ms for token expiry and Retry-After dates. Default `Date.now`. */
+  clock?: () => number;
+  /** Renew the token this long before it expires. Default 5 minutes. */
+  tokenRefreshMarginMs?: number;
+  /** Wait before retrying a 409 job_already_running without Retry-After. Default 10 s. */
+  jobBusyRetryDelayMs?: number;
+  /** User-Agent header. Default `studyflow`. */
+  userAgent?: string;
+}
+
+/** One call to a `/v1` endpoint. */
+export interface ApiRequest {
+  method: HttpMethod;
+  /** Path starting with `/v1/`, segments already encoded. */
+  path: string;
+  /** Value of the version header for this call. */
+  apiVersion: string;
+  query?: Record<string, string | number | boolean | undefined | null>;
+  /** JSON body. */
+  json?: unknown;
+  /** Streamed body (multipart uploads); re-opened on replay. */
+  stream?: StreamingBody;
+  idempotencyKey?: string;
+  ifMatch?: string;
+  /** W3C trace context, passed through when well-formed. */
+  traceparent?: string;
+  signal?: AbortSignal;
+  /** Non-2xx statuses returned to the caller instead of thrown (e.g. 404 for lookups, 412 for ETags). */
+  acceptStatuses?: readonly number[];
+}
+
+/** The answer to an {@link ApiRequest}: status, lower-cased headers, parsed body. */
+export interface ApiResponse<T = unknown> {
+  status: number;
+  headers: Record<string, string>;
+  body: T;
+}
+
+/** What activities need from the client. */
+export interface DemandApiClient {
+  readonly config: ApiConfig;
+  /** Sends one call; non-accepted statuses become ApplicationFailures (see errors.ts). */
+  request<T = unknown>(req: ApiRequest): Promise<ApiResponse<T>>;
+  /** Token requests sent so far by this client. */
+  readonly tokenRequestCount: number;
+}
+
+const TRACEPARENT = /^[0-9a-f]{2}-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$/;
+
+/** Creates the client. Create one per process and share it: it holds the token cache. */
+export function createDemandApiClient(options: DemandApiClientOptions): DemandApiClient {
+  const { config } = options;
+  const dispatcher = options.dispatcher ?? sharedApiDispatcher({ connectTimeoutMs: config.timeouts.connectMs });
+  const clock = options.clock ?? Date.now;
+  const userAgent = options.userAgent ?? 'studyflow';
+  const tokens = new AccessTokenProvider({ config, dispatcher, clock, refreshMarginMs: options.tokenRefreshMarginMs, userAgent });
+  const jobBusyRetryDelayMs = options.jobBusyRetryDelayMs ?? DEFAULT_JOB_BUSY_RETRY_DELAY_MS;
+
+  async function send(req: ApiRequest, token: string): Promise<ApiAnswer> {
+    if (!req.path.startsWith('/v1/')) throw new Error(`Demand API paths start with /v1/ (got ${req.path})`);
+    const url = new URL(config.baseUrl + req.path);
+    for (const [name, value] of Object.entries(req.query ?? {})) {
+      if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
+    }
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${token}`,
+      [config.versionHeader.toLowerCase()]: req.apiVersion,
+      accept: 'application/json',
+      'user-agent': userAgent,
+    };
+    let body: string | Readable | undefined;
+    if (req.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(req.json);
+    } else if (req.stream) {
+      headers['content-type'] = req.stream.contentType;
+      headers['content-length'] = String(req.stream.contentLength);
+      body = Readable.from(req.stream.open(), { objectMode: false });
+    } else if (req.method === 'POST' || req.method === 'PUT') {
+      headers['content-length'] = '0';
+    }
+    if (req.idempotencyKey) headers['idempotency-key'] = req.idempotencyKey;
+    if (req.ifMatch) headers['if-match'] = req.ifMatch;
+    if (req.traceparent && TRACEPARENT.test(req.traceparent)) headers.traceparent = req.traceparent;
+    return exchange({
+      url,
+      method: req.method,
+      headers,
+      body,
+      signal: req.signal,
+      headersTimeoutMs: config.timeouts.headersMs,
+      bodyTimeoutMs: config.timeouts.bodyMs,
+      dispatcher,
+      secrets: [token, config.clientSecret],
+      displayPath: url.pathname,
+    });
+  }
+
+  return {
+    config,
+    get tokenRequestCount() {
+      return tokens.tokenRequestCount;
+    },
+    async request<T>(req: ApiRequest): Promise<ApiResponse<T>> {
+      const token = await tokens.getToken();
+      let usedToken = token;
+      let answer = await send(req, token);
+      if (answer.status === 403 && isAuthorizationErrorBody(answer.body)) {
+        usedToken = await tokens.replaceRejected(token);
+        answer = await send(req, usedToken);
+      }
+      const ok = (answer.status >= 200 && answer.status < 300) || (req.acceptStatuses?.includes(answer.status) ?? false);
+      if (!ok) {
+        throw failureFromAnswer(answer, { method: req.method, path: new URL(config.baseUrl + req.path).pathname }, {
+          secrets: [token, usedToken, config.clientSecret],
+          jobBusyRetryDelayMs,
+          now: clock,
+        });
+      }
+      return { status: answer.status, headers: answer.headers, body: answer.body as T };
+    },
+  };
+}

@@ -1,0 +1,57 @@
+// The activities the worker registers, their input/output types, and the downstream rate limit.
+import { accountActivities } from './accounts';
+import type { ActivityDeps } from './activity-deps';
+import { activityExclusionActivities } from './activity-exclusions';
+import { calendarActivities } from './calendar';
+import { exclusionGroupActivities } from './exclusion-groups';
+import { feasibilityActivities } from './feasibility';
+import { fieldingActivities } from './fielding';
+import { idListExclusionActivities } from './id-list-exclusions';
+import { profileActivities } from './profiles';
+import { projectActivities } from './projects';
+import { recontactActivities } from './recontact';
+import { targetGroupActivities } from './target-groups';
+import { webhookActivities } from './webhooks';
+
+export { API_TASK_QUEUE, DEFAULT_API_ACTIVITIES_PER_SECOND } from './task-queue';
+
+/** Every Demand API activity as a plain object of async functions (what the worker registers). */
+export function createActivities(deps: ActivityDeps) {
+  return {
+    ...accountActivities(deps),
+    ...projectActivities(deps),
+    ...targetGroupActivities(deps),
+    ...feasibilityActivities(deps),
+    ...activityExclusionActivities(deps),
+    ...idListExclusionActivities(deps),
+    ...exclusionGroupActivities(deps),
+    ...profileActivities(deps),
+    ...recontactActivities(deps),
+    ...calendarActivities(deps),
+    ...webhookActivities(deps),
+    ...fieldingActivities(deps),
+  };
+}
+
+/** The activities object; workflows use `proxyActivities<StudyflowActivities>()`. */
+export type StudyflowActivities = ReturnType<typeof createActivities>;
+
+export type { ActivityDeps, WebhookSecretStore } from './activity-deps';
+export type { ActivityCtx, ApiObject, ApiVersion, IdEntityType, IdListRef, JobStatus, JsonObject } from './types';
+export { API_VERSIONS, CURRENT_API_VERSION } from './types';
+export type * from './accounts';
+export type * from './projects';
+export type * from './target-groups';
+export type * from './feasibility';
+export type * from './activity-exclusions';
+export type * from './id-list-exclusions';
+export type * from './exclusion-groups';
+export type * from './profiles';
+export type * from './recontact';
+export type * from './calendar';
+export type * from './webhooks';
+export type * from './fielding';
+export { createBlobStore, blobDirFromEnv, BlobStoreError, DEFAULT_BLOB_DIR, type BlobStore, type BlobStoreOptions, type StoredIdList, type IdListSource } from './blob-store';
+export { digestSortedIds, sortIds } from './id-list-digest';
+export { fromWireBody, pathForVersion, toWireBody, usesLegacyNames } from './version-adapter';
+export * from './http/index';

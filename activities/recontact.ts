@@ -1,0 +1,62 @@
+// Recontact: upload the list of pre-identified respondents of a recontact target group, and poll the job.
+import { callApi, expectString, seg, targetGroupPath } from './api-call';
+import type { ActivityDeps } from './activity-deps';
+import { checkCtx, requireText } from './activity-input';
+import { invalidInputFailure } from './http/errors';
+import { uploadIdListFile } from './id-list-upload';
+import { parseJobStatus } from './job-status';
+import type { ActivityCtx, IdEntityType, IdListRef } from './types';
+
+export interface UploadRecontactListInput {
+  ctx: ActivityCtx;
+  projectId: string;
+  targetGroupId: string;
+  list: IdListRef;
+  /** Sent as Idempotency-Key. */
+  idempotencyKey: string;
+  /** Default `RSID`. */
+  entityType?: IdEntityType;
+}
+export interface UploadRecontactListOutput {
+  jobId: string;
+}
+export interface RecontactJobInput {
+  ctx: ActivityCtx;
+  projectId: string;
+  targetGroupId: string;
+  jobId: string;
+}
+export interface RecontactJobOutput {
+  /** `Processing`, `Completed` or `Failed`. */
+  status: string;
+  failureReason?: string;
+}
+
+export function recontactActivities(deps: ActivityDeps) {
+  const jobs = (ctx: ActivityCtx, p: string, t: string) => `${targetGroupPath(ctx, p, t)}/recontacts/jobs/upload-respondents-by-file`;
+  return {
+    /** POST TG/recontacts/jobs/upload-respondents-by-file (multipart field `file`) -> {jobId} */
+    async uploadRecontactList(input: UploadRecontactListInput): Promise<UploadRecontactListOutput> {
+      const ctx = checkCtx('uploadRecontactList', input.ctx);
+      const p = requireText('uploadRecontactList', 'projectId', input.projectId);
+      const t = requireText('uploadRecontactList', 'targetGroupId', input.targetGroupId);
+      const key = requireText('uploadRecontactList', 'idempotencyKey', input.idempotencyKey);
+      const entityType = input.entityType ?? 'RSID';
+      if (entityType !== 'RSID' && entityType !== 'ACCESS_RESPONDENT_GUID') throw invalidInputFailure('uploadRecontactList', 'entityType must be RSID or ACCESS_RESPONDENT_GUID');
+      const path = jobs(ctx, p, t);
+      const res = await uploadIdListFile(deps, ctx, { activity: 'uploadRecontactList', path, query: { entity_type: entityType }, list: input.list, idempotencyKey: key });
+      return { jobId: expectString({ method: 'POST', path }, res, 'job_id') };
+    },
+
+    /** GET TG/recontacts/jobs/upload-respondents-by-file/{job_id} */
+    async getRecontactJob(input: RecontactJobInput): Promise<RecontactJobOutput> {
+      const ctx = checkCtx('getRecontactJob', input.ctx);
+      const p = requireText('getRecontactJob', 'projectId', input.projectId);
+      const t = requireText('getRecontactJob', 'targetGroupId', input.targetGroupId);
+      const jobId = requireText('getRecontactJob', 'jobId', input.jobId);
+      const req = { method: 'GET', path: `${jobs(ctx, p, t)}/${seg(jobId)}` } as const;
+      const { status, failureReason } = parseJobStatus(req, await callApi(deps.api, ctx, req));
+      return failureReason === undefined ? { status } : { status, failureReason };
+    },
+  };
+}

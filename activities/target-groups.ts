@@ -1,0 +1,164 @@
+// Target groups: ensure a draft (read before create), update a draft, get, list, overview, performance.
+import { callApi, expectObject, expectResource, projectPath, targetGroupPath } from './api-call';
+import type { ActivityDeps } from './activity-deps';
+import { checkCtx, requireObject, requireText } from './activity-input';
+import { ensureResource } from './ensure-resource';
+import { listAllPages } from './pagination';
+import type { ActivityCtx, ApiObject, JsonObject } from './types';
+import { fromWireBody, toWireBody } from './version-adapter';
+
+/** Draft target group fields (2025-12-18 names); the five required ones are typed, others pass through. */
+export interface TargetGroupDesired extends JsonObject {
+  name?: string;
+  locale?: string;
+  live_url?: string | null;
+  test_url?: string | null;
+  expected_incidence_rate: number;
+  expected_length_of_interview_minutes: number;
+  filling_goal: number;
+  project_manager_id: string;
+  collects_pii: boolean;
+  /** The natural key; when present, ensure finds an existing draft by it. */
+  target_group_customer_reference_number?: string;
+}
+
+export interface EnsureDraftTargetGroupInput {
+  ctx: ActivityCtx;
+  projectId: string;
+  /** Sent as Idempotency-Key on the create. */
+  idempotencyKey: string;
+  knownId?: string;
+  desired: TargetGroupDesired;
+}
+export interface EnsureDraftTargetGroupOutput {
+  targetGroup: ApiObject;
+  created: boolean;
+}
+export interface UpdateDraftTargetGroupInput {
+  ctx: ActivityCtx;
+  projectId: string;
+  targetGroupId: string;
+  desired: TargetGroupDesired;
+}
+export interface TargetGroupInput {
+  ctx: ActivityCtx;
+  projectId: string;
+  targetGroupId: string;
+}
+export interface TargetGroupOutput {
+  targetGroup: ApiObject;
+}
+export interface ListTargetGroupsInput {
+  ctx: ActivityCtx;
+  projectId: string;
+  /** Only target groups with this customer reference number. */
+  targetGroupCustomerReferenceNumber?: string;
+}
+export interface ListTargetGroupsOutput {
+  /** List items as the API returns them (2025-12-18 lists omit `name`). */
+  targetGroups: ApiObject[];
+}
+export interface TargetGroupOverviewOutput {
+  overview: Record<string, unknown>;
+}
+export interface TargetGroupPerformanceOutput {
+  performance: Record<string, unknown>;
+}
+
+export function targetGroupActivities(deps: ActivityDeps) {
+  const pageSize = deps.listPageSize ?? 100;
+
+  async function readTargetGroup(ctx: ActivityCtx, projectId: string, targetGroupId: string): Promise<ApiObject | undefined> {
+    const req = { method: 'GET', path: targetGroupPath(ctx, projectId, targetGroupId), acceptStatuses: [404] } as const;
+    const res = await callApi(deps.api, ctx, req);
+    if (res.status === 404) return undefined;
+    return fromWireBody(expectResource(req, res), ctx.apiVersion);
+  }
+
+  async function listTargetGroups(ctx: ActivityCtx, projectId: string, reference?: string): Promise<ApiObject[]> {
+    const items = await listAllPages(deps.api, ctx, {
+      method: 'GET',
+      path: `${projectPath(ctx, projectId)}/target-groups`,
+      query: { target_group_customer_reference_number: reference },
+    }, pageSize);
+    return items
+      .filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null && 'id' in item)
+      .map((item) => {
+        const adapted = fromWireBody(item, ctx.apiVersion);
+        return { ...adapted, id: String(adapted.id) };
+      });
+  }
+
+  return {
+    /** Finds the draft by knownId, then by target_group_customer_reference_number; else creates it. */
+    async ensureDraftTargetGroup(input: EnsureDraftTargetGroupInput): Promise<EnsureDraftTargetGroupOutput> {
+      const ctx = checkCtx('ensureDraftTargetGroup', input.ctx);
+      const projectId = requireText('ensureDraftTargetGroup', 'projectId', input.projectId);
+      const key = requireText('ensureDraftTargetGroup', 'idempotencyKey', input.idempotencyKey);
+      const desired = requireObject('ensureDraftTargetGroup', 'desired', input.desired) as TargetGroupDesired;
+      const reference = desired.target_group_customer_reference_number;
+      const { resource, created } = await ensureResource({
+        describe: `target group with target_group_customer_reference_number ${reference ?? ''} in project ${projectId}`,
+        getById: input.knownId ? () => readTargetGroup(ctx, projectId, input.knownId as string) : undefined,
+        findByNaturalKey: reference
+          ? async () => (await listTargetGroups(ctx, projectId, reference)).filter(
+              (tg) => String(tg.target_group_customer_reference_number) === reference,
+            )
+          : undefined,
+        getFull: (id) => readTargetGroup(ctx, projectId, id),
+        create: async () => {
+          const req = {
+            method: 'POST',
+            path: `${projectPath(ctx, projectId)}/target-groups`,
+            json: toWireBody(desired, ctx.apiVersion),
+            idempotencyKey: key,
+          } as const;
+          return fromWireBody(expectResource(req, await callApi(deps.api, ctx, req)), ctx.apiVersion);
+        },
+      });
+      return { targetGroup: resource, created };
+    },
+
+    /** PUT the draft (replaces its fields; the API refuses when it is no longer a draft). */
+    async updateDraftTargetGroup(input: UpdateDraftTargetGroupInput): Promise<TargetGroupOutput> {
+      const ctx = checkCtx('updateDraftTargetGroup', input.ctx);
+      const projectId = requireText('updateDraftTargetGroup', 'projectId', input.projectId);
+      const targetGroupId = requireText('updateDraftTargetGroup', 'targetGroupId', input.targetGroupId);
+      const desired = requireObject('updateDraftTargetGroup', 'desired', input.desired);
+      const req = { method: 'PUT', path: targetGroupPath(ctx, projectId, targetGroupId), json: toWireBody(desired, ctx.apiVersion) } as const;
+      return { targetGroup: fromWireBody(expectResource(req, await callApi(deps.api, ctx, req)), ctx.apiVersion) };
+    },
+
+    async getTargetGroup(input: TargetGroupInput): Promise<TargetGroupOutput> {
+      const ctx = checkCtx('getTargetGroup', input.ctx);
+      const projectId = requireText('getTargetGroup', 'projectId', input.projectId);
+      const targetGroupId = requireText('getTargetGroup', 'targetGroupId', input.targetGroupId);
+      const req = { method: 'GET', path: targetGroupPath(ctx, projectId, targetGroupId) } as const;
+      return { targetGroup: fromWireBody(expectResource(req, await callApi(deps.api, ctx, req)), ctx.apiVersion) };
+    },
+
+    /** Every target group of the project (all pages). */
+    async listTargetGroups(input: ListTargetGroupsInput): Promise<ListTargetGroupsOutput> {
+      const ctx = checkCtx('listTargetGroups', input.ctx);
+      const projectId = requireText('listTargetGroups', 'projectId', input.projectId);
+      return { targetGroups: await listTargetGroups(ctx, projectId, input.targetGroupCustomerReferenceNumber) };
+    },
+
+    async getTargetGroupOverview(input: TargetGroupInput): Promise<TargetGroupOverviewOutput> {
+      const ctx = checkCtx('getTargetGroupOverview', input.ctx);
+      const projectId = requireText('getTargetGroupOverview', 'projectId', input.projectId);
+      const targetGroupId = requireText('getTargetGroupOverview', 'targetGroupId', input.targetGroupId);
+      const req = { method: 'GET', path: `${targetGroupPath(ctx, projectId, targetGroupId)}/overview` } as const;
+      return { overview: fromWireBody(expectObject(req, await callApi(deps.api, ctx, req)), ctx.apiVersion) };
+    },
+
+    /** GET TG/performance (path not shown in the spec; the sandbox serves it there). Carries completes_cost. */
+    async getTargetGroupPerformance(input: TargetGroupInput): Promise<TargetGroupPerformanceOutput> {
+      const ctx = checkCtx('getTargetGroupPerformance', input.ctx);
+      const projectId = requireText('getTargetGroupPerformance', 'projectId', input.projectId);
+      const targetGroupId = requireText('getTargetGroupPerformance', 'targetGroupId', input.targetGroupId);
+      const req = { method: 'GET', path: `${targetGroupPath(ctx, projectId, targetGroupId)}/performance` } as const;
+      return { performance: fromWireBody(expectObject(req, await callApi(deps.api, ctx, req)), ctx.apiVersion) };
+    },
+  };
+}

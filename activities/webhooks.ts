@@ -1,0 +1,118 @@
+// Webhooks: the secret shown once at creation goes to the secret store, never into an activity result.
+import { callApi, expectResource, seg } from './api-call';
+import type { ActivityDeps } from './activity-deps';
+import { checkCtx, requireArray, requireObject, requireText } from './activity-input';
+import { invalidInputFailure, unexpectedResponseFailure } from './http/errors';
+import { listAllPages } from './pagination';
+import type { ActivityCtx, ApiObject } from './types';
+
+/** A webhook as studyflow declares it. */
+export interface WebhookDesired {
+  url: string;
+  events: string[];
+  /** `gzip` or null/absent for uncompressed. Always sent on update, so an update never drops it by omission. */
+  compression?: 'gzip' | null;
+}
+
+export interface ListWebhooksInput {
+  ctx: ActivityCtx;
+}
+export interface ListWebhooksOutput {
+  /** Without any `secret` field. */
+  webhooks: ApiObject[];
+}
+export interface CreateWebhookInput {
+  ctx: ActivityCtx;
+  /** Sent as Idempotency-Key. */
+  idempotencyKey: string;
+  desired: WebhookDesired;
+}
+export interface CreateWebhookOutput {
+  /** Without the secret (it went to the secret store). */
+  webhook: ApiObject;
+  created: boolean;
+}
+export interface UpdateWebhookInput {
+  ctx: ActivityCtx;
+  webhookId: string;
+  desired: WebhookDesired;
+}
+export interface WebhookOutput {
+  webhook: ApiObject;
+}
+export interface DeleteWebhookInput {
+  ctx: ActivityCtx;
+  webhookId: string;
+}
+export interface DeleteWebhookOutput {
+  deleted: boolean;
+}
+
+export function webhookActivities(deps: ActivityDeps) {
+  const hooks = (ctx: ActivityCtx) => `/v1/accounts/${seg(ctx.accountId)}/webhooks`;
+
+  function body(activity: string, desired: WebhookDesired) {
+    const d = requireObject(activity, 'desired', desired);
+    const url = requireText(activity, 'desired.url', d.url);
+    const events = requireArray(activity, 'desired.events', d.events);
+    const compression = d.compression ?? null;
+    if (compression !== null && compression !== 'gzip') throw invalidInputFailure(activity, 'desired.compression must be gzip or null');
+    return { url, events, compression };
+  }
+
+  return {
+    async listWebhooks(input: ListWebhooksInput): Promise<ListWebhooksOutput> {
+      const ctx = checkCtx('listWebhooks', input.ctx);
+      const items = await listAllPages(deps.api, ctx, { method: 'GET', path: hooks(ctx) }, deps.listPageSize ?? 100);
+      return { webhooks: items.filter(isResource).map(withoutSecret) };
+    },
+
+    /**
+     * Reuses a webhook with the same URL whose secret the store holds; otherwise creates one (Idempotency-Key)
+     * and hands the secret to the store before returning.
+     */
+    async createWebhook(input: CreateWebhookInput): Promise<CreateWebhookOutput> {
+      const activity = 'createWebhook';
+      const ctx = checkCtx(activity, input.ctx);
+      const key = requireText(activity, 'idempotencyKey', input.idempotencyKey);
+      const json = body(activity, input.desired);
+      const existing = (await listAllPages(deps.api, ctx, { method: 'GET', path: hooks(ctx) }, deps.listPageSize ?? 100)).filter(isResource);
+      for (const hook of existing) {
+        if (hook.url === json.url && (await deps.webhookSecrets.has({ accountId: ctx.accountId, webhookId: String(hook.id) }))) {
+          return { webhook: withoutSecret(hook), created: false };
+        }
+      }
+      const req = { method: 'POST', path: hooks(ctx), json, idempotencyKey: key } as const;
+      const res = await callApi(deps.api, ctx, req);
+      const hook = expectResource(req, res);
+      if (typeof hook.secret !== 'string' || hook.secret === '') throw unexpectedResponseFailure(req, res.status, 'the created webhook carries no secret');
+      await deps.webhookSecrets.save({ accountId: ctx.accountId, webhookId: hook.id, url: json.url, secret: hook.secret });
+      return { webhook: withoutSecret(hook), created: true };
+    },
+
+    /** PUT replaces the webhook; compression is always sent (null when not wanted). */
+    async updateWebhook(input: UpdateWebhookInput): Promise<WebhookOutput> {
+      const ctx = checkCtx('updateWebhook', input.ctx);
+      const id = requireText('updateWebhook', 'webhookId', input.webhookId);
+      const req = { method: 'PUT', path: `${hooks(ctx)}/${seg(id)}`, json: body('updateWebhook', input.desired) } as const;
+      return { webhook: withoutSecret(expectResource(req, await callApi(deps.api, ctx, req))) };
+    },
+
+    /** DELETE; a webhook already gone counts as deleted. */
+    async deleteWebhook(input: DeleteWebhookInput): Promise<DeleteWebhookOutput> {
+      const ctx = checkCtx('deleteWebhook', input.ctx);
+      const id = requireText('deleteWebhook', 'webhookId', input.webhookId);
+      const res = await callApi(deps.api, ctx, { method: 'DELETE', path: `${hooks(ctx)}/${seg(id)}`, acceptStatuses: [404] });
+      return { deleted: res.status !== 404 };
+    },
+  };
+}
+
+function isResource(item: unknown): item is ApiObject {
+  return typeof item === 'object' && item !== null && (typeof (item as ApiObject).id === 'string' || typeof (item as ApiObject).id === 'number');
+}
+
+function withoutSecret(hook: ApiObject): ApiObject {
+  const { secret: _secret, ...rest } = hook;
+  return { ...rest, id: String(hook.id) };
+}

@@ -1,0 +1,143 @@
+// Benchmark: stream a 100,000-ID list (ACCESS_RESPONDENT_GUID) to the Demand API sandbox and measure time and the
+// extra memory this process holds while uploading. Prints one JSON object on stdout.
+//
+//   node --expose-gc bin/run-ts.js bench/upload-100k.ts
+//
+// The sandbox runs in a child process, so its own buffering of the request body is not counted here. With
+// STUDYFLOW_API_BASE_URL (and the other STUDYFLOW_* settings) set, the bench targets that API instead
+// (account STUDYFLOW_BENCH_ACCOUNT, default 1001; business unit / project manager STUDYFLOW_BENCH_BU / _PM).
+// With --expose-gc, memory is sampled after a forced GC every few ms, i.e. what the upload retains, not
+// garbage waiting for collection.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import { Agent } from 'undici';
+import { createActivities, createApiConfig, createBlobStore, createDemandApiClient, loadApiConfig, type ApiConfig } from '../activities/index';
+
+const IDS = 100_000;
+const SAMPLE_EVERY_MS = 5;
+
+interface SandboxProcess {
+  config: ApiConfig;
+  child?: ChildProcess;
+}
+
+async function startSandboxProcess(): Promise<SandboxProcess> {
+  if (process.env.STUDYFLOW_API_BASE_URL) return { config: loadApiConfig(process.env) };
+  const entry = pathToFileURL(resolve(import.meta.dirname, '../sandbox/index.ts')).href;
+  const code = `const { startSandbox } = await import(${JSON.stringify(entry)});
+const sandbox = await startSandbox({ quiet: true });
+process.stdout.write(JSON.stringify(sandbox.info) + '\\n');
+process.on('SIGTERM', () => { sandbox.close().then(() => process.exit(0)); });`;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+    cwd: resolve(import.meta.dirname, '..'),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const line = await new Promise<string>((resolveLine, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.once('line', resolveLine);
+    child.once('exit', (code) => reject(new Error(`sandbox process exited with ${code}`)));
+  });
+  const info = JSON.parse(line) as { base_url: string; auth_url: string; audience: string; client_id: string; client_secret: string };
+  const config = createApiConfig({
+    baseUrl: info.base_url,
+    authUrl: info.auth_url,
+    audience: info.audience,
+    clientId: info.client_id,
+    clientSecret: info.client_secret,
+  });
+  return { config, child };
+}
+
+function retainedMemory() {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const m = process.memoryUsage();
+  return { heap: m.heapUsed, arrayBuffers: m.arrayBuffers, retained: m.heapUsed + m.arrayBuffers, rss: m.rss };
+}
+
+async function main(): Promise<void> {
+  const sandbox = await startSandboxProcess();
+  const dir = await mkdtemp(join(tmpdir(), 'studyflow-bench-'));
+  const dispatcher = new Agent({ keepAliveTimeout: 5000 });
+  try {
+    const api = createDemandApiClient({ config: sandbox.config, dispatcher });
+    const blobs = createBlobStore({ dir });
+    const activities = createActivities({ api, blobs, webhookSecrets: { save: async () => undefined, has: async () => false } });
+    const ctx = { accountId: process.env.STUDYFLOW_BENCH_ACCOUNT ?? '1001', apiVersion: '2025-12-18' as const };
+    const run = randomUUID();
+
+    const list = await blobs.put(Readable.from((function* () {
+      for (let i = 0; i < IDS; i += 1) yield `${randomUUID()}\n`;
+    })()));
+    const { project } = await activities.ensureProject({
+      ctx,
+      idempotencyKey: `bench:${run}:project`,
+      desired: { name: 'upload bench', project_customer_reference_number: `bench-${run}`, business_unit_id: process.env.STUDYFLOW_BENCH_BU ?? '2001' },
+    });
+    const { targetGroup } = await activities.ensureDraftTargetGroup({
+      ctx,
+      projectId: project.id,
+      idempotencyKey: `bench:${run}:tg`,
+      desired: {
+        name: 'upload bench', expected_incidence_rate: 0.5, expected_length_of_interview_minutes: 10, filling_goal: 100,
+        project_manager_id: process.env.STUDYFLOW_BENCH_PM ?? '3001', collects_pii: false,
+      },
+    });
+    const target = { ctx, projectId: project.id, targetGroupId: targetGroup.id };
+
+    const baseline = retainedMemory();
+    const peak = { ...baseline };
+    const sampler = setInterval(() => {
+      const now = retainedMemory();
+      peak.heap = Math.max(peak.heap, now.heap);
+      peak.arrayBuffers = Math.max(peak.arrayBuffers, now.arrayBuffers);
+      peak.retained = Math.max(peak.retained, now.retained);
+      peak.rss = Math.max(peak.rss, now.rss);
+    }, SAMPLE_EVERY_MS);
+    const uploadStarted = performance.now();
+    let jobId: string;
+    try {
+      ({ jobId } = await activities.uploadIdList({ ...target, entityType: 'ACCESS_RESPONDENT_GUID', list, idempotencyKey: `bench:${run}:ids` }));
+    } finally {
+      clearInterval(sampler);
+    }
+    const uploadMs = performance.now() - uploadStarted;
+
+    let job = await activities.getIdListJob({ ...target, jobId });
+    while (job.status === 'Processing') {
+      await new Promise((r) => setTimeout(r, 50));
+      job = await activities.getIdListJob({ ...target, jobId });
+    }
+    const jobMs = performance.now() - uploadStarted;
+    const remote = await activities.listExcludedIds({ ...target, entityType: 'ACCESS_RESPONDENT_GUID' });
+
+    process.stdout.write(`${JSON.stringify({
+      benchmark: 'upload-100k',
+      ids: list.count,
+      file_bytes: list.bytes,
+      upload_ms: Math.round(uploadMs),
+      until_job_done_ms: Math.round(jobMs),
+      job_status: job.status,
+      remote_digest_matches: remote.sha256 === list.sha256 && remote.count === list.count,
+      peak_extra_retained_bytes: peak.retained - baseline.retained,
+      peak_extra_heap_bytes: peak.heap - baseline.heap,
+      peak_extra_array_buffers_bytes: peak.arrayBuffers - baseline.arrayBuffers,
+      peak_extra_rss_bytes: peak.rss - baseline.rss,
+      gc_exposed: typeof (globalThis as { gc?: unknown }).gc === 'function',
+      target: sandbox.child ? 'sandbox child process' : 'STUDYFLOW_API_BASE_URL',
+      node: process.version,
+    })}\n`);
+  } finally {
+    await dispatcher.close();
+    await rm(dir, { recursive: true, force: true });
+    sandbox.child?.kill('SIGTERM');
+  }
+}
+
+await main();

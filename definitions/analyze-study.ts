@@ -1,0 +1,210 @@
+// Semantic rules of a study file, run on the typed model of every part that passed the structure
+// check (a broken part is skipped, so one mistake does not cascade, and every other part is still
+// checked in the same run).
+import { didYouMeanHint } from './did-you-mean';
+import type { CheckedDocument } from './document-checks';
+import { isPlainObject, type DocPath } from './doc-path';
+import type { IdListKind } from './id-list-file';
+import { checkActivityExclusions } from './rules/activity-rules';
+import { checkProfileDefinition, checkProfilesOfTargetGroup, type ProfileInUse } from './rules/profile-rules';
+import { checkTargetGroup } from './rules/target-group-rules';
+import { checkWebhooks } from './rules/webhook-rules';
+import { readTemplates, type SharedDefinitions } from './shared-definitions';
+import { CURRENT_API_VERSION, MergedTargetGroupSchema, WebhookSchema, type MergedTargetGroup, type Profile, type Webhook } from './study-schema';
+
+/** An ID list file named by a target group, as written in the study. */
+export interface ListReference {
+  targetGroup: string;
+  kind: IdListKind;
+  file: string;
+  /** Path of the `file:` value. */
+  at: DocPath;
+}
+
+export interface AnalyzedTargetGroup {
+  key: string;
+  tg: MergedTargetGroup;
+  /** Profiles of the local templates it names, in order. */
+  templateProfiles: Profile[];
+  remoteTemplateIds: string[];
+}
+
+export interface StudyAnalysis {
+  targetGroups: AnalyzedTargetGroup[];
+  lists: ListReference[];
+  /** Exclusion group name -> keys of target groups that join it through `exclusions.exclusion_groups`. */
+  joins: Map<string, string[]>;
+}
+
+/** `defaults` merged under a target group: the target group wins; launch and timing merge field by field. */
+export function mergeDefaults(defaults: Record<string, unknown>, tg: Record<string, unknown>): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...defaults, ...tg };
+  for (const nested of ['launch', 'timing']) {
+    if (isPlainObject(defaults[nested]) || isPlainObject(tg[nested])) {
+      merged[nested] = { ...(isPlainObject(defaults[nested]) ? defaults[nested] : {}), ...(isPlainObject(tg[nested]) ? tg[nested] : {}) };
+    }
+  }
+  return merged;
+}
+
+const LIST_KINDS: { kind: IdListKind; at: string[] }[] = [
+  { kind: 'respondent_ids', at: ['exclusions', 'respondent_ids'] },
+  { kind: 'respondent_guids', at: ['exclusions', 'respondent_guids'] },
+  { kind: 'recontact', at: ['recontact'] },
+];
+
+export function analyzeStudy(doc: CheckedDocument, shared: SharedDefinitions): StudyAnalysis {
+  const { data, reporter: r } = doc;
+  const analysis: StudyAnalysis = { targetGroups: [], lists: [], joins: new Map() };
+  const rawGroups = isPlainObject(data.target_groups) ? data.target_groups : undefined;
+  const keys = rawGroups ? Object.keys(rawGroups) : [];
+  if (rawGroups && keys.length === 0) {
+    r.report('SF4009', ['target_groups'], 'the study has no target groups', { hint: 'add at least one under target_groups' });
+  }
+  const apiVersion = typeof data.api_version === 'string' ? data.api_version : CURRENT_API_VERSION;
+  const defaults = isPlainObject(data.defaults) ? data.defaults : {};
+  const defaultsOk = !doc.hasErrorWithin(['defaults']);
+
+  const localTemplates = readTemplates(doc);
+  for (const name of localTemplates.keys()) {
+    if (shared.templates.has(name)) {
+      r.report('SF5005', ['profile_templates', name], `profile template \`${name}\` is declared here and in ${shared.file}`, {
+        target: 'key',
+        hint: 'rename one of them; a study may not shadow a shared name',
+      });
+    }
+  }
+  const localGroups = isPlainObject(data.exclusion_groups) ? data.exclusion_groups : {};
+  for (const name of Object.keys(localGroups)) {
+    if (shared.exclusionGroups.has(name)) {
+      r.report('SF5005', ['exclusion_groups', name], `exclusion group \`${name}\` is declared here and in ${shared.file}`, {
+        target: 'key',
+        hint: 'rename one of them; a study may not shadow a shared name',
+      });
+    }
+  }
+  const groupNames = [...new Set([...Object.keys(localGroups), ...shared.exclusionGroups.keys()])];
+  const templateNames = [...new Set([...localTemplates.keys(), ...shared.templates.keys()])];
+
+  const movedFrom = new Map<string, string>();
+  for (const key of keys) {
+    const raw = rawGroups![key];
+    const from = isPlainObject(raw) && typeof raw.moved_from === 'string' ? raw.moved_from : undefined;
+    if (from === undefined) continue;
+    const at = ['target_groups', key, 'moved_from'];
+    if (from === key) {
+      r.report('SF4010', at, `target group \`${key}\` names itself in moved_from`, { hint: 'remove moved_from' });
+    } else if (keys.includes(from)) {
+      r.report('SF4010', at, `moved_from names \`${from}\`, which is still a target group of this study`, {
+        hint: 'moved_from is for a key that was renamed away: remove the old target group or the moved_from',
+      });
+    } else if (movedFrom.has(from)) {
+      r.report('SF4010', at, `target groups \`${movedFrom.get(from)}\` and \`${key}\` both move from \`${from}\``, {
+        hint: 'only one target group can take over a renamed one',
+      });
+    } else {
+      movedFrom.set(from, key);
+    }
+  }
+
+  for (const key of keys) {
+    const raw = rawGroups![key];
+    const self: DocPath = ['target_groups', key];
+    if (!isPlainObject(raw) || !defaultsOk || doc.hasErrorWithin(self)) continue;
+    const parsed = MergedTargetGroupSchema.safeParse(mergeDefaults(defaults, raw));
+    if (!parsed.success) continue;
+    const tg = parsed.data;
+    const origin = (...fieldPath: string[]): DocPath => {
+      const holds = (source: unknown) => {
+        let node = source;
+        for (const seg of fieldPath) {
+          if (!isPlainObject(node) || !Object.hasOwn(node, seg)) return false;
+          node = node[seg];
+        }
+        return true;
+      };
+      if (holds(raw)) return [...self, ...fieldPath];
+      if (holds(defaults)) return ['defaults', ...fieldPath];
+      return [...self, ...fieldPath];
+    };
+    checkTargetGroup({ key, tg, origin, r });
+
+    const inUse: ProfileInUse[] = [];
+    const templateProfiles: Profile[] = [];
+    const remoteTemplateIds: string[] = [];
+    tg.profile_templates?.forEach((ref, j) => {
+      const at = [...self, 'profile_templates', j];
+      if (typeof ref !== 'string') {
+        remoteTemplateIds.push(ref.id);
+        return;
+      }
+      const template = localTemplates.get(ref) ?? shared.templates.get(ref);
+      if (!template) {
+        r.report('SF5003', at, `unknown profile template \`${ref}\``, {
+          hint: didYouMeanHint(ref, templateNames, 'templates') ?? 'declare it under profile_templates here or in shared.yaml, or write {id: …} for a template in the API',
+        });
+        return;
+      }
+      for (const profile of template.profiles ?? []) {
+        inUse.push({ profile, at, template: ref });
+        templateProfiles.push(profile);
+      }
+    });
+    tg.profiles?.forEach((profile, i) => {
+      checkProfileDefinition(profile, [...self, 'profiles', i], r);
+      inUse.push({ profile, at: [...self, 'profiles', i] });
+    });
+    checkProfilesOfTargetGroup(inUse, tg.filling_goal, apiVersion, r);
+
+    tg.exclusions?.exclusion_groups?.forEach((group, g) => {
+      if (!groupNames.includes(group)) {
+        r.report('SF5002', [...self, 'exclusions', 'exclusion_groups', g], `unknown exclusion group \`${group}\``, {
+          hint: didYouMeanHint(group, groupNames, 'exclusion groups') ?? 'declare it under exclusion_groups here or in shared.yaml',
+        });
+        return;
+      }
+      analysis.joins.set(group, [...(analysis.joins.get(group) ?? []), key]);
+    });
+    if (tg.exclusions?.activity) checkActivityExclusions(tg.exclusions.activity, [...self, 'exclusions', 'activity'], keys, r);
+
+    for (const { kind, at } of LIST_KINDS) {
+      const ref = kind === 'recontact' ? tg.recontact : tg.exclusions?.[kind];
+      if (ref) analysis.lists.push({ targetGroup: key, kind, file: ref.file, at: [...self, ...at, 'file'] });
+    }
+    analysis.targetGroups.push({ key, tg, templateProfiles, remoteTemplateIds });
+  }
+
+  for (const [name, group] of Object.entries(localGroups)) {
+    const at = ['exclusion_groups', name];
+    if (!isPlainObject(group) || doc.hasErrorWithin(at)) continue;
+    const listed = Array.isArray(group.target_groups) ? (group.target_groups as string[]) : [];
+    listed.forEach((member, m) => {
+      if (!keys.includes(member)) {
+        r.report('SF5001', [...at, 'target_groups', m], `unknown target group \`${member}\` in exclusion group \`${name}\``, {
+          hint: didYouMeanHint(member, keys, 'target groups of this study'),
+        });
+      }
+    });
+    const joinedInFile = keys.some((key) => {
+      const raw = rawGroups![key];
+      const groups = isPlainObject(raw) && isPlainObject(raw.exclusions) ? raw.exclusions.exclusion_groups : undefined;
+      return Array.isArray(groups) && groups.includes(name);
+    });
+    if (listed.length === 0 && !joinedInFile) {
+      r.report('SF5006', at, `exclusion group \`${name}\` has no target groups`, {
+        target: 'key',
+        hint: 'list members under its target_groups, or name it in a target group\'s exclusions.exclusion_groups',
+      });
+    }
+  }
+
+  if (Array.isArray(data.webhooks) && !doc.hasErrorWithin(['webhooks'])) {
+    const webhooks: { webhook: Webhook; index: number }[] = [];
+    data.webhooks.forEach((raw, index) => {
+      const parsed = WebhookSchema.safeParse(raw);
+      if (parsed.success) webhooks.push({ webhook: parsed.data, index });
+    });
+    checkWebhooks(webhooks, r);
+  }
+  return analysis;
+}

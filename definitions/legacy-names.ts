@@ -1,0 +1,91 @@
+// The spec's rename table (API version 2025-12-18) as it shows up in a study file: old field names
+// and the old `ratecard` value. The loader reports each occurrence; `migrateStudyText` rewrites them.
+import { isMap, isScalar, isSeq, type Document, type Pair, type Scalar, type YAMLMap } from 'yaml';
+import type { DocPath } from './doc-path';
+import { keyText } from './source-map';
+
+interface FieldRename {
+  from: string;
+  /** The name the study format uses. */
+  to: string;
+  /** The new name in the API's rename table. */
+  api: string;
+  /** Only inside a mapping held under this key. */
+  onlyUnder?: string;
+  note?: string;
+}
+
+export const FIELD_RENAMES: readonly FieldRename[] = [
+  { from: 'filling_goal', to: 'completes_goal', api: 'completes_goal', onlyUnder: 'quota' },
+  { from: 'quota_percentage', to: 'completes_goal_percentage', api: 'completes_goal_percentage' },
+  { from: 'quota_nominal', to: 'completes_goal', api: 'completes_goal' },
+  { from: 'index', to: 'conditions', api: 'condition', note: 'a target lists its conditions under `conditions`' },
+  { from: 'indexes', to: 'conditions', api: 'conditions' },
+  { from: 'ungrouped', to: 'targets', api: 'target', note: 'a profile lists its targets under `targets`' },
+  { from: 'grouped', to: 'targets', api: 'target', note: 'a profile lists its targets under `targets`' },
+  {
+    from: 'interlocked_profiles',
+    to: 'profiles',
+    api: 'profiles entries with object = blended',
+    note: 'each entry belongs under `profiles` with `object: blended`',
+  },
+  { from: 'client_cpi', to: 'client_cost_per_interview_note', api: 'client_cost_per_interview_note' },
+  { from: 'human-readable-id', to: 'human_readable_id', api: 'human_readable_id' },
+  { from: 'purchase_order_number', to: 'project_customer_reference_number', api: 'project_customer_reference_number' },
+];
+
+export const VALUE_RENAMES = [{ from: 'ratecard', to: 'rate_card', fields: ['pricing_model', 'type'] }] as const;
+
+export interface LegacyName {
+  kind: 'field' | 'value';
+  from: string;
+  to: string;
+  api: string;
+  note?: string;
+  /** Path of the mapping that holds the key. */
+  parentPath: DocPath;
+  /** Path of the old key (field) or of the old value. */
+  path: DocPath;
+  map: YAMLMap;
+  pair: Pair;
+}
+
+/** Every old name in the document, in document order. Aliases are not followed. */
+export function findLegacyNames(doc: Document): LegacyName[] {
+  const found: LegacyName[] = [];
+  const walk = (node: unknown, nodePath: DocPath, parentKey: string | undefined) => {
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        const key = keyText(pair);
+        const childPath = [...nodePath, key];
+        const rename = FIELD_RENAMES.find((r) => r.from === key && (!r.onlyUnder || r.onlyUnder === parentKey));
+        if (rename) {
+          found.push({ kind: 'field', ...rename, parentPath: nodePath, path: childPath, map: node, pair });
+        }
+        const valueRename = VALUE_RENAMES.find((r) => (r.fields as readonly string[]).includes(key));
+        if (valueRename && isScalar(pair.value) && pair.value.value === valueRename.from) {
+          found.push({ kind: 'value', from: valueRename.from, to: valueRename.to, api: valueRename.to, parentPath: nodePath, path: childPath, map: node, pair });
+        }
+        walk(pair.value, childPath, key);
+      }
+    } else if (isSeq(node)) {
+      node.items.forEach((item, i) => walk(item, [...nodePath, i], parentKey));
+    }
+  };
+  walk(doc.contents, [], undefined);
+  return found;
+}
+
+export function legacyMessage(name: LegacyName): string {
+  if (name.from === 'interlocked_profiles') {
+    return '`interlocked_profiles` were replaced in API version 2025-12-18 by `profiles` entries with `object: blended`';
+  }
+  const base = `\`${name.from}\` was renamed to \`${name.api}\` in API version 2025-12-18`;
+  return name.note ? `${base}; ${name.note}` : base;
+}
+
+export const MIGRATE_HINT = 'run `studyflow migrate <file>` to rewrite the pre-2025-12-18 names';
+
+export function keyScalar(pair: Pair): Scalar | undefined {
+  return isScalar(pair.key) ? pair.key : undefined;
+}

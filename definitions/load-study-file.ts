@@ -1,0 +1,135 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { analyzeStudy } from './analyze-study';
+import { compareDiagnostics, hasErrors, makeDiagnostic, START_OF_FILE, type Diagnostic, type SourceRange } from './diagnostic';
+import { checkDocument } from './document-checks';
+import { checkIdListFile, MAX_IDS_PER_LIST, type IdListKind } from './id-list-file';
+import { resolveStudy } from './resolve-study';
+import { isSharedFileName, loadSharedDefinitions, type SharedDefinitions } from './shared-definitions';
+import type { Study } from './study-schema';
+
+/** An ID list file a target group names, checked: what the planner uploads and compares. */
+export interface IdListRef {
+  /** Local key of the target group. */
+  targetGroup: string;
+  kind: IdListKind;
+  /** Absolute path. */
+  file: string;
+  /** Distinct IDs. */
+  count: number;
+  /** sha256 (hex) of the normalized list: the sorted distinct IDs, one per line. */
+  sha256: string;
+}
+
+export interface LoadedStudy {
+  /** The study file as the caller named it. */
+  file: string;
+  study: Study;
+  idLists: IdListRef[];
+  /** The directory's shared.yaml, when the study's directory has one. */
+  sharedFile?: string;
+}
+
+/** Options of loadStudyFile and loadStudies. */
+export interface LoadOptions {
+  /** Where `${NAME}` references are read from (default: process.env). */
+  env?: Record<string, string | undefined>;
+  /** Shared definitions by absolute directory, reused across files of one run. */
+  sharedCache?: Map<string, Promise<SharedDefinitions>>;
+  /** Whether the diagnostics of the directory's shared.yaml are returned too (default: true). */
+  includeSharedDiagnostics?: boolean;
+}
+
+/** Internal result: also where the study id stands, for duplicate checks across files. */
+export interface StudyFileResult {
+  study?: LoadedStudy;
+  diagnostics: Diagnostic[];
+  studyId?: string;
+  studyIdRange?: SourceRange;
+  shared?: SharedDefinitions;
+}
+
+function sharedFor(file: string, options: LoadOptions, env: Record<string, string | undefined>): Promise<SharedDefinitions> {
+  const dir = path.dirname(file);
+  const key = path.resolve(dir);
+  const cache = options.sharedCache;
+  let pending = cache?.get(key);
+  if (!pending) {
+    pending = loadSharedDefinitions(dir, env);
+    cache?.set(key, pending);
+  }
+  return pending;
+}
+
+function readFailure(file: string, err: unknown): Diagnostic {
+  const code = (err as NodeJS.ErrnoException).code;
+  const reason = code === 'ENOENT' ? 'file not found' : code === 'EISDIR' ? 'is a directory' : `cannot be read (${code ?? 'unknown error'})`;
+  return makeDiagnostic('SF1001', file, START_OF_FILE, [], `${file}: ${reason}`);
+}
+
+export async function loadStudyFileWithDetails(file: string, options: LoadOptions = {}): Promise<StudyFileResult> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    return { diagnostics: [readFailure(file, err)] };
+  }
+  return loadStudyText(text, file, options);
+}
+
+/** Like loadStudyFile for text already read; `file` names it in diagnostics and anchors relative paths. */
+export async function loadStudyText(text: string, file: string, options: LoadOptions = {}): Promise<StudyFileResult> {
+  const env = options.env ?? process.env;
+  const shared = await sharedFor(file, options, env);
+  const sharedDiagnostics = options.includeSharedDiagnostics === false ? [] : shared.diagnostics;
+  if (isSharedFileName(file)) return { diagnostics: [...shared.diagnostics].sort(compareDiagnostics), shared };
+
+  const { checked, diagnostics } = checkDocument(text, file, 'study', env);
+  if (!checked) return { diagnostics: [...diagnostics, ...sharedDiagnostics].sort(compareDiagnostics), shared };
+  const r = checked.reporter;
+  const studyId = typeof checked.data.study === 'string' ? checked.data.study : undefined;
+  const studyIdRange = checked.parsed.map.locate(['study']);
+  const analysis = analyzeStudy(checked, shared);
+
+  const studyDir = path.dirname(path.resolve(file));
+  const idLists: IdListRef[] = [];
+  for (const ref of analysis.lists) {
+    const absolute = path.resolve(studyDir, ref.file);
+    const display = path.isAbsolute(ref.file) ? ref.file : path.join(path.dirname(file), ref.file);
+    const check = await checkIdListFile(absolute, ref.kind, display);
+    const unreadable = check.diagnostics.find((d) => d.code === 'SF6001');
+    if (unreadable) {
+      r.report('SF6001', ref.at, `${unreadable.message.replace(`ID list ${display}: `, `ID list ${ref.file}: `)}`, {
+        hint: `looked for ${display}; paths are relative to the study file`,
+      });
+      continue;
+    }
+    r.diagnostics.push(...check.diagnostics);
+    idLists.push({ targetGroup: ref.targetGroup, kind: ref.kind, file: absolute, count: check.count, sha256: check.sha256 });
+  }
+  for (const { key } of analysis.targetGroups) {
+    const excluded = idLists.filter((l) => l.targetGroup === key && l.kind !== 'recontact').reduce((sum, l) => sum + l.count, 0);
+    if (excluded > MAX_IDS_PER_LIST) {
+      r.report('SF6008', ['target_groups', key, 'exclusions'], `target group \`${key}\` excludes ${excluded.toLocaleString('en-US')} IDs; the API holds at most 100,000 per target group`, {
+        target: 'key',
+        hint: 'respondent_ids and respondent_guids count together; shorten the lists',
+      });
+    }
+  }
+
+  const all = [...r.diagnostics, ...sharedDiagnostics].sort(compareDiagnostics);
+  const result: StudyFileResult = { diagnostics: all, studyId, studyIdRange, shared };
+  if (hasErrors(all) || hasErrors(shared.diagnostics)) return result;
+  const study = resolveStudy(checked.data, analysis, shared, studyDir);
+  result.study = { file, study, idLists, ...(shared.file ? { sharedFile: shared.file } : {}) };
+  return result;
+}
+
+/**
+ * Loads, checks and resolves one study file (and the shared.yaml of its directory). Never throws
+ * for bad input: every problem is a diagnostic. A study with errors comes back without `study`.
+ */
+export async function loadStudyFile(file: string, options: LoadOptions = {}): Promise<{ study?: LoadedStudy; diagnostics: Diagnostic[] }> {
+  const { study, diagnostics } = await loadStudyFileWithDetails(file, options);
+  return study ? { study, diagnostics } : { diagnostics };
+}

@@ -1,0 +1,335 @@
+// The study model. These zod schemas are the single source of truth: the JSON Schema in
+// schema/*.schema.json is generated from the *file* schemas below, and the typed `Study` the
+// planner works on is the *resolved* schema (defaults merged, templates expanded, paths absolute).
+import { z } from 'zod';
+
+export const FORMAT_VERSION = 'studyflow/v1';
+export const API_VERSIONS = ['2025-02-17', '2025-05-27', '2025-12-18'] as const;
+export const CURRENT_API_VERSION = '2025-12-18';
+export const RESPONDENT_STATUSES = ['Complete', 'Terminate', 'SecurityFailure', 'OverQuota', 'FinancialTerm', 'PreClientSurveyProcess'] as const;
+export const PRICING_MODELS = ['rate_card', 'dynamic'] as const;
+export const TARGET_GROUP_TYPES = ['rate_card', 'custom'] as const;
+export const KNOWN_STUDY_TYPES = ['adhoc', 'tracker', 'recontact'] as const;
+export const KNOWN_WEBHOOK_EVENTS = ['target-group-updated', 'com.svc.session.updated'] as const;
+/** The file name of a directory's shared definitions. */
+export const SHARED_FILE_NAMES = ['shared.yaml', 'shared.yml'] as const;
+
+/** A string with a pattern; the message is what editors and `studyflow validate` say when it does not match. */
+const patterned = (pattern: RegExp, message: string, description: string) =>
+  z.string().regex(pattern).meta({ description, patternErrorMessage: message });
+
+export const STUDY_ID_PATTERN = /^[a-z0-9][a-z0-9-]{2,62}$/;
+export const LOCAL_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+export const ISO_PERIOD_PATTERN = /^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?$/;
+export const TIMING_DURATION_PATTERN = /^(\d+)(ms|s|m|h)$/;
+
+const LOCAL_NAME_MESSAGE = 'a lowercase name of letters, digits, _ and - (at most 63), such as us_gen_pop';
+const localName = (description: string) => patterned(LOCAL_NAME_PATTERN, LOCAL_NAME_MESSAGE, description);
+const remoteId = (description: string) =>
+  patterned(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/, 'an ID such as "1001" (quote numbers so YAML keeps them as text)', description);
+const text = (description: string) => z.string().min(1).meta({ description });
+const httpUrl = (description: string) => patterned(/^https?:\/\/[^\s/?#]+[^\s]*$/, 'an http:// or https:// URL without spaces', description);
+const isoPeriod = (description: string) =>
+  patterned(ISO_PERIOD_PATTERN, 'a date-only ISO-8601 period such as P30D, P2W, P3M or P1Y', description);
+const timingDuration = (description: string) =>
+  patterned(TIMING_DURATION_PATTERN, 'a duration such as 500ms, 1s, 30m or 2h', description);
+const questionId = z.number().int().min(1).max(2_147_483_647).meta({ description: 'Question id of the Demand API question library.' });
+
+export const MoneySchema = z
+  .strictObject({
+    value: patterned(/^(?=[0-9.]*[1-9])\d+(\.\d{1,6})?$/, 'a decimal string greater than 0, such as "4.50"', 'Amount as a decimal string.'),
+    currency_code: patterned(/^[A-Z]{3}$/, 'a three-letter ISO-4217 code such as USD', 'Currency code.'),
+  })
+  .meta({ id: 'Money', description: 'An amount of money: `{value: "4.50", currency_code: USD}`.' });
+
+export const LaunchRulesSchema = z
+  .strictObject({
+    mode: z
+      .enum(['auto', 'manual'])
+      .default('manual')
+      .meta({ description: 'auto: launch once the gates pass; manual: wait for `studyflow approve`.' }),
+    require_feasible: z.boolean().default(true).meta({ description: 'Launch only when feasibility says the filling goal can be reached.' }),
+    max_cpi: MoneySchema.optional().meta({ description: 'Launch only when the predicted cost per interview is at most this.' }),
+    calendar: z.enum(['suggest', 'none']).default('none').meta({ description: 'suggest: ask the intelligent calendar for a fielding window.' }),
+  })
+  .meta({ id: 'LaunchRules', description: 'When and how a target group is put into fielding.' });
+
+export const TimingSchema = z
+  .strictObject({
+    job_poll_initial: timingDuration('First delay when polling an upload or launch job.').default('1s'),
+    job_poll_max: timingDuration('Longest delay between two polls of a job.').default('30s'),
+    job_timeout: timingDuration('A job that is still processing after this fails the target group.').default('30m'),
+    launch_retries: z.number().int().min(0).max(100).default(5).meta({ description: 'Attempts to launch before giving up.' }),
+  })
+  .meta({ id: 'Timing', description: 'Job polling and retries of one target group.' });
+
+const RESPONDENT_STATUS = z.enum(RESPONDENT_STATUSES);
+
+export const ActivityExclusionItemSchema = z
+  .strictObject({
+    target_group: localName('Local key of another target group of this study.').optional(),
+    target_group_id: remoteId('Remote id of a target group not managed by this study.').optional(),
+    project: remoteId('Remote id of a project, or `self` for this study\'s own project.').optional(),
+    respondent_statuses: z
+      .array(RESPONDENT_STATUS)
+      .min(1)
+      .refine((a) => new Set(a).size === a.length)
+      .default(['Complete'])
+      .meta({ uniqueItems: true, description: 'Statuses whose respondents are excluded (statuses other than Complete need the account feature).' }),
+    duration: isoPeriod('Look-back window of this item, 1 to 396 days.').optional(),
+  })
+  .meta({ id: 'ActivityExclusionItem', description: 'Exclude respondents who took part in a target group or project.' });
+
+export const ActivityExclusionsSchema = z
+  .strictObject({
+    duration: isoPeriod('Request-level look-back window for items without their own.').optional(),
+    items: z.array(ActivityExclusionItemSchema).min(1),
+  })
+  .meta({ id: 'ActivityExclusions', description: 'Respondent activity exclusions (rolling windows over participation history).' });
+
+export const IdListFileSchema = z
+  .strictObject({ file: text('Path of the ID list, relative to the file that names it.') })
+  .meta({ id: 'IdListFile', description: 'A text file with one ID per line, no header.' });
+
+export const ExclusionsSchema = z
+  .strictObject({
+    respondent_ids: IdListFileSchema.optional().meta({ description: 'RSIDs to exclude.' }),
+    respondent_guids: IdListFileSchema.optional().meta({ description: 'ACCESS_RESPONDENT_GUIDs to exclude.' }),
+    exclusion_groups: z
+      .array(localName('Name of an exclusion group of this study or of shared.yaml.'))
+      .refine((a) => new Set(a).size === a.length)
+      .meta({ uniqueItems: true })
+      .optional(),
+    activity: ActivityExclusionsSchema.optional(),
+  })
+  .meta({ id: 'Exclusions', description: 'Every way of keeping respondents out of a target group.' });
+
+const SelectionConditionSchema = z
+  .strictObject({ object: z.literal('selection'), question_id: questionId, option: text('Answer option (its id as text).') })
+  .meta({ id: 'SelectionCondition', description: 'The respondent chose this option.' });
+const RangeConditionSchema = z
+  .strictObject({ object: z.literal('range'), question_id: questionId, min: z.number().int(), max: z.number().int() })
+  .meta({ id: 'RangeCondition', description: 'A whole-number answer between min and max, inclusive (e.g. age 18-34).' });
+const ZipCodeConditionSchema = z
+  .strictObject({
+    object: z.literal('zip_code'),
+    question_id: questionId,
+    zip_codes: z.array(patterned(/^\S(.*\S)?$/, 'a zip or postal code without leading or trailing spaces', 'Zip or postal code.')).min(1),
+  })
+  .meta({ id: 'ZipCodeCondition', description: 'The respondent lives in one of these zip or postal codes.' });
+const OpenEndedConditionSchema = z
+  .strictObject({ object: z.literal('open_ended'), question_id: questionId, values: z.array(text('A free-text answer.')).min(1) })
+  .meta({ id: 'OpenEndedCondition', description: 'The respondent gave one of these free-text answers to an open-ended question.' });
+export const ConditionSchema = z
+  .discriminatedUnion('object', [SelectionConditionSchema, RangeConditionSchema, ZipCodeConditionSchema, OpenEndedConditionSchema])
+  .meta({ id: 'Condition', description: 'A condition on one question: selection, range, zip_code or open_ended.' });
+
+export const QuotaSchema = z
+  .strictObject({
+    name: text('Names the quota for tracking.'),
+    completes_goal: z.number().int().min(0).optional().meta({ description: 'Completes wanted in this target.' }),
+    completes_goal_percentage: z.number().gt(0).max(100).optional().meta({ description: 'Share of the filling goal, in percent.' }),
+  })
+  .meta({ id: 'Quota', description: 'A goal for one target: completes_goal or completes_goal_percentage.' });
+
+export const TargetSchema = z
+  .strictObject({
+    text: text('Label of the target.').optional(),
+    conditions: z.array(ConditionSchema).min(1),
+    quota: QuotaSchema.optional(),
+  })
+  .meta({ id: 'Target', description: 'Links conditions and a quota.' });
+
+export const OpenEndedGroupSchema = z
+  .strictObject({
+    name: text('Group name.'),
+    question_ids: z
+      .array(questionId)
+      .min(2)
+      .refine((a) => new Set(a).size === a.length)
+      .meta({ uniqueItems: true }),
+  })
+  .meta({ id: 'OpenEndedGroup', description: 'Several open-ended questions profiled together as one group (2025-12-18 only).' });
+
+export const ProfileSchema = z
+  .strictObject({
+    object: z.enum(['regular', 'blended']).meta({ description: 'regular: one question (or an open-ended group); blended: targets combine several questions.' }),
+    name: text('Profile name.'),
+    description: text('Question text in the survey language.').optional(),
+    quotas_enabled: z.boolean().default(false),
+    open_ended_group: OpenEndedGroupSchema.optional(),
+    targets: z.array(TargetSchema).min(1),
+  })
+  .meta({ id: 'Profile', description: 'Profiling in the 2025-12-18 shape.' });
+
+export const ProfileTemplateRefSchema = z
+  .union([
+    localName('Name of a template under profile_templates (this file or shared.yaml).'),
+    z.strictObject({ id: remoteId('Remote profile template id.') }),
+  ])
+  .meta({ id: 'ProfileTemplateRef', description: 'A template name, or `{id: …}` for a template that exists in the API.' });
+
+/** Target-group fields that `defaults` may also set. */
+const targetGroupSettings = {
+  locale: patterned(/^[a-z]{2,3}_[A-Za-z]{2}$/, 'a locale such as en_US or eng_us (language_COUNTRY)', 'Survey locale.').optional(),
+  expected_incidence_rate: z.number().gt(0).max(1).optional().meta({ description: 'Share of entrants who qualify: 0 < x <= 1.' }),
+  expected_length_of_interview_minutes: z.number().int().min(1).optional().meta({ description: 'Median interview length in minutes.' }),
+  filling_goal: z.number().int().min(1).max(100_000).optional().meta({ description: 'Completes wanted, 1 to 100,000.' }),
+  project_manager_id: remoteId('Project manager user id.').optional(),
+  collects_pii: z.boolean().optional().meta({ description: 'Whether the survey collects personal data.' }),
+  study_type: patterned(/^[a-z][a-z0-9_]*$/, 'a lowercase word such as adhoc, tracker or recontact', 'Study type.').optional(),
+  pricing_model: z.enum(PRICING_MODELS).optional().meta({ description: 'Pricing model.' }),
+  type: z.enum(TARGET_GROUP_TYPES).optional().meta({ description: 'Target group (pricing) type.' }),
+  client_cost_per_interview_note: text('A note about the cost per interview (not the cost itself).').optional(),
+  end_fielding_at: z.iso
+    .datetime({ offset: true })
+    .meta({ description: 'When fielding ends.', patternErrorMessage: 'an ISO-8601 timestamp such as 2026-12-20T00:00:00Z' })
+    .optional(),
+  launch: LaunchRulesSchema.optional(),
+  timing: TimingSchema.optional(),
+};
+
+export const TargetGroupDefaultsSchema = z
+  .strictObject(targetGroupSettings)
+  .meta({ id: 'TargetGroupDefaults', description: 'Merged into every target group; the target group wins.' });
+
+export const TargetGroupSchema = z
+  .strictObject({
+    moved_from: localName('The key this target group had before; it is updated, not recreated.').optional(),
+    name: text('Target group name.').optional(),
+    live_url: httpUrl('Survey URL respondents are sent to; required to launch.').optional(),
+    test_url: httpUrl('Survey URL for testing.').optional(),
+    ...targetGroupSettings,
+    profiles: z.array(ProfileSchema).optional(),
+    profile_templates: z.array(ProfileTemplateRefSchema).optional(),
+    exclusions: ExclusionsSchema.optional(),
+    recontact: IdListFileSchema.optional().meta({ description: 'RSIDs to recontact (study_type recontact only).' }),
+  })
+  .meta({ id: 'TargetGroup', description: 'One unit of fielding; field names are the API\'s 2025-12-18 names.' });
+
+export const ExclusionGroupSchema = z
+  .strictObject({
+    name: text('Display name sent to the API (default: the key).').optional(),
+    target_groups: z
+      .array(localName('Local key of a target group of this study.'))
+      .refine((a) => new Set(a).size === a.length)
+      .meta({ uniqueItems: true })
+      .optional(),
+  })
+  .meta({ id: 'ExclusionGroup', description: 'A respondent who completes one member target group is excluded from the others.' });
+
+export const SharedExclusionGroupSchema = z
+  .strictObject({ name: text('Display name sent to the API (default: the key).').optional() })
+  .meta({ id: 'SharedExclusionGroup', description: 'An exclusion group target groups of several studies join by name.' });
+
+export const ProfileTemplateSchema = z
+  .strictObject({ description: text('What the template is for.').optional(), profiles: z.array(ProfileSchema).min(1) })
+  .meta({ id: 'ProfileTemplate', description: 'Reusable profiles, applied to target groups by name.' });
+
+export const WebhookSchema = z
+  .strictObject({
+    url: httpUrl('Where deliveries are sent.'),
+    events: z
+      .array(patterned(/^[A-Za-z0-9_.-]+$/, 'an event name such as target-group-updated', 'Event kind.'))
+      .min(1)
+      .refine((a) => new Set(a).size === a.length)
+      .meta({ uniqueItems: true }),
+    compression: z.enum(['gzip']).nullable().default(null).meta({ description: 'gzip, or null/omitted for uncompressed.' }),
+  })
+  .meta({ id: 'Webhook', description: 'A webhook of the account.' });
+
+export const ProjectSchema = z
+  .strictObject({
+    name: text('Project name.'),
+    human_readable_id: patterned(/^[a-z0-9]+(_[a-z0-9]+)*$/, 'snake_case such as acme_tracker_2026q4', 'snake_case project id (default: the study id).').optional(),
+    project_customer_reference_number: text('Your own project number, e.g. a purchase order (default: the study id).').optional(),
+  })
+  .meta({ id: 'Project', description: 'The project the study\'s target groups belong to.' });
+
+const formatField = z.literal(FORMAT_VERSION).meta({ description: 'Format version of the file.' });
+const exclusionGroupsMap = <T extends z.ZodType>(group: T) => z.record(localName('Exclusion group name.'), group);
+const profileTemplatesMap = z.record(localName('Template name.'), ProfileTemplateSchema);
+
+export const StudyFileSchema = z
+  .strictObject({
+    format: formatField,
+    api_version: z.enum(API_VERSIONS).default(CURRENT_API_VERSION).meta({ description: 'Demand API version.' }),
+    study: patterned(STUDY_ID_PATTERN, 'a lowercase slug of 3 to 63 letters, digits and -, such as acme-tracker-2026q4', 'Stable study id.'),
+    account: remoteId('Account id.'),
+    business_unit: remoteId('Business unit id.'),
+    project: ProjectSchema,
+    defaults: TargetGroupDefaultsSchema.optional(),
+    target_groups: z.record(localName('Stable local key of the target group.'), TargetGroupSchema),
+    exclusion_groups: exclusionGroupsMap(ExclusionGroupSchema).optional(),
+    profile_templates: profileTemplatesMap.optional(),
+    webhooks: z.array(WebhookSchema).optional(),
+  })
+  .meta({ id: 'StudyFile', title: 'studyflow study', description: 'A study file (format studyflow/v1).' });
+
+export const SharedFileSchema = z
+  .strictObject({
+    format: formatField,
+    exclusion_groups: exclusionGroupsMap(SharedExclusionGroupSchema).optional(),
+    profile_templates: profileTemplatesMap.optional(),
+  })
+  .meta({ id: 'SharedFile', title: 'studyflow shared definitions', description: 'shared.yaml: exclusion groups and profile templates for every study of its directory.' });
+
+// ---- resolved model (after defaults, templates and shared definitions) ----
+
+/** A target group with `defaults` merged in and launch/timing defaults applied; rules run on it. */
+export const MergedTargetGroupSchema = TargetGroupSchema.extend({
+  launch: LaunchRulesSchema.prefault({}),
+  timing: TimingSchema.prefault({}),
+});
+export type MergedTargetGroup = z.infer<typeof MergedTargetGroupSchema>;
+
+const ResolvedExclusionsSchema = ExclusionsSchema.extend({
+  exclusion_groups: z.array(z.string()).default([]),
+});
+
+export const ResolvedTargetGroupSchema = TargetGroupSchema.omit({ profile_templates: true }).extend({
+  locale: z.string(),
+  expected_incidence_rate: z.number(),
+  expected_length_of_interview_minutes: z.number().int(),
+  filling_goal: z.number().int(),
+  project_manager_id: z.string(),
+  collects_pii: z.boolean(),
+  profiles: z.array(ProfileSchema).default([]),
+  /** Templates that exist in the API (local templates are expanded into `profiles`). */
+  remote_profile_template_ids: z.array(z.string()).default([]),
+  exclusions: ResolvedExclusionsSchema.prefault({}),
+  launch: LaunchRulesSchema.prefault({}),
+  timing: TimingSchema.prefault({}),
+});
+
+export const StudySchema = z.object({
+  format: formatField,
+  api_version: z.enum(API_VERSIONS).default(CURRENT_API_VERSION),
+  study: z.string(),
+  account: z.string(),
+  business_unit: z.string(),
+  project: z.object({ name: z.string(), human_readable_id: z.string(), project_customer_reference_number: z.string() }),
+  target_groups: z.record(z.string(), ResolvedTargetGroupSchema),
+  /** Exclusion groups this study declares or joins; `target_groups` are this study's members. */
+  exclusion_groups: z.record(z.string(), z.object({ name: z.string(), shared: z.boolean(), target_groups: z.array(z.string()) })).default({}),
+  webhooks: z.array(WebhookSchema).default([]),
+});
+
+/** The typed study after defaults are applied; what the planner works on. */
+export type Study = z.infer<typeof StudySchema>;
+export type TargetGroupSpec = z.infer<typeof ResolvedTargetGroupSchema>;
+export type LaunchRules = z.infer<typeof LaunchRulesSchema>;
+export type Timing = z.infer<typeof TimingSchema>;
+export type Profile = z.infer<typeof ProfileSchema>;
+export type Target = z.infer<typeof TargetSchema>;
+export type Condition = z.infer<typeof ConditionSchema>;
+export type Quota = z.infer<typeof QuotaSchema>;
+export type ActivityExclusionItem = z.infer<typeof ActivityExclusionItemSchema>;
+export type ActivityExclusions = z.infer<typeof ActivityExclusionsSchema>;
+export type Webhook = z.infer<typeof WebhookSchema>;
+export type Money = z.infer<typeof MoneySchema>;
+export type RespondentStatus = (typeof RESPONDENT_STATUSES)[number];
+export type ApiVersion = (typeof API_VERSIONS)[number];
+/** A study file as written (no defaults applied). */
+export type StudyFile = z.input<typeof StudyFileSchema>;
+export type SharedFile = z.input<typeof SharedFileSchema>;

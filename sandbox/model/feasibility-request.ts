@@ -1,0 +1,100 @@
+// The calculate-feasibility request body (sandbox shape, documented in docs/sandbox.md):
+// {locale, expected_incidence_rate, expected_length_of_interview_minutes, filling_goal,
+//  start_fielding_at?, end_fielding_at? (window, default now .. now + 14 days),
+//  profiles? (in the request version's shape), profile_template_ids?, allocations? {supplier_ids?, template_id?},
+//  target_group_id? (its ID exclusion lists shrink the population), business_unit_id? (price factor)}.
+// filling_goal: up to 100,000 in 2025-12-18, 10,000 before. No project_id in the 2025-12-18 body.
+
+import { ISO_TIMESTAMP, ObjectReader } from '../core/input-validation';
+import { usesCurrentNames, type ApiVersion } from './api-version';
+import { canonicalLocale, findLocaleMarket, type LocaleMarket } from './locale-markets';
+import { readProfilesRequest } from './profile-version-translation';
+import { RuleViolation } from './rule-violation';
+
+export const FEASIBILITY_FILLING_GOAL_CAP = 100_000;
+export const LEGACY_FEASIBILITY_FILLING_GOAL_CAP = 10_000;
+export const DEFAULT_FIELDING_DAYS = 14;
+export const MAX_FIELDING_DAYS = 365;
+export const MAX_LENGTH_OF_INTERVIEW_MINUTES = 180;
+const DAY_MS = 86_400_000;
+
+export interface FeasibilityRequest {
+  market: LocaleMarket;
+  locale: string;
+  incidenceRate: number;
+  lengthOfInterviewMinutes: number;
+  fillingGoal: number;
+  startMs: number;
+  endMs: number;
+  fieldingDays: number;
+  /** Raw 2025-12-18 profile inputs (still to validate against the locale and filling goal). */
+  rawProfiles: unknown[];
+  profileTemplateIds: string[];
+  supplierIds: number[];
+  targetGroupId: string | null;
+  businessUnitId: number | null;
+}
+
+export const feasibilityFillingGoalCap = (version: ApiVersion): number =>
+  usesCurrentNames(version) ? FEASIBILITY_FILLING_GOAL_CAP : LEGACY_FEASIBILITY_FILLING_GOAL_CAP;
+
+export function readFeasibilityRequest(body: unknown, version: ApiVersion, nowMs: number): FeasibilityRequest {
+  const reader = ObjectReader.body(body);
+  const current = usesCurrentNames(version);
+  reader.rejectUnknown(
+    ['locale', 'expected_incidence_rate', 'expected_length_of_interview_minutes', 'filling_goal', 'start_fielding_at', 'end_fielding_at',
+      'profiles', 'profile_template_ids', 'allocations', 'target_group_id', 'business_unit_id', ...(current ? [] : ['interlocked_profiles'])],
+    current ? { project_id: 'calculate-feasibility takes no project_id in 2025-12-18 (the project-scoped endpoint was removed)', interlocked_profiles: 'renamed to profiles entries with object = blended in 2025-12-18' } : {},
+  );
+  const locale = reader.string('locale', { required: true, maxLength: 10 });
+  const incidenceRate = reader.number('expected_incidence_rate', { required: true, exclusiveMin: 0, max: 1 });
+  const lengthOfInterview = reader.integer('expected_length_of_interview_minutes', { required: true, min: 1, max: MAX_LENGTH_OF_INTERVIEW_MINUTES });
+  const fillingGoal = reader.integer('filling_goal', { required: true, min: 1, max: feasibilityFillingGoalCap(version) });
+  const start = reader.string('start_fielding_at', { nullable: true, pattern: ISO_TIMESTAMP, patternReason: 'must be an ISO-8601 timestamp' });
+  const end = reader.string('end_fielding_at', { nullable: true, pattern: ISO_TIMESTAMP, patternReason: 'must be an ISO-8601 timestamp' });
+  reader.array('profiles', { nullable: true });
+  const templateIds = reader.array('profile_template_ids', { nullable: true, maxItems: 10 }) ?? [];
+  templateIds.forEach((id, index) => {
+    if (typeof id !== 'string' || id.length === 0) reader.problems.push({ name: `profile_template_ids[${index}]`, reason: 'must be a template id string' });
+  });
+  const supplierIds: number[] = [];
+  const allocations = reader.object('allocations', { nullable: true });
+  if (allocations) {
+    allocations.rejectUnknown(['supplier_ids', 'template_id']);
+    allocations.string('template_id', { nullable: true, maxLength: 64 });
+    const ids = allocations.array('supplier_ids', { nullable: true, maxItems: 100 }) ?? [];
+    ids.forEach((id, index) => {
+      if (typeof id !== 'number' || !Number.isInteger(id) || id < 1) reader.problems.push({ name: `allocations.supplier_ids[${index}]`, reason: 'must be a positive integer supplier id' });
+      else supplierIds.push(id);
+    });
+  }
+  const targetGroupId = reader.string('target_group_id', { nullable: true, maxLength: 64 });
+  const businessUnitId = reader.integer('business_unit_id', { nullable: true, min: 1, allowNumericString: true });
+  if (typeof locale === 'string' && !canonicalLocale(locale)) reader.fail('locale', 'must be a locale such as en_US, en_us or eng_us');
+  const startMs = start ? Date.parse(start) : nowMs;
+  const endMs = end ? Date.parse(end) : startMs + DEFAULT_FIELDING_DAYS * DAY_MS;
+  if (start && Number.isNaN(startMs)) reader.fail('start_fielding_at', 'is not a valid date');
+  if (end && Number.isNaN(endMs)) reader.fail('end_fielding_at', 'is not a valid date');
+  else if (endMs <= startMs) reader.fail('end_fielding_at', 'must be after start_fielding_at (default: now)');
+  else if (endMs - startMs > MAX_FIELDING_DAYS * DAY_MS) reader.fail('end_fielding_at', `the fielding window is at most ${MAX_FIELDING_DAYS} days`);
+  reader.finish('The feasibility request is invalid.');
+
+  const market = findLocaleMarket(locale!);
+  if (!market) throw new RuleViolation(422, 'unsupported_locale', `The sandbox has no panel for locale ${locale}.`, [{ name: 'locale', reason: 'unsupported locale' }]);
+  const rawProfiles = reader.value.profiles === undefined || reader.value.profiles === null ? [] : readProfilesRequest(reader.value, version);
+  return {
+    market,
+    locale: locale!,
+    incidenceRate: incidenceRate!,
+    lengthOfInterviewMinutes: lengthOfInterview!,
+    fillingGoal: fillingGoal!,
+    startMs,
+    endMs,
+    fieldingDays: (endMs - startMs) / DAY_MS,
+    rawProfiles: rawProfiles as unknown[],
+    profileTemplateIds: templateIds as string[],
+    supplierIds,
+    targetGroupId: targetGroupId ?? null,
+    businessUnitId: businessUnitId ?? null,
+  };
+}

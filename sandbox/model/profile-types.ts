@@ -1,0 +1,92 @@
+// The 2025-12-18 profile shape: the canonical form the sandbox stores. Older versions are translated
+// to and from it in profile-version-translation.ts.
+
+export interface SelectionCondition {
+  object: 'selection';
+  question_id: number;
+  option: string;
+}
+
+/** Sandbox-defined: inclusive numeric range on a range question (e.g. age 18-34). */
+export interface RangeCondition {
+  object: 'range';
+  question_id: number;
+  min: number;
+  max: number;
+}
+
+/** Sandbox-defined: a list of zip / postal codes; duplicates are removed silently. */
+export interface ZipCodeCondition {
+  object: 'zip_code';
+  question_id: number;
+  zip_codes: string[];
+}
+
+/** Sandbox-defined: free-text answers to an open-ended question, matched case-insensitively. */
+export interface OpenEndedCondition {
+  object: 'open_ended';
+  question_id: number;
+  values: string[];
+}
+
+export type Condition = SelectionCondition | RangeCondition | ZipCodeCondition | OpenEndedCondition;
+export const CONDITION_OBJECTS = ['selection', 'range', 'zip_code', 'open_ended'] as const;
+
+export interface Quota {
+  name: string;
+  completes_goal_percentage: number | null;
+  completes_goal: number | null;
+  /** Mirrors completes_goal (kept in the 2025-12-18 shape). */
+  quota_nominal: number | null;
+  completes: number;
+  prescreens: number;
+}
+
+export interface Target {
+  id: string;
+  text: string;
+  text_translated: string;
+  conditions: Condition[];
+  quota: Quota;
+}
+
+/** Sandbox-defined: a blended target names one target of each combined profile (same order as profile_ids). */
+export interface BlendedTarget extends Target {
+  source_target_ids: string[];
+}
+
+/** Sandbox-defined: several open-ended (free-text or zip-code) questions profiled together as one profile. */
+export interface OpenEndedGroup {
+  name: string;
+  question_ids: number[];
+}
+
+export interface RegularProfile {
+  object: 'regular';
+  id: string;
+  name: string;
+  description: string;
+  description_translated: string;
+  quotas_enabled: boolean;
+  open_ended_group: OpenEndedGroup | null;
+  /** The profile template this profile came from, or null. */
+  template_id: string | null;
+  targets: Target[];
+}
+
+/** Sandbox-defined: the regular profiles it combines (profile_ids) and one target per combination. */
+export interface BlendedProfile {
+  object: 'blended';
+  id: string;
+  name: string;
+  description: string;
+  description_translated: string;
+  quotas_enabled: boolean;
+  profile_ids: string[];
+  targets: BlendedTarget[];
+}
+
+export type Profile = RegularProfile | BlendedProfile;
+
+export const isRegularProfile = (profile: Profile): profile is RegularProfile => profile.object === 'regular';
+export const isBlendedProfile = (profile: Profile): profile is BlendedProfile => profile.object === 'blended';

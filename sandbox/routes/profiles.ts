@@ -1,0 +1,236 @@
+// Profile operations (spec: Resources › Profile; Endpoints › Webhooks and others; Versioning).
+// 2025-12-18 paths (older names in older versions; each 404s in the other versions):
+//   POST P/profiles/validate                              204 when valid
+//   POST TG/profiles/manage-profiles      (/apply-profiles)              replaces all profiles of a draft
+//   POST P/drafts/generate-blended-profile (/generate-interlocked-profile) a blended profile, not saved
+//   POST TG/profiles/create-blended-profile (/create_interlocked_profile) adds a blended profile to a draft
+//   POST P/supplier-quota-distribution/draft (/panel-distribution/draft)
+//   PUT  TG/profiles/completes-goal                       update quotas: 200, 422 invalid, 404 project/TG
+//   POST TG/profiles                                      create one regular profile (201)
+//   PUT  TG/profiles/{profile_id}/conditions              replace the targets (conditions) of a profile
+//   GET  P/profiles/templates, GET P/profiles/templates/{template_id}
+// Removed in 2025-12-18 (older versions only): PUT TG/profiles/disable-quotas, GET TG/profiles,
+// POST TG/profiles/convert-to-regular-profile, POST TG/profiles/group-quotas (profiles-legacy.ts).
+
+import { ApiError, badRequest, notFound } from '../core/api-error';
+import { ObjectReader } from '../core/input-validation';
+import { created, noContent, ok, type RequestContext, type RouteModule } from '../core/route-module';
+import { CURRENT_VERSION, LEGACY_VERSIONS, type ApiVersion } from '../core/versioning';
+import { requireTargetGroup } from '../resources/lookups';
+import { targetGroupRenderHooks } from '../resources/target-group-wire';
+import { generateBlendedProfileInput } from '../model/blended-profiles';
+import { canonicalLocale, findLocaleMarket } from '../model/locale-markets';
+import { rescaleQuotasToFillingGoal } from '../model/profile-quotas';
+import { findProfileTemplate, listProfileTemplates } from '../model/profile-templates';
+import type { Profile } from '../model/profile-types';
+import { validateProfiles } from '../model/profile-validation';
+import { readProfilesRequest, renderProfile, renderProfiles } from '../model/profile-version-translation';
+import { distributeSupplierQuotas } from '../model/supplier-quota-distribution';
+import { FEASIBILITY_FILLING_GOAL_CAP } from '../model/feasibility-request';
+import { legacyProfileRoutes } from './profiles-legacy';
+import { updateCompletesGoal } from './profiles-completes-goal';
+import {
+  PROFILE_SET_FIELDS, asRawProfiles, profileIds, rawProfileSet, readTemplateIds, renderProfileSet, requireBodyRecord,
+  requireProfilingTargetGroup, storeProfiles, storedProfiles, validateTargetGroupProfiles,
+} from './profiles-target-group';
+import { P, TG } from './paths';
+
+const CURRENT_ONLY: readonly ApiVersion[] = [CURRENT_VERSION];
+
+/** Reads locale and filling_goal of an account-level body (validate, drafts, distribution). */
+function readAccountLevelContext(reader: ObjectReader, fillingGoalRequired: boolean): { locale: string | undefined; fillingGoal: number | null } {
+  const locale = reader.string('locale', { maxLength: 10 });
+  if (typeof locale === 'string' && !canonicalLocale(locale)) reader.fail('locale', 'must be a locale such as en_US, en_us or eng_us');
+  const fillingGoal = reader.integer('filling_goal', { required: fillingGoalRequired, min: 1, max: FEASIBILITY_FILLING_GOAL_CAP });
+  return { locale: locale ?? undefined, fillingGoal: fillingGoal ?? null };
+}
+
+function requireSupportedLocale(locale: string | undefined): string {
+  if (!locale) throw badRequest('The request is invalid.', [{ name: 'locale', reason: 'is required (or give target_group_id)' }]);
+  if (!findLocaleMarket(locale)) throw new ApiError(422, 'unsupported_locale', `The sandbox has no panel for locale ${locale}.`, { invalidParams: [{ name: 'locale', reason: 'unsupported locale' }] });
+  return locale;
+}
+
+/** POST P/profiles/validate: {profiles, profile_template_ids?, locale, filling_goal?} or {…, target_group_id}. */
+function validateRoute(ctx: RequestContext) {
+  const body = requireBodyRecord(ctx.body);
+  const reader = ObjectReader.body(body);
+  reader.rejectUnknown([...PROFILE_SET_FIELDS, 'locale', 'filling_goal', 'target_group_id']);
+  reader.array('profiles', { required: true });
+  const templateIds = readTemplateIds(reader);
+  let { locale, fillingGoal } = readAccountLevelContext(reader, false);
+  const targetGroupId = reader.string('target_group_id', { nullable: true, maxLength: 64 });
+  reader.finish('The profile validation request is invalid.');
+  if (targetGroupId) {
+    const tg = requireTargetGroup(ctx, targetGroupId);
+    locale = tg.locale ?? locale;
+    fillingGoal = tg.filling_goal;
+  }
+  const raw = rawProfileSet(body, ctx.version, templateIds);
+  validateProfiles(raw, { locale: requireSupportedLocale(locale), fillingGoal, newId: profileIds(ctx) });
+  return noContent();
+}
+
+/** manage-profiles (apply-profiles): replaces every profile of a draft target group. */
+function manageProfilesRoute(ctx: RequestContext) {
+  const tg = requireProfilingTargetGroup(ctx, { draftOnly: true });
+  const body = requireBodyRecord(ctx.body);
+  const reader = ObjectReader.body(body);
+  reader.rejectUnknown(PROFILE_SET_FIELDS);
+  reader.array('profiles', { required: true });
+  const templateIds = readTemplateIds(reader);
+  reader.finish('The profiles are invalid.');
+  const profiles = validateTargetGroupProfiles(ctx, tg, rawProfileSet(body, ctx.version, templateIds));
+  storeProfiles(ctx, tg, profiles);
+  return ok(renderProfileSet(tg, ctx.version));
+}
+
+function readBlendRequest(reader: ObjectReader): { profileIds: string[]; name: string | undefined; quotasEnabled: boolean } {
+  const ids = reader.array('profile_ids', { required: true, minItems: 2, maxItems: 5 }) ?? [];
+  ids.forEach((id, index) => {
+    if (typeof id !== 'string' || id.length === 0) reader.problems.push({ name: `profile_ids[${index}]`, reason: 'must be a profile id' });
+  });
+  const name = reader.string('name', { nullable: true, maxLength: 255 });
+  const quotasEnabled = reader.boolean('quotas_enabled', { nullable: true });
+  return { profileIds: ids.filter((id): id is string => typeof id === 'string'), name: name ?? undefined, quotasEnabled: quotasEnabled ?? true };
+}
+
+/** generate-blended-profile (generate-interlocked-profile): the profile set with the new blended profile, not saved. */
+function generateBlendedRoute(ctx: RequestContext) {
+  const body = requireBodyRecord(ctx.body);
+  const reader = ObjectReader.body(body);
+  reader.rejectUnknown([...PROFILE_SET_FIELDS, 'locale', 'filling_goal', 'profile_ids', 'name', 'quotas_enabled']);
+  reader.array('profiles', { required: true });
+  const templateIds = readTemplateIds(reader);
+  const { locale, fillingGoal } = readAccountLevelContext(reader, true);
+  const blend = readBlendRequest(reader);
+  reader.finish('The blended profile request is invalid.');
+  const context = { locale: requireSupportedLocale(locale), fillingGoal: fillingGoal!, newId: profileIds(ctx) };
+  const profiles = validateProfiles(rawProfileSet(body, ctx.version, templateIds), context);
+  const blended = generateBlendedProfileInput(profiles, { ...blend, id: ctx.newId('prf'), fillingGoal: fillingGoal!, newTargetId: () => ctx.newId('tgt') });
+  const all = validateProfiles([...asRawProfiles(profiles), blended], { ...context, previous: profiles });
+  return ok(renderProfiles(all, ctx.version));
+}
+
+/** create-blended-profile (create_interlocked_profile): adds a blended profile of existing profiles to a draft. */
+function createBlendedRoute(ctx: RequestContext) {
+  const tg = requireProfilingTargetGroup(ctx, { draftOnly: true });
+  const reader = ObjectReader.body(ctx.body);
+  reader.rejectUnknown(['profile_ids', 'name', 'quotas_enabled']);
+  const blend = readBlendRequest(reader);
+  reader.finish('The blended profile request is invalid.');
+  const current = storedProfiles(tg);
+  const blended = generateBlendedProfileInput(current, { ...blend, id: ctx.newId('prf'), fillingGoal: tg.filling_goal, newTargetId: () => ctx.newId('tgt') });
+  const profiles = validateTargetGroupProfiles(ctx, tg, [...asRawProfiles(current), blended]);
+  storeProfiles(ctx, tg, profiles);
+  return created(renderProfileSet(tg, ctx.version));
+}
+
+/** supplier-quota-distribution/draft (panel-distribution/draft). */
+function supplierDistributionRoute(ctx: RequestContext) {
+  const body = requireBodyRecord(ctx.body);
+  const reader = ObjectReader.body(body);
+  reader.rejectUnknown([...PROFILE_SET_FIELDS, 'locale', 'filling_goal', 'supplier_ids']);
+  const templateIds = readTemplateIds(reader);
+  const { locale, fillingGoal } = readAccountLevelContext(reader, true);
+  const ids = reader.array('supplier_ids', { required: true, minItems: 1, maxItems: 100 }) ?? [];
+  const supplierIds: number[] = [];
+  ids.forEach((id, index) => {
+    if (typeof id !== 'number' || !Number.isInteger(id) || id < 1) reader.problems.push({ name: `supplier_ids[${index}]`, reason: 'must be a positive integer supplier id' });
+    else if (supplierIds.includes(id)) reader.problems.push({ name: `supplier_ids[${index}]`, reason: 'is listed twice' });
+    else supplierIds.push(id);
+  });
+  reader.finish('The distribution request is invalid.');
+  const market = requireSupportedLocale(locale);
+  const profiles = validateProfiles(rawProfileSet(body, ctx.version, templateIds), { locale: market, fillingGoal: fillingGoal!, newId: profileIds(ctx) });
+  return ok(distributeSupplierQuotas({ locale: findLocaleMarket(market)!.locale, fillingGoal: fillingGoal!, supplierIds, profiles }));
+}
+
+/** POST TG/profiles: one regular profile, added to the draft's set. */
+function createProfileRoute(ctx: RequestContext) {
+  const tg = requireProfilingTargetGroup(ctx, { draftOnly: true });
+  const body = requireBodyRecord(ctx.body);
+  const withObject = ctx.version === CURRENT_VERSION && body.object === undefined ? { ...body, object: 'regular' } : body;
+  if (withObject.object !== undefined && withObject.object !== 'regular') {
+    throw badRequest('Only regular profiles are created here; blend profiles with create-blended-profile.', [{ name: 'object', reason: 'must be regular' }]);
+  }
+  const [raw] = readProfilesRequest({ profiles: [withObject] }, ctx.version) as unknown[];
+  const profiles = validateTargetGroupProfiles(ctx, tg, [...asRawProfiles(storedProfiles(tg)), raw]);
+  storeProfiles(ctx, tg, profiles);
+  return created(renderProfile(profiles[profiles.length - 1], ctx.version));
+}
+
+/** PUT TG/profiles/{profile_id}/conditions: {targets} (ungrouped/grouped before 2025-12-18) replaces the profile's targets. */
+function updateConditionsRoute(ctx: RequestContext) {
+  const tg = requireProfilingTargetGroup(ctx, { draftOnly: true });
+  const current = storedProfiles(tg);
+  const position = current.findIndex((profile) => profile.id === ctx.params.profile_id);
+  if (position < 0) throw notFound(`Profile ${ctx.params.profile_id} not found.`);
+  const existing = current[position];
+  if (existing.object !== 'regular') throw new ApiError(422, 'invalid_blended_profile', `Profile ${existing.id} is blended; its targets follow the profiles it combines.`);
+  const body = requireBodyRecord(ctx.body);
+  const reader = ObjectReader.body(body);
+  const current2025 = ctx.version === CURRENT_VERSION;
+  reader.rejectUnknown(current2025 ? ['targets'] : ['ungrouped', 'grouped'], current2025
+    ? { ungrouped: 'renamed to target in 2025-12-18', grouped: 'renamed to target in 2025-12-18' }
+    : { targets: 'targets is available from 2025-12-18; this version uses ungrouped and grouped' });
+  reader.finish('The conditions update is invalid.');
+  const { object: _object, targets: _targets, ...profileFields } = asRawProfiles([existing])[0];
+  const replacement = current2025 ? { ...profileFields, object: 'regular', targets: body.targets } : { ...profileFields, ungrouped: body.ungrouped ?? [], grouped: body.grouped ?? [] };
+  const [raw] = readProfilesRequest({ profiles: [replacement] }, ctx.version) as Record<string, unknown>[];
+  const rawSet: unknown[] = asRawProfiles(current);
+  rawSet[position] = { ...raw, object: 'regular', template_id: existing.template_id };
+  const profiles = validateTargetGroupProfiles(ctx, tg, rawSet);
+  storeProfiles(ctx, tg, profiles);
+  return ok(renderProfile(profiles[position], ctx.version));
+}
+
+function templateSummary(templateId: string, version: ApiVersion, withProfiles: boolean) {
+  const template = findProfileTemplate(templateId)!;
+  const summary: Record<string, unknown> = { id: template.id, name: template.name, description: template.description };
+  if (withProfiles) {
+    let next = 0;
+    const profiles = validateProfiles(structuredClone(template.profiles as unknown[]), { locale: 'en_US', fillingGoal: 100, newId: (kind) => `${kind}-${++next}` });
+    Object.assign(summary, renderProfiles(profiles, version));
+  }
+  return summary;
+}
+
+export const profilesRoutes: RouteModule = {
+  name: 'profiles',
+  routes: [
+    { method: 'POST', path: `${P}/profiles/validate`, handler: validateRoute },
+    { method: 'POST', path: `${TG}/profiles/manage-profiles`, versions: CURRENT_ONLY, handler: manageProfilesRoute },
+    { method: 'POST', path: `${TG}/profiles/apply-profiles`, versions: LEGACY_VERSIONS, handler: manageProfilesRoute },
+    { method: 'POST', path: `${P}/drafts/generate-blended-profile`, versions: CURRENT_ONLY, handler: generateBlendedRoute },
+    { method: 'POST', path: `${P}/drafts/generate-interlocked-profile`, versions: LEGACY_VERSIONS, handler: generateBlendedRoute },
+    { method: 'POST', path: `${TG}/profiles/create-blended-profile`, versions: CURRENT_ONLY, handler: createBlendedRoute },
+    { method: 'POST', path: `${TG}/profiles/create_interlocked_profile`, versions: LEGACY_VERSIONS, handler: createBlendedRoute },
+    { method: 'POST', path: `${P}/supplier-quota-distribution/draft`, versions: CURRENT_ONLY, handler: supplierDistributionRoute },
+    { method: 'POST', path: `${P}/panel-distribution/draft`, versions: LEGACY_VERSIONS, handler: supplierDistributionRoute },
+    { method: 'PUT', path: `${TG}/profiles/completes-goal`, handler: updateCompletesGoal },
+    { method: 'POST', path: `${TG}/profiles`, handler: createProfileRoute },
+    { method: 'PUT', path: `${TG}/profiles/{profile_id}/conditions`, handler: updateConditionsRoute },
+    { method: 'GET', path: `${P}/profiles/templates`, handler: (ctx) => ok({ data: listProfileTemplates().map((template) => templateSummary(template.id, ctx.version, false)), has_more: false, next_cursor: null }) },
+    {
+      method: 'GET',
+      path: `${P}/profiles/templates/{template_id}`,
+      handler: (ctx) => {
+        if (!findProfileTemplate(ctx.params.template_id)) throw notFound(`Profile template ${ctx.params.template_id} not found.`);
+        return ok(templateSummary(ctx.params.template_id, ctx.version, true));
+      },
+    },
+    ...legacyProfileRoutes,
+  ],
+  init(services) {
+    targetGroupRenderHooks.profiles = (profiles, version) => renderProfiles(profiles as Profile[], version).profiles;
+    // A changed filling_goal keeps the quota percentages and recomputes the goals.
+    return services.events.on('target_group.updated', (event) => {
+      if (!event.changed_fields.includes('filling_goal')) return;
+      const tg = services.store.data.target_groups[event.target_group_id];
+      if (!tg || tg.profiles.length === 0) return;
+      tg.profiles = rescaleQuotasToFillingGoal(tg.profiles as Profile[], tg.filling_goal);
+      services.commit();
+    });
+  },
+};

@@ -1,0 +1,246 @@
+// Drives the fielding simulation (model/fielding-simulation.ts) against the store: each advance runs it
+// up to "now" (the sandbox clock plus the admin offset), then writes back each target group's metrics
+// and quota counters, completes fielding runs that reached filling_goal or end_fielding_at, and emits
+// `fielding.sessions_updated` for the webhook module. It advances when target group performance is
+// read, on POST /_sandbox/fielding/advance, and every second while `auto_advance` is on (off by
+// default, so a sandbox's state changes only when asked; `studyflow dev` turns it on). Admin surface:
+//   GET  /_sandbox/fielding/settings         {seed, pool_size, speed, auto_advance, simulated_now}
+//   PUT  /_sandbox/fielding/settings         any of {seed, pool_size, speed, auto_advance}; reset restores the defaults
+//   POST /_sandbox/fielding/advance          {minutes}: moves simulated time forward and runs the simulation
+//   GET  /_sandbox/fielding/target-groups/{target_group_id}/sessions   the session records (admin only)
+
+import { notFound } from '../core/api-error';
+import { ObjectReader } from '../core/input-validation';
+import { ok, type RouteDefinition, type SandboxServices } from '../core/route-module';
+import type { TargetGroupRecord } from '../core/state-records';
+import { emitTargetGroupEvent } from '../resources/target-group-events';
+import { advanceFielding, DEFAULT_FIELDING_CONFIG, emptyFieldingState, type FieldingConfig, type FieldingState, type SimulatedTargetGroup } from '../model/fielding-simulation';
+import { findLocaleMarket } from '../model/locale-markets';
+import { costPerCompleteMinorUnits } from '../model/pricing';
+import type { Profile } from '../model/profile-types';
+import type { SessionRecord } from '../model/session-record';
+import { accessRespondentGuidOf, respondentRsid } from '../model/synthetic-respondents';
+import { quotaCounters } from '../model/target-group-performance';
+import { allocatedSupplierIds } from './webhooks-exchange-allocations';
+
+const SLICE = 'fielding_simulation';
+export const FIELDING_TICK_MS = 1000;
+export const SESSIONS_UPDATED_EVENT = 'fielding.sessions_updated';
+const SESSIONS_PER_EVENT = 100;
+const DEFAULT_LOCALE = 'en_US';
+
+export interface FieldingSettings {
+  seed: string;
+  pool_size: number;
+  speed: number;
+  /** Advance on the one-second tick (and on RunningSandbox.runTicks()). */
+  auto_advance: boolean;
+}
+
+interface FieldingSlice {
+  settings: FieldingSettings;
+  state: FieldingState;
+}
+
+export interface SessionsUpdated {
+  account_id: number;
+  project_id: string;
+  target_group_id: string;
+  sessions: SessionRecord[];
+}
+
+const defaultSettings = (): FieldingSettings => ({ seed: DEFAULT_FIELDING_CONFIG.seed, pool_size: DEFAULT_FIELDING_CONFIG.poolSize, speed: DEFAULT_FIELDING_CONFIG.speed, auto_advance: false });
+const fieldingSlice = (services: Pick<SandboxServices, 'store'>) => services.store.slice<FieldingSlice>(SLICE, () => ({ settings: defaultSettings(), state: emptyFieldingState() }));
+/** The slice when it exists, else the defaults (reading never creates state). */
+const peekFieldingSlice = (services: Pick<SandboxServices, 'store'>): FieldingSlice =>
+  (services.store.data.slices[SLICE] as FieldingSlice | undefined) ?? { settings: defaultSettings(), state: emptyFieldingState() };
+
+export const simulatedNow = (services: SandboxServices): number => services.clock.now() + peekFieldingSlice(services).state.offset_ms;
+
+/** The simulated sessions of a target group (empty when it never fielded). */
+export function sessionsOf(services: SandboxServices, targetGroupId: string): SessionRecord[] {
+  return peekFieldingSlice(services).state.sessions[targetGroupId] ?? [];
+}
+
+const guidIndexes = new Map<string, Map<string, string>>();
+
+/** rsid of a panel member's access respondent GUID (computed over the pool once per locale and size). */
+function rsidOfGuid(locale: string, poolSize: number, guid: string): string | undefined {
+  const key = `${locale}|${poolSize}`;
+  let index = guidIndexes.get(key);
+  if (!index) {
+    index = new Map();
+    for (let i = 0; i < poolSize; i++) {
+      const rsid = respondentRsid(locale, i);
+      index.set(accessRespondentGuidOf(rsid), rsid);
+    }
+    guidIndexes.set(key, index);
+  }
+  return index.get(guid.toLowerCase());
+}
+
+function simulatedGroup(services: SandboxServices, tg: TargetGroupRecord, settings: FieldingSettings, offsetMs: number): SimulatedTargetGroup {
+  const market = findLocaleMarket(tg.locale ?? DEFAULT_LOCALE) ?? findLocaleMarket(DEFAULT_LOCALE)!;
+  const data = services.store.data;
+  const lists = data.id_exclusion_lists[tg.id];
+  const excludedIds = new Set<string>([...(lists?.rsid ?? []), ...(lists?.cid ?? []), ...(lists?.access_respondent_guid ?? []).map((guid) => guid.toLowerCase())]);
+  const peers = new Set<string>();
+  for (const group of Object.values(data.exclusion_groups)) {
+    if (group.target_group_ids.includes(tg.id)) group.target_group_ids.forEach((id) => id !== tg.id && peers.add(id));
+  }
+  let recontactIds: Set<string> | null = null;
+  if (tg.study_type === 'recontact') {
+    const recontact = data.recontact_respondents[tg.id];
+    recontactIds = new Set(recontact?.rsid ?? []);
+    for (const guid of recontact?.access_respondent_guid ?? []) {
+      const rsid = rsidOfGuid(market.locale, settings.pool_size, guid);
+      if (rsid) recontactIds.add(rsid);
+    }
+  }
+  const run = tg.fielding_run_id ? data.fielding_runs[tg.fielding_run_id] : undefined;
+  const live = tg.status === 'live';
+  return {
+    id: tg.id,
+    account_id: tg.account_id,
+    project_id: tg.project_id,
+    market,
+    live,
+    liveSinceMs: live && run ? Date.parse(run.updated_at) + offsetMs : null,
+    incidenceRate: tg.expected_incidence_rate,
+    lengthOfInterviewMinutes: tg.expected_length_of_interview_minutes,
+    fillingGoal: tg.filling_goal,
+    profiles: tg.profiles as Profile[],
+    supplierIds: allocatedSupplierIds(services.store, tg.id),
+    cpiMinorUnits: costPerCompleteMinorUnits(market, tg.expected_incidence_rate, tg.expected_length_of_interview_minutes),
+    activityExclusions: tg.respondent_activity_exclusions.map((item) => ({ type: item.type, id: item.id, statuses: item.respondent_statuses, durationDays: item.duration_days })),
+    excludedIds,
+    exclusionGroupPeers: peers,
+    recontactIds,
+  };
+}
+
+/** Completes the fielding run and the target group (goal reached or end_fielding_at passed). */
+function completeFielding(services: SandboxServices, tg: TargetGroupRecord): void {
+  const run = tg.fielding_run_id ? services.store.data.fielding_runs[tg.fielding_run_id] : undefined;
+  if (!run || (run.status !== 'live' && run.status !== 'paused')) return;
+  const now = services.clock.iso();
+  run.status = 'completed';
+  run.revision += 1;
+  run.updated_at = now;
+  run.completed_at = now;
+  tg.status = 'completed';
+  tg.updated_at = now;
+  emitTargetGroupEvent(services, 'completed', tg, ['status']);
+}
+
+/** Writes metrics and quota counters of a target group from its sessions; true when something changed. */
+function writeCounters(tg: TargetGroupRecord, sessions: readonly SessionRecord[]): boolean {
+  const completes = sessions.filter((session) => session.status === 'Complete').length;
+  const prescreens = sessions.filter((session) => session.status !== 'PreClientSurveyProcess').length;
+  let changed = tg.metrics.completes !== completes || tg.metrics.prescreens !== prescreens;
+  tg.metrics = { completes, prescreens };
+  const counters = quotaCounters(sessions);
+  for (const profile of tg.profiles as Profile[]) {
+    for (const target of profile.targets) {
+      const counter = counters.get(`${profile.id}/${target.id}`) ?? { completes: 0, prescreens: 0 };
+      if (target.quota.completes !== counter.completes || target.quota.prescreens !== counter.prescreens) changed = true;
+      target.quota.completes = counter.completes;
+      target.quota.prescreens = counter.prescreens;
+    }
+  }
+  return changed;
+}
+
+export interface AdvanceSummary {
+  simulated_now: string;
+  sessions_updated: number;
+  completed_target_groups: string[];
+  truncated: boolean;
+}
+
+/** Runs the simulation up to the simulated now and applies the results to the store. */
+export function advanceSimulation(services: SandboxServices): AdvanceSummary {
+  const { settings, state } = fieldingSlice(services);
+  const config: FieldingConfig = { ...DEFAULT_FIELDING_CONFIG, seed: settings.seed, poolSize: settings.pool_size, speed: settings.speed };
+  const now = simulatedNow(services);
+  const targetGroups = Object.values(services.store.data.target_groups).filter((tg) => tg.status !== 'draft');
+  const result = advanceFielding(state, targetGroups.map((tg) => simulatedGroup(services, tg, settings, state.offset_ms)), now, config);
+  const byGroup = new Map<string, SessionRecord[]>();
+  for (const update of result.updates) byGroup.set(update.target_group_id, [...(byGroup.get(update.target_group_id) ?? []), update]);
+  const completed: string[] = [];
+  let changed = result.updates.length > 0;
+  for (const tg of targetGroups) {
+    changed = writeCounters(tg, state.sessions[tg.id] ?? []) || changed;
+    const endPassed = tg.end_fielding_at !== null && Date.parse(tg.end_fielding_at) <= now;
+    if ((tg.status === 'live' || tg.status === 'paused') && (endPassed || state.cursors[tg.id]?.goal_reached)) {
+      completeFielding(services, tg);
+      completed.push(tg.id);
+      changed = true;
+    }
+  }
+  for (const [targetGroupId, sessions] of byGroup) {
+    const tg = services.store.data.target_groups[targetGroupId];
+    if (!tg) continue;
+    for (let i = 0; i < sessions.length; i += SESSIONS_PER_EVENT) {
+      const payload: SessionsUpdated = { account_id: tg.account_id, project_id: tg.project_id, target_group_id: tg.id, sessions: sessions.slice(i, i + SESSIONS_PER_EVENT) };
+      services.events.emit(SESSIONS_UPDATED_EVENT, payload);
+    }
+  }
+  if (changed) services.commit();
+  return { simulated_now: new Date(now).toISOString(), sessions_updated: result.updates.length, completed_target_groups: completed, truncated: result.truncated };
+}
+
+function readSettings(body: unknown, current: FieldingSettings): FieldingSettings {
+  const reader = ObjectReader.body(body);
+  reader.rejectUnknown(['seed', 'pool_size', 'speed', 'auto_advance']);
+  const seed = reader.string('seed', { maxLength: 100 });
+  const poolSize = reader.integer('pool_size', { min: 1, max: 1_000_000 });
+  const speed = reader.number('speed', { min: 0.001, max: 1_000_000 });
+  const autoAdvance = reader.boolean('auto_advance');
+  reader.finish('The fielding settings are invalid.');
+  return { seed: seed ?? current.seed, pool_size: poolSize ?? current.pool_size, speed: speed ?? current.speed, auto_advance: autoAdvance ?? current.auto_advance };
+}
+
+export const fieldingSimulationAdminRoutes: RouteDefinition[] = [
+  { method: 'GET', path: '/_sandbox/fielding/settings', handler: (ctx) => ok({ ...peekFieldingSlice(ctx).settings, simulated_now: new Date(simulatedNow(ctx)).toISOString() }) },
+  {
+    method: 'PUT',
+    path: '/_sandbox/fielding/settings',
+    handler: (ctx) => {
+      const slice = fieldingSlice(ctx);
+      slice.settings = readSettings(ctx.body, slice.settings);
+      ctx.commit();
+      return ok({ ...slice.settings, simulated_now: new Date(simulatedNow(ctx)).toISOString() });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/_sandbox/fielding/advance',
+    handler: (ctx) => {
+      const reader = ObjectReader.body(ctx.body);
+      reader.rejectUnknown(['minutes']);
+      const minutes = reader.number('minutes', { required: true, exclusiveMin: 0, max: 525_600 });
+      reader.finish('The advance request is invalid.');
+      // Catch up to the present first, so groups live now start their arrivals now, then jump.
+      const caughtUp = advanceSimulation(ctx);
+      fieldingSlice(ctx).state.offset_ms += Math.round(minutes! * 60_000);
+      const jumped = advanceSimulation(ctx);
+      return ok({ ...jumped, sessions_updated: caughtUp.sessions_updated + jumped.sessions_updated, completed_target_groups: [...caughtUp.completed_target_groups, ...jumped.completed_target_groups] });
+    },
+  },
+  {
+    method: 'GET',
+    path: '/_sandbox/fielding/target-groups/{target_group_id}/sessions',
+    handler: (ctx) => {
+      if (!ctx.store.data.target_groups[ctx.params.target_group_id]) throw notFound(`Target group ${ctx.params.target_group_id} not found.`);
+      return ok({ data: sessionsOf(ctx, ctx.params.target_group_id) });
+    },
+  },
+];
+
+/** Registers the simulation tick; returns the unregister function. */
+export function startFieldingSimulation(services: SandboxServices): () => void {
+  return services.ticks.register('fielding-simulation', FIELDING_TICK_MS, () => {
+    if (peekFieldingSlice(services).settings.auto_advance) advanceSimulation(services);
+  });
+}

@@ -1,0 +1,105 @@
+// Reporting (spec: Endpoints › Target groups; Removed or deprecated endpoints; Resources › completes_cost).
+//   GET TG/performance                              completes, completes_by_status, completes_cost, quotas
+//   GET P/questions-translation?locale&question_ids  the question catalogue in a locale (paginated)
+//   GET /v1/demand/questions[?locale], GET /v1/demand/questions/{question_id}[?locale]
+//                                                   deprecated in every version, still answering (Deprecation header)
+// The module also runs the fielding simulation (reporting-fielding-simulation.ts) behind performance.
+
+import { badRequest, notFound } from '../core/api-error';
+import { paginate, parsePageRequest } from '../core/pagination';
+import { ok, type RequestContext, type RouteModule } from '../core/route-module';
+import { usesNewNames } from '../core/versioning';
+import { requireTargetGroup } from '../resources/lookups';
+import { canonicalLocale, findLocaleMarket, type LocaleMarket } from '../model/locale-markets';
+import type { Profile } from '../model/profile-types';
+import { findQuestion, listQuestions, textIn, type Question } from '../model/question-catalogue';
+import { summarizePerformance } from '../model/target-group-performance';
+import { advanceSimulation, fieldingSimulationAdminRoutes, sessionsOf, startFieldingSimulation } from './reporting-fielding-simulation';
+import { P, TG } from './paths';
+
+const QUESTIONS = '/v1/demand/questions';
+const DEPRECATION_HEADERS = { deprecation: 'true', link: '</v1/demand/accounts/{account_id}/questions-translation>; rel="successor-version"' };
+
+function performance(ctx: RequestContext) {
+  const tg = requireTargetGroup(ctx);
+  advanceSimulation(ctx);
+  const summary = summarizePerformance(sessionsOf(ctx, tg.id), tg.profiles as Profile[], ctx.version);
+  return ok({
+    target_group_id: tg.id,
+    project_id: tg.project_id,
+    status: tg.status,
+    filling_goal: tg.filling_goal,
+    remaining_completes: Math.max(0, tg.filling_goal - summary.completes),
+    ...summary,
+    quotas: summary.quotas.map(({ completes_goal, ...rest }) => ({ ...rest, [usesNewNames(ctx.version) ? 'completes_goal' : 'filling_goal']: completes_goal })),
+  });
+}
+
+function renderQuestion(question: Question, market: LocaleMarket): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    question_id: question.id,
+    name: question.key,
+    kind: question.kind,
+    locale: market.locale,
+    text: textIn(question.text, market.language),
+    text_translated: question.text.en,
+    options: question.options.map((option) => ({ option: option.option, text: textIn(option.text, market.language), text_translated: option.text.en })),
+  };
+  if (question.range) out.range = { min: question.range.min, max: question.range.max };
+  return out;
+}
+
+function readLocale(ctx: RequestContext, required: boolean): LocaleMarket {
+  const locale = ctx.query.get('locale');
+  if (locale === null || locale === '') {
+    if (required) throw badRequest('locale is required.', [{ name: 'locale', reason: 'is required' }]);
+    return findLocaleMarket('en_US')!;
+  }
+  const market = canonicalLocale(locale) ? findLocaleMarket(locale) : undefined;
+  if (!market) throw badRequest('The locale is not supported.', [{ name: 'locale', reason: 'must be a supported locale such as en_US, en_us or eng_us' }]);
+  return market;
+}
+
+function readQuestionIds(ctx: RequestContext): Set<number> | null {
+  const raw = ctx.query.get('question_ids');
+  if (raw === null) return null;
+  const parts = raw.split(',').map((part) => part.trim());
+  if (parts.some((part) => !/^\d{1,9}$/.test(part))) throw badRequest('question_ids is invalid.', [{ name: 'question_ids', reason: 'must be a comma-separated list of integers' }]);
+  return new Set(parts.map(Number));
+}
+
+function questionsTranslation(ctx: RequestContext) {
+  const market = readLocale(ctx, true);
+  const ids = readQuestionIds(ctx);
+  const page = parsePageRequest(ctx.query, { max: 100, default: 20 });
+  const items = listQuestions().map((question, index) => ({ seq: index + 1, question })).filter(({ question }) => ids === null || ids.has(question.id));
+  return ok(paginate(items, page, ({ question }) => renderQuestion(question, market)));
+}
+
+export const reportingRoutes: RouteModule = {
+  name: 'reporting',
+  routes: [
+    { method: 'GET', path: `${TG}/performance`, handler: performance },
+    { method: 'GET', path: `${P}/questions-translation`, handler: questionsTranslation },
+    {
+      method: 'GET',
+      path: QUESTIONS,
+      handler: (ctx) => {
+        const market = readLocale(ctx, false);
+        return ok({ data: listQuestions().map((question) => renderQuestion(question, market)) }, DEPRECATION_HEADERS);
+      },
+    },
+    {
+      method: 'GET',
+      path: `${QUESTIONS}/{question_id}`,
+      handler: (ctx) => {
+        const market = readLocale(ctx, false);
+        const question = /^\d{1,9}$/.test(ctx.params.question_id) ? findQuestion(Number(ctx.params.question_id)) : undefined;
+        if (!question) throw notFound(`Question ${ctx.params.question_id} not found.`);
+        return ok(renderQuestion(question, market), DEPRECATION_HEADERS);
+      },
+    },
+    ...fieldingSimulationAdminRoutes,
+  ],
+  init: (services) => startFieldingSimulation(services),
+};

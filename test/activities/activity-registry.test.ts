@@ -1,0 +1,35 @@
+// The object the worker registers: the names the lead calls, plain async functions, the rate-limit constants.
+import { describe, expect, it } from 'vitest';
+import { API_TASK_QUEUE, createActivities, DEFAULT_API_ACTIVITIES_PER_SECOND } from '../../activities/index';
+import { createMockActivities } from './helpers/mock-activities';
+
+const EXPECTED = [
+  'getAccounts',
+  'ensureProject', 'updateProject', 'getProject', 'getProjectOverview',
+  'ensureDraftTargetGroup', 'updateDraftTargetGroup', 'getTargetGroup', 'listTargetGroups', 'getTargetGroupOverview', 'getTargetGroupPerformance',
+  'calculateFeasibility', 'generatePricePrediction',
+  'getActivityExclusions', 'putActivityExclusions',
+  'uploadIdList', 'getIdListJob', 'listExcludedIds', 'removeAllExcludedIds', 'getRemoveAllJob',
+  'listExclusionGroups', 'ensureExclusionGroup', 'updateExclusionGroup', 'deleteExclusionGroup', 'listExclusionGroupTargetGroups',
+  'addTargetGroupsToExclusionGroup', 'removeTargetGroupsFromExclusionGroup', 'getTargetGroupExclusionGroups',
+  'validateProfiles', 'manageProfiles', 'generateBlendedProfile', 'createBlendedProfile', 'supplierQuotaDistribution', 'updateCompletesGoal',
+  'uploadRecontactList', 'getRecontactJob',
+  'suggestTimeRange', 'suggestDays',
+  'listWebhooks', 'createWebhook', 'updateWebhook', 'deleteWebhook',
+  'launchFromDraft', 'getLaunchJob', 'getFieldingRun', 'pauseFieldingRun', 'resumeFieldingRun', 'completeFieldingRun',
+];
+
+describe('createActivities', () => {
+  it('exposes exactly the agreed activity names, each a function', async () => {
+    const m = createMockActivities();
+    const activities: ReturnType<typeof createActivities> = m.activities;
+    expect(Object.keys(activities).sort()).toEqual([...EXPECTED].sort());
+    for (const fn of Object.values(activities)) expect(typeof fn).toBe('function');
+    await m.agent.close();
+  });
+
+  it('exports the API task queue and its default rate', () => {
+    expect(API_TASK_QUEUE).toBe('studyflow-api');
+    expect(DEFAULT_API_ACTIVITIES_PER_SECOND).toBe(20);
+  });
+});

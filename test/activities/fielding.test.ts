@@ -1,0 +1,115 @@
+// Launch from draft (read before create, job polling) and fielding-run control with ETags and typed outcomes.
+import { afterEach, describe, expect, it } from 'vitest';
+import { API_ORIGIN, apiError, rejectionOf } from './helpers/mock-api';
+import { createMockActivities, type MockActivities } from './helpers/mock-activities';
+
+const TG = '/v1/demand/accounts/1001/projects/p1/target-groups/tg1';
+const RUN = `${TG}/fielding-runs/run1`;
+const ctx = { accountId: '1001', apiVersion: '2025-12-18' as const };
+const target = { ctx, projectId: 'p1', targetGroupId: 'tg1' };
+let m: MockActivities;
+afterEach(async () => {
+  expect(m.agent.pendingInterceptors().filter((i) => i.origin === API_ORIGIN)).toEqual([]);
+  await m.agent.close();
+});
+
+describe('launchFromDraft', () => {
+  it('posts end_fielding_at with the Idempotency-Key after checking the target group is a draft', async () => {
+    m = createMockActivities();
+    m.on('GET', TG, () => ({ status: 200, body: { id: 'tg1', status: 'draft', fielding_run_id: null } }));
+    m.on('POST', `${TG}/fielding-run-jobs/launch-from-draft`, () => ({ status: 201, body: { job_id: 'job9', status: 'Processing' }, headers: { location: `${TG}/fielding-run-jobs/launch-from-draft/job9` } }));
+    const out = await m.activities.launchFromDraft({ ...target, idempotencyKey: 'launch-k', endFieldingAt: '2026-12-20T00:00:00Z' });
+    expect(out).toEqual({ jobId: 'job9', alreadyLaunched: false, fieldingRunId: null });
+    expect(m.requests[1].body).toEqual({ end_fielding_at: '2026-12-20T00:00:00Z' });
+    expect(m.requests[1].headers['idempotency-key']).toBe('launch-k');
+  });
+
+  it('takes the job id from Location when the body has none', async () => {
+    m = createMockActivities();
+    m.on('GET', TG, () => ({ status: 200, body: { id: 'tg1', status: 'draft' } }));
+    m.on('POST', `${TG}/fielding-run-jobs/launch-from-draft`, () => ({ status: 201, headers: { location: `${TG}/fielding-run-jobs/launch-from-draft/job7` } }));
+    expect((await m.activities.launchFromDraft({ ...target, idempotencyKey: 'k', endFieldingAt: '2026-12-20T00:00:00Z' })).jobId).toBe('job7');
+  });
+
+  it('does not launch again a target group that is already live', async () => {
+    m = createMockActivities();
+    m.on('GET', TG, () => ({ status: 200, body: { id: 'tg1', status: 'live', fielding_run_id: 'run1' } }));
+    expect(await m.activities.launchFromDraft({ ...target, idempotencyKey: 'k', endFieldingAt: '2026-12-20T00:00:00Z' })).toEqual({ jobId: null, alreadyLaunched: true, fieldingRunId: 'run1' });
+    expect(m.requests).toHaveLength(1);
+  });
+
+  it('422 live_url_required is a non-retryable failure of that type', async () => {
+    m = createMockActivities();
+    m.on('GET', TG, () => ({ status: 200, body: { id: 'tg1', status: 'draft' } }));
+    m.on('POST', `${TG}/fielding-run-jobs/launch-from-draft`, () => ({ status: 422, body: apiError('live_url_required', 'set live_url first') }));
+    const f = await rejectionOf(m.activities.launchFromDraft({ ...target, idempotencyKey: 'k', endFieldingAt: '2026-12-20T00:00:00Z' }));
+    expect(f.type).toBe('live_url_required');
+    expect(f.nonRetryable).toBe(true);
+  });
+
+  it('polls the launch job: created_fielding_run_id or failure_reason', async () => {
+    m = createMockActivities();
+    m.on('GET', `${TG}/fielding-run-jobs/launch-from-draft/job9`, () => ({ status: 200, body: { job_id: 'job9', status: 'Processing' } }));
+    m.on('GET', `${TG}/fielding-run-jobs/launch-from-draft/job9`, () => ({ status: 200, body: { job_id: 'job9', status: 'Completed', created_fielding_run_id: 'run1' } }));
+    m.on('GET', `${TG}/fielding-run-jobs/launch-from-draft/job8`, () => ({ status: 200, body: { job_id: 'job8', status: 'Failed', failure_reason: 'no supply' } }));
+    expect(await m.activities.getLaunchJob({ ...target, jobId: 'job9' })).toEqual({ status: 'Processing' });
+    expect(await m.activities.getLaunchJob({ ...target, jobId: 'job9' })).toEqual({ status: 'Completed', fieldingRunId: 'run1' });
+    expect(await m.activities.getLaunchJob({ ...target, jobId: 'job8' })).toEqual({ status: 'Failed', failureReason: 'no supply' });
+  });
+});
+
+describe('fielding runs', () => {
+  it('getFieldingRun returns the run and its ETag', async () => {
+    m = createMockActivities();
+    m.on('GET', RUN, () => ({ status: 200, body: { id: 'run1', status: 'live' }, headers: { etag: '"v1"' } }));
+    expect(await m.activities.getFieldingRun({ ...target, fieldingRunId: 'run1' })).toEqual({ run: { id: 'run1', status: 'live' }, etag: '"v1"' });
+  });
+
+  it('pause sends If-Match and returns the new ETag', async () => {
+    m = createMockActivities();
+    m.on('POST', `${RUN}/pause`, () => ({ status: 204, headers: { etag: '"v2"' } }));
+    expect(await m.activities.pauseFieldingRun({ ...target, fieldingRunId: 'run1', etag: '"v1"' })).toEqual({ outcome: 'applied', etag: '"v2"' });
+    expect(m.requests[0].headers['if-match']).toBe('"v1"');
+  });
+
+  it('on 412 it re-reads and returns precondition_failed with the fresh run and ETag', async () => {
+    m = createMockActivities();
+    m.on('POST', `${RUN}/complete`, () => ({ status: 412, body: apiError('precondition_failed') }));
+    m.on('GET', RUN, () => ({ status: 200, body: { id: 'run1', status: 'paused' }, headers: { etag: '"v3"' } }));
+    expect(await m.activities.completeFieldingRun({ ...target, fieldingRunId: 'run1', etag: '"v1"' })).toEqual({
+      outcome: 'precondition_failed', etag: '"v3"', run: { id: 'run1', status: 'paused' },
+    });
+  });
+
+  it('a retried pause whose first attempt went through reports already_in_state', async () => {
+    m = createMockActivities();
+    m.on('POST', `${RUN}/pause`, () => ({ status: 412, body: apiError('precondition_failed') }));
+    m.on('GET', RUN, () => ({ status: 200, body: { id: 'run1', status: 'paused' }, headers: { etag: '"v2"' } }));
+    expect(await m.activities.pauseFieldingRun({ ...target, fieldingRunId: 'run1', etag: '"v1"' })).toEqual({
+      outcome: 'already_in_state', etag: '"v2"', run: { id: 'run1', status: 'paused' },
+    });
+  });
+
+  it('422 invalid_state_transition re-reads and returns invalid_state', async () => {
+    m = createMockActivities();
+    m.on('POST', `${RUN}/resume`, () => ({ status: 422, body: apiError('invalid_state_transition', 'run is completed') }));
+    m.on('GET', RUN, () => ({ status: 200, body: { id: 'run1', status: 'completed' }, headers: { etag: '"v9"' } }));
+    expect(await m.activities.resumeFieldingRun({ ...target, fieldingRunId: 'run1', etag: '"v8"' })).toEqual({
+      outcome: 'invalid_state', etag: '"v9"', run: { id: 'run1', status: 'completed' }, detail: 'run is completed',
+    });
+  });
+
+  it('another 422 stays a non-retryable failure', async () => {
+    m = createMockActivities();
+    m.on('POST', `${RUN}/pause`, () => ({ status: 422, body: apiError('something_else') }));
+    const f = await rejectionOf(m.activities.pauseFieldingRun({ ...target, fieldingRunId: 'run1', etag: '"v1"' }));
+    expect(f.type).toBe('something_else');
+    expect(f.nonRetryable).toBe(true);
+  });
+
+  it('a run answer without ETag is an unexpected response', async () => {
+    m = createMockActivities();
+    m.on('GET', RUN, () => ({ status: 200, body: { id: 'run1', status: 'live' } }));
+    expect((await rejectionOf(m.activities.getFieldingRun({ ...target, fieldingRunId: 'run1' }))).type).toBe('unexpected_response');
+  });
+});

@@ -1,0 +1,80 @@
+// The real sandbox (sandbox/index.ts) plus activities wired to it through a dedicated keep-alive agent.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent } from 'undici';
+import { createBlobStore, type BlobStore } from '../../../activities/blob-store';
+import { createApiConfig, type ApiTimeouts } from '../../../activities/http/api-config';
+import { createDemandApiClient, type DemandApiClient, type DemandApiClientOptions } from '../../../activities/http/demand-api-client';
+import { createActivities } from '../../../activities/index';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../sandbox/index';
+
+export interface SandboxHarness {
+  sandbox: RunningSandbox;
+  blobs: BlobStore;
+  /** A new client + activities (own token cache) on the shared agent. */
+  connect(options?: { timeouts?: Partial<ApiTimeouts>; client?: Partial<DemandApiClientOptions> }): { api: DemandApiClient; activities: ReturnType<typeof createActivities> };
+  api: DemandApiClient;
+  activities: ReturnType<typeof createActivities>;
+  secrets: Map<string, string>;
+  close(): Promise<void>;
+}
+
+export async function startSandboxHarness(options: SandboxOptions = {}): Promise<SandboxHarness> {
+  const sandbox = await startSandbox({ quiet: true, ...options });
+  const dir = await mkdtemp(join(tmpdir(), 'studyflow-sandbox-blobs-'));
+  const blobs = createBlobStore({ dir });
+  const agent = new Agent({ keepAliveTimeout: 1000 });
+  const secrets = new Map<string, string>();
+  const connect: SandboxHarness['connect'] = (opts = {}) => {
+    const config = createApiConfig({
+      baseUrl: sandbox.info.base_url,
+      authUrl: sandbox.info.auth_url,
+      audience: sandbox.info.audience,
+      clientId: sandbox.info.client_id,
+      clientSecret: sandbox.info.client_secret,
+      timeouts: opts.timeouts,
+    });
+    const api = createDemandApiClient({ ...opts.client, config, dispatcher: agent });
+    const activities = createActivities({
+      api,
+      blobs,
+      webhookSecrets: {
+        save: async ({ accountId, webhookId, secret }) => {
+          secrets.set(`${accountId}/${webhookId}`, secret);
+        },
+        has: async ({ accountId, webhookId }) => secrets.has(`${accountId}/${webhookId}`),
+      },
+    });
+    return { api, activities };
+  };
+  const { api, activities } = connect();
+  return {
+    sandbox,
+    blobs,
+    connect,
+    api,
+    activities,
+    secrets,
+    async close() {
+      await agent.close();
+      await sandbox.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const ctx = { accountId: '1001', apiVersion: '2025-12-18' as const };
+
+/** A valid draft target group body for the seeded account 1001. */
+export function draftTargetGroup(overrides: Record<string, unknown> = {}) {
+  return {
+    name: 'US general population',
+    expected_incidence_rate: 0.35,
+    expected_length_of_interview_minutes: 12,
+    filling_goal: 400,
+    project_manager_id: '3001',
+    collects_pii: false,
+    ...overrides,
+  };
+}

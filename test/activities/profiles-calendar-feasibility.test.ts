@@ -1,0 +1,124 @@
+// Profile operations (with version renames of paths and bodies), calendar, feasibility, recontact, accounts.
+import { afterEach, describe, expect, it } from 'vitest';
+import { API_ORIGIN, apiError, rejectionOf } from './helpers/mock-api';
+import { createMockActivities, type MockActivities } from './helpers/mock-activities';
+
+const P = '/v1/demand/accounts/1001';
+const TG = `${P}/projects/p1/target-groups/tg1`;
+const ctx = { accountId: '1001', apiVersion: '2025-12-18' as const };
+const old = { accountId: '1001', apiVersion: '2025-02-17' as const };
+const target = { projectId: 'p1', targetGroupId: 'tg1' };
+const profile = {
+  object: 'regular', id: 'age', name: 'Age', quotas_enabled: true,
+  targets: [{ id: 't1', conditions: [{ object: 'selection', question_id: 1, option: '1' }], quota: { name: 'q', completes_goal: 10 } }],
+};
+let m: MockActivities;
+afterEach(async () => {
+  expect(m.agent.pendingInterceptors().filter((i) => i.origin === API_ORIGIN)).toEqual([]);
+  await m.agent.close();
+});
+
+describe('profiles', () => {
+  it('validateProfiles: 204 is valid; 400/422 come back as valid: false with invalid_params', async () => {
+    m = createMockActivities();
+    m.on('POST', `${P}/profiles/validate`, () => ({ status: 204 }));
+    m.on('POST', `${P}/profiles/validate`, () => ({ status: 422, body: apiError('invalid_profiles', 'duplicates', [{ name: 'profiles[0].targets[1]', reason: 'duplicate condition' }]) }));
+    expect(await m.activities.validateProfiles({ ctx, profiles: [profile] })).toEqual({ valid: true });
+    expect(await m.activities.validateProfiles({ ctx, profiles: [profile] })).toEqual({
+      valid: false, object: 'invalid_profiles', detail: 'duplicates', invalidParams: [{ name: 'profiles[0].targets[1]', reason: 'duplicate condition' }],
+    });
+  });
+
+  it('manageProfiles uses manage-profiles in 2025-12-18 and apply-profiles with the legacy layout before', async () => {
+    m = createMockActivities();
+    m.on('POST', `${TG}/profiles/manage-profiles`, (req) => ({ status: 200, body: req.body }));
+    m.on('POST', `${TG}/profiles/apply-profiles`, (req) => ({ status: 200, body: req.body }));
+    const current = await m.activities.manageProfiles({ ctx, ...target, profiles: [profile] });
+    const legacy = await m.activities.manageProfiles({ ctx: old, ...target, profiles: [profile] });
+    expect(m.requests[0].body).toEqual({ profiles: [profile] });
+    expect(m.requests[1].body).toEqual({
+      profiles: [{ id: 'age', name: 'Age', quotas_enabled: true, ungrouped: [{ id: 't1', index: { object: 'selection', question_id: 1, option: '1' }, quota: { name: 'q', filling_goal: 10, quota_nominal: 10 } }], grouped: [] }],
+    });
+    expect(current.result).toEqual({ profiles: [profile] });
+    expect(legacy.result).toEqual({ profiles: [{ ...profile, targets: [{ ...profile.targets[0], quota: { name: 'q', completes_goal: 10, quota_nominal: 10 } }] }] });
+  });
+
+  it('blended and distribution operations go to the renamed endpoints in older versions', async () => {
+    m = createMockActivities();
+    m.on('POST', `${P}/drafts/generate-interlocked-profile`, () => ({ status: 200, body: {} }));
+    m.on('POST', `${TG}/profiles/create_interlocked_profile`, () => ({ status: 201, body: {} }));
+    m.on('POST', `${P}/panel-distribution/draft`, () => ({ status: 200, body: {} }));
+    await m.activities.generateBlendedProfile({ ctx: old, request: { profile_ids: ['a', 'b'] } });
+    await m.activities.createBlendedProfile({ ctx: old, ...target, request: { profile_ids: ['a', 'b'] } });
+    await m.activities.supplierQuotaDistribution({ ctx: old, request: { filling_goal: 100 } });
+    expect(m.requests.map((r) => r.headers['svc-api-version'])).toEqual(['2025-02-17', '2025-02-17', '2025-02-17']);
+  });
+
+  it('updateCompletesGoal PUTs TG/profiles/completes-goal; 404 is a non-retryable not_found', async () => {
+    m = createMockActivities();
+    m.on('PUT', `${TG}/profiles/completes-goal`, () => ({ status: 200, body: { ok: true } }));
+    m.on('PUT', `${TG}/profiles/completes-goal`, () => ({ status: 404, body: apiError('not_found') }));
+    expect(await m.activities.updateCompletesGoal({ ctx, ...target, request: { filling_goal: 500 } })).toEqual({ result: { ok: true } });
+    const f = await rejectionOf(m.activities.updateCompletesGoal({ ctx, ...target, request: { filling_goal: 500 } }));
+    expect(f.type).toBe('not_found');
+    expect(f.nonRetryable).toBe(true);
+  });
+});
+
+describe('calendar', () => {
+  it('suggestTimeRange sends locale and days, returns suggested_start/end', async () => {
+    m = createMockActivities();
+    m.on('GET', '/v1/demand/intelligent-calendar/suggest-time-range?locale=en_US&days=10', () => ({ status: 200, body: { suggested_start: '2026-01-05', suggested_end: '2026-01-15' } }));
+    expect(await m.activities.suggestTimeRange({ ctx, locale: 'en_US', days: 10 })).toMatchObject({ suggestedStart: '2026-01-05', suggestedEnd: '2026-01-15' });
+  });
+
+  it('refuses days combined with start/end before calling the API', async () => {
+    m = createMockActivities();
+    expect((await rejectionOf(m.activities.suggestTimeRange({ ctx, locale: 'en_US', days: 3, start: '2026-01-01', end: '2026-01-09' }))).type).toBe('invalid_activity_input');
+    expect((await rejectionOf(m.activities.suggestTimeRange({ ctx, locale: 'en_US', start: '2026-01-01' }))).type).toBe('invalid_activity_input');
+    expect(m.requests).toHaveLength(0);
+  });
+
+  it('suggestDays posts the request; a 400 bad_request is non-retryable', async () => {
+    m = createMockActivities();
+    const request = { locale: 'en_US', price: { value: '2.50', currency_code: 'USD' }, length_of_interview: 10, incidence_rate: 0.5, completes: 300 };
+    m.on('POST', '/v1/demand/intelligent-calendar/suggest-days', (req) => ({ status: 200, body: { days: 7, echo: req.body } }));
+    m.on('POST', '/v1/demand/intelligent-calendar/suggest-days', () => ({ status: 400, body: apiError('bad_request', 'incidence_rate must be between 0 and 1') }));
+    expect((await m.activities.suggestDays({ ctx, request })).suggestion).toEqual({ days: 7, echo: request });
+    const f = await rejectionOf(m.activities.suggestDays({ ctx, request: { ...request, incidence_rate: 1 } }));
+    expect(f.type).toBe('bad_request');
+    expect(f.nonRetryable).toBe(true);
+  });
+});
+
+describe('feasibility, recontact, accounts', () => {
+  it('calculateFeasibility posts to P/target-groups/calculate-feasibility', async () => {
+    m = createMockActivities();
+    m.on('POST', `${P}/target-groups/calculate-feasibility`, () => ({ status: 200, body: { feasible: true } }));
+    expect(await m.activities.calculateFeasibility({ ctx, request: { filling_goal: 100 } })).toEqual({ feasibility: { feasible: true } });
+  });
+
+  it('generatePricePrediction passes the query and renames ratecard back for old versions', async () => {
+    m = createMockActivities();
+    m.on('GET', `${P}/business-units/2001/generate-price-prediction?locale=en_US&filling_goal=100`, () => ({ status: 200, body: { pricing_model: 'ratecard' } }));
+    expect(await m.activities.generatePricePrediction({ ctx: old, businessUnitId: '2001', query: { locale: 'en_US', filling_goal: 100 } })).toEqual({ prediction: { pricing_model: 'rate_card' } });
+  });
+
+  it('uploadRecontactList posts the stored list to the recontact job path; getRecontactJob polls it', async () => {
+    m = createMockActivities();
+    const list = await m.putList('rsid-1\nrsid-2\n');
+    m.on('POST', `${TG}/recontacts/jobs/upload-respondents-by-file?entity_type=RSID`, () => ({ status: 201, body: { job_id: 'rj1' } }));
+    m.on('GET', `${TG}/recontacts/jobs/upload-respondents-by-file/rj1`, () => ({ status: 200, body: { job_id: 'rj1', status: 'Completed' } }));
+    expect(await m.activities.uploadRecontactList({ ctx, ...target, list, idempotencyKey: 'rc' })).toEqual({ jobId: 'rj1' });
+    expect(m.requests[0].headers['content-type']).toMatch(/^multipart\/form-data; boundary=studyflow-/);
+    expect(await m.activities.getRecontactJob({ ctx, ...target, jobId: 'rj1' })).toEqual({ status: 'Completed' });
+  });
+
+  it('getAccounts reads {data: [...]} or a bare array', async () => {
+    m = createMockActivities();
+    m.on('GET', '/v1/accounts', () => ({ status: 200, body: { data: [{ id: '1001' }] } }));
+    m.on('GET', '/v1/accounts', () => ({ status: 200, body: [{ id: '1002' }] }));
+    expect(await m.activities.getAccounts({ ctx })).toEqual({ accounts: [{ id: '1001' }] });
+    expect(await m.activities.getAccounts({ ctx })).toEqual({ accounts: [{ id: '1002' }] });
+  });
+});

@@ -1,0 +1,167 @@
+// ensureProject / ensureDraftTargetGroup read before they create, and create with the caller's Idempotency-Key.
+import { afterEach, describe, expect, it } from 'vitest';
+import { API_ORIGIN, apiError, rejectionOf } from './helpers/mock-api';
+import { createMockActivities, type MockActivities } from './helpers/mock-activities';
+
+const P = '/v1/demand/accounts/1001';
+const ctx = { accountId: '1001', apiVersion: '2025-12-18' as const };
+const desiredProject = { name: 'ACME Q4', project_customer_reference_number: 'PO-42', business_unit_id: '2001' };
+const project = { id: 'p1', ...desiredProject, human_readable_id: 'acme_q4' };
+let m: MockActivities;
+afterEach(async () => {
+  expect(m.agent.pendingInterceptors().filter((i) => i.origin === API_ORIGIN)).toEqual([]);
+  await m.agent.close();
+});
+
+describe('ensureProject', () => {
+  it('returns the project found by knownId without listing or creating', async () => {
+    m = createMockActivities();
+    m.on('GET', `${P}/projects/p1`, () => ({ status: 200, body: project }));
+    const out = await m.activities.ensureProject({ ctx, idempotencyKey: 'k', knownId: 'p1', desired: desiredProject });
+    expect(out).toEqual({ project, created: false });
+    expect(m.requests).toHaveLength(1);
+  });
+
+  it('falls back to the customer reference number when the known id is gone (404), across pages', async () => {
+    m = createMockActivities();
+    m.on('GET', `${P}/projects/gone`, () => ({ status: 404, body: apiError('not_found') }));
+    m.on('GET', `${P}/projects?project_customer_reference_number=PO-42&page_size=2`, () => ({
+      status: 200, body: { data: [{ id: 'p0', project_customer_reference_number: 'PO-4' }], has_more: true, next_cursor: 'c1' },
+    }));
+    m.on('GET', `${P}/projects?project_customer_reference_number=PO-42&page_size=2&start_after=c1`, () => ({
+      status: 200, body: { data: [{ id: 'p1', project_customer_reference_number: 'PO-42' }], has_more: false, next_cursor: null },
+    }));
+    m.on('GET', `${P}/projects/p1`, () => ({ status: 200, body: project }));
+    const out = await m.activities.ensureProject({ ctx, idempotencyKey: 'k', knownId: 'gone', desired: desiredProject });
+    expect(out).toEqual({ project, created: false });
+    expect(m.requests.some((r) => r.method === 'POST')).toBe(false);
+  });
+
+  it('creates with the Idempotency-Key when nothing matches', async () => {
+    m = createMockActivities();
+    m.on('GET', /^\/v1\/demand\/accounts\/1001\/projects\?/, () => ({ status: 200, body: { data: [], has_more: false, next_cursor: null } }));
+    m.on('POST', `${P}/projects`, () => ({ status: 201, body: project }));
+    const out = await m.activities.ensureProject({ ctx, idempotencyKey: 'study:acme:project', desired: desiredProject });
+    expect(out).toEqual({ project, created: true });
+    const post = m.requests.find((r) => r.method === 'POST');
+    expect(post?.headers['idempotency-key']).toBe('study:acme:project');
+    expect(post?.body).toEqual(desiredProject);
+  });
+
+  it('a lost create answer never duplicates: the retry finds the project by its reference number', async () => {
+    m = createMockActivities();
+    m.on('GET', /^\/v1\/demand\/accounts\/1001\/projects\?/, () => ({ status: 200, body: { data: [], has_more: false, next_cursor: null } }));
+    m.api.intercept({ path: `${P}/projects`, method: 'POST' }).replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+    const first = await rejectionOf(m.activities.ensureProject({ ctx, idempotencyKey: 'k', desired: desiredProject }));
+    expect(first.type).toBe('network_error');
+    expect(first.nonRetryable).toBe(false);
+    // Temporal retries the activity; by now the project exists.
+    m.on('GET', /^\/v1\/demand\/accounts\/1001\/projects\?/, () => ({ status: 200, body: { data: [project], has_more: false, next_cursor: null } }));
+    m.on('GET', `${P}/projects/p1`, () => ({ status: 200, body: project }));
+    const second = await m.activities.ensureProject({ ctx, idempotencyKey: 'k', desired: desiredProject });
+    expect(second).toEqual({ project, created: false });
+  });
+
+  it('refuses to guess between two projects with the same reference number', async () => {
+    m = createMockActivities();
+    m.on('GET', /^\/v1\/demand\/accounts\/1001\/projects\?/, () => ({
+      status: 200, body: { data: [{ ...project, id: 'a' }, { ...project, id: 'b' }], has_more: false, next_cursor: null },
+    }));
+    const f = await rejectionOf(m.activities.ensureProject({ ctx, idempotencyKey: 'k', desired: desiredProject }));
+    expect(f.type).toBe('ambiguous_natural_key');
+    expect(f.nonRetryable).toBe(true);
+  });
+
+  it('speaks an older version: legacy names out, 2025-12-18 names back', async () => {
+    m = createMockActivities();
+    const legacyCtx = { accountId: '1001', apiVersion: '2025-05-27' as const };
+    m.on('PUT', `${P}/projects/p1`, () => ({ status: 200, body: { id: 'p1', 'human-readable-id': 'acme_q4', purchase_order_number: 'x' } }));
+    const out = await m.activities.updateProject({ ctx: legacyCtx, projectId: 'p1', desired: { ...desiredProject, human_readable_id: 'acme_q4' } });
+    expect(m.requests[0].body).toEqual({ ...desiredProject, 'human-readable-id': 'acme_q4' });
+    expect(m.requests[0].headers['svc-api-version']).toBe('2025-05-27');
+    expect(out.project).toEqual({ id: 'p1', human_readable_id: 'acme_q4' });
+  });
+
+  it('rejects input without ctx, key or reference number as non-retryable invalid_activity_input', async () => {
+    m = createMockActivities();
+    for (const input of [
+      { ctx: undefined, idempotencyKey: 'k', desired: desiredProject },
+      { ctx: { accountId: '1001', apiVersion: '2024-01-01' }, idempotencyKey: 'k', desired: desiredProject },
+      { ctx, idempotencyKey: '', desired: desiredProject },
+      { ctx, idempotencyKey: 'k', desired: { name: 'x' } },
+    ]) {
+      const f = await rejectionOf(m.activities.ensureProject(input as never));
+      expect(f.type).toBe('invalid_activity_input');
+      expect(f.nonRetryable).toBe(true);
+    }
+    expect(m.requests).toHaveLength(0);
+  });
+
+  it('reads the overview', async () => {
+    m = createMockActivities();
+    m.on('GET', `${P}/projects/p1/overview`, () => ({ status: 200, body: { id: 'p1', target_groups: 2 } }));
+    expect(await m.activities.getProjectOverview({ ctx, projectId: 'p1' })).toEqual({ overview: { id: 'p1', target_groups: 2 } });
+  });
+});
+
+const TGS = `${P}/projects/p1/target-groups`;
+const desiredTg = {
+  name: 'US', expected_incidence_rate: 0.3, expected_length_of_interview_minutes: 12, filling_goal: 400,
+  project_manager_id: '3001', collects_pii: false, target_group_customer_reference_number: 'us_gen_pop',
+};
+const tg = { id: 'tg1', status: 'draft', ...desiredTg };
+
+describe('ensureDraftTargetGroup', () => {
+  it('finds by knownId first', async () => {
+    m = createMockActivities();
+    m.on('GET', `${TGS}/tg1`, () => ({ status: 200, body: tg }));
+    expect(await m.activities.ensureDraftTargetGroup({ ctx, projectId: 'p1', idempotencyKey: 'k', knownId: 'tg1', desired: desiredTg })).toEqual({ targetGroup: tg, created: false });
+  });
+
+  it('finds by target_group_customer_reference_number and re-reads the full resource (lists omit fields)', async () => {
+    m = createMockActivities();
+    m.on('GET', `${TGS}?target_group_customer_reference_number=us_gen_pop&page_size=2`, () => ({
+      status: 200, body: { data: [{ id: 'tg1', target_group_customer_reference_number: 'us_gen_pop' }], has_more: false, next_cursor: null },
+    }));
+    m.on('GET', `${TGS}/tg1`, () => ({ status: 200, body: tg }));
+    expect(await m.activities.ensureDraftTargetGroup({ ctx, projectId: 'p1', idempotencyKey: 'k', desired: desiredTg })).toEqual({ targetGroup: tg, created: false });
+  });
+
+  it('without a reference number it creates directly, relying on the Idempotency-Key', async () => {
+    m = createMockActivities();
+    const { target_group_customer_reference_number: _r, ...noRef } = desiredTg;
+    m.on('POST', TGS, () => ({ status: 201, body: { id: 'tg2', ...noRef } }));
+    const out = await m.activities.ensureDraftTargetGroup({ ctx, projectId: 'p1', idempotencyKey: 'tg-key', desired: noRef as never });
+    expect(out.created).toBe(true);
+    expect(m.requests).toHaveLength(1);
+    expect(m.requests[0].headers['idempotency-key']).toBe('tg-key');
+  });
+
+  it('translates the draft for 2025-02-17 (rate_card, client note) and back', async () => {
+    m = createMockActivities();
+    const old = { accountId: '1001', apiVersion: '2025-02-17' as const };
+    m.on('PUT', `${TGS}/tg1`, (req) => ({ status: 200, body: { id: 'tg1', ...(req.body as object) } }));
+    const out = await m.activities.updateDraftTargetGroup({ ctx: old, projectId: 'p1', targetGroupId: 'tg1', desired: { ...desiredTg, pricing_model: 'rate_card', client_cost_per_interview_note: 'n' } });
+    expect(m.requests[0].body).toMatchObject({ pricing_model: 'ratecard', client_cpi: 'n' });
+    expect(out.targetGroup).toMatchObject({ pricing_model: 'rate_card', client_cost_per_interview_note: 'n' });
+  });
+
+  it('lists all target groups across pages, and reads overview and performance', async () => {
+    m = createMockActivities();
+    m.on('GET', `${TGS}?page_size=2`, () => ({ status: 200, body: { data: [{ id: 'a' }, { id: 'b' }], has_more: true, next_cursor: 'x' } }));
+    m.on('GET', `${TGS}?page_size=2&start_after=x`, () => ({ status: 200, body: { data: [{ id: 'c' }], has_more: false, next_cursor: null } }));
+    m.on('GET', `${TGS}/tg1/overview`, () => ({ status: 200, body: { completes: 3 } }));
+    m.on('GET', `${TGS}/tg1/performance`, () => ({ status: 200, body: { completes_cost: { value: '1.00', currency_code: 'USD', currency_scale: 2 } } }));
+    expect((await m.activities.listTargetGroups({ ctx, projectId: 'p1' })).targetGroups.map((t) => t.id)).toEqual(['a', 'b', 'c']);
+    expect(await m.activities.getTargetGroupOverview({ ctx, projectId: 'p1', targetGroupId: 'tg1' })).toEqual({ overview: { completes: 3 } });
+    expect((await m.activities.getTargetGroupPerformance({ ctx, projectId: 'p1', targetGroupId: 'tg1' })).performance).toHaveProperty('completes_cost');
+  });
+
+  it('fails on a cursor that repeats instead of looping forever', async () => {
+    m = createMockActivities();
+    m.on('GET', `${TGS}?page_size=2`, () => ({ status: 200, body: { data: [{ id: 'a' }], has_more: true, next_cursor: 'x' } }));
+    m.on('GET', `${TGS}?page_size=2&start_after=x`, () => ({ status: 200, body: { data: [{ id: 'b' }], has_more: true, next_cursor: 'x' } }));
+    const f = await rejectionOf(m.activities.listTargetGroups({ ctx, projectId: 'p1' }));
+    expect(f.type).toBe('unexpected_response');
+  });
+});

@@ -1,0 +1,99 @@
+// migrateStudyText rewrites the spec's pre-2025-12-18 names by text edits that keep everything else.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { loadStudyText, migrateStudyText } from '../../definitions';
+
+const fixtures = fileURLToPath(new URL('../fixtures/', import.meta.url));
+const read = (rel: string) => readFileSync(path.join(fixtures, rel), 'utf8');
+const expectedCodes = (text: string) => [...text.matchAll(/^# expect: (SF\d{4})/gm)].map((m) => m[1]);
+const legacyFixtures = readdirSync(path.join(fixtures, 'invalid'))
+  .filter((f) => f.endsWith('.yaml'))
+  .filter((f) => {
+    const codes = expectedCodes(read(`invalid/${f}`));
+    return codes.length > 0 && codes.every((c) => c === 'SF3001' || c === 'SF3002');
+  })
+  .sort();
+
+describe('migrateStudyText', () => {
+  it('turns the legacy study into the golden file, line for line', () => {
+    const { text, changes } = migrateStudyText(read('migrate/legacy-study.yaml'));
+    expect(text).toBe(read('migrate/legacy-study.migrated.yaml'));
+    expect(changes.map((c) => `${c.line} ${c.from}->${c.to}`)).toEqual([
+      '10 human-readable-id->human_readable_id',
+      '11 purchase_order_number->project_customer_reference_number',
+      '21 ratecard->rate_card',
+      '22 ratecard->rate_card',
+      '23 client_cpi->client_cost_per_interview_note',
+      '28 ungrouped->targets',
+      '29 index->conditions',
+      '33 quota_percentage->completes_goal_percentage',
+      '34 index->conditions',
+      '37 filling_goal->completes_goal',
+      '38 quota_nominal->completes_goal',
+      '42 indexes->conditions',
+      '43 indexes->conditions',
+      '44 interlocked_profiles->profiles',
+      '47 grouped->targets',
+      '48 indexes->conditions',
+      '51 indexes->conditions',
+      '63 interlocked_profiles->profiles',
+    ]);
+  });
+
+  it('gives a study that loads without any diagnostic', async () => {
+    const file = path.join(fixtures, 'migrate/legacy-study.yaml');
+    const before = await loadStudyText(read('migrate/legacy-study.yaml'), file, { env: {} });
+    expect(new Set(before.diagnostics.map((d) => d.code))).toEqual(new Set(['SF3001', 'SF3002']));
+    const after = await loadStudyText(migrateStudyText(read('migrate/legacy-study.yaml')).text, file, { env: {} });
+    expect(after.diagnostics).toEqual([]);
+    const us = after.study!.study.target_groups.us;
+    expect(us.profiles.map((p) => [p.name, p.object])).toEqual([
+      ['gender', 'regular'],
+      ['age', 'regular'],
+      ['age_gender', 'blended'],
+      ['gender_only', 'blended'],
+    ]);
+    expect(us.profiles[0].targets[1].quota).toEqual({ name: 'f', completes_goal: 50 });
+    expect(after.study!.study.project.project_customer_reference_number).toBe('PO-1');
+  });
+
+  it('is idempotent', () => {
+    const once = migrateStudyText(read('migrate/legacy-study.yaml'));
+    const twice = migrateStudyText(once.text);
+    expect(twice).toEqual({ text: once.text, changes: [] });
+  });
+
+  it('leaves files without old names byte for byte unchanged', () => {
+    for (const example of ['quickstart/study.yaml', 'multi-country-tracker/study.yaml', 'multi-country-tracker/shared.yaml']) {
+      const text = readFileSync(fileURLToPath(new URL(`../../examples/${example}`, import.meta.url)), 'utf8');
+      expect(migrateStudyText(text)).toEqual({ text, changes: [] });
+    }
+  });
+
+  it('leaves text with YAML errors unchanged', () => {
+    const text = 'format: studyflow/v1\nclient_cpi: [unclosed\n';
+    expect(migrateStudyText(text)).toEqual({ text, changes: [] });
+  });
+
+  it('does not rename filling_goal outside a quota', () => {
+    const text = 'target_groups:\n  us:\n    filling_goal: 100\n';
+    expect(migrateStudyText(text).changes).toEqual([]);
+  });
+
+  it('leaves an old name alone when its new name already holds another value', () => {
+    const text = 'quota:\n  name: q\n  completes_goal: 40\n  quota_nominal: 50\n';
+    expect(migrateStudyText(text)).toEqual({ text, changes: [] });
+  });
+
+  it.each(legacyFixtures)('fixes invalid/%s completely', async (file) => {
+    const original = read(`invalid/${file}`);
+    const { text, changes } = migrateStudyText(original);
+    expect(changes.length).toBeGreaterThan(0);
+    const { diagnostics } = await loadStudyText(text, path.join(fixtures, 'invalid', file), { env: {} });
+    expect(diagnostics).toEqual([]);
+    const untouched = original.split('\n').filter((line) => !changes.some((c) => line.includes(c.from)));
+    for (const line of untouched.filter((l) => l.trim().startsWith('#') || /^\S/.test(l))) expect(text).toContain(line);
+  });
+});

@@ -1,0 +1,132 @@
+// Spec: Endpoints › Target groups (calculate-feasibility without project_id, generate-price-prediction),
+// Limits (filling_goal up to 100,000 on feasibility), Removed endpoints (project-scoped feasibility),
+// Resources (allocations.supplier_ids; pricing_model/type value rate_card, ratecard before 2025-12-18).
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../sandbox/index';
+import { P, SandboxTestClient, V_MID, V_OLD, paramNames, startTestSandbox } from './sandbox-test-client';
+
+let sb: RunningSandbox;
+let api: SandboxTestClient;
+beforeAll(async () => {
+  ({ sb, api } = await startTestSandbox({ faults: { job_duration_ms: 0 } }));
+});
+beforeEach(() => sb.reset());
+afterAll(() => sb.close());
+
+const easy = { locale: 'eng_us', expected_incidence_rate: 0.5, expected_length_of_interview_minutes: 10, filling_goal: 500 };
+const FEASIBILITY = `${P()}/target-groups/calculate-feasibility`;
+
+describe('Feasibility › POST P/target-groups/calculate-feasibility', () => {
+  it('answers an estimate for an easy study: feasible, with a suggested CPI in the money format', async () => {
+    const res = await api.req('POST', FEASIBILITY, { body: easy });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ feasible: true, filling_goal: 500, locale: 'eng_us', fielding_days: 14 });
+    expect(res.body.feasible_completes).toBeGreaterThanOrEqual(500);
+    expect(res.body.suggested_cpi).toEqual({ value: '2.65', currency_code: 'USD', currency_scale: 2 });
+  });
+
+  it('a demanding target group comes out infeasible', async () => {
+    const res = await api.req('POST', FEASIBILITY, {
+      body: {
+        locale: 'eng_us', expected_incidence_rate: 0.01, expected_length_of_interview_minutes: 60, filling_goal: 50_000,
+        start_fielding_at: '2026-03-01T00:00:00Z', end_fielding_at: '2026-03-08T00:00:00Z',
+        profiles: [{ object: 'regular', name: 'Age', quotas_enabled: true, targets: [{ conditions: [{ object: 'range', question_id: 42, min: 18, max: 20 }], quota: { completes_goal: 50_000 } }] }],
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.feasible).toBe(false);
+    expect(res.body.feasible_completes).toBeLessThan(50_000);
+    expect(res.body.estimated_field_time_days).toBeNull();
+  });
+
+  it('filling_goal up to 100,000 in 2025-12-18 (400 above), 10,000 before', async () => {
+    expect((await api.req('POST', FEASIBILITY, { body: { ...easy, filling_goal: 100_000 } })).status).toBe(200);
+    const over = await api.req('POST', FEASIBILITY, { body: { ...easy, filling_goal: 100_001 } });
+    expect(over.status).toBe(400);
+    expect(over.body.invalid_params).toEqual([{ name: 'filling_goal', reason: 'must be at most 100000' }]);
+    expect((await api.req('POST', FEASIBILITY, { body: { ...easy, filling_goal: 10_001 }, version: V_MID })).status).toBe(400);
+    expect((await api.req('POST', FEASIBILITY, { body: { ...easy, filling_goal: 10_000 }, version: V_MID })).status).toBe(200);
+  });
+
+  it('takes no project_id in 2025-12-18; allocations may hold supplier_ids, which narrow supply', async () => {
+    expect(paramNames(await api.req('POST', FEASIBILITY, { body: { ...easy, project_id: 'prj_1' } }))).toEqual(['project_id']);
+    const all = await api.req('POST', FEASIBILITY, { body: easy });
+    const some = await api.req('POST', FEASIBILITY, { body: { ...easy, allocations: { supplier_ids: [17] } } });
+    expect(some.status).toBe(200);
+    expect(some.body.completes_per_day).toBeLessThan(all.body.completes_per_day);
+    expect(paramNames(await api.req('POST', FEASIBILITY, { body: { ...easy, allocations: { supplier_ids: [0] } } }))).toEqual(['allocations.supplier_ids[0]']);
+  });
+
+  it('ID exclusions of a named target group shrink the population', async () => {
+    const { tg, tgPath } = await api.projectWithTargetGroup({ locale: 'swe_se' });
+    const narrow = { ...easy, locale: 'swe_se', expected_incidence_rate: 0.05, filling_goal: 100, start_fielding_at: '2026-01-01T00:00:00Z', end_fielding_at: '2026-12-01T00:00:00Z' };
+    const before = (await api.req('POST', FEASIBILITY, { body: { ...narrow, target_group_id: tg.id } })).body.feasible_completes;
+    const ids = Array.from({ length: 60_000 }, (_, i) => `r${i}`).join('\n');
+    const upload = await api.upload(`${tgPath}/exclusions/jobs/upload-respondents-by-file`, ids, 'RSID');
+    await api.waitForJob(`${tgPath}/exclusions/jobs/upload-respondents-by-file/${upload.body.job_id}`);
+    const after = (await api.req('POST', FEASIBILITY, { body: { ...narrow, target_group_id: tg.id } })).body.feasible_completes;
+    expect(after).toBeLessThan(before);
+    expect((await api.req('POST', FEASIBILITY, { body: { ...narrow, target_group_id: 'tg_nope' } })).status).toBe(404);
+  });
+
+  it('profiles narrow the estimate and follow the request version\'s names', async () => {
+    const women = { object: 'regular', name: 'G', quotas_enabled: false, targets: [{ conditions: [{ object: 'selection', question_id: 43, option: '2' }] }] };
+    const all = (await api.req('POST', FEASIBILITY, { body: easy })).body.completes_per_day;
+    const narrowed = await api.req('POST', FEASIBILITY, { body: { ...easy, profiles: [women] } });
+    expect(narrowed.body.completes_per_day).toBeCloseTo(all / 2, 0);
+    const legacy = await api.req('POST', FEASIBILITY, { body: { ...easy, profiles: [{ name: 'G', quotas_enabled: false, ungrouped: [{ index: { object: 'selection', question_id: 43, option: '2' } }] }] }, version: V_OLD });
+    expect(legacy.body.completes_per_day).toBe(narrowed.body.completes_per_day);
+    expect((await api.req('POST', FEASIBILITY, { body: { ...easy, profiles: [{ name: 'G', ungrouped: [] }] } })).body.invalid_params[0].name).toBe('ungrouped');
+  });
+
+  it('400 for malformed bodies and out-of-range values; 422 for an unsupported locale', async () => {
+    for (const [body, name] of [
+      [{ ...easy, expected_incidence_rate: 0 }, 'expected_incidence_rate'],
+      [{ ...easy, expected_length_of_interview_minutes: 0 }, 'expected_length_of_interview_minutes'],
+      [{ ...easy, filling_goal: 0 }, 'filling_goal'],
+      [{ ...easy, locale: undefined }, 'locale'],
+      [{ ...easy, end_fielding_at: 'tomorrow' }, 'end_fielding_at'],
+      [{ ...easy, bogus: true }, 'bogus'],
+    ] as const) {
+      const res = await api.req('POST', FEASIBILITY, { body });
+      expect(res.status).toBe(400);
+      expect(paramNames(res)).toContain(name);
+    }
+    expect((await api.req('POST', FEASIBILITY, { body: { ...easy, locale: 'xx_yy' } })).status).toBe(422);
+  });
+});
+
+describe('Feasibility › the project-scoped endpoint (removed in 2025-12-18)', () => {
+  it('404 in 2025-12-18, answers in older versions (404 for another account\'s project)', async () => {
+    const project = await api.createProject({}, { version: V_MID });
+    const path = `${P()}/projects/${project.id}/target-groups/calculate-feasibility`;
+    expect((await api.req('POST', path, { body: easy })).status).toBe(404);
+    const res = await api.req('POST', path, { body: easy, version: V_MID });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.feasible).toBe(true);
+    expect((await api.req('POST', `${P()}/projects/prj_nope/target-groups/calculate-feasibility`, { body: easy, version: V_MID })).status).toBe(404);
+  });
+});
+
+describe('Pricing › GET P/business-units/{id}/generate-price-prediction', () => {
+  const query = '?locale=eng_us&expected_incidence_rate=0.5&expected_length_of_interview_minutes=10&filling_goal=100';
+
+  it('answers the CPI with the business unit factor and the renamed pricing value', async () => {
+    const res = await api.req('GET', `${P()}/business-units/2002/generate-price-prediction${query}`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ business_unit_id: 2002, pricing_model: 'rate_card', type: 'rate_card', business_unit_price_factor: 0.9 });
+    expect(res.body.cost_per_interview).toEqual({ value: '2.39', currency_code: 'USD', currency_scale: 2 });
+    expect(res.body.total_cost).toEqual({ value: '239.00', currency_code: 'USD', currency_scale: 2 });
+    const other = await api.req('GET', `${P()}/business-units/2001/generate-price-prediction${query}`);
+    expect(other.body.cost_per_interview.value).toBe('2.65');
+    const legacy = await api.req('GET', `${P()}/business-units/2001/generate-price-prediction${query}`, { version: V_OLD });
+    expect(legacy.body).toMatchObject({ pricing_model: 'ratecard', type: 'ratecard' });
+  });
+
+  it('404 for a business unit outside the account; 400 for missing or bad query values', async () => {
+    expect((await api.req('GET', `${P()}/business-units/2101/generate-price-prediction${query}`)).status).toBe(404);
+    const bad = await api.req('GET', `${P()}/business-units/2001/generate-price-prediction?locale=eng_us&expected_incidence_rate=2`);
+    expect(bad.status).toBe(400);
+    expect(paramNames(bad).sort()).toEqual(['expected_incidence_rate', 'expected_length_of_interview_minutes']);
+  });
+});

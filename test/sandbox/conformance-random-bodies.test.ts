@@ -1,0 +1,151 @@
+// Property: random JSON bodies, random field values, random query strings and random bytes thrown at
+// every /v1 route of the profiles, feasibility, calendar, webhooks and reporting modules never produce
+// a 5xx, errors keep the standard body, and a rejected request never changes state.
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../sandbox/index';
+import { apiRouteModules } from '../../sandbox/routes/index';
+import { P, SandboxTestClient, startTestSandbox } from './sandbox-test-client';
+
+let sb: RunningSandbox;
+let api: SandboxTestClient;
+let token: string;
+const ids: Record<string, string[]> = {};
+const PART2_MODULES = new Set(['profiles', 'feasibility', 'calendar', 'webhooks', 'reporting']);
+const routes = apiRouteModules.filter((m) => PART2_MODULES.has(m.name)).flatMap((m) => m.routes).filter((route) => route.path.startsWith('/v1/'));
+
+const selection = (option: string) => ({ object: 'selection', question_id: 43, option });
+const FIELDS: Record<string, fc.Arbitrary<unknown>> = {
+  profiles: fc.oneof(
+    fc.constant([{ object: 'regular', name: 'G', quotas_enabled: false, targets: [{ conditions: [selection('1')] }] }]),
+    fc.constant([{ object: 'regular', name: 'G', quotas_enabled: true, targets: [{ id: 'a', conditions: [selection('1'), selection('1')], quota: { completes_goal: 5 } }] }]),
+    fc.constant([{ object: 'blended', profile_ids: ['x', 'y'], targets: [] }]),
+    fc.constant([{ name: 'G', quotas_enabled: false, ungrouped: [{ index: selection('2') }] }]),
+    fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 3 }),
+  ),
+  interlocked_profiles: fc.jsonValue({ maxDepth: 2 }),
+  profile_template_ids: fc.oneof(fc.constant(['tpl_parents']), fc.constant(['nope']), fc.jsonValue({ maxDepth: 1 })),
+  profile_ids: fc.oneof(fc.constant(['gender', 'kids']), fc.jsonValue({ maxDepth: 1 })),
+  targets: fc.oneof(fc.constant([{ conditions: [{ object: 'selection', question_id: 7064, option: '1' }] }]), fc.jsonValue({ maxDepth: 2 })),
+  locale: fc.constantFrom('eng_us', 'en_US', 'xx_yy', '', 'de', 42),
+  filling_goal: fc.oneof(fc.integer({ min: -5, max: 200_000 }), fc.jsonValue({ maxDepth: 0 })),
+  expected_incidence_rate: fc.oneof(fc.double({ min: -1, max: 2, noNaN: true }), fc.jsonValue({ maxDepth: 0 })),
+  expected_length_of_interview_minutes: fc.oneof(fc.integer({ min: -1, max: 300 }), fc.jsonValue({ maxDepth: 0 })),
+  incidence_rate: fc.oneof(fc.constantFrom(0, 1, 0.5), fc.jsonValue({ maxDepth: 0 })),
+  length_of_interview: fc.integer({ min: -1, max: 300 }),
+  completes: fc.integer({ min: -1, max: 200_000 }),
+  price: fc.oneof(fc.constant({ value: '2.50', currency_code: 'USD' }), fc.constant({ value: '0', currency_code: 'USD' }), fc.constant({ value: '1', currency_code: 'EUR' }), fc.jsonValue({ maxDepth: 2 })),
+  supplier_ids: fc.oneof(fc.constant([1, 2]), fc.jsonValue({ maxDepth: 1 })),
+  allocations: fc.oneof(fc.constant({ supplier_ids: [3] }), fc.jsonValue({ maxDepth: 2 })),
+  url: fc.oneof(fc.constant('http://127.0.0.1:9/h'), fc.string({ maxLength: 20 })),
+  events: fc.oneof(fc.constant(['target-group-updated']), fc.jsonValue({ maxDepth: 1 })),
+  compression: fc.constantFrom('gzip', null, 'deflate', 1),
+  start_fielding_at: fc.constantFrom('2026-01-01T00:00:00Z', 'soon'),
+  end_fielding_at: fc.constantFrom('2026-02-01T00:00:00Z', '2025-01-01T00:00:00Z'),
+  target_group_id: fc.oneof(fc.constant('tg_nope'), fc.jsonValue({ maxDepth: 0 })),
+  business_unit_id: fc.constantFrom(2001, 2101, 'x'),
+  quotas_enabled: fc.jsonValue({ maxDepth: 0 }),
+  name: fc.jsonValue({ maxDepth: 0 }),
+  project_id: fc.string({ maxLength: 5 }),
+  object: fc.constantFrom('regular', 'blended', 'weird'),
+  profile_id: fc.constantFrom('gender', 'kids', 'nope'),
+  target_ids: fc.oneof(fc.constant(['m', 'f']), fc.jsonValue({ maxDepth: 1 })),
+  minutes: fc.jsonValue({ maxDepth: 0 }),
+};
+
+/** The fields each route reads, so random bodies reach its validation rather than stopping at unknown fields. */
+const RELEVANT: [RegExp, string[]][] = [
+  [/profiles\/validate$/, ['profiles', 'profile_template_ids', 'locale', 'filling_goal', 'target_group_id', 'interlocked_profiles']],
+  [/(manage|apply)-profiles$/, ['profiles', 'profile_template_ids', 'interlocked_profiles']],
+  [/generate-(blended|interlocked)-profile$/, ['profiles', 'locale', 'filling_goal', 'profile_ids', 'name', 'quotas_enabled']],
+  [/create(-blended-|_interlocked_)profile$/, ['profile_ids', 'name', 'quotas_enabled']],
+  [/distribution\/draft$/, ['locale', 'filling_goal', 'supplier_ids', 'profiles']],
+  [/completes-goal$/, ['profiles', 'interlocked_profiles']],
+  [/\/profiles$/, ['object', 'name', 'quotas_enabled', 'targets']],
+  [/conditions$/, ['targets']],
+  [/disable-quotas$/, ['profile_ids']],
+  [/convert-to-regular-profile$/, ['profile_id']],
+  [/group-quotas$/, ['profile_id', 'target_ids', 'name']],
+  [/calculate-feasibility$/, ['locale', 'expected_incidence_rate', 'expected_length_of_interview_minutes', 'filling_goal', 'allocations', 'profiles', 'target_group_id', 'business_unit_id', 'start_fielding_at', 'end_fielding_at']],
+  [/suggest-days$/, ['locale', 'price', 'length_of_interview', 'incidence_rate', 'completes']],
+  [/webhooks/, ['url', 'events', 'compression']],
+];
+const relevantFields = (path: string): string[] => RELEVANT.find(([pattern]) => pattern.test(path))?.[1] ?? Object.keys(FIELDS);
+
+beforeAll(async () => {
+  ({ sb, api } = await startTestSandbox({ faults: { job_duration_ms: 0 } }));
+  token = await api.token();
+  await api.admin('PUT', '/fielding/settings', { speed: 0.001 });
+  await api.admin('PUT', '/webhooks/settings', { max_attempts: 1 });
+  const { project, tg, tgPath } = await api.projectWithTargetGroup();
+  const legacy = await api.createTargetGroup(project.id, {}, { version: '2025-05-27' });
+  const profiles = [
+    { object: 'regular', id: 'gender', name: 'Gender', quotas_enabled: true, targets: [
+      { id: 'm', conditions: [selection('1')], quota: { completes_goal: 100 } }, { id: 'f', conditions: [selection('2')], quota: { completes_goal: 100 } }] },
+    { object: 'regular', id: 'kids', name: 'Kids', quotas_enabled: false, targets: [{ id: 'yes', conditions: [{ object: 'selection', question_id: 7064, option: '1' }] }] },
+  ];
+  expect((await api.req('POST', `${tgPath}/profiles/manage-profiles`, { body: { profiles } })).status).toBe(200);
+  const live = await api.createTargetGroup(project.id, { live_url: 'https://s.example/x' });
+  const livePath = `${P()}/projects/${project.id}/target-groups/${live.id}`;
+  const launch = await api.req('POST', `${livePath}/fielding-run-jobs/launch-from-draft`, { body: { end_fielding_at: '2099-01-01T00:00:00Z' } });
+  await api.waitForJob(`${livePath}/fielding-run-jobs/launch-from-draft/${launch.body.job_id}`);
+  const webhook = await api.req('POST', '/v1/accounts/1001/webhooks', { body: { url: 'http://127.0.0.1:9/h', events: ['com.svc.session.updated'] } });
+  ids.account_id = ['1001', '1001', '1001', '1001', '1002'];
+  ids.project_id = [project.id];
+  ids.target_group_id = [tg.id, legacy.id, live.id];
+  ids.profile_id = ['gender', 'kids', 'nope'];
+  ids.webhook_id = [webhook.body.id];
+  ids.business_unit_id = ['2001', '2002', '2101'];
+  ids.template_id = ['tpl_parents', 'tpl_nope'];
+  ids.question_id = ['43', '42', '0'];
+});
+afterAll(() => sb.close());
+
+const paramValue = (name: string) => fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...(ids[name] ?? ['x'])) }, { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 12 }) });
+const fieldBody = (keys: string[], maxKeys: number) => fc.subarray(keys, { maxLength: Math.min(maxKeys, keys.length) })
+  .chain((picked) => fc.record(Object.fromEntries(picked.map((key) => [key, FIELDS[key]]))))
+  .map((o) => JSON.stringify(o));
+const bodyFor = (path: string) => fc.oneof(
+  { weight: 5, arbitrary: fieldBody(relevantFields(path), 10).map((text) => ({ text, type: 'application/json' })) },
+  { weight: 2, arbitrary: fieldBody(Object.keys(FIELDS), 6).map((text) => ({ text, type: 'application/json' })) },
+  { weight: 2, arbitrary: fc.json({ maxDepth: 3 }).map((text) => ({ text, type: 'application/json' })) },
+  { weight: 1, arbitrary: fc.uint8Array({ maxLength: 200 }).map((bytes) => ({ text: Buffer.from(bytes).toString('latin1'), type: 'application/json' })) },
+  { weight: 1, arbitrary: fc.constant({ text: '', type: 'text/plain' }) },
+);
+const query = fc.constantFrom(
+  '', '?locale=eng_us&days=3', '?locale=eng_us&days=3&start=2099-01-01&end=2099-01-02', '?locale=eng_us&start=2099-01-01&end=2099-01-03', '?days=0',
+  '?locale=ger_de&question_ids=42,43', '?locale=eng_us&page_size=0', '?start_after=zz',
+  '?locale=eng_us&expected_incidence_rate=0.5&expected_length_of_interview_minutes=10', '?locale=eng_us&expected_incidence_rate=9',
+);
+
+describe('Property › robustness of the profiles, feasibility, calendar, webhooks and reporting routes', () => {
+  it.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))('%s never answers 5xx; a rejected request leaves the state unchanged', async (_name, route) => {
+    const names = [...route.path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.tuple(...names.map((n) => paramValue(n).map((v) => [n, v] as const))),
+        fc.constantFrom('2025-02-17', '2025-05-27', '2025-12-18', '2025-12-18', 'bogus'),
+        query,
+        bodyFor(route.path),
+        fc.option(fc.constantFrom('k1', 'k2'), { nil: undefined }),
+        async (params, version, q, b, idempotencyKey) => {
+          let path = route.path;
+          for (const [name, value] of params) path = path.replace(`{${name}}`, encodeURIComponent(value));
+          await sb.events.idle();
+          const before = sb.state();
+          const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'Svc-API-Version': version, 'content-type': b.type };
+          if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+          const res = await fetch(`${sb.baseUrl}${path}${q}`, { method: route.method, headers, body: route.method === 'GET' || route.method === 'DELETE' ? undefined : Buffer.from(b.text, 'latin1') });
+          const text = await res.text();
+          expect(res.status, `${route.method} ${path}${q} -> ${text}`).toBeLessThan(500);
+          if (res.status >= 400) {
+            expect(sb.state(), `${route.method} ${path}${q} changed state`).toEqual(before);
+            const error = JSON.parse(text);
+            expect(typeof error.id === 'string' && typeof error.object === 'string' && typeof error.detail === 'string').toBe(true);
+          }
+        },
+      ),
+      { numRuns: 100, seed: 20251218 },
+    );
+  });
+});

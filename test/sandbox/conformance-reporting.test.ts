@@ -1,0 +1,203 @@
+// Spec: Resources › completes_cost (target group performance), Session record, Respondent statuses,
+// Respondent activity exclusion rules, ID-based exclusions; deprecated questions endpoints and
+// questions-translation. Fielding is simulated (docs/sandbox.md › Fielding simulation).
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../sandbox/index';
+import { P, SandboxTestClient, V_MID, V_OLD, paramNames, startTestSandbox } from './sandbox-test-client';
+
+let sb: RunningSandbox;
+let api: SandboxTestClient;
+beforeAll(async () => {
+  ({ sb, api } = await startTestSandbox());
+});
+beforeEach(() => {
+  sb.reset();
+  sb.setFaults({ job_duration_ms: 20 });
+});
+afterAll(() => sb.close());
+
+const rsid = (i: number) => `sbx-en_US-${String(i).padStart(6, '0')}`;
+const STATUSES = ['Complete', 'Terminate', 'SecurityFailure', 'OverQuota', 'FinancialTerm', 'PreClientSurveyProcess'];
+
+async function settings(body: Record<string, unknown>) {
+  const res = await api.admin('PUT', '/fielding/settings', body);
+  expect(res.status, res.text).toBe(200);
+}
+
+async function liveGroup(overrides: Record<string, unknown> = {}, setup?: (tgPath: string) => Promise<void>) {
+  const made = await api.projectWithTargetGroup({ live_url: 'https://survey.example/s', ...overrides });
+  if (setup) await setup(made.tgPath);
+  const launch = await api.req('POST', `${made.tgPath}/fielding-run-jobs/launch-from-draft`, { body: { end_fielding_at: '2099-01-01T00:00:00Z' } });
+  expect(launch.status, launch.text).toBe(201);
+  await api.waitForJob(`${made.tgPath}/fielding-run-jobs/launch-from-draft/${launch.body.job_id}`);
+  return made;
+}
+
+const advance = async (minutes: number) => {
+  const res = await api.admin('POST', '/fielding/advance', { minutes });
+  expect(res.status, res.text).toBe(200);
+  return res.body;
+};
+const sessions = async (tgId: string) => (await api.admin('GET', `/fielding/target-groups/${tgId}/sessions`)).body.data as Record<string, any>[];
+
+describe('Reporting › target group performance', () => {
+  it('a draft has no completes and a zero completes_cost in the common money format', async () => {
+    const { tgPath } = await api.projectWithTargetGroup();
+    const res = await api.req('GET', `${tgPath}/performance`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ status: 'draft', completes: 0, in_progress: 0, completes_cost: { value: '0.00', currency_code: 'USD', currency_scale: 2 } });
+    expect(Object.keys(res.body.completes_by_status).sort()).toEqual([...STATUSES].sort());
+  });
+
+  it('a live group collects completes over simulated time; performance, overview and quotas agree', async () => {
+    await settings({ pool_size: 2000, speed: 1, seed: 'perf' });
+    const { tgPath } = await liveGroup({ filling_goal: 40 }, async (path) => {
+      const quota = { object: 'regular', id: 'g', name: 'Gender', quotas_enabled: true, targets: [
+        { id: 'm', conditions: [{ object: 'selection', question_id: 43, option: '1' }], quota: { completes_goal: 20 } },
+        { id: 'f', conditions: [{ object: 'selection', question_id: 43, option: '2' }], quota: { completes_goal: 20 } },
+      ] };
+      expect((await api.req('POST', `${path}/profiles/manage-profiles`, { body: { profiles: [quota] } })).status).toBe(200);
+    });
+    expect((await api.req('GET', `${tgPath}/performance`)).body.completes).toBe(0);
+    await advance(60);
+    const perf = (await api.req('GET', `${tgPath}/performance`)).body;
+    expect(perf.completes).toBeGreaterThan(0);
+    expect(perf.completes).toBeLessThanOrEqual(40);
+    const total = Object.values(perf.completes_by_status as Record<string, number>).reduce((a, b) => a + b, 0) + perf.in_progress;
+    expect(total).toBe((await sessions(perf.target_group_id)).length);
+    const cpi = Number((await sessions(perf.target_group_id)).find((s) => s.status === 'Complete')!.cost_per_interview.value);
+    expect(perf.completes_cost).toEqual({ value: (perf.completes * cpi).toFixed(2), currency_code: 'USD', currency_scale: 2 });
+    const overview = (await api.req('GET', `${tgPath}/overview`)).body;
+    expect(overview.completes).toBe(perf.completes);
+    const tg = (await api.req('GET', tgPath)).body;
+    const quotaCompletes = tg.profiles[0].targets.reduce((sum: number, t: { quota: { completes: number } }) => sum + t.quota.completes, 0);
+    expect(quotaCompletes).toBe(perf.completes);
+    expect(perf.quotas.map((q: { target_id: string }) => q.target_id)).toEqual(['m', 'f']);
+    // completes_cost before 2025-12-18: integer minor units.
+    const legacy = (await api.req('GET', `${tgPath}/performance`, { version: V_MID })).body;
+    expect(legacy.completes_cost).toEqual({ value: Math.round(perf.completes * cpi * 100), currency_code: 'USD', currency_scale: 2 });
+  });
+
+  it('stops at the filling goal and completes the fielding run', async () => {
+    await settings({ pool_size: 2000, speed: 1 });
+    const { tgPath } = await liveGroup({ filling_goal: 10 });
+    const summary = await advance(24 * 60);
+    const tg = (await api.req('GET', tgPath)).body;
+    expect(summary.completed_target_groups).toEqual([tg.id]);
+    expect(tg.status).toBe('completed');
+    const run = await api.req('GET', `${tgPath}/fielding-runs/${tg.fielding_run_id}`);
+    expect(run.body.status).toBe('completed');
+    expect((await api.req('GET', `${tgPath}/performance`)).body.completes).toBe(10);
+  });
+
+  it('completes the run when the simulated time passes end_fielding_at', async () => {
+    await settings({ pool_size: 2000, speed: 1 });
+    const made = await api.projectWithTargetGroup({ live_url: 'https://survey.example/s', filling_goal: 10_000, expected_incidence_rate: 0.01 });
+    const end = new Date(Date.now() + 2 * 3_600_000).toISOString();
+    const launch = await api.req('POST', `${made.tgPath}/fielding-run-jobs/launch-from-draft`, { body: { end_fielding_at: end } });
+    await api.waitForJob(`${made.tgPath}/fielding-run-jobs/launch-from-draft/${launch.body.job_id}`);
+    await advance(60);
+    expect((await api.req('GET', made.tgPath)).body.status).toBe('live');
+    await advance(90);
+    expect((await api.req('GET', made.tgPath)).body.status).toBe('completed');
+  });
+
+  it('excluded respondent IDs never complete (PreClientSurveyProcess)', async () => {
+    await settings({ pool_size: 60, speed: 1, seed: 'exclusions' });
+    const excluded = Array.from({ length: 30 }, (_, i) => rsid(i));
+    const { tg } = await liveGroup({ filling_goal: 200, expected_incidence_rate: 1 }, async (path) => {
+      const upload = await api.upload(`${path}/exclusions/jobs/upload-respondents-by-file`, excluded.join('\n'), 'RSID');
+      await api.waitForJob(`${path}/exclusions/jobs/upload-respondents-by-file/${upload.body.job_id}`);
+    });
+    await advance(24 * 60);
+    const all = await sessions(tg.id);
+    const fromExcluded = all.filter((s) => excluded.includes(s.respondent_id));
+    expect(fromExcluded.length).toBeGreaterThan(0);
+    expect(fromExcluded.every((s) => s.status === 'PreClientSurveyProcess')).toBe(true);
+    expect(all.some((s) => s.status === 'Complete')).toBe(true);
+  });
+
+  it('activity exclusions keep respondents who completed the referenced target group out', async () => {
+    await settings({ pool_size: 80, speed: 1, seed: 'activity' });
+    const first = await liveGroup({ filling_goal: 30, expected_incidence_rate: 1 });
+    await advance(24 * 60);
+    const completed = new Set((await sessions(first.tg.id)).filter((s) => s.status === 'Complete').map((s) => s.respondent_id));
+    expect(completed.size).toBe(30);
+    const second = await api.createTargetGroup(first.project.id, { live_url: 'https://survey.example/s', filling_goal: 40, expected_incidence_rate: 1, respondent_activity_exclusions: [{ type: 'target_group', id: first.tg.id }] });
+    const path = `${P()}/projects/${first.project.id}/target-groups/${second.id}`;
+    const launch = await api.req('POST', `${path}/fielding-run-jobs/launch-from-draft`, { body: { end_fielding_at: '2099-01-01T00:00:00Z' } });
+    await api.waitForJob(`${path}/fielding-run-jobs/launch-from-draft/${launch.body.job_id}`);
+    await advance(24 * 60);
+    // A reconciled complete (Complete -> Terminate) no longer excludes; judge by the final status in the first group.
+    const stillComplete = new Set((await sessions(first.tg.id)).filter((s) => s.status === 'Complete').map((s) => s.respondent_id));
+    const returning = (await sessions(second.id)).filter((s) => stillComplete.has(s.respondent_id));
+    expect(returning.length).toBeGreaterThan(0);
+    expect(returning.every((s) => s.status === 'PreClientSurveyProcess')).toBe(true);
+  });
+
+  it('session records: respondent_last_date_change is set once at the first terminal status', async () => {
+    await settings({ pool_size: 2000, speed: 1 });
+    const { tg } = await liveGroup({ filling_goal: 30 });
+    await advance(12 * 60);
+    for (const session of await sessions(tg.id)) {
+      if (session.status === 'Started') expect(session.respondent_last_date_change).toBeNull();
+      else expect(Date.parse(session.respondent_last_date_change)).toBeLessThanOrEqual(Date.parse(session.respondent_update_date));
+    }
+  });
+
+  it('the one-second tick advances fielding only while auto_advance is on', async () => {
+    await settings({ pool_size: 2000, speed: 50_000 });
+    const { tg } = await liveGroup({ filling_goal: 50 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sb.runTicks();
+    expect(await sessions(tg.id)).toHaveLength(0);
+    await settings({ auto_advance: true });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sb.runTicks();
+    expect((await sessions(tg.id)).length).toBeGreaterThan(0);
+  });
+
+  it('404 for a target group outside the account', async () => {
+    const { project } = await api.projectWithTargetGroup();
+    expect((await api.req('GET', `${P()}/projects/${project.id}/target-groups/tg_nope/performance`)).status).toBe(404);
+  });
+
+  it('fielding settings: validated, and reset restores the defaults', async () => {
+    expect((await api.admin('PUT', '/fielding/settings', { speed: 0 })).status).toBe(400);
+    expect((await api.admin('PUT', '/fielding/settings', { colour: 'red' })).status).toBe(400);
+    await settings({ speed: 5 });
+    expect((await api.admin('GET', '/fielding/settings')).body.speed).toBe(5);
+    await api.admin('POST', '/reset');
+    expect((await api.admin('GET', '/fielding/settings')).body).toMatchObject({ speed: 60, pool_size: 20_000, auto_advance: false });
+    expect((await api.admin('POST', '/fielding/advance', { minutes: 0 })).status).toBe(400);
+  });
+});
+
+describe('Reporting › questions', () => {
+  it('questions-translation answers the catalogue in the locale with English translations, paginated', async () => {
+    const res = await api.req('GET', `${P()}/questions-translation?locale=ger_de&question_ids=43,633`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data.map((q: { question_id: number }) => q.question_id)).toEqual([43, 633]);
+    expect(res.body.data[0]).toMatchObject({ text: 'Welches Geschlecht haben Sie?', text_translated: 'What is your gender?' });
+    expect(res.body.data[0].options[1]).toEqual({ option: '2', text: 'Weiblich', text_translated: 'Female' });
+    const page = await api.req('GET', `${P()}/questions-translation?locale=eng_us&page_size=2`);
+    expect(page.body.data).toHaveLength(2);
+    expect(page.body.has_more).toBe(true);
+    const next = await api.req('GET', `${P()}/questions-translation?locale=eng_us&page_size=2&start_after=${page.body.next_cursor}`);
+    expect(next.body.data[0].question_id).not.toBe(page.body.data[0].question_id);
+    expect(paramNames(await api.req('GET', `${P()}/questions-translation`))).toEqual(['locale']);
+    expect(paramNames(await api.req('GET', `${P()}/questions-translation?locale=eng_us&question_ids=a`))).toEqual(['question_ids']);
+  });
+
+  it('the deprecated /v1/demand/questions endpoints keep answering in every version', async () => {
+    for (const version of [V_OLD, V_MID, '2025-12-18']) {
+      const list = await api.req('GET', '/v1/demand/questions', { version });
+      expect(list.status).toBe(200);
+      expect(list.headers.get('deprecation')).toBe('true');
+      expect(list.body.data.length).toBeGreaterThan(5);
+      const one = await api.req('GET', '/v1/demand/questions/42?locale=fra_fr', { version });
+      expect(one.body).toMatchObject({ question_id: 42, kind: 'range', text: 'Quel âge avez-vous ?', range: { min: 18, max: 99 } });
+    }
+    expect((await api.req('GET', '/v1/demand/questions/999999')).status).toBe(404);
+  });
+});
