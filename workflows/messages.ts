@@ -56,7 +56,18 @@ export interface TargetGroupStatus {
   drift?: { field: string; expected: unknown; actual: unknown }[];
   /** The recontact list last uploaded (the API cannot list it back). */
   recontactList?: { sha256: string; count: number };
-  events: { received: number; lastType?: string; sessionsByStatus: Record<string, number> };
+  events: {
+    received: number;
+    lastType?: string;
+    /** Sessions by the first terminal status they reached (counted once per session). */
+    sessionsByStatus: Record<string, number>;
+    /** Sessions whose terminal status changed later (reconciliations), by their new status. */
+    reconciled?: Record<string, number>;
+    /** The latest respondent_update_date seen. */
+    lastSessionUpdate?: string;
+    /** The latest change objects of target-group-updated events (bounded), e.g. private_exchange_cpi_change. */
+    changes?: { object: string; supplier_id?: string; allocation_group_id?: string; time: string }[];
+  };
   updatedAt: string;
 }
 

@@ -46,6 +46,9 @@ export interface TargetGroupWorkflowInput {
 }
 
 const TERMINAL_JOB = new Set(['Success', 'Completed', 'Failed']);
+/** Respondent statuses a session ends in (the spec's list). */
+const TERMINAL_STATUSES = new Set(['Complete', 'Terminate', 'SecurityFailure', 'OverQuota', 'FinancialTerm', 'PreClientSurveyProcess']);
+const MAX_RECORDED_CHANGES = 50;
 
 /**
  * One target group from draft to fielding and beyond: profiles, ID-list and recontact uploads,
@@ -280,11 +283,20 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
   }
 
   function recordEvent(event: WebhookEventSignal): void {
-    status.events.received += 1;
-    status.events.lastType = event.type;
+    const ev = status.events;
+    ev.received += 1;
+    ev.lastType = event.type;
     for (const session of event.sessions ?? []) {
-      status.events.sessionsByStatus[session.status] = (status.events.sessionsByStatus[session.status] ?? 0) + 1;
+      if (!TERMINAL_STATUSES.has(session.status)) continue;
+      const firstTerminal = !session.respondent_last_date_change || session.respondent_last_date_change === session.respondent_update_date;
+      const bucket = firstTerminal ? ev.sessionsByStatus : (ev.reconciled ??= {});
+      bucket[session.status] = (bucket[session.status] ?? 0) + 1;
+      if (!ev.lastSessionUpdate || session.respondent_update_date > ev.lastSessionUpdate) ev.lastSessionUpdate = session.respondent_update_date;
     }
+    for (const change of event.changes ?? []) {
+      (ev.changes ??= []).push({ ...change, time: event.time });
+    }
+    if (ev.changes && ev.changes.length > MAX_RECORDED_CHANGES) ev.changes.splice(0, ev.changes.length - MAX_RECORDED_CHANGES);
   }
 
   async function checkDrift(): Promise<void> {
@@ -322,7 +334,10 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
     if (status.phase === 'completed') return status;
     const watchMs = revision.desired.timing.watchIntervalMs;
     const woke = await condition(() => pendingRevision !== undefined || controls.length > 0 || events.length > 0, watchMs);
-    while (events.length > 0) recordEvent(events.shift() as WebhookEventSignal);
+    if (events.length > 0) {
+      while (events.length > 0) recordEvent(events.shift() as WebhookEventSignal);
+      await report(status.phase);
+    }
     while (controls.length > 0) await applyControl(controls.shift() as FieldingControlRequest['action']);
     if (!woke && (status.phase === 'live' || status.phase === 'paused')) await checkDrift();
     if (workflowInfo().continueAsNewSuggested && !pendingRevision) {
