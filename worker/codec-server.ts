@@ -30,6 +30,12 @@ export interface CodecServerOptions {
   host?: string;
   /** Largest accepted request body in bytes; larger ones get 413 (default 8 MiB). */
   maxBodyBytes?: number;
+  /**
+   * A capability path for a local Temporal UI, which cannot send a bearer token: requests to
+   * `/<pathSecret>/decode` and `/<pathSecret>/encode` need no Authorization header. Only for the
+   * loopback dev stack (`studyflow dev`); the secret is random and printed to its operator only.
+   */
+  pathSecret?: string;
 }
 
 export interface RunningCodecServer {
@@ -95,7 +101,7 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Run
       res.setHeader('Allow', 'POST, OPTIONS');
       throw new HttpProblem(405, 'method_not_allowed', `${operation} takes POST`);
     }
-    if (!authorized(req.headers.authorization)) {
+    if (!authorized(req.headers.authorization) && !capabilityPath(req.url ?? '/')) {
       res.setHeader('WWW-Authenticate', 'Bearer');
       throw new HttpProblem(401, 'unauthorized', 'a valid "Authorization: Bearer <token>" header is required');
     }
@@ -108,6 +114,12 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Run
       throw error;
     }
     sendJson(res, 200, { payloads: result.map(payloadToJson) });
+  }
+
+  function capabilityPath(url: string): boolean {
+    if (!options.pathSecret) return false;
+    const first = url.split('?')[0].split('/').filter(Boolean)[0] ?? '';
+    return timingSafeEqual(sha256(first), sha256(options.pathSecret));
   }
 
   function authorized(header: string | undefined): boolean {

@@ -1,4 +1,9 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
+import { generateCodecKey, loadCodecKeys, writeCodecKeyFile } from './codec-keys';
+import { startCodecServer, type RunningCodecServer } from './codec-server';
+import { findFreePort } from './free-port';
 import type { NativeConnection } from '@temporalio/worker';
 import { startSandbox, type RunningSandbox } from '../sandbox';
 import { devSandboxEnv } from './api-environment';
@@ -28,6 +33,13 @@ export interface EmbeddedStackOptions {
   webhookPort?: number;
   /** Where the codec keys come from (default process.env). */
   codecEnv?: Record<string, string | undefined>;
+  /**
+   * Encrypt payloads with a local key (made once under stateDir) and run a codec server that the
+   * Temporal UI uses to show decrypted payloads on this machine (`studyflow dev`, the demo).
+   */
+  encryptPayloads?: boolean;
+  /** Let the sandbox's fielding simulation run on its own (live target groups collect sessions). */
+  simulateFielding?: boolean;
   /** Run a worker in this process (default true); false when workers run as their own processes. */
   inProcessWorker?: boolean;
 }
@@ -36,6 +48,8 @@ export interface EmbeddedStack {
   temporalAddress: string;
   uiUrl?: string;
   sandbox: RunningSandbox;
+  /** The codec server when payloads are encrypted: `uiEndpoint` is what the UI uses, `url` + bearer token for the CLI. */
+  codec?: { url: string; uiEndpoint: string; tokenFile: string; keyFile: string };
   /** The webhook receiver (with the in-process worker): declare `${webhookUrl}` in study files. */
   webhooks?: WebhookIngress;
   /** The STUDYFLOW_* and TEMPORAL_* settings a CLI or another worker uses to reach this stack. */
@@ -50,13 +64,38 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
     cleanups.length = 0;
   };
   try {
+    // Fix the ports first: the codec server's CORS origins name the UI's port.
+    const temporalPort = options.temporalAddress ? undefined : options.temporalPort || (await findFreePort());
+    const uiPort = options.uiPort === false ? false : (options.uiPort ?? (temporalPort ?? 7233) + 1000);
+    let codecEnv = options.codecEnv ?? process.env;
+    let codec: EmbeddedStack['codec'];
+    if (options.encryptPayloads) {
+      const keyFile = path.join(options.stateDir, 'codec-key.json');
+      if (!fs.existsSync(keyFile)) writeCodecKeyFile(keyFile, generateCodecKey());
+      codecEnv = { ...codecEnv, STUDYFLOW_CODEC_KEYS: undefined, STUDYFLOW_CODEC_KEY_FILE: keyFile };
+      const keys = loadCodecKeys(codecEnv as NodeJS.ProcessEnv);
+      if (!keys) throw new Error('the local codec key could not be loaded');
+      const tokenFile = path.join(options.stateDir, 'codec-token');
+      const authToken = randomBytes(24).toString('hex');
+      fs.writeFileSync(tokenFile, `${authToken}\n`, { mode: 0o600 });
+      const pathSecret = randomBytes(16).toString('hex');
+      const server: RunningCodecServer = await startCodecServer({
+        keys,
+        authToken,
+        pathSecret,
+        allowedOrigins: [`http://127.0.0.1:${uiPort}`, `http://localhost:${uiPort}`],
+      });
+      cleanups.push(() => server.close());
+      codec = { url: server.url, uiEndpoint: `${server.url}/${pathSecret}`, tokenFile, keyFile };
+    }
     let temporal: RunningDevServer | undefined;
     let temporalAddress = options.temporalAddress;
     if (!temporalAddress) {
       temporal = await startTemporalDevServer({
         dbFile: path.join(options.stateDir, 'temporal.sqlite'),
-        port: options.temporalPort,
-        uiPort: options.uiPort,
+        port: temporalPort,
+        uiPort,
+        uiCodecEndpoint: codec?.uiEndpoint,
         stopWithParent: options.stopWithParent,
       });
       cleanups.push(() => temporal!.stop());
@@ -68,6 +107,14 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
       quiet: true,
     });
     cleanups.push(() => sandbox.close());
+    if (options.simulateFielding) {
+      const res = await fetch(`${sandbox.baseUrl}/_sandbox/fielding/settings`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ auto_advance: true }),
+      });
+      if (!res.ok) throw new Error(`the sandbox refused to start its fielding simulation (${res.status})`);
+    }
     const env: Record<string, string> = {
       ...devSandboxEnv(sandbox.baseUrl, sandbox.authUrl),
       TEMPORAL_ADDRESS: temporalAddress,
@@ -77,8 +124,9 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
     };
     if (temporal?.uiUrl) env.STUDYFLOW_TEMPORAL_UI_URL = temporal.uiUrl;
     if (options.taskQueue) env.STUDYFLOW_TASK_QUEUE = options.taskQueue;
+    if (codec) env.STUDYFLOW_CODEC_KEY_FILE = codec.keyFile;
     if (options.inProcessWorker === false) {
-      return { temporalAddress, uiUrl: temporal?.uiUrl, sandbox, env, stop };
+      return { temporalAddress, uiUrl: temporal?.uiUrl, sandbox, codec, env, stop };
     }
     const connection: NativeConnection = await connectWorker({ address: temporalAddress, namespace: 'default', connectionOptions: {} });
     cleanups.push(() => connection.close());
@@ -89,7 +137,7 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
       activities: activities.activities,
       apiRatePerSecond: options.apiRatePerSecond,
       taskQueue: options.taskQueue,
-      dataConverter: dataConverterFromEnv(options.codecEnv ?? process.env),
+      dataConverter: dataConverterFromEnv(codecEnv),
     });
     cleanups.push(async () => {
       await workers.shutdown();
@@ -97,13 +145,13 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
     });
     const { client, connection: clientConnection } = await connectClient(
       { address: temporalAddress, namespace: 'default', connectionOptions: {} },
-      options.codecEnv ?? process.env,
+      codecEnv,
     );
     cleanups.push(() => clientConnection.close());
     const webhooks = await startWebhookIngress({ client, secrets: activities.webhookSecrets, port: options.webhookPort ?? 0 });
     cleanups.push(() => webhooks.close());
     env.STUDYFLOW_WEBHOOK_URL = webhooks.url;
-    return { temporalAddress, uiUrl: temporal?.uiUrl, sandbox, webhooks, env, stop };
+    return { temporalAddress, uiUrl: temporal?.uiUrl, sandbox, codec, webhooks, env, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
@@ -36,6 +38,18 @@ export function temporalSettings(env: NodeJS.ProcessEnv = process.env): Temporal
   return { address, namespace: config.namespace ?? env.TEMPORAL_NAMESPACE ?? 'default', connectionOptions: options };
 }
 
+/** Where `studyflow dev` keeps its local payload key (relative to the directory it runs in). */
+export const DEV_CODEC_KEY_FILE = path.join('.studyflow', 'codec-key.json');
+
+/**
+ * With no codec key configured and the dev defaults in effect (no STUDYFLOW_API_BASE_URL), the key
+ * that `studyflow dev` made in this directory, so a second shell talks to the dev stack as is.
+ */
+export function withDevCodecKey(env: NodeJS.ProcessEnv | Record<string, string | undefined>): NodeJS.ProcessEnv {
+  if (env.STUDYFLOW_CODEC_KEYS || env.STUDYFLOW_CODEC_KEY_FILE || env.STUDYFLOW_API_BASE_URL) return env as NodeJS.ProcessEnv;
+  return fs.existsSync(DEV_CODEC_KEY_FILE) ? { ...env, STUDYFLOW_CODEC_KEY_FILE: DEV_CODEC_KEY_FILE } : (env as NodeJS.ProcessEnv);
+}
+
 /**
  * The payload codec of this process: AES-256-GCM when STUDYFLOW_CODEC_KEYS or STUDYFLOW_CODEC_KEY_FILE
  * is set (client and worker must agree), else none. Key warnings go to `warn`.
@@ -44,7 +58,7 @@ export function dataConverterFromEnv(
   env: NodeJS.ProcessEnv | Record<string, string | undefined> = process.env,
   warn: (message: string) => void = (m) => process.stderr.write(`studyflow: ${m}\n`),
 ): DataConverter | undefined {
-  const keys = loadCodecKeys(env as NodeJS.ProcessEnv);
+  const keys = loadCodecKeys(withDevCodecKey(env));
   for (const warning of keys?.warnings ?? []) warn(warning);
   return dataConverterFor(keys);
 }

@@ -15,9 +15,9 @@ export async function run(ctx: CliContext, options: { keepRunning?: boolean; jso
   const stateDir = path.resolve(ctx.cwd, '.studyflow', 'demo');
   ctx.out.progress('studyflow demo: starting Temporal (SQLite), the sandbox API and a worker…');
   const stack = await startEmbeddedStack({
+    encryptPayloads: true,
     stateDir,
     temporalPort: 0,
-    uiPort: options.keepRunning ? undefined : false,
     sandboxPort: 0,
     stopWithParent: true,
   });

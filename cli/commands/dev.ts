@@ -11,6 +11,8 @@ export async function run(
   const stateDir = path.resolve(ctx.cwd, options.stateDir);
   ctx.out.progress('starting Temporal (SQLite), the sandbox API and a worker…');
   const stack = await startEmbeddedStack({
+    encryptPayloads: true,
+    simulateFielding: true,
     stateDir,
     temporalPort: parsePort(options.temporalPort, '--temporal-port'),
     uiPort: parsePort(options.uiPort, '--ui-port'),
@@ -23,10 +25,15 @@ export async function run(
   ctx.out.progress(`Temporal     ${stack.temporalAddress}`);
   if (stack.uiUrl) ctx.out.progress(`Temporal UI  ${stack.uiUrl}`);
   ctx.out.progress(`Sandbox API  ${stack.sandbox.baseUrl}   (admin: ${stack.sandbox.baseUrl}/_sandbox/info)`);
+  if (stack.codec) {
+    ctx.out.progress(`Encryption   payloads are AES-256-GCM encrypted (key ${path.relative(ctx.cwd, stack.codec.keyFile)}); the UI decodes through the local codec server`);
+    ctx.out.progress(`Codec server ${stack.codec.url}  (bearer token in ${path.relative(ctx.cwd, stack.codec.tokenFile)}, for \`temporal --codec-endpoint\`)`);
+  }
   if (stack.webhooks) ctx.out.progress(`Webhooks     ${stack.webhooks.url}   (use it as a webhook url in study files)`);
   ctx.out.progress(`State        ${stateDir}`);
   ctx.out.progress('');
-  ctx.out.progress('In another terminal, `npx studyflow apply examples/quickstart/study.yaml` uses these defaults.');
+  ctx.out.progress('In another terminal (same directory), `npx studyflow apply examples/quickstart/study.yaml` uses these defaults.');
+  if (stack.codec) ctx.out.progress(`Other shells need the key too: export STUDYFLOW_CODEC_KEY_FILE=${stack.codec.keyFile}`);
   ctx.out.progress('Ctrl-C stops everything.');
   await ctx.interrupted;
   ctx.out.progress('stopping…');

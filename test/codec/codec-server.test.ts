@@ -240,6 +240,24 @@ describe('codec server', () => {
     expect(run.stdout.trim()).toBe('200');
   });
 
+  it('lets a local UI decode through its capability path without a token, and nothing else', async () => {
+    const secretPath = randomBytes(16).toString('hex');
+    const dev = await startCodecServer({ keys: ring('k2', 'k1'), authToken: TOKEN, pathSecret: secretPath });
+    try {
+      const json = { 'Content-Type': 'application/json' };
+      const ok = await request(`${dev.url}/${secretPath}/decode`, { headers: json, body: encryptedBody });
+      expect(ok.status).toBe(200);
+      expect(fromJson(JSON.parse(ok.body)).map((p) => defaultPayloadConverter.fromPayload(p))).toEqual([{ desired: { name: SECRET_TEXT } }, 7]);
+      for (const wrong of [`/${secretPath.slice(1)}/decode`, '/decode', `/x${secretPath}/decode`]) {
+        const refused = await request(`${dev.url}${wrong}`, { headers: json, body: encryptedBody });
+        expect(refused.status).toBe(401);
+        expect(refused.body).not.toContain(SECRET_TEXT);
+      }
+    } finally {
+      await dev.close();
+    }
+  });
+
   it('requires an auth token to start', async () => {
     await expect(startCodecServer({ keys: ring('k1'), authToken: '' })).rejects.toThrow(/auth token/);
   });

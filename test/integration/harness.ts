@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { Client, Connection } from '@temporalio/client';
+import { startSandbox, type RunningSandbox } from '../../sandbox';
 import { inject } from 'vitest';
 import { main } from '../../cli/main';
 import { startEmbeddedStack, type EmbeddedStack } from '../../worker/embedded-stack';
@@ -29,8 +30,14 @@ export interface TestStack {
   env: Record<string, string>;
   /** Runs `studyflow …` in this process against the stack. */
   cli(args: string[], extraEnv?: Record<string, string>): Promise<CliResult>;
-  /** Starts `studyflow worker` as its own process. */
-  spawnWorker(): ChildProcess;
+  /** Starts `studyflow worker` as its own process (options: extra env, a stderr listener). */
+  spawnWorker(options?: WorkerProcessOptions): ChildProcess;
+  /**
+   * Closes the sandbox (cutting open connections), waits `downForMs` (default 0) and starts it again
+   * on the same port from the same state file; its request log starts empty. `stack.sandbox` is the
+   * restarted one afterwards.
+   */
+  restartSandbox(options?: { downForMs?: number }): Promise<RunningSandbox>;
   status(accountId: string, studyId: string): Promise<StudyStatus>;
   /**
    * Every history of this file's workflows as JSON text; asserts none contains a forbidden string
@@ -41,12 +48,80 @@ export interface TestStack {
   stop(): Promise<void>;
 }
 
+/** How a test starts a `studyflow worker` process. */
+export interface WorkerProcessOptions {
+  /** Variables over the stack's environment (e.g. STUDYFLOW_API_RATE_LIMIT). */
+  env?: Record<string, string>;
+  /** Receives everything the worker writes to stderr (it is discarded otherwise). */
+  onStderr?: (text: string) => void;
+}
+
+/** Runs `studyflow …` in this process with `env` (over process.env) and captured streams. */
+export async function runCli(env: Record<string, string>, args: string[], extraEnv: Record<string, string> = {}): Promise<CliResult> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c: Buffer) => (out += c.toString()));
+  stderr.on('data', (c: Buffer) => (err += c.toString()));
+  const code = await main(args, { stdout, stderr }, { ...process.env, ...env, ...extraEnv });
+  return { code, stdout: out, stderr: err };
+}
+
+/** Starts `studyflow worker` as its own process in `cwd` with `env` (over process.env). */
+export function spawnWorkerProcess(cwd: string, env: Record<string, string>, options: WorkerProcessOptions = {}): ChildProcess {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/studyflow.js'), 'worker'], {
+    cwd,
+    env: { ...process.env, ...env, ...options.env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const onStderr = options.onStderr;
+  child.stderr?.on('data', onStderr ? (c: Buffer) => onStderr(c.toString()) : () => undefined);
+  return child;
+}
+
+/**
+ * Every history of the workflows on `taskQueue` as JSON text; throws when one contains a forbidden
+ * string, a bearer token or a JWT. With STUDYFLOW_RECORD_HISTORIES=1 and `recordAs`, writes them to
+ * test/replay/histories/ for the replay test.
+ */
+export async function scanWorkflowHistories(
+  client: Client,
+  taskQueue: string,
+  forbidden: string[],
+  recordAs?: string,
+): Promise<{ workflows: number; bytes: number }> {
+  let workflows = 0;
+  let bytes = 0;
+  const problems: string[] = [];
+  for await (const wf of client.workflow.list({ query: `TaskQueue = "${taskQueue}"` })) {
+    const history = await client.workflow.getHandle(wf.workflowId, wf.runId).fetchHistory();
+    const json = historyToJSON(history);
+    const text = historyText(json);
+    workflows += 1;
+    bytes += text.length;
+    for (const needle of forbidden) {
+      if (needle && text.includes(needle)) problems.push(`${wf.workflowId}: contains a forbidden value (${needle.slice(0, 4)}…)`);
+    }
+    if (/Bearer\s+[A-Za-z0-9._-]{16,}/.test(text)) problems.push(`${wf.workflowId}: contains a bearer token`);
+    if (/eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}/.test(text)) problems.push(`${wf.workflowId}: contains a JWT`);
+    if (recordAs && process.env.STUDYFLOW_RECORD_HISTORIES === '1') {
+      const dir = path.join(REPO_ROOT, 'test/replay/histories');
+      fs.mkdirSync(dir, { recursive: true });
+      const name = `${recordAs}--${wf.workflowId.replace(/[^a-z0-9-]+/gi, '_')}.json`;
+      fs.writeFileSync(path.join(dir, name), json);
+    }
+  }
+  if (problems.length) throw new Error(`history scan failed:\n${problems.join('\n')}`);
+  return { workflows, bytes };
+}
+
 /**
  * The embedded stack on the suite's Temporal dev server: a fresh sandbox, a task queue of this
  * test file's own (so no other file's workflows reach it), and a worker in this process unless
  * `inProcessWorker` is false.
  */
-export async function startTestStack(name: string, options: { inProcessWorker?: boolean } = {}): Promise<TestStack> {
+export async function startTestStack(name: string, options: { inProcessWorker?: boolean; encryptPayloads?: boolean } = {}): Promise<TestStack> {
   const temporalAddress = inject('temporalAddress');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `studyflow-${name}-`));
   const taskQueue = `test-${name}-${Math.random().toString(36).slice(2, 8)}`;
@@ -56,10 +131,12 @@ export async function startTestStack(name: string, options: { inProcessWorker?: 
     taskQueue,
     sandboxPort: 0,
     inProcessWorker: options.inProcessWorker,
+    encryptPayloads: options.encryptPayloads,
   });
   const env = { ...stack.env, STUDYFLOW_WATCH_INTERVAL_MS: '30000', NO_COLOR: '1' };
-  const { client, connection } = await connectClient({ address: temporalAddress, namespace: 'default', connectionOptions: {} });
+  const { client, connection } = await connectClient({ address: temporalAddress, namespace: 'default', connectionOptions: {} }, env);
   const workers: ChildProcess[] = [];
+  let restarted: RunningSandbox | undefined;
   return {
     stack,
     client,
@@ -68,52 +145,26 @@ export async function startTestStack(name: string, options: { inProcessWorker?: 
     dir,
     env,
     async cli(args, extraEnv = {}) {
-      const stdout = new PassThrough();
-      const stderr = new PassThrough();
-      let out = '';
-      let err = '';
-      stdout.on('data', (c: Buffer) => (out += c.toString()));
-      stderr.on('data', (c: Buffer) => (err += c.toString()));
-      const code = await main(args, { stdout, stderr }, { ...process.env, ...env, ...extraEnv });
-      return { code, stdout: out, stderr: err };
+      return await runCli(env, args, extraEnv);
     },
-    spawnWorker() {
-      const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/studyflow.js'), 'worker'], {
-        cwd: dir,
-        env: { ...process.env, ...env },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
-      child.stderr?.on('data', () => undefined);
+    spawnWorker(options) {
+      const child = spawnWorkerProcess(dir, env, options);
       workers.push(child);
       return child;
+    },
+    async restartSandbox(options = {}) {
+      const port = Number(new URL(stack.sandbox.baseUrl).port);
+      await stack.sandbox.close();
+      if (options.downForMs) await new Promise((r) => setTimeout(r, options.downForMs));
+      stack.sandbox = await startSandbox({ port, stateFile: path.join(dir, 'sandbox-state.json'), quiet: true });
+      restarted = stack.sandbox;
+      return stack.sandbox;
     },
     async status(accountId, studyId) {
       return await client.workflow.getHandle(studyWorkflowId(accountId, studyId)).query(statusQuery);
     },
     async scanHistories(forbidden, recordAs) {
-      let workflows = 0;
-      let bytes = 0;
-      const problems: string[] = [];
-      for await (const wf of client.workflow.list({ query: `TaskQueue = "${taskQueue}"` })) {
-        const history = await client.workflow.getHandle(wf.workflowId, wf.runId).fetchHistory();
-        const json = historyToJSON(history);
-        const text = historyText(json);
-        workflows += 1;
-        bytes += text.length;
-        for (const needle of forbidden) {
-          if (needle && text.includes(needle)) problems.push(`${wf.workflowId}: contains a forbidden value (${needle.slice(0, 4)}…)`);
-        }
-        if (/Bearer\s+[A-Za-z0-9._-]{16,}/.test(text)) problems.push(`${wf.workflowId}: contains a bearer token`);
-        if (/eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}/.test(text)) problems.push(`${wf.workflowId}: contains a JWT`);
-        if (recordAs && process.env.STUDYFLOW_RECORD_HISTORIES === '1') {
-          const dir = path.join(REPO_ROOT, 'test/replay/histories');
-          fs.mkdirSync(dir, { recursive: true });
-          const name = `${recordAs}--${wf.workflowId.replace(/[^a-z0-9-]+/gi, '_')}.json`;
-          fs.writeFileSync(path.join(dir, name), json);
-        }
-      }
-      if (problems.length) throw new Error(`history scan failed:\n${problems.join('\n')}`);
-      return { workflows, bytes };
+      return await scanWorkflowHistories(client, taskQueue, forbidden, recordAs);
     },
     async stop() {
       for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill('SIGKILL');
@@ -123,6 +174,7 @@ export async function startTestStack(name: string, options: { inProcessWorker?: 
       }
       await connection.close();
       await stack.stop();
+      await restarted?.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

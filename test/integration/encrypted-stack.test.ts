@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { startTestStack, writeStudy, type TestStack } from './harness';
+
+const STUDY = `format: studyflow/v1
+study: encrypted-demo
+account: "1001"
+business_unit: "2001"
+project:
+  name: Encrypted payloads
+  project_customer_reference_number: PO-ENCRYPTED-SECRET-NAME
+target_groups:
+  nl:
+    locale: nl_NL
+    live_url: https://survey.example.com/s/encrypted?rid=[%RID%]
+    expected_incidence_rate: 0.5
+    expected_length_of_interview_minutes: 9
+    filling_goal: 40
+    project_manager_id: "3001"
+    collects_pii: false
+    launch: { mode: auto }
+    timing: { job_poll_initial: 100ms, job_poll_max: 300ms }
+`;
+
+describe('the dev stack with a local payload key', () => {
+  let t: TestStack;
+  beforeAll(async () => {
+    t = await startTestStack('encrypted', { encryptPayloads: true });
+  });
+  afterAll(async () => t?.stop());
+
+  it('applies a study whose every workflow payload is encrypted, and the UI codec endpoint decodes them', async () => {
+    const file = writeStudy(t.dir, 'study.yaml', STUDY);
+    const result = await t.cli(['apply', file, '--require-live']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/nl\s+live/);
+
+    const history = await t.client.workflow.getHandle('study/1001/encrypted-demo').fetchHistory();
+    const json = historyToJSON(history);
+    expect(json).not.toContain(Buffer.from('PO-ENCRYPTED-SECRET-NAME').toString('base64').slice(0, 20));
+    const payloads: { metadata: Record<string, string>; data: string }[] = [];
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (node && typeof node === 'object') {
+        const r = node as Record<string, unknown>;
+        if (r.metadata && typeof r.metadata === 'object' && typeof r.data === 'string' && 'encoding' in (r.metadata as object)) {
+          payloads.push(r as never);
+        }
+        Object.values(r).forEach(walk);
+      }
+    };
+    walk(JSON.parse(json));
+    const encodings = payloads.map((p) => Buffer.from(p.metadata.encoding, 'base64').toString());
+    expect(encodings.length).toBeGreaterThan(3);
+    // Search attributes are not payload-encoded by the codec; every other payload is.
+    const clear = payloads.filter((p, i) => encodings[i] !== 'binary/encrypted' && !Buffer.from(p.data, 'base64').toString().startsWith('"'));
+    expect(clear).toEqual([]);
+    for (const p of payloads) expect(Buffer.from(p.data, 'base64').toString()).not.toContain('PO-ENCRYPTED-SECRET-NAME');
+
+    const encrypted = payloads.find((_, i) => encodings[i] === 'binary/encrypted')!;
+    const reply = await fetch(`${t.stack.codec!.uiEndpoint}/decode`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ payloads: [encrypted] }),
+    });
+    expect(reply.status).toBe(200);
+    const decoded = (await reply.json()) as { payloads: { data: string }[] };
+    expect(Buffer.from(decoded.payloads[0].data, 'base64').toString()).toContain('"');
+    const anonymous = await fetch(`${t.stack.codec!.url}/decode`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ payloads: [encrypted] }) });
+    expect(anonymous.status).toBe(401);
+  });
+});
