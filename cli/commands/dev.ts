@@ -33,7 +33,7 @@ export async function run(
   ctx.out.progress(`State        ${stateDir}`);
   ctx.out.progress('');
   ctx.out.progress('In another terminal (same directory), `npx studyflow apply examples/quickstart/study.yaml` uses these defaults.');
-  if (stack.codec) ctx.out.progress(`Other shells need the key too: export STUDYFLOW_CODEC_KEY_FILE=${stack.codec.keyFile}`);
+  if (stack.codec) ctx.out.progress(`The CLI finds the payload key in this directory; from elsewhere: export STUDYFLOW_CODEC_KEY_FILE=${stack.codec.keyFile}`);
   ctx.out.progress('Ctrl-C stops everything.');
   await ctx.interrupted;
   ctx.out.progress('stopping…');
