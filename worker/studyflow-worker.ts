@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundle } from '@temporalio/worker';
@@ -33,10 +34,33 @@ export interface StudyflowWorkerOptions {
 
 let bundlePromise: Promise<WorkflowBundle> | undefined;
 
-/** Bundles workflows/ once per process (webpack, a few seconds) and reuses it. */
-export function prebuiltWorkflowBundle(): Promise<WorkflowBundle> {
-  bundlePromise ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger });
+/**
+ * The workflow bundle: the file named by STUDYFLOW_WORKFLOW_BUNDLE (made by
+ * `node bin/run-ts.js scripts/bundle-workflows.ts`, so worker processes start without webpack),
+ * else workflows/ bundled once per process (a few seconds) and reused.
+ */
+export function prebuiltWorkflowBundle(env: NodeJS.ProcessEnv = process.env): Promise<WorkflowBundle> {
+  bundlePromise ??= (async () => {
+    const file = env.STUDYFLOW_WORKFLOW_BUNDLE;
+    if (file) {
+      try {
+        return { code: await fs.promises.readFile(file, 'utf8') };
+      } catch (error) {
+        throw new Error(`STUDYFLOW_WORKFLOW_BUNDLE=${file} cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      }
+    }
+    return await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger });
+  })();
   return bundlePromise;
+}
+
+/** Writes the workflow bundle to a file for STUDYFLOW_WORKFLOW_BUNDLE. */
+export async function writeWorkflowBundle(file: string): Promise<{ bytes: number }> {
+  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger });
+  await fs.promises.mkdir(path.dirname(file), { recursive: true });
+  await fs.promises.writeFile(`${file}.tmp`, code);
+  await fs.promises.rename(`${file}.tmp`, file);
+  return { bytes: Buffer.byteLength(code) };
 }
 
 const quietBundlerLogger = {
