@@ -23,6 +23,15 @@ export const SEEDED_CREDENTIALS: Readonly<SandboxCredentials> = Object.freeze({
   audience: 'https://demand-api.sandbox.local',
 });
 
+/**
+ * A second client of the same audience whose tokens lack the intelligent-calendar role (the spec's
+ * "the caller lacks the role required" case); everything else it may do.
+ */
+export const SEEDED_CLIENT_WITHOUT_CALENDAR_ROLE: Readonly<{ client_id: string; client_secret: string }> = Object.freeze({
+  client_id: 'studyflow-sandbox-no-calendar',
+  client_secret: 'sandbox-secret-no-calendar',
+});
+
 export const SEEDED_ACCOUNTS: readonly SeededAccount[] = Object.freeze([
   {
     account_id: 1001,

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../sandbox/index';
 import { issueToken } from '../../sandbox/core/token-service';
+import { SEEDED_CLIENT_WITHOUT_CALENDAR_ROLE } from '../../sandbox/core/seed-data';
 import { SandboxTestClient, V_OLD, V_MID, paramNames, startTestSandbox } from './sandbox-test-client';
 
 const NOW = Date.parse('2026-06-10T15:00:00Z');
@@ -86,5 +87,31 @@ describe('Calendar › 401 unauthorized', () => {
     }
     const withRole = await api.req('GET', `${RANGE}?locale=eng_us&days=3`, { token: tokenFor('studyflow-sandbox', { roles: ['intelligent_calendar'] }) });
     expect(withRole.status).toBe(200);
+  });
+
+  it('for a token the seeded role-less client obtains from the token endpoint, while its other calls succeed', async () => {
+    const tokenRes = await fetch(`${sb.authUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_id: SEEDED_CLIENT_WITHOUT_CALENDAR_ROLE.client_id,
+        client_secret: SEEDED_CLIENT_WITHOUT_CALENDAR_ROLE.client_secret,
+        grant_type: 'client_credentials',
+        auth_scopes: 'app:api',
+        audience: sb.info.audience,
+      }),
+    });
+    expect(tokenRes.status).toBe(200);
+    const token = ((await tokenRes.json()) as { access_token: string }).access_token;
+    const range = await api.req('GET', `${RANGE}?locale=eng_us&days=3`, { token });
+    expect([range.status, range.body.object]).toEqual([401, 'unauthorized']);
+    const accounts = await api.req('GET', '/v1/accounts', { token });
+    expect(accounts.status).toBe(200);
+    const wrongSecret = await fetch(`${sb.authUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id: SEEDED_CLIENT_WITHOUT_CALENDAR_ROLE.client_id, client_secret: 'sandbox-secret', grant_type: 'client_credentials', auth_scopes: 'app:api', audience: sb.info.audience }),
+    });
+    expect(wrongSecret.status).toBe(401);
   });
 });
