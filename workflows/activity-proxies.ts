@@ -15,9 +15,18 @@ export function apiTaskQueueOf(workflowTaskQueue: string): string {
  * limit protects the API quota). They classify errors themselves: retryable ones (429 with
  * Retry-After, 5xx, network, a running job) retry here with backoff; 400/404/422 are final.
  * `summary` is the one-line label the Temporal UI shows on the activity; `long` is for activities that
- * heartbeat (uploads, observing a study's lists).
+ * heartbeat (uploads, observing a study's lists); `best_effort` is for reads the workflow can do
+ * without (report figures): three attempts, so a failing endpoint does not hold up the watch loop.
  */
-export function apiActivities(summary?: string, kind: 'call' | 'long' = 'call'): WorkflowActivities {
+export function apiActivities(summary?: string, kind: 'call' | 'long' | 'best_effort' = 'call'): WorkflowActivities {
+  if (kind === 'best_effort') {
+    return proxyActivities<WorkflowActivities>({
+      taskQueue: apiTaskQueueOf(workflowInfo().taskQueue),
+      ...(summary ? { summary } : {}),
+      startToCloseTimeout: '30 seconds',
+      retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 3 },
+    });
+  }
   return proxyActivities<WorkflowActivities>({
     taskQueue: apiTaskQueueOf(workflowInfo().taskQueue),
     ...(summary ? { summary } : {}),

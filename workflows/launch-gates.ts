@@ -60,8 +60,9 @@ export function readFeasibility(answer: Record<string, unknown>, desired: Desire
   return { feasible, feasibleCompletes, fillingGoal, suggestedCpi: money(answer.suggested_cpi) };
 }
 
+/** The predicted CPI of a price prediction (the sandbox answers `cost_per_interview`; other spellings are accepted). */
 export function readPrice(answer: Record<string, unknown>): Money | undefined {
-  return money(answer.cpi) ?? money(answer.price) ?? money(answer.predicted_cpi) ?? money(answer.suggested_cpi);
+  return money(answer.cost_per_interview) ?? money(answer.cpi) ?? money(answer.price) ?? money(answer.predicted_cpi) ?? money(answer.suggested_cpi);
 }
 
 /** Why the gate holds: an empty list means the target group may launch. */

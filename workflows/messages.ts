@@ -1,5 +1,5 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { DesiredStudy, DesiredTargetGroup, PlannedAction } from '../plan/types';
+import type { ApiVersion, DesiredStudy, DesiredTargetGroup, PlannedAction } from '../plan/types';
 
 // Messages of the study workflow and its target-group children. Names are stable: the CLI,
 // the webhook receiver and operators in the Temporal UI use them.
@@ -85,6 +85,11 @@ export interface StudyStatus {
   writes: number;
   targetGroups: Record<string, TargetGroupStatus>;
   exclusionGroups: Record<string, string>;
+  /**
+   * Forward-only versioning: resources once written with 2025-12-18 keep that version for every
+   * later call, whatever version the study file names (`project`, `tg:<key>`).
+   */
+  pinnedApiVersions?: Record<string, ApiVersion>;
   error?: string;
   updatedAt: string;
 }
@@ -118,6 +123,91 @@ export interface TargetGroupProgress {
   writes: number;
 }
 
+/** One reading of a target group's completes (a point of the report's chart). */
+export interface CompletesPoint {
+  t: string;
+  completes: number;
+}
+
+/** Fill of one quota target, from a performance reading. */
+export interface QuotaFill {
+  profileId: string;
+  targetId: string;
+  name?: string;
+  completesGoal?: number;
+  completes: number;
+  prescreens?: number;
+}
+
+/** A performance reading reduced to counts (no respondent IDs). */
+export interface PerformanceSnapshot {
+  readAt: string;
+  /** The API's status of the target group at the reading. */
+  status?: string;
+  fillingGoal?: number;
+  completes: number;
+  remainingCompletes?: number;
+  completesByStatus: Record<string, number>;
+  inProgress?: number;
+  prescreens?: number;
+  completesCost?: { value: string; currency_code: string };
+  quotas: QuotaFill[];
+}
+
+/** What the study file expects of a target group. */
+export interface ExpectedFigures {
+  incidenceRate?: number;
+  lengthOfInterviewMinutes?: number;
+  fillingGoal?: number;
+}
+
+/** Something that changed after launch: a phase, drift of a field, a webhook event. */
+export interface ReportChange {
+  /** Ascending per target group. */
+  seq: number;
+  time: string;
+  kind: 'phase' | 'drift' | 'event';
+  detail: string;
+}
+
+/** What a workflow holds for the report of one target group. */
+export interface TargetGroupReportData {
+  key: string;
+  expected: ExpectedFigures;
+  launchedAt?: string;
+  /** Completes over time, at most 500 points (older ones thinned out). */
+  series: CompletesPoint[];
+  performance?: PerformanceSnapshot;
+  /** Why the last performance read failed, if it did. */
+  performanceError?: string;
+  /** The most recent 50 changes since launch. */
+  changes: ReportChange[];
+}
+
+/** Sent by a target-group child to its study after each performance read: small, only what is new. */
+export interface TargetGroupReportUpdate {
+  key: string;
+  expected: ExpectedFigures;
+  launchedAt?: string;
+  point?: CompletesPoint;
+  performance?: PerformanceSnapshot;
+  performanceError?: string;
+  /** Changes since the previous update. */
+  changes: ReportChange[];
+}
+
+/** The answer of the study's `report` query: every target group's status and report data. */
+export interface StudyReport {
+  studyId: string;
+  accountId: string;
+  phase: StudyPhase;
+  revision?: string;
+  appliedRevision?: string;
+  projectId?: string;
+  updatedAt: string;
+  targetGroups: Record<string, { status: TargetGroupStatus; report?: TargetGroupReportData }>;
+}
+
 /** What a study sends a child when a new revision changes the target group. */
 export interface TargetGroupRevision {
   revision: string;
@@ -126,6 +216,8 @@ export interface TargetGroupRevision {
   projectId: string;
   /** The actions the study's plan assigned to this target group for this revision. */
   actions: PlannedAction[];
+  /** The API version for this target group's calls: the study's, or a newer one the resource is pinned to. */
+  apiVersion?: ApiVersion;
 }
 
 export const applyUpdate = defineUpdate<ApplyAccepted, [ApplyRequest]>('apply');
@@ -134,6 +226,8 @@ export const approveSignal = defineSignal<[ApproveRequest]>('approve');
 export const fieldingControlUpdate = defineUpdate<string, [FieldingControlRequest]>('fieldingControl');
 export const webhookEventSignal = defineSignal<[WebhookEventSignal]>('webhookEvent');
 export const statusQuery = defineQuery<StudyStatus>('status');
+/** Figures for `studyflow report`, answered from what the study holds (it asks its children nothing). */
+export const reportQuery = defineQuery<StudyReport>('report');
 
 // Between a study and its target-group children.
 export const targetGroupProgressSignal = defineSignal<[TargetGroupProgress]>('targetGroupProgress');
@@ -142,6 +236,8 @@ export const targetGroupApproveSignal = defineSignal<[]>('targetGroupApprove');
 export const targetGroupControlSignal = defineSignal<[FieldingControlRequest['action']]>('targetGroupControl');
 export const targetGroupEventSignal = defineSignal<[WebhookEventSignal]>('targetGroupEvent');
 export const targetGroupStatusQuery = defineQuery<TargetGroupStatus>('targetGroupStatus');
+export const targetGroupReportSignal = defineSignal<[TargetGroupReportUpdate]>('targetGroupReport');
+export const targetGroupReportQuery = defineQuery<TargetGroupReportData>('targetGroupReport');
 
 /** Workflow IDs: business-meaningful, no secrets. */
 export function studyWorkflowId(accountId: string, studyId: string): string {

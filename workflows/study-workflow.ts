@@ -15,7 +15,7 @@ import {
 } from '@temporalio/workflow';
 import { canonicalJson } from '../plan/compare';
 import { isWrite, planStudy, resolveActivityItems } from '../plan/plan-study';
-import type { DesiredStudy, DesiredTargetGroup, ObservedStudy, PlannedAction } from '../plan/types';
+import type { ApiVersion, DesiredStudy, DesiredTargetGroup, ObservedStudy, PlannedAction } from '../plan/types';
 import type { TargetGroupDesired } from '../activities';
 import { apiActivities } from './activity-proxies';
 import { failureOf } from './failures';
@@ -25,21 +25,26 @@ import {
   approveUpdate,
   fieldingControlUpdate,
   knownFromStatus,
+  reportQuery,
   statusQuery,
   targetGroupApproveSignal,
   targetGroupControlSignal,
   targetGroupEventSignal,
   targetGroupProgressSignal,
+  targetGroupReportSignal,
   targetGroupRevisionSignal,
   targetGroupWorkflowId,
   webhookEventSignal,
   type ApplyRequest,
   type ApproveRequest,
+  type StudyReport,
   type StudyStatus,
   type TargetGroupPhase,
+  type TargetGroupReportData,
   type TargetGroupRevision,
 } from './messages';
 import { ACCOUNT_ID, GIT_REVISION, PHASE, REMOTE_TARGET_GROUP_ID, STUDY_ID, TARGET_GROUP_KEY } from './search-attributes';
+import { mergeReportUpdate } from './report-data';
 import { targetGroupWorkflow } from './target-group-workflow';
 
 export interface StudyWorkflowInput {
@@ -59,9 +64,18 @@ export interface StudyCarriedState {
   childRevisions?: Record<string, string>;
   childSpecs?: Record<string, string>;
   pending?: ApplyRequest;
+  /** What the children sent for the report, by target-group key. */
+  reports?: Record<string, TargetGroupReportData>;
 }
 
 class Superseded extends Error {}
+
+const CURRENT_API_VERSION: ApiVersion = '2025-12-18';
+
+/** The later of two dated API versions. */
+function newerVersion(a: ApiVersion | undefined, b: ApiVersion): ApiVersion {
+  return a && a > b ? a : b;
+}
 
 /**
  * The long-lived workflow of one study. It owns the study's state (remote IDs, applied revision,
@@ -93,6 +107,8 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
   let pending: ApplyRequest | undefined = carried?.pending;
   let applying: string | undefined;
   let current: DesiredStudy | undefined;
+  // The report figures of each target group, as its child sends them (queries cannot ask children).
+  const reports: Record<string, TargetGroupReportData> = { ...(carried?.reports ?? {}) };
 
   const childId = (key: string) => targetGroupWorkflowId(input.accountId, input.studyId, key);
   const touch = () => {
@@ -101,6 +117,19 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
   };
 
   setHandler(statusQuery, () => status);
+  setHandler(reportQuery, (): StudyReport => ({
+    studyId: status.studyId,
+    accountId: status.accountId,
+    phase: status.phase,
+    revision: status.revision,
+    appliedRevision: status.appliedRevision,
+    projectId: status.projectId,
+    updatedAt: status.updatedAt,
+    targetGroups: Object.fromEntries(Object.entries(status.targetGroups).map(([key, tg]) => [key, reports[key] ? { status: tg, report: reports[key] } : { status: tg }])),
+  }));
+  setHandler(targetGroupReportSignal, (update) => {
+    reports[update.key] = mergeReportUpdate(reports[update.key], update);
+  });
   setHandler(
     applyUpdate,
     (request) => {
@@ -184,6 +213,12 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
     if (request.gitRevision) upsertSearchAttributes([{ key: GIT_REVISION, value: request.gitRevision }]);
     await setPhase('planning');
     const ctx = { accountId: desired.accountId, apiVersion: desired.apiVersion };
+    const pinned = (status.pinnedApiVersions ??= {});
+    /** The version for a resource's calls: forward-only once it was written with the current version. */
+    const ctxFor = (resource: string) => ({ ...ctx, apiVersion: newerVersion(pinned[resource], desired.apiVersion) });
+    const pin = (resource: string, version: ApiVersion) => {
+      if (version === CURRENT_API_VERSION) pinned[resource] = version;
+    };
 
     const observed: ObservedStudy = await apiActivities(`observe study ${desired.studyId}`, 'long').observeStudy({
       ctx,
@@ -208,16 +243,18 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
     const projectAction = plan.actions.find((a) => a.resource === 'project');
     if (projectAction?.kind === 'create') {
       const result = await apiActivities(`create project ${desired.project.project_customer_reference_number}`).ensureProject({
-        ctx,
+        ctx: ctxFor('project'),
         idempotencyKey: `${workflowInfo().workflowId}/project`,
         knownId: projectId,
         desired: desired.project,
       });
       projectId = result.project.id;
       if (result.created) studyWrites += 1;
+      pin('project', ctxFor('project').apiVersion);
     } else if (projectAction?.kind === 'update' && projectId) {
-      await apiActivities(`update project ${projectId}`).updateProject({ ctx, projectId, desired: desired.project });
+      await apiActivities(`update project ${projectId}`).updateProject({ ctx: ctxFor('project'), projectId, desired: desired.project });
       studyWrites += 1;
+      pin('project', ctxFor('project').apiVersion);
     }
     status.projectId = projectId;
     touch();
@@ -286,7 +323,7 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
               : [];
             if (unresolved.length) needsSecondPass.push(tg);
             const result = await apiActivities(`create draft ${tg.key}`).ensureDraftTargetGroup({
-              ctx,
+              ctx: ctxFor(`tg:${tg.key}`),
               projectId: pid,
               idempotencyKey: `${workflowInfo().workflowId}/target-group/${tg.key}`,
               knownId: targetGroupIds[tg.key],
@@ -294,10 +331,12 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
             });
             targetGroupIds[tg.key] = result.targetGroup.id;
             if (result.created) studyWrites += 1;
+            pin(`tg:${tg.key}`, ctxFor(`tg:${tg.key}`).apiVersion);
           } else if (update && targetGroupIds[tg.key]) {
             setTgPhase(tg.key, 'drafting');
-            await apiActivities(`update draft ${tg.key}`).updateDraftTargetGroup({ ctx, projectId: pid, targetGroupId: targetGroupIds[tg.key], desired: draftBody(tg) });
+            await apiActivities(`update draft ${tg.key}`).updateDraftTargetGroup({ ctx: ctxFor(`tg:${tg.key}`), projectId: pid, targetGroupId: targetGroupIds[tg.key], desired: draftBody(tg) });
             studyWrites += 1;
+            pin(`tg:${tg.key}`, ctxFor(`tg:${tg.key}`).apiVersion);
           }
         } catch (error) {
           if (isCancellation(error)) throw error;
@@ -310,7 +349,7 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
     // Activity exclusions that name target groups created in this same apply.
     for (const tg of needsSecondPass) {
       if (draftFailed.has(tg.key)) continue;
-      await api.updateDraftTargetGroup({ ctx, projectId: pid, targetGroupId: targetGroupIds[tg.key], desired: draftBody(tg) });
+      await api.updateDraftTargetGroup({ ctx: ctxFor(`tg:${tg.key}`), projectId: pid, targetGroupId: targetGroupIds[tg.key], desired: draftBody(tg) });
       studyWrites += 1;
     }
     touch();
@@ -330,6 +369,7 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
           targetGroupId: targetGroupIds[tg.key],
           projectId: pid,
           actions: actionsFor(tg.key),
+          apiVersion: ctxFor(`tg:${tg.key}`).apiVersion,
         };
         const existing = status.targetGroups[tg.key];
         if (!children.has(tg.key)) {
@@ -450,7 +490,7 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
         await condition(allHandlersFinished);
         await continueAsNew<typeof studyWorkflow>({
           ...input,
-          carried: { status, projectId, targetGroupIds, exclusionGroupIds, children: [...children], childRevisions, childSpecs, pending },
+          carried: { status, projectId, targetGroupIds, exclusionGroupIds, children: [...children], childRevisions, childSpecs, pending, reports },
         });
       }
     }

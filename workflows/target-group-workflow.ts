@@ -3,7 +3,9 @@ import {
   condition,
   continueAsNew,
   getExternalWorkflowHandle,
+  isCancellation,
   log,
+  patched,
   setCurrentDetails,
   setHandler,
   sleep,
@@ -18,9 +20,15 @@ import {
   targetGroupControlSignal,
   targetGroupEventSignal,
   targetGroupProgressSignal,
+  targetGroupReportQuery,
+  targetGroupReportSignal,
   targetGroupRevisionSignal,
   targetGroupStatusQuery,
+  type CompletesPoint,
   type FieldingControlRequest,
+  type PerformanceSnapshot,
+  type ReportChange,
+  type TargetGroupReportData,
   type TargetGroupPhase,
   type TargetGroupRevision,
   type TargetGroupStatus,
@@ -30,6 +38,23 @@ import { PHASE } from './search-attributes';
 import { nextPollDelay } from './timing';
 import { failureOf } from './failures';
 import { feasibilityRequest, gateFailures, priceQuery, readFeasibility, readPrice } from './launch-gates';
+import { appendChanges, appendPoint, expectedFigures, performanceSnapshot } from './report-data';
+
+/**
+ * Patch of the report figures: a performance read (and a report signal to the study) on every watch
+ * tick, on a timer that ticks every watch interval even while webhook events keep arriving.
+ */
+export const REPORT_PATCH = 'report-v1';
+
+/** What the report keeps across continue-as-new. */
+export interface CarriedReport {
+  series: CompletesPoint[];
+  changes: ReportChange[];
+  launchedAt?: string;
+  performance?: PerformanceSnapshot;
+  seq: number;
+  sentSeq: number;
+}
 
 /** Fielding window when the study file gives no end_fielding_at. */
 const DEFAULT_FIELDING_DAYS = 30;
@@ -42,7 +67,7 @@ export interface TargetGroupWorkflowInput {
   apiVersion: ApiVersion;
   revision: TargetGroupRevision;
   /** Carried across continue-as-new. */
-  carried?: { status: TargetGroupStatus; writes: number; launchAttempts: number; etag?: string; jobAttempts?: Record<string, number> };
+  carried?: { status: TargetGroupStatus; writes: number; launchAttempts: number; etag?: string; jobAttempts?: Record<string, number>; report?: CarriedReport };
 }
 
 const TERMINAL_JOB = new Set(['Success', 'Completed', 'Failed']);
@@ -58,7 +83,8 @@ const MAX_RECORDED_CHANGES = 50;
 export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Promise<TargetGroupStatus> {
   const api = apiActivities();
   const { accountId, apiVersion } = input;
-  const ctx = { accountId, apiVersion };
+  // The context of every call: the revision's version (pinned forward by the study), else the study's.
+  const ctx = { accountId, apiVersion: input.revision.apiVersion ?? apiVersion };
   let revision = input.revision;
   let pendingRevision: TargetGroupRevision | undefined;
   let approved = false;
@@ -82,8 +108,37 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
     updatedAt: new Date().toISOString(),
   };
   const parent = getExternalWorkflowHandle(input.studyWorkflowId);
+  // Report figures: completes over time, the latest performance reading, changes since launch.
+  const carriedReport = input.carried?.report;
+  const reportState: CarriedReport & { performanceError?: string } = {
+    series: [...(carriedReport?.series ?? [])],
+    changes: [...(carriedReport?.changes ?? [])],
+    launchedAt: carriedReport?.launchedAt,
+    performance: carriedReport?.performance,
+    seq: carriedReport?.seq ?? 0,
+    sentSeq: carriedReport?.sentSeq ?? 0,
+  };
+  let nextReadAt = 0;
+  const addChange = (kind: ReportChange['kind'], detail: string): void => {
+    if (!reportState.launchedAt) return;
+    reportState.seq += 1;
+    reportState.changes = appendChanges(reportState.changes, [{ seq: reportState.seq, time: new Date().toISOString(), kind, detail }]);
+  };
+  const reportData = (): TargetGroupReportData => {
+    const data: TargetGroupReportData = {
+      key: status.key,
+      expected: expectedFigures(revision.desired.draft),
+      series: reportState.series,
+      changes: reportState.changes,
+    };
+    if (reportState.launchedAt) data.launchedAt = reportState.launchedAt;
+    if (reportState.performance) data.performance = reportState.performance;
+    if (reportState.performanceError) data.performanceError = reportState.performanceError;
+    return data;
+  };
 
   setHandler(targetGroupStatusQuery, () => status);
+  setHandler(targetGroupReportQuery, () => reportData());
   setHandler(targetGroupApproveSignal, () => {
     approved = true;
   });
@@ -98,6 +153,7 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
   });
 
   async function report(phase: TargetGroupPhase, patch: Partial<TargetGroupStatus> = {}): Promise<void> {
+    if (phase !== status.phase) addChange('phase', `${status.phase} -> ${phase}`);
     Object.assign(status, patch, { phase, revision: revision.revision, updatedAt: new Date().toISOString() });
     if (phase !== 'gate_blocked' && phase !== 'failed' && !patch.message) delete status.message;
     setCurrentDetails(`**${status.key}**: ${phase}${status.message ? ` (${status.message})` : ''}`);
@@ -255,6 +311,7 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
         }
       }
       status.job = undefined;
+      reportState.launchedAt ??= new Date().toISOString();
       await settle('live', { fieldingRunId, message: undefined });
       return;
     }
@@ -297,6 +354,10 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
       (ev.changes ??= []).push({ ...change, time: event.time });
     }
     if (ev.changes && ev.changes.length > MAX_RECORDED_CHANGES) ev.changes.splice(0, ev.changes.length - MAX_RECORDED_CHANGES);
+    if (event.changes?.length) {
+      const objects = event.changes.map((c) => [c.object, c.supplier_id && `supplier ${c.supplier_id}`, c.allocation_group_id && `group ${c.allocation_group_id}`].filter(Boolean).join(' '));
+      addChange('event', `${event.type}: ${objects.join(', ')}`);
+    }
   }
 
   async function checkDrift(): Promise<void> {
@@ -304,12 +365,57 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
     const remote = current.targetGroup;
     const drift = fieldChanges(revision.desired.draft, remote).map((c) => ({ field: c.field, expected: c.to, actual: c.from }));
     const remotePhase = phaseOfRemote(remote.status);
+    const fields = (list: { field: string }[] | undefined) => (list ?? []).map((d) => d.field).join(', ');
+    if (fields(drift) !== fields(status.drift)) {
+      addChange('drift', drift.length ? `drift: ${drift.map((d) => `${d.field} is ${JSON.stringify(d.actual)} in the API, ${JSON.stringify(d.expected)} in the study file`).join('; ')}` : 'drift cleared');
+    }
     if (drift.length !== (status.drift?.length ?? 0) || remotePhase !== status.phase) {
       await report(remotePhase, { drift: drift.length ? drift : undefined });
     } else {
       status.drift = drift.length ? drift : undefined;
     }
   }
+
+  /** Reads performance (best effort) and sends the study what is new for its report. */
+  async function readPerformance(): Promise<void> {
+    let point: CompletesPoint | undefined;
+    try {
+      const { performance } = await apiActivities(`performance ${revision.desired.key}`, 'best_effort').getTargetGroupPerformance({
+        ctx,
+        projectId: revision.projectId,
+        targetGroupId: revision.targetGroupId,
+      });
+      const snapshot = performanceSnapshot(performance, new Date().toISOString());
+      reportState.performance = snapshot;
+      delete reportState.performanceError;
+      point = { t: snapshot.readAt, completes: snapshot.completes };
+      reportState.series = appendPoint(reportState.series, point);
+    } catch (error) {
+      if (isCancellation(error)) throw error;
+      reportState.performanceError = failureOf(error).message;
+    }
+    const data = reportData();
+    const changes = reportState.changes.filter((c) => c.seq > reportState.sentSeq);
+    reportState.sentSeq = reportState.seq;
+    try {
+      await parent.signal(targetGroupReportSignal, {
+        key: data.key,
+        expected: data.expected,
+        launchedAt: data.launchedAt,
+        point,
+        performance: point ? data.performance : undefined,
+        performanceError: data.performanceError,
+        changes,
+      });
+    } catch (error) {
+      if (isCancellation(error)) throw error;
+      log.warn('the study did not take the report update', { key: data.key });
+    }
+  }
+
+  // Functions, not expressions: the phase changes under the loop (controls, drift checks).
+  const phaseNow = (): TargetGroupPhase => status.phase;
+  const watching = () => phaseNow() === 'live' || phaseNow() === 'paused';
 
   // Main loop: converge the current revision, then watch until a new revision, a control or an event.
   let needsConverge = input.carried === undefined;
@@ -328,20 +434,40 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
     if (pendingRevision) {
       revision = pendingRevision;
       pendingRevision = undefined;
+      ctx.apiVersion = revision.apiVersion ?? apiVersion;
       needsConverge = true;
       continue;
     }
     if (status.phase === 'completed') return status;
     const watchMs = revision.desired.timing.watchIntervalMs;
-    const woke = await condition(() => pendingRevision !== undefined || controls.length > 0 || events.length > 0, watchMs);
-    if (events.length > 0) {
-      while (events.length > 0) recordEvent(events.shift() as WebhookEventSignal);
-      await report(status.phase);
+    if (patched(REPORT_PATCH)) {
+      // A tick every watch interval (events do not postpone it): performance for the report, then drift.
+      const wait = watching() ? nextReadAt - Date.now() : watchMs;
+      if (wait > 0) await condition(() => pendingRevision !== undefined || controls.length > 0 || events.length > 0, wait);
+      if (events.length > 0) {
+        while (events.length > 0) recordEvent(events.shift() as WebhookEventSignal);
+        await report(status.phase);
+      }
+      while (controls.length > 0) await applyControl(controls.shift() as FieldingControlRequest['action']);
+      if (watching() && Date.now() >= nextReadAt) {
+        nextReadAt = Date.now() + watchMs;
+        await readPerformance();
+        if (watching()) await checkDrift();
+      }
+      // The last figures of a target group that just completed.
+      if (phaseNow() === 'completed' && reportState.performance?.status !== 'completed') await readPerformance();
+    } else {
+      const woke = await condition(() => pendingRevision !== undefined || controls.length > 0 || events.length > 0, watchMs);
+      if (events.length > 0) {
+        while (events.length > 0) recordEvent(events.shift() as WebhookEventSignal);
+        await report(status.phase);
+      }
+      while (controls.length > 0) await applyControl(controls.shift() as FieldingControlRequest['action']);
+      if (!woke && (status.phase === 'live' || status.phase === 'paused')) await checkDrift();
     }
-    while (controls.length > 0) await applyControl(controls.shift() as FieldingControlRequest['action']);
-    if (!woke && (status.phase === 'live' || status.phase === 'paused')) await checkDrift();
     if (workflowInfo().continueAsNewSuggested && !pendingRevision) {
-      await continueAsNew<typeof targetGroupWorkflow>({ ...input, revision: { ...revision, actions: [] }, carried: { status, writes, launchAttempts, etag, jobAttempts } });
+      const carriedOn: CarriedReport = { series: reportState.series, changes: reportState.changes, launchedAt: reportState.launchedAt, performance: reportState.performance, seq: reportState.seq, sentSeq: reportState.sentSeq };
+      await continueAsNew<typeof targetGroupWorkflow>({ ...input, revision: { ...revision, actions: [] }, carried: { status, writes, launchAttempts, etag, jobAttempts, report: carriedOn } });
     }
   }
 }

@@ -122,6 +122,22 @@ describe('study lifecycle on the real dev server and sandbox', () => {
     expect(a?.filling_goal).toBe(45);
   });
 
+  it('keeps writing a resource with 2025-12-18 after the study file moves to an older version (forward-only)', async () => {
+    const versioned = (version: string, goal: number) =>
+      study('forward-only', tg('v', `filling_goal: ${goal}\nlaunch: { mode: manual }`)).replace('study: forward-only', `study: forward-only\napi_version: "${version}"`);
+    const file = writeStudy(t.dir, 'forward.yaml', versioned('2025-12-18', 30));
+    expect((await t.cli(['apply', file])).code).toBe(0);
+    const before = t.stack.sandbox.requests().length;
+    writeStudy(t.dir, 'forward.yaml', versioned('2025-05-27', 35));
+    const result = await t.cli(['apply', file]);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const puts = writeCalls(t.stack.sandbox.requests().slice(before));
+    expect(puts.map((r) => `${r.method} ${r.api_version}`)).toEqual(['PUT 2025-12-18']);
+    const status = await t.status('1001', 'forward-only');
+    expect(status.pinnedApiVersions).toMatchObject({ project: '2025-12-18', 'tg:v': '2025-12-18' });
+    expect(Object.values(t.stack.sandbox.state().target_groups).find((x) => x.target_group_customer_reference_number === 'studyflow:forward-only:v')?.filling_goal).toBe(35);
+  });
+
   it('fails a target group whose upload job fails, with the reason, and never launches it', async () => {
     fs.writeFileSync(path.join(t.dir, 'few.txt'), 'rsid-a\nrsid-b\n');
     const file = writeStudy(
