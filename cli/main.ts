@@ -77,6 +77,15 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .action(run(() => import('./commands/status')));
 
   program
+    .command('report')
+    .description('report the figures of a study: completes, statuses, quota fill, cost, changes since launch')
+    .argument('<study>', 'a study file or a study id')
+    .option('--account <id>', 'account id (when a study id is given)')
+    .option('--html <file>', 'also write a self-contained HTML page with charts to this file')
+    .addOption(json())
+    .action(run(() => import('./commands/report')));
+
+  program
     .command('approve')
     .description('approve the launch of target groups waiting for approval')
     .argument('<study>', 'a study file or a study id')
@@ -179,8 +188,13 @@ export async function main(argv: string[], streams?: Streams, env: NodeJS.Proces
 export function describeUnexpected(error: unknown): string {
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
-    if (code === 'ECONNREFUSED' || /ECONNREFUSED|UNAVAILABLE|failed to connect/i.test(error.message)) {
+    if (code === 'ECONNREFUSED' || /ECONNREFUSED|UNAVAILABLE|failed to connect|connection refused/i.test(error.message)) {
       return `cannot reach a service: ${error.message.split('\n')[0]} (is \`studyflow dev\` running, or TEMPORAL_ADDRESS / STUDYFLOW_API_BASE_URL set?)`;
+    }
+    // A settings error lists every variable at fault (never a value) on lines of their own: keep them all, on one line.
+    if (error.name === 'ApiConfigError') {
+      const [title, ...issues] = error.message.split('\n').map((line) => line.trim()).filter(Boolean);
+      return `${title} ${issues.join('; ')}`;
     }
     return error.message.split('\n')[0];
   }

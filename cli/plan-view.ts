@@ -1,5 +1,13 @@
+import type { ServerCheck, ServerCheckOutcome, TargetGroupChecks } from '../plan/server-checks';
 import type { PlannedAction, StudyPlan } from '../plan/types';
 import type { Output } from './output';
+
+/** The server-side dry run of a study: per target group checks, or a note saying why none ran. */
+export interface ServerChecksView {
+  checks: TargetGroupChecks[];
+  /** Why no (or not every) server check ran, e.g. offline. */
+  note?: string;
+}
 
 const SYMBOL: Record<PlannedAction['kind'], string> = {
   create: '+',
@@ -44,8 +52,8 @@ function summaryLine(plan: StudyPlan): string {
   return plan.hasChanges || c.blocked ? `Plan: ${parts.join(', ')}.` : 'No changes: the API holds what the study file says.';
 }
 
-/** The human plan: one line per action with its symbol and reason, field changes indented. */
-export function renderPlanHuman(out: Output, title: string, plan: StudyPlan, note?: string): string {
+/** The human plan: one line per action with its symbol and reason, field changes indented, then the server checks. */
+export function renderPlanHuman(out: Output, title: string, plan: StudyPlan, note?: string, server?: ServerChecksView): string {
   const lines = [out.bold(`${title}  (revision ${plan.revision})`)];
   if (note) lines.push(out.dim(note));
   for (const action of plan.actions) {
@@ -61,13 +69,81 @@ export function renderPlanHuman(out: Output, title: string, plan: StudyPlan, not
     lines.push(painted, ...changeLines(action));
   }
   lines.push(summaryLine(plan));
+  if (server) lines.push(...serverChecksHuman(out, server));
   return lines.join('\n');
 }
 
-/** A pull-request comment: one table per study. */
-export function renderPlanMarkdown(studies: { title: string; plan: StudyPlan; note?: string }[]): string {
+const CHECK_SYMBOL: Record<ServerCheckOutcome, string> = { pass: '✓', warning: '~', blocking: '✗', unavailable: '?', skipped: '-' };
+
+export function checkLabel(name: ServerCheck['name']): string {
+  return name.replace(/_/g, ' ');
+}
+
+/** `BLOCKING: <reason>` for a blocking check, else its summary. */
+function checkHeadline(check: ServerCheck): string {
+  return check.outcome === 'blocking' ? `BLOCKING: ${check.reason ?? check.summary}` : check.outcome === 'skipped' ? `skipped: ${check.summary}` : check.summary;
+}
+
+/** One line per target group and check; details indented below. A target group with every check skipped is one line. */
+function serverChecksHuman(out: Output, server: ServerChecksView): string[] {
+  const lines: string[] = [];
+  if (server.note) lines.push(out.dim(`Server checks: ${server.note}`));
+  if (!server.checks.length) return lines;
+  lines.push(serverChecksSummary(server.checks));
+  for (const group of server.checks) {
+    const skipped = group.checks.every((c) => c.outcome === 'skipped');
+    const same = skipped && new Set(group.checks.map((c) => c.summary)).size === 1;
+    if (same) {
+      lines.push(out.dim(`  ${group.key}: skipped: ${group.checks[0]?.summary ?? ''}`));
+      continue;
+    }
+    lines.push(`  ${group.key}${group.blocking ? out.red(' (BLOCKING)') : ''}`);
+    for (const check of group.checks) {
+      const text = `    ${CHECK_SYMBOL[check.outcome]} ${checkLabel(check.name)}: ${checkHeadline(check)}`;
+      const painted = { pass: out.green, warning: out.yellow, blocking: out.red, unavailable: out.yellow, skipped: out.dim }[check.outcome](text);
+      lines.push(painted);
+      if (check.outcome === 'blocking' && check.reason) lines.push(`        ${check.summary}`);
+      for (const detail of check.details ?? []) lines.push(`        ${detail}`);
+    }
+  }
+  return lines;
+}
+
+/** `Server checks: 1 blocking, 1 unavailable, 6 passed.` */
+export function serverChecksSummary(groups: TargetGroupChecks[]): string {
+  const counts: Record<ServerCheckOutcome, number> = { pass: 0, warning: 0, blocking: 0, unavailable: 0, skipped: 0 };
+  for (const group of groups) for (const check of group.checks) counts[check.outcome] += 1;
+  const parts = [
+    counts.blocking ? `${counts.blocking} blocking` : undefined,
+    counts.unavailable ? `${counts.unavailable} unavailable` : undefined,
+    counts.warning ? `${counts.warning} warning(s)` : undefined,
+    counts.pass ? `${counts.pass} passed` : undefined,
+    counts.skipped ? `${counts.skipped} skipped` : undefined,
+  ].filter(Boolean);
+  return `Server checks: ${parts.join(', ')}.`;
+}
+
+const CHECK_BADGE: Record<ServerCheckOutcome, string> = { pass: '✅ pass', warning: '⚠️ warning', blocking: '⛔ **BLOCKING**', unavailable: '❔ unavailable', skipped: 'skipped' };
+
+function serverChecksMarkdown(server: ServerChecksView): string[] {
+  const parts: string[] = [];
+  if (server.note) parts.push(`> Server checks: ${server.note}`, '');
+  if (!server.checks.length) return parts;
+  parts.push(`#### ${serverChecksSummary(server.checks).replace(/\.$/, '')}`, '', '| target group | check | result | details |', '|---|---|---|---|');
+  for (const group of server.checks) {
+    for (const check of group.checks) {
+      const details = [check.outcome === 'blocking' ? check.summary : undefined, ...(check.details ?? [])].filter((d): d is string => Boolean(d));
+      parts.push(`| ${escapeCell(group.key)} | ${checkLabel(check.name)} | ${CHECK_BADGE[check.outcome]} | ${escapeCell(check.outcome === 'blocking' ? (check.reason ?? check.summary) : check.summary)}${details.length ? `<br>${details.map(escapeCell).join('<br>')}` : ''} |`);
+    }
+  }
+  parts.push('');
+  return parts;
+}
+
+/** A pull-request comment: one table per study, then its server checks. */
+export function renderPlanMarkdown(studies: { title: string; plan: StudyPlan; note?: string; server?: ServerChecksView }[]): string {
   const parts = ['## studyflow plan', ''];
-  for (const { title, plan, note } of studies) {
+  for (const { title, plan, note, server } of studies) {
     parts.push(`### ${title}`, '');
     if (note) parts.push(`> ${note}`, '');
     parts.push('| | action | resource | key | reason |', '|---|---|---|---|---|');
@@ -76,6 +152,7 @@ export function renderPlanMarkdown(studies: { title: string; plan: StudyPlan; no
       parts.push(`| ${SYMBOL[a.kind]} | ${a.kind} | ${a.resource} | ${escapeCell(a.group ? `${a.key} → ${a.group}` : a.key)} | ${escapeCell(a.reason)}${changes} |`);
     }
     parts.push('', `**${summaryLine(plan)}**`, '');
+    if (server) parts.push(...serverChecksMarkdown(server));
   }
   return parts.join('\n');
 }
@@ -84,13 +161,22 @@ function escapeCell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
 
-/** GitHub workflow commands: a notice per study and a warning per blocked action. */
-export function renderPlanGithub(studies: { file: string; title: string; plan: StudyPlan }[]): string {
+/** GitHub workflow commands: a notice per study, a warning per blocked action and per blocking check, a notice per unavailable check. */
+export function renderPlanGithub(studies: { file: string; title: string; plan: StudyPlan; server?: ServerChecksView }[]): string {
   const lines: string[] = [];
-  for (const { file, title, plan } of studies) {
+  for (const { file, title, plan, server } of studies) {
     lines.push(`::notice file=${file},title=studyflow plan ${escapeProperty(title)}::${escapeData(summaryLine(plan))}`);
     for (const a of plan.actions.filter((x) => x.kind === 'blocked')) {
       lines.push(`::warning file=${file},title=blocked ${escapeProperty(a.key)}::${escapeData(a.reason)}`);
+    }
+    for (const group of server?.checks ?? []) {
+      for (const check of group.checks) {
+        if (check.outcome === 'blocking') {
+          lines.push(`::warning file=${file},title=BLOCKING ${escapeProperty(`${checkLabel(check.name)} ${group.key}`)}::${escapeData(check.reason ?? check.summary)}`);
+        } else if (check.outcome === 'unavailable') {
+          lines.push(`::notice file=${file},title=unavailable ${escapeProperty(`${checkLabel(check.name)} ${group.key}`)}::${escapeData(check.summary)}`);
+        }
+      }
     }
   }
   return lines.join('\n');

@@ -17,6 +17,13 @@ export function durationMs(text: string): number {
   return Number(match[1]) * UNITS_MS[match[2]];
 }
 
+/**
+ * The allocations template a recontact target group must use. The spec names it only as
+ * `<template_id>` ("the recontact global allocations template"); `recontact-global` is the id
+ * docs/sandbox.md pins.
+ */
+export const RECONTACT_ALLOCATIONS_TEMPLATE_ID = 'recontact-global';
+
 /** The natural key studyflow gives a target group in the API, so a lost response never makes a duplicate. */
 export function targetGroupReference(studyId: string, key: string): string {
   return `studyflow:${studyId}:${key}`;
@@ -32,7 +39,13 @@ function timingOf(tg: TargetGroupSpec, watchIntervalMs: number): Timing {
   };
 }
 
+/**
+ * The activity-exclusion items in the API's terms. The request-level `duration` is folded into every
+ * item without its own: the draft body that carries the items inline has no request-level duration
+ * field, and item-level-then-request-level precedence gives each item the same window either way.
+ */
 function activityItems(tg: TargetGroupSpec): DesiredActivityItem[] {
+  const requestDuration = tg.exclusions.activity?.duration;
   return (tg.exclusions.activity?.items ?? []).map((item) => {
     const ref: DesiredActivityItem['ref'] = item.target_group
       ? { type: 'target_group', key: item.target_group }
@@ -41,11 +54,14 @@ function activityItems(tg: TargetGroupSpec): DesiredActivityItem[] {
         : item.project === 'self'
           ? { type: 'project', self: true }
           : { type: 'project', id: item.project as string };
-    return { ref, respondent_statuses: item.respondent_statuses, duration: item.duration };
+    return { ref, respondent_statuses: item.respondent_statuses, duration: item.duration ?? requestDuration };
   });
 }
 
-/** Draft body in the API's 2025-12-18 names; undefined fields are left out (end_fielding_at goes with the launch). */
+/**
+ * Draft body in the API's 2025-12-18 names; undefined fields are left out (end_fielding_at goes with
+ * the launch). A recontact study carries the recontact allocations template.
+ */
 function draftOf(studyId: string, key: string, tg: TargetGroupSpec): Record<string, unknown> {
   const draft: Record<string, unknown> = {
     name: tg.name ?? key,
@@ -62,6 +78,7 @@ function draftOf(studyId: string, key: string, tg: TargetGroupSpec): Record<stri
     type: tg.type,
     client_cost_per_interview_note: tg.client_cost_per_interview_note,
     target_group_customer_reference_number: targetGroupReference(studyId, key),
+    allocations: tg.study_type === 'recontact' ? { template_id: RECONTACT_ALLOCATIONS_TEMPLATE_ID } : undefined,
   };
   for (const k of Object.keys(draft)) if (draft[k] === undefined) delete draft[k];
   return draft;
@@ -105,7 +122,7 @@ export function desiredStudyOf(study: Study, lists: StudyListRefs, options: { wa
     const profiles = profilesOf(tg);
     if (profiles) desired.profiles = profiles;
     if (tg.remote_profile_template_ids.length) desired.profileTemplateIds = [...tg.remote_profile_template_ids];
-    if (items.length) desired.activityExclusions = { duration: tg.exclusions.activity?.duration, items };
+    if (items.length) desired.activityExclusions = { items };
     if (refs.recontact) desired.recontact = refs.recontact;
     return desired;
   });

@@ -8,7 +8,8 @@ import { knownFromStatus, statusQuery, studyWorkflowId, type StudyStatus } from 
 import { reportDiagnostics } from '../diagnostics-view';
 import type { CliContext } from '../main';
 import { CliError } from '../output';
-import { renderPlanGithub, renderPlanHuman, renderPlanMarkdown } from '../plan-view';
+import { failureReason, isUnreachable, planSupplierIds, runServerChecks } from '../plan-checks';
+import { renderPlanGithub, renderPlanHuman, renderPlanMarkdown, type ServerChecksView } from '../plan-view';
 import { prepareStudies } from '../prepare-studies';
 
 interface PlanOptions {
@@ -49,30 +50,49 @@ export async function run(ctx: CliContext, paths: string[], options: PlanOptions
   if (reportDiagnostics(ctx.out, diagnostics)) return 1;
   if (prepared.length === 0) throw new CliError(`no study files found in ${paths.join(', ')}`);
 
-  const results: { file: string; title: string; plan: StudyPlan; note?: string }[] = [];
-  const note = options.offline ? 'offline: planned against an empty remote, no API calls' : undefined;
+  const results: { file: string; title: string; plan: StudyPlan; note?: string; server: ServerChecksView }[] = [];
+  const supplierIds = options.offline ? [] : planSupplierIds(ctx.env);
+  let note = options.offline ? 'offline: planned against an empty remote, no API calls' : undefined;
   const known = options.offline ? new Map<string, StudyStatus>() : await knownFromWorkflows(ctx, prepared.map((p) => p.desired));
   const runtime = options.offline ? undefined : createWorkerActivities(ctx.env);
+  // Without --offline but with the API out of reach, the plan falls back to the local checks and says so.
+  let unreachable: string | undefined;
   try {
     for (const { loaded, desired } of prepared) {
       const file = path.relative(ctx.cwd, loaded.file) || loaded.file;
       let observed = EMPTY;
-      if (runtime) {
+      let server: ServerChecksView = { checks: [], note: 'skipped (offline): planned from the local checks alone' };
+      if (runtime && !unreachable) {
         const status = known.get(studyWorkflowId(desired.accountId, desired.studyId));
-        observed = await runtime.activities.observeStudy({
-          ctx: { accountId: desired.accountId, apiVersion: desired.apiVersion },
-          desired,
-          known: knownFromStatus(status),
-        });
+        try {
+          observed = await runtime.activities.observeStudy({
+            ctx: { accountId: desired.accountId, apiVersion: desired.apiVersion },
+            desired,
+            known: knownFromStatus(status),
+          });
+        } catch (error) {
+          if (!isUnreachable(error)) throw error;
+          unreachable = failureReason(error);
+          note = `the API cannot be reached (${unreachable}): planned against an empty remote from the local checks alone`;
+        }
       }
-      results.push({ file, title: `${file}  study ${desired.studyId} (account ${desired.accountId})`, plan: planStudy(desired, observed), note });
+      if (runtime && !unreachable) {
+        server = { checks: await runServerChecks(runtime, desired, observed, { supplierIds, now: Date.now() }) };
+      } else if (unreachable) {
+        server = { checks: [], note: 'skipped: the API cannot be reached' };
+      }
+      results.push({ file, title: `${file}  study ${desired.studyId} (account ${desired.accountId})`, plan: planStudy(desired, observed), note, server });
     }
   } finally {
     await runtime?.close();
   }
 
   if (format === 'json') {
-    ctx.out.json({ offline: Boolean(options.offline), studies: results.map(({ file, plan }) => ({ file, ...plan })) });
+    ctx.out.json({
+      offline: Boolean(options.offline),
+      ...(unreachable ? { apiUnreachable: unreachable } : {}),
+      studies: results.map(({ file, plan, server }) => ({ file, ...plan, checks: server.checks, ...(server.note ? { checksNote: server.note } : {}) })),
+    });
   } else if (format === 'markdown') {
     ctx.out.data(renderPlanMarkdown(results));
   } else if (format === 'github') {
@@ -80,7 +100,7 @@ export async function run(ctx: CliContext, paths: string[], options: PlanOptions
     const summaryFile = ctx.env.GITHUB_STEP_SUMMARY;
     if (summaryFile) fs.appendFileSync(summaryFile, `${renderPlanMarkdown(results)}\n`);
   } else {
-    ctx.out.data(results.map((r) => renderPlanHuman(ctx.out, r.title, r.plan, r.note)).join('\n\n'));
+    ctx.out.data(results.map((r) => renderPlanHuman(ctx.out, r.title, r.plan, r.note, r.server)).join('\n\n'));
   }
   const pending = results.some((r) => r.plan.hasChanges);
   return options.detailedExitcode && pending ? 2 : 0;

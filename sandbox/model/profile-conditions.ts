@@ -6,7 +6,7 @@ import { isInteger, isRecord } from './json-shape';
 import { normalizeZipCode, type LocaleMarket } from './locale-markets';
 import type { Condition, ZipCodeCondition, OpenEndedCondition } from './profile-types';
 import { CONDITION_OBJECTS } from './profile-types';
-import { findOption, findQuestion, type Question } from './question-catalogue';
+import { findOption, findQuestion, isAskedIn, type Question } from './question-catalogue';
 import type { ValidationProblems } from './validation-problems';
 
 export const MAX_ZIP_CODES_PER_CONDITION = 10_000;
@@ -29,6 +29,10 @@ export function readCondition(raw: unknown, path: string, market: LocaleMarket, 
   }
   const questionId = raw.question_id;
   const question = findQuestion(questionId);
+  if (question && !isAskedIn(question, market.locale)) {
+    problems.rule('unknown_question', `${path}.question_id`, `question ${questionId} is not asked in ${market.locale} (only in ${question.locales!.join(', ')})`);
+    return undefined;
+  }
   switch (kind) {
     case 'selection':
       return readSelection(raw.option, questionId, question, path, problems);

@@ -50,9 +50,14 @@ export interface Target {
   quota: Quota;
 }
 
-/** Sandbox-defined: a blended target names one target of each combined profile (same order as profile_ids). */
+/**
+ * A blended target: conditions on several questions. In a blended profile that combines regular
+ * profiles (sandbox-defined), it also names one target of each combined profile (same order as
+ * profile_ids) and its conditions are theirs; in the spec's shape it gives its conditions itself.
+ */
 export interface BlendedTarget extends Target {
-  source_target_ids: string[];
+  /** Sandbox-defined; present exactly when the profile has profile_ids. */
+  source_target_ids?: string[];
 }
 
 /** Sandbox-defined: several open-ended (free-text or zip-code) questions profiled together as one profile. */
@@ -74,7 +79,11 @@ export interface RegularProfile {
   targets: Target[];
 }
 
-/** Sandbox-defined: the regular profiles it combines (profile_ids) and one target per combination. */
+/**
+ * A blended profile in one of two forms: the spec's (targets whose conditions combine several
+ * questions; no profile_ids), or the sandbox's combining form (profile_ids naming the regular profiles
+ * it combines, one target per combination with source_target_ids).
+ */
 export interface BlendedProfile {
   object: 'blended';
   id: string;
@@ -82,7 +91,8 @@ export interface BlendedProfile {
   description: string;
   description_translated: string;
   quotas_enabled: boolean;
-  profile_ids: string[];
+  /** Sandbox-defined: the regular profiles it combines; absent in the spec's shape. */
+  profile_ids?: string[];
   targets: BlendedTarget[];
 }
 
@@ -90,3 +100,6 @@ export type Profile = RegularProfile | BlendedProfile;
 
 export const isRegularProfile = (profile: Profile): profile is RegularProfile => profile.object === 'regular';
 export const isBlendedProfile = (profile: Profile): profile is BlendedProfile => profile.object === 'blended';
+
+/** Ids of the regular profiles a blended profile combines (none for a regular or a spec-shaped blended profile). */
+export const combinedProfileIds = (profile: Profile): readonly string[] => (profile.object === 'blended' ? profile.profile_ids ?? [] : []);

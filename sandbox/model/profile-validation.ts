@@ -7,9 +7,15 @@
 // - a question belongs to one regular profile only;
 // - duplicate selection or range conditions within a profile are rejected (422 duplicate_condition);
 //   duplicate zip codes within a target are removed silently before validation;
-// - a blended profile combines two or more regular profiles of the same set (each in one blended
-//   profile at most); each blended target names one target per combined profile (source_target_ids)
-//   and its conditions are theirs, concatenated;
+// - a blended profile comes in two forms:
+//   - the spec's: no profile_ids; each target gives its own conditions, which may combine several
+//     questions; every condition is checked against the question catalogue like a regular profile's;
+//     duplicate selection or range conditions within one target, and two targets with the same
+//     conditions, are rejected (422 duplicate_condition); its questions may also be profiled by other
+//     profiles (each profile applies on its own);
+//   - the sandbox's combining form: profile_ids names two or more regular profiles of the same set
+//     (each in one blended profile at most); each target names one target per combined profile
+//     (source_target_ids) and its conditions are theirs, concatenated;
 // - quotas: see profile-quotas.ts.
 
 import { hasOwn, isNonEmptyString, isRecord, type JsonRecord } from './json-shape';
@@ -104,10 +110,8 @@ class ProfileReader {
     rawTargets.forEach((rawTarget, index) => {
       const targetPath = `${path}.targets[${index}]`;
       if (!isRecord(rawTarget)) return problems.shape(targetPath, 'must be a target object');
-      if (!Array.isArray(rawTarget.conditions) || rawTarget.conditions.length === 0) return problems.shape(`${targetPath}.conditions`, 'must be a non-empty array of conditions');
-      const read = rawTarget.conditions.map((condition, conditionIndex) => readCondition(condition, `${targetPath}.conditions[${conditionIndex}]`, market, problems));
-      if (read.some((condition) => condition === undefined)) return;
-      const conditions = removeDuplicateZipCodesAcrossConditions(read as Condition[]);
+      const conditions = this.readTargetConditions(rawTarget, targetPath);
+      if (!conditions) return;
       const target = this.readTargetFields(rawTarget, targetPath, id, conditions, quotasEnabled);
       if (target) targets.push(target);
     });
@@ -136,6 +140,51 @@ class ProfileReader {
   }
 
   readBlended(raw: JsonRecord, path: string, regulars: Map<string, RegularProfile>): BlendedProfile | undefined {
+    return raw.profile_ids === undefined || raw.profile_ids === null ? this.readBlendedByConditions(raw, path) : this.readCombinedBlended(raw, path, regulars);
+  }
+
+  /** The spec's shape: targets give their own conditions, on several questions. */
+  private readBlendedByConditions(raw: JsonRecord, path: string): BlendedProfile | undefined {
+    const { problems, market } = this;
+    const id = this.readId(raw, path, 'profile');
+    const name = this.readName(raw, path);
+    const quotasEnabled = this.readQuotasEnabled(raw, path);
+    const rawTargets = this.readTargetArray(raw.targets, `${path}.targets`);
+    if (id === undefined || name === undefined || quotasEnabled === undefined || rawTargets === undefined) return undefined;
+
+    const targets: BlendedTarget[] = [];
+    rawTargets.forEach((rawTarget, index) => {
+      const targetPath = `${path}.targets[${index}]`;
+      if (!isRecord(rawTarget)) return problems.shape(targetPath, 'must be a target object');
+      if (hasOwn(rawTarget, 'source_target_ids') && rawTarget.source_target_ids !== null) {
+        return problems.shape(`${targetPath}.source_target_ids`, 'names targets of combined profiles; give profile_ids too, or leave it out and give the conditions');
+      }
+      const conditions = this.readTargetConditions(rawTarget, targetPath);
+      if (!conditions) return;
+      const target = this.readTargetFields(rawTarget, targetPath, id, conditions, quotasEnabled);
+      if (target) targets.push(target);
+    });
+    if (targets.length !== rawTargets.length) return undefined;
+
+    this.checkDuplicateConditionsWithinTargets(targets, path);
+    this.checkRepeatedTargets(targets, path);
+    this.checkDuplicateTargetIds(targets, path);
+    if (quotasEnabled) checkQuotaSum(targets, this.context.fillingGoal, path, problems);
+
+    const questions = [...new Set(targets.flatMap((target) => target.conditions.map((condition) => condition.question_id)))].map((questionId) => findQuestion(questionId)!);
+    return {
+      object: 'blended',
+      id,
+      name,
+      description: this.readOptionalText(raw, 'description', path) ?? questions.map((question) => textIn(question.text, market.language)).join(' / '),
+      description_translated: this.readOptionalText(raw, 'description_translated', path) ?? questions.map((question) => question.text.en).join(' / '),
+      quotas_enabled: quotasEnabled,
+      targets,
+    };
+  }
+
+  /** The sandbox's combining form: profile_ids and one target per combination of their targets. */
+  private readCombinedBlended(raw: JsonRecord, path: string, regulars: Map<string, RegularProfile>): BlendedProfile | undefined {
     const { problems } = this;
     const id = this.readId(raw, path, 'profile');
     const name = this.readName(raw, path);
@@ -199,6 +248,17 @@ class ProfileReader {
       profile_ids: sourceProfiles.map((profile) => profile.id),
       targets,
     };
+  }
+
+  /** A target's conditions, each checked against the catalogue and the locale; duplicate zip codes removed. */
+  private readTargetConditions(rawTarget: JsonRecord, targetPath: string): Condition[] | undefined {
+    if (!Array.isArray(rawTarget.conditions) || rawTarget.conditions.length === 0) {
+      this.problems.shape(`${targetPath}.conditions`, 'must be a non-empty array of conditions');
+      return undefined;
+    }
+    const read = rawTarget.conditions.map((condition, conditionIndex) => readCondition(condition, `${targetPath}.conditions[${conditionIndex}]`, this.market, this.problems));
+    if (read.some((condition) => condition === undefined)) return undefined;
+    return removeDuplicateZipCodesAcrossConditions(read as Condition[]);
   }
 
   private readTargetFields(raw: JsonRecord, path: string, profileId: string, conditions: Condition[], quotasEnabled: boolean, sourceTargets?: Target[]): Target | undefined {
@@ -338,6 +398,38 @@ class ProfileReader {
     }));
   }
 
+  /** A blended target may use an option or range of a question once (other targets may use it again). */
+  private checkDuplicateConditionsWithinTargets(targets: Target[], path: string): void {
+    targets.forEach((target, targetIndex) => {
+      const seen = new Map<string, number>();
+      target.conditions.forEach((condition, index) => {
+        const key = duplicateKey(condition);
+        if (key === undefined) return;
+        const earlier = seen.get(key);
+        if (earlier !== undefined) {
+          this.problems.rule('duplicate_condition', `${path}.targets[${targetIndex}].conditions[${index}]`, `duplicate ${condition.object} condition in one target (same as conditions[${earlier}])`);
+        } else {
+          seen.set(key, index);
+        }
+      });
+    });
+  }
+
+  /** Two blended targets with the same selection and range conditions (and nothing else differing) would be the same cell. */
+  private checkRepeatedTargets(targets: Target[], path: string): void {
+    const seen = new Map<string, number>();
+    targets.forEach((target, targetIndex) => {
+      if (!target.conditions.some((condition) => duplicateKey(condition) !== undefined)) return;
+      const key = [...new Set(target.conditions.map((condition) => duplicateKey(condition) ?? JSON.stringify(condition)))].sort().join('\u0000');
+      const earlier = seen.get(key);
+      if (earlier !== undefined) {
+        this.problems.rule('duplicate_condition', `${path}.targets[${targetIndex}].conditions`, `target ${targetIndex} repeats the conditions of target ${earlier}`);
+      } else {
+        seen.set(key, targetIndex);
+      }
+    });
+  }
+
   private checkDuplicateTargetIds(targets: Target[], path: string): void {
     const seen = new Set<string>();
     targets.forEach((target, index) => {
@@ -366,7 +458,7 @@ function checkAcrossProfiles(profiles: (Profile | undefined)[], problems: Valida
         questionOwner.set(questionId, profile.id);
       }
     } else {
-      for (const sourceId of profile.profile_ids) {
+      for (const sourceId of profile.profile_ids ?? []) {
         const owner = blendedOwner.get(sourceId);
         if (owner !== undefined) problems.rule('invalid_blended_profile', `${path}.profile_ids`, `profile ${sourceId} is already blended in profile ${owner}`);
         blendedOwner.set(sourceId, profile.id);

@@ -32,6 +32,8 @@ export interface Question {
   range?: { min: number; max: number; bands: readonly RangeBand[] };
   /** For open_ended questions: the share of the population matching one listed free-text value. */
   sharePerValue?: number;
+  /** The locales whose panels are asked this question (canonical, e.g. en_US); absent: every locale. */
+  locales?: readonly string[];
 }
 
 const t = (en: string, de: string, fr: string, es: string, it: string, nl: string, sv: string, pl: string, ja: string, pt: string, ko: string): TranslatedText =>
@@ -63,6 +65,16 @@ const questions: Question[] = [
     id: 45, key: 'ZIP', kind: 'zip_code',
     text: t('What is your zip / postal code?', 'Wie lautet Ihre Postleitzahl?', 'Quel est votre code postal ?', '¿Cuál es su código postal?', 'Qual è il suo codice postale?', 'Wat is uw postcode?', 'Vilket är ditt postnummer?', 'Jaki jest Twój kod pocztowy?', '郵便番号を教えてください。', 'Qual é o seu CEP?', '우편번호가 무엇입니까?'),
     options: [],
+  },
+  {
+    id: 96, key: 'REGION', kind: 'single', locales: ['en_US'],
+    text: t('In which region of the United States do you live?', 'In welcher Region der Vereinigten Staaten leben Sie?', 'Dans quelle région des États-Unis vivez-vous ?', '¿En qué región de Estados Unidos vive?', 'In quale regione degli Stati Uniti vive?', 'In welke regio van de Verenigde Staten woont u?', 'I vilken region i USA bor du?', 'W którym regionie Stanów Zjednoczonych mieszkasz?', 'アメリカのどの地域にお住まいですか?', 'Em qual região dos Estados Unidos você mora?', '미국의 어느 지역에 거주하십니까?'),
+    options: [
+      { option: '1', share: 0.17, text: t('Northeast', 'Nordosten', 'Nord-Est', 'Noreste', 'Nord-est', 'Noordoosten', 'Nordöst', 'Północny wschód', '北東部', 'Nordeste', '북동부') },
+      { option: '2', share: 0.21, text: t('Midwest', 'Mittlerer Westen', 'Midwest', 'Medio Oeste', 'Midwest', 'Middenwesten', 'Mellanvästern', 'Środkowy zachód', '中西部', 'Centro-Oeste', '중서부') },
+      { option: '3', share: 0.38, text: t('South', 'Süden', 'Sud', 'Sur', 'Sud', 'Zuiden', 'Söder', 'Południe', '南部', 'Sul', '남부') },
+      { option: '4', share: 0.24, text: t('West', 'Westen', 'Ouest', 'Oeste', 'Ovest', 'Westen', 'Väster', 'Zachód', '西部', 'Oeste', '서부') },
+    ],
   },
   {
     id: 633, key: 'EDUCATION', kind: 'single',
@@ -137,6 +149,11 @@ export function findQuestion(questionId: number): Question | undefined {
 
 export function findOption(question: Question, option: string): QuestionOption | undefined {
   return question.options.find((candidate) => candidate.option === option);
+}
+
+/** Whether panels of `locale` (canonical, e.g. en_US) are asked `question`. */
+export function isAskedIn(question: Question, locale: string): boolean {
+  return question.locales === undefined || question.locales.includes(locale);
 }
 
 /** Zip-code and free-text questions: the ones that may be grouped under one open-ended group. */

@@ -8,7 +8,7 @@
 // value matches when it hashes to the respondent's slot.
 
 import { canonicalLocale, type LocaleMarket } from './locale-markets';
-import type { Condition, Profile, Target } from './profile-types';
+import { combinedProfileIds, type Condition, type Profile, type Target } from './profile-types';
 import { findQuestion, type Question } from './question-catalogue';
 import { hashString, unitHash } from './seeded-random';
 
@@ -98,7 +98,7 @@ export interface Qualification {
 
 /** Whether the respondent passes every restricting profile, and which quota targets they count towards. */
 export function qualifyRespondent(profiles: readonly Profile[], locale: string, index: number, market: LocaleMarket): Qualification {
-  const blendedSources = new Set(profiles.flatMap((profile) => (profile.object === 'blended' ? profile.profile_ids : [])));
+  const blendedSources = new Set(profiles.flatMap(combinedProfileIds));
   const quotaTargetKeys: string[] = [];
   for (const profile of profiles) {
     const match = profile.targets.find((target) => targetMatches(target, locale, index, market));

@@ -4,7 +4,7 @@
 // profile count through the blended profile only. Answers to different questions are independent.
 
 import type { LocaleMarket } from './locale-markets';
-import type { Condition, Profile, Target } from './profile-types';
+import { combinedProfileIds, type Condition, type Profile, type Target } from './profile-types';
 import { findOption, findQuestion, rangeShare } from './question-catalogue';
 
 export function conditionShare(condition: Condition, market: LocaleMarket): number {
@@ -41,7 +41,7 @@ export function profileShare(profile: Profile, market: LocaleMarket): number {
 
 /** The regular profiles whose restriction counts on its own (not consumed by a blended profile). */
 function restrictingProfiles(profiles: readonly Profile[]): Profile[] {
-  const blendedSources = new Set(profiles.flatMap((profile) => (profile.object === 'blended' ? profile.profile_ids : [])));
+  const blendedSources = new Set(profiles.flatMap(combinedProfileIds));
   return profiles.filter((profile) => !blendedSources.has(profile.id));
 }
 

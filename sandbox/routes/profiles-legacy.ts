@@ -3,6 +3,7 @@
 //   GET  TG/profiles                              the profile list {target_group_id, profiles, interlocked_profiles}
 //   POST TG/profiles/convert-to-regular-profile   {profile_id} of an interlocked profile: removes the interlocking,
 //                                                 its source profiles stay as independent regular profiles
+//                                                 (422 for one without profile_ids: nothing to convert back to)
 //   POST TG/profiles/group-quotas                 {profile_id, target_ids (2+), name?}: merges those targets into one
 //                                                 grouped target (conditions joined, goals added)
 // All answer the profile set in the old names. Writes on a draft (group-quotas, convert) or a group
@@ -47,6 +48,9 @@ function convertToRegular(ctx: RequestContext) {
   const profile = storedProfiles(tg).find((candidate) => candidate.id === profileId);
   if (!profile) throw new ApiError(422, 'unknown_profile', `No profile ${profileId} in target group ${tg.id}.`, { invalidParams: [{ name: 'profile_id', reason: 'is not a profile of the target group' }] });
   if (profile.object !== 'blended') throw new ApiError(422, 'invalid_blended_profile', `Profile ${profileId} is already a regular profile.`, { invalidParams: [{ name: 'profile_id', reason: 'is not an interlocked profile' }] });
+  if (!profile.profile_ids) {
+    throw new ApiError(422, 'invalid_blended_profile', `Profile ${profileId} gives its own conditions; it combines no regular profiles to convert back to.`, { invalidParams: [{ name: 'profile_id', reason: 'is an interlocked profile without profile_ids' }] });
+  }
   const raw = asRawProfiles(storedProfiles(tg).filter((candidate) => candidate.id !== profileId));
   storeProfiles(ctx, tg, validateTargetGroupProfiles(ctx, tg, raw));
   return ok(renderProfileSet(tg, ctx.version));

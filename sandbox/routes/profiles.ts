@@ -160,14 +160,17 @@ function createProfileRoute(ctx: RequestContext) {
   return created(renderProfile(profiles[profiles.length - 1], ctx.version));
 }
 
-/** PUT TG/profiles/{profile_id}/conditions: {targets} (ungrouped/grouped before 2025-12-18) replaces the profile's targets. */
+/**
+ * PUT TG/profiles/{profile_id}/conditions: {targets} (ungrouped/grouped before 2025-12-18) replaces the
+ * targets of a regular profile or of a blended profile in the spec's shape (not of one that combines profiles).
+ */
 function updateConditionsRoute(ctx: RequestContext) {
   const tg = requireProfilingTargetGroup(ctx, { draftOnly: true });
   const current = storedProfiles(tg);
   const position = current.findIndex((profile) => profile.id === ctx.params.profile_id);
   if (position < 0) throw notFound(`Profile ${ctx.params.profile_id} not found.`);
   const existing = current[position];
-  if (existing.object !== 'regular') throw new ApiError(422, 'invalid_blended_profile', `Profile ${existing.id} is blended; its targets follow the profiles it combines.`);
+  if (existing.object === 'blended' && existing.profile_ids) throw new ApiError(422, 'invalid_blended_profile', `Profile ${existing.id} combines other profiles; its targets follow the profiles it combines.`);
   const body = requireBodyRecord(ctx.body);
   const reader = ObjectReader.body(body);
   const current2025 = ctx.version === CURRENT_VERSION;
@@ -176,10 +179,10 @@ function updateConditionsRoute(ctx: RequestContext) {
     : { targets: 'targets is available from 2025-12-18; this version uses ungrouped and grouped' });
   reader.finish('The conditions update is invalid.');
   const { object: _object, targets: _targets, ...profileFields } = asRawProfiles([existing])[0];
-  const replacement = current2025 ? { ...profileFields, object: 'regular', targets: body.targets } : { ...profileFields, ungrouped: body.ungrouped ?? [], grouped: body.grouped ?? [] };
-  const [raw] = readProfilesRequest({ profiles: [replacement] }, ctx.version) as Record<string, unknown>[];
+  const replacement = current2025 ? { ...profileFields, object: existing.object, targets: body.targets } : { ...profileFields, ungrouped: body.ungrouped ?? [], grouped: body.grouped ?? [] };
+  const [raw] = readProfilesRequest(current2025 || existing.object === 'regular' ? { profiles: [replacement] } : { profiles: [], interlocked_profiles: [replacement] }, ctx.version) as Record<string, unknown>[];
   const rawSet: unknown[] = asRawProfiles(current);
-  rawSet[position] = { ...raw, object: 'regular', template_id: existing.template_id };
+  rawSet[position] = existing.object === 'regular' ? { ...raw, object: 'regular', template_id: existing.template_id } : { ...raw, object: 'blended' };
   const profiles = validateTargetGroupProfiles(ctx, tg, rawSet);
   storeProfiles(ctx, tg, profiles);
   return ok(renderProfile(profiles[position], ctx.version));

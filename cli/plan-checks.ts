@@ -1,0 +1,125 @@
+// The plan's server-side dry run, asked: per target group, profile validation, feasibility, price
+// prediction, supplier quota distribution, the intelligent calendar and the question texts, called
+// directly through the activities (no workflow). A call that fails becomes "unavailable: <reason>";
+// the judging is plan/server-checks.ts.
+import { ApplicationFailure } from '@temporalio/common';
+import { accountPath } from '../activities/api-call';
+import { apiFailureDetails, ApiFailureType } from '../activities/http/errors';
+import { listAllPages } from '../activities/pagination';
+import type { ActivityCtx } from '../activities/types';
+import type { DesiredStudy, DesiredTargetGroup, ObservedStudy } from '../plan/types';
+import {
+  calendarDays,
+  distributionRequest,
+  evaluateServerChecks,
+  feasibilityCheckRequest,
+  gateCpi,
+  priceCheckQuery,
+  profileQuestionIds,
+  readQuestions,
+  skippedServerChecks,
+  suggestDaysRequest,
+  validationRequest,
+  type Answer,
+  type ServerAnswers,
+  type TargetGroupChecks,
+} from '../plan/server-checks';
+import type { createWorkerActivities } from '../worker/worker-activities';
+import { CliError } from './output';
+
+type Runtime = Pick<ReturnType<typeof createWorkerActivities>, 'activities' | 'api'>;
+
+const MAX_REASON_CHARS = 300;
+
+/** Supplier ids for the distribution check, from STUDYFLOW_PLAN_SUPPLIER_IDS (`101,102`). */
+export function planSupplierIds(env: NodeJS.ProcessEnv): number[] {
+  const raw = env.STUDYFLOW_PLAN_SUPPLIER_IDS?.trim();
+  if (!raw) return [];
+  const parts = raw.split(',').map((p) => p.trim());
+  if (parts.some((p) => !/^[1-9]\d{0,9}$/.test(p))) {
+    throw new CliError('STUDYFLOW_PLAN_SUPPLIER_IDS must be a comma-separated list of supplier ids (positive integers), e.g. 101,102', 2);
+  }
+  return [...new Set(parts.map(Number))];
+}
+
+/** A failed call as one line: `HTTP 401 unauthorized: …` or `network_error: …`. Never a stack trace. */
+export function failureReason(error: unknown): string {
+  const details = apiFailureDetails(error);
+  let reason: string;
+  if (error instanceof ApplicationFailure && details) {
+    const params = details.invalid_params?.length ? ` (${details.invalid_params.map((p) => `${p.name}: ${p.reason}`).join('; ')})` : '';
+    reason = details.status !== undefined
+      ? `HTTP ${details.status} ${details.object ?? error.type ?? 'error'}${details.detail ? `: ${details.detail}` : ''}${params}`
+      : `${error.type ?? 'error'}: ${details.detail ?? error.message}`;
+  } else if (error instanceof ApplicationFailure) {
+    reason = `${error.type ?? 'error'}: ${error.message}`;
+  } else {
+    reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  }
+  return reason.length > MAX_REASON_CHARS ? `${reason.slice(0, MAX_REASON_CHARS - 1)}…` : reason;
+}
+
+/** True when the error says the API could not be reached at all (no answer), not that it refused. */
+export function isUnreachable(error: unknown): boolean {
+  return error instanceof ApplicationFailure && (error.type === ApiFailureType.networkError || error.type === ApiFailureType.requestTimeout);
+}
+
+async function attempt<T>(call: () => Promise<T>): Promise<Answer<T>> {
+  try {
+    return { ok: true, value: await call() };
+  } catch (error) {
+    return { ok: false, reason: failureReason(error) };
+  }
+}
+
+/** Asks the API everything the checks of one draft target group need. */
+export async function askServer(runtime: Runtime, ctx: ActivityCtx, businessUnitId: string, desired: DesiredTargetGroup, supplierIds: number[]): Promise<ServerAnswers> {
+  const { activities } = runtime;
+  const validation = validationRequest(desired);
+  const distribution = distributionRequest(desired, supplierIds);
+  const questionIds = profileQuestionIds(desired);
+  const locale = String(desired.draft.locale ?? '');
+  const [validated, feasibility, price, distributed, questions] = await Promise.all([
+    validation ? attempt(() => activities.validateProfiles({ ctx, profiles: validation.profiles, extra: validation.extra })) : undefined,
+    attempt(async () => (await activities.calculateFeasibility({ ctx, request: feasibilityCheckRequest(desired) })).feasibility),
+    attempt(async () => (await activities.generatePricePrediction({ ctx, businessUnitId, query: priceCheckQuery(desired) })).prediction),
+    distribution ? attempt(async () => (await activities.supplierQuotaDistribution({ ctx, request: distribution })).result) : undefined,
+    questionIds.length
+      ? attempt(async () =>
+          readQuestions(
+            await listAllPages(runtime.api, ctx, { method: 'GET', path: `${accountPath(ctx)}/questions-translation`, query: { locale, question_ids: questionIds.join(',') } }, 100),
+          ),
+        )
+      : undefined,
+  ]);
+  const answers: ServerAnswers = { validation: validated, feasibility, price, distribution: distributed, questions };
+  const days = suggestDaysRequest(desired, gateCpi(answers, desired));
+  if ('request' in days) answers.suggestedDays = await attempt(async () => (await activities.suggestDays({ ctx, request: days.request })).suggestion);
+  const span = calendarDays(answers.suggestedDays, answers.feasibility);
+  answers.timeRange = await attempt(async () => (await activities.suggestTimeRange({ ctx, locale, days: span })).suggestion);
+  return answers;
+}
+
+/**
+ * The server checks of every target group of a study. Target groups the API already holds past
+ * draft have no launch ahead of them and are skipped.
+ */
+export async function runServerChecks(
+  runtime: Runtime,
+  desired: DesiredStudy,
+  observed: ObservedStudy,
+  options: { supplierIds: number[]; now: number },
+): Promise<TargetGroupChecks[]> {
+  const ctx: ActivityCtx = { accountId: desired.accountId, apiVersion: desired.apiVersion };
+  const results: TargetGroupChecks[] = [];
+  for (const tg of desired.targetGroups) {
+    const remote = observed.targetGroups[tg.key];
+    if (remote && remote.status !== 'draft') {
+      results.push(skippedServerChecks(tg.key, `already ${remote.status}: no launch ahead to check`));
+      continue;
+    }
+    const answers = await askServer(runtime, ctx, desired.businessUnitId, tg, options.supplierIds);
+    results.push(evaluateServerChecks(tg, answers, { supplierIds: options.supplierIds, now: options.now }));
+  }
+  return results;
+}

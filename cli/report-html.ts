@@ -1,0 +1,220 @@
+// `studyflow report --html FILE`: one self-contained page (inline CSS, inline SVG drawn here; no
+// scripts, fonts or network) that opens offline. The charts carry their figures as data attributes
+// (data-fill, data-completes, data-y-max), which the browser test compares with the JSON report.
+import { moneyText, orderedStatuses, percentText, type ReportView, type TargetGroupReportView } from './report-model';
+
+const PALETTE = ['#2563eb', '#d97706', '#059669', '#dc2626', '#7c3aed', '#0891b2', '#be185d', '#4d7c0f'];
+
+/** Text for HTML content and attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+const e = escapeHtml;
+
+function fixed(n: number): string {
+  return String(Math.round(n * 100) / 100);
+}
+
+/** The smallest "nice" number (1, 2, 2.5, 5 × 10^k) at or above `value`. */
+export function niceCeil(value: number): number {
+  if (value <= 0) return 1;
+  const power = 10 ** Math.floor(Math.log10(value));
+  for (const m of [1, 2, 2.5, 5, 10]) if (m * power >= value) return m * power;
+  return 10 * power;
+}
+
+function timeLabel(iso: string): string {
+  return iso.replace('T', ' ').replace(/:\d\d(\.\d+)?Z$/, ' UTC');
+}
+
+/** A chart tick: seconds shown when the whole span is under an hour. */
+function tickLabel(iso: string, spanMs: number): string {
+  return spanMs < 3_600_000 ? iso.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC') : timeLabel(iso);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bars: one row per item, a track and a fill whose width is the share (capped at the track).
+
+export interface BarRow {
+  label: string;
+  value: number;
+  /** The whole the value is a share of; null draws an empty track. */
+  whole: number | null;
+  /** Text right of the bar. */
+  text: string;
+}
+
+export const BAR_TRACK_WIDTH = 320;
+const BAR_LABEL_WIDTH = 190;
+const BAR_ROW_HEIGHT = 26;
+
+export function barChart(rows: BarRow[], options: { title: string; cls: string; color?: string }): string {
+  const width = BAR_LABEL_WIDTH + BAR_TRACK_WIDTH + 200;
+  const height = Math.max(1, rows.length) * BAR_ROW_HEIGHT;
+  const bars = rows.map((row, i) => {
+    const share = row.whole && row.whole > 0 ? row.value / row.whole : 0;
+    const fillWidth = Math.min(1, Math.max(0, share)) * BAR_TRACK_WIDTH;
+    const pct = row.whole && row.whole > 0 ? Math.round(share * 1000) / 10 : null;
+    const over = share > 1 ? ' over' : '';
+    return `<g class="bar${over}" data-label="${e(row.label)}" data-value="${row.value}" data-whole="${row.whole ?? ''}" data-fill="${pct ?? ''}" transform="translate(0,${i * BAR_ROW_HEIGHT})">
+<title>${e(`${row.label}: ${row.text}`)}</title>
+<text class="bar-label" x="0" y="17">${e(row.label.length > 28 ? `${row.label.slice(0, 27)}…` : row.label)}</text>
+<rect class="track" x="${BAR_LABEL_WIDTH}" y="4" width="${BAR_TRACK_WIDTH}" height="16" rx="3"/>
+<rect class="fill" x="${BAR_LABEL_WIDTH}" y="4" width="${fixed(fillWidth)}" height="16" rx="3"${options.color && share <= 1 ? ` style="fill:${options.color}"` : ''}/>
+<text class="bar-value" x="${BAR_LABEL_WIDTH + BAR_TRACK_WIDTH + 8}" y="17">${e(row.text)}</text>
+</g>`;
+  });
+  return `<svg class="bars ${options.cls}" role="img" aria-label="${e(options.title)}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" xmlns="http://www.w3.org/2000/svg">
+${bars.join('\n')}
+</svg>`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Completes over time: one line per target group, the goals as dashed lines when they fit.
+
+export const CHART = { width: 760, height: 320, left: 56, right: 16, top: 16, bottom: 40 };
+
+export function completesChart(groups: TargetGroupReportView[]): string {
+  const plotW = CHART.width - CHART.left - CHART.right;
+  const plotH = CHART.height - CHART.top - CHART.bottom;
+  const withData = groups.filter((g) => g.series.length > 0);
+  if (withData.length === 0) return '<p class="empty">No performance readings yet: the chart appears once a target group is live and read.</p>';
+  const times = withData.flatMap((g) => g.series.map((p) => Date.parse(p.t)));
+  const t0 = Math.min(...times);
+  const t1 = Math.max(...times);
+  const span = Math.max(1, t1 - t0);
+  const maxCompletes = Math.max(1, ...withData.flatMap((g) => g.series.map((p) => p.completes)));
+  const yMax = niceCeil(maxCompletes * 1.05);
+  const x = (t: number) => CHART.left + (t1 === t0 ? plotW / 2 : ((t - t0) / span) * plotW);
+  const y = (n: number) => CHART.top + plotH * (1 - n / yMax);
+  const ticks = Array.from({ length: 5 }, (_, i) => (yMax * i) / 4);
+  const grid = ticks
+    .map((v) => `<line class="grid" x1="${CHART.left}" x2="${CHART.left + plotW}" y1="${fixed(y(v))}" y2="${fixed(y(v))}"/><text class="tick y-tick" x="${CHART.left - 6}" y="${fixed(y(v) + 4)}" text-anchor="end">${fixed(v)}</text>`)
+    .join('\n');
+  const xTicks = (t1 === t0 ? [t0] : [t0, t0 + span / 2, t1])
+    .map((t, i, all) => `<text class="tick x-tick" x="${fixed(x(t))}" y="${CHART.top + plotH + 18}" text-anchor="${all.length === 1 ? 'middle' : i === 0 ? 'start' : i === all.length - 1 ? 'end' : 'middle'}">${e(tickLabel(new Date(t).toISOString(), t1 - t0))}</text>`)
+    .join('\n');
+  const lines = groups.map((g, i) => {
+    if (!g.series.length) return '';
+    const color = PALETTE[i % PALETTE.length];
+    const points = g.series.map((p) => `${fixed(x(Date.parse(p.t)))},${fixed(y(p.completes))}`).join(' ');
+    const last = g.series[g.series.length - 1];
+    const goal = g.fillingGoal !== null && g.fillingGoal <= yMax
+      ? `<line class="goal" data-key="${e(g.key)}" data-goal="${g.fillingGoal}" x1="${CHART.left}" x2="${CHART.left + plotW}" y1="${fixed(y(g.fillingGoal))}" y2="${fixed(y(g.fillingGoal))}" stroke="${color}"/>`
+      : '';
+    return `<g class="series" data-key="${e(g.key)}">
+${goal}<polyline class="line" data-key="${e(g.key)}" data-points="${g.series.length}" data-last="${last.completes}" points="${points}" stroke="${color}"/>
+<circle class="last" data-key="${e(g.key)}" data-completes="${last.completes}" cx="${fixed(x(Date.parse(last.t)))}" cy="${fixed(y(last.completes))}" r="3.5" fill="${color}"><title>${e(`${g.key}: ${last.completes} completes at ${last.t}`)}</title></circle>
+</g>`;
+  });
+  const legend = groups
+    .map((g, i) => (g.series.length ? `<li><span class="swatch" style="background:${PALETTE[i % PALETTE.length]}"></span>${e(g.key)}: ${g.completes ?? '-'} of ${g.fillingGoal ?? '?'}</li>` : ''))
+    .join('');
+  return `<svg id="completes-chart" class="line-chart" role="img" aria-label="Completes over time per target group" data-y-max="${yMax}" data-t0="${new Date(t0).toISOString()}" data-t1="${new Date(t1).toISOString()}" width="${CHART.width}" height="${CHART.height}" viewBox="0 0 ${CHART.width} ${CHART.height}" xmlns="http://www.w3.org/2000/svg">
+<rect class="plot" x="${CHART.left}" y="${CHART.top}" width="${plotW}" height="${plotH}"/>
+${grid}
+${xTicks}
+${lines.join('\n')}
+</svg>
+<ul class="legend">${legend}</ul>`;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function stateBadge(state: string): string {
+  const tone = state === 'live' || state === 'completed' ? 'good' : state === 'failed' ? 'bad' : 'wait';
+  return `<span class="badge ${tone}">${e(state)}</span>`;
+}
+
+function figure(value: number | null): string {
+  return value === null ? '–' : String(value);
+}
+
+function targetGroupSection(tg: TargetGroupReportView, color: string): string {
+  const parts = [`<section class="tg" id="tg-${e(tg.key)}" data-key="${e(tg.key)}">`, `<h2><span class="swatch" style="background:${color}"></span>${e(tg.key)} ${stateBadge(tg.state)}</h2>`];
+  const meta = [tg.targetGroupId ? `target group ${tg.targetGroupId}` : undefined, tg.launchedAt ? `launched ${timeLabel(tg.launchedAt)}` : undefined, tg.readAt ? `figures read ${timeLabel(tg.readAt)}` : undefined].filter(Boolean);
+  if (meta.length) parts.push(`<p class="meta">${e(meta.join(' · '))}</p>`);
+  if (tg.note) parts.push(`<p class="note">${e(tg.note)}</p>`);
+  if (tg.completes !== null) {
+    parts.push('<h3>Completes against goal</h3>');
+    parts.push(barChart([{ label: 'completes', value: tg.completes, whole: tg.fillingGoal, text: `${tg.completes} / ${tg.fillingGoal ?? '?'} (${percentText(tg.fillPercent)})` }], { title: `Completes of ${tg.key} against the filling goal`, cls: 'goal-bar', color }));
+    const statuses = orderedStatuses(tg.completesByStatus);
+    const sessions = statuses.reduce((n, [, v]) => n + v, 0);
+    parts.push('<h3>Sessions by status</h3>');
+    parts.push(barChart(statuses.map(([s, n]) => ({ label: s, value: n, whole: sessions, text: `${n} (${percentText(sessions ? Math.round((n / sessions) * 1000) / 10 : null)})` })), { title: `Sessions of ${tg.key} by status`, cls: 'status-bars' }));
+    if (tg.quotas.length) {
+      parts.push('<h3>Quota fill</h3>');
+      parts.push(barChart(tg.quotas.map((q) => ({ label: q.name, value: q.completes, whole: q.completesGoal, text: `${q.completes} / ${q.completesGoal ?? '?'} (${percentText(q.fillPercent)})` })), { title: `Quota fill of ${tg.key}`, cls: 'quota-bars', color }));
+    }
+    parts.push(`<h3>Cost, incidence and length of interview</h3>
+<table class="figures">
+<tr><th></th><th>observed</th><th>expected</th><th>basis</th></tr>
+<tr><th>cost per complete</th><td>${e(moneyText(tg.costPerComplete))}</td><td>${e(moneyText(tg.predictedCpi))}</td><td>completes_cost ${e(moneyText(tg.completesCost))} / ${tg.completes} completes; expected: the CPI the launch gate judged</td></tr>
+<tr><th>incidence</th><td class="ir-observed">${figure(tg.incidence.observed)}</td><td>${figure(tg.incidence.expected)}</td><td>${e(tg.incidence.basis)}</td></tr>
+<tr><th>length of interview (min)</th><td>${figure(tg.lengthOfInterview.observed)}</td><td>${figure(tg.lengthOfInterview.expected)}</td><td>${e(tg.lengthOfInterview.basis)}</td></tr>
+</table>`);
+  }
+  parts.push('<h3>What changed since launch</h3>');
+  const changes = tg.changes.map((c) => `<li><time>${e(timeLabel(c.time))}</time> <span class="kind ${e(c.kind)}">${e(c.kind)}</span> ${e(c.detail)}</li>`);
+  if (tg.drift.length) changes.push(`<li class="drift">drift now: ${e(tg.drift.map((d) => `${d.field} (API ${JSON.stringify(d.actual)}, study file ${JSON.stringify(d.expected)})`).join('; '))}</li>`);
+  if (tg.events.received) {
+    const sessions = orderedStatuses(tg.events.sessionsByStatus).map(([s, n]) => `${s} ${n}`).join(', ') || 'none';
+    changes.push(`<li>webhook events: ${tg.events.received} received (last ${e(tg.events.lastType ?? '–')}); sessions: ${e(sessions)}</li>`);
+  }
+  parts.push(changes.length ? `<ul class="changes">${changes.join('')}</ul>` : '<p class="empty">Nothing changed.</p>');
+  parts.push('</section>');
+  return parts.join('\n');
+}
+
+const CSS = `
+:root{color-scheme:light;--ink:#1f2937;--muted:#6b7280;--line:#e5e7eb;--track:#eef2f7}
+*{box-sizing:border-box}
+body{margin:0;padding:24px 32px;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:var(--ink);background:#fff}
+h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 6px;display:flex;align-items:center;gap:8px}h3{font-size:14px;margin:16px 0 6px;color:#374151}
+.meta,.muted{color:var(--muted);margin:0 0 8px}.note{color:#92400e;background:#fffbeb;border:1px solid #fde68a;padding:6px 10px;border-radius:6px}
+table{border-collapse:collapse;margin:8px 0}th,td{border-bottom:1px solid var(--line);padding:5px 10px;text-align:left;vertical-align:top}
+table.summary td.num,table.summary th.num{text-align:right}
+.badge{font-size:12px;padding:1px 8px;border-radius:10px;border:1px solid}.badge.good{color:#047857;border-color:#6ee7b7;background:#ecfdf5}.badge.bad{color:#b91c1c;border-color:#fca5a5;background:#fef2f2}.badge.wait{color:#92400e;border-color:#fcd34d;background:#fffbeb}
+.swatch{display:inline-block;width:12px;height:12px;border-radius:3px}
+svg text{font:12px system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;fill:var(--ink)}
+svg .track{fill:var(--track)}svg .fill{fill:#2563eb}svg.status-bars .fill{fill:#64748b}svg .bar.over .fill{fill:#dc2626}
+svg .plot{fill:#fafafa;stroke:var(--line)}svg .grid{stroke:var(--line)}svg .tick{fill:var(--muted)}
+svg .line{fill:none;stroke-width:2.25;stroke-linejoin:round}svg .goal{stroke-dasharray:5 4;stroke-width:1.25;opacity:.7}
+.legend{list-style:none;padding:0;margin:6px 0 0 56px;display:flex;gap:18px;flex-wrap:wrap}.legend li{display:flex;align-items:center;gap:6px}
+.changes{padding-left:18px;margin:4px 0}.changes time{color:var(--muted);font-variant-numeric:tabular-nums}.kind{font-size:11px;text-transform:uppercase;letter-spacing:.04em;color:#4b5563;background:#f3f4f6;padding:0 5px;border-radius:4px}
+.empty{color:var(--muted)}footer{margin-top:32px;color:var(--muted);font-size:12px}
+`;
+
+/** The whole report as one HTML document. */
+export function renderReportHtml(view: ReportView): string {
+  const applied = view.appliedRevision && view.appliedRevision === view.revision ? ' (applied)' : '';
+  const rows = view.targetGroups
+    .map((tg, i) => `<tr data-key="${e(tg.key)}"><td><span class="swatch" style="background:${PALETTE[i % PALETTE.length]}"></span> <a href="#tg-${e(tg.key)}">${e(tg.key)}</a></td><td>${stateBadge(tg.state)}</td><td class="num completes">${figure(tg.completes)}</td><td class="num">${figure(tg.fillingGoal)}</td><td class="num fill">${e(percentText(tg.fillPercent))}</td><td class="num">${e(moneyText(tg.completesCost))}</td><td class="num">${figure(tg.incidence.observed)} / ${figure(tg.incidence.expected)}</td><td class="num">${figure(tg.lengthOfInterview.observed)} / ${figure(tg.lengthOfInterview.expected)}</td></tr>`)
+    .join('\n');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${e(`studyflow report: ${view.studyId}`)}</title>
+<style>${CSS}</style>
+</head>
+<body>
+<header>
+<h1>Study ${e(view.studyId)}</h1>
+<p class="meta">account ${e(view.accountId)} · ${e(view.phase)} · revision ${e(view.revision ?? '–')}${applied}${view.projectId ? ` · project ${e(view.projectId)}` : ''} · workflow ${e(view.workflowId)}</p>
+<p class="meta">figures of the study workflow as of ${e(timeLabel(view.updatedAt))}; report generated ${e(timeLabel(view.generatedAt))}</p>
+</header>
+<table class="summary">
+<tr><th>target group</th><th>state</th><th class="num">completes</th><th class="num">goal</th><th class="num">fill</th><th class="num">completes cost</th><th class="num">IR obs / exp</th><th class="num">LOI obs / exp</th></tr>
+${rows}
+</table>
+<h2>Completes over time</h2>
+${completesChart(view.targetGroups)}
+${view.targetGroups.map((tg, i) => targetGroupSection(tg, PALETTE[i % PALETTE.length])).join('\n')}
+<footer>studyflow report · self-contained: no scripts, fonts or network</footer>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,74 @@
+// `studyflow report` for people: a summary table, then per target group its statuses, quotas and
+// what changed since launch.
+import { table, type Output } from './output';
+import { moneyText, orderedStatuses, percentText, type ObservedAgainstExpected, type ReportView, type TargetGroupReportView } from './report-model';
+import { phaseLabel } from './status-view';
+
+function figure(value: number | null): string {
+  return value === null ? '-' : String(value);
+}
+
+function againstExpected(f: ObservedAgainstExpected): string {
+  return `${figure(f.observed)} / ${figure(f.expected)}`;
+}
+
+function statusesText(byStatus: Record<string, number>): string {
+  const entries = orderedStatuses(byStatus);
+  return entries.length ? entries.map(([s, n]) => `${s} ${n}`).join(', ') : 'none';
+}
+
+function targetGroupSection(out: Output, tg: TargetGroupReportView): string[] {
+  const lines = [out.bold(tg.key)];
+  if (tg.note) lines.push(`  ${out.yellow(tg.note)}`);
+  if (tg.readAt) lines.push(`  read at ${tg.readAt}${tg.launchedAt ? `, launched ${tg.launchedAt}` : ''}`);
+  if (tg.completes !== null) {
+    const extra = [tg.inProgress !== null ? `in progress ${tg.inProgress}` : undefined, tg.prescreens !== null ? `prescreens ${tg.prescreens}` : undefined].filter(Boolean);
+    lines.push(`  completes by status: ${statusesText(tg.completesByStatus)}${extra.length ? `; ${extra.join(', ')}` : ''}`);
+    lines.push(`  cost: ${moneyText(tg.completesCost)} for ${tg.completes} completes (${moneyText(tg.costPerComplete)} each; predicted CPI ${moneyText(tg.predictedCpi)})`);
+    lines.push(`  incidence observed / expected: ${againstExpected(tg.incidence)} (${tg.incidence.basis})`);
+    lines.push(`  length of interview observed / expected: ${againstExpected(tg.lengthOfInterview)} min (${tg.lengthOfInterview.basis})`);
+  }
+  if (tg.quotas.length) {
+    const rows = tg.quotas.map((q) => [q.name, `${q.profileId}/${q.targetId}`, String(q.completes), figure(q.completesGoal), percentText(q.fillPercent)]);
+    lines.push('  quota fill:', ...table(['QUOTA', 'PROFILE/TARGET', 'COMPLETES', 'GOAL', 'FILL'], rows).split('\n').map((l) => `    ${l}`));
+  }
+  if (tg.series.length) {
+    const first = tg.series[0];
+    const last = tg.series[tg.series.length - 1];
+    lines.push(`  completes over time: ${tg.series.length} reading(s), ${first.completes} at ${first.t} to ${last.completes} at ${last.t}`);
+  }
+  const since = tg.launchedAt ? `since launch (${tg.launchedAt})` : 'changes';
+  if (tg.changes.length) {
+    lines.push(`  ${since}:`, ...tg.changes.map((c) => `    ${c.time}  ${c.kind.padEnd(5)}  ${c.detail}`));
+  } else if (tg.launchedAt) {
+    lines.push(`  ${since}: nothing changed`);
+  }
+  if (tg.drift.length) lines.push(`  ${out.yellow(`drift now: ${tg.drift.map((d) => `${d.field} (API ${JSON.stringify(d.actual)}, file ${JSON.stringify(d.expected)})`).join('; ')}`)}`);
+  if (tg.events.received) {
+    const reconciled = Object.keys(tg.events.reconciled).length ? `; reconciled: ${statusesText(tg.events.reconciled)}` : '';
+    lines.push(`  webhook events: ${tg.events.received} received (last ${tg.events.lastType ?? '-'}); sessions: ${statusesText(tg.events.sessionsByStatus)}${reconciled}`);
+  }
+  return lines;
+}
+
+/** The whole human report. */
+export function renderReportHuman(out: Output, view: ReportView): string {
+  const applied = view.appliedRevision && view.appliedRevision === view.revision ? ' (applied)' : '';
+  const lines = [
+    `study ${view.studyId} (account ${view.accountId}): ${view.phase}, revision ${view.revision ?? '-'}${applied}${view.projectId ? `, project ${view.projectId}` : ''}`,
+    '',
+  ];
+  const rows = view.targetGroups.map((tg) => [
+    tg.key,
+    phaseLabel(out, tg.state),
+    figure(tg.completes),
+    figure(tg.fillingGoal),
+    percentText(tg.fillPercent),
+    moneyText(tg.completesCost),
+    againstExpected(tg.incidence),
+    againstExpected(tg.lengthOfInterview),
+  ]);
+  lines.push(table(['TARGET GROUP', 'STATE', 'COMPLETES', 'GOAL', 'FILL', 'COMPLETES COST', 'IR OBS/EXP', 'LOI OBS/EXP'], rows));
+  for (const tg of view.targetGroups) lines.push('', ...targetGroupSection(out, tg));
+  return lines.join('\n');
+}

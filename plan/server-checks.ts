@@ -1,0 +1,435 @@
+// The plan's server-side dry run, judged: what the API says about a target group before launch
+// (profile validation, feasibility, price, supplier quota distribution, calendar), turned into check
+// results. Pure: the caller asks the API (cli/plan-checks.ts) and hands the answers in; the launch
+// rules are judged by the same functions the target-group workflow's gate uses.
+
+import { feasibilityRequest, gateFailures, priceQuery, readFeasibility, readPrice, type FeasibilityVerdict } from '../workflows/launch-gates';
+import type { DesiredTargetGroup, Money } from './types';
+
+export type ServerCheckName = 'profiles' | 'feasibility' | 'price' | 'supplier_distribution' | 'calendar';
+
+/**
+ * - `pass`: the API agrees with the study file.
+ * - `warning`: worth a look, but no launch rule fails.
+ * - `blocking`: a launch rule of the study file fails (or the API would refuse the profiles): the gate will hold.
+ * - `unavailable`: the API call failed; `summary` says why.
+ * - `skipped`: nothing to ask (no profiles, no suppliers, already launched).
+ */
+export type ServerCheckOutcome = 'pass' | 'warning' | 'blocking' | 'unavailable' | 'skipped';
+
+export interface ServerCheck {
+  name: ServerCheckName;
+  outcome: ServerCheckOutcome;
+  /** One line: what the API said, or why it could not be asked. */
+  summary: string;
+  /** Why the check blocks the launch (outcome `blocking` only). */
+  reason?: string;
+  /** Further lines: targets with question texts, supplier shares, the suggested window. */
+  details?: string[];
+  /** The figures behind the summary, for machines. */
+  data?: Record<string, unknown>;
+}
+
+export interface TargetGroupChecks {
+  key: string;
+  /** True when some check is `blocking`. */
+  blocking: boolean;
+  checks: ServerCheck[];
+}
+
+/** An API answer, or why there is none (a failed call, reported as "unavailable: <reason>"). */
+export type Answer<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+export interface ProfileValidationAnswer {
+  valid: boolean;
+  object?: string;
+  detail?: string;
+  invalidParams?: { name: string; reason: string }[];
+}
+
+/** A question of the questions-translation catalogue, as far as the plan shows it. */
+export interface QuestionText {
+  questionId: number;
+  text: string;
+  textTranslated?: string;
+  options: { option: string; text: string; textTranslated?: string }[];
+}
+
+/** What the API answered for one target group; a missing entry was not asked. */
+export interface ServerAnswers {
+  validation?: Answer<ProfileValidationAnswer>;
+  feasibility?: Answer<Record<string, unknown>>;
+  price?: Answer<Record<string, unknown>>;
+  distribution?: Answer<Record<string, unknown>>;
+  suggestedDays?: Answer<Record<string, unknown>>;
+  timeRange?: Answer<Record<string, unknown>>;
+  questions?: Answer<QuestionText[]>;
+}
+
+export interface ServerCheckContext {
+  /** Supplier ids for the distribution check; none: the check is skipped. */
+  supplierIds: number[];
+  /** The clock the calendar is compared against (end_fielding_at). */
+  now: number;
+}
+
+/** Days the calendar is asked for when neither suggest-days nor feasibility give a field time. */
+export const DEFAULT_CALENDAR_DAYS = 14;
+const MAX_FEASIBILITY_GOAL = 100_000;
+
+// ---------------------------------------------------------------------------------------------
+// Requests: what to ask the API for a target group.
+
+/** The profiles of a target group as the API takes them, or undefined when it declares none. */
+function profilesOf(desired: DesiredTargetGroup): Record<string, unknown>[] | undefined {
+  if (!desired.profiles?.length && !desired.profileTemplateIds?.length) return undefined;
+  return (desired.profiles ?? []) as Record<string, unknown>[];
+}
+
+/** Body of `validateProfiles` (profiles plus `extra`), or undefined when there is nothing to validate. */
+export function validationRequest(desired: DesiredTargetGroup): { profiles: Record<string, unknown>[]; extra: Record<string, unknown> } | undefined {
+  const profiles = profilesOf(desired);
+  if (!profiles) return undefined;
+  const extra: Record<string, unknown> = { locale: desired.draft.locale, filling_goal: desired.draft.filling_goal };
+  if (desired.profileTemplateIds?.length) extra.profile_template_ids = desired.profileTemplateIds;
+  return { profiles, extra };
+}
+
+/** The feasibility request: exactly what the launch gate sends. */
+export function feasibilityCheckRequest(desired: DesiredTargetGroup): Record<string, unknown> {
+  return feasibilityRequest(desired);
+}
+
+/** The price prediction query: exactly what the launch gate sends. */
+export function priceCheckQuery(desired: DesiredTargetGroup): Record<string, string | number | boolean> {
+  return priceQuery(desired);
+}
+
+/** Body of supplier-quota-distribution, or undefined without suppliers. */
+export function distributionRequest(desired: DesiredTargetGroup, supplierIds: number[]): Record<string, unknown> | undefined {
+  if (supplierIds.length === 0) return undefined;
+  const request: Record<string, unknown> = { locale: desired.draft.locale, filling_goal: desired.draft.filling_goal, supplier_ids: supplierIds };
+  const profiles = profilesOf(desired);
+  if (profiles?.length) request.profiles = profiles;
+  if (desired.profileTemplateIds?.length) request.profile_template_ids = desired.profileTemplateIds;
+  return request;
+}
+
+/** Every question id the profiles use (conditions and open-ended groups), ascending. */
+export function profileQuestionIds(desired: DesiredTargetGroup): number[] {
+  const ids = new Set<number>();
+  for (const profile of (desired.profiles ?? []) as Record<string, unknown>[]) {
+    const group = record(profile.open_ended_group);
+    for (const id of array(group?.question_ids)) if (isCount(id)) ids.add(id);
+    for (const target of array(profile.targets)) {
+      for (const condition of array(record(target)?.conditions)) {
+        const id = record(condition)?.question_id;
+        if (isCount(id)) ids.add(id);
+      }
+    }
+  }
+  return [...ids].sort((a, b) => a - b);
+}
+
+/** The suggest-days request for a predicted CPI, or why the calendar cannot be asked. */
+export function suggestDaysRequest(desired: DesiredTargetGroup, cpi: Money | undefined): { request: Record<string, unknown> } | { skip: string } {
+  const incidence = Number(desired.draft.expected_incidence_rate);
+  const completes = Number(desired.draft.filling_goal);
+  if (!cpi) return { skip: 'no predicted CPI to ask with' };
+  if (cpi.currency_code !== 'USD') return { skip: `the calendar takes USD prices only (predicted CPI is in ${cpi.currency_code})` };
+  if (!(incidence > 0 && incidence < 1)) return { skip: 'the calendar needs an incidence rate strictly between 0 and 1' };
+  if (!(completes >= 1 && completes <= MAX_FEASIBILITY_GOAL)) return { skip: 'filling_goal is outside 1 … 100,000' };
+  return {
+    request: {
+      locale: desired.draft.locale,
+      price: { value: cpi.value, currency_code: cpi.currency_code },
+      length_of_interview: desired.draft.expected_length_of_interview_minutes,
+      incidence_rate: incidence,
+      completes,
+    },
+  };
+}
+
+/** How many days to ask suggest-time-range for: suggest-days' answer, else feasibility's field time, else 14. */
+export function calendarDays(suggestedDays: Answer<Record<string, unknown>> | undefined, feasibility: Answer<Record<string, unknown>> | undefined): number {
+  const fromDays = suggestedDays?.ok ? num(suggestedDays.value.suggested_days) : undefined;
+  const fromFeasibility = feasibility?.ok ? num(feasibility.value.estimated_field_time_days) : undefined;
+  const days = fromDays ?? fromFeasibility ?? DEFAULT_CALENDAR_DAYS;
+  return Math.min(365, Math.max(1, Math.ceil(days)));
+}
+
+/** The CPI the gate would judge: the price prediction's, else feasibility's suggested CPI. */
+export function gateCpi(answers: Pick<ServerAnswers, 'feasibility' | 'price'>, desired: DesiredTargetGroup): Money | undefined {
+  const predicted = answers.price?.ok ? readPrice(answers.price.value) : undefined;
+  const suggested = answers.feasibility?.ok ? readFeasibility(answers.feasibility.value, desired).suggestedCpi : undefined;
+  return predicted ?? suggested;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Judging the answers.
+
+/** Every check of one target group from the API's answers. */
+export function evaluateServerChecks(desired: DesiredTargetGroup, answers: ServerAnswers, context: ServerCheckContext): TargetGroupChecks {
+  const questions = answers.questions;
+  const checks = [
+    profilesCheck(desired, answers.validation, questions),
+    feasibilityCheck(desired, answers.feasibility),
+    priceCheck(desired, answers),
+    distributionCheck(desired, answers.distribution, context.supplierIds),
+    calendarCheck(desired, answers, context.now),
+  ];
+  return { key: desired.key, blocking: checks.some((c) => c.outcome === 'blocking'), checks };
+}
+
+/** The checks of a target group that is not checked at all (offline, already launched). */
+export function skippedServerChecks(key: string, why: string): TargetGroupChecks {
+  const names: ServerCheckName[] = ['profiles', 'feasibility', 'price', 'supplier_distribution', 'calendar'];
+  return { key, blocking: false, checks: names.map((name) => ({ name, outcome: 'skipped', summary: why })) };
+}
+
+function unavailable(name: ServerCheckName, reason: string): ServerCheck {
+  return { name, outcome: 'unavailable', summary: `unavailable: ${reason}` };
+}
+
+export function profilesCheck(desired: DesiredTargetGroup, answer: Answer<ProfileValidationAnswer> | undefined, questions: Answer<QuestionText[]> | undefined): ServerCheck {
+  const request = validationRequest(desired);
+  if (!request) return { name: 'profiles', outcome: 'skipped', summary: 'no profiles to validate' };
+  if (!answer) return { name: 'profiles', outcome: 'skipped', summary: 'not validated' };
+  const details = profileLines(desired, questions);
+  if (!answer.ok) return { ...unavailable('profiles', answer.reason), details };
+  const profiles = request.profiles.length;
+  const targets = request.profiles.reduce((n, p) => n + array(p.targets).length, 0);
+  const templates = desired.profileTemplateIds?.length ? ` and ${plural(desired.profileTemplateIds.length, 'template')}` : '';
+  const counted = `${plural(profiles, 'profile')} (${plural(targets, 'target')})${templates}`;
+  if (answer.value.valid) return { name: 'profiles', outcome: 'pass', summary: `valid: ${counted}`, details, data: { valid: true, profiles, targets } };
+  const params = (answer.value.invalidParams ?? []).map((p) => `${p.name}: ${p.reason}`);
+  const why = [answer.value.object, answer.value.detail].filter(Boolean).join(': ') || 'invalid';
+  const reason = `the API refuses the profiles (${why})${params.length ? `: ${params.join('; ')}` : ''}`;
+  return {
+    name: 'profiles',
+    outcome: 'blocking',
+    summary: `invalid: ${counted}`,
+    reason,
+    details: [...params.map((p) => `problem: ${p}`), ...details],
+    data: { valid: false, object: answer.value.object, invalidParams: answer.value.invalidParams ?? [] },
+  };
+}
+
+export function feasibilityCheck(desired: DesiredTargetGroup, answer: Answer<Record<string, unknown>> | undefined): ServerCheck {
+  if (!answer) return { name: 'feasibility', outcome: 'skipped', summary: 'not asked' };
+  if (!answer.ok) return unavailable('feasibility', answer.reason);
+  const verdict = readFeasibility(answer.value, desired);
+  const days = num(answer.value.estimated_field_time_days);
+  const parts = [
+    `${verdict.feasibleCompletes ?? '?'} feasible completes for a filling_goal of ${verdict.fillingGoal ?? '?'}`,
+    verdict.suggestedCpi ? `suggested CPI ${moneyText(verdict.suggestedCpi)}` : undefined,
+    days !== undefined ? `about ${Math.ceil(days)} day(s) in field` : answer.value.estimated_field_time_days === null ? 'never reaches the goal' : undefined,
+  ].filter(Boolean);
+  const data = { feasible: verdict.feasible, feasibleCompletes: verdict.feasibleCompletes, fillingGoal: verdict.fillingGoal, suggestedCpi: verdict.suggestedCpi, estimatedFieldTimeDays: days };
+  const summary = `${verdict.feasible ? 'feasible' : 'infeasible'}: ${parts.join(', ')}`;
+  if (verdict.feasible) return { name: 'feasibility', outcome: 'pass', summary, data };
+  const failures = gateFailures({ ...desired, launch: { ...desired.launch, maxCpi: undefined } }, verdict, undefined);
+  if (failures.length) return { name: 'feasibility', outcome: 'blocking', summary, reason: `${failures.join('; ')} (require_feasible)`, data };
+  return { name: 'feasibility', outcome: 'warning', summary: `${summary} (require_feasible is off)`, data };
+}
+
+export function priceCheck(desired: DesiredTargetGroup, answers: Pick<ServerAnswers, 'feasibility' | 'price'>): ServerCheck {
+  const answer = answers.price;
+  if (!answer) return { name: 'price', outcome: 'skipped', summary: 'not asked' };
+  if (!answer.ok) return unavailable('price', answer.reason);
+  const cpi = gateCpi(answers, desired);
+  const predicted = readPrice(answer.value);
+  const total = moneyOf(answer.value.total_cost);
+  const max = desired.launch.maxCpi;
+  const source = predicted ? 'predicted CPI' : 'CPI (feasibility suggestion; no prediction in the answer)';
+  const summary = cpi
+    ? `${source} ${moneyText(cpi)}${total ? `, total ${moneyText(total)}` : ''}${max ? ` (max_cpi ${moneyText(max)})` : ''}`
+    : 'the API predicted no price';
+  const data = { cpi, totalCost: total, maxCpi: max, pricingModel: answer.value.pricing_model };
+  const noFeasibility: FeasibilityVerdict = { feasible: true };
+  const failures = gateFailures({ ...desired, launch: { ...desired.launch, requireFeasible: false } }, noFeasibility, cpi);
+  if (failures.length) return { name: 'price', outcome: 'blocking', summary, reason: `${failures.join('; ')} (max_cpi)`, data };
+  if (!cpi) return { name: 'price', outcome: 'warning', summary, data };
+  return { name: 'price', outcome: 'pass', summary, data };
+}
+
+export function distributionCheck(desired: DesiredTargetGroup, answer: Answer<Record<string, unknown>> | undefined, supplierIds: number[]): ServerCheck {
+  if (supplierIds.length === 0) return { name: 'supplier_distribution', outcome: 'skipped', summary: 'no supplier ids to distribute over (STUDYFLOW_PLAN_SUPPLIER_IDS)' };
+  if (!answer) return { name: 'supplier_distribution', outcome: 'skipped', summary: 'not asked' };
+  if (!answer.ok) return unavailable('supplier_distribution', answer.reason);
+  const suppliers = array(answer.value.suppliers).map(record).filter((s): s is Record<string, unknown> => s !== undefined);
+  const goal = num(answer.value.filling_goal) ?? num(desired.draft.filling_goal);
+  const shares = suppliers.map((s) => ({
+    supplierId: String(s.supplier_id),
+    completesGoal: num(s.completes_goal) ?? 0,
+    percentage: num(s.completes_goal_percentage),
+    targets: array(s.targets).length,
+  }));
+  const sum = shares.reduce((n, s) => n + s.completesGoal, 0);
+  const details = shares.map((s) => `supplier ${s.supplierId}: ${s.completesGoal} completes${s.percentage !== undefined ? ` (${s.percentage}%)` : ''}${s.targets ? `, ${plural(s.targets, 'quota target')}` : ''}`);
+  const data = { fillingGoal: goal, suppliers: shares };
+  const summary = `${plural(shares.length, 'supplier')} share ${sum} of ${goal ?? '?'} completes`;
+  const missing = supplierIds.filter((id) => !shares.some((s) => s.supplierId === String(id)));
+  if (missing.length) return { name: 'supplier_distribution', outcome: 'warning', summary: `${summary}; no share for supplier(s) ${missing.join(', ')}`, details, data };
+  if (goal !== undefined && sum !== goal) return { name: 'supplier_distribution', outcome: 'warning', summary: `${summary}: the shares do not add up to the filling goal`, details, data };
+  return { name: 'supplier_distribution', outcome: 'pass', summary, details, data };
+}
+
+export function calendarCheck(desired: DesiredTargetGroup, answers: Pick<ServerAnswers, 'suggestedDays' | 'timeRange'>, now: number): ServerCheck {
+  const { suggestedDays: days, timeRange: range } = answers;
+  if (!days && !range) return { name: 'calendar', outcome: 'skipped', summary: 'not asked' };
+  if ((days === undefined || !days.ok) && (range === undefined || !range.ok)) {
+    const reasons = [days, range].filter((a): a is { ok: false; reason: string } => a !== undefined && !a.ok).map((a) => a.reason);
+    return unavailable('calendar', [...new Set(reasons)].join('; '));
+  }
+  const details: string[] = [];
+  const data: Record<string, unknown> = {};
+  const parts: string[] = [];
+  let warning: string | undefined;
+  if (range?.ok) {
+    const start = text(range.value.suggested_start);
+    const end = text(range.value.suggested_end);
+    data.suggestedStart = start;
+    data.suggestedEnd = end;
+    data.days = num(range.value.days);
+    parts.push(`field ${start ?? '?'} to ${end ?? '?'}${data.days !== undefined ? ` (${String(data.days)} day(s))` : ''}`);
+  } else if (range && !range.ok) {
+    details.push(`time range unavailable: ${range.reason}`);
+  }
+  if (days?.ok) {
+    const suggested = num(days.value.suggested_days);
+    const market = moneyOf(days.value.market_cpi);
+    data.suggestedDays = suggested ?? null;
+    data.marketCpi = market;
+    if (days.value.feasible === false || suggested === undefined) {
+      warning = `the panel cannot deliver ${String(days.value.completes ?? desired.draft.filling_goal)} completes at this price`;
+    } else {
+      parts.push(`${suggested} day(s) suggested for ${String(days.value.completes ?? desired.draft.filling_goal)} completes`);
+    }
+    if (market) details.push(`market CPI ${moneyText(market)}`);
+    const endAt = desired.launch.endFieldingAt ? Date.parse(desired.launch.endFieldingAt) : NaN;
+    if (suggested !== undefined && Number.isFinite(endAt)) {
+      const left = Math.floor((endAt - now) / 86_400_000);
+      if (suggested > left) warning = `${suggested} day(s) suggested, but end_fielding_at leaves ${Math.max(0, left)}`;
+    }
+  } else if (days && !days.ok) {
+    details.push(`suggested days unavailable: ${days.reason}`);
+  }
+  const summary = [...parts, warning].filter(Boolean).join('; ') || 'no suggestion';
+  return { name: 'calendar', outcome: warning ? 'warning' : 'pass', summary, details: details.length ? details : undefined, data };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Profiles with their question texts.
+
+/** Questions by id from a questions-translation page's items. */
+export function readQuestions(items: unknown[]): QuestionText[] {
+  return items
+    .map(record)
+    .filter((q): q is Record<string, unknown> => q !== undefined && isCount(q.question_id))
+    .map((q) => ({
+      questionId: q.question_id as number,
+      text: text(q.text) ?? '',
+      textTranslated: text(q.text_translated),
+      options: array(q.options)
+        .map(record)
+        .filter((o): o is Record<string, unknown> => o !== undefined)
+        .map((o) => ({ option: String(o.option), text: text(o.text) ?? '', textTranslated: text(o.text_translated) })),
+    }));
+}
+
+function quoted(textValue: string, translated?: string): string {
+  return translated && translated !== textValue ? `"${textValue}" [${translated}]` : `"${textValue}"`;
+}
+
+/** One condition with its question's text, e.g. `43 "What is your gender?" = 1 "Male"`. */
+export function conditionText(condition: Record<string, unknown>, questions: Map<number, QuestionText> | undefined): string {
+  const id = condition.question_id;
+  const question = isCount(id) ? questions?.get(id) : undefined;
+  const head = `${String(id)}${question ? ` ${quoted(question.text, question.textTranslated)}` : ''}`;
+  switch (condition.object) {
+    case 'selection': {
+      const option = String(condition.option);
+      const known = question?.options.find((o) => o.option === option);
+      return `${head} = ${option}${known ? ` ${quoted(known.text, known.textTranslated)}` : question ? ' (unknown option)' : ''}`;
+    }
+    case 'range':
+      return `${head} in ${String(condition.min)}–${String(condition.max)}`;
+    case 'zip_code': {
+      const codes = array(condition.zip_codes).map(String);
+      return `${head} zip codes ${codes.slice(0, 5).join(', ')}${codes.length > 5 ? `, … (${codes.length})` : ''}`;
+    }
+    case 'open_ended': {
+      const values = array(condition.values).map((v) => `"${String(v)}"`);
+      return `${head} answers ${values.slice(0, 5).join(', ')}${values.length > 5 ? `, … (${values.length})` : ''}`;
+    }
+    default:
+      return `${head} (${String(condition.object)})`;
+  }
+}
+
+function quotaText(quota: Record<string, unknown> | undefined, fillingGoal: number | undefined): string {
+  if (!quota) return '';
+  const goal = num(quota.completes_goal);
+  const pct = num(quota.completes_goal_percentage);
+  const derived = goal ?? (pct !== undefined && fillingGoal !== undefined ? Math.round((fillingGoal * pct) / 100) : undefined);
+  const name = text(quota.name);
+  const figures = [pct !== undefined ? `${pct}%` : undefined, derived !== undefined ? `${derived} completes` : undefined].filter(Boolean).join(', ');
+  return ` — quota${name ? ` ${name}` : ''}${figures ? ` ${figures}` : ''}`;
+}
+
+/** The profiles as lines: `profile <name>`, then `  <target>: <conditions> — quota …`. */
+export function profileLines(desired: DesiredTargetGroup, questions: Answer<QuestionText[]> | undefined): string[] {
+  const byId = questions?.ok ? new Map(questions.value.map((q) => [q.questionId, q])) : undefined;
+  const fillingGoal = num(desired.draft.filling_goal);
+  const lines: string[] = [];
+  if (questions && !questions.ok) lines.push(`question texts unavailable: ${questions.reason}`);
+  for (const id of desired.profileTemplateIds ?? []) lines.push(`profile template ${id}`);
+  for (const profile of (desired.profiles ?? []) as Record<string, unknown>[]) {
+    const quotas = profile.quotas_enabled === true;
+    lines.push(`profile ${text(profile.name) ?? '?'} (${text(profile.object) ?? 'regular'}${quotas ? ', quotas' : ''})`);
+    for (const target of array(profile.targets).map(record)) {
+      if (!target) continue;
+      const conditions = array(target.conditions).map(record).filter((c): c is Record<string, unknown> => c !== undefined).map((c) => conditionText(c, byId));
+      const label = text(target.text);
+      lines.push(`  ${label ? `${label}: ` : ''}${conditions.join(' and ')}${quotas ? quotaText(record(target.quota), fillingGoal) : ''}`);
+    }
+  }
+  return lines;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+function array(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+function num(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0;
+}
+
+function moneyOf(value: unknown): Money | undefined {
+  const m = record(value);
+  if (m && (typeof m.value === 'string' || typeof m.value === 'number') && typeof m.currency_code === 'string') return { value: String(m.value), currency_code: m.currency_code };
+  return undefined;
+}
+
+export function moneyText(money: Money): string {
+  return `${money.value} ${money.currency_code}`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

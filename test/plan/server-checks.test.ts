@@ -1,0 +1,275 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  calendarCheck,
+  calendarDays,
+  conditionText,
+  distributionCheck,
+  distributionRequest,
+  evaluateServerChecks,
+  feasibilityCheck,
+  priceCheck,
+  profileQuestionIds,
+  profilesCheck,
+  readQuestions,
+  skippedServerChecks,
+  suggestDaysRequest,
+  validationRequest,
+  type Answer,
+  type QuestionText,
+  type ServerAnswers,
+} from '../../plan/server-checks';
+import type { DesiredTargetGroup } from '../../plan/types';
+import { gateFailures, readFeasibility } from '../../workflows/launch-gates';
+
+const timing = { jobPollInitialMs: 100, jobPollMaxMs: 1000, jobTimeoutMs: 60_000, launchRetries: 3, watchIntervalMs: 60_000 };
+const NOW = Date.parse('2026-03-02T12:00:00Z');
+
+const GENDER = {
+  object: 'regular',
+  name: 'gender',
+  quotas_enabled: true,
+  targets: [
+    { text: 'Men', conditions: [{ object: 'selection', question_id: 43, option: '1' }], quota: { name: 'men', completes_goal_percentage: 50 } },
+    { text: 'Women', conditions: [{ object: 'selection', question_id: 43, option: '2' }], quota: { name: 'women', completes_goal: 100 } },
+  ],
+};
+
+function tg(patch: Partial<DesiredTargetGroup> = {}, launch: Partial<DesiredTargetGroup['launch']> = {}): DesiredTargetGroup {
+  return {
+    key: 'panel',
+    draft: { locale: 'en_US', expected_incidence_rate: 0.5, expected_length_of_interview_minutes: 10, filling_goal: 200, project_manager_id: '3001', collects_pii: false },
+    idLists: {},
+    exclusionGroups: [],
+    launch: { mode: 'auto', requireFeasible: true, ...launch },
+    timing,
+    ...patch,
+  };
+}
+
+const ok = <T>(value: T): Answer<T> => ({ ok: true, value });
+const failed = (reason: string): Answer<never> => ({ ok: false, reason });
+const usd = (value: string) => ({ value, currency_code: 'USD', currency_scale: 2 });
+const QUESTIONS: QuestionText[] = readQuestions([
+  { question_id: 43, text: 'Geschlecht?', text_translated: 'What is your gender?', options: [{ option: '1', text: 'Männlich', text_translated: 'Male' }, { option: '2', text: 'Weiblich', text_translated: 'Female' }] },
+  { question_id: 42, text: 'What is your age?', text_translated: 'What is your age?', options: [] },
+]);
+
+describe('profiles check', () => {
+  const desired = tg({ profiles: [GENDER] });
+
+  it('passes valid profiles and shows targets with question and option texts and quotas', () => {
+    const check = profilesCheck(desired, ok({ valid: true }), ok(QUESTIONS));
+    expect(check.outcome).toBe('pass');
+    expect(check.summary).toBe('valid: 1 profile (2 targets)');
+    expect(check.details).toEqual([
+      'profile gender (regular, quotas)',
+      '  Men: 43 "Geschlecht?" [What is your gender?] = 1 "Männlich" [Male] — quota men 50%, 100 completes',
+      '  Women: 43 "Geschlecht?" [What is your gender?] = 2 "Weiblich" [Female] — quota women 100 completes',
+    ]);
+  });
+
+  it('is BLOCKING when the API refuses the profiles, with every problem as the reason', () => {
+    const check = profilesCheck(desired, ok({ valid: false, object: 'unknown_question', detail: 'question 96 does not exist', invalidParams: [{ name: 'profiles[0].targets[0]', reason: 'unknown' }] }), ok(QUESTIONS));
+    expect(check.outcome).toBe('blocking');
+    expect(check.reason).toBe('the API refuses the profiles (unknown_question: question 96 does not exist): profiles[0].targets[0]: unknown');
+    expect(check.details?.[0]).toBe('problem: profiles[0].targets[0]: unknown');
+  });
+
+  it('is unavailable when the validation call fails, keeping the ids when the question texts fail too', () => {
+    const check = profilesCheck(desired, failed('HTTP 503 service_unavailable'), failed('network_error: reset'));
+    expect(check.outcome).toBe('unavailable');
+    expect(check.summary).toBe('unavailable: HTTP 503 service_unavailable');
+    expect(check.details).toContain('question texts unavailable: network_error: reset');
+    expect(check.details).toContain('  Men: 43 = 1 — quota men 50%, 100 completes');
+  });
+
+  it('is skipped without profiles', () => {
+    expect(profilesCheck(tg(), undefined, undefined)).toMatchObject({ outcome: 'skipped', summary: 'no profiles to validate' });
+    expect(validationRequest(tg())).toBeUndefined();
+  });
+
+  it('validates remote templates with the locale and filling goal', () => {
+    expect(validationRequest(tg({ profiles: [], profileTemplateIds: ['tpl_parents'] }))).toEqual({
+      profiles: [],
+      extra: { locale: 'en_US', filling_goal: 200, profile_template_ids: ['tpl_parents'] },
+    });
+  });
+});
+
+describe('feasibility check', () => {
+  const answer = (feasible: boolean, completes: number) => ok({ feasible, feasible_completes: completes, filling_goal: 200, suggested_cpi: usd('2.65'), estimated_field_time_days: feasible ? 3.2 : null });
+
+  it('passes a feasible target group', () => {
+    const check = feasibilityCheck(tg(), answer(true, 5000));
+    expect(check).toMatchObject({ outcome: 'pass', summary: 'feasible: 5000 feasible completes for a filling_goal of 200, suggested CPI 2.65 USD, about 4 day(s) in field' });
+    expect(check.data).toMatchObject({ feasible: true, feasibleCompletes: 5000, fillingGoal: 200 });
+  });
+
+  it('is BLOCKING under require_feasible, with the gate reason', () => {
+    const check = feasibilityCheck(tg(), answer(false, 40));
+    expect(check.outcome).toBe('blocking');
+    expect(check.reason).toBe('infeasible: 40 feasible completes for a filling_goal of 200 (require_feasible)');
+    expect(check.summary).toContain('never reaches the goal');
+  });
+
+  it('is only a warning when require_feasible is off', () => {
+    expect(feasibilityCheck(tg({}, { requireFeasible: false }), answer(false, 40))).toMatchObject({ outcome: 'warning', summary: expect.stringContaining('(require_feasible is off)') });
+  });
+
+  it('is unavailable when the call fails', () => {
+    expect(feasibilityCheck(tg(), failed('HTTP 422 unsupported_locale'))).toEqual({ name: 'feasibility', outcome: 'unavailable', summary: 'unavailable: HTTP 422 unsupported_locale' });
+  });
+});
+
+describe('price check', () => {
+  const prediction = (value: string, currency = 'USD') => ok({ cost_per_interview: { value, currency_code: currency, currency_scale: 2 }, total_cost: usd('530.00'), pricing_model: 'rate_card' });
+
+  it('passes a predicted CPI at or below max_cpi', () => {
+    const check = priceCheck(tg({}, { maxCpi: { value: '2.65', currency_code: 'USD' } }), { price: prediction('2.65') });
+    expect(check).toMatchObject({ outcome: 'pass', summary: 'predicted CPI 2.65 USD, total 530.00 USD (max_cpi 2.65 USD)' });
+  });
+
+  it('is BLOCKING above max_cpi', () => {
+    const check = priceCheck(tg({}, { maxCpi: { value: '2.00', currency_code: 'USD' } }), { price: prediction('2.65') });
+    expect(check.outcome).toBe('blocking');
+    expect(check.reason).toBe('predicted CPI 2.65 USD is above max_cpi 2.00 (max_cpi)');
+  });
+
+  it('is BLOCKING when the currencies differ or no price comes back while max_cpi is set', () => {
+    const max = { maxCpi: { value: '5.00', currency_code: 'EUR' } };
+    expect(priceCheck(tg({}, max), { price: prediction('2.65') }).reason).toBe('predicted CPI is in USD, max_cpi in EUR (max_cpi)');
+    expect(priceCheck(tg({}, max), { price: ok({}) }).reason).toBe('max_cpi is set but the API predicted no price (max_cpi)');
+  });
+
+  it('judges the feasibility suggestion when the prediction has no CPI, as the gate does', () => {
+    const check = priceCheck(tg({}, { maxCpi: { value: '2.00', currency_code: 'USD' } }), { price: ok({}), feasibility: ok({ feasible: true, suggested_cpi: usd('3.10') }) });
+    expect(check).toMatchObject({ outcome: 'blocking', reason: 'predicted CPI 3.10 USD is above max_cpi 2.00 (max_cpi)' });
+    expect(check.summary).toContain('feasibility suggestion');
+  });
+
+  it('warns when no price comes back and no max_cpi is set', () => {
+    expect(priceCheck(tg(), { price: ok({}) })).toMatchObject({ outcome: 'warning', summary: 'the API predicted no price' });
+  });
+
+  it('is unavailable when the call fails, even with max_cpi set', () => {
+    expect(priceCheck(tg({}, { maxCpi: { value: '2.00', currency_code: 'USD' } }), { price: failed('HTTP 404 not_found') })).toMatchObject({ outcome: 'unavailable', summary: 'unavailable: HTTP 404 not_found' });
+  });
+});
+
+describe('supplier distribution check', () => {
+  const answer = (goals: number[]) => ok({ filling_goal: 200, suppliers: goals.map((g, i) => ({ supplier_id: 101 + i, completes_goal: g, completes_goal_percentage: (g / 2), targets: [{}, {}] })) });
+
+  it('passes when every supplier gets a share and the shares add up to the goal', () => {
+    const check = distributionCheck(tg(), answer([120, 80]), [101, 102]);
+    expect(check).toMatchObject({ outcome: 'pass', summary: '2 suppliers share 200 of 200 completes' });
+    expect(check.details).toEqual(['supplier 101: 120 completes (60%), 2 quota targets', 'supplier 102: 80 completes (40%), 2 quota targets']);
+  });
+
+  it('warns when the shares miss the goal or a supplier', () => {
+    expect(distributionCheck(tg(), answer([120, 70]), [101, 102]).outcome).toBe('warning');
+    expect(distributionCheck(tg(), answer([200]), [101, 102]).summary).toContain('no share for supplier(s) 102');
+  });
+
+  it('is unavailable when the call fails and skipped without suppliers', () => {
+    expect(distributionCheck(tg(), failed('HTTP 400 bad_request'), [101])).toMatchObject({ outcome: 'unavailable', summary: 'unavailable: HTTP 400 bad_request' });
+    expect(distributionCheck(tg(), undefined, [])).toMatchObject({ outcome: 'skipped' });
+    expect(distributionRequest(tg(), [])).toBeUndefined();
+    expect(distributionRequest(tg({ profiles: [GENDER] }), [101])).toEqual({ locale: 'en_US', filling_goal: 200, supplier_ids: [101], profiles: [GENDER] });
+  });
+});
+
+describe('calendar check', () => {
+  const range = ok({ locale: 'en_US', days: 3, suggested_start: '2026-03-03T00:00:00.000Z', suggested_end: '2026-03-05T23:59:59.999Z' });
+  const days = (suggested: number | null) => ok({ locale: 'en_US', completes: 200, suggested_days: suggested, feasible: suggested !== null, market_cpi: usd('2.65') });
+
+  it('passes with the suggested window and days', () => {
+    const check = calendarCheck(tg(), { timeRange: range, suggestedDays: days(3) }, NOW);
+    expect(check).toMatchObject({ outcome: 'pass', summary: 'field 2026-03-03T00:00:00.000Z to 2026-03-05T23:59:59.999Z (3 day(s)); 3 day(s) suggested for 200 completes' });
+    expect(check.data).toMatchObject({ suggestedDays: 3, suggestedStart: '2026-03-03T00:00:00.000Z', marketCpi: { value: '2.65', currency_code: 'USD' } });
+  });
+
+  it('warns when the panel cannot deliver, or end_fielding_at leaves too few days', () => {
+    expect(calendarCheck(tg(), { timeRange: range, suggestedDays: days(null) }, NOW).summary).toContain('the panel cannot deliver 200 completes at this price');
+    const short = tg({}, { endFieldingAt: '2026-03-04T12:00:00Z' });
+    expect(calendarCheck(short, { timeRange: range, suggestedDays: days(3) }, NOW)).toMatchObject({ outcome: 'warning', summary: expect.stringContaining('3 day(s) suggested, but end_fielding_at leaves 2') });
+  });
+
+  it('is unavailable only when every calendar call failed; one failure shows in the details', () => {
+    expect(calendarCheck(tg(), { timeRange: failed('HTTP 401 unauthorized'), suggestedDays: failed('HTTP 401 unauthorized') }, NOW)).toMatchObject({ outcome: 'unavailable', summary: 'unavailable: HTTP 401 unauthorized' });
+    expect(calendarCheck(tg(), { timeRange: failed('HTTP 401 unauthorized') }, NOW).outcome).toBe('unavailable');
+    const half = calendarCheck(tg(), { timeRange: failed('HTTP 500 internal_server_error'), suggestedDays: days(3) }, NOW);
+    expect(half.outcome).toBe('pass');
+    expect(half.details).toContain('time range unavailable: HTTP 500 internal_server_error');
+  });
+
+  it('asks suggest-days only with a USD price and an incidence strictly between 0 and 1', () => {
+    expect(suggestDaysRequest(tg(), { value: '2.65', currency_code: 'USD' })).toEqual({
+      request: { locale: 'en_US', price: { value: '2.65', currency_code: 'USD' }, length_of_interview: 10, incidence_rate: 0.5, completes: 200 },
+    });
+    expect(suggestDaysRequest(tg(), { value: '2.65', currency_code: 'EUR' })).toEqual({ skip: 'the calendar takes USD prices only (predicted CPI is in EUR)' });
+    expect(suggestDaysRequest(tg({ draft: { ...tg().draft, expected_incidence_rate: 1 } }), { value: '2.65', currency_code: 'USD' })).toEqual({ skip: 'the calendar needs an incidence rate strictly between 0 and 1' });
+    expect(suggestDaysRequest(tg(), undefined)).toEqual({ skip: 'no predicted CPI to ask with' });
+  });
+
+  it('asks the time range for suggest-days\' days, else feasibility\'s field time, else 14', () => {
+    expect(calendarDays(days(3), ok({ estimated_field_time_days: 9.2 }))).toBe(3);
+    expect(calendarDays(failed('x'), ok({ estimated_field_time_days: 9.2 }))).toBe(10);
+    expect(calendarDays(undefined, ok({ estimated_field_time_days: null }))).toBe(14);
+    expect(calendarDays(ok({ suggested_days: 900 }), undefined)).toBe(365);
+  });
+});
+
+describe('conditions with question texts', () => {
+  const byId = new Map(QUESTIONS.map((q) => [q.questionId, q]));
+
+  it('writes each condition kind, with the ids alone when the texts are unknown', () => {
+    expect(conditionText({ object: 'range', question_id: 42, min: 18, max: 34 }, byId)).toBe('42 "What is your age?" in 18–34');
+    expect(conditionText({ object: 'selection', question_id: 43, option: '9' }, byId)).toBe('43 "Geschlecht?" [What is your gender?] = 9 (unknown option)');
+    expect(conditionText({ object: 'zip_code', question_id: 45, zip_codes: ['1', '2', '3', '4', '5', '6'] }, undefined)).toBe('45 zip codes 1, 2, 3, 4, 5, … (6)');
+    expect(conditionText({ object: 'open_ended', question_id: 9001, values: ['acme'] }, undefined)).toBe('9001 answers "acme"');
+  });
+
+  it('collects every question id of the profiles, open-ended groups included', () => {
+    const desired = tg({ profiles: [GENDER, { object: 'regular', name: 'oe', open_ended_group: { name: 'g', question_ids: [9002, 9001] }, targets: [{ conditions: [{ object: 'range', question_id: 42, min: 1, max: 2 }] }] }] });
+    expect(profileQuestionIds(desired)).toEqual([42, 43, 9001, 9002]);
+  });
+});
+
+describe('all checks of a target group', () => {
+  it('is blocking when any check blocks, and lists the five checks in order', () => {
+    const answers: ServerAnswers = {
+      feasibility: ok({ feasible: true, feasible_completes: 900, filling_goal: 200 }),
+      price: ok({ cost_per_interview: usd('9.00') }),
+    };
+    const result = evaluateServerChecks(tg({}, { maxCpi: { value: '5.00', currency_code: 'USD' } }), answers, { supplierIds: [], now: NOW });
+    expect(result.checks.map((c) => c.name)).toEqual(['profiles', 'feasibility', 'price', 'supplier_distribution', 'calendar']);
+    expect(result.checks.map((c) => c.outcome)).toEqual(['skipped', 'pass', 'blocking', 'skipped', 'skipped']);
+    expect(result.blocking).toBe(true);
+    expect(skippedServerChecks('x', 'offline')).toMatchObject({ key: 'x', blocking: false, checks: expect.arrayContaining([{ name: 'price', outcome: 'skipped', summary: 'offline' }]) });
+  });
+
+  it('blocks exactly when the workflow launch gate would hold (property)', () => {
+    const money = fc.record({ value: fc.integer({ min: 1, max: 2000 }).map((c) => (c / 100).toFixed(2)), currency_code: fc.constantFrom('USD', 'EUR') });
+    fc.assert(
+      fc.property(
+        fc.boolean(),
+        fc.integer({ min: 0, max: 500 }),
+        fc.option(money, { nil: undefined }),
+        fc.option(money, { nil: undefined }),
+        fc.option(money, { nil: undefined }),
+        (requireFeasible, feasibleCompletes, maxCpi, predicted, suggested) => {
+          const desired = tg({}, { requireFeasible, maxCpi });
+          const feasibility = { feasible_completes: feasibleCompletes, filling_goal: 200, ...(suggested ? { suggested_cpi: suggested } : {}) };
+          const prediction = predicted ? { cost_per_interview: predicted } : {};
+          const result = evaluateServerChecks(desired, { feasibility: ok(feasibility), price: ok(prediction) }, { supplierIds: [], now: NOW });
+          const gate = gateFailures(desired, readFeasibility(feasibility, desired), predicted ?? suggested);
+          expect(result.blocking).toBe(gate.length > 0);
+          const reasons = result.checks.filter((c) => c.outcome === 'blocking').map((c) => c.reason?.replace(/ \((require_feasible|max_cpi)\)$/, ''));
+          expect(reasons).toEqual(gate);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
