@@ -11,7 +11,12 @@ import { FileWebhookSecretStore } from './webhook-secret-store';
 export function createWorkerActivities(env: NodeJS.ProcessEnv | Record<string, string>) {
   const settings = withDevDefaults(env as NodeJS.ProcessEnv);
   const config = loadApiConfig(settings);
-  const api = createDemandApiClient({ config });
+  const pace = settings.STUDYFLOW_API_REQUESTS_PER_SECOND;
+  const requestsPerSecond = pace ? Number(pace) : undefined;
+  if (requestsPerSecond !== undefined && !(requestsPerSecond > 0)) {
+    throw new Error(`STUDYFLOW_API_REQUESTS_PER_SECOND must be a positive number, got "${pace}"`);
+  }
+  const api = createDemandApiClient({ config, requestsPerSecond });
   const blobs = createBlobStore({ dir: blobDirFromEnv(settings) });
   const secretsFile = settings.STUDYFLOW_WEBHOOK_SECRETS_FILE ?? path.join('.studyflow', 'secrets', 'webhooks.json');
   const webhookSecrets = new FileWebhookSecretStore(secretsFile);

@@ -7,6 +7,7 @@ import { DEFAULT_JOB_BUSY_RETRY_DELAY_MS, failureFromAnswer, isAuthorizationErro
 import { exchange } from './http-exchange';
 import type { StreamingBody } from './multipart-body';
 import { sharedApiDispatcher } from './shared-dispatcher';
+import { createRequestPacer } from './request-pacer';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -24,6 +25,11 @@ export interface DemandApiClientOptions {
   jobBusyRetryDelayMs?: number;
   /** User-Agent header. Default `studyflow`. */
   userAgent?: string;
+  /**
+   * Most requests per second this process sends to the API (STUDYFLOW_API_REQUESTS_PER_SECOND);
+   * default unpaced. Give each of N worker processes 1/N of the API's quota.
+   */
+  requestsPerSecond?: number;
 }
 
 /** One call to a `/v1` endpoint. */
@@ -74,7 +80,10 @@ export function createDemandApiClient(options: DemandApiClientOptions): DemandAp
   const tokens = new AccessTokenProvider({ config, dispatcher, clock, refreshMarginMs: options.tokenRefreshMarginMs, userAgent });
   const jobBusyRetryDelayMs = options.jobBusyRetryDelayMs ?? DEFAULT_JOB_BUSY_RETRY_DELAY_MS;
 
+  const pacer = createRequestPacer(options.requestsPerSecond, clock);
+
   async function send(req: ApiRequest, token: string): Promise<ApiAnswer> {
+    await pacer.take(req.signal);
     if (!req.path.startsWith('/v1/')) throw new Error(`Demand API paths start with /v1/ (got ${req.path})`);
     const url = new URL(config.baseUrl + req.path);
     for (const [name, value] of Object.entries(req.query ?? {})) {

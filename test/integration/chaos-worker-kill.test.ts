@@ -80,4 +80,9 @@ describe('chaos: the worker is killed at 10 points of a 5-target-group apply', (
     replacement.kill('SIGTERM');
     await new Promise((resolve) => replacement.once('exit', resolve));
   });
+
+  it('keeps the client secret and tokens out of every workflow history', async () => {
+    const scanned = await t.scanHistories([t.env.STUDYFLOW_CLIENT_SECRET]);
+    expect(scanned.workflows).toBeGreaterThanOrEqual(20);
+  });
 });

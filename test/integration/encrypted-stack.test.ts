@@ -69,4 +69,9 @@ describe('the dev stack with a local payload key', () => {
     const anonymous = await fetch(`${t.stack.codec!.url}/decode`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ payloads: [encrypted] }) });
     expect(anonymous.status).toBe(401);
   });
+
+  it('keeps the client secret and tokens out of every workflow history', async () => {
+    const scanned = await t.scanHistories([t.env.STUDYFLOW_CLIENT_SECRET]);
+    expect(scanned.workflows).toBeGreaterThanOrEqual(2);
+  });
 });
