@@ -84,7 +84,7 @@ describe('the shipped examples apply against the sandbox', () => {
       const tg = targetGroupOf(t, 'quickstart-us-gen-pop', 'us_gen_pop');
       expect(tg).toMatchObject({ status: 'live', locale: 'en_US', filling_goal: 200, project_manager_id: 3001 });
       const run = t.stack.sandbox.state().fielding_runs[tg.fielding_run_id!];
-      expect(Date.parse(run.end_fielding_at)).toBe(Date.parse('2027-12-31T00:00:00Z'));
+      expect(Date.parse(run.end_fielding_at)).toBe(Date.parse('2027-06-30T00:00:00Z'));
       const project = t.stack.sandbox.state().projects[tg.project_id];
       expect(project).toMatchObject({ human_readable_id: 'quickstart_us_gen_pop', project_customer_reference_number: 'PO-QUICKSTART-0001' });
     });
