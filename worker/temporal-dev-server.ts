@@ -24,7 +24,21 @@ export interface DevServerOptions {
   logFile?: string;
   /** How long to wait until the frontend answers. */
   startTimeoutMs?: number;
+  /** Dynamic config values (default DEV_SERVER_DYNAMIC_CONFIG); `{}` runs Temporal's own defaults. */
+  dynamicConfig?: Readonly<Record<string, number | string>>;
 }
+
+/**
+ * Server settings for one process on one machine. The defaults suit a multi-host cluster: the
+ * history service reads its transfer queue at most 20 times a second and never fires a timer
+ * earlier than a second after it was created, which made every activity step of a workflow cost
+ * about 100 ms and every sub-second timer about one second on the dev server (bench/engine-overhead.ts,
+ * docs/benchmarks.md). Values are JSON, as `--dynamic-config-value` wants them.
+ */
+export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, number | string>> = Object.freeze({
+  'history.transferProcessorMaxPollRPS': 1000,
+  'history.timerProcessorMaxTimeShift': '10ms',
+});
 
 export interface RunningDevServer {
   address: string;
@@ -58,6 +72,9 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
   }
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTE_TYPES)) {
     args.push('--search-attribute', `${name}=${type}`);
+  }
+  for (const [key, value] of Object.entries(options.dynamicConfig ?? DEV_SERVER_DYNAMIC_CONFIG)) {
+    args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
   }
   const logFile = options.logFile ?? `${options.dbFile}.log`;
   const log = fs.openSync(logFile, 'a');

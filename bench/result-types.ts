@@ -1,0 +1,173 @@
+// The JSON each benchmark writes to bench/out/<name>.json, as bench/report.ts reads it.
+import type { RunContext } from './bench-stack';
+import type { Distribution } from './stats';
+
+/** Fields every result carries: what ran, where, when, under which load. */
+export interface ResultHeader extends RunContext {
+  benchmark: string;
+  /** The exact command that produced the result. */
+  command: string;
+}
+
+export interface TargetCheck {
+  name: string;
+  measured: number | null;
+  limit: number;
+  met: boolean;
+}
+
+export interface EngineBreakdown {
+  studyWorkflowActivities: number;
+  studyWorkflowEvents: number;
+  /** Workflow tasks of the study workflow that timed out (each costs the task's timeout, 10 s by default). */
+  studyWorkflowTaskTimeouts: { scheduleToStart: number; startToClose: number };
+  activitiesPerTargetGroup: number;
+  targetGroupWorkflowStartedMs: { median: number; last: number };
+  perTargetGroupUntilLiveMs: { total: number; signalWait: number; activityDispatch: number; activityRun: number; workflowTask: number; timer: number };
+  signalsUntilLive: number;
+  meanSignalWaitMs: number | null;
+}
+
+export interface ApplyLatencyRow {
+  targetGroups: number;
+  loadAverage: [number, number, number];
+  /** From the start of `studyflow apply` until the last target group was live. */
+  timeToLiveMs: number;
+  /** When `studyflow apply --require-live` returned (it polls the status every 500 ms). */
+  cliReturnMs: number;
+  boundMs: number;
+  ratioToBound: number | null;
+  baselineMs: number | null;
+  baselineExtrapolated: boolean;
+  speedupOverBaseline: number | null;
+  apiCalls: number;
+  callsPerTargetGroup: number;
+  writes: number;
+  tokenRequests: number;
+  apiCallMs: Distribution;
+  engine: EngineBreakdown;
+  reapply: { wallMs: number; apiCalls: number; writes: number };
+}
+
+export interface ApplyLatencyResult extends ResultHeader {
+  benchmark: 'apply-latency';
+  latencyMs: number;
+  jobMs: number;
+  apiRatePerSecond: number;
+  tokenRequestsWholeRun: number;
+  chain?: { derivedFrom: string; steps: string[]; chainCalls: number; jobs: number; formula: string; boundMs: number };
+  /** Seconds the whole benchmark may take; sizes that do not fit are listed in `incomplete`. */
+  budgetS: number;
+  results: ApplyLatencyRow[];
+  incomplete: { targetGroups: number; timedOutAfterMs: number; liveTargetGroups: number; reason: string }[];
+  targets: TargetCheck[];
+}
+
+export interface OverheadVariant {
+  taskQueue: string;
+  activities: number;
+  wallMs: number;
+  wallPerActivityMs: number;
+  perActivity: Distribution;
+  dispatch: Distribution;
+  run: Distribution;
+  decide: Distribution;
+  overheadMedianMs: number;
+  overheadP95Ms: number;
+}
+
+/** The overhead measurements on one dev server. */
+export interface OverheadServerRun {
+  /** The server's dynamic config values ({} = Temporal's defaults). */
+  dynamicConfig: Record<string, number | string>;
+  sameQueue: OverheadVariant;
+  separateQueue: OverheadVariant;
+  timers: { count: number; requestedMs: number; lateness: Distribution };
+}
+
+export interface EngineOverheadResult extends ResultHeader {
+  benchmark: 'engine-overhead';
+  directCall: Distribution & { meanUsOver10000Calls: number };
+  /** With studyflow's dev server settings (worker/temporal-dev-server.ts DEV_SERVER_DYNAMIC_CONFIG). */
+  studyflowDevServer: OverheadServerRun;
+  /** The same, shorter, with Temporal's default settings. */
+  temporalDefaults: OverheadServerRun;
+  target: { medianOverheadBelowMs: number; measuredMedianMs: number; met: boolean };
+}
+
+export interface ThroughputRow {
+  workers: number;
+  studies: number;
+  targetGroupsPerStudy: number;
+  loadAverage: [number, number, number];
+  allLiveMs: number;
+  cliReturnMs: number;
+  studiesPerMinute: number;
+  targetGroupsPerMinute: number;
+  apiCalls: number;
+  /** The round hit --timeout-s; the rates count the studies that were live by then. */
+  timedOut?: boolean;
+  studiesLive?: number;
+}
+
+export interface ThroughputResult extends ResultHeader {
+  benchmark: 'throughput';
+  latencyMs: number;
+  jobMs: number;
+  apiRatePerSecond: number;
+  results: ThroughputRow[];
+  /** Studies per minute with two workers over one. */
+  scaling: number;
+}
+
+export interface ValidationResult extends ResultHeader {
+  benchmark: 'validation';
+  studyFiles: { files: number; targetGroupsPerFile: number; totalBytes: number; medianMs: number; runsMs: number[]; filesPerSecond: number };
+  idList: { kind: string; lines: number; bytes: number; medianMs: number; runsMs: number[]; linesPerSecond: number };
+}
+
+/** What bench/upload-100k.ts prints. */
+export interface Upload100kFigures {
+  ids: number;
+  file_bytes: number;
+  upload_ms: number;
+  until_job_done_ms: number;
+  job_status: string;
+  remote_digest_matches: boolean;
+  peak_extra_retained_bytes: number;
+  peak_extra_rss_bytes: number;
+  gc_exposed: boolean;
+}
+
+/** What bench/webhook-receiver.ts prints. */
+export interface WebhookFigures {
+  deliveries: number;
+  seconds: number;
+  perSecond: number;
+  p50Ms: number;
+  p95Ms: number;
+  rssMb: number;
+}
+
+/** A benchmark that prints its figures as one JSON line, wrapped by bench/run-all.ts. */
+export interface WrappedResult<T> extends ResultHeader {
+  figures: T;
+}
+
+/** Every result the report knows; a benchmark that did not run or failed is absent. */
+export interface BenchResults {
+  applyLatency?: ApplyLatencyResult;
+  engineOverhead?: EngineOverheadResult;
+  throughput?: ThroughputResult;
+  validation?: ValidationResult;
+  upload?: WrappedResult<Upload100kFigures>;
+  webhook?: WrappedResult<WebhookFigures>;
+  /** The run of bench/run-all.ts that produced them. */
+  run?: RunSummary;
+}
+
+export interface RunSummary {
+  startedAt: string;
+  totalSeconds: number;
+  benchmarks: { name: string; command: string; seconds: number; exitCode: number | null; error?: string }[];
+}

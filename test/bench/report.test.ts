@@ -1,0 +1,220 @@
+import { describe, expect, it } from 'vitest';
+import { formatMs, logAxis, markdownTable, renderApplySvg, renderMarkdown } from '../../bench/report';
+import type { ApplyLatencyResult, ApplyLatencyRow, BenchResults, EngineOverheadResult } from '../../bench/result-types';
+
+const machine = { cpus: 2, cpuModel: 'Test CPU', memoryGiB: 8, node: 'v20.0.0', platform: 'linux test' };
+const header = (benchmark: string, command: string, load: [number, number, number]) => ({
+  benchmark,
+  command,
+  machine,
+  startedAt: '2026-01-02T03:04:05.000Z',
+  loadAverageAtStart: load,
+});
+const dist = (median: number) => ({ count: 10, medianMs: median, p95Ms: median * 2, minMs: 1, maxMs: median * 3, meanMs: median });
+
+function row(n: number, live: number, baseline: number | null, extrapolated = false): ApplyLatencyRow {
+  return {
+    targetGroups: n,
+    loadAverage: [1.5, 1.25, 1],
+    timeToLiveMs: live,
+    cliReturnMs: live + 300,
+    boundMs: 950,
+    ratioToBound: Number((live / 950).toFixed(2)),
+    baselineMs: baseline,
+    baselineExtrapolated: extrapolated,
+    speedupOverBaseline: baseline === null ? null : Number((baseline / live).toFixed(1)),
+    apiCalls: n * 10,
+    callsPerTargetGroup: 10,
+    writes: n * 2 + 1,
+    tokenRequests: 0,
+    apiCallMs: dist(51),
+    engine: {
+      studyWorkflowActivities: n + 2,
+      studyWorkflowEvents: 50 * n,
+      studyWorkflowTaskTimeouts: { scheduleToStart: n > 10 ? 1 : 0, startToClose: 0 },
+      activitiesPerTargetGroup: 7,
+      targetGroupWorkflowStartedMs: { median: 400 * n, last: 500 * n },
+      perTargetGroupUntilLiveMs: { total: 1000, signalWait: 10 * n, activityDispatch: 30, activityRun: 400, workflowTask: 200, timer: 250 },
+      signalsUntilLive: 3 * n,
+      meanSignalWaitMs: 5 * n,
+    },
+    reapply: { wallMs: 100 * n, apiCalls: 2 * n + 1, writes: 0 },
+  };
+}
+
+const applyLatency: ApplyLatencyResult = {
+  ...header('apply-latency', 'node bin/run-ts.js bench/apply-latency.ts --sizes 1,50,200', [3.5, 2.25, 1.75]),
+  benchmark: 'apply-latency',
+  latencyMs: 50,
+  jobMs: 500,
+  apiRatePerSecond: 1000,
+  budgetS: 290,
+  tokenRequestsWholeRun: 1,
+  chain: {
+    derivedFrom: 'sandbox request log of the 1-target-group first apply',
+    steps: ['GET …/projects', 'GET …/projects', 'POST …/projects', 'POST …/target-groups/calculate-feasibility', 'GET …/business-units/{business_unit_id}/generate-price-prediction', 'GET …/x/{job_id} (last of 2 polls)'],
+    chainCalls: 6,
+    jobs: 1,
+    formula: '6 x 50 ms + 1 x (max(500, 50) - 50) ms',
+    boundMs: 750,
+  },
+  results: [row(1, 1400, 1000), row(50, 5000, 45_000)],
+  incomplete: [{ targetGroups: 200, timedOutAfterMs: 120_000, liveTargetGroups: 150, reason: '150 of 200 live when the 120 s left of the budget ran out' }],
+  targets: [
+    { name: '50 target groups live within 1.5x the bound', measured: 5.26, limit: 1.5, met: false },
+    { name: '200 target groups live within 2x the bound', measured: null, limit: 2, met: false },
+    { name: 'at least 10x faster than the sequential baseline at 50', measured: 9, limit: 10, met: false },
+  ],
+};
+
+const variant = (median: number) => ({ taskQueue: 'q', activities: 100, wallMs: median * 100, wallPerActivityMs: median, perActivity: dist(median), dispatch: dist(2), run: dist(3), decide: dist(9), overheadMedianMs: median, overheadP95Ms: median * 2 });
+const engineOverhead: EngineOverheadResult = {
+  ...header('engine-overhead', 'node bin/run-ts.js bench/engine-overhead.ts --calls 100', [0.5, 0.5, 0.5]),
+  benchmark: 'engine-overhead',
+  directCall: { ...dist(0), meanUsOver10000Calls: 0.4 },
+  studyflowDevServer: {
+    dynamicConfig: { 'history.transferProcessorMaxPollRPS': 1000, 'history.timerProcessorMaxTimeShift': '10ms' },
+    sameQueue: variant(14),
+    separateQueue: variant(12.5),
+    timers: { count: 10, requestedMs: 100, lateness: dist(2) },
+  },
+  temporalDefaults: { dynamicConfig: {}, sameQueue: variant(99), separateQueue: variant(101), timers: { count: 10, requestedMs: 100, lateness: dist(880) } },
+  target: { medianOverheadBelowMs: 15, measuredMedianMs: 12.5, met: true },
+};
+
+const results: BenchResults = {
+  applyLatency,
+  engineOverhead,
+  run: {
+    startedAt: '2026-01-02T03:00:00.000Z',
+    totalSeconds: 480.5,
+    benchmarks: [
+      { name: 'apply-latency', command: 'x', seconds: 300, exitCode: 0 },
+      { name: 'throughput', command: 'y', seconds: 150, exitCode: null, error: 'stopped after its 150 s limit' },
+    ],
+  },
+};
+
+describe('formatting', () => {
+  it('shows ms below ten seconds and seconds above, a dash for nothing', () => {
+    expect(formatMs(1234.4)).toBe('1,234 ms');
+    expect(formatMs(12_345)).toBe('12.3 s');
+    expect(formatMs(null)).toBe('–');
+  });
+
+  it('builds a Markdown table and escapes pipes', () => {
+    expect(markdownTable(['a', 'b'], [['1', 'x|y']])).toBe('| a | b |\n| --- | --- |\n| 1 | x\\|y |');
+  });
+});
+
+describe('renderMarkdown', () => {
+  const md = renderMarkdown(results);
+
+  it('states the machine, the shared-machine caveat with the load range, and what did not complete', () => {
+    expect(md).toContain('Machine: 2 cores (Test CPU), 8 GiB memory, Node v20.0.0, linux test.');
+    expect(md).toContain('the 1-minute load ranged from 0.50 to 3.50');
+    expect(md).toContain('Did not complete: throughput (stopped after its 150 s limit).');
+  });
+
+  it('reports each target as measured, including the ones not met or not measured', () => {
+    expect(md).toContain('| 50 target groups live within 1.5x the bound | 5.26x | NOT met |');
+    expect(md).toContain('| 200 target groups live within 2x the bound | – | not measured |');
+    expect(md).toContain('| at least 10x faster than the sequential baseline at 50 | 9x | NOT met |');
+    expect(md).toMatch(/\| median engine overhead under 15 ms per activity \| 12\.5 ms .* \| met \|/);
+  });
+
+  it('sums up for a buyer: time to live against the bound, bigger studies, calls and re-apply writes', () => {
+    expect(md).toContain('**Summary.** 1 target group was live 1,400 ms after `studyflow apply` against a critical-path bound of 950 ms (1.47x).');
+    expect(md).toContain('Bigger studies took 5,000 ms for 50 target groups');
+    expect(md).toContain('so studyflow was 9x as fast as a script making the same calls one target group at a time.');
+    expect(md).toContain('A first apply made 10.0 API calls per target group at 50 target groups (101 writes); re-applying unchanged studies made no writes; the worker used 1 token request for everything.');
+  });
+
+  it('has a row per size with the exact command and the load, and the chain the bound comes from', () => {
+    expect(md).toContain('Command: `node bin/run-ts.js bench/apply-latency.ts --sizes 1,50,200`');
+    expect(md).toContain('Run: 2026-01-02 03:04:05 UTC on 2 cores (Test CPU), 8 GiB, Node v20.0.0; load average at start 3.50 / 2.25 / 1.75 (1 / 5 / 15 min).');
+    expect(md).toContain('| 50 | 5,000 ms | 950 ms | 5.26x | 5,300 ms | 45.0 s | 9x | 1.50 / 1.25 / 1.00 |');
+    expect(md).toContain('**6 x 50 ms + 1 x (max(500, 50) - 50) ms = 750 ms**');
+    expect(md).toContain('| 6 | GET …/x/{job_id} (last of 2 polls) |');
+    expect(md).toContain('the chain repeats `GET …/projects` 2 times');
+    expect(md).toContain('feasibility and the price prediction do not depend on each other');
+  });
+
+  it('says when a size did not finish and when a baseline is extrapolated', () => {
+    expect(md).toContain('200 target groups: **did not finish** — 150 of 200 live');
+    const withExtrapolation = renderMarkdown({ ...results, applyLatency: { ...applyLatency, results: [row(1, 1400, 1000), row(10, 3000, 9000), row(200, 20_000, 180_000, true)] } });
+    expect(withExtrapolation).toContain('180.0 s (extrapolated)');
+    expect(withExtrapolation).toContain('For 200 target groups it was **not run**');
+    expect(md).not.toContain('(extrapolated)');
+  });
+
+  it('flags re-apply writes that are not zero', () => {
+    const bad = row(10, 3000, null);
+    bad.reapply.writes = 2;
+    expect(renderMarkdown({ ...results, applyLatency: { ...applyLatency, results: [bad] } })).toContain('| 2 (SHOULD BE 0) |');
+    expect(md).toContain('0 (none, as required)');
+  });
+
+  it('compares the dev server as studyflow starts it with Temporal\'s defaults', () => {
+    expect(md).toContain('worker/temporal-dev-server.ts sets `history.transferProcessorMaxPollRPS=1000`, `history.timerProcessorMaxTimeShift="10ms"`');
+    expect(md).toContain("| studyflow settings | a separate queue (as studyflow's Demand API activities) | 100 | 12.5 / 25 | 12.5 / 25 |");
+    expect(md).toContain('| Temporal defaults | a separate queue | 100 | 101 / 202 | 101 / 202 |');
+    expect(md).toContain('| Temporal defaults | 880 ms / 1,760 ms |');
+    expect(md).toContain('which fire on time (2 ms late, Engine overhead)');
+  });
+
+  it('says "Not run." for a benchmark without results, and links the chart', () => {
+    expect(md).toContain('## Throughput: studies per minute\n\nNot run.');
+    expect(md).toContain('![Time until all target groups are live, against the bound and the sequential baseline](benchmarks-apply.svg)');
+    expect(renderMarkdown({})).toContain('No benchmark results were found in bench/out/.');
+  });
+});
+
+describe('renderApplySvg', () => {
+  const svg = renderApplySvg(applyLatency);
+  const bars = [...svg.matchAll(/<rect class="bar-(\w+)" data-ms="(\d+)" x="[\d.]+" y="([\d.]+)" width="[\d.]+" height="([\d.]+)"([^>]*)>/g)].map((m) => ({
+    series: m[1],
+    ms: Number(m[2]),
+    y: Number(m[3]),
+    height: Number(m[4]),
+    extra: m[5],
+  }));
+
+  it('draws the bound, studyflow and the baseline for every finished size', () => {
+    expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+    expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
+    expect(bars.map((b) => `${b.series}:${b.ms}`)).toEqual(['bound:950', 'studyflow:1400', 'baseline:1000', 'bound:950', 'studyflow:5000', 'baseline:45000']);
+    expect(svg).toContain('>1 target group</text>');
+    expect(svg).toContain('>50 target groups</text>');
+  });
+
+  it('scales bars logarithmically: ten times the time is one decade taller', () => {
+    const height = (ms: number) => bars.find((b) => b.ms === ms)!.height;
+    expect(height(5000)).toBeGreaterThan(height(1400));
+    const decade = logAxis(950, 45_000, 290).y(1000) - logAxis(950, 45_000, 290).y(10_000);
+    expect(height(45_000) - height(1000)).toBeCloseTo(decade * Math.log10(45), 0);
+  });
+
+  it('marks a size that did not finish and an extrapolated baseline', () => {
+    expect(svg).toContain('did not finish');
+    expect(bars.every((b) => !b.extra.includes('stroke-dasharray'))).toBe(true);
+    const extrapolated = renderApplySvg({ ...applyLatency, incomplete: [], results: [row(1, 1400, 1000), row(200, 20_000, 180_000, true)] });
+    expect(extrapolated).toMatch(/class="bar-baseline" data-ms="180000"[^>]*stroke-dasharray/);
+    expect(extrapolated).toContain('* extrapolated, not run.');
+  });
+
+  it('escapes text', () => {
+    expect(renderApplySvg({ ...applyLatency, command: 'a <b> & "c"' })).toContain('a &lt;b&gt; &amp; &quot;c&quot;');
+  });
+});
+
+describe('logAxis', () => {
+  it('spans whole decades around the values and puts a tick on each', () => {
+    const axis = logAxis(950, 45_000, 300);
+    expect([axis.lo, axis.hi]).toEqual([100, 100_000]);
+    expect(axis.ticks).toEqual([100, 1000, 10_000, 100_000]);
+    expect(axis.y(100)).toBe(300);
+    expect(axis.y(100_000)).toBe(0);
+    expect(axis.y(1000) - axis.y(10_000)).toBeCloseTo(100, 10);
+  });
+});
