@@ -63,14 +63,18 @@ describe('chaos: the worker is killed at 10 points of a 5-target-group apply', (
       180_000,
       500,
     );
-    expect(Object.values(status.targetGroups).map((x) => x.phase)).toEqual(KEYS.map(() => 'live'));
+    // Live, or already completed: the sandbox's fielding simulation advances on performance reads and
+    // the small goals fill quickly; either way the target group was launched exactly once.
+    const launched = new Set(['live', 'completed']);
+    expect(Object.values(status.targetGroups).every((x) => launched.has(x.phase))).toBe(true);
+    expect(Object.keys(status.targetGroups).sort()).toEqual([...KEYS].sort());
 
     const state = t.stack.sandbox.state();
     const projects = Object.values(state.projects).filter((p) => p.project_customer_reference_number === `PO-CHAOS-${run}`);
     expect(projects).toHaveLength(1);
     const tgs = Object.values(state.target_groups).filter((x) => x.project_id === projects[0].id);
     expect(tgs.map((x) => x.target_group_customer_reference_number).sort()).toEqual(KEYS.map((k) => `studyflow:chaos-run-${run}:${k}`).sort());
-    expect(tgs.every((x) => x.status === 'live')).toBe(true);
+    expect(tgs.every((x) => launched.has(x.status))).toBe(true);
     const runs = Object.values(state.fielding_runs).filter((r) => tgs.some((x) => x.id === r.target_group_id));
     expect(runs).toHaveLength(KEYS.length);
     const groups = Object.values(state.exclusion_groups).filter((g) => g.name === `Chaos group ${run}`);

@@ -52,7 +52,8 @@ describe('a worker killed while the launch job is being polled', () => {
 
     const state = t.stack.sandbox.state();
     expect(Object.keys(state.projects)).toHaveLength(1);
-    expect(Object.values(state.target_groups).map((tg) => tg.status)).toEqual(['live']);
+    // Live, or already completed by the sandbox's fielding simulation: launched exactly once either way.
+    expect(Object.values(state.target_groups).map((tg) => tg.status)).toEqual([expect.stringMatching(/^(live|completed)$/)]);
     const launches = t.stack.sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/launch-from-draft'));
     expect(launches.length).toBeGreaterThanOrEqual(1);
     expect(Object.values(state.fielding_runs)).toHaveLength(1);
