@@ -47,9 +47,19 @@ interface TerminalRun {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
 }
 
-/** Runs a command line under a pseudo-terminal: `script -qfec <cmd> /dev/null`, in its own process group. */
+/**
+ * Runs a command under a pseudo-terminal: `script -qfec 'exec <cmd>' /dev/null`, in its own process
+ * group. `script` starts the command through $SHELL; `exec` makes the command the terminal's foreground
+ * process itself, as it is when a person types it, whatever the shell (dash, unlike bash, would stay in
+ * between and die of the Ctrl-C, so that `script` reported 130 although the command exited 0).
+ */
 function underTerminal(commandLine: string, env: NodeJS.ProcessEnv): TerminalRun {
-  const child = spawn('script', ['-qfec', commandLine, '/dev/null'], { cwd: REPO_ROOT, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  const child = spawn('script', ['-qfec', `exec ${commandLine}`, '/dev/null'], {
+    cwd: REPO_ROOT,
+    env: { ...env, SHELL: '/bin/sh' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
+  });
   let screen = '';
   child.stdout!.on('data', (chunk: Buffer) => (screen += chunk.toString('utf8')));
   child.stderr!.on('data', (chunk: Buffer) => (screen += chunk.toString('utf8')));
