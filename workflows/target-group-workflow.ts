@@ -46,6 +46,15 @@ import { appendChanges, appendPoint, expectedFigures, performanceSnapshot } from
  */
 export const REPORT_PATCH = 'report-v1';
 
+/**
+ * Patch of the fan-out: progress goes to the study workflow from a sender of its own (one signal in
+ * flight, the latest status when it is sent), so that a target group never waits for its study to
+ * take a phase; the phase search attribute is set with it. Feasibility and the price prediction,
+ * which do not depend on each other, run side by side. The first performance reading of a live
+ * target group waits one watch interval.
+ */
+export const PROGRESS_PATCH = 'progress-sender-v1';
+
 /** What the report keeps across continue-as-new. */
 export interface CarriedReport {
   series: CompletesPoint[];
@@ -108,6 +117,9 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
     updatedAt: new Date().toISOString(),
   };
   const parent = getExternalWorkflowHandle(input.studyWorkflowId);
+  // Histories from before PROGRESS_PATCH keep their command order: awaited progress signals.
+  const progressSender = patched(PROGRESS_PATCH);
+  const progress = { version: 0, sent: 0, sending: false, phaseAttribute: undefined as TargetGroupPhase | undefined };
   // Report figures: completes over time, the latest performance reading, changes since launch.
   const carriedReport = input.carried?.report;
   const reportState: CarriedReport & { performanceError?: string } = {
@@ -157,9 +169,45 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
     Object.assign(status, patch, { phase, revision: revision.revision, updatedAt: new Date().toISOString() });
     if (phase !== 'gate_blocked' && phase !== 'failed' && !patch.message) delete status.message;
     setCurrentDetails(`**${status.key}**: ${phase}${status.message ? ` (${status.message})` : ''}`);
+    if (progressSender) {
+      progress.version += 1;
+      return;
+    }
     upsertSearchAttributes([{ key: PHASE, value: phase }]);
     await parent.signal(targetGroupProgressSignal, { status: { ...status }, writes });
   }
+
+  /**
+   * Sends the study the latest status whenever it changed: one signal at a time, so phases that
+   * follow each other faster than the study takes them are sent as one (the last), in order.
+   */
+  async function sendProgress(): Promise<void> {
+    for (;;) {
+      try {
+        await condition(() => progress.version > progress.sent);
+      } catch (error) {
+        if (isCancellation(error)) return; // the main path handles cancellation
+        throw error;
+      }
+      progress.sent = progress.version;
+      if (status.phase !== progress.phaseAttribute) {
+        upsertSearchAttributes([{ key: PHASE, value: status.phase }]);
+        progress.phaseAttribute = status.phase;
+      }
+      progress.sending = true;
+      try {
+        await parent.signal(targetGroupProgressSignal, { status: { ...status }, writes });
+      } catch (error) {
+        if (isCancellation(error)) return;
+        log.warn('the study did not take a progress update', { key: status.key, phase: status.phase });
+      } finally {
+        progress.sending = false;
+      }
+    }
+  }
+  if (progressSender) void sendProgress();
+  /** Resolves once the study has been sent the latest status (before this run ends or continues as new). */
+  const progressDelivered = () => condition(() => !progressSender || (progress.sent === progress.version && !progress.sending));
 
   const desired = () => revision.desired;
 
@@ -259,11 +307,16 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
 
     for (;;) {
       await report('checking_feasibility');
-      const { feasibility: rawFeasibility } = await apiActivities(`feasibility ${desired.key}`).calculateFeasibility({ ctx, request: feasibilityRequest(desired) });
+      const feasibilityCall = () => apiActivities(`feasibility ${desired.key}`).calculateFeasibility({ ctx, request: feasibilityRequest(desired) });
+      const priceCall = () => apiActivities(`price prediction ${desired.key}`).generatePricePrediction({ ctx, businessUnitId: input.businessUnitId, query: priceQuery(desired) });
+      // Independent reads: side by side (one after the other in histories from before PROGRESS_PATCH).
+      const [{ feasibility: rawFeasibility }, pricing] = progressSender
+        ? await Promise.all([feasibilityCall(), priceCall()])
+        : [await feasibilityCall(), undefined];
       const feasibility = readFeasibility(rawFeasibility, desired);
       status.feasibility = feasibility;
-      await report('pricing');
-      const { prediction } = await apiActivities(`price prediction ${desired.key}`).generatePricePrediction({ ctx, businessUnitId: input.businessUnitId, query: priceQuery(desired) });
+      if (!pricing) await report('pricing');
+      const { prediction } = pricing ?? (await priceCall());
       const cpi = readPrice(prediction) ?? feasibility.suggestedCpi;
       status.price = cpi;
 
@@ -438,10 +491,16 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
       needsConverge = true;
       continue;
     }
-    if (status.phase === 'completed') return status;
+    if (status.phase === 'completed') {
+      await progressDelivered();
+      return status;
+    }
     const watchMs = revision.desired.timing.watchIntervalMs;
     if (patched(REPORT_PATCH)) {
       // A tick every watch interval (events do not postpone it): performance for the report, then drift.
+      // The first reading comes one interval after going live (there is nothing to read at launch), so
+      // that a study's target groups going live do not all read at once while others still launch.
+      if (progressSender && nextReadAt === 0 && watching()) nextReadAt = Date.now() + watchMs;
       const wait = watching() ? nextReadAt - Date.now() : watchMs;
       if (wait > 0) await condition(() => pendingRevision !== undefined || controls.length > 0 || events.length > 0, wait);
       if (events.length > 0) {
@@ -465,6 +524,7 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
       while (controls.length > 0) await applyControl(controls.shift() as FieldingControlRequest['action']);
       if (!woke && (status.phase === 'live' || status.phase === 'paused')) await checkDrift();
     }
+    if (workflowInfo().continueAsNewSuggested && !pendingRevision) await progressDelivered();
     if (workflowInfo().continueAsNewSuggested && !pendingRevision) {
       const carriedOn: CarriedReport = { series: reportState.series, changes: reportState.changes, launchedAt: reportState.launchedAt, performance: reportState.performance, seq: reportState.seq, sentSeq: reportState.sentSeq };
       await continueAsNew<typeof targetGroupWorkflow>({ ...input, revision: { ...revision, actions: [] }, carried: { status, writes, launchAttempts, etag, jobAttempts, report: carriedOn } });
