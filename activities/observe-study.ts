@@ -1,6 +1,7 @@
 // Reads what the API holds for a study (project, target groups, their lists and groups), for the planner.
 // Only reads; lists come back as {count, sha256}, never the IDs.
 import type { DesiredStudy, ObservedList, ObservedStudy, ObservedTargetGroup } from '../plan/types';
+import { heartbeatProgress } from './activity-context';
 import { accountPath, callApi, expectResource, projectPath, targetGroupPath } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx } from './activity-input';
@@ -22,6 +23,18 @@ export interface ObserveStudyInput {
     /** Recontact lists uploaded earlier, by target-group key (the API cannot list them back). */
     recontactLists?: Record<string, ObservedList>;
   };
+}
+
+/** Target groups read at the same time while observing a study. */
+const OBSERVE_CONCURRENCY = 8;
+
+/** Runs `fn` over `items`, at most `limit` at a time; rejects with the first failure. */
+async function inParallel<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length) await fn(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
 
 export function observeStudyActivities(deps: ActivityDeps) {
@@ -81,12 +94,15 @@ export function observeStudyActivities(deps: ActivityDeps) {
       if (project) observed.project = { id: project.id, fields: project };
 
       if (project) {
-        for (const tg of desired.targetGroups) {
+        let observedCount = 0;
+        // Target groups are read side by side, a few at a time (the request pacer keeps to the API's rate).
+        await inParallel(desired.targetGroups, OBSERVE_CONCURRENCY, async (tg) => {
           const reference = String(tg.draft.target_group_customer_reference_number ?? '');
           const movedReference = tg.movedFrom ? reference.replace(new RegExp(`:${tg.key}$`), `:${tg.movedFrom}`) : undefined;
           const knownId = known.targetGroupIds[tg.key] ?? (tg.movedFrom ? known.targetGroupIds[tg.movedFrom] : undefined);
           const remote = await findTargetGroup(ctx, project.id, knownId, [reference, movedReference].filter((r): r is string => Boolean(r)));
-          if (!remote) continue;
+          heartbeatProgress({ observedTargetGroups: (observedCount += 1), of: desired.targetGroups.length });
+          if (!remote) return;
           const lists: ObservedTargetGroup['idLists'] = {};
           for (const entityType of ['RSID', 'ACCESS_RESPONDENT_GUID'] as const) {
             if (!tg.idLists[entityType]) continue;
@@ -106,7 +122,11 @@ export function observeStudyActivities(deps: ActivityDeps) {
             exclusionGroupIds: memberOf,
             fieldingRunId: (remote.fielding_run_id as string | null | undefined) ?? null,
           };
-        }
+        });
+        // The same key order however the reads interleaved.
+        observed.targetGroups = Object.fromEntries(
+          desired.targetGroups.filter((tg) => observed.targetGroups[tg.key]).map((tg) => [tg.key, observed.targetGroups[tg.key]]),
+        );
       }
 
       if (desired.exclusionGroups.length) {
