@@ -7,6 +7,7 @@ import { exclusionGroupActivities } from './exclusion-groups';
 import { feasibilityActivities } from './feasibility';
 import { fieldingActivities } from './fielding';
 import { idListExclusionActivities } from './id-list-exclusions';
+import { jobWaitActivities } from './job-wait';
 import { profileActivities } from './profiles';
 import { projectActivities } from './projects';
 import { recontactActivities } from './recontact';
@@ -30,6 +31,7 @@ export function createActivities(deps: ActivityDeps) {
     ...calendarActivities(deps),
     ...webhookActivities(deps),
     ...fieldingActivities(deps),
+    ...jobWaitActivities(deps),
   };
 }
 
@@ -51,6 +53,7 @@ export type * from './recontact';
 export type * from './calendar';
 export type * from './webhooks';
 export type * from './fielding';
+export type * from './job-wait';
 export { createBlobStore, blobDirFromEnv, BlobStoreError, DEFAULT_BLOB_DIR, type BlobStore, type BlobStoreOptions, type StoredIdList, type IdListSource } from './blob-store';
 export { digestSortedIds, sortIds } from './id-list-digest';
 export { fromWireBody, pathForVersion, toWireBody, usesLegacyNames } from './version-adapter';

@@ -13,6 +13,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { ApiVersion, IdListEntityType, ListRef, PlannedAction } from '../plan/types';
+import type { AwaitJobOutput, JobKind, LaunchAndAwaitOutput } from '../activities';
 import { fieldChanges } from '../plan/compare';
 import { apiActivities } from './activity-proxies';
 import {
@@ -55,6 +56,15 @@ export const REPORT_PATCH = 'report-v1';
  */
 export const PROGRESS_PATCH = 'progress-sender-v1';
 
+/**
+ * Patch of job polling: a job is first awaited inside one activity (`awaitJob`, polling with backoff
+ * for up to JOB_WAIT_BUDGET_MS; for a launch, `launchAndAwait` launches and waits in one), then, if it
+ * still runs, polled on durable timers as before.
+ */
+export const JOB_WAIT_PATCH = 'job-wait-activity-v1';
+/** How long one `awaitJob` activity polls before the workflow takes over with durable timers. */
+const JOB_WAIT_BUDGET_MS = 60_000;
+
 /** What the report keeps across continue-as-new. */
 export interface CarriedReport {
   series: CompletesPoint[];
@@ -77,6 +87,13 @@ export interface TargetGroupWorkflowInput {
   revision: TargetGroupRevision;
   /** Carried across continue-as-new. */
   carried?: { status: TargetGroupStatus; writes: number; launchAttempts: number; etag?: string; jobAttempts?: Record<string, number>; report?: CarriedReport };
+}
+
+/** What a poll of a job reads. */
+interface JobReading {
+  status: string;
+  failureReason?: string;
+  fieldingRunId?: string;
 }
 
 const TERMINAL_JOB = new Set(['Success', 'Completed', 'Failed']);
@@ -216,23 +233,53 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
     await report(phase, { ...patch, settledRevision: revision.revision });
   }
 
-  async function pollJob(kind: string, jobId: string, read: () => Promise<{ status: string; failureReason?: string }>): Promise<void> {
+  /** How an `awaitJob` activity polls a job of this target group. */
+  const jobWait = () => {
+    const timing = revision.desired.timing;
+    return { pollInitialMs: timing.jobPollInitialMs, pollMaxMs: timing.jobPollMaxMs, budgetMs: Math.min(JOB_WAIT_BUDGET_MS, timing.jobTimeoutMs) };
+  };
+
+  /**
+   * Polls a job until it ends; returns its last reading. `wait` names the job for an `awaitJob`
+   * activity, or is what one already returned (launch waits inside its own activity).
+   */
+  async function pollJob(kind: string, jobId: string, read: () => Promise<JobReading>, wait?: JobKind | AwaitJobOutput): Promise<JobReading> {
     const timing = revision.desired.timing;
     const deadline = Date.now() + timing.jobTimeoutMs;
     let delay = 0;
     let polls = 0;
+    const failed = (job: JobReading) =>
+      ApplicationFailure.create({
+        type: 'job_failed',
+        message: `${kind} job ${jobId} failed: ${job.failureReason ?? 'no reason given'}`,
+        nonRetryable: true,
+      });
+    if (typeof wait === 'object' || (wait && patched(JOB_WAIT_PATCH))) {
+      // One activity polls the job for a while: a short job costs no poll activities and timers.
+      const job =
+        typeof wait === 'object'
+          ? wait
+          : await apiActivities(`wait for ${kind} job ${jobId}`, 'long').awaitJob({
+              ctx,
+              projectId: revision.projectId,
+              targetGroupId: revision.targetGroupId,
+              kind: wait,
+              jobId,
+              ...jobWait(),
+            });
+      polls += job.polls;
+      status.job = { kind, jobId, status: job.status, polls };
+      if (job.status === 'Failed') throw failed(job);
+      if (job.done) return job;
+      delay = timing.jobPollMaxMs;
+      await sleep(Math.min(delay, Math.max(1, deadline - Date.now())));
+    }
     for (;;) {
       const job = await read();
       polls += 1;
       status.job = { kind, jobId, status: job.status, polls };
-      if (job.status === 'Failed') {
-        throw ApplicationFailure.create({
-          type: 'job_failed',
-          message: `${kind} job ${jobId} failed: ${job.failureReason ?? 'no reason given'}`,
-          nonRetryable: true,
-        });
-      }
-      if (TERMINAL_JOB.has(job.status)) return;
+      if (job.status === 'Failed') throw failed(job);
+      if (TERMINAL_JOB.has(job.status)) return job;
       if (Date.now() >= deadline) {
         throw ApplicationFailure.create({
           type: 'job_timeout',
@@ -252,7 +299,7 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
     if (action.resource === 'recontact_list') {
       const { jobId } = await api.uploadRecontactList({ ...base, list, idempotencyKey: jobKey(`recontact/${list.sha256}`) });
       writes += 1;
-      await pollJob('recontact upload', jobId, () => api.getRecontactJob({ ...base, jobId }));
+      await pollJob('recontact upload', jobId, () => api.getRecontactJob({ ...base, jobId }), 'recontact_upload');
       status.recontactList = { sha256: list.sha256, count: list.count };
       return;
     }
@@ -260,7 +307,7 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
     if (action.kind === 'replace_list') {
       const { jobId } = await api.removeAllExcludedIds({ ...base, idempotencyKey: jobKey(`remove-all/${entityType}/${list.sha256}`) });
       writes += 1;
-      await pollJob('remove-all', jobId, () => api.getRemoveAllJob({ ...base, jobId }));
+      await pollJob('remove-all', jobId, () => api.getRemoveAllJob({ ...base, jobId }), 'remove_all');
     }
     const { jobId } = await api.uploadIdList({
       ...base,
@@ -269,7 +316,7 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
       idempotencyKey: jobKey(`upload/${entityType}/${list.sha256}`),
     });
     writes += 1;
-    await pollJob(`${entityType} upload`, jobId, () => api.getIdListJob({ ...base, jobId }));
+    await pollJob(`${entityType} upload`, jobId, () => api.getIdListJob({ ...base, jobId }), 'id_list_upload');
   }
 
   /** Runs this revision's actions up to live; returns false when the gate holds for a new revision. */
@@ -338,21 +385,28 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
     for (;;) {
       launchAttempts += 1;
       await report('launching', { message: launchAttempts > 1 ? `attempt ${launchAttempts}` : undefined });
-      const launched = await apiActivities(`launch ${desired.key} (attempt ${launchAttempts})`).launchFromDraft({
-        ...base,
-        endFieldingAt,
-        idempotencyKey: `${workflowInfo().workflowId}/launch/${launchAttempts}`,
-      });
+      const launchInput = { ...base, endFieldingAt, idempotencyKey: `${workflowInfo().workflowId}/launch/${launchAttempts}` };
+      const launchApi = apiActivities(`launch ${desired.key} (attempt ${launchAttempts})`, 'long');
+      // Launch and wait for its job in one activity (a launch from before JOB_WAIT_PATCH: launch, then poll).
+      const launched: LaunchAndAwaitOutput = patched(JOB_WAIT_PATCH)
+        ? await launchApi.launchAndAwait({ ...launchInput, wait: jobWait() })
+        : await apiActivities(`launch ${desired.key} (attempt ${launchAttempts})`).launchFromDraft(launchInput);
       let fieldingRunId = launched.fieldingRunId ?? undefined;
       if (launched.jobId) {
         writes += 1;
         const jobId = launched.jobId;
         try {
-          await pollJob('launch', jobId, async () => {
-            const job = await api.getLaunchJob({ ...base, jobId });
-            fieldingRunId = job.fieldingRunId ?? fieldingRunId;
-            return job;
-          });
+          const job = await pollJob(
+            'launch',
+            jobId,
+            async () => {
+              const reading = await api.getLaunchJob({ ...base, jobId });
+              fieldingRunId = reading.fieldingRunId ?? fieldingRunId;
+              return reading;
+            },
+            launched.job ?? 'launch',
+          );
+          fieldingRunId = job.fieldingRunId ?? fieldingRunId;
         } catch (error) {
           const failure = failureOf(error);
           if (failure.type === 'job_failed' && launchAttempts < desired.timing.launchRetries) {

@@ -1,0 +1,129 @@
+// Waiting for an asynchronous job inside one activity: polls on the API's job endpoint with backoff
+// and heartbeats, for a bounded time. Short jobs (a launch, a small upload) finish inside it, which
+// costs the workflow one activity instead of a poll activity and a durable timer per poll; a job still
+// running when the time is up goes back to the workflow, which polls it on durable timers.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { nextPollDelay } from '../workflows/timing';
+import type { ActivityDeps } from './activity-deps';
+import { activityCancellationSignal, heartbeatProgress } from './activity-context';
+import { requireText } from './activity-input';
+import { fieldingActivities, type LaunchFromDraftInput, type LaunchFromDraftOutput } from './fielding';
+import { invalidInputFailure } from './http/errors';
+import { idListExclusionActivities } from './id-list-exclusions';
+import { recontactActivities } from './recontact';
+import type { ActivityCtx } from './types';
+
+/** The asynchronous jobs of the API a target group waits for. */
+export type JobKind = 'launch' | 'id_list_upload' | 'remove_all' | 'recontact_upload';
+
+export interface AwaitJobInput {
+  ctx: ActivityCtx;
+  projectId: string;
+  targetGroupId: string;
+  kind: JobKind;
+  jobId: string;
+  /** Delay before the second poll; later delays grow by half up to `pollMaxMs`. The first poll is immediate. */
+  pollInitialMs: number;
+  pollMaxMs: number;
+  /** How long to poll before handing a still-running job back to the workflow. */
+  budgetMs: number;
+}
+
+/** How `awaitJob` polls, without the job. */
+export type JobWaitOptions = Pick<AwaitJobInput, 'pollInitialMs' | 'pollMaxMs' | 'budgetMs'>;
+
+export interface LaunchAndAwaitInput extends LaunchFromDraftInput {
+  wait: JobWaitOptions;
+}
+
+export interface LaunchAndAwaitOutput extends LaunchFromDraftOutput {
+  /** The launch job as `awaitJob` left it; absent when there was no job (already launched). */
+  job?: AwaitJobOutput;
+}
+
+export interface AwaitJobOutput {
+  /** The last status read. */
+  status: string;
+  failureReason?: string;
+  /** Launch jobs: the fielding run they created. */
+  fieldingRunId?: string;
+  /** Polls made by this attempt. */
+  polls: number;
+  /** True when the job ended (Success, Completed or Failed); false when the budget ran out first. */
+  done: boolean;
+}
+
+/** Heartbeats while the activity works (its heartbeat timeout is 20 s; a poll delay may be longer). */
+const HEARTBEAT_EVERY_MS = 5_000;
+
+async function withHeartbeats<T>(details: () => Record<string, unknown>, work: () => Promise<T>): Promise<T> {
+  heartbeatProgress(details());
+  const beat = setInterval(() => heartbeatProgress(details()), HEARTBEAT_EVERY_MS);
+  try {
+    return await work();
+  } finally {
+    clearInterval(beat);
+  }
+}
+
+const TERMINAL = new Set(['Success', 'Completed', 'Failed']);
+const KINDS: readonly JobKind[] = ['launch', 'id_list_upload', 'remove_all', 'recontact_upload'];
+
+export function jobWaitActivities(deps: ActivityDeps) {
+  const fielding = fieldingActivities(deps);
+  const idLists = idListExclusionActivities(deps);
+  const recontact = recontactActivities(deps);
+
+  function reader(input: AwaitJobInput): () => Promise<{ status: string; failureReason?: string; fieldingRunId?: string }> {
+    const base = { ctx: input.ctx, projectId: input.projectId, targetGroupId: input.targetGroupId, jobId: input.jobId };
+    switch (input.kind) {
+      case 'launch':
+        return () => fielding.getLaunchJob(base);
+      case 'id_list_upload':
+        return () => idLists.getIdListJob(base);
+      case 'remove_all':
+        return () => idLists.getRemoveAllJob(base);
+      case 'recontact_upload':
+        return () => recontact.getRecontactJob(base);
+    }
+  }
+
+  const activities = {
+    /** Polls a job until it ends or `budgetMs` has passed; heartbeats its polls. */
+    async awaitJob(input: AwaitJobInput): Promise<AwaitJobOutput> {
+      if (!KINDS.includes(input.kind)) throw invalidInputFailure('awaitJob', `kind must be one of ${KINDS.join(', ')}`);
+      requireText('awaitJob', 'jobId', input.jobId);
+      const read = reader(input);
+      const deadline = Date.now() + Math.max(0, input.budgetMs);
+      const signal = activityCancellationSignal();
+      let delay = 0;
+      let polls = 0;
+      let last = 'unknown';
+      return await withHeartbeats(() => ({ kind: input.kind, jobId: input.jobId, status: last, polls }), async () => {
+        for (;;) {
+          const job = await read();
+          polls += 1;
+          last = job.status;
+          const done = TERMINAL.has(job.status);
+          if (done || Date.now() >= deadline) return { ...job, polls, done };
+          delay = nextPollDelay(delay, input.pollInitialMs, input.pollMaxMs);
+          await sleep(Math.min(delay, Math.max(1, deadline - Date.now())), undefined, signal ? { signal } : undefined);
+        }
+      });
+    },
+
+    /**
+     * Launch from draft, then wait for the launch job like `awaitJob`: one activity for the two. A retry
+     * sends the same Idempotency-Key (the API answers with the same job) or finds the target group
+     * launched.
+     */
+    async launchAndAwait(input: LaunchAndAwaitInput): Promise<LaunchAndAwaitOutput> {
+      const { wait, ...launch } = input;
+      const launched = await withHeartbeats(() => ({ kind: 'launch', targetGroupId: input.targetGroupId }), () => fielding.launchFromDraft(launch));
+      if (!launched.jobId) return launched;
+      const job = await activities.awaitJob({ ctx: input.ctx, projectId: input.projectId, targetGroupId: input.targetGroupId, kind: 'launch', jobId: launched.jobId, ...wait });
+      return { ...launched, job };
+    },
+  };
+  return activities;
+}
