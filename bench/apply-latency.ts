@@ -29,7 +29,8 @@ import { runCli } from './run-cli';
 import { distribution, median, ratio } from './stats';
 import { lastLiveAtMs } from './study-timing';
 import { linearFit } from './linear-fit';
-import type { ApplyLatencyResult, ApplyLatencyRow } from './result-types';
+import type { ApplyLatencyResult, ApplyLatencyRow, CpuUse } from './result-types';
+import { cpuMeter, processNamed } from './process-cpu';
 
 const sizes = stringArg('sizes', '1,10,50,200').split(',').map(Number);
 const latencyMs = numberArg('latency', 50);
@@ -127,6 +128,7 @@ interface FirstApply {
   status: StudyStatus;
   timeToLiveMs: number;
   cliReturnMs: number;
+  cpu: CpuUse;
   /** Every call of the apply (including reads after the target groups went live). */
   log: RequestLogEntry[];
   /** Calls that started before the last target group went live: the ones that can be on its path. */
@@ -145,10 +147,13 @@ class ApplyTimedOut extends Error {
 async function applyStudy(bench: BenchStack, studyId: string, n: number, timeoutS: number): Promise<FirstApply> {
   const file = path.join(bench.dir, `${studyId}.yaml`);
   fs.writeFileSync(file, benchStudyYaml(studyId, n));
+  const meter = cpuMeter({ temporalServer: processNamed(bench.temporal.pid, 'temporal'), worker: workerPid, sandbox: bench.sandbox.pid });
   const startedAt = Date.now();
   const started = performance.now();
   const { code, stdout, stderr } = await runCli(['apply', file, '--require-live', '--json', '--timeout', String(timeoutS)], bench.env);
   const cliReturnMs = performance.now() - started;
+  const used = meter.stop();
+  const cpu: CpuUse = { ...used, enginePerTargetGroupMs: Math.round(((used.cpuMs.temporalServer ?? 0) + (used.cpuMs.worker ?? 0)) / n) };
   const status = await bench.client.workflow.getHandle(studyWorkflowId(ACCOUNT, studyId)).query(statusQuery);
   if (code !== 0) {
     let outcome: string | undefined;
@@ -166,7 +171,7 @@ async function applyStudy(bench: BenchStack, studyId: string, n: number, timeout
   }
   const liveAt = lastLiveAtMs(status);
   const log = entriesOfProject(entriesBetween(await bench.sandbox.requests(), startedAt), status.projectId ?? '');
-  return { startedAt, status, timeToLiveMs: liveAt - startedAt, cliReturnMs, log, untilLive: entriesBetween(log, startedAt, liveAt) };
+  return { startedAt, status, timeToLiveMs: liveAt - startedAt, cliReturnMs, cpu, log, untilLive: entriesBetween(log, startedAt, liveAt) };
 }
 
 /** Figures of the chain of the 1-target-group run, the source of the bound. */
@@ -187,12 +192,13 @@ const context = runContext();
 const benchStarted = Date.now();
 const remainingS = () => Math.floor((budgetS * 1000 - (Date.now() - benchStarted)) / 1000);
 const bench = await startBenchStack({ faults, apiRatePerSecond: rate, inProcessWorker: false });
+let workerPid: number | undefined;
 const results: ApplyLatencyRow[] = [];
 const incomplete: NonNullable<ApplyLatencyResult['incomplete']> = [];
 let chain: ApplyLatencyResult['chain'];
 let totalTokenRequests = 0;
 try {
-  await bench.spawnWorker();
+  workerPid = (await bench.spawnWorker()).pid;
   // Warm-up (not measured): the worker loads the workflow code, fetches its token, opens connections.
   await applyStudy(bench, 'warmup', 1, 120);
   totalTokenRequests += tokenRequests(await bench.sandbox.requests());
@@ -244,6 +250,7 @@ try {
       tokenRequests: tokenRequests(first.log),
       apiCallMs: distribution(calls.map((c) => c.endMs - c.startMs)),
       engine,
+      cpu: first.cpu,
       reapply: { wallMs: Math.round(reapplyMs), apiCalls: apiCalls(reapplyLog).length, writes: apiWrites(reapplyLog) },
     };
     results.push(row);

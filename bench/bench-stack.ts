@@ -19,6 +19,7 @@ export const REPO_ROOT = path.resolve(import.meta.dirname, '..');
 
 /** The sandbox API running in a child process, controlled through its admin surface. */
 export interface SandboxProcess {
+  pid?: number;
   baseUrl: string;
   authUrl: string;
   /** The request log (no bodies, no tokens), oldest first; holds at most 10,000 entries. */
@@ -59,6 +60,7 @@ process.on('SIGTERM', () => { sandbox.close().then(() => process.exit(0)); });`;
     return res.status === 204 ? undefined : await res.json();
   };
   const sandbox: SandboxProcess = {
+    pid: child.pid,
     baseUrl,
     authUrl,
     requests: async () => ((await admin('GET', 'requests')) as { data: RequestLogEntry[] }).data,

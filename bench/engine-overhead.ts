@@ -12,7 +12,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundle } from '@temporalio/worker';
 import { installRuntimeLogging } from '../worker/runtime-logging';
-import { DEV_SERVER_DYNAMIC_CONFIG, startTemporalDevServer } from '../worker/temporal-dev-server';
+import { DEV_SERVER_DYNAMIC_CONFIG, SQLITE_PRAGMAS, startTemporalDevServer } from '../worker/temporal-dev-server';
 import { numberArg, runContext, writeResult } from './bench-stack';
 import { overheadActivities } from './fixtures/overhead-activities';
 import type { sequentialActivitiesWorkflow, sequentialTimersWorkflow } from './fixtures/overhead-workflows';
@@ -44,7 +44,9 @@ async function directCall() {
 /** One dev server with `dynamicConfig`: both activity variants and the timers. */
 async function onServer(workflowBundle: WorkflowBundle, dynamicConfig: Readonly<Record<string, number | string>>, activityCalls: number, directMedianMs: number, directP95Ms: number): Promise<OverheadServerRun> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studyflow-bench-overhead-'));
-  const temporal = await startTemporalDevServer({ dbFile: path.join(dir, 'temporal.sqlite'), uiPort: false, stopWithParent: true, dynamicConfig });
+  // Temporal's defaults are its dynamic config and its SQLite settings.
+  const sqlitePragmas = Object.keys(dynamicConfig).length === 0 ? [] : [...SQLITE_PRAGMAS];
+  const temporal = await startTemporalDevServer({ dbFile: path.join(dir, 'temporal.sqlite'), uiPort: false, stopWithParent: true, dynamicConfig, sqlitePragmas });
   try {
     const connection = await NativeConnection.connect({ address: temporal.address });
     const taskQueue = `overhead-${process.pid}`;
@@ -96,7 +98,7 @@ async function onServer(workflowBundle: WorkflowBundle, dynamicConfig: Readonly<
           });
           await timerHandle.result();
           const lateness = distribution(timerLateness(timedEvents(await timerHandle.fetchHistory())));
-          return { dynamicConfig: { ...dynamicConfig }, sameQueue, separateQueue, timers: { count: timers, requestedMs: timerMs, lateness } };
+          return { dynamicConfig: { ...dynamicConfig }, sqlitePragmas, sameQueue, separateQueue, timers: { count: timers, requestedMs: timerMs, lateness } };
         })(),
       ]);
     } finally {

@@ -77,9 +77,10 @@ function machineSection(results: BenchResults): string[] {
   const lines = [
     `Machine: ${m.cpus} cores (${m.cpuModel}), ${m.memoryGiB} GiB memory, Node ${m.node}, ${m.platform}.`,
     '',
-    `**Shared machine.** Other engineers ran their tests on the same ${m.cpus} cores while these figures were taken. Every result records \`os.loadavg()\` when it started; ` +
-      `here the 1-minute load ranged from ${Math.min(...loads).toFixed(2)} to ${Math.max(...loads).toFixed(2)}. A load above ${m.cpus} means runnable processes waited for a core, ` +
-      'so every time below is an upper bound of what the code needs, and the engine figures (which are CPU- and scheduling-bound) suffer most. Run `npm run bench` on an idle machine to compare.',
+    `**Machine load.** Every result records \`os.loadavg()\` when it started; here the 1-minute load ranged from ${Math.min(...loads).toFixed(2)} to ${Math.max(...loads).toFixed(2)}. ` +
+      (Math.max(...loads) >= m.cpus
+        ? `Other processes shared the ${m.cpus} cores while these figures were taken (a load above ${m.cpus} means runnable processes waited for a core), so every time below is an upper bound of what the code needs, and the engine figures (CPU- and scheduling-bound) suffer most. Run \`npm run bench\` on an idle machine to compare.`
+        : `That is fewer runnable processes than the ${m.cpus} cores on average, counting the benchmarks' own; the CPU the benchmarked processes used is in "Where the time goes".`),
   ];
   if (results.run) {
     lines.push('', `The whole run (\`npm run bench\`) took ${formatMs(results.run.totalSeconds * 1000)} and started ${results.run.startedAt.replace('T', ' ').slice(0, 19)} UTC.`);
@@ -117,8 +118,11 @@ function summarySection(apply: ApplyLatencyResult | undefined): string[] {
   ];
   if (rest.length) {
     parts.push(
-      `Bigger studies took ${rest.map((r) => `${formatMs(r.timeToLiveMs)} for ${r.targetGroups}`).join(', ')} target groups: their target-group workflows are started, and report their progress, through the one study workflow, whose state the server updates one change at a time (see "Where the time goes"), ` +
-        `so studyflow was ${rest.map((r) => `${r.speedupOverBaseline ?? '–'}x`).join(', ')} as fast as a script making the same calls one target group at a time${rest.some((r) => r.baselineExtrapolated) ? ' (the largest baseline extrapolated)' : ''}.`,
+      `Bigger studies took ${rest.map((r) => `${formatMs(r.timeToLiveMs)} for ${r.targetGroups}`).join(', ')} target groups: ` +
+        (biggest(rest)?.cpu
+          ? `each target group costs the Temporal server and the worker about ${formatMs(biggest(rest)!.cpu!.enginePerTargetGroupMs)} of CPU and the study workflow records every child start one at a time, so past a few target groups the machine's ${biggest(rest)!.cpu!.cores} cores, not the API, set the pace (see "Where the time goes"). `
+          : 'their target-group workflows are started through the one study workflow, whose state the server updates one change at a time (see "Where the time goes"); ') +
+        `studyflow was ${rest.map((r) => `${r.speedupOverBaseline ?? '–'}x`).join(', ')} as fast as a script making the same calls one target group at a time${rest.some((r) => r.baselineExtrapolated) ? ' (the largest baseline extrapolated)' : ''}.`,
     );
   }
   const last = apply.results[apply.results.length - 1];
@@ -127,6 +131,11 @@ function summarySection(apply: ApplyLatencyResult | undefined): string[] {
     `A first apply made ${formatNumber(last.callsPerTargetGroup, 1)} API calls per target group at ${last.targetGroups} target groups (${formatNumber(last.writes)} writes); re-applying unchanged studies made ${reapplyWrites === 0 ? 'no writes' : `${reapplyWrites} writes`}; the worker used ${apply.tokenRequestsWholeRun} token request${apply.tokenRequestsWholeRun === 1 ? '' : 's'} for everything.`,
   );
   return [parts.join(' ')];
+}
+
+/** The row with the most target groups. */
+function biggest(rows: readonly ApplyLatencyRow[]): ApplyLatencyRow | undefined {
+  return rows.reduce<ApplyLatencyRow | undefined>((a, r) => (!a || r.targetGroups > a.targetGroups ? r : a), undefined);
 }
 
 function chainNotes(apply: ApplyLatencyResult): string[] {
@@ -214,10 +223,10 @@ function engineBreakdownSection(apply: ApplyLatencyResult, overhead?: EngineOver
   const out = [
     '### Where the time goes',
     '',
-    'From the workflow histories (server timestamps). "Target-group workflow started" is when the child workflow of a target group began, after the study workflow observed the API, created the project and all drafts; the other columns are medians over the target groups of the time each one spent, until it was live, on each kind of step.',
+    'From the workflow histories (server timestamps). "Target-group workflow started" is when the child workflow of a target group began, after the study workflow observed the API, created the project and all drafts; the other columns are medians over the target groups of the time each one spent, until it was live, on each kind of step. Progress signals are in flight while the target group goes on with its calls, so their time is not on its path.',
     '',
     markdownTable(
-      ['Target groups', 'TG workflow started (median / last)', 'TG start → live', 'Signal waits', 'Activity dispatch', 'Activities running', 'Workflow tasks', 'Timers', 'Mean wait per signal'],
+      ['Target groups', 'TG workflow started (median / last)', 'TG start → live', 'Signals in flight', 'Activity dispatch', 'Activities running', 'Workflow tasks', 'Timers', 'Mean signal delivery'],
       rows.map((r) => {
         const e = r.engine;
         const t = e.perTargetGroupUntilLiveMs;
@@ -258,13 +267,41 @@ function engineBreakdownSection(apply: ApplyLatencyResult, overhead?: EngineOver
   }
   if (big.engine.meanSignalWaitMs !== null && small.engine.meanSignalWaitMs !== null) {
     findings.push(
-      `**Progress signals to one study workflow.** Each target-group workflow reports every phase to its study workflow and waits for the signal to be delivered (\`await parent.signal(...)\` in \`report()\`, workflows/target-group-workflow.ts) before its next call. ` +
-        `All of a study's target groups signal the same workflow, whose updates the server applies one at a time: the mean wait per signal went from ${formatMs(small.engine.meanSignalWaitMs)} at ${small.targetGroups} target group(s) to ${formatMs(big.engine.meanSignalWaitMs)} at ${big.targetGroups}, ` +
-        `${formatMs(big.engine.perTargetGroupUntilLiveMs.signalWait)} per target group on its way to live. Sending progress without waiting (with a sequence number so the study workflow ignores a stale phase) would take these waits off the path.`,
+      `**Progress without waiting.** A target-group workflow sends its phase to the study workflow from a sender of its own (one signal in flight, carrying the latest status; \`sendProgress\` in workflows/target-group-workflow.ts) and goes on with its next call meanwhile. ` +
+        `On the way to live the ${big.targetGroups} target groups sent ${formatNumber(big.engine.signalsUntilLive)} signals (${formatNumber(big.engine.signalsUntilLive / big.targetGroups, 1)} each: phases that followed each other faster than the study took them went as one); ` +
+        `a signal took ${formatMs(small.engine.meanSignalWaitMs)} to arrive at ${small.targetGroups} target group(s) and ${formatMs(big.engine.meanSignalWaitMs)} at ${big.targetGroups}, time the target groups no longer wait.`,
+    );
+  }
+  const cpuRows = rows.filter((r) => r.cpu);
+  if (cpuRows.length) {
+    const top = biggest(cpuRows) as ApplyLatencyRow & { cpu: NonNullable<ApplyLatencyRow['cpu']> };
+    const cores = top.cpu.cores;
+    const cpuOf = (r: ApplyLatencyRow, name: string) => formatMs(r.cpu?.cpuMs[name] ?? 0);
+    const allowed = [
+      { n: 50, ratio: 1.5 },
+      { n: 200, ratio: 2 },
+    ].flatMap(({ n, ratio: r }) => {
+      const row = rows.find((x) => x.targetGroups === n && x.cpu);
+      if (!row) return [];
+      const floorMs = (n * (row.cpu?.enginePerTargetGroupMs ?? 0)) / cores;
+      return [`${n} target groups need at least ${formatMs(floorMs)} of ${cores} cores at that cost, while ${r}x the bound is ${formatMs(r * row.boundMs)} (it would allow ${formatMs((r * row.boundMs * cores) / n)} of CPU per target group)`];
+    });
+    findings.push(
+      `**The machine is the limit.** During the first apply of ${top.targetGroups} target groups the Temporal dev server used ${cpuOf(top, 'temporalServer')} of CPU and the worker ${cpuOf(top, 'worker')}: ` +
+        `${formatMs(top.cpu.enginePerTargetGroupMs)} per target group (${cpuRows.map((r) => `${formatMs(r.cpu?.enginePerTargetGroupMs)} at ${r.targetGroups}`).join(', ')}), for about ${formatNumber(top.engine.activitiesPerTargetGroup)} activities, their workflow tasks, timers and signals each. ` +
+        `With the sandbox and the CLI, the processes used ${Math.round(top.cpu.machineShare * 100)}% of the machine's ${cores} cores over the apply (${cpuRows.map((r) => `${Math.round((r.cpu?.machineShare ?? 0) * 100)}% at ${r.targetGroups}`).join(', ')}). ` +
+        (allowed.length ? `${allowed.join('; ')}. ` : '') +
+        'On this machine the targets would need less engine work per target group (fewer activities and workflow tasks, e.g. one activity for a batch of target groups), not faster calls.',
     );
   }
   const lateness = overhead?.studyflowDevServer?.timers.lateness.medianMs;
-  if (lateness !== undefined) {
+  if (small.engine.perTargetGroupUntilLiveMs.timer === 0) {
+    findings.push(
+      `**Jobs.** A job is awaited inside one activity that polls it on the study file's schedule (100–200 ms here; \`launchAndAwait\` sends the launch and waits for its job in the same activity), so the ${apply.jobMs} ms launch job cost no durable timer and no poll activities on the way to live. ` +
+        `At ${small.targetGroups} target group the apply made ${small.apiCalls} calls against a chain of ${apply.chain?.chainCalls ?? '?'}: the extra calls are the earlier polls of the job and the reads the chain does not need. ` +
+        (lateness !== undefined ? `A job still running after a minute is polled on durable timers, which fire ${formatMs(lateness)} late on this dev server (Engine overhead).` : ''),
+    );
+  } else if (lateness !== undefined) {
     findings.push(
       lateness > 100
         ? `**Timers.** Job polls wait on durable timers of 100–200 ms, but this dev server fires them ${formatMs(lateness)} late (Engine overhead), so a job done ${apply.jobMs} ms after the launch is seen about a second later.`
@@ -311,7 +348,8 @@ function economySection(apply: ApplyLatencyResult | undefined): string[] {
     const reapplyPerTg = big.reapply.apiCalls / big.targetGroups;
     out.push(
       '',
-      `Re-apply time grows with the study: the observe step reads about ${reapplyPerTg.toFixed(1)} calls per target group **one after the other** (activities/observe-study.ts loops over the target groups), so ${big.targetGroups} target groups take ${formatMs(big.reapply.wallMs)} to re-apply with no change.`,
+      `Re-apply time grows with the study: the observe step reads about ${reapplyPerTg.toFixed(1)} calls per target group, 8 target groups at a time (activities/observe-study.ts), so ${big.targetGroups} target groups take ${formatMs(big.reapply.wallMs)} to re-apply with no change ` +
+        `(${formatMs((reapplyPerTg * big.targetGroups * apply.latencyMs) / 8)} of it is ${apply.latencyMs} ms calls, 8 at a time).`,
     );
   }
   return out;
@@ -333,12 +371,13 @@ function overheadSection(o: EngineOverheadResult | undefined): string[] {
   const ours = o.studyflowDevServer;
   const defaults = o.temporalDefaults;
   const config = Object.entries(ours.dynamicConfig).map(([k, v]) => `\`${k}=${JSON.stringify(v)}\``).join(', ');
+  const pragmas = ours.sqlitePragmas?.length ? ` and SQLite ${ours.sqlitePragmas.map((p) => `\`${p}\``).join(', ')}` : '';
   out.push(
     provenance(o),
     '',
     'A fixture workflow (bench/fixtures/overhead-workflows.ts) calls one cheap activity N times in sequence on a private dev server; the same function called directly costs ' +
       `${o.directCall.meanUsOver10000Calls} µs on average. Per activity = from one ActivityTaskScheduled event to the next (dispatch to a worker, run, report, the workflow task that schedules the next); overhead = that minus the direct call. ` +
-      `First on a dev server as studyflow starts it (worker/temporal-dev-server.ts sets ${config}), then on one with Temporal's default settings.`,
+      `First on a dev server as studyflow starts it (worker/temporal-dev-server.ts sets ${config}${pragmas}), then on one with Temporal's default settings.`,
     '',
     markdownTable(['Dev server', 'Activity on', 'Activities', 'Per activity median / p95 (ms)', 'Overhead median / p95 (ms)', 'Dispatch median (ms)', 'Run median (ms)', 'Workflow task median (ms)'], [
       row('studyflow settings', "a separate queue (as studyflow's Demand API activities)", ours.separateQueue),
@@ -356,6 +395,8 @@ function overheadSection(o: EngineOverheadResult | undefined): string[] {
       '(`history.transferProcessorMaxPollRPS`) and never fires a timer less than a second after creating it (`history.timerProcessorMaxTimeShift`): ' +
       `here a sequential workflow step cost about ${Math.round(defaults.separateQueue.perActivity.medianMs)} ms and a ${defaults.timers.requestedMs} ms timer fired ${formatMs(defaults.timers.lateness.medianMs)} late. ` +
       "Those defaults suit a cluster of many hosts; studyflow's dev server (`studyflow dev`, the tests, these benchmarks) overrides them. " +
+      'It also lets a task wait up to 10 s for a busy workflow (`history.cacheNonUserContextLockTimeout`, 500 ms by default, after which the task backs off for seconds: child starts queue on the study workflow) ' +
+      'and keeps SQLite in write-ahead-log mode synced at checkpoints rather than on every commit (a killed server loses nothing; a lost machine may lose its last commits). ' +
       'A Temporal cluster you run yourself keeps the defaults unless its operator changes them.',
   );
   return out;
@@ -382,7 +423,7 @@ function throughputSection(t: ThroughputResult | undefined): string[] {
       ]),
     ),
     '',
-    `Two workers over one: ${t.scaling}x. On a 2-core machine the workers share the cores with the Temporal server, the sandbox and other engineers' processes, so a second worker process adds little CPU; the shared study-workflow hot spot (see above) does not apply here, as each study has its own.`,
+    `Two workers over one: ${t.scaling}x. On a 2-core machine the workers share the cores with the Temporal server, the sandbox and any other processes, so a second worker process adds little CPU; the shared study-workflow hot spot (see above) does not apply here, as each study has its own.`,
   );
   return out;
 }

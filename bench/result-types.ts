@@ -46,7 +46,20 @@ export interface ApplyLatencyRow {
   tokenRequests: number;
   apiCallMs: Distribution;
   engine: EngineBreakdown;
+  /** CPU the processes used during the first apply (until the CLI returned). */
+  cpu?: CpuUse;
   reapply: { wallMs: number; apiCalls: number; writes: number };
+}
+
+export interface CpuUse {
+  /** CPU milliseconds by process: temporalServer, worker, sandbox, benchmark (this process, which runs the CLI). */
+  cpuMs: Record<string, number>;
+  wallMs: number;
+  cores: number;
+  /** All of that CPU over wall time x cores: near 1 means the machine was the limit. */
+  machineShare: number;
+  /** Temporal server + worker CPU per target group. */
+  enginePerTargetGroupMs: number;
 }
 
 export interface ApplyLatencyResult extends ResultHeader {
@@ -80,6 +93,8 @@ export interface OverheadVariant {
 export interface OverheadServerRun {
   /** The server's dynamic config values ({} = Temporal's defaults). */
   dynamicConfig: Record<string, number | string>;
+  /** SQLite pragmas of the dev server ([] = its own). */
+  sqlitePragmas?: string[];
   sameQueue: OverheadVariant;
   separateQueue: OverheadVariant;
   timers: { count: number; requestedMs: number; lateness: Distribution };

@@ -38,6 +38,7 @@ function row(n: number, live: number, baseline: number | null, extrapolated = fa
       signalsUntilLive: 3 * n,
       meanSignalWaitMs: 5 * n,
     },
+    cpu: { cpuMs: { temporalServer: 100 * n, worker: 50 * n, sandbox: 10 * n, benchmark: 5 }, wallMs: live, cores: 2, machineShare: n > 1 ? 0.8 : 0.2, enginePerTargetGroupMs: 150 },
     reapply: { wallMs: 100 * n, apiCalls: 2 * n + 1, writes: 0 },
   };
 }
@@ -126,8 +127,15 @@ describe('renderMarkdown', () => {
   it('sums up for a buyer: time to live against the bound, bigger studies, calls and re-apply writes', () => {
     expect(md).toContain('**Summary.** 1 target group was live 1,400 ms after `studyflow apply` against a critical-path bound of 950 ms (1.47x).');
     expect(md).toContain('Bigger studies took 5,000 ms for 50 target groups');
-    expect(md).toContain('so studyflow was 9x as fast as a script making the same calls one target group at a time.');
+    expect(md).toContain('each target group costs the Temporal server and the worker about 150 ms of CPU');
+    expect(md).toContain('studyflow was 9x as fast as a script making the same calls one target group at a time.');
     expect(md).toContain('A first apply made 10.0 API calls per target group at 50 target groups (101 writes); re-applying unchanged studies made no writes; the worker used 1 token request for everything.');
+  });
+
+  it('says when the machine is the limit: engine CPU per target group against what the targets allow', () => {
+    expect(md).toContain('the Temporal dev server used 5,000 ms of CPU and the worker 2,500 ms: 150 ms per target group (150 ms at 1, 150 ms at 50)');
+    expect(md).toContain("the processes used 80% of the machine's 2 cores over the apply (20% at 1, 80% at 50)");
+    expect(md).toContain('50 target groups need at least 3,750 ms of 2 cores at that cost, while 1.5x the bound is 1,425 ms (it would allow 57 ms of CPU per target group)');
   });
 
   it('has a row per size with the exact command and the load, and the chain the bound comes from', () => {
