@@ -98,9 +98,11 @@ describe('ID list files under random content', () => {
     );
     await fc.assert(
       fc.asyncProperty(fc.array(line, { maxLength: 50 }), fc.constantFrom<'respondent_ids' | 'respondent_guids' | 'recontact'>('respondent_ids', 'respondent_guids', 'recontact'), layout, async (entries, kind, l) => {
-        const file = await fileWith(join(entries.map((e) => e.line), l));
+        const text = join(entries.map((e) => e.line), l);
+        const file = await fileWith(text);
         const result = await checkIdListFile(file, kind);
-        const lineCount = entries.length + 1;
+        // Random text may hold line breaks of its own (readline breaks at \n, \r\n and a lone \r).
+        const lineCount = text.split(/\r\n|\n|\r/).length;
         for (const d of result.diagnostics) {
           expect(d.line).toBeGreaterThanOrEqual(1);
           expect(d.line).toBeLessThanOrEqual(lineCount);
@@ -115,5 +117,13 @@ describe('ID list files under random content', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('numbers diagnostics by the lines of the file, also when an entry held line breaks of its own', async () => {
+    // The case fast-check found (seed -1761354793): "\n\n" then "   " is a file of four lines.
+    const file = await fileWith('\n\n\n   ');
+    const result = await checkIdListFile(file, 'respondent_ids');
+    expect(result.diagnostics.length).toBeGreaterThan(0);
+    for (const d of result.diagnostics) expect(d.line).toBeLessThanOrEqual(4);
   });
 });
