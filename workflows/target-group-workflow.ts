@@ -226,8 +226,6 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
   /** Resolves once the study has been sent the latest status (before this run ends or continues as new). */
   const progressDelivered = () => condition(() => !progressSender || (progress.sent === progress.version && !progress.sending));
 
-  const desired = () => revision.desired;
-
   /** Reports a phase in which this revision's work is done, or waits for someone to act. */
   async function settle(phase: TargetGroupPhase, patch: Partial<TargetGroupStatus> = {}): Promise<void> {
     await report(phase, { ...patch, settledRevision: revision.revision });
@@ -293,7 +291,7 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
   }
 
   async function uploadList(action: PlannedAction): Promise<void> {
-    const api = apiActivities(`${action.reason} (${desired().key})`, 'long');
+    const api = apiActivities(`${action.reason} (${revision.desired.key})`, 'long');
     const list = action.list as ListRef;
     const base = { ctx, projectId: revision.projectId, targetGroupId: revision.targetGroupId };
     if (action.resource === 'recontact_list') {

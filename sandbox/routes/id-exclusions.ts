@@ -7,7 +7,8 @@ import type { JobRecord } from '../core/state-records';
 import type { StateStore } from '../core/state-store';
 import { assertWriteVersionAllowed, pinWriteVersion } from '../core/versioning';
 import { exclusionLists, listKey, newIds, totalExcludedIds, writableExclusionLists } from '../resources/id-exclusion-lists';
-import { MAX_IDS_PER_TARGET_GROUP, parseIdListFile, readEntityType, type EntityType } from '../resources/id-list-file';
+import { MAX_IDS_PER_TARGET_GROUP, readEntityType, type EntityType } from '../resources/id-list-file';
+import { acceptIdListUpload } from '../resources/id-list-upload';
 import { requireTargetGroup } from '../resources/lookups';
 import {
   SIMULATED_FAILURE_REASON,
@@ -26,25 +27,7 @@ const EXCLUSION_JOB_KINDS = [UPLOAD_KIND, REMOVE_ALL_KIND];
 export const ID_PAGE = { max: 1000, default: 100 };
 
 function uploadExclusionFile(ctx: RequestContext) {
-  const tg = requireTargetGroup(ctx);
-  assertWriteVersionAllowed(tg, ctx.version, 'target group');
-  const problems: InvalidParam[] = [];
-  const entityType = readEntityType(ctx.query, problems);
-  const file = ctx.form!.get('file');
-  if (!file) problems.push({ name: 'file', reason: 'multipart field "file" is required' });
-  if (problems.length > 0) throw badRequest('The upload is invalid.', problems);
-  assertNotCompleted(tg);
-  assertNoRunningJob(ctx, tg, EXCLUSION_JOB_KINDS, 'exclusion');
-  const parsed = parseIdListFile(file!, entityType!);
-  const job = createTargetGroupJob(
-    ctx,
-    tg,
-    UPLOAD_KIND,
-    parsed.ok ? { entity_type: entityType, ids: parsed.ids } : { entity_type: entityType, error: parsed.reason },
-    { entity_type: entityType },
-  );
-  pinWriteVersion(tg, ctx.version);
-  return created({ job_id: job.id, status: job.status }, { location: `${ctx.path}/${job.id}` });
+  return acceptIdListUpload(ctx, { kind: UPLOAD_KIND, slot: EXCLUSION_JOB_KINDS, what: 'exclusion' });
 }
 
 function settleUpload(store: StateStore) {

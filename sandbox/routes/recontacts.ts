@@ -1,49 +1,31 @@
 // Recontact respondent list: POST TG/recontacts/jobs/upload-respondents-by-file (same form as the
 // exclusion upload) and GET …/{job_id} with status Processing | Completed | Failed.
-import { badRequest, type InvalidParam, unprocessable } from '../core/api-error';
-import { created, ok, type RequestContext, type RouteModule } from '../core/route-module';
+import { unprocessable } from '../core/api-error';
+import { ok, type RequestContext, type RouteModule } from '../core/route-module';
 import type { JobRecord } from '../core/state-records';
 import type { StateStore } from '../core/state-store';
-import { assertWriteVersionAllowed, pinWriteVersion } from '../core/versioning';
-import { MAX_IDS_PER_TARGET_GROUP, parseIdListFile, readEntityType, type EntityType } from '../resources/id-list-file';
+import { MAX_IDS_PER_TARGET_GROUP, type EntityType } from '../resources/id-list-file';
+import { acceptIdListUpload } from '../resources/id-list-upload';
 import { listKey, newIds } from '../resources/id-exclusion-lists';
 import { requireTargetGroup } from '../resources/lookups';
-import {
-  SIMULATED_FAILURE_REASON,
-  assertNoRunningJob,
-  assertNotCompleted,
-  createTargetGroupJob,
-  renderJob,
-  requireJob,
-} from '../resources/target-group-jobs';
+import { SIMULATED_FAILURE_REASON, renderJob, requireJob } from '../resources/target-group-jobs';
 import { TG } from './paths';
 
 export const RECONTACT_KIND = 'recontact_upload';
 const UPLOAD = `${TG}/recontacts/jobs/upload-respondents-by-file`;
 
 function uploadRecontactFile(ctx: RequestContext) {
-  const tg = requireTargetGroup(ctx);
-  assertWriteVersionAllowed(tg, ctx.version, 'target group');
-  const problems: InvalidParam[] = [];
-  const entityType = readEntityType(ctx.query, problems, 'RSID');
-  const file = ctx.form!.get('file');
-  if (!file) problems.push({ name: 'file', reason: 'multipart field "file" is required' });
-  if (problems.length > 0) throw badRequest('The upload is invalid.', problems);
-  if (tg.study_type !== 'recontact') {
-    throw unprocessable('study_type_not_recontact', `Target group ${tg.id} is not a recontact study (study_type ${tg.study_type}).`);
-  }
-  assertNotCompleted(tg);
-  assertNoRunningJob(ctx, tg, [RECONTACT_KIND], 'recontact upload');
-  const parsed = parseIdListFile(file!, entityType!);
-  const job = createTargetGroupJob(
-    ctx,
-    tg,
-    RECONTACT_KIND,
-    parsed.ok ? { entity_type: entityType, ids: parsed.ids } : { entity_type: entityType, error: parsed.reason },
-    { entity_type: entityType },
-  );
-  pinWriteVersion(tg, ctx.version);
-  return created({ job_id: job.id, status: job.status }, { location: `${ctx.path}/${job.id}` });
+  return acceptIdListUpload(ctx, {
+    kind: RECONTACT_KIND,
+    slot: [RECONTACT_KIND],
+    what: 'recontact upload',
+    defaultEntityType: 'RSID',
+    assertTargetGroup: (tg) => {
+      if (tg.study_type !== 'recontact') {
+        throw unprocessable('study_type_not_recontact', `Target group ${tg.id} is not a recontact study (study_type ${tg.study_type}).`);
+      }
+    },
+  });
 }
 
 const settleRecontact = (store: StateStore) => (job: JobRecord) => {

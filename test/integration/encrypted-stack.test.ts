@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { startTestStack, writeStudy, type TestStack } from './harness';
+import { historyPayloads, startTestStack, writeStudy, type TestStack } from './harness';
 
 const STUDY = `format: studyflow/v1
 study: encrypted-demo
@@ -38,18 +38,8 @@ describe('the dev stack with a local payload key', () => {
     const history = await t.client.workflow.getHandle('study/1001/encrypted-demo').fetchHistory();
     const json = historyToJSON(history);
     expect(json).not.toContain(Buffer.from('PO-ENCRYPTED-SECRET-NAME').toString('base64').slice(0, 20));
-    const payloads: { metadata: Record<string, string>; data: string }[] = [];
-    const walk = (node: unknown): void => {
-      if (Array.isArray(node)) node.forEach(walk);
-      else if (node && typeof node === 'object') {
-        const r = node as Record<string, unknown>;
-        if (r.metadata && typeof r.metadata === 'object' && typeof r.data === 'string' && 'encoding' in (r.metadata as object)) {
-          payloads.push(r as never);
-        }
-        Object.values(r).forEach(walk);
-      }
-    };
-    walk(JSON.parse(json));
+    // Every payload that names its encoding.
+    const payloads = historyPayloads(json).filter((p) => 'encoding' in p.metadata);
     const encodings = payloads.map((p) => Buffer.from(p.metadata.encoding, 'base64').toString());
     expect(encodings.length).toBeGreaterThan(3);
     // Search attributes are not payload-encoded by the codec; every other payload is.

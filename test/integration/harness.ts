@@ -180,21 +180,26 @@ export async function startTestStack(name: string, options: { inProcessWorker?: 
   };
 }
 
-/** A history's JSON with every payload's data decoded to text appended, so plain values can be searched. */
-export function historyText(json: string): string {
-  const parts = [json];
+/** Every payload ({metadata, data}, both base64 in the JSON form) anywhere in a history's JSON. */
+export function historyPayloads(json: string): { metadata: Record<string, string>; data: string }[] {
+  const payloads: { metadata: Record<string, string>; data: string }[] = [];
   const walk = (node: unknown): void => {
     if (Array.isArray(node)) node.forEach(walk);
     else if (node && typeof node === 'object') {
       const record = node as Record<string, unknown>;
       if (typeof record.data === 'string' && record.metadata && typeof record.metadata === 'object') {
-        parts.push(Buffer.from(record.data, 'base64').toString('utf8'));
+        payloads.push(record as { metadata: Record<string, string>; data: string });
       }
       Object.values(record).forEach(walk);
     }
   };
   walk(JSON.parse(json));
-  return parts.join('\n');
+  return payloads;
+}
+
+/** A history's JSON with every payload's data decoded to text appended, so plain values can be searched. */
+export function historyText(json: string): string {
+  return [json, ...historyPayloads(json).map((p) => Buffer.from(p.data, 'base64').toString('utf8'))].join('\n');
 }
 
 /** POSTs that only compute (feasibility, validation, suggestions): they change nothing in the API. */
