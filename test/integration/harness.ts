@@ -202,6 +202,39 @@ export function historyText(json: string): string {
   return [json, ...historyPayloads(json).map((p) => Buffer.from(p.data, 'base64').toString('utf8'))].join('\n');
 }
 
+/**
+ * The study the restart tests apply: us, uk and de target groups, us and uk excluding the RSIDs of
+ * `past.txt`, an exclusion group `waves` with `waveMembers`, auto launch, job polls of 200-500 ms.
+ */
+export function threeMarketStudy(o: { studyId: string; title: string; reference: string; urlPrefix: string; waveMembers: string[] }): string {
+  const market = (key: string, locale: string, goal: number, listed: boolean) =>
+    `  ${key}:
+    locale: ${locale}
+    live_url: https://survey.example.com/s/${o.urlPrefix}-${key}?rid=[%RID%]
+    filling_goal: ${goal}
+${listed ? '    exclusions:\n      respondent_ids: { file: past.txt }\n' : ''}`;
+  return `format: studyflow/v1
+study: ${o.studyId}
+account: "1001"
+business_unit: "2001"
+project:
+  name: ${o.title}
+  project_customer_reference_number: ${o.reference}
+defaults:
+  expected_incidence_rate: 0.6
+  expected_length_of_interview_minutes: 8
+  project_manager_id: "3001"
+  collects_pii: false
+  launch: { mode: auto }
+  timing: { job_poll_initial: 200ms, job_poll_max: 500ms }
+exclusion_groups:
+  waves:
+    name: ${o.title} waves
+    target_groups: [${o.waveMembers.join(', ')}]
+target_groups:
+${market('us', 'en_US', 60, true)}${market('uk', 'en_GB', 50, true)}${market('de', 'de_DE', 40, false)}`;
+}
+
 /** POSTs that only compute (feasibility, validation, suggestions): they change nothing in the API. */
 const READ_ONLY_POSTS = [/\/calculate-feasibility$/, /\/profiles\/validate$/, /\/intelligent-calendar\//, /\/drafts\/generate-blended-profile$/, /\/supplier-quota-distribution\/draft$/];
 

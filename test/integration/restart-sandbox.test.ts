@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobRecord, SandboxStateData } from '../../sandbox/core/state-records';
-import { eventually, startTestStack, writeStudy, type TestStack } from './harness';
+import { eventually, startTestStack, threeMarketStudy, writeStudy, type TestStack } from './harness';
 
 // The Demand API goes away twice during one apply, each time while jobs are Processing: first while
 // the ID-list uploads run, then while the launches run. Each time the sandbox is closed (open
@@ -13,42 +13,7 @@ import { eventually, startTestStack, writeStudy, type TestStack } from './harnes
 const RSIDS = Array.from({ length: 120 }, (_, i) => `rsid-restart-${String(i).padStart(4, '0')}`);
 const KEYS = ['us', 'uk', 'de'];
 
-const STUDY = `format: studyflow/v1
-study: sandbox-restart
-account: "1001"
-business_unit: "2001"
-project:
-  name: Sandbox restart
-  project_customer_reference_number: PO-SANDBOX-RESTART
-defaults:
-  expected_incidence_rate: 0.6
-  expected_length_of_interview_minutes: 8
-  project_manager_id: "3001"
-  collects_pii: false
-  launch: { mode: auto }
-  timing: { job_poll_initial: 200ms, job_poll_max: 500ms }
-exclusion_groups:
-  waves:
-    name: Sandbox restart waves
-    target_groups: [us, uk]
-target_groups:
-  us:
-    locale: en_US
-    live_url: https://survey.example.com/s/restart-us?rid=[%RID%]
-    filling_goal: 60
-    exclusions:
-      respondent_ids: { file: past.txt }
-  uk:
-    locale: en_GB
-    live_url: https://survey.example.com/s/restart-uk?rid=[%RID%]
-    filling_goal: 50
-    exclusions:
-      respondent_ids: { file: past.txt }
-  de:
-    locale: de_DE
-    live_url: https://survey.example.com/s/restart-de?rid=[%RID%]
-    filling_goal: 40
-`;
+const STUDY = threeMarketStudy({ studyId: 'sandbox-restart', title: 'Sandbox restart', reference: 'PO-SANDBOX-RESTART', urlPrefix: 'restart', waveMembers: ['us', 'uk'] });
 
 const JOB_DURATION_MS = 4000;
 /** How long the API stays away: activities meet refused connections and retry. */

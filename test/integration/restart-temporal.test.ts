@@ -9,7 +9,7 @@ import { startEmbeddedStack, type EmbeddedStack } from '../../worker/embedded-st
 import { connectClient } from '../../worker/temporal-connection';
 import { startTemporalDevServer, type RunningDevServer } from '../../worker/temporal-dev-server';
 import { statusQuery, studyWorkflowId, type StudyStatus } from '../../workflows/messages';
-import { eventually, runCli, scanWorkflowHistories, spawnWorkerProcess, writeStudy } from './harness';
+import { eventually, runCli, scanWorkflowHistories, spawnWorkerProcess, threeMarketStudy, writeStudy } from './harness';
 
 // This file runs its own Temporal dev server (the suite's shared one must not be restarted). The
 // server is stopped in the middle of an apply while ID-list upload jobs are Processing, stays down
@@ -21,42 +21,7 @@ const KEYS = ['us', 'uk', 'de'];
 const STUDY_ID = 'temporal-restart';
 const DOWN_FOR_MS = 8000;
 
-const STUDY = `format: studyflow/v1
-study: ${STUDY_ID}
-account: "1001"
-business_unit: "2001"
-project:
-  name: Temporal restart
-  project_customer_reference_number: PO-TEMPORAL-RESTART
-defaults:
-  expected_incidence_rate: 0.6
-  expected_length_of_interview_minutes: 8
-  project_manager_id: "3001"
-  collects_pii: false
-  launch: { mode: auto }
-  timing: { job_poll_initial: 200ms, job_poll_max: 500ms }
-exclusion_groups:
-  waves:
-    name: Temporal restart waves
-    target_groups: [us, de]
-target_groups:
-  us:
-    locale: en_US
-    live_url: https://survey.example.com/s/tr-us?rid=[%RID%]
-    filling_goal: 60
-    exclusions:
-      respondent_ids: { file: past.txt }
-  uk:
-    locale: en_GB
-    live_url: https://survey.example.com/s/tr-uk?rid=[%RID%]
-    filling_goal: 50
-    exclusions:
-      respondent_ids: { file: past.txt }
-  de:
-    locale: de_DE
-    live_url: https://survey.example.com/s/tr-de?rid=[%RID%]
-    filling_goal: 40
-`;
+const STUDY = threeMarketStudy({ studyId: STUDY_ID, title: 'Temporal restart', reference: 'PO-TEMPORAL-RESTART', urlPrefix: 'tr', waveMembers: ['us', 'de'] });
 
 describe('the Temporal dev server restarted (SQLite kept) in the middle of an apply', () => {
   let dir: string;
