@@ -3,7 +3,7 @@ import { activityCancellationSignal } from './activity-context';
 import type { ApiRequest, ApiResponse, DemandApiClient } from './http/demand-api-client';
 import { unexpectedResponseFailure } from './http/errors';
 import type { ActivityCtx, ApiObject } from './types';
-import { pathForVersion } from './version-adapter';
+import { fromWireBody, pathForVersion } from './version-adapter';
 
 export type ActivityApiRequest = Omit<ApiRequest, 'apiVersion' | 'traceparent' | 'signal'>;
 
@@ -68,4 +68,11 @@ export function expectString(req: ActivityApiRequest, res: ApiResponse, field: s
     throw unexpectedResponseFailure({ method: req.method, path: req.path }, res.status, `no ${field}`);
   }
   return value;
+}
+
+/** GET a resource by its path: the resource in 2025-12-18 names, or undefined when the API answers 404. */
+export async function readResourceOrMissing(api: DemandApiClient, ctx: ActivityCtx, path: string): Promise<ApiObject | undefined> {
+  const req = { method: 'GET', path, acceptStatuses: [404] } as const;
+  const res = await callApi(api, ctx, req);
+  return res.status === 404 ? undefined : fromWireBody(expectResource(req, res), ctx.apiVersion);
 }

@@ -2,7 +2,7 @@
 // Only reads; lists come back as {count, sha256}, never the IDs.
 import type { DesiredStudy, ObservedList, ObservedStudy, ObservedTargetGroup } from '../plan/types';
 import { heartbeatProgress } from './activity-context';
-import { accountPath, callApi, expectResource, projectPath, targetGroupPath } from './api-call';
+import { accountPath, callApi, projectPath, readResourceOrMissing, targetGroupPath } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx } from './activity-input';
 import { exclusionGroupActivities } from './exclusion-groups';
@@ -43,16 +43,10 @@ export function observeStudyActivities(deps: ActivityDeps) {
   const groups = exclusionGroupActivities(deps);
   const webhooks = webhookActivities(deps);
 
-  async function readOrMissing(ctx: ActivityCtx, path: string): Promise<ApiObject | undefined> {
-    const req = { method: 'GET', path, acceptStatuses: [404] } as const;
-    const res = await callApi(deps.api, ctx, req);
-    return res.status === 404 ? undefined : fromWireBody(expectResource(req, res), ctx.apiVersion);
-  }
-
   async function findProject(input: ObserveStudyInput): Promise<ApiObject | undefined> {
     const { ctx, known, desired } = input;
     if (known.projectId) {
-      const byId = await readOrMissing(ctx, projectPath(ctx, known.projectId));
+      const byId = await readResourceOrMissing(deps.api, ctx, projectPath(ctx, known.projectId));
       if (byId) return byId;
     }
     const reference = desired.project.project_customer_reference_number;
@@ -72,7 +66,7 @@ export function observeStudyActivities(deps: ActivityDeps) {
 
   async function findTargetGroup(ctx: ActivityCtx, projectId: string, known: string | undefined, references: string[]): Promise<ApiObject | undefined> {
     if (known) {
-      const byId = await readOrMissing(ctx, targetGroupPath(ctx, projectId, known));
+      const byId = await readResourceOrMissing(deps.api, ctx, targetGroupPath(ctx, projectId, known));
       if (byId) return byId;
     }
     for (const reference of references) {

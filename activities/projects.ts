@@ -1,5 +1,5 @@
 // Projects: ensure (read before create), update, get, overview.
-import { accountPath, callApi, expectObject, expectResource, projectPath } from './api-call';
+import { accountPath, callApi, expectObject, expectResource, projectPath, readResourceOrMissing } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireObject, requireText } from './activity-input';
 import { ensureResource } from './ensure-resource';
@@ -47,12 +47,7 @@ export interface ProjectOverviewOutput {
 export function projectActivities(deps: ActivityDeps) {
   const pageSize = deps.listPageSize ?? 100;
 
-  async function readProject(ctx: ActivityCtx, projectId: string): Promise<ApiObject | undefined> {
-    const req = { method: 'GET', path: projectPath(ctx, projectId), acceptStatuses: [404] } as const;
-    const res = await callApi(deps.api, ctx, req);
-    if (res.status === 404) return undefined;
-    return fromWireBody(expectResource(req, res), ctx.apiVersion);
-  }
+  const readProject = (ctx: ActivityCtx, projectId: string) => readResourceOrMissing(deps.api, ctx, projectPath(ctx, projectId));
 
   return {
     /** Finds the project by knownId, then by project_customer_reference_number; else creates it. */

@@ -1,5 +1,5 @@
 // Target groups: ensure a draft (read before create), update a draft, get, list, overview, performance.
-import { callApi, expectObject, expectResource, projectPath, targetGroupPath } from './api-call';
+import { callApi, expectObject, expectResource, projectPath, readResourceOrMissing, targetGroupPath } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireObject, requireText } from './activity-input';
 import { ensureResource } from './ensure-resource';
@@ -68,12 +68,8 @@ export interface TargetGroupPerformanceOutput {
 export function targetGroupActivities(deps: ActivityDeps) {
   const pageSize = deps.listPageSize ?? 100;
 
-  async function readTargetGroup(ctx: ActivityCtx, projectId: string, targetGroupId: string): Promise<ApiObject | undefined> {
-    const req = { method: 'GET', path: targetGroupPath(ctx, projectId, targetGroupId), acceptStatuses: [404] } as const;
-    const res = await callApi(deps.api, ctx, req);
-    if (res.status === 404) return undefined;
-    return fromWireBody(expectResource(req, res), ctx.apiVersion);
-  }
+  const readTargetGroup = (ctx: ActivityCtx, projectId: string, targetGroupId: string) =>
+    readResourceOrMissing(deps.api, ctx, targetGroupPath(ctx, projectId, targetGroupId));
 
   async function listTargetGroups(ctx: ActivityCtx, projectId: string, reference?: string): Promise<ApiObject[]> {
     const items = await listAllPages(deps.api, ctx, {
