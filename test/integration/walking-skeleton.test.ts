@@ -61,6 +61,28 @@ describe('walking skeleton: study file -> apply -> live target group', () => {
     expect(log.filter((r) => r.path.endsWith('/oauth/token'))).toHaveLength(1);
   });
 
+  it("runs the target group's independent calls side by side and never waits for its study on the way to live", async () => {
+    const history = await t.client.workflow.getHandle('study/1001/skeleton-demo/tg/us_gen_pop').fetchHistory();
+    const events = history.events ?? [];
+    const scheduled = events.flatMap((e) =>
+      e.activityTaskScheduledEventAttributes
+        ? [{ name: e.activityTaskScheduledEventAttributes.activityType?.name, task: Number(e.activityTaskScheduledEventAttributes.workflowTaskCompletedEventId) }]
+        : [],
+    );
+    const taskOf = (name: string) => scheduled.find((a) => a.name === name)?.task;
+    // Feasibility and the price prediction are scheduled by the same workflow task.
+    expect(taskOf('calculateFeasibility')).toBeDefined();
+    expect(taskOf('generatePricePrediction')).toBe(taskOf('calculateFeasibility'));
+    // The first progress signal goes out with them: the target group does not wait for its delivery.
+    const firstSignal = events.find((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes);
+    expect(Number(firstSignal?.signalExternalWorkflowExecutionInitiatedEventAttributes?.workflowTaskCompletedEventId)).toBe(taskOf('calculateFeasibility'));
+    // Launch and its job are waited for in one activity: no poll activities, no launch-only activity.
+    const names = scheduled.map((a) => a.name);
+    expect(names).toContain('launchAndAwait');
+    expect(names).not.toContain('getLaunchJob');
+    expect(names).not.toContain('launchFromDraft');
+  });
+
   it('shows the study workflow with a business-meaningful id and search attributes in `temporal workflow list`', () => {
     const bin = installTemporalCli();
     const list = spawnSync(
