@@ -1,0 +1,78 @@
+// The observe step against the real sandbox: every target group found, in the study's order,
+// read a few at a time.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { observeStudyActivities } from '../../activities/observe-study';
+import type { TargetGroupDesired } from '../../activities';
+import { loadStudyFile } from '../../definitions';
+import { desiredStudyOf } from '../../plan/desired';
+import type { DesiredStudy } from '../../plan/types';
+import { ctx, startSandboxHarness, type SandboxHarness } from './helpers/sandbox-harness';
+
+const KEYS = Array.from({ length: 12 }, (_, i) => `market_${String(i).padStart(2, '0')}`);
+
+const STUDY = `format: studyflow/v1
+study: observe-order
+account: "1001"
+business_unit: "2001"
+project:
+  name: Observe order
+  project_customer_reference_number: PO-OBSERVE-ORDER
+defaults:
+  locale: en_US
+  expected_incidence_rate: 0.5
+  expected_length_of_interview_minutes: 10
+  project_manager_id: "3001"
+  collects_pii: false
+target_groups:
+${KEYS.map((k) => `  ${k}:\n    live_url: https://survey.example.com/s/${k}?rid=[%RID%]\n    filling_goal: 50\n`).join('')}`;
+
+let h: SandboxHarness;
+let desired: DesiredStudy;
+let dir: string;
+beforeAll(async () => {
+  h = await startSandboxHarness();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studyflow-observe-'));
+  const file = path.join(dir, 'study.yaml');
+  fs.writeFileSync(file, STUDY);
+  const loaded = await loadStudyFile(file);
+  if (!loaded.study) throw new Error(`the fixture does not validate: ${JSON.stringify(loaded.diagnostics)}`);
+  desired = desiredStudyOf(loaded.study.study, {});
+});
+afterAll(async () => {
+  await h?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('observeStudy', () => {
+  it('finds every target group by its reference, in the order of the study file, reading several at once', async () => {
+    const { project } = await h.activities.ensureProject({ ctx, idempotencyKey: 'observe/project', desired: desired.project });
+    const ids: Record<string, string> = {};
+    // Created in reverse, so the API's own order is not the study's.
+    for (const tg of [...desired.targetGroups].reverse()) {
+      const { targetGroup } = await h.activities.ensureDraftTargetGroup({ ctx, projectId: project.id, idempotencyKey: `observe/${tg.key}`, desired: tg.draft as TargetGroupDesired });
+      ids[tg.key] = targetGroup.id;
+    }
+    h.sandbox.setFaults({ latency_ms: 40 });
+    const from = h.sandbox.requests().length;
+    const { observeStudy } = observeStudyActivities({ api: h.api, blobs: h.blobs, webhookSecrets: { save: async () => undefined, has: async () => false } });
+    const observed = await observeStudy({ ctx, desired, known: { targetGroupIds: {}, exclusionGroupIds: {} } });
+    h.sandbox.setFaults({ latency_ms: 0 });
+
+    expect(observed.project?.id).toBe(project.id);
+    expect(Object.keys(observed.targetGroups)).toEqual(KEYS);
+    expect(Object.fromEntries(Object.entries(observed.targetGroups).map(([k, tg]) => [k, tg.id]))).toEqual(ids);
+
+    // The per-target-group reads overlapped, at most 8 at a time.
+    const reads = h.sandbox
+      .requests()
+      .slice(from)
+      .filter((r) => r.path.includes('/target-groups'))
+      .map((r) => ({ start: Date.parse(r.time), end: Date.parse(r.time) + r.duration_ms }));
+    const inFlight = reads.map((r) => reads.filter((o) => o.start <= r.start && o.end > r.start).length);
+    expect(Math.max(...inFlight)).toBeGreaterThan(1);
+    expect(Math.max(...inFlight)).toBeLessThanOrEqual(8);
+  });
+});
