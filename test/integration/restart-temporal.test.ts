@@ -75,6 +75,10 @@ describe('the Temporal dev server restarted (SQLite kept) in the middle of an ap
     const before = await status();
     const runBefore = await withClient(async (c) => (await c.workflow.getHandle(studyWorkflowId('1001', STUDY_ID)).describe()).runId);
 
+    // SQLITE_PRAGMAS reach the server: its SQLite file runs in write-ahead-log mode (the -wal file beside
+    // it), and the restart below shows nothing committed is lost when the server stops.
+    expect(fs.existsSync(path.join(dir, 'temporal', 'temporal.sqlite-wal'))).toBe(true);
+
     // Stop while upload jobs are Processing; the API goes on without Temporal.
     const processing = Object.values(stack.sandbox.state().jobs).filter((j) => j.status === 'Processing');
     expect(processing.length).toBeGreaterThan(0);
