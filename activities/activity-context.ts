@@ -25,3 +25,16 @@ export function heartbeatProgress(details: Record<string, unknown>): void {
     // MockActivityEnvironment and local activities may refuse heartbeats; progress is best effort.
   }
 }
+
+/** Heartbeats while the activity works (its heartbeat timeout is 20 s; a poll delay may be longer). */
+const HEARTBEAT_EVERY_MS = 5_000;
+
+export async function withHeartbeats<T>(details: () => Record<string, unknown>, work: () => Promise<T>): Promise<T> {
+  heartbeatProgress(details());
+  const beat = setInterval(() => heartbeatProgress(details()), HEARTBEAT_EVERY_MS);
+  try {
+    return await work();
+  } finally {
+    clearInterval(beat);
+  }
+}

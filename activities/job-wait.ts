@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { nextPollDelay } from '../workflows/timing';
 import type { ActivityDeps } from './activity-deps';
-import { activityCancellationSignal, heartbeatProgress } from './activity-context';
+import { activityCancellationSignal, withHeartbeats } from './activity-context';
 import { requireText } from './activity-input';
 import { fieldingActivities, type LaunchFromDraftInput, type LaunchFromDraftOutput } from './fielding';
 import { invalidInputFailure } from './http/errors';
@@ -51,19 +51,6 @@ export interface AwaitJobOutput {
   polls: number;
   /** True when the job ended (Success, Completed or Failed); false when the budget ran out first. */
   done: boolean;
-}
-
-/** Heartbeats while the activity works (its heartbeat timeout is 20 s; a poll delay may be longer). */
-const HEARTBEAT_EVERY_MS = 5_000;
-
-async function withHeartbeats<T>(details: () => Record<string, unknown>, work: () => Promise<T>): Promise<T> {
-  heartbeatProgress(details());
-  const beat = setInterval(() => heartbeatProgress(details()), HEARTBEAT_EVERY_MS);
-  try {
-    return await work();
-  } finally {
-    clearInterval(beat);
-  }
 }
 
 const TERMINAL = new Set(['Success', 'Completed', 'Failed']);

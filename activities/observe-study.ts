@@ -5,6 +5,7 @@ import { heartbeatProgress } from './activity-context';
 import { accountPath, callApi, projectPath, readResourceOrMissing, targetGroupPath } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx } from './activity-input';
+import { inParallel } from './concurrency';
 import { exclusionGroupActivities } from './exclusion-groups';
 import { idListExclusionActivities } from './id-list-exclusions';
 import { targetGroupActivities } from './target-groups';
@@ -27,15 +28,6 @@ export interface ObserveStudyInput {
 
 /** Target groups read at the same time while observing a study. */
 const OBSERVE_CONCURRENCY = 8;
-
-/** Runs `fn` over `items`, at most `limit` at a time; rejects with the first failure. */
-async function inParallel<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    while (next < items.length) await fn(items[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-}
 
 export function observeStudyActivities(deps: ActivityDeps) {
   const targetGroups = targetGroupActivities(deps);

@@ -1,8 +1,12 @@
 // Target groups: ensure a draft (read before create), update a draft, get, list, overview, performance.
+import { ApplicationFailure } from '@temporalio/common';
 import { callApi, expectObject, expectResource, projectPath, readResourceOrMissing, targetGroupPath } from './api-call';
 import type { ActivityDeps } from './activity-deps';
-import { checkCtx, requireObject, requireText } from './activity-input';
+import { withHeartbeats } from './activity-context';
+import { checkCtx, requireArray, requireObject, requireText } from './activity-input';
 import { ensureResource } from './ensure-resource';
+import { invalidInputFailure } from './http/errors';
+import { DRAFT_BATCH_SIZE } from '../workflows/draft-batches';
 import { listAllPages } from './pagination';
 import type { ActivityCtx, ApiObject, JsonObject } from './types';
 import { fromWireBody, toWireBody } from './version-adapter';
@@ -34,6 +38,22 @@ export interface EnsureDraftTargetGroupOutput {
   targetGroup: ApiObject;
   created: boolean;
 }
+/** At most this many drafts in one `ensureDraftTargetGroups` activity (they are sent together). */
+export const DRAFT_BATCH_MAX = DRAFT_BATCH_SIZE;
+
+export interface EnsureDraftTargetGroupsInput {
+  /** Each as for `ensureDraftTargetGroup`, with its own Idempotency-Key; at most {@link DRAFT_BATCH_MAX}. */
+  items: EnsureDraftTargetGroupInput[];
+}
+/** One draft of a batch: its id, or why it failed and whether trying it again alone may succeed. */
+export type DraftBatchResult =
+  | { ok: true; targetGroupId: string; created: boolean }
+  | { ok: false; retryable: boolean; failure: { type: string; message: string } };
+export interface EnsureDraftTargetGroupsOutput {
+  /** In the order of the items. */
+  results: DraftBatchResult[];
+}
+
 export interface UpdateDraftTargetGroupInput {
   ctx: ActivityCtx;
   projectId: string;
@@ -85,7 +105,7 @@ export function targetGroupActivities(deps: ActivityDeps) {
       });
   }
 
-  return {
+  const activities = {
     /** Finds the draft by knownId, then by target_group_customer_reference_number; else creates it. */
     async ensureDraftTargetGroup(input: EnsureDraftTargetGroupInput): Promise<EnsureDraftTargetGroupOutput> {
       const ctx = checkCtx('ensureDraftTargetGroup', input.ctx);
@@ -113,6 +133,42 @@ export function targetGroupActivities(deps: ActivityDeps) {
         },
       });
       return { targetGroup: resource, created };
+    },
+
+    /**
+     * Several drafts in one activity, sent together: each is ensured as by `ensureDraftTargetGroup`
+     * (read before create, its own Idempotency-Key), and a failure of one does not stop the others. A
+     * failure the API gave as final (400/404/422, ambiguous natural key) comes back as `retryable: false`;
+     * anything else as `retryable: true`, for the workflow to try that draft again on its own. Running
+     * the batch again is safe: drafts it made are found again by their key.
+     */
+    async ensureDraftTargetGroups(input: EnsureDraftTargetGroupsInput): Promise<EnsureDraftTargetGroupsOutput> {
+      const items = requireArray('ensureDraftTargetGroups', 'items', input?.items) as EnsureDraftTargetGroupInput[];
+      if (items.length > DRAFT_BATCH_MAX) {
+        throw invalidInputFailure('ensureDraftTargetGroups', `at most ${DRAFT_BATCH_MAX} items, got ${items.length}`);
+      }
+      let done = 0;
+      const results = await withHeartbeats(
+        () => ({ drafts: items.length, done }),
+        () =>
+          Promise.all(
+            items.map(async (item): Promise<DraftBatchResult> => {
+              try {
+                const { targetGroup, created } = await activities.ensureDraftTargetGroup(item);
+                return { ok: true, targetGroupId: targetGroup.id, created };
+              } catch (error) {
+                if (error instanceof ApplicationFailure) {
+                  return { ok: false, retryable: !error.nonRetryable, failure: { type: error.type ?? 'application_error', message: error.message } };
+                }
+                const message = error instanceof Error ? error.message : String(error);
+                return { ok: false, retryable: true, failure: { type: error instanceof Error ? error.name : 'unknown', message } };
+              } finally {
+                done += 1;
+              }
+            }),
+          ),
+      );
+      return { results };
     },
 
     /** PUT the draft (replaces its fields; the API refuses when it is no longer a draft). */
@@ -157,4 +213,5 @@ export function targetGroupActivities(deps: ActivityDeps) {
       return { performance: fromWireBody(expectObject(req, await callApi(deps.api, ctx, req)), ctx.apiVersion) };
     },
   };
+  return activities;
 }

@@ -1,5 +1,6 @@
 import {
   allHandlersFinished,
+  ApplicationFailure,
   CancellationScope,
   condition,
   continueAsNew,
@@ -7,6 +8,7 @@ import {
   isCancellation,
   log,
   ParentClosePolicy,
+  patched,
   setCurrentDetails,
   setHandler,
   startChild,
@@ -16,8 +18,9 @@ import {
 import { canonicalJson } from '../plan/compare';
 import { isWrite, planStudy, resolveActivityItems } from '../plan/plan-study';
 import type { ApiVersion, DesiredStudy, DesiredTargetGroup, ObservedStudy, PlannedAction } from '../plan/types';
-import type { TargetGroupDesired } from '../activities';
+import type { DraftBatchResult, EnsureDraftTargetGroupInput, TargetGroupDesired } from '../activities';
 import { apiActivities } from './activity-proxies';
+import { DRAFT_BATCH_PATCH, inBatches } from './draft-batches';
 import { failureOf } from './failures';
 import {
   applyUpdate,
@@ -309,27 +312,55 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
       return body as TargetGroupDesired;
     };
     const needsSecondPass: DesiredTargetGroup[] = [];
+    const isCreate = (tg: DesiredTargetGroup) => actionsFor(tg.key).some((a) => a.resource === 'target_group' && a.kind === 'create');
+    const draftInput = (tg: DesiredTargetGroup): EnsureDraftTargetGroupInput => ({
+      ctx: ctxFor(`tg:${tg.key}`),
+      projectId: pid,
+      idempotencyKey: `${workflowInfo().workflowId}/target-group/${tg.key}`,
+      knownId: targetGroupIds[tg.key],
+      desired: draftBody(tg),
+    });
+    const startDraft = (tg: DesiredTargetGroup) => {
+      setTgPhase(tg.key, 'drafting');
+      const unresolved = tg.activityExclusions
+        ? resolveActivityItems(tg.activityExclusions.items, (k) => targetGroupIds[k], pid).unresolved
+        : [];
+      if (unresolved.length) needsSecondPass.push(tg);
+    };
+    // New drafts go out in batches (one activity per DRAFT_BATCH_SIZE drafts) in revisions that take the patch.
+    const toCreate = desired.targetGroups.filter(isCreate);
+    const batched = toCreate.length > 0 && patched(DRAFT_BATCH_PATCH);
+    let batchResults: Promise<Map<string, DraftBatchResult>> | undefined;
+    if (batched) {
+      const items = toCreate.map((tg) => {
+        startDraft(tg);
+        return { key: tg.key, input: draftInput(tg) };
+      });
+      batchResults = createDraftBatches(items);
+    }
     await Promise.all(
       desired.targetGroups.map(async (tg) => {
         const actions = actionsFor(tg.key);
-        const create = actions.find((a) => a.resource === 'target_group' && a.kind === 'create');
+        const create = isCreate(tg);
         const update = actions.some((a) => (a.resource === 'target_group' || a.resource === 'activity_exclusions') && a.kind === 'update');
         try {
           if (create) {
-            setTgPhase(tg.key, 'drafting');
-            const body = draftBody(tg);
-            const unresolved = tg.activityExclusions
-              ? resolveActivityItems(tg.activityExclusions.items, (k) => targetGroupIds[k], pid).unresolved
-              : [];
-            if (unresolved.length) needsSecondPass.push(tg);
-            const result = await apiActivities(`create draft ${tg.key}`).ensureDraftTargetGroup({
-              ctx: ctxFor(`tg:${tg.key}`),
-              projectId: pid,
-              idempotencyKey: `${workflowInfo().workflowId}/target-group/${tg.key}`,
-              knownId: targetGroupIds[tg.key],
-              desired: body,
-            });
-            targetGroupIds[tg.key] = result.targetGroup.id;
+            let fromBatch: DraftBatchResult | undefined;
+            if (batchResults) {
+              fromBatch = (await batchResults).get(tg.key);
+              if (fromBatch && !fromBatch.ok && !fromBatch.retryable) {
+                throw ApplicationFailure.create({ type: fromBatch.failure.type, message: fromBatch.failure.message, nonRetryable: true });
+              }
+            } else {
+              startDraft(tg);
+            }
+            // Without the patch, or when the batch could not make this draft: an activity of its own.
+            const result = fromBatch?.ok
+              ? fromBatch
+              : await apiActivities(`create draft ${tg.key}`)
+                  .ensureDraftTargetGroup(draftInput(tg))
+                  .then((r) => ({ targetGroupId: r.targetGroup.id, created: r.created }));
+            targetGroupIds[tg.key] = result.targetGroupId;
             if (result.created) studyWrites += 1;
             pin(`tg:${tg.key}`, ctxFor(`tg:${tg.key}`).apiVersion);
           } else if (update && targetGroupIds[tg.key]) {
@@ -436,6 +467,27 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
       updatedAt: new Date().toISOString(),
     } as StudyStatus['targetGroups'][string];
     touch();
+  }
+
+  /** Creates drafts in batch activities side by side; a batch that fails as a whole leaves each of its drafts to be tried alone. */
+  async function createDraftBatches(items: Array<{ key: string; input: EnsureDraftTargetGroupInput }>): Promise<Map<string, DraftBatchResult>> {
+    const results = new Map<string, DraftBatchResult>();
+    await Promise.all(
+      inBatches(items).map(async (batch) => {
+        const first = batch[0].key;
+        const last = batch[batch.length - 1].key;
+        const label = batch.length === 1 ? `create draft ${first}` : `create ${batch.length} drafts ${first} … ${last}`;
+        try {
+          const out = await apiActivities(label, 'long').ensureDraftTargetGroups({ items: batch.map((b) => b.input) });
+          batch.forEach((b, i) => results.set(b.key, out.results[i] ?? { ok: false, retryable: true, failure: { type: 'missing_result', message: 'the batch returned no result for this draft' } }));
+        } catch (error) {
+          if (isCancellation(error)) throw error;
+          const failure = failureOf(error);
+          for (const b of batch) results.set(b.key, { ok: false, retryable: true, failure });
+        }
+      }),
+    );
+    return results;
   }
 
   async function setMembership(

@@ -6,7 +6,7 @@ import { createMockActivities } from './helpers/mock-activities';
 const EXPECTED = [
   'getAccounts',
   'ensureProject', 'updateProject', 'getProject', 'getProjectOverview',
-  'ensureDraftTargetGroup', 'updateDraftTargetGroup', 'getTargetGroup', 'listTargetGroups', 'getTargetGroupOverview', 'getTargetGroupPerformance',
+  'ensureDraftTargetGroup', 'ensureDraftTargetGroups', 'updateDraftTargetGroup', 'getTargetGroup', 'listTargetGroups', 'getTargetGroupOverview', 'getTargetGroupPerformance',
   'calculateFeasibility', 'generatePricePrediction',
   'getActivityExclusions', 'putActivityExclusions',
   'uploadIdList', 'getIdListJob', 'listExcludedIds', 'removeAllExcludedIds', 'getRemoveAllJob',

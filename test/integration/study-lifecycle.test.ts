@@ -66,6 +66,13 @@ describe('study lifecycle on the real dev server and sandbox', () => {
     expect(groups).toHaveLength(1);
     expect([...groups[0].target_group_ids].sort()).toEqual([us.id, uk.id].sort());
     expect(uk.respondent_activity_exclusions).toEqual([expect.objectContaining({ type: 'target_group', id: us.id, duration_days: 30 })]);
+
+    // The three drafts went out in one batch activity, not one activity each; uk then named us in a second pass.
+    const history = await t.client.workflow.getHandle('study/1001/multi-tg').fetchHistory();
+    const scheduled = (history.events ?? []).flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : []));
+    expect(scheduled.filter((n) => n === 'ensureDraftTargetGroups')).toHaveLength(1);
+    expect(scheduled).not.toContain('ensureDraftTargetGroup');
+    expect(scheduled.filter((n) => n === 'updateDraftTargetGroup')).toHaveLength(1);
   });
 
   it('re-applies the unchanged multi-target-group study with zero writes', async () => {
