@@ -1,6 +1,7 @@
 // Timings read from a workflow history: the server stamps every event, so the gaps between events
 // show where a workflow's time goes without instrumenting the workflow.
 import proto from '@temporalio/proto';
+import { PROGRESS_PACING_SUMMARY } from '../workflows/target-group-workflow';
 
 // @temporalio/proto is CommonJS: Node's ESM loader exposes it as a default export only.
 const EventType = proto.temporal.api.enums.v1.EventType;
@@ -14,6 +15,8 @@ export interface TimedEvent {
   timeMs: number;
   /** For TimerStarted: the requested duration in ms. */
   timerMs?: number;
+  /** For TimerStarted: the timer's summary, when the workflow gave one. */
+  summary?: string;
   /** The events this one closes (activity and workflow task ends, timer fired, external signal done). */
   scheduledEventId?: number;
   startedEventId?: number;
@@ -58,6 +61,8 @@ export function timedEvents(history: History): TimedEvent[] {
       timeMs: timestampMs(e.eventTime as RawTimestamp),
     };
     if (timer) event.timerMs = timestampMs(timer);
+    const summary = e.timerStartedEventAttributes ? e.userMetadata?.summary?.data : undefined;
+    if (summary && summary.length > 0) event.summary = String(JSON.parse(Buffer.from(summary).toString('utf8')));
     const timedOut = e.workflowTaskTimedOutEventAttributes;
     if (timedOut) event.timeoutType = Number(timedOut.timeoutType ?? 0);
     const scheduled = idOf(refs.scheduledEventId);
@@ -126,6 +131,8 @@ export function timeBreakdown(events: readonly TimedEvent[], untilMs = Infinity)
         break;
       }
       case EventType.EVENT_TYPE_TIMER_FIRED: {
+        // The timer that paces progress signals runs beside the target group's work, not on its path.
+        if (e.startedEventId !== undefined && byId.get(e.startedEventId)?.summary === PROGRESS_PACING_SUMMARY) break;
         const ms = span(e, e.startedEventId);
         if (ms !== undefined) {
           out.timerMs += ms;
@@ -160,6 +167,7 @@ export function startedAtMs(events: readonly TimedEvent[]): number {
 export const EVENT_TYPES = {
   activityScheduled: EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED,
   signalInitiated: EventType.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED,
+  childStarted: EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_STARTED,
 } as const;
 
 /** Per activity of a sequential workflow: schedule to start, start to completion, completion to the next schedule. */

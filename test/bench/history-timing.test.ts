@@ -1,6 +1,7 @@
 import proto from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
 import { activityCycles, startedAtMs, timeBreakdown, timedEvents, timerLateness, workflowTaskTimeouts } from '../../bench/history-timing';
+import { PROGRESS_PACING_SUMMARY } from '../../workflows/target-group-workflow';
 
 const E = proto.temporal.api.enums.v1.EventType;
 /**
@@ -59,6 +60,21 @@ describe('timeBreakdown', () => {
       timers: 1,
       workflowTasks: 1,
     });
+  });
+
+  it('leaves out the timer that paces progress signals (it runs beside the work), known by its summary', () => {
+    const summary = { metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from(JSON.stringify(PROGRESS_PACING_SUMMARY)) };
+    const paced = timedEvents(
+      history([
+        [E.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED, 0],
+        [E.EVENT_TYPE_TIMER_STARTED, 10, { timerStartedEventAttributes: { timerId: '1', startToFireTimeout: { seconds: 1, nanos: 0 } }, userMetadata: { summary } }],
+        [E.EVENT_TYPE_TIMER_STARTED, 20, { timerStartedEventAttributes: { timerId: '2', startToFireTimeout: { seconds: 0, nanos: 200e6 } } }],
+        [E.EVENT_TYPE_TIMER_FIRED, 220, { timerFiredEventAttributes: { timerId: '2', startedEventId: 3 } }],
+        [E.EVENT_TYPE_TIMER_FIRED, 1010, { timerFiredEventAttributes: { timerId: '1', startedEventId: 2 } }],
+      ]),
+    );
+    expect(paced[1].summary).toBe(PROGRESS_PACING_SUMMARY);
+    expect(timeBreakdown(paced)).toMatchObject({ timerMs: 200, timers: 1 });
   });
 
   it('counts only spans that opened before the cut-off', () => {

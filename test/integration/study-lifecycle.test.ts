@@ -169,6 +169,27 @@ describe('study lifecycle on the real dev server and sandbox', () => {
     expect(retried.code, retried.stdout).toBe(0);
   });
 
+  it('still tells the study of a phase a target group stays in for longer than the progress interval', async () => {
+    const file = writeStudy(
+      t.dir,
+      'slow.yaml',
+      study('slow-upload', tg('slow', 'filling_goal: 30\nlaunch: { mode: auto }\nexclusions:\n  respondent_ids: { file: past-completes.txt }')),
+    );
+    t.stack.sandbox.setFaults({ job_duration_ms: 3000 });
+    try {
+      expect((await t.cli(['apply', file, '--no-wait'])).code).toBe(0);
+      // Passing phases are paced (PROGRESS_INTERVAL_MS), not dropped: the 3 s upload shows while it runs.
+      const uploading = await eventually(async () => {
+        const s = await t.status('1001', 'slow-upload').catch(() => undefined);
+        return s?.targetGroups.slow?.phase === 'uploading' ? s : undefined;
+      }, 20_000, 100);
+      expect(uploading.targetGroups.slow.phase).toBe('uploading');
+    } finally {
+      t.stack.sandbox.setFaults({});
+    }
+    await eventually(async () => ((await t.status('1001', 'slow-upload')).targetGroups.slow?.phase === 'live' ? true : undefined));
+  });
+
   it('keeps secrets, tokens and respondent IDs out of every workflow history', async () => {
     const scanned = await t.scanHistories([t.env.STUDYFLOW_CLIENT_SECRET, ...RSIDS.slice(0, 20), 'rsid-a', 'rsid-b'], 'lifecycle');
     expect(scanned.workflows).toBeGreaterThan(5);

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { installTemporalCli } from '../../scripts/temporal-cli.mjs';
+import { PROGRESS_INTERVAL_MS } from '../../workflows/target-group-workflow';
 import { startTestStack, writeCalls, writeStudy, type TestStack } from './harness';
 
 const STUDY = `# yaml-language-server: $schema=../../schema/study.schema.json
@@ -73,9 +74,27 @@ describe('walking skeleton: study file -> apply -> live target group', () => {
     // Feasibility and the price prediction are scheduled by the same workflow task.
     expect(taskOf('calculateFeasibility')).toBeDefined();
     expect(taskOf('generatePricePrediction')).toBe(taskOf('calculateFeasibility'));
-    // The first progress signal goes out with them: the target group does not wait for its delivery.
-    const firstSignal = events.find((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes);
-    expect(Number(firstSignal?.signalExternalWorkflowExecutionInitiatedEventAttributes?.workflowTaskCompletedEventId)).toBe(taskOf('calculateFeasibility'));
+    // Progress is paced: the passing phase (checking feasibility) does not go out at once; a timer of at
+    // most PROGRESS_INTERVAL_MS is started by that same workflow task instead, and the target group goes on.
+    const signals = events.filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes);
+    const taskOfEvent = (e: (typeof events)[number]) =>
+      Number((e.signalExternalWorkflowExecutionInitiatedEventAttributes ?? e.timerStartedEventAttributes)?.workflowTaskCompletedEventId);
+    expect(signals.map(taskOfEvent)).not.toContain(taskOf('calculateFeasibility'));
+    const pacing = events.find((e) => e.timerStartedEventAttributes && taskOfEvent(e) === taskOf('calculateFeasibility'));
+    expect(pacing).toBeDefined();
+    const pacingMs = Number(pacing?.timerStartedEventAttributes?.startToFireTimeout?.seconds ?? 0) * 1000 + Math.round((pacing?.timerStartedEventAttributes?.startToFireTimeout?.nanos ?? 0) / 1e6);
+    expect(pacingMs).toBeGreaterThan(0);
+    expect(pacingMs).toBeLessThanOrEqual(PROGRESS_INTERVAL_MS);
+    // Until live, at most one signal per interval for passing phases, plus the one that says live.
+    const launchScheduled = events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'launchAndAwait');
+    const launched = events.find((e) => Number(e.activityTaskCompletedEventAttributes?.scheduledEventId ?? 0) === Number(launchScheduled?.eventId));
+    expect(launched).toBeDefined();
+    const ms = (e: (typeof events)[number] | undefined) => Number(e?.eventTime?.seconds ?? 0) * 1000 + Math.round((e?.eventTime?.nanos ?? 0) / 1e6);
+    const liveAfterMs = ms(launched) - ms(events[0]);
+    const liveSignal = signals.find((e) => Number(e.eventId) > Number(launched?.eventId));
+    expect(liveSignal).toBeDefined();
+    const beforeLive = signals.filter((e) => Number(e.eventId) <= Number(liveSignal?.eventId));
+    expect(beforeLive.length).toBeLessThanOrEqual(1 + Math.floor(liveAfterMs / PROGRESS_INTERVAL_MS));
     // Launch and its job are waited for in one activity: no poll activities, no launch-only activity.
     const names = scheduled.map((a) => a.name);
     expect(names).toContain('launchAndAwait');
