@@ -10,6 +10,8 @@ import type {
   ApplyLatencyRow,
   BenchResults,
   EngineOverheadResult,
+  FanOutFloorResult,
+  FanOutFloorRow,
   OverheadVariant,
   ResultHeader,
   ThroughputResult,
@@ -68,10 +70,10 @@ function yesNo(met: boolean, measured: number | null): string {
 // Sections
 
 function machineSection(results: BenchResults): string[] {
-  const any = [results.applyLatency, results.engineOverhead, results.throughput, results.validation, results.upload, results.webhook].find(Boolean);
+  const any = [results.applyLatency, results.fanOutFloor, results.engineOverhead, results.throughput, results.validation, results.upload, results.webhook].find(Boolean);
   if (!any) return ['No benchmark results were found in bench/out/.'];
   const m = any.machine;
-  const loads = [results.applyLatency, results.engineOverhead, results.throughput, results.validation, results.upload, results.webhook]
+  const loads = [results.applyLatency, results.fanOutFloor, results.engineOverhead, results.throughput, results.validation, results.upload, results.webhook]
     .filter((r): r is NonNullable<typeof r> => Boolean(r))
     .map((r) => r.loadAverageAtStart[0]);
   const lines = [
@@ -97,7 +99,11 @@ function targetsSection(results: BenchResults): string[] {
   for (const name of targetNames) {
     const t = apply?.targets.find((x) => x.name === name);
     const extrapolated = name.includes('baseline') && apply?.results.find((r) => r.targetGroups === 50)?.baselineExtrapolated;
-    rows.push([name, t?.measured === null || t === undefined ? '–' : `${t.measured}x${extrapolated ? ' (baseline extrapolated)' : ''}`, t ? yesNo(t.met, t.measured) : 'not measured']);
+    const verdict = floorVerdicts(apply, results.fanOutFloor).find((v) => name.startsWith(`${v.targetGroups} target groups`));
+    const unreachable = verdict && verdict.floorMs > verdict.budgetMs && t && !t.met && t.measured !== null
+      ? `; one workflow per target group needs at least ${formatNumber(verdict.floorMs / (verdict.budgetMs / verdict.ratio), 2)}x here (see "The floor of one workflow per target group")`
+      : '';
+    rows.push([name, t?.measured === null || t === undefined ? '–' : `${t.measured}x${extrapolated ? ' (baseline extrapolated)' : ''}`, t ? `${yesNo(t.met, t.measured)}${unreachable}` : 'not measured']);
   }
   const o = results.engineOverhead;
   rows.push([
@@ -149,7 +155,7 @@ function chainNotes(apply: ApplyLatencyResult): string[] {
   const feasibility = chain.steps.some((s) => s.includes('calculate-feasibility'));
   const price = chain.steps.some((s) => s.includes('generate-price-prediction'));
   if (feasibility && price) notes.push('feasibility and the price prediction do not depend on each other but run one after the other; side by side they would take one call off the chain');
-  const lookups = chain.steps.filter((s) => s.startsWith('GET') && !s.includes('{job_id}')).length;
+  const lookups = chain.steps.filter((s) => s.startsWith('GET') && !s.includes('{job_id}') && !s.includes('generate-price-prediction')).length;
   if (lookups) notes.push(`${lookups} of the ${chain.chainCalls} calls are reads that make the apply idempotent (find what exists before creating it)`);
   return notes;
 }
@@ -223,7 +229,7 @@ function engineBreakdownSection(apply: ApplyLatencyResult, overhead?: EngineOver
   const out = [
     '### Where the time goes',
     '',
-    'From the workflow histories (server timestamps). "Target-group workflow started" is when the child workflow of a target group began, after the study workflow observed the API, created the project and all drafts; the other columns are medians over the target groups of the time each one spent, until it was live, on each kind of step. Progress signals are in flight while the target group goes on with its calls, so their time is not on its path.',
+    'From the workflow histories (server timestamps). "Target-group workflow started" is when the child workflow of a target group began, after the study workflow observed the API, created the project and all drafts (in batch activities of 25); the other columns are medians over the target groups of the time each one spent, until it was live, on each kind of step. Progress signals are in flight while the target group goes on with its calls, so their time is not on its path.',
     '',
     markdownTable(
       ['Target groups', 'TG workflow started (median / last)', 'TG start → live', 'Signals in flight', 'Activity dispatch', 'Activities running', 'Workflow tasks', 'Timers', 'Mean signal delivery'],
@@ -267,8 +273,8 @@ function engineBreakdownSection(apply: ApplyLatencyResult, overhead?: EngineOver
   }
   if (big.engine.meanSignalWaitMs !== null && small.engine.meanSignalWaitMs !== null) {
     findings.push(
-      `**Progress without waiting.** A target-group workflow sends its phase to the study workflow from a sender of its own (one signal in flight, carrying the latest status; \`sendProgress\` in workflows/target-group-workflow.ts) and goes on with its next call meanwhile. ` +
-        `On the way to live the ${big.targetGroups} target groups sent ${formatNumber(big.engine.signalsUntilLive)} signals (${formatNumber(big.engine.signalsUntilLive / big.targetGroups, 1)} each: phases that followed each other faster than the study took them went as one); ` +
+      `**Progress without waiting, paced.** A target-group workflow sends its phase to the study workflow from a sender of its own (one signal in flight, carrying the latest status; \`sendProgress\` in workflows/target-group-workflow.ts) and goes on with its next call meanwhile; a phase it passes through goes at most once a second, a phase it settles in (live) at once. ` +
+        `On the way to live the ${big.targetGroups} target groups sent ${formatNumber(big.engine.signalsUntilLive)} signals (${formatNumber(big.engine.signalsUntilLive / big.targetGroups, 1)} each: a target group live within a second sends one); ` +
         `a signal took ${formatMs(small.engine.meanSignalWaitMs)} to arrive at ${small.targetGroups} target group(s) and ${formatMs(big.engine.meanSignalWaitMs)} at ${big.targetGroups}, time the target groups no longer wait.`,
     );
   }
@@ -291,7 +297,7 @@ function engineBreakdownSection(apply: ApplyLatencyResult, overhead?: EngineOver
         `${formatMs(top.cpu.enginePerTargetGroupMs)} per target group (${cpuRows.map((r) => `${formatMs(r.cpu?.enginePerTargetGroupMs)} at ${r.targetGroups}`).join(', ')}), for about ${formatNumber(top.engine.activitiesPerTargetGroup)} activities, their workflow tasks, timers and signals each. ` +
         `With the sandbox and the CLI, the processes used ${Math.round(top.cpu.machineShare * 100)}% of the machine's ${cores} cores over the apply (${cpuRows.map((r) => `${Math.round((r.cpu?.machineShare ?? 0) * 100)}% at ${r.targetGroups}`).join(', ')}). ` +
         (allowed.length ? `${allowed.join('; ')}. ` : '') +
-        'On this machine the targets would need less engine work per target group (fewer activities and workflow tasks, e.g. one activity for a batch of target groups), not faster calls.',
+        'On this machine the targets would need less engine work per target group, not faster calls; how much of it one workflow per target group costs by itself is measured in "The floor of one workflow per target group".',
     );
   }
   const lateness = overhead?.studyflowDevServer?.timers.lateness.medianMs;
@@ -506,6 +512,7 @@ export function renderMarkdown(results: BenchResults): string {
     machineSection(results),
     ['', '## Targets', '', 'Reported as measured; a target that is not met says so.', '', ...targetsSection(results), '', ...summarySection(results.applyLatency)],
     ['', ...applySection(results.applyLatency, results.engineOverhead, results.throughput)],
+    ['', ...floorSection(results.fanOutFloor, results.applyLatency)],
     ['', ...economySection(results.applyLatency)],
     ['', ...overheadSection(results.engineOverhead)],
     ['', ...throughputSection(results.throughput)],
@@ -514,6 +521,98 @@ export function renderMarkdown(results: BenchResults): string {
     ['', ...webhookSection(results)],
   ];
   return `${sections.flat().join('\n').replace(/\n{3,}/g, '\n\n')}\n`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The floor of the design
+
+/** The least time a target group needs after its workflow starts: the bound's calls after its draft. */
+function afterDraftMs(apply: ApplyLatencyResult | undefined): number | undefined {
+  const chain = apply?.chain;
+  if (!apply || !chain) return undefined;
+  const draft = chain.steps.lastIndexOf('POST …/projects/{project_id}/target-groups');
+  return draft < 0 ? undefined : chain.boundMs - apply.latencyMs * (draft + 1);
+}
+
+interface FloorVerdict {
+  targetGroups: number;
+  ratio: number;
+  /** What the target allows. */
+  budgetMs: number;
+  /** The least any implementation with one workflow per target group needs here. */
+  floorMs: number;
+  /** How floorMs follows from the measurements. */
+  how: string;
+}
+
+/** For each size target, the least time one workflow per target group allows on this machine. */
+function floorVerdicts(apply: ApplyLatencyResult | undefined, floor: FanOutFloorResult | undefined): FloorVerdict[] {
+  const tail = afterDraftMs(apply);
+  if (!apply?.chain || !floor || tail === undefined) return [];
+  const boundMs = apply.chain.boundMs;
+  return [
+    { n: 50, ratio: 1.5 },
+    { n: 200, ratio: 2 },
+  ].flatMap(({ n, ratio }) => {
+    const row = floor.results.find((r) => r.children === n);
+    if (!row) return [];
+    const floorMs = Math.max(row.wallMs, row.lastChildStartedMs + tail);
+    const how =
+      floorMs === row.wallMs
+        ? `${n} children that make no API call took ${formatMs(row.wallMs)} to report`
+        : `the last of ${n} children started ${formatMs(row.lastChildStartedMs)} after its parent, and a target group needs ${formatMs(tail)} after its workflow starts (the calls of the bound after its draft)`;
+    return [{ targetGroups: n, ratio, budgetMs: ratio * boundMs, floorMs, how }];
+  });
+}
+
+function floorSection(floor: FanOutFloorResult | undefined, apply: ApplyLatencyResult | undefined): string[] {
+  const out = ['## The floor of one workflow per target group', ''];
+  if (!floor) return [...out, 'Not run (see the run summary above).'];
+  out.push(
+    provenance(floor),
+    '',
+    'studyflow runs one child workflow per target group (DESIGN.md): each has its own retries, progress, search attributes and steering in the Temporal UI. bench/fan-out-floor.ts measures what that costs this machine before any API call: a parent workflow starts N children together; each runs one cheap activity on a separate task queue (where the Demand API activities run), signals the parent once and stays open (bench/fixtures/fan-out-workflows.ts), on a private dev server with studyflow\'s settings and one worker. No latency, no job, no study logic: less than any target group does.',
+    '',
+    markdownTable(
+      ['Children', 'All reported after', 'Last child started', 'Parent history events', 'CPU: Temporal server', 'CPU: worker and client', 'CPU per child', 'Machine used'],
+      floor.results.map((r) => [
+        String(r.children),
+        formatMs(r.wallMs),
+        formatMs(r.lastChildStartedMs),
+        formatNumber(r.parentEvents),
+        formatMs(r.cpuMs.temporalServer),
+        formatMs(r.cpuMs.workerAndClient),
+        formatMs(r.cpuPerChildMs),
+        `${Math.round(r.machineShare * 100)}%`,
+      ]),
+    ),
+    '',
+  );
+  const big = floor.results.reduce<FanOutFloorRow | undefined>((a, r) => (!a || r.children > a.children ? r : a), undefined);
+  const studyflow = biggest(apply?.results ?? []);
+  const verdicts = floorVerdicts(apply, floor);
+  const findings: string[] = [];
+  if (big) {
+    findings.push(
+      `At ${big.children} children the engine alone kept ${Math.round(big.machineShare * 100)}% of the ${floor.machine.cpus} cores busy for ${formatMs(big.wallMs)}, ${formatMs(big.cpuPerChildMs)} of CPU per child` +
+        (studyflow?.cpu
+          ? `; a studyflow target group, with its three Demand API activities, their workflow tasks, its progress signal and search attributes, cost ${formatMs(studyflow.cpu.enginePerTargetGroupMs)} at ${studyflow.targetGroups} ("Where the time goes").`
+          : '.'),
+    );
+  }
+  for (const v of verdicts) {
+    findings.push(
+      `${v.targetGroups} target groups within ${v.ratio}x the bound means ${formatMs(v.budgetMs)}; here ${v.how}, so one workflow per target group needs at least ${formatMs(v.floorMs)} (${formatNumber(v.floorMs / (v.budgetMs / v.ratio), 2)}x the bound)` +
+        (v.floorMs > v.budgetMs ? ': the target is out of reach on this machine for any implementation of this design.' : ', within the target.'),
+    );
+  }
+  if (verdicts.some((v) => v.floorMs > v.budgetMs)) {
+    findings.push(
+      'Reaching those targets here would take a different design: one workflow driving many target groups through batch activities, giving up the per-target-group workflow (its retries, progress and steering) that DESIGN.md asks for. studyflow batches where a target group loses nothing by it: the study workflow creates new drafts 25 to an activity.',
+    );
+  }
+  out.push(...findings.map((f) => `- ${f}`), '');
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -621,6 +720,7 @@ export function loadResults(outDir: string): BenchResults {
   const at = (name: string) => path.join(outDir, `${name}.json`);
   return {
     applyLatency: readJson(at('apply-latency')),
+    fanOutFloor: readJson(at('fan-out-floor')),
     engineOverhead: readJson(at('engine-overhead')),
     throughput: readJson(at('throughput')),
     validation: readJson(at('validation')),

@@ -110,6 +110,27 @@ export interface EngineOverheadResult extends ResultHeader {
   target: { medianOverheadBelowMs: number; measuredMedianMs: number; met: boolean };
 }
 
+export interface FanOutFloorRow {
+  children: number;
+  /** From starting the parent until it returned (every child reported). */
+  wallMs: number;
+  /** When the last ChildWorkflowExecutionStarted was recorded, after the parent started. */
+  lastChildStartedMs: number;
+  parentEvents: number;
+  /** CPU used meanwhile: the Temporal server, and this process (the worker and the client). */
+  cpuMs: { temporalServer: number; workerAndClient: number };
+  cpuPerChildMs: number;
+  machineShare: number;
+  loadAverage: [number, number, number];
+}
+
+export interface FanOutFloorResult extends ResultHeader {
+  benchmark: 'fan-out-floor';
+  dynamicConfig: Record<string, number | string>;
+  sqlitePragmas: string[];
+  results: FanOutFloorRow[];
+}
+
 export interface ThroughputRow {
   workers: number;
   studies: number;
@@ -172,6 +193,7 @@ export interface WrappedResult<T> extends ResultHeader {
 /** Every result the report knows; a benchmark that did not run or failed is absent. */
 export interface BenchResults {
   applyLatency?: ApplyLatencyResult;
+  fanOutFloor?: FanOutFloorResult;
   engineOverhead?: EngineOverheadResult;
   throughput?: ThroughputResult;
   validation?: ValidationResult;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatMs, logAxis, markdownTable, renderApplySvg, renderMarkdown } from '../../bench/report';
-import type { ApplyLatencyResult, ApplyLatencyRow, BenchResults, EngineOverheadResult } from '../../bench/result-types';
+import type { ApplyLatencyResult, ApplyLatencyRow, BenchResults, EngineOverheadResult, FanOutFloorResult } from '../../bench/result-types';
 
 const machine = { cpus: 2, cpuModel: 'Test CPU', memoryGiB: 8, node: 'v20.0.0', platform: 'linux test' };
 const header = (benchmark: string, command: string, load: [number, number, number]) => ({
@@ -175,6 +175,47 @@ describe('renderMarkdown', () => {
     expect(md).toContain('## Throughput: studies per minute\n\nNot run.');
     expect(md).toContain('![Time until all target groups are live, against the bound and the sequential baseline](benchmarks-apply.svg)');
     expect(renderMarkdown({})).toContain('No benchmark results were found in bench/out/.');
+  });
+});
+
+describe('the floor of one workflow per target group', () => {
+  const floorRow = (children: number, wallMs: number, lastChildStartedMs: number) => ({
+    children, wallMs, lastChildStartedMs, parentEvents: 3 * children + 20, cpuMs: { temporalServer: 24 * children, workerAndClient: 12 * children }, cpuPerChildMs: 36, machineShare: 0.88, loadAverage: [1, 1, 1] as [number, number, number],
+  });
+  const fanOutFloor: FanOutFloorResult = {
+    ...header('fan-out-floor', 'node bin/run-ts.js bench/fan-out-floor.ts --sizes 50,200', [1, 1, 1]),
+    benchmark: 'fan-out-floor',
+    dynamicConfig: {},
+    sqlitePragmas: [],
+    results: [floorRow(50, 1000, 800), floorRow(200, 4000, 3800)],
+  };
+  // Three calls up to the draft: a target group needs 750 - 3 x 50 = 600 ms after its workflow starts.
+  const chain = {
+    ...applyLatency.chain!,
+    steps: ['GET …/projects', 'POST …/projects', 'POST …/projects/{project_id}/target-groups', 'POST …/target-groups/calculate-feasibility', 'POST …/x/launch-from-draft', 'GET …/x/{job_id} (last of 2 polls)'],
+  };
+  const md = renderMarkdown({ applyLatency: { ...applyLatency, chain }, fanOutFloor });
+
+  it('has a row per size with the CPU the engine used', () => {
+    expect(md).toContain('## The floor of one workflow per target group');
+    expect(md).toContain('Command: `node bin/run-ts.js bench/fan-out-floor.ts --sizes 50,200`');
+    expect(md).toContain('| 200 | 4,000 ms | 3,800 ms | 620 | 4,800 ms | 2,400 ms | 36 ms | 88% |');
+  });
+
+  it('says what the design needs at least against what each target allows, and which is out of reach', () => {
+    expect(md).toContain(
+      '50 target groups within 1.5x the bound means 1,125 ms; here the last of 50 children started 800 ms after its parent, and a target group needs 600 ms after its workflow starts (the calls of the bound after its draft), so one workflow per target group needs at least 1,400 ms (1.87x the bound): the target is out of reach on this machine',
+    );
+    expect(md).toContain('200 target groups within 2x the bound means 1,500 ms; here the last of 200 children started 3,800 ms');
+    expect(md).toContain('| 50 target groups live within 1.5x the bound | 5.26x | NOT met; one workflow per target group needs at least 1.87x here (see "The floor of one workflow per target group") |');
+    // Not measured stays "not measured": a floor is no measurement of studyflow.
+    expect(md).toContain('| 200 target groups live within 2x the bound | – | not measured |');
+  });
+
+  it('says nothing is out of reach when the floor fits the target', () => {
+    const fast = renderMarkdown({ applyLatency: { ...applyLatency, chain }, fanOutFloor: { ...fanOutFloor, results: [floorRow(50, 300, 200)] } });
+    expect(fast).toContain('needs at least 800 ms (1.07x the bound), within the target.');
+    expect(fast).not.toContain('out of reach');
   });
 });
 
