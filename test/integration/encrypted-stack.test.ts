@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { historyPayloads, startTestStack, writeStudy, type TestStack } from './harness';
+import { DRAFT_BATCH_PATCH } from '../../workflows/draft-batches';
+import { JOB_WAIT_PATCH, PROGRESS_PACING_PATCH, PROGRESS_PATCH, REPORT_PATCH } from '../../workflows/target-group-workflow';
+
+const PATCH_IDS = new Set([DRAFT_BATCH_PATCH, JOB_WAIT_PATCH, PROGRESS_PACING_PATCH, PROGRESS_PATCH, REPORT_PATCH]);
 
 const STUDY = `format: studyflow/v1
 study: encrypted-demo
@@ -42,9 +46,18 @@ describe('the dev stack with a local payload key', () => {
     const payloads = historyPayloads(json).filter((p) => 'encoding' in p.metadata);
     const encodings = payloads.map((p) => Buffer.from(p.metadata.encoding, 'base64').toString());
     expect(encodings.length).toBeGreaterThan(3);
-    // Search attributes are not payload-encoded by the codec; every other payload is.
-    const clear = payloads.filter((p, i) => encodings[i] !== 'binary/encrypted' && !Buffer.from(p.data, 'base64').toString().startsWith('"'));
+    // Search attributes are not payload-encoded by the codec; every other payload is, except what the
+    // SDK records for a patch (its marker and the TemporalChangeVersion search attribute): only the
+    // patch ids from the code, nothing of the study.
+    const text = (p: { data: string }) => Buffer.from(p.data, 'base64').toString();
+    const patchRecord = (p: { data: string }) => {
+      const value = JSON.parse(text(p)) as unknown;
+      const ids = Array.isArray(value) ? value : [(value as { id?: unknown }).id];
+      return ids.length > 0 && ids.every((id) => PATCH_IDS.has(String(id)));
+    };
+    const clear = payloads.filter((p, i) => encodings[i] !== 'binary/encrypted' && !text(p).startsWith('"') && !patchRecord(p));
     expect(clear).toEqual([]);
+    expect(payloads.filter((p, i) => encodings[i] !== 'binary/encrypted' && patchRecord(p)).map(text)).toContain(`["${DRAFT_BATCH_PATCH}"]`);
     for (const p of payloads) expect(Buffer.from(p.data, 'base64').toString()).not.toContain('PO-ENCRYPTED-SECRET-NAME');
 
     const encrypted = payloads.find((_, i) => encodings[i] === 'binary/encrypted')!;
