@@ -23,8 +23,16 @@ export interface GeneratePricePredictionOutput {
   prediction: Record<string, unknown>;
 }
 
+export interface CheckLaunchGatesInput {
+  ctx: ActivityCtx;
+  businessUnitId: string;
+  feasibility: JsonObject;
+  priceQuery: Record<string, string | number | boolean>;
+}
+export interface CheckLaunchGatesOutput extends CalculateFeasibilityOutput, GeneratePricePredictionOutput {}
+
 export function feasibilityActivities(deps: ActivityDeps) {
-  return {
+  const activities = {
     /** POST P/target-groups/calculate-feasibility */
     async calculateFeasibility(input: CalculateFeasibilityInput): Promise<CalculateFeasibilityOutput> {
       const ctx = checkCtx('calculateFeasibility', input.ctx);
@@ -49,5 +57,18 @@ export function feasibilityActivities(deps: ActivityDeps) {
       } as const;
       return { prediction: fromWireBody(expectObject(req, await callApi(deps.api, ctx, req)), ctx.apiVersion) };
     },
+
+    /**
+     * What the launch gate reads, in one activity: feasibility and the price prediction, sent side by
+     * side (they do not depend on each other). Both are reads, so a retry repeats both.
+     */
+    async checkLaunchGates(input: CheckLaunchGatesInput): Promise<CheckLaunchGatesOutput> {
+      const [{ feasibility }, { prediction }] = await Promise.all([
+        activities.calculateFeasibility({ ctx: input.ctx, request: input.feasibility }),
+        activities.generatePricePrediction({ ctx: input.ctx, businessUnitId: input.businessUnitId, query: input.priceQuery }),
+      ]);
+      return { feasibility, prediction };
+    },
   };
+  return activities;
 }

@@ -596,7 +596,7 @@ function floorSection(floor: FanOutFloorResult | undefined, apply: ApplyLatencyR
     findings.push(
       `At ${big.children} children the engine alone kept ${Math.round(big.machineShare * 100)}% of the ${floor.machine.cpus} cores busy for ${formatMs(big.wallMs)}, ${formatMs(big.cpuPerChildMs)} of CPU per child` +
         (studyflow?.cpu
-          ? `; a studyflow target group, with its three Demand API activities, their workflow tasks, its progress signal and search attributes, cost ${formatMs(studyflow.cpu.enginePerTargetGroupMs)} at ${studyflow.targetGroups} ("Where the time goes").`
+          ? `; a studyflow target group, with its ${formatNumber(studyflow.engine.activitiesPerTargetGroup)} Demand API activities (and its share of the study's draft batches), their workflow tasks, its progress signal and search attributes, cost ${formatMs(studyflow.cpu.enginePerTargetGroupMs)} at ${studyflow.targetGroups} ("Where the time goes").`
           : '.'),
     );
   }

@@ -70,6 +70,12 @@ export const JOB_WAIT_PATCH = 'job-wait-activity-v1';
  * interval sends one signal on its way there instead of one per phase.
  */
 export const PROGRESS_PACING_PATCH = 'progress-pacing-v1';
+/**
+ * Patch of the launch gate's reads: feasibility and the price prediction in one activity
+ * (`checkLaunchGates`, the two calls side by side inside it) instead of two activities.
+ */
+export const GATES_PATCH = 'gates-activity-v1';
+
 /** The summary of the timer that paces progress (the Temporal UI shows it; the benchmarks tell it apart by it). */
 export const PROGRESS_PACING_SUMMARY = 'progress pacing';
 /** The least time between two progress signals that carry a passing phase. */
@@ -375,10 +381,16 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
       await report('checking_feasibility');
       const feasibilityCall = () => apiActivities(`feasibility ${desired.key}`).calculateFeasibility({ ctx, request: feasibilityRequest(desired) });
       const priceCall = () => apiActivities(`price prediction ${desired.key}`).generatePricePrediction({ ctx, businessUnitId: input.businessUnitId, query: priceQuery(desired) });
-      // Independent reads: side by side (one after the other in histories from before PROGRESS_PATCH).
-      const [{ feasibility: rawFeasibility }, pricing] = progressSender
-        ? await Promise.all([feasibilityCall(), priceCall()])
-        : [await feasibilityCall(), undefined];
+      // Independent reads: in one activity (GATES_PATCH), side by side in two (PROGRESS_PATCH), or one
+      // after the other in histories from before both.
+      const gatesInOne = progressSender && patched(GATES_PATCH);
+      const [{ feasibility: rawFeasibility }, pricing] = gatesInOne
+        ? await apiActivities(`feasibility and price ${desired.key}`)
+            .checkLaunchGates({ ctx, businessUnitId: input.businessUnitId, feasibility: feasibilityRequest(desired), priceQuery: priceQuery(desired) })
+            .then((both) => [{ feasibility: both.feasibility }, { prediction: both.prediction }] as const)
+        : progressSender
+          ? await Promise.all([feasibilityCall(), priceCall()])
+          : [await feasibilityCall(), undefined];
       const feasibility = readFeasibility(rawFeasibility, desired);
       status.feasibility = feasibility;
       if (!pricing) await report('pricing');

@@ -7,7 +7,7 @@ const EXPECTED = [
   'getAccounts',
   'ensureProject', 'updateProject', 'getProject', 'getProjectOverview',
   'ensureDraftTargetGroup', 'ensureDraftTargetGroups', 'updateDraftTargetGroup', 'getTargetGroup', 'listTargetGroups', 'getTargetGroupOverview', 'getTargetGroupPerformance',
-  'calculateFeasibility', 'generatePricePrediction',
+  'calculateFeasibility', 'generatePricePrediction', 'checkLaunchGates',
   'getActivityExclusions', 'putActivityExclusions',
   'uploadIdList', 'getIdListJob', 'listExcludedIds', 'removeAllExcludedIds', 'getRemoveAllJob',
   'listExclusionGroups', 'ensureExclusionGroup', 'updateExclusionGroup', 'deleteExclusionGroup', 'listExclusionGroupTargetGroups',

@@ -62,7 +62,7 @@ describe('walking skeleton: study file -> apply -> live target group', () => {
     expect(log.filter((r) => r.path.endsWith('/oauth/token'))).toHaveLength(1);
   });
 
-  it("runs the target group's independent calls side by side and never waits for its study on the way to live", async () => {
+  it("reads the launch gate's figures in one activity and never waits for its study on the way to live", async () => {
     const history = await t.client.workflow.getHandle('study/1001/skeleton-demo/tg/us_gen_pop').fetchHistory();
     const events = history.events ?? [];
     const scheduled = events.flatMap((e) =>
@@ -71,16 +71,17 @@ describe('walking skeleton: study file -> apply -> live target group', () => {
         : [],
     );
     const taskOf = (name: string) => scheduled.find((a) => a.name === name)?.task;
-    // Feasibility and the price prediction are scheduled by the same workflow task.
-    expect(taskOf('calculateFeasibility')).toBeDefined();
-    expect(taskOf('generatePricePrediction')).toBe(taskOf('calculateFeasibility'));
+    // Feasibility and the price prediction are read in one activity, not one each.
+    expect(taskOf('checkLaunchGates')).toBeDefined();
+    expect(taskOf('calculateFeasibility')).toBeUndefined();
+    expect(taskOf('generatePricePrediction')).toBeUndefined();
     // Progress is paced: the passing phase (checking feasibility) does not go out at once; a timer of at
     // most PROGRESS_INTERVAL_MS is started by that same workflow task instead, and the target group goes on.
     const signals = events.filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes);
     const taskOfEvent = (e: (typeof events)[number]) =>
       Number((e.signalExternalWorkflowExecutionInitiatedEventAttributes ?? e.timerStartedEventAttributes)?.workflowTaskCompletedEventId);
-    expect(signals.map(taskOfEvent)).not.toContain(taskOf('calculateFeasibility'));
-    const pacing = events.find((e) => e.timerStartedEventAttributes && taskOfEvent(e) === taskOf('calculateFeasibility'));
+    expect(signals.map(taskOfEvent)).not.toContain(taskOf('checkLaunchGates'));
+    const pacing = events.find((e) => e.timerStartedEventAttributes && taskOfEvent(e) === taskOf('checkLaunchGates'));
     expect(pacing).toBeDefined();
     const pacingMs = Number(pacing?.timerStartedEventAttributes?.startToFireTimeout?.seconds ?? 0) * 1000 + Math.round((pacing?.timerStartedEventAttributes?.startToFireTimeout?.nanos ?? 0) / 1e6);
     expect(pacingMs).toBeGreaterThan(0);
