@@ -271,11 +271,11 @@ function engineBreakdownSection(apply: ApplyLatencyResult, overhead?: EngineOver
           : ''),
     );
   }
-  if (big.engine.meanSignalWaitMs !== null && small.engine.meanSignalWaitMs !== null) {
+  if (big.targetGroups > 1) {
     findings.push(
       `**Progress without waiting, paced.** A target-group workflow sends its phase to the study workflow from a sender of its own (one signal in flight, carrying the latest status; \`sendProgress\` in workflows/target-group-workflow.ts) and goes on with its next call meanwhile; a phase it passes through goes at most once a second, a phase it settles in (live) at once. ` +
-        `On the way to live the ${big.targetGroups} target groups sent ${formatNumber(big.engine.signalsUntilLive)} signals (${formatNumber(big.engine.signalsUntilLive / big.targetGroups, 1)} each: a target group live within a second sends one); ` +
-        `a signal took ${formatMs(small.engine.meanSignalWaitMs)} to arrive at ${small.targetGroups} target group(s) and ${formatMs(big.engine.meanSignalWaitMs)} at ${big.targetGroups}, time the target groups no longer wait.`,
+        `Before the signals that said live, the ${big.targetGroups} target groups sent ${formatNumber(big.engine.signalsUntilLive)} (${formatNumber(big.engine.signalsUntilLive / big.targetGroups, 2)} each: only a target group that took longer than a second sends a phase it passes through)` +
+        (big.engine.meanSignalWaitMs !== null ? `; those took ${formatMs(big.engine.meanSignalWaitMs)} to arrive, time the target groups did not wait.` : '.'),
     );
   }
   const cpuRows = rows.filter((r) => r.cpu);

@@ -138,6 +138,10 @@ describe('renderMarkdown', () => {
     expect(md).toContain('50 target groups need at least 3,750 ms of 2 cores at that cost, while 1.5x the bound is 1,425 ms (it would allow 57 ms of CPU per target group)');
   });
 
+  it('counts the progress signals sent before live, which pacing keeps to slow target groups', () => {
+    expect(md).toContain('Before the signals that said live, the 50 target groups sent 150 (3.00 each: only a target group that took longer than a second sends a phase it passes through); those took 250 ms to arrive, time the target groups did not wait.');
+  });
+
   it('has a row per size with the exact command and the load, and the chain the bound comes from', () => {
     expect(md).toContain('Command: `node bin/run-ts.js bench/apply-latency.ts --sizes 1,50,200`');
     expect(md).toContain('Run: 2026-01-02 03:04:05 UTC on 2 cores (Test CPU), 8 GiB, Node v20.0.0; load average at start 3.50 / 2.25 / 1.75 (1 / 5 / 15 min).');
