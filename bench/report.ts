@@ -348,7 +348,7 @@ function economySection(apply: ApplyLatencyResult | undefined): string[] {
     const perTg = big.engine.activitiesPerTargetGroup;
     out.push(
       '',
-      `Quota: a first apply schedules about ${perTg} Demand API activities per target group (plus ${big.engine.studyWorkflowActivities - big.targetGroups} study-level ones and one draft per target group in the study workflow). ` +
+      `Quota: a first apply schedules about ${perTg} Demand API activities per target group (plus ${big.engine.studyWorkflowActivities} in the study workflow: observing the API, the project, the drafts 25 to an activity). ` +
         `With studyflow's default \`STUDYFLOW_API_RATE_LIMIT\` of 20 activity starts per second, a study of ${big.targetGroups} target groups needs at least ${formatMs((big.engine.studyWorkflowActivities + perTg * big.targetGroups) * 50)} for its activities to start, whatever the latency.`,
     );
     const reapplyPerTg = big.reapply.apiCalls / big.targetGroups;

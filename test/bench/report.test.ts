@@ -160,6 +160,12 @@ describe('renderMarkdown', () => {
     expect(md).not.toContain('(extrapolated)');
   });
 
+  it('states what the default rate limit means for the biggest study: its activities at 20 a second', () => {
+    // 7 activities per target group at 50, plus the study workflow's 52: (52 + 350) x 50 ms.
+    expect(md).toContain('Quota: a first apply schedules about 7 Demand API activities per target group (plus 52 in the study workflow: observing the API, the project, the drafts 25 to an activity).');
+    expect(md).toContain('a study of 50 target groups needs at least 20.1 s for its activities to start, whatever the latency.');
+  });
+
   it('flags re-apply writes that are not zero', () => {
     const bad = row(10, 3000, null);
     bad.reapply.writes = 2;
