@@ -101,7 +101,7 @@ function targetsSection(results: BenchResults): string[] {
     const extrapolated = name.includes('baseline') && apply?.results.find((r) => r.targetGroups === 50)?.baselineExtrapolated;
     const verdict = floorVerdicts(apply, results.fanOutFloor).find((v) => name.startsWith(`${v.targetGroups} target groups`));
     const unreachable = verdict && verdict.floorMs > verdict.budgetMs && t && !t.met && t.measured !== null
-      ? `; one workflow per target group needs at least ${formatNumber(verdict.floorMs / (verdict.budgetMs / verdict.ratio), 2)}x here (see "The floor of one workflow per target group")`
+      ? `; with each launch in its target group's own workflow, at least ${formatNumber(verdict.floorMs / (verdict.budgetMs / verdict.ratio), 2)}x here (see "The floor of one workflow per target group")`
       : '';
     rows.push([name, t?.measured === null || t === undefined ? '–' : `${t.measured}x${extrapolated ? ' (baseline extrapolated)' : ''}`, t ? `${yesNo(t.met, t.measured)}${unreachable}` : 'not measured']);
   }
@@ -602,13 +602,13 @@ function floorSection(floor: FanOutFloorResult | undefined, apply: ApplyLatencyR
   }
   for (const v of verdicts) {
     findings.push(
-      `${v.targetGroups} target groups within ${v.ratio}x the bound means ${formatMs(v.budgetMs)}; here ${v.how}, so one workflow per target group needs at least ${formatMs(v.floorMs)} (${formatNumber(v.floorMs / (v.budgetMs / v.ratio), 2)}x the bound)` +
-        (v.floorMs > v.budgetMs ? ': the target is out of reach on this machine for any implementation of this design.' : ', within the target.'),
+      `${v.targetGroups} target groups within ${v.ratio}x the bound means ${formatMs(v.budgetMs)}; here ${v.how}, so target groups that launch from their own workflows are live no sooner than ${formatMs(v.floorMs)} (${formatNumber(v.floorMs / (v.budgetMs / v.ratio), 2)}x the bound)` +
+        (v.floorMs > v.budgetMs ? ': out of reach on this machine while each launch runs in its target group\'s workflow, as in studyflow.' : ', within the target.'),
     );
   }
   if (verdicts.some((v) => v.floorMs > v.budgetMs)) {
     findings.push(
-      'Reaching those targets here would take a different design: one workflow driving many target groups through batch activities, giving up the per-target-group workflow (its retries, progress and steering) that DESIGN.md asks for. studyflow batches where a target group loses nothing by it: the study workflow creates new drafts 25 to an activity.',
+      'Reaching those targets here would take the launch out of the target groups\' workflows: the study workflow reading feasibility and price and launching in batch activities (as it creates the drafts, 25 to an activity), and handing a target group to its own workflow only for what needs one (a gate that holds it, an approval, an upload, a failed job) and for watching. The target groups\' workflows would then start after most of them are live, their own retries, progress and steering applying from there on. studyflow has not made that change: its target groups launch from their own workflows, and it batches only the drafts.',
     );
   }
   out.push(...findings.map((f) => `- ${f}`), '');
