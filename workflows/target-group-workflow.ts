@@ -65,8 +65,8 @@ export const JOB_WAIT_PATCH = 'job-wait-activity-v1';
 /**
  * Patch of progress pacing: a phase the target group passes through (checking feasibility, pricing,
  * uploading, launching) reaches the study at most once per PROGRESS_INTERVAL_MS, measured from the
- * last progress signal (or the start of the run); a phase it settles in (live, held at a gate,
- * awaiting approval, failed, paused, completed) goes at once. A target group that is live within the
+ * last progress signal (or the start of the run); a phase it settles in (live, draft, held at a
+ * gate, awaiting approval, failed, paused, completed) goes at once. A target group that is live within the
  * interval sends one signal on its way there instead of one per phase.
  */
 export const PROGRESS_PACING_PATCH = 'progress-pacing-v1';
@@ -80,7 +80,8 @@ export const GATES_PATCH = 'gates-activity-v1';
 export const PROGRESS_PACING_SUMMARY = 'progress pacing';
 /** The least time between two progress signals that carry a passing phase. */
 export const PROGRESS_INTERVAL_MS = 1_000;
-const PASSING_PHASES: ReadonlySet<TargetGroupPhase> = new Set(['pending', 'drafting', 'draft', 'uploading', 'grouping', 'checking_feasibility', 'pricing', 'launching']);
+/** The phases a target-group workflow reports on its way (`report`); every other phase it reports is one it settles in. */
+const PASSING_PHASES: ReadonlySet<TargetGroupPhase> = new Set(['uploading', 'checking_feasibility', 'pricing', 'launching']);
 
 /** How long one `awaitJob` activity polls before the workflow takes over with durable timers. */
 const JOB_WAIT_BUDGET_MS = 60_000;
