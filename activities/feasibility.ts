@@ -1,6 +1,7 @@
 // Feasibility and price prediction.
 import { accountPath, callApi, expectObject, seg } from './api-call';
 import type { ActivityDeps } from './activity-deps';
+import { eachItem, type BatchItemResult } from './batch';
 import { checkCtx, requireObject, requireText } from './activity-input';
 import type { ActivityCtx, JsonObject } from './types';
 import { fromWireBody, toWireBody } from './version-adapter';
@@ -30,6 +31,14 @@ export interface CheckLaunchGatesInput {
   priceQuery: Record<string, string | number | boolean>;
 }
 export interface CheckLaunchGatesOutput extends CalculateFeasibilityOutput, GeneratePricePredictionOutput {}
+export interface CheckLaunchGatesBatchInput {
+  /** At most BATCH_MAX (activities/batch.ts). */
+  items: CheckLaunchGatesInput[];
+}
+export interface CheckLaunchGatesBatchOutput {
+  /** In the order of the items. */
+  results: Array<BatchItemResult<CheckLaunchGatesOutput>>;
+}
 
 export function feasibilityActivities(deps: ActivityDeps) {
   const activities = {
@@ -68,6 +77,11 @@ export function feasibilityActivities(deps: ActivityDeps) {
         activities.generatePricePrediction({ ctx: input.ctx, businessUnitId: input.businessUnitId, query: input.priceQuery }),
       ]);
       return { feasibility, prediction };
+    },
+
+    /** `checkLaunchGates` for several target groups at once, a result (or failure) per item. */
+    async checkLaunchGatesBatch(input: CheckLaunchGatesBatchInput): Promise<CheckLaunchGatesBatchOutput> {
+      return { results: await eachItem('checkLaunchGatesBatch', input?.items, (item: CheckLaunchGatesInput) => activities.checkLaunchGates(item)) };
     },
   };
   return activities;

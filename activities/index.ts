@@ -54,6 +54,7 @@ export type * from './calendar';
 export type * from './webhooks';
 export type * from './fielding';
 export type * from './job-wait';
+export type { BatchItemFailure, BatchItemResult } from './batch';
 export { createBlobStore, blobDirFromEnv, BlobStoreError, DEFAULT_BLOB_DIR, type BlobStore, type BlobStoreOptions, type StoredIdList, type IdListSource } from './blob-store';
 export { digestSortedIds, sortIds } from './id-list-digest';
 export { fromWireBody, pathForVersion, toWireBody, usesLegacyNames } from './version-adapter';

@@ -5,6 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { nextPollDelay } from '../workflows/timing';
 import type { ActivityDeps } from './activity-deps';
+import { eachItem, type BatchItemResult } from './batch';
 import { activityCancellationSignal, withHeartbeats } from './activity-context';
 import { requireText } from './activity-input';
 import { fieldingActivities, type LaunchFromDraftInput, type LaunchFromDraftOutput } from './fielding';
@@ -39,6 +40,15 @@ export interface LaunchAndAwaitInput extends LaunchFromDraftInput {
 export interface LaunchAndAwaitOutput extends LaunchFromDraftOutput {
   /** The launch job as `awaitJob` left it; absent when there was no job (already launched). */
   job?: AwaitJobOutput;
+}
+
+export interface LaunchAndAwaitBatchInput {
+  /** Each with its own Idempotency-Key; at most BATCH_MAX (activities/batch.ts). */
+  items: LaunchAndAwaitInput[];
+}
+export interface LaunchAndAwaitBatchOutput {
+  /** In the order of the items; a launch whose job Failed is a result (`job.status`), not a failure. */
+  results: Array<BatchItemResult<LaunchAndAwaitOutput>>;
 }
 
 export interface AwaitJobOutput {
@@ -110,6 +120,11 @@ export function jobWaitActivities(deps: ActivityDeps) {
       if (!launched.jobId) return launched;
       const job = await activities.awaitJob({ ctx: input.ctx, projectId: input.projectId, targetGroupId: input.targetGroupId, kind: 'launch', jobId: launched.jobId, ...wait });
       return { ...launched, job };
+    },
+
+    /** `launchAndAwait` for several target groups at once, their jobs awaited side by side. */
+    async launchAndAwaitBatch(input: LaunchAndAwaitBatchInput): Promise<LaunchAndAwaitBatchOutput> {
+      return { results: await eachItem('launchAndAwaitBatch', input?.items, (item: LaunchAndAwaitInput) => activities.launchAndAwait(item)) };
     },
   };
   return activities;

@@ -1,12 +1,9 @@
 // Target groups: ensure a draft (read before create), update a draft, get, list, overview, performance.
-import { ApplicationFailure } from '@temporalio/common';
 import { callApi, expectObject, expectResource, projectPath, readResourceOrMissing, targetGroupPath } from './api-call';
 import type { ActivityDeps } from './activity-deps';
-import { withHeartbeats } from './activity-context';
-import { checkCtx, requireArray, requireObject, requireText } from './activity-input';
+import { checkCtx, requireObject, requireText } from './activity-input';
+import { eachItem, type BatchItemResult } from './batch';
 import { ensureResource } from './ensure-resource';
-import { invalidInputFailure } from './http/errors';
-import { DRAFT_BATCH_SIZE } from '../workflows/draft-batches';
 import { listAllPages } from './pagination';
 import type { ActivityCtx, ApiObject, JsonObject } from './types';
 import { fromWireBody, toWireBody } from './version-adapter';
@@ -38,17 +35,12 @@ export interface EnsureDraftTargetGroupOutput {
   targetGroup: ApiObject;
   created: boolean;
 }
-/** At most this many drafts in one `ensureDraftTargetGroups` activity (they are sent together). */
-export const DRAFT_BATCH_MAX = DRAFT_BATCH_SIZE;
-
 export interface EnsureDraftTargetGroupsInput {
-  /** Each as for `ensureDraftTargetGroup`, with its own Idempotency-Key; at most {@link DRAFT_BATCH_MAX}. */
+  /** Each as for `ensureDraftTargetGroup`, with its own Idempotency-Key; at most BATCH_MAX (activities/batch.ts). */
   items: EnsureDraftTargetGroupInput[];
 }
 /** One draft of a batch: its id, or why it failed and whether trying it again alone may succeed. */
-export type DraftBatchResult =
-  | { ok: true; targetGroupId: string; created: boolean }
-  | { ok: false; retryable: boolean; failure: { type: string; message: string } };
+export type DraftBatchResult = BatchItemResult<{ targetGroupId: string; created: boolean }>;
 export interface EnsureDraftTargetGroupsOutput {
   /** In the order of the items. */
   results: DraftBatchResult[];
@@ -143,31 +135,10 @@ export function targetGroupActivities(deps: ActivityDeps) {
      * the batch again is safe: drafts it made are found again by their key.
      */
     async ensureDraftTargetGroups(input: EnsureDraftTargetGroupsInput): Promise<EnsureDraftTargetGroupsOutput> {
-      const items = requireArray('ensureDraftTargetGroups', 'items', input?.items) as EnsureDraftTargetGroupInput[];
-      if (items.length > DRAFT_BATCH_MAX) {
-        throw invalidInputFailure('ensureDraftTargetGroups', `at most ${DRAFT_BATCH_MAX} items, got ${items.length}`);
-      }
-      let done = 0;
-      const results = await withHeartbeats(
-        () => ({ drafts: items.length, done }),
-        () =>
-          Promise.all(
-            items.map(async (item): Promise<DraftBatchResult> => {
-              try {
-                const { targetGroup, created } = await activities.ensureDraftTargetGroup(item);
-                return { ok: true, targetGroupId: targetGroup.id, created };
-              } catch (error) {
-                if (error instanceof ApplicationFailure) {
-                  return { ok: false, retryable: !error.nonRetryable, failure: { type: error.type ?? 'application_error', message: error.message } };
-                }
-                const message = error instanceof Error ? error.message : String(error);
-                return { ok: false, retryable: true, failure: { type: error instanceof Error ? error.name : 'unknown', message } };
-              } finally {
-                done += 1;
-              }
-            }),
-          ),
-      );
+      const results = await eachItem('ensureDraftTargetGroups', input?.items, async (item: EnsureDraftTargetGroupInput) => {
+        const { targetGroup, created } = await activities.ensureDraftTargetGroup(item);
+        return { targetGroupId: targetGroup.id, created };
+      });
       return { results };
     },
 

@@ -27,7 +27,7 @@ import { apiCalls, apiWrites, criticalPathBoundMs, dependentChain, entriesBetwee
 import { EVENT_TYPES, startedAtMs, timeBreakdown, timedEvents, workflowTaskTimeouts } from './history-timing';
 import { runCli } from './run-cli';
 import { distribution, median, ratio } from './stats';
-import { lastLiveAtMs } from './study-timing';
+import { lastLiveAtMs, liveAtMs } from './study-timing';
 import { linearFit } from './linear-fit';
 import type { ApplyLatencyResult, ApplyLatencyRow, CpuUse } from './result-types';
 import { cpuMeter, processNamed } from './process-cpu';
@@ -99,7 +99,7 @@ async function engineBreakdown(bench: BenchStack, first: FirstApply) {
   const study = timedEvents(await bench.client.workflow.getHandle(studyWorkflowId(ACCOUNT, first.status.studyId)).fetchHistory());
   const children = await mapLimited(keys, 8, async (key) => {
     const events = timedEvents(await bench.client.workflow.getHandle(targetGroupWorkflowId(ACCOUNT, first.status.studyId, key)).fetchHistory());
-    const liveAt = Date.parse(first.status.targetGroups[key].updatedAt);
+    const liveAt = liveAtMs(first.status.targetGroups[key]);
     return { key, startMs: startedAtMs(events) - first.startedAt, liveMs: liveAt - first.startedAt, breakdown: timeBreakdown(events, liveAt), activitiesScheduled: events.filter((e) => e.type === EVENT_TYPES.activityScheduled).length };
   });
   const med = (f: (c: (typeof children)[number]) => number) => round(median(children.map(f)));

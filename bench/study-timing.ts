@@ -1,6 +1,7 @@
 // When a study's target groups went live, read from the status the study workflow keeps. Each
-// target group's `updatedAt` is the workflow time of the task that recorded its phase, i.e. the
-// moment the engine knew the launch job was done. Pure, unit-tested in test/bench/.
+// target group's `liveAt` is the workflow time of the task that saw its launch job done (the study's
+// or its own); statuses from before that field have `updatedAt`, the time the phase was recorded.
+// Pure, unit-tested in test/bench/.
 import type { StudyStatus } from '../workflows/messages';
 
 /** The instant (ms since the epoch) the last target group went live; throws when one is not live. */
@@ -11,5 +12,10 @@ export function lastLiveAtMs(status: StudyStatus): number {
   if (notLive.length > 0) {
     throw new Error(`study ${status.studyId}: ${notLive.length} target group(s) not live (${notLive.slice(0, 3).map((t) => `${t.key}: ${t.phase}${t.message ? `, ${t.message}` : ''}`).join('; ')})`);
   }
-  return Math.max(...tgs.map((t) => Date.parse(t.updatedAt)));
+  return Math.max(...tgs.map((t) => liveAtMs(t)));
+}
+
+/** When one target group went live (see above). */
+export function liveAtMs(tg: StudyStatus['targetGroups'][string]): number {
+  return Date.parse(tg.liveAt ?? tg.updatedAt);
 }

@@ -10,6 +10,14 @@ export interface FeasibilityVerdict {
   suggestedCpi?: Money;
 }
 
+/** Fielding window when the study file gives no end_fielding_at. */
+const DEFAULT_FIELDING_DAYS = 30;
+
+/** When the fielding run of a launch ends: the study file's end_fielding_at, else 30 days from now (workflow time). */
+export function endFieldingAt(desired: DesiredTargetGroup): string {
+  return desired.launch.endFieldingAt ?? new Date(Date.now() + DEFAULT_FIELDING_DAYS * 86_400_000).toISOString();
+}
+
 /** The feasibility request for a draft (2025-12-18 names, no project_id). */
 export function feasibilityRequest(desired: DesiredTargetGroup): Record<string, unknown> {
   const d = desired.draft;

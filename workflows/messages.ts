@@ -47,6 +47,8 @@ export interface TargetGroupStatus {
   settledRevision?: string;
   targetGroupId?: string;
   fieldingRunId?: string;
+  /** When studyflow saw the launch job done (workflow time): whoever launched it, the study or the target group. */
+  liveAt?: string;
   feasibility?: { feasible: boolean; feasibleCompletes?: number; fillingGoal?: number };
   price?: { value: string; currency_code: string };
   job?: JobProgress;
@@ -218,6 +220,17 @@ export interface TargetGroupRevision {
   actions: PlannedAction[];
   /** The API version for this target group's calls: the study's, or a newer one the resource is pinned to. */
   apiVersion?: ApiVersion;
+  /** Set when the study workflow read the gate and launched this target group itself (LAUNCH_BATCH_PATCH). */
+  launched?: LaunchedByStudy;
+}
+
+/** What the study workflow found and did when it launched a target group in a batch. */
+export interface LaunchedByStudy {
+  feasibility: TargetGroupStatus['feasibility'];
+  price: TargetGroupStatus['price'];
+  fieldingRunId?: string;
+  /** When the study saw the launch job done (workflow time). */
+  launchedAt: string;
 }
 
 export const applyUpdate = defineUpdate<ApplyAccepted, [ApplyRequest]>('apply');

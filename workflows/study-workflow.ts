@@ -18,9 +18,11 @@ import {
 import { canonicalJson } from '../plan/compare';
 import { isWrite, planStudy, resolveActivityItems } from '../plan/plan-study';
 import type { ApiVersion, DesiredStudy, DesiredTargetGroup, ObservedStudy, PlannedAction } from '../plan/types';
-import type { DraftBatchResult, EnsureDraftTargetGroupInput, TargetGroupDesired } from '../activities';
+import type { ActivityCtx, DraftBatchResult, EnsureDraftTargetGroupInput, TargetGroupDesired } from '../activities';
 import { apiActivities } from './activity-proxies';
-import { DRAFT_BATCH_PATCH, inBatches } from './draft-batches';
+import { DRAFT_BATCH_PATCH, inBatches, LAUNCH_BATCH_PATCH, launchesAtOnce } from './batches';
+import { endFieldingAt, feasibilityRequest, gateFailures, priceQuery, readFeasibility, readPrice } from './launch-gates';
+import { jobWaitOptions } from './timing';
 import { failureOf } from './failures';
 import {
   applyUpdate,
@@ -44,6 +46,7 @@ import {
   type StudyStatus,
   type TargetGroupPhase,
   type TargetGroupReportData,
+  type LaunchedByStudy,
   type TargetGroupRevision,
 } from './messages';
 import { ACCOUNT_ID, GIT_REVISION, PHASE, REMOTE_TARGET_GROUP_ID, STUDY_ID, TARGET_GROUP_KEY } from './search-attributes';
@@ -390,54 +393,70 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
     await setMembership(ctx, desired, plan.actions, draftFailed);
     checkpoint();
 
-    // One child per target group (started together): uploads, gates, launch and watching.
-    await Promise.all(
-      desired.targetGroups.map(async (tg) => {
-        if (draftFailed.has(tg.key) || !targetGroupIds[tg.key]) return;
-        const revision: TargetGroupRevision = {
-          revision: desired.revision,
-          desired: tg,
-          targetGroupId: targetGroupIds[tg.key],
-          projectId: pid,
-          actions: actionsFor(tg.key),
-          apiVersion: ctxFor(`tg:${tg.key}`).apiVersion,
-        };
-        const existing = status.targetGroups[tg.key];
-        if (!children.has(tg.key)) {
-          children.add(tg.key);
-          childRevisions[tg.key] = desired.revision;
-          childSpecs[tg.key] = canonicalJson(tg);
-          setTgPhase(tg.key, 'draft', { targetGroupId: revision.targetGroupId });
-          await startChild(targetGroupWorkflow, {
-            workflowId: childId(tg.key),
-            args: [
-              {
-                studyWorkflowId: workflowInfo().workflowId,
-                accountId: desired.accountId,
-                studyId: desired.studyId,
-                businessUnitId: desired.businessUnitId,
-                apiVersion: desired.apiVersion,
-                revision,
-              },
-            ],
-            parentClosePolicy: ParentClosePolicy.ABANDON,
-            staticSummary: `Target group ${tg.key} of study ${desired.studyId}`,
-            typedSearchAttributes: [
-              { key: STUDY_ID, value: desired.studyId },
-              { key: ACCOUNT_ID, value: desired.accountId },
-              { key: TARGET_GROUP_KEY, value: tg.key },
-              { key: REMOTE_TARGET_GROUP_ID, value: revision.targetGroupId },
-            ],
-          });
-        } else if (childSpecs[tg.key] !== canonicalJson(tg) || revision.actions.some(isWrite) || existing?.phase === 'failed') {
-          // Its part of the study changed, the API differs from it, or a retry of a failed target group.
-          childRevisions[tg.key] = desired.revision;
-          childSpecs[tg.key] = canonicalJson(tg);
-          setTgPhase(tg.key, existing?.phase ?? 'draft', { settledRevision: undefined });
-          await getExternalWorkflowHandle(childId(tg.key)).signal(targetGroupRevisionSignal, revision);
-        }
-      }),
+    // One child per target group: uploads, gates, launch and watching (or only watching, when the
+    // study launched it below).
+    const startOrRevise = async (tg: DesiredTargetGroup, launched?: LaunchedByStudy): Promise<void> => {
+      if (draftFailed.has(tg.key) || !targetGroupIds[tg.key]) return;
+      const revision: TargetGroupRevision = {
+        revision: desired.revision,
+        desired: tg,
+        targetGroupId: targetGroupIds[tg.key],
+        projectId: pid,
+        // A target group the study launched has nothing left of the launch to do.
+        actions: launched ? actionsFor(tg.key).filter((a) => a.kind !== 'launch') : actionsFor(tg.key),
+        apiVersion: ctxFor(`tg:${tg.key}`).apiVersion,
+        ...(launched ? { launched } : {}),
+      };
+      const existing = status.targetGroups[tg.key];
+      if (!children.has(tg.key)) {
+        children.add(tg.key);
+        childRevisions[tg.key] = desired.revision;
+        childSpecs[tg.key] = canonicalJson(tg);
+        setTgPhase(tg.key, launched ? 'live' : 'draft', { targetGroupId: revision.targetGroupId });
+        await startChild(targetGroupWorkflow, {
+          workflowId: childId(tg.key),
+          args: [
+            {
+              studyWorkflowId: workflowInfo().workflowId,
+              accountId: desired.accountId,
+              studyId: desired.studyId,
+              businessUnitId: desired.businessUnitId,
+              apiVersion: desired.apiVersion,
+              revision,
+            },
+          ],
+          parentClosePolicy: ParentClosePolicy.ABANDON,
+          staticSummary: `Target group ${tg.key} of study ${desired.studyId}`,
+          typedSearchAttributes: [
+            { key: STUDY_ID, value: desired.studyId },
+            { key: ACCOUNT_ID, value: desired.accountId },
+            { key: TARGET_GROUP_KEY, value: tg.key },
+            { key: REMOTE_TARGET_GROUP_ID, value: revision.targetGroupId },
+          ],
+        });
+      } else if (childSpecs[tg.key] !== canonicalJson(tg) || revision.actions.some(isWrite) || existing?.phase === 'failed') {
+        // Its part of the study changed, the API differs from it, or a retry of a failed target group.
+        childRevisions[tg.key] = desired.revision;
+        childSpecs[tg.key] = canonicalJson(tg);
+        setTgPhase(tg.key, existing?.phase ?? 'draft', { settledRevision: undefined });
+        await getExternalWorkflowHandle(childId(tg.key)).signal(targetGroupRevisionSignal, revision);
+      }
+    };
+    // New target groups that launch automatically with nothing to do first: the study reads their gates
+    // and launches them in batches, and starts their workflows once they are live (LAUNCH_BATCH_PATCH).
+    // The others start at once and run the whole way in their own workflows.
+    const launchable = desired.targetGroups.filter(
+      (tg) => !draftFailed.has(tg.key) && targetGroupIds[tg.key] && !children.has(tg.key) && launchesAtOnce(tg, actionsFor(tg.key)),
     );
+    if (launchable.length > 0 && patched(LAUNCH_BATCH_PATCH)) {
+      const byStudy = new Set(launchable.map((tg) => tg.key));
+      await Promise.all([
+        ...desired.targetGroups.filter((tg) => !byStudy.has(tg.key)).map((tg) => startOrRevise(tg)),
+        launchInBatches(desired, pid, launchable, ctxFor).then((launched) => Promise.all(launchable.map((tg) => startOrRevise(tg, launched[tg.key])))),
+      ]);
+    } else {
+      await Promise.all(desired.targetGroups.map((tg) => startOrRevise(tg)));
+    }
 
     // Wait until every target group has settled for this revision (or a newer revision arrives).
     const keys = desired.targetGroups.map((t) => t.key);
@@ -488,6 +507,74 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
       }),
     );
     return results;
+  }
+
+  /**
+   * Reads the gates of `tgs` and launches those the gate lets through, in batch activities side by
+   * side, and returns what it launched, by key. A target group it did not launch (its gate held it, its
+   * batch or item failed, its launch job did not succeed in time) is not in the result: its own
+   * workflow then reads the gate and launches it, with its own retries.
+   */
+  async function launchInBatches(
+    desired: DesiredStudy,
+    projectId: string,
+    tgs: DesiredTargetGroup[],
+    ctxFor: (resource: string) => ActivityCtx,
+  ): Promise<Record<string, LaunchedByStudy>> {
+    const label = (what: string, batch: DesiredTargetGroup[]) =>
+      batch.length === 1 ? `${what} ${batch[0].key}` : `${what} of ${batch.length} target groups ${batch[0].key} … ${batch[batch.length - 1].key}`;
+    for (const tg of tgs) setTgPhase(tg.key, 'checking_feasibility');
+    const gates: Record<string, Pick<LaunchedByStudy, 'feasibility' | 'price'>> = {};
+    await Promise.all(
+      inBatches(tgs).map(async (batch) => {
+        try {
+          const out = await apiActivities(label('feasibility and price', batch), 'long').checkLaunchGatesBatch({
+            items: batch.map((tg) => ({ ctx: ctxFor(`tg:${tg.key}`), businessUnitId: desired.businessUnitId, feasibility: feasibilityRequest(tg), priceQuery: priceQuery(tg) })),
+          });
+          batch.forEach((tg, i) => {
+            const read = out.results[i];
+            if (!read?.ok) return;
+            const feasibility = readFeasibility(read.feasibility, tg);
+            const price = readPrice(read.prediction) ?? feasibility.suggestedCpi;
+            if (gateFailures(tg, feasibility, price).length === 0) gates[tg.key] = { feasibility, price };
+          });
+        } catch (error) {
+          if (isCancellation(error)) throw error;
+        }
+      }),
+    );
+    const passed = tgs.filter((tg) => gates[tg.key]);
+    for (const tg of passed) setTgPhase(tg.key, 'launching');
+    const launched: Record<string, LaunchedByStudy> = {};
+    await Promise.all(
+      inBatches(passed).map(async (batch) => {
+        try {
+          const out = await apiActivities(label('launch', batch), 'long').launchAndAwaitBatch({
+            items: batch.map((tg) => ({
+              ctx: ctxFor(`tg:${tg.key}`),
+              projectId,
+              targetGroupId: targetGroupIds[tg.key],
+              endFieldingAt: endFieldingAt(tg),
+              idempotencyKey: `${workflowInfo().workflowId}/launch/${tg.key}/${targetGroupIds[tg.key]}`,
+              wait: jobWaitOptions(tg.timing),
+            })),
+          });
+          batch.forEach((tg, i) => {
+            const result = out.results[i];
+            if (!result?.ok) return;
+            if (result.jobId) studyWrites += 1;
+            if (result.jobId && !(result.job?.done && result.job.status !== 'Failed')) return;
+            const fieldingRunId = result.job?.fieldingRunId ?? result.fieldingRunId ?? undefined;
+            const liveAt = new Date().toISOString();
+            launched[tg.key] = { ...gates[tg.key], fieldingRunId, launchedAt: liveAt };
+            setTgPhase(tg.key, 'live', { ...gates[tg.key], fieldingRunId, liveAt, settledRevision: desired.revision, message: undefined });
+          });
+        } catch (error) {
+          if (isCancellation(error)) throw error;
+        }
+      }),
+    );
+    return launched;
   }
 
   async function setMembership(

@@ -36,9 +36,9 @@ import {
   type WebhookEventSignal,
 } from './messages';
 import { PHASE } from './search-attributes';
-import { nextPollDelay } from './timing';
+import { jobWaitOptions, nextPollDelay } from './timing';
 import { failureOf } from './failures';
-import { feasibilityRequest, gateFailures, priceQuery, readFeasibility, readPrice } from './launch-gates';
+import { endFieldingAt, feasibilityRequest, gateFailures, priceQuery, readFeasibility, readPrice } from './launch-gates';
 import { appendChanges, appendPoint, expectedFigures, performanceSnapshot } from './report-data';
 
 /**
@@ -83,8 +83,6 @@ export const PROGRESS_INTERVAL_MS = 1_000;
 /** The phases a target-group workflow reports on its way (`report`); every other phase it reports is one it settles in. */
 const PASSING_PHASES: ReadonlySet<TargetGroupPhase> = new Set(['uploading', 'checking_feasibility', 'pricing', 'launching']);
 
-/** How long one `awaitJob` activity polls before the workflow takes over with durable timers. */
-const JOB_WAIT_BUDGET_MS = 60_000;
 
 /** What the report keeps across continue-as-new. */
 export interface CarriedReport {
@@ -96,8 +94,6 @@ export interface CarriedReport {
   sentSeq: number;
 }
 
-/** Fielding window when the study file gives no end_fielding_at. */
-const DEFAULT_FIELDING_DAYS = 30;
 
 export interface TargetGroupWorkflowInput {
   studyWorkflowId: string;
@@ -260,10 +256,7 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
   }
 
   /** How an `awaitJob` activity polls a job of this target group. */
-  const jobWait = () => {
-    const timing = revision.desired.timing;
-    return { pollInitialMs: timing.jobPollInitialMs, pollMaxMs: timing.jobPollMaxMs, budgetMs: Math.min(JOB_WAIT_BUDGET_MS, timing.jobTimeoutMs) };
-  };
+  const jobWait = () => jobWaitOptions(revision.desired.timing);
 
   /**
    * Polls a job until it ends; returns its last reading. `wait` names the job for an `awaitJob`
@@ -369,6 +362,16 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
     }
     status.job = undefined;
 
+    if (revision.launched) {
+      // The study read the gate and launched it in a batch: take its figures and settle live.
+      const launched = revision.launched;
+      status.feasibility = launched.feasibility;
+      status.price = launched.price;
+      status.phase = 'launching';
+      reportState.launchedAt ??= launched.launchedAt;
+      await settle('live', { fieldingRunId: launched.fieldingRunId, liveAt: launched.launchedAt, message: undefined });
+      return;
+    }
     const launch = actions.find((a) => a.kind === 'launch');
     if (!launch) {
       const current = await api.getTargetGroup(base);
@@ -413,11 +416,11 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
       break;
     }
 
-    const endFieldingAt = desired.launch.endFieldingAt ?? new Date(Date.now() + DEFAULT_FIELDING_DAYS * 86_400_000).toISOString();
+    const fieldingEndsAt = endFieldingAt(desired);
     for (;;) {
       launchAttempts += 1;
       await report('launching', { message: launchAttempts > 1 ? `attempt ${launchAttempts}` : undefined });
-      const launchInput = { ...base, endFieldingAt, idempotencyKey: `${workflowInfo().workflowId}/launch/${launchAttempts}` };
+      const launchInput = { ...base, endFieldingAt: fieldingEndsAt, idempotencyKey: `${workflowInfo().workflowId}/launch/${launchAttempts}` };
       const launchApi = apiActivities(`launch ${desired.key} (attempt ${launchAttempts})`, 'long');
       // Launch and wait for its job in one activity (a launch from before JOB_WAIT_PATCH: launch, then poll).
       const launched: LaunchAndAwaitOutput = patched(JOB_WAIT_PATCH)
@@ -451,7 +454,7 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
       }
       status.job = undefined;
       reportState.launchedAt ??= new Date().toISOString();
-      await settle('live', { fieldingRunId, message: undefined });
+      await settle('live', { fieldingRunId, liveAt: new Date().toISOString(), message: undefined });
       return;
     }
   }

@@ -7,7 +7,7 @@ const EXPECTED = [
   'getAccounts',
   'ensureProject', 'updateProject', 'getProject', 'getProjectOverview',
   'ensureDraftTargetGroup', 'ensureDraftTargetGroups', 'updateDraftTargetGroup', 'getTargetGroup', 'listTargetGroups', 'getTargetGroupOverview', 'getTargetGroupPerformance',
-  'calculateFeasibility', 'generatePricePrediction', 'checkLaunchGates',
+  'calculateFeasibility', 'generatePricePrediction', 'checkLaunchGates', 'checkLaunchGatesBatch', 'launchAndAwaitBatch',
   'getActivityExclusions', 'putActivityExclusions',
   'uploadIdList', 'getIdListJob', 'listExcludedIds', 'removeAllExcludedIds', 'getRemoveAllJob',
   'listExclusionGroups', 'ensureExclusionGroup', 'updateExclusionGroup', 'deleteExclusionGroup', 'listExclusionGroupTargetGroups',

@@ -21,6 +21,12 @@ describe('lastLiveAtMs', () => {
     expect(lastLiveAtMs(status({ a: ['live', '2026-01-01T00:00:01.500Z'], b: ['live', '2026-01-01T00:00:03.250Z'] }))).toBe(Date.parse('2026-01-01T00:00:03.250Z'));
   });
 
+  it('takes liveAt, when the status has it, over updatedAt (a later report of the same phase)', () => {
+    const s = status({ a: ['live', '2026-01-01T00:00:05.000Z'], b: ['live', '2026-01-01T00:00:04.000Z'] });
+    s.targetGroups.a.liveAt = '2026-01-01T00:00:02.000Z';
+    expect(lastLiveAtMs(s)).toBe(Date.parse('2026-01-01T00:00:04.000Z'));
+  });
+
   it('refuses a study with a target group that is not live, naming it', () => {
     expect(() => lastLiveAtMs(status({ a: ['live', '2026-01-01T00:00:01Z'], b: ['gate_blocked', '2026-01-01T00:00:02Z'] }))).toThrow(/1 target group\(s\) not live \(b: gate_blocked\)/);
     expect(() => lastLiveAtMs(status({}))).toThrow(/no target groups/);

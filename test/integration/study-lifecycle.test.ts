@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startTestStack, writeCalls, writeStudy, type TestStack } from './harness';
+import { PROGRESS_INTERVAL_MS, PROGRESS_PACING_SUMMARY } from '../../workflows/target-group-workflow';
 
 const RSIDS = Array.from({ length: 250 }, (_, i) => `rsid-${String(i).padStart(5, '0')}`);
 
@@ -188,6 +189,13 @@ describe('study lifecycle on the real dev server and sandbox', () => {
       t.stack.sandbox.setFaults({});
     }
     await eventually(async () => ((await t.status('1001', 'slow-upload')).targetGroups.slow?.phase === 'live' ? true : undefined));
+    // The phase went out on the pacing timer, which fired: the target group had been uploading for a second.
+    const events = (await t.client.workflow.getHandle('study/1001/slow-upload/tg/slow').fetchHistory()).events ?? [];
+    const pacing = events.filter((e) => e.timerStartedEventAttributes && Buffer.from(e.userMetadata?.summary?.data ?? []).toString() === JSON.stringify(PROGRESS_PACING_SUMMARY));
+    expect(pacing.length).toBeGreaterThan(0);
+    for (const timer of pacing) expect(Number(timer.timerStartedEventAttributes?.startToFireTimeout?.seconds ?? 0)).toBeLessThanOrEqual(PROGRESS_INTERVAL_MS / 1000);
+    const fired = new Set(events.flatMap((e) => (e.timerFiredEventAttributes ? [Number(e.timerFiredEventAttributes.startedEventId)] : [])));
+    expect(pacing.some((timer) => fired.has(Number(timer.eventId)))).toBe(true);
   });
 
   it('keeps secrets, tokens and respondent IDs out of every workflow history', async () => {

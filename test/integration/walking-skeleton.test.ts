@@ -1,7 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { installTemporalCli } from '../../scripts/temporal-cli.mjs';
-import { PROGRESS_INTERVAL_MS } from '../../workflows/target-group-workflow';
 import { startTestStack, writeCalls, writeStudy, type TestStack } from './harness';
 
 const STUDY = `# yaml-language-server: $schema=../../schema/study.schema.json
@@ -62,45 +61,27 @@ describe('walking skeleton: study file -> apply -> live target group', () => {
     expect(log.filter((r) => r.path.endsWith('/oauth/token'))).toHaveLength(1);
   });
 
-  it("reads the launch gate's figures in one activity and never waits for its study on the way to live", async () => {
-    const history = await t.client.workflow.getHandle('study/1001/skeleton-demo/tg/us_gen_pop').fetchHistory();
-    const events = history.events ?? [];
-    const scheduled = events.flatMap((e) =>
-      e.activityTaskScheduledEventAttributes
-        ? [{ name: e.activityTaskScheduledEventAttributes.activityType?.name, task: Number(e.activityTaskScheduledEventAttributes.workflowTaskCompletedEventId) }]
-        : [],
-    );
-    const taskOf = (name: string) => scheduled.find((a) => a.name === name)?.task;
-    // Feasibility and the price prediction are read in one activity, not one each.
-    expect(taskOf('checkLaunchGates')).toBeDefined();
-    expect(taskOf('calculateFeasibility')).toBeUndefined();
-    expect(taskOf('generatePricePrediction')).toBeUndefined();
-    // Progress is paced: the passing phase (checking feasibility) does not go out at once; a timer of at
-    // most PROGRESS_INTERVAL_MS is started by that same workflow task instead, and the target group goes on.
-    const signals = events.filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes);
-    const taskOfEvent = (e: (typeof events)[number]) =>
-      Number((e.signalExternalWorkflowExecutionInitiatedEventAttributes ?? e.timerStartedEventAttributes)?.workflowTaskCompletedEventId);
-    expect(signals.map(taskOfEvent)).not.toContain(taskOf('checkLaunchGates'));
-    const pacing = events.find((e) => e.timerStartedEventAttributes && taskOfEvent(e) === taskOf('checkLaunchGates'));
-    expect(pacing).toBeDefined();
-    const pacingMs = Number(pacing?.timerStartedEventAttributes?.startToFireTimeout?.seconds ?? 0) * 1000 + Math.round((pacing?.timerStartedEventAttributes?.startToFireTimeout?.nanos ?? 0) / 1e6);
-    expect(pacingMs).toBeGreaterThan(0);
-    expect(pacingMs).toBeLessThanOrEqual(PROGRESS_INTERVAL_MS);
-    // Until live, at most one signal per interval for passing phases, plus the one that says live.
-    const launchScheduled = events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'launchAndAwait');
-    const launched = events.find((e) => Number(e.activityTaskCompletedEventAttributes?.scheduledEventId ?? 0) === Number(launchScheduled?.eventId));
-    expect(launched).toBeDefined();
-    const ms = (e: (typeof events)[number] | undefined) => Number(e?.eventTime?.seconds ?? 0) * 1000 + Math.round((e?.eventTime?.nanos ?? 0) / 1e6);
-    const liveAfterMs = ms(launched) - ms(events[0]);
-    const liveSignal = signals.find((e) => Number(e.eventId) > Number(launched?.eventId));
-    expect(liveSignal).toBeDefined();
-    const beforeLive = signals.filter((e) => Number(e.eventId) <= Number(liveSignal?.eventId));
-    expect(beforeLive.length).toBeLessThanOrEqual(1 + Math.floor(liveAfterMs / PROGRESS_INTERVAL_MS));
-    // Launch and its job are waited for in one activity: no poll activities, no launch-only activity.
-    const names = scheduled.map((a) => a.name);
-    expect(names).toContain('launchAndAwait');
-    expect(names).not.toContain('getLaunchJob');
-    expect(names).not.toContain('launchFromDraft');
+  it('launches the target group from the study in batch activities; its own workflow then only settles live and watches', async () => {
+    const activityNames = async (workflowId: string) => {
+      const events = (await t.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+      return { events, names: events.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : [])) };
+    };
+    // The study read the gate (feasibility and price in one call each, side by side) and launched, its
+    // job awaited in the same activity: no poll activities, no launch-only activity.
+    const study = await activityNames('study/1001/skeleton-demo');
+    expect(study.names.filter((n) => n === 'checkLaunchGatesBatch')).toHaveLength(1);
+    expect(study.names.filter((n) => n === 'launchAndAwaitBatch')).toHaveLength(1);
+    // The target group's workflow made no call on its way to live and told its study once.
+    const tg = await activityNames('study/1001/skeleton-demo/tg/us_gen_pop');
+    for (const name of ['checkLaunchGates', 'calculateFeasibility', 'generatePricePrediction', 'launchAndAwait', 'launchFromDraft', 'getLaunchJob', 'getTargetGroup']) {
+      expect(tg.names).not.toContain(name);
+    }
+    // Its first report reaches the study one watch interval (30 s here) after live: until then, one signal.
+    expect(tg.events.filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes)).toHaveLength(1);
+    const status = await t.status('1001', 'skeleton-demo');
+    expect(status.targetGroups.us_gen_pop).toMatchObject({ phase: 'live', feasibility: { feasible: true } });
+    expect(status.targetGroups.us_gen_pop.fieldingRunId).toBeTruthy();
+    expect(status.targetGroups.us_gen_pop.price).toBeDefined();
   });
 
   it('shows the study workflow with a business-meaningful id and search attributes in `temporal workflow list`', () => {

@@ -1,15 +1,22 @@
-// The study workflow creates its drafts in batch activities; a draft its batch could not make is made by
-// an activity of its own, and a batch that fails as a whole leaves every one of its drafts to be made
-// alone. The worker here wraps the real batch activity to fail in those two ways.
+// The study workflow creates its drafts, reads gates and launches in batch activities; what a batch could
+// not do for a target group is done by an activity of its own (a draft) or by the target group's own
+// workflow (a gate read, a launch). The worker here wraps the real batch activities to fail in those ways.
 import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EnsureDraftTargetGroupsInput, EnsureDraftTargetGroupsOutput } from '../../activities';
+import type {
+  CheckLaunchGatesBatchInput,
+  CheckLaunchGatesBatchOutput,
+  EnsureDraftTargetGroupsInput,
+  EnsureDraftTargetGroupsOutput,
+  LaunchAndAwaitBatchInput,
+  LaunchAndAwaitBatchOutput,
+} from '../../activities';
 import { connectWorker } from '../../worker/temporal-connection';
 import { startStudyflowWorkers, type RunningWorkers } from '../../worker/studyflow-worker';
 import { createWorkerActivities } from '../../worker/worker-activities';
 import { startTestStack, writeStudy, type TestStack } from './harness';
 
-function study(id: string, keys: string[]): string {
+function study(id: string, keys: string[], goals: Record<string, number> = {}): string {
   return `format: studyflow/v1
 study: ${id}
 account: "1001"
@@ -27,13 +34,13 @@ defaults:
   launch: { mode: auto }
   timing: { job_poll_initial: 100ms, job_poll_max: 400ms }
 target_groups:
-${keys.map((k) => `  ${k}:\n    live_url: https://survey.example.com/s/${k}?rid=[%RID%]\n`).join('')}`;
+${keys.map((k) => `  ${k}:\n    live_url: https://survey.example.com/s/${k}?rid=[%RID%]\n${goals[k] ? `    filling_goal: ${goals[k]}\n` : ''}`).join('')}`;
 }
 
 const keyOf = (idempotencyKey: string) => idempotencyKey.split('/target-group/')[1];
 const studyOf = (idempotencyKey: string) => idempotencyKey.split('/')[2];
 
-describe('draft batches when a batch cannot make every draft', () => {
+describe('study batches when a batch cannot do everything', () => {
   let t: TestStack;
   let workers: RunningWorkers;
   const batchCalls: string[][] = [];
@@ -62,6 +69,31 @@ describe('draft batches when a batch cannot make every draft', () => {
           ),
         };
       },
+    };
+    // 'gate-read-lost': the gate read of the target group with filling_goal 51 comes back retryable.
+    activities.checkLaunchGatesBatch = async (input: CheckLaunchGatesBatchInput): Promise<CheckLaunchGatesBatchOutput> => {
+      const out = await real.checkLaunchGatesBatch(input);
+      return {
+        results: out.results.map((r, i) =>
+          input.items[i].feasibility.filling_goal === 51 ? { ok: false, retryable: true, failure: { type: 'server_error', message: 'injected 503' } } : r,
+        ),
+      };
+    };
+    // 'launch-job-failed': the launch job of "l" comes back Failed (the real launch is not sent);
+    // 'launch-batch-fails': the launch batch fails as a whole.
+    activities.launchAndAwaitBatch = async (input: LaunchAndAwaitBatchInput): Promise<LaunchAndAwaitBatchOutput> => {
+      const which = input.items[0].idempotencyKey.split('/')[2];
+      if (which === 'launch-batch-fails') throw ApplicationFailure.create({ type: 'injected', message: 'the launch batch failed as a whole', nonRetryable: true });
+      const isL = (key: string) => key.split('/launch/')[1]?.startsWith('l/');
+      const others = input.items.filter((i) => !isL(i.idempotencyKey));
+      const made = await real.launchAndAwaitBatch({ items: others });
+      return {
+        results: input.items.map((i) =>
+          isL(i.idempotencyKey)
+            ? { ok: true as const, jobId: 'injected-job', alreadyLaunched: false, fieldingRunId: null, job: { status: 'Failed', failureReason: 'injected', polls: 1, done: true } }
+            : made.results[others.indexOf(i)],
+        ),
+      };
     };
     workers = await startStudyflowWorkers({
       connection: await connectWorker({ address: t.stack.temporalAddress, namespace: 'default', connectionOptions: {} }),
@@ -115,5 +147,37 @@ describe('draft batches when a batch cannot make every draft', () => {
     expect(status.targetGroups.b).toMatchObject({ phase: 'failed', failure: { type: 'unprocessable_entity', message: 'injected: filling_goal refused' } });
     expect(status.targetGroups.a.phase).toBe('live');
     expect(targetGroupsOf('one-draft-refused').map((x) => x.status)).toEqual(['live']);
+  });
+
+  it('leaves a target group whose gate read its batch lost to its own workflow, which reads the gate and launches it', async () => {
+    const file = writeStudy(t.dir, 'gate.yaml', study('gate-read-lost', ['g', 'h'], { g: 51 }));
+    const result = await t.cli(['apply', file, '--require-live']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const g = await scheduled('study/1001/gate-read-lost/tg/g');
+    expect(g).toContain('checkLaunchGates');
+    expect(g).toContain('launchAndAwait');
+    expect(await scheduled('study/1001/gate-read-lost/tg/h')).toEqual([]);
+    expect(targetGroupsOf('gate-read-lost').map((x) => x.status)).toEqual(['live', 'live']);
+  });
+
+  it('leaves a target group whose launch job failed in the batch to its own workflow, which launches it again', async () => {
+    const file = writeStudy(t.dir, 'job.yaml', study('launch-job-failed', ['l', 'm']));
+    const result = await t.cli(['apply', file, '--require-live']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const l = await scheduled('study/1001/launch-job-failed/tg/l');
+    expect(l).toEqual(['checkLaunchGates', 'launchAndAwait']);
+    expect(await scheduled('study/1001/launch-job-failed/tg/m')).toEqual([]);
+    const status = await t.status('1001', 'launch-job-failed');
+    expect(status.targetGroups.l.phase).toBe('live');
+    expect(status.targetGroups.l.feasibility).toBeDefined();
+    expect(targetGroupsOf('launch-job-failed').map((x) => x.status)).toEqual(['live', 'live']);
+  });
+
+  it('leaves every target group of a launch batch that failed as a whole to its own workflow', async () => {
+    const file = writeStudy(t.dir, 'launch-batch.yaml', study('launch-batch-fails', ['p', 'q']));
+    const result = await t.cli(['apply', file, '--require-live']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    for (const key of ['p', 'q']) expect(await scheduled(`study/1001/launch-batch-fails/tg/${key}`)).toContain('launchAndAwait');
+    expect(targetGroupsOf('launch-batch-fails').map((x) => x.status)).toEqual(['live', 'live']);
   });
 });

@@ -1,0 +1,165 @@
+// The batch activities against the real sandbox. ensureDraftTargetGroups: every draft of a batch made
+// once, a refused draft failing alone and final, lost answers coming back retryable with no duplicate
+// on the next try. checkLaunchGatesBatch and launchAndAwaitBatch: a result per target group, launches
+// made once however often the batch runs, a failed job returned as a result, not thrown.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { EnsureDraftTargetGroupInput, LaunchAndAwaitInput } from '../../activities';
+import { BATCH_MAX } from '../../activities/batch';
+import { rejectionOf } from './helpers/mock-api';
+import { ctx, draftTargetGroup, startSandboxHarness, type SandboxHarness } from './helpers/sandbox-harness';
+
+let h: SandboxHarness;
+beforeAll(async () => {
+  h = await startSandboxHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+beforeEach(() => {
+  h.sandbox.reset();
+});
+
+const apiLog = () => h.sandbox.requests().filter((r) => r.path.startsWith('/v1/'));
+
+async function newProject(): Promise<string> {
+  const { project } = await h.activities.ensureProject({
+    ctx, idempotencyKey: 'p:batch', desired: { name: 'Batch', project_customer_reference_number: 'PO-B', business_unit_id: '2001' },
+  });
+  return project.id;
+}
+
+function items(projectId: string, n: number, overrides: (i: number) => Record<string, unknown> = () => ({})): EnsureDraftTargetGroupInput[] {
+  return Array.from({ length: n }, (_, i) => ({
+    ctx,
+    projectId,
+    idempotencyKey: `study/tg/${i}`,
+    desired: draftTargetGroup({ name: `TG ${i}`, target_group_customer_reference_number: `PO-B-${i}`, ...overrides(i) }),
+  }));
+}
+
+describe('ensureDraftTargetGroups', () => {
+  it('makes every draft of the batch, in order; running it again makes none', async () => {
+    const projectId = await newProject();
+    const batch = items(projectId, 6);
+    const first = await h.activities.ensureDraftTargetGroups({ items: batch });
+    expect(first.results).toHaveLength(6);
+    const ids = first.results.map((r) => (r.ok ? r.targetGroupId : undefined));
+    expect(first.results.every((r) => r.ok && r.created)).toBe(true);
+    const stored = h.sandbox.state().target_groups as Record<string, { name: string }>;
+    expect(ids.map((id) => stored[id as string].name)).toEqual(batch.map((b) => b.desired.name));
+
+    const again = await h.activities.ensureDraftTargetGroups({ items: batch });
+    expect(again.results).toEqual(ids.map((id) => ({ ok: true, targetGroupId: id, created: false })));
+    expect(Object.keys(h.sandbox.state().target_groups)).toHaveLength(6);
+    expect(apiLog().filter((r) => r.method === 'POST' && r.path.endsWith('/target-groups'))).toHaveLength(6);
+  });
+
+  it('a draft the API refuses fails alone and as final; the others are made', async () => {
+    const projectId = await newProject();
+    const batch = items(projectId, 4, (i) => (i === 2 ? { filling_goal: 0 } : {}));
+    const { results } = await h.activities.ensureDraftTargetGroups({ items: batch });
+    expect(results.map((r) => r.ok)).toEqual([true, true, false, true]);
+    const refused = results[2];
+    if (refused.ok) throw new Error('expected a failure');
+    expect(refused.retryable).toBe(false);
+    expect(refused.failure.message).toMatch(/filling_goal/);
+    expect(Object.keys(h.sandbox.state().target_groups)).toHaveLength(3);
+  });
+
+  it('answers lost after the API committed come back retryable, and the next try makes no duplicate', async () => {
+    const projectId = await newProject();
+    const batch = items(projectId, 5);
+    h.sandbox.setFaults({ drop_after_commit_rate: 1 });
+    const lost = await h.activities.ensureDraftTargetGroups({ items: batch });
+    h.sandbox.setFaults({});
+    expect(lost.results.every((r) => !r.ok && r.retryable && r.failure.type === 'network_error')).toBe(true);
+    const committed = Object.keys(h.sandbox.state().target_groups).length;
+    expect(committed).toBeGreaterThan(0);
+
+    const retried = await h.activities.ensureDraftTargetGroups({ items: batch });
+    expect(retried.results.every((r) => r.ok)).toBe(true);
+    expect(Object.keys(h.sandbox.state().target_groups)).toHaveLength(5);
+    const made = retried.results.filter((r) => r.ok && r.created).length;
+    expect(made).toBe(5 - committed);
+  });
+
+  it(`refuses more than ${BATCH_MAX} drafts as invalid input, before any call`, async () => {
+    const projectId = await newProject();
+    const before = apiLog().length;
+    const error = await rejectionOf(h.activities.ensureDraftTargetGroups({ items: items(projectId, BATCH_MAX + 1) }));
+    expect(error).toMatchObject({ type: 'invalid_activity_input', nonRetryable: true });
+    expect(apiLog()).toHaveLength(before);
+  });
+});
+
+const wait = { pollInitialMs: 20, pollMaxMs: 50, budgetMs: 10_000 };
+
+async function drafts(n: number): Promise<LaunchAndAwaitInput[]> {
+  const { project } = await h.activities.ensureProject({ ctx, idempotencyKey: 'p:launch', desired: { name: 'L', project_customer_reference_number: 'PO-L', business_unit_id: '2001' } });
+  const { results } = await h.activities.ensureDraftTargetGroups({
+    items: Array.from({ length: n }, (_, i) => ({
+      ctx,
+      projectId: project.id,
+      idempotencyKey: `tg:${i}`,
+      desired: draftTargetGroup({ name: `L ${i}`, target_group_customer_reference_number: `PO-L-${i}`, live_url: 'https://survey.example.com/s?rid=[%RID%]' }),
+    })),
+  });
+  return results.map((r, i) => {
+    if (!r.ok) throw new Error(`draft ${i}: ${r.failure.message}`);
+    return { ctx, projectId: project.id, targetGroupId: r.targetGroupId, endFieldingAt: '2027-06-30T00:00:00Z', idempotencyKey: `launch:${i}`, wait };
+  });
+}
+
+describe('checkLaunchGatesBatch', () => {
+  it('reads feasibility and the price prediction of every item', async () => {
+    const request = (goal: number) => ({ locale: 'en_US', expected_incidence_rate: 0.5, expected_length_of_interview_minutes: 10, filling_goal: goal });
+    const { results } = await h.activities.checkLaunchGatesBatch({
+      items: [100, 200].map((goal) => ({ ctx, businessUnitId: '2001', feasibility: request(goal), priceQuery: request(goal) })),
+    });
+    expect(results).toHaveLength(2);
+    for (const r of results) {
+      if (!r.ok) throw new Error(r.failure.message);
+      expect(r.feasibility).toBeTypeOf('object');
+      expect(r.prediction).toBeTypeOf('object');
+    }
+  });
+});
+
+describe('launchAndAwaitBatch', () => {
+  it('launches every draft and waits for its job; running it again launches nothing more', async () => {
+    const items = await drafts(3);
+    const first = await h.activities.launchAndAwaitBatch({ items });
+    for (const r of first.results) {
+      if (!r.ok) throw new Error(r.failure.message);
+      expect(r.job).toMatchObject({ status: 'Completed', done: true });
+      expect(r.job?.fieldingRunId ?? r.fieldingRunId).toBeTruthy();
+    }
+    const stored = h.sandbox.state().target_groups as Record<string, { status: string }>;
+    expect(items.map((i) => stored[i.targetGroupId].status)).toEqual(['live', 'live', 'live']);
+    const again = await h.activities.launchAndAwaitBatch({ items });
+    expect(again.results.every((r) => r.ok)).toBe(true);
+    expect(Object.keys(h.sandbox.state().fielding_runs)).toHaveLength(3);
+  });
+
+  it('returns a launch whose job failed as a result with the job, for the workflow to decide', async () => {
+    const items = await drafts(2);
+    h.sandbox.setFaults({ job_failure_rate: 1 });
+    try {
+      const { results } = await h.activities.launchAndAwaitBatch({ items });
+      for (const r of results) {
+        if (!r.ok) throw new Error(r.failure.message);
+        expect(r.job).toMatchObject({ status: 'Failed', done: true });
+      }
+    } finally {
+      h.sandbox.setFaults({});
+    }
+  });
+
+  it(`refuses more than ${BATCH_MAX} items before any call`, async () => {
+    const before = h.sandbox.requests().length;
+    const item = { ctx, projectId: 'p', targetGroupId: 't', endFieldingAt: '2027-06-30T00:00:00Z', idempotencyKey: 'k', wait };
+    const error = await rejectionOf(h.activities.launchAndAwaitBatch({ items: Array.from({ length: BATCH_MAX + 1 }, () => item) }));
+    expect(error).toMatchObject({ type: 'invalid_activity_input', nonRetryable: true });
+    expect(h.sandbox.requests()).toHaveLength(before);
+  });
+});

@@ -1,0 +1,45 @@
+// How the study workflow groups work on many target groups into batch activities. Type imports only:
+// the activities that take a batch check its size against the same constant.
+import type { DesiredTargetGroup, PlannedAction } from '../plan/types';
+
+/** Target groups per batch activity (`ensureDraftTargetGroups`, `checkLaunchGatesBatch`, `launchAndAwaitBatch`). */
+export const BATCH_SIZE = 25;
+
+/**
+ * Patch of draft creation: the study workflow creates the drafts of an apply in batches of
+ * {@link BATCH_SIZE} (one activity each, run side by side) instead of one activity per draft;
+ * a draft whose batch could not make it is tried again in an activity of its own.
+ */
+export const DRAFT_BATCH_PATCH = 'draft-batch-v1';
+
+/**
+ * Patch of the launch of new target groups: one that launches automatically and has nothing to do
+ * before (no profiles, no lists) has its gate read and is launched by the study workflow, in batches
+ * of {@link BATCH_SIZE}, before its own workflow starts; the target-group workflow then watches it.
+ * One whose gate holds it, whose batch failed or whose launch job did not succeed is left to its own
+ * workflow, which runs the whole way as before.
+ */
+export const LAUNCH_BATCH_PATCH = 'launch-batch-v1';
+
+/** `items` in consecutive groups of at most `size`, in order. */
+export function inBatches<T>(items: readonly T[], size: number = BATCH_SIZE): T[][] {
+  if (!Number.isInteger(size) || size < 1) throw new RangeError(`batch size must be a positive integer, got ${size}`);
+  const batches: T[][] = [];
+  for (let i = 0; i < items.length; i += size) batches.push(items.slice(i, i + size));
+  return batches;
+}
+
+/** Resources the study workflow writes itself before any target-group workflow runs. */
+const STUDY_WRITES: ReadonlySet<PlannedAction['resource']> = new Set(['target_group', 'activity_exclusions', 'exclusion_group']);
+const STUDY_WRITE_KINDS: ReadonlySet<PlannedAction['kind']> = new Set(['create', 'update', 'add_to_group', 'remove_from_group']);
+
+/**
+ * True when a target group launches automatically and nothing but the study's own writes comes
+ * before its launch (no profiles, lists or recontacts, nothing blocked): the study may launch it.
+ */
+export function launchesAtOnce(tg: DesiredTargetGroup, actions: readonly PlannedAction[]): boolean {
+  if (tg.launch.mode !== 'auto' || !actions.some((a) => a.kind === 'launch' && a.resource === 'fielding')) return false;
+  return actions.every(
+    (a) => a.kind === 'none' || (a.kind === 'launch' && a.resource === 'fielding') || (STUDY_WRITE_KINDS.has(a.kind) && STUDY_WRITES.has(a.resource)),
+  );
+}
