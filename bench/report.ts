@@ -121,9 +121,11 @@ function summarySection(apply: ApplyLatencyResult | undefined): string[] {
   if (rest.length) {
     parts.push(
       `Bigger studies took ${rest.map((r) => `${formatMs(r.timeToLiveMs)} for ${r.targetGroups}`).join(', ')} target groups: ` +
-        (biggest(rest)?.cpu
-          ? `each target group costs the Temporal server and the worker about ${formatMs(biggest(rest)!.cpu!.enginePerTargetGroupMs)} of CPU and the study workflow records every child start one at a time, so past a few target groups the machine's ${biggest(rest)!.cpu!.cores} cores, not the API, set the pace (see "Where the time goes"). `
-          : 'their target-group workflows are started through the one study workflow, whose state the server updates one change at a time (see "Where the time goes"); ') +
+        (biggest(rest)!.engine.targetGroupWorkflowStartedMs.median > biggest(rest)!.timeToLiveMs
+          ? `the study workflow reads the gates and launches new target groups in batch activities and starts their workflows once they are live, so the engine's cost per target group${biggest(rest)?.cpu ? ` (about ${formatMs(biggest(rest)!.cpu!.enginePerTargetGroupMs)} of CPU)` : ''} comes mostly after live (see "Where the time goes"). `
+          : biggest(rest)?.cpu
+            ? `each target group costs the Temporal server and the worker about ${formatMs(biggest(rest)!.cpu!.enginePerTargetGroupMs)} of CPU and the study workflow records every child start one at a time, so past a few target groups the machine's ${biggest(rest)!.cpu!.cores} cores, not the API, set the pace (see "Where the time goes"). `
+            : 'their target-group workflows are started through the one study workflow, whose state the server updates one change at a time (see "Where the time goes"); ') +
         `studyflow was ${rest.map((r) => `${r.speedupOverBaseline ?? '–'}x`).join(', ')} as fast as a script making the same calls one target group at a time${rest.some((r) => r.baselineExtrapolated) ? ' (the largest baseline extrapolated)' : ''}.`,
     );
   }
@@ -295,7 +297,7 @@ function engineBreakdownSection(apply: ApplyLatencyResult, overhead?: EngineOver
       return [`${n} target groups need at least ${formatMs(floorMs)} of ${cores} cores at that cost, while ${r}x the bound is ${formatMs(r * row.boundMs)} (it would allow ${formatMs((r * row.boundMs * cores) / n)} of CPU per target group)`];
     });
     findings.push(
-      `**The machine is the limit.** During the first apply of ${top.targetGroups} target groups the Temporal dev server used ${cpuOf(top, 'temporalServer')} of CPU and the worker ${cpuOf(top, 'worker')}: ` +
+      `**${allowed.length ? 'The machine is the limit.' : 'Where the CPU goes.'}** During the first apply of ${top.targetGroups} target groups the Temporal dev server used ${cpuOf(top, 'temporalServer')} of CPU and the worker ${cpuOf(top, 'worker')}: ` +
         `${formatMs(top.cpu.enginePerTargetGroupMs)} per target group (${cpuRows.map((r) => `${formatMs(r.cpu?.enginePerTargetGroupMs)} at ${r.targetGroups}`).join(', ')}), for about ${formatNumber(top.engine.activitiesPerTargetGroup)} activities, their workflow tasks, timers and signals each. ` +
         `With the sandbox and the CLI, the processes used ${Math.round(top.cpu.machineShare * 100)}% of the machine's ${cores} cores over the apply (${cpuRows.map((r) => `${Math.round((r.cpu?.machineShare ?? 0) * 100)}% at ${r.targetGroups}`).join(', ')}). ` +
         (allowed.length ? `${allowed.join('; ')}. ` : '') +
