@@ -544,7 +544,7 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
       }),
     );
     const passed = tgs.filter((tg) => gates[tg.key]);
-    for (const tg of passed) setTgPhase(tg.key, 'launching');
+    for (const tg of passed) setTgPhase(tg.key, 'launching', { ...gates[tg.key] });
     const launched: Record<string, LaunchedByStudy> = {};
     await Promise.all(
       inBatches(passed).map(async (batch) => {

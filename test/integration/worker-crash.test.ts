@@ -46,7 +46,7 @@ describe('a worker killed while the launch job is being polled', () => {
     t.spawnWorker();
     const status = await eventually(async () => {
       const s = await t.status('1001', 'crash-demo');
-      return s.targetGroups.de_gen_pop?.phase === 'live' ? s : undefined;
+      return s.phase === 'converged' && s.targetGroups.de_gen_pop?.phase === 'live' ? s : undefined;
     }, 120_000, 500);
     expect(status.phase).toBe('converged');
 
