@@ -237,7 +237,7 @@ function engineBreakdownSection(apply: ApplyLatencyResult, overhead?: EngineOver
         return [
           String(r.targetGroups),
           `${formatMs(e.targetGroupWorkflowStartedMs.median)} / ${formatMs(e.targetGroupWorkflowStartedMs.last)}`,
-          formatMs(t.total),
+          t.total < 0 ? 'live before it started' : formatMs(t.total),
           formatMs(t.signalWait),
           formatMs(t.activityDispatch),
           formatMs(t.activityRun),
@@ -293,12 +293,12 @@ function engineBreakdownSection(apply: ApplyLatencyResult, overhead?: EngineOver
       if (!row) return [];
       const floorMs = (n * (row.cpu?.enginePerTargetGroupMs ?? 0)) / cores;
       // Only a bound on the time to live when the engine's work comes before live (not after it).
-      if (row.timeToLiveMs < floorMs) return [];
+      if (row.timeToLiveMs < floorMs || row.engine.targetGroupWorkflowStartedMs.median > row.timeToLiveMs) return [];
       return [`${n} target groups need at least ${formatMs(floorMs)} of ${cores} cores at that cost, while ${r}x the bound is ${formatMs(r * row.boundMs)} (it would allow ${formatMs((r * row.boundMs * cores) / n)} of CPU per target group)`];
     });
     findings.push(
       `**${allowed.length ? 'The machine is the limit.' : 'Where the CPU goes.'}** During the first apply of ${top.targetGroups} target groups the Temporal dev server used ${cpuOf(top, 'temporalServer')} of CPU and the worker ${cpuOf(top, 'worker')}: ` +
-        `${formatMs(top.cpu.enginePerTargetGroupMs)} per target group (${cpuRows.map((r) => `${formatMs(r.cpu?.enginePerTargetGroupMs)} at ${r.targetGroups}`).join(', ')}), for about ${formatNumber(top.engine.activitiesPerTargetGroup)} activities, their workflow tasks, timers and signals each. ` +
+        `${formatMs(top.cpu.enginePerTargetGroupMs)} per target group (${cpuRows.map((r) => `${formatMs(r.cpu?.enginePerTargetGroupMs)} at ${r.targetGroups}`).join(', ')}), ${top.engine.activitiesPerTargetGroup > 0 ? `for about ${formatNumber(top.engine.activitiesPerTargetGroup)} activities, their workflow tasks, timers and signals each` : "for its own workflow (which makes no call once the study has launched it), its share of the study's batch activities, and their workflow tasks and signals"}. ` +
         `With the sandbox and the CLI, the processes used ${Math.round(top.cpu.machineShare * 100)}% of the machine's ${cores} cores over the apply (${cpuRows.map((r) => `${Math.round((r.cpu?.machineShare ?? 0) * 100)}% at ${r.targetGroups}`).join(', ')}). ` +
         (allowed.length ? `${allowed.join('; ')}. ` : '') +
         (allowed.length
@@ -602,7 +602,7 @@ function floorSection(floor: FanOutFloorResult | undefined, apply: ApplyLatencyR
     findings.push(
       `At ${big.children} children the engine alone kept ${Math.round(big.machineShare * 100)}% of the ${floor.machine.cpus} cores busy for ${formatMs(big.wallMs)}, ${formatMs(big.cpuPerChildMs)} of CPU per child` +
         (studyflow?.cpu
-          ? `; a studyflow target group, with its ${formatNumber(studyflow.engine.activitiesPerTargetGroup)} Demand API activities (and its share of the study's draft batches), their workflow tasks, its progress signal and search attributes, cost ${formatMs(studyflow.cpu.enginePerTargetGroupMs)} at ${studyflow.targetGroups} ("Where the time goes").`
+          ? `; a studyflow target group, with ${studyflow.engine.activitiesPerTargetGroup > 0 ? `its ${formatNumber(studyflow.engine.activitiesPerTargetGroup)} Demand API activities and its share of the study's batches` : "its share of the study's batch activities (its own workflow makes no call once the study has launched it)"}, their workflow tasks, its progress signal and search attributes, cost ${formatMs(studyflow.cpu.enginePerTargetGroupMs)} at ${studyflow.targetGroups} ("Where the time goes").`
           : '.'),
     );
   }
