@@ -18,7 +18,7 @@ import {
 import { canonicalJson } from '../plan/compare';
 import { isWrite, planStudy, resolveActivityItems } from '../plan/plan-study';
 import type { ApiVersion, DesiredStudy, DesiredTargetGroup, ObservedStudy, PlannedAction } from '../plan/types';
-import type { ActivityCtx, DraftBatchResult, EnsureDraftTargetGroupInput, TargetGroupDesired } from '../activities';
+import type { ActivityCtx, BatchItemFailure, BatchItemResult, DraftBatchResult, EnsureDraftTargetGroupInput, TargetGroupDesired } from '../activities';
 import { apiActivities } from './activity-proxies';
 import { DRAFT_BATCH_PATCH, inBatches, LAUNCH_BATCH_PATCH, launchesAtOnce } from './batches';
 import { endFieldingAt, feasibilityRequest, gateFailures, priceQuery, readFeasibility, readPrice } from './launch-gates';
@@ -491,20 +491,12 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
   /** Creates drafts in batch activities side by side; a batch that fails as a whole leaves each of its drafts to be tried alone. */
   async function createDraftBatches(items: Array<{ key: string; input: EnsureDraftTargetGroupInput }>): Promise<Map<string, DraftBatchResult>> {
     const results = new Map<string, DraftBatchResult>();
-    await Promise.all(
-      inBatches(items).map(async (batch) => {
-        const first = batch[0].key;
-        const last = batch[batch.length - 1].key;
-        const label = batch.length === 1 ? `create draft ${first}` : `create ${batch.length} drafts ${first} … ${last}`;
-        try {
-          const out = await apiActivities(label, 'long').ensureDraftTargetGroups({ items: batch.map((b) => b.input) });
-          batch.forEach((b, i) => results.set(b.key, out.results[i] ?? { ok: false, retryable: true, failure: { type: 'missing_result', message: 'the batch returned no result for this draft' } }));
-        } catch (error) {
-          if (isCancellation(error)) throw error;
-          const failure = failureOf(error);
-          for (const b of batch) results.set(b.key, { ok: false, retryable: true, failure });
-        }
-      }),
+    await eachInBatches(
+      items,
+      (b) => b.key,
+      'create drafts',
+      (batch, summary) => apiActivities(summary, 'long').ensureDraftTargetGroups({ items: batch.map((b) => b.input) }),
+      (b, result) => results.set(b.key, result),
     );
     return results;
   }
@@ -521,58 +513,50 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
     tgs: DesiredTargetGroup[],
     ctxFor: (resource: string) => ActivityCtx,
   ): Promise<Record<string, LaunchedByStudy>> {
-    const label = (what: string, batch: DesiredTargetGroup[]) =>
-      batch.length === 1 ? `${what} ${batch[0].key}` : `${what} of ${batch.length} target groups ${batch[0].key} … ${batch[batch.length - 1].key}`;
     for (const tg of tgs) setTgPhase(tg.key, 'checking_feasibility');
     const gates: Record<string, Pick<LaunchedByStudy, 'feasibility' | 'price'>> = {};
-    await Promise.all(
-      inBatches(tgs).map(async (batch) => {
-        try {
-          const out = await apiActivities(label('feasibility and price', batch), 'long').checkLaunchGatesBatch({
-            items: batch.map((tg) => ({ ctx: ctxFor(`tg:${tg.key}`), businessUnitId: desired.businessUnitId, feasibility: feasibilityRequest(tg), priceQuery: priceQuery(tg) })),
-          });
-          batch.forEach((tg, i) => {
-            const read = out.results[i];
-            if (!read?.ok) return;
-            const feasibility = readFeasibility(read.feasibility, tg);
-            const price = readPrice(read.prediction) ?? feasibility.suggestedCpi;
-            if (gateFailures(tg, feasibility, price).length === 0) gates[tg.key] = { feasibility, price };
-          });
-        } catch (error) {
-          if (isCancellation(error)) throw error;
-        }
-      }),
+    await eachInBatches(
+      tgs,
+      (tg) => tg.key,
+      'feasibility and price',
+      (batch, summary) =>
+        apiActivities(summary, 'long').checkLaunchGatesBatch({
+          items: batch.map((tg) => ({ ctx: ctxFor(`tg:${tg.key}`), businessUnitId: desired.businessUnitId, feasibility: feasibilityRequest(tg), priceQuery: priceQuery(tg) })),
+        }),
+      (tg, read) => {
+        if (!read.ok) return;
+        const feasibility = readFeasibility(read.feasibility, tg);
+        const price = readPrice(read.prediction) ?? feasibility.suggestedCpi;
+        if (gateFailures(tg, feasibility, price).length === 0) gates[tg.key] = { feasibility, price };
+      },
     );
     const passed = tgs.filter((tg) => gates[tg.key]);
     for (const tg of passed) setTgPhase(tg.key, 'launching', { ...gates[tg.key] });
     const launched: Record<string, LaunchedByStudy> = {};
-    await Promise.all(
-      inBatches(passed).map(async (batch) => {
-        try {
-          const out = await apiActivities(label('launch', batch), 'long').launchAndAwaitBatch({
-            items: batch.map((tg) => ({
-              ctx: ctxFor(`tg:${tg.key}`),
-              projectId,
-              targetGroupId: targetGroupIds[tg.key],
-              endFieldingAt: endFieldingAt(tg),
-              idempotencyKey: `${workflowInfo().workflowId}/launch/${tg.key}/${targetGroupIds[tg.key]}`,
-              wait: jobWaitOptions(tg.timing),
-            })),
-          });
-          batch.forEach((tg, i) => {
-            const result = out.results[i];
-            if (!result?.ok) return;
-            if (result.jobId) studyWrites += 1;
-            if (result.jobId && !(result.job?.done && result.job.status !== 'Failed')) return;
-            const fieldingRunId = result.job?.fieldingRunId ?? result.fieldingRunId ?? undefined;
-            const liveAt = new Date().toISOString();
-            launched[tg.key] = { ...gates[tg.key], fieldingRunId, launchedAt: liveAt };
-            setTgPhase(tg.key, 'live', { ...gates[tg.key], fieldingRunId, liveAt, settledRevision: desired.revision, message: undefined });
-          });
-        } catch (error) {
-          if (isCancellation(error)) throw error;
-        }
-      }),
+    await eachInBatches(
+      passed,
+      (tg) => tg.key,
+      'launch',
+      (batch, summary) =>
+        apiActivities(summary, 'long').launchAndAwaitBatch({
+          items: batch.map((tg) => ({
+            ctx: ctxFor(`tg:${tg.key}`),
+            projectId,
+            targetGroupId: targetGroupIds[tg.key],
+            endFieldingAt: endFieldingAt(tg),
+            idempotencyKey: `${workflowInfo().workflowId}/launch/${tg.key}/${targetGroupIds[tg.key]}`,
+            wait: jobWaitOptions(tg.timing),
+          })),
+        }),
+      (tg, result) => {
+        if (!result.ok) return;
+        if (result.jobId) studyWrites += 1;
+        if (result.jobId && !(result.job?.done && result.job.status !== 'Failed')) return;
+        const fieldingRunId = result.job?.fieldingRunId ?? result.fieldingRunId ?? undefined;
+        const liveAt = new Date().toISOString();
+        launched[tg.key] = { ...gates[tg.key], fieldingRunId, launchedAt: liveAt };
+        setTgPhase(tg.key, 'live', { ...gates[tg.key], fieldingRunId, liveAt, settledRevision: desired.revision, message: undefined });
+      },
     );
     return launched;
   }
@@ -642,4 +626,34 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
     }
     throw error;
   }
+}
+
+/**
+ * Runs one batch activity per BATCH_SIZE items, the batches side by side, and hands every item its
+ * result in order. When a batch fails as a whole (after its retries), or leaves an item out, those
+ * items get a retryable failure: the caller treats them as any other item the batch could not do.
+ */
+async function eachInBatches<T, O>(
+  items: readonly T[],
+  keyOf: (item: T) => string,
+  what: string,
+  call: (batch: T[], summary: string) => Promise<{ results: Array<BatchItemResult<O>> }>,
+  each: (item: T, result: BatchItemResult<O>) => void,
+): Promise<void> {
+  await Promise.all(
+    inBatches(items).map(async (batch) => {
+      const keys = batch.map(keyOf);
+      const summary = keys.length === 1 ? `${what} (${keys[0]})` : `${what} (${keys.length} target groups ${keys[0]} … ${keys[keys.length - 1]})`;
+      let results: Array<BatchItemResult<O> | undefined>;
+      let missing: BatchItemFailure = { ok: false, retryable: true, failure: { type: 'missing_result', message: 'the batch returned no result for this item' } };
+      try {
+        ({ results } = await call(batch, summary));
+      } catch (error) {
+        if (isCancellation(error)) throw error;
+        results = [];
+        missing = { ok: false, retryable: true, failure: failureOf(error) };
+      }
+      batch.forEach((item, i) => each(item, results[i] ?? missing));
+    }),
+  );
 }
