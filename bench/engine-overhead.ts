@@ -6,14 +6,12 @@
 // (DEV_SERVER_DYNAMIC_CONFIG), then, shorter, on one with Temporal's defaults, for comparison.
 //
 //   node bin/run-ts.js bench/engine-overhead.ts [--calls 100] [--timers 10] [--timer-ms 100] [--default-calls 40]
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundle } from '@temporalio/worker';
+import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
 import { installRuntimeLogging } from '../worker/runtime-logging';
-import { DEV_SERVER_DYNAMIC_CONFIG, SQLITE_PRAGMAS, startTemporalDevServer } from '../worker/temporal-dev-server';
+import { DEV_SERVER_DYNAMIC_CONFIG, SQLITE_PRAGMAS } from '../worker/temporal-dev-server';
 import { numberArg, runContext, writeResult } from './bench-stack';
+import { withPrivateEngine } from './private-engine';
 import { overheadActivities } from './fixtures/overhead-activities';
 import type { sequentialActivitiesWorkflow, sequentialTimersWorkflow } from './fixtures/overhead-workflows';
 import { activityCycles, timedEvents, timerLateness } from './history-timing';
@@ -43,76 +41,53 @@ async function directCall() {
 
 /** One dev server with `dynamicConfig`: both activity variants and the timers. */
 async function onServer(workflowBundle: WorkflowBundle, dynamicConfig: Readonly<Record<string, number | string>>, activityCalls: number, directMedianMs: number, directP95Ms: number): Promise<OverheadServerRun> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studyflow-bench-overhead-'));
   // Temporal's defaults are its dynamic config and its SQLite settings.
   const sqlitePragmas = Object.keys(dynamicConfig).length === 0 ? [] : [...SQLITE_PRAGMAS];
-  const temporal = await startTemporalDevServer({ dbFile: path.join(dir, 'temporal.sqlite'), uiPort: false, stopWithParent: true, dynamicConfig, sqlitePragmas });
-  try {
-    const connection = await NativeConnection.connect({ address: temporal.address });
-    const taskQueue = `overhead-${process.pid}`;
-    const otherQueue = `${taskQueue}-api`;
-    const workflowWorker = await Worker.create({ connection, namespace: 'default', taskQueue, workflowBundle, activities });
-    const apiWorker = await Worker.create({ connection, namespace: 'default', taskQueue: otherQueue, activities, maxTaskQueueActivitiesPerSecond: 2000 });
-    const clientConnection = await Connection.connect({ address: temporal.address });
-    const client = new Client({ connection: clientConnection, namespace: 'default' });
-    const workersDone = Promise.all([workflowWorker.run(), apiWorker.run()]);
-    let measuring = true;
-    try {
-      return await Promise.race([
-        workersDone.then(() => {
-          if (measuring) throw new Error('overhead workers stopped before the measurement ended');
-          return undefined as never;
-        }),
-        (async (): Promise<OverheadServerRun> => {
-          const measure = async (label: string, queue: string | undefined): Promise<OverheadVariant> => {
-            // A short warm-up run first (first workflow task, connections), not measured.
-            await client.workflow.execute<typeof sequentialActivitiesWorkflow>('sequentialActivitiesWorkflow', {
-              taskQueue, workflowId: `${label}-warmup`, args: [{ calls: 5, taskQueue: queue }],
-            });
-            const handle = await client.workflow.start<typeof sequentialActivitiesWorkflow>('sequentialActivitiesWorkflow', {
-              taskQueue, workflowId: label, args: [{ calls: activityCalls, taskQueue: queue }],
-            });
-            const started = performance.now();
-            const result = await handle.result();
-            const wallMs = performance.now() - started;
-            if (result !== activityCalls) throw new Error(`${label}: workflow returned ${result}, expected ${activityCalls}`);
-            const cycles = activityCycles(timedEvents(await handle.fetchHistory()));
-            const cycle = distribution(cycles.map((c) => c.cycleMs));
-            return {
-              taskQueue: queue ? 'separate activity queue (as studyflow API activities)' : 'workflow task queue (eager dispatch allowed)',
-              activities: activityCalls,
-              wallMs: Math.round(wallMs),
-              wallPerActivityMs: Number((wallMs / activityCalls).toFixed(2)),
-              perActivity: cycle,
-              dispatch: distribution(cycles.map((c) => c.dispatchMs)),
-              run: distribution(cycles.map((c) => c.runMs)),
-              decide: distribution(cycles.map((c) => c.decideMs)),
-              overheadMedianMs: Number((cycle.medianMs - directMedianMs).toFixed(2)),
-              overheadP95Ms: Number((cycle.p95Ms - directP95Ms).toFixed(2)),
-            };
-          };
-          const sameQueue = await measure('same-queue', undefined);
-          const separateQueue = await measure('separate-queue', otherQueue);
-          const timerHandle = await client.workflow.start<typeof sequentialTimersWorkflow>('sequentialTimersWorkflow', {
-            taskQueue, workflowId: 'timers', args: [{ timers, ms: timerMs }],
-          });
-          await timerHandle.result();
-          const lateness = distribution(timerLateness(timedEvents(await timerHandle.fetchHistory())));
-          return { dynamicConfig: { ...dynamicConfig }, sqlitePragmas, sameQueue, separateQueue, timers: { count: timers, requestedMs: timerMs, lateness } };
-        })(),
-      ]);
-    } finally {
-      measuring = false;
-      workflowWorker.shutdown();
-      apiWorker.shutdown();
-      await workersDone.catch(() => undefined);
-      await clientConnection.close();
-      await connection.close();
-    }
-  } finally {
-    await temporal.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  return await withPrivateEngine(
+    {
+      name: 'overhead',
+      server: { dynamicConfig, sqlitePragmas },
+      workflowWorker: { workflowBundle, activities },
+      activityWorker: { activities, maxTaskQueueActivitiesPerSecond: 2000 },
+    },
+    async ({ client, taskQueue, activityQueue: otherQueue }): Promise<OverheadServerRun> => {
+      const measure = async (label: string, queue: string | undefined): Promise<OverheadVariant> => {
+        // A short warm-up run first (first workflow task, connections), not measured.
+        await client.workflow.execute<typeof sequentialActivitiesWorkflow>('sequentialActivitiesWorkflow', {
+          taskQueue, workflowId: `${label}-warmup`, args: [{ calls: 5, taskQueue: queue }],
+        });
+        const handle = await client.workflow.start<typeof sequentialActivitiesWorkflow>('sequentialActivitiesWorkflow', {
+          taskQueue, workflowId: label, args: [{ calls: activityCalls, taskQueue: queue }],
+        });
+        const started = performance.now();
+        const result = await handle.result();
+        const wallMs = performance.now() - started;
+        if (result !== activityCalls) throw new Error(`${label}: workflow returned ${result}, expected ${activityCalls}`);
+        const cycles = activityCycles(timedEvents(await handle.fetchHistory()));
+        const cycle = distribution(cycles.map((c) => c.cycleMs));
+        return {
+          taskQueue: queue ? 'separate activity queue (as studyflow API activities)' : 'workflow task queue (eager dispatch allowed)',
+          activities: activityCalls,
+          wallMs: Math.round(wallMs),
+          wallPerActivityMs: Number((wallMs / activityCalls).toFixed(2)),
+          perActivity: cycle,
+          dispatch: distribution(cycles.map((c) => c.dispatchMs)),
+          run: distribution(cycles.map((c) => c.runMs)),
+          decide: distribution(cycles.map((c) => c.decideMs)),
+          overheadMedianMs: Number((cycle.medianMs - directMedianMs).toFixed(2)),
+          overheadP95Ms: Number((cycle.p95Ms - directP95Ms).toFixed(2)),
+        };
+      };
+      const sameQueue = await measure('same-queue', undefined);
+      const separateQueue = await measure('separate-queue', otherQueue);
+      const timerHandle = await client.workflow.start<typeof sequentialTimersWorkflow>('sequentialTimersWorkflow', {
+        taskQueue, workflowId: 'timers', args: [{ timers, ms: timerMs }],
+      });
+      await timerHandle.result();
+      const lateness = distribution(timerLateness(timedEvents(await timerHandle.fetchHistory())));
+      return { dynamicConfig: { ...dynamicConfig }, sqlitePragmas, sameQueue, separateQueue, timers: { count: timers, requestedMs: timerMs, lateness } };
+    },
+  );
 }
 
 installRuntimeLogging();

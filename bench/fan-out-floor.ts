@@ -7,17 +7,15 @@
 // so the bound of the apply-latency benchmark comes on top of it.
 //
 //   node bin/run-ts.js bench/fan-out-floor.ts [--sizes 1,10,50,200]
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
+import { bundleWorkflowCode } from '@temporalio/worker';
 import { installRuntimeLogging } from '../worker/runtime-logging';
-import { DEV_SERVER_DYNAMIC_CONFIG, SQLITE_PRAGMAS, startTemporalDevServer } from '../worker/temporal-dev-server';
+import { DEV_SERVER_DYNAMIC_CONFIG, SQLITE_PRAGMAS } from '../worker/temporal-dev-server';
 import { runContext, stringArg, writeResult } from './bench-stack';
 import { overheadActivities } from './fixtures/overhead-activities';
 import type { fanOutParentWorkflow } from './fixtures/fan-out-workflows';
 import { EVENT_TYPES, startedAtMs, timedEvents } from './history-timing';
+import { withPrivateEngine } from './private-engine';
 import { cpuMeter, processNamed } from './process-cpu';
 import type { FanOutFloorResult, FanOutFloorRow } from './result-types';
 
@@ -29,26 +27,19 @@ const quiet = { log: () => undefined, trace: () => undefined, debug: () => undef
 installRuntimeLogging();
 const context = runContext();
 const workflowBundle = await bundleWorkflowCode({ workflowsPath: path.resolve(import.meta.dirname, 'fixtures/fan-out-workflows.ts'), logger: quiet });
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studyflow-bench-fan-out-'));
-const temporal = await startTemporalDevServer({ dbFile: path.join(dir, 'temporal.sqlite'), uiPort: false, stopWithParent: true });
 const rows: FanOutFloorRow[] = [];
-try {
-  const connection = await NativeConnection.connect({ address: temporal.address });
-  const taskQueue = `fan-out-${process.pid}`;
-  const activityQueue = `${taskQueue}-api`;
-  const activities = overheadActivities();
-  // As worker/studyflow-worker.ts sets them up: workflows on one queue, the activities on their own.
-  const workflowWorker = await Worker.create({ connection, namespace: 'default', taskQueue, workflowBundle, maxCachedWorkflows: 500 });
-  const activityWorker = await Worker.create({ connection, namespace: 'default', taskQueue: activityQueue, activities, maxTaskQueueActivitiesPerSecond: 1000, maxConcurrentActivityTaskExecutions: 50 });
-  const workersDone = Promise.all([workflowWorker.run(), activityWorker.run()]);
-  const clientConnection = await Connection.connect({ address: temporal.address });
-  const client = new Client({ connection: clientConnection, namespace: 'default' });
-  try {
+await withPrivateEngine(
+  {
+    name: 'fan-out',
+    workflowWorker: { workflowBundle, maxCachedWorkflows: 500 },
+    activityWorker: { activities: overheadActivities(), maxTaskQueueActivitiesPerSecond: 1000, maxConcurrentActivityTaskExecutions: 50 },
+  },
+  async ({ client, taskQueue, activityQueue, temporalPid }) => {
     const run = (id: string, children: number) =>
       client.workflow.start<typeof fanOutParentWorkflow>('fanOutParentWorkflow', { taskQueue, workflowId: id, args: [{ children, activityQueue }] });
     await (await run('warm-up', 5)).result();
     for (const n of sizes) {
-      const meter = cpuMeter({ temporalServer: processNamed(temporal.pid, 'temporal') });
+      const meter = cpuMeter({ temporalServer: processNamed(temporalPid, 'temporal') });
       const started = performance.now();
       const handle = await run(`floor-${n}`, n);
       const reported = await handle.result();
@@ -72,17 +63,8 @@ try {
       });
       process.stderr.write(`fan-out floor: ${n} children reported after ${wallMs} ms\n`);
     }
-  } finally {
-    workflowWorker.shutdown();
-    activityWorker.shutdown();
-    await workersDone.catch(() => undefined);
-    await clientConnection.close();
-    await connection.close();
-  }
-} finally {
-  await temporal.stop();
-  fs.rmSync(dir, { recursive: true, force: true });
-}
+  },
+);
 
 const result: FanOutFloorResult = {
   benchmark: 'fan-out-floor',
