@@ -83,7 +83,6 @@ export const PROGRESS_INTERVAL_MS = 1_000;
 /** The phases a target-group workflow reports on its way (`report`); every other phase it reports is one it settles in. */
 const PASSING_PHASES: ReadonlySet<TargetGroupPhase> = new Set(['uploading', 'checking_feasibility', 'pricing', 'launching']);
 
-
 /** What the report keeps across continue-as-new. */
 export interface CarriedReport {
   series: CompletesPoint[];
