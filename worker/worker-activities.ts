@@ -16,7 +16,12 @@ export function createWorkerActivities(env: NodeJS.ProcessEnv | Record<string, s
   if (requestsPerSecond !== undefined && !(requestsPerSecond > 0)) {
     throw new Error(`STUDYFLOW_API_REQUESTS_PER_SECOND must be a positive number, got "${pace}"`);
   }
-  const api = createDemandApiClient({ config, requestsPerSecond });
+  const connections = settings.STUDYFLOW_API_MAX_CONNECTIONS;
+  const maxConnections = connections ? Number(connections) : undefined;
+  if (maxConnections !== undefined && !(Number.isInteger(maxConnections) && maxConnections > 0)) {
+    throw new Error(`STUDYFLOW_API_MAX_CONNECTIONS must be a positive whole number, got "${connections}"`);
+  }
+  const api = createDemandApiClient({ config, requestsPerSecond, maxConnections });
   const blobs = createBlobStore({ dir: blobDirFromEnv(settings) });
   const secretsFile = settings.STUDYFLOW_WEBHOOK_SECRETS_FILE ?? path.join('.studyflow', 'secrets', 'webhooks.json');
   const webhookSecrets = new FileWebhookSecretStore(secretsFile);

@@ -30,6 +30,8 @@ export interface DemandApiClientOptions {
    * default unpaced. Give each of N worker processes 1/N of the API's quota.
    */
   requestsPerSecond?: number;
+  /** Most open connections to the API from this process (STUDYFLOW_API_MAX_CONNECTIONS); default 256. Ignored with `dispatcher`. */
+  maxConnections?: number;
 }
 
 /** One call to a `/v1` endpoint. */
@@ -74,7 +76,7 @@ const TRACEPARENT = /^[0-9a-f]{2}-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0
 /** Creates the client. Create one per process and share it: it holds the token cache. */
 export function createDemandApiClient(options: DemandApiClientOptions): DemandApiClient {
   const { config } = options;
-  const dispatcher = options.dispatcher ?? sharedApiDispatcher({ connectTimeoutMs: config.timeouts.connectMs });
+  const dispatcher = options.dispatcher ?? sharedApiDispatcher({ connectTimeoutMs: config.timeouts.connectMs, maxConnections: options.maxConnections });
   const clock = options.clock ?? Date.now;
   const userAgent = options.userAgent ?? 'studyflow';
   const tokens = new AccessTokenProvider({ config, dispatcher, clock, refreshMarginMs: options.tokenRefreshMarginMs, userAgent });
