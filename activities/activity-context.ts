@@ -1,4 +1,5 @@
 // Temporal's activity context when there is one (heartbeats, cancellation), and a quiet no-op outside Temporal.
+import { setMaxListeners } from 'node:events';
 import { Context } from '@temporalio/activity';
 
 /** The running activity's Context, or undefined when called outside a Temporal worker (tests, scripts). */
@@ -10,9 +11,22 @@ export function currentActivityContext(): Context | undefined {
   }
 }
 
+/**
+ * Listeners the calls of one activity may hold on its cancellation signal at once: every HTTP call and
+ * every poll wait adds one while it runs, and a batch activity runs 25 target groups' calls side by
+ * side (Node warns of a leak past 10).
+ */
+export const CANCELLATION_LISTENERS_MAX = 500;
+const widened = new WeakSet<AbortSignal>();
+
 /** Aborts when Temporal cancels the running activity; undefined outside Temporal. */
 export function activityCancellationSignal(): AbortSignal | undefined {
-  return currentActivityContext()?.cancellationSignal;
+  const signal = currentActivityContext()?.cancellationSignal;
+  if (signal && !widened.has(signal)) {
+    setMaxListeners(CANCELLATION_LISTENERS_MAX, signal);
+    widened.add(signal);
+  }
+  return signal;
 }
 
 /** Records progress for Temporal (the SDK throttles the actual heartbeats); no-op outside Temporal. */

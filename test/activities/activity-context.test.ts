@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { currentActivityContext } from '../../activities/activity-context';
+import { activityCancellationSignal, CANCELLATION_LISTENERS_MAX, currentActivityContext } from '../../activities/activity-context';
 import { createBlobStore, type StoredIdList } from '../../activities/blob-store';
 import { createApiConfig } from '../../activities/http/api-config';
 import { createDemandApiClient } from '../../activities/http/demand-api-client';
@@ -43,7 +43,34 @@ afterAll(async () => {
 
 const input = (key: string) => ({ ctx, projectId: 'p1', targetGroupId: 'tg1', entityType: 'RSID' as const, list, idempotencyKey: key });
 
+/** MaxListenersExceededWarnings Node emits while `work` adds `n` abort listeners to the signal it returns. */
+async function leakWarnings(signalOf: () => AbortSignal, n: number): Promise<string[]> {
+  const warnings: string[] = [];
+  const onWarning = (w: Error) => {
+    if (w.name === 'MaxListenersExceededWarning') warnings.push(w.message);
+  };
+  process.on('warning', onWarning);
+  try {
+    const signal = signalOf();
+    const listeners = Array.from({ length: n }, () => () => undefined);
+    for (const l of listeners) signal.addEventListener('abort', l);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    for (const l of listeners) signal.removeEventListener('abort', l);
+  } finally {
+    process.off('warning', onWarning);
+  }
+  return warnings;
+}
+
 describe('activity context', () => {
+  it("lets a batch activity's calls all listen on its cancellation signal without a leak warning", async () => {
+    // The check can fail: a plain signal warns past 10 listeners.
+    expect(await leakWarnings(() => new AbortController().signal, 11)).toHaveLength(1);
+    const env = new MockActivityEnvironment();
+    const warnings = await env.run(async () => leakWarnings(() => activityCancellationSignal() as AbortSignal, CANCELLATION_LISTENERS_MAX));
+    expect(warnings).toEqual([]);
+  });
+
   it('is absent outside Temporal, and activities still run', async () => {
     expect(currentActivityContext()).toBeUndefined();
     expect((await activities.uploadIdList(input('outside'))).jobId).toBeTruthy();
