@@ -21,6 +21,13 @@ export const DRAFT_BATCH_PATCH = 'draft-batch-v1';
  */
 export const LAUNCH_BATCH_PATCH = 'launch-batch-v1';
 
+/**
+ * Patch of the gate reads of {@link LAUNCH_BATCH_PATCH}: the study workflow reads the gates of the new
+ * target groups it may launch right after planning, side by side with the project and the drafts (the
+ * feasibility and price calls need neither), instead of after the drafts.
+ */
+export const EARLY_GATES_PATCH = 'early-gates-v1';
+
 /** `items` in consecutive groups of at most `size`, in order. */
 export function inBatches<T>(items: readonly T[], size: number = BATCH_SIZE): T[][] {
   if (!Number.isInteger(size) || size < 1) throw new RangeError(`batch size must be a positive integer, got ${size}`);

@@ -20,7 +20,7 @@ import { isWrite, planStudy, resolveActivityItems } from '../plan/plan-study';
 import type { ApiVersion, DesiredStudy, DesiredTargetGroup, ObservedStudy, PlannedAction } from '../plan/types';
 import type { ActivityCtx, BatchItemFailure, BatchItemResult, DraftBatchResult, EnsureDraftTargetGroupInput, TargetGroupDesired } from '../activities';
 import { apiActivities } from './activity-proxies';
-import { DRAFT_BATCH_PATCH, inBatches, LAUNCH_BATCH_PATCH, launchesAtOnce } from './batches';
+import { DRAFT_BATCH_PATCH, EARLY_GATES_PATCH, inBatches, LAUNCH_BATCH_PATCH, launchesAtOnce } from './batches';
 import { endFieldingAt, feasibilityRequest, gateFailures, priceQuery, readFeasibility, readPrice } from './launch-gates';
 import { jobWaitOptions } from './timing';
 import { failureOf } from './failures';
@@ -75,6 +75,9 @@ export interface StudyCarriedState {
 }
 
 class Superseded extends Error {}
+
+/** What the study read of a target group's gate: the figures its own workflow then shows. */
+type GateFigures = Pick<LaunchedByStudy, 'feasibility' | 'price'>;
 
 const CURRENT_API_VERSION: ApiVersion = '2025-12-18';
 
@@ -245,21 +248,37 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
       }
     }
 
-    // Project.
+    const actionsFor = (key: string) => plan.actions.filter((a) => a.key === key && a.resource !== 'project');
+
+    // Project (its activity goes out first: the drafts wait for it).
     const projectAction = plan.actions.find((a) => a.resource === 'project');
-    if (projectAction?.kind === 'create') {
-      const result = await apiActivities(`create project ${desired.project.project_customer_reference_number}`).ensureProject({
-        ctx: ctxFor('project'),
-        idempotencyKey: `${workflowInfo().workflowId}/project`,
-        knownId: projectId,
-        desired: desired.project,
-      });
+    const projectWrite =
+      projectAction?.kind === 'create'
+        ? apiActivities(`create project ${desired.project.project_customer_reference_number}`).ensureProject({
+            ctx: ctxFor('project'),
+            idempotencyKey: `${workflowInfo().workflowId}/project`,
+            knownId: projectId,
+            desired: desired.project,
+          })
+        : projectAction?.kind === 'update' && projectId
+          ? apiActivities(`update project ${projectId}`).updateProject({ ctx: ctxFor('project'), projectId, desired: desired.project })
+          : undefined;
+
+    // The gates of new target groups the study may launch itself need neither the project nor the
+    // drafts: they are read side by side with them (EARLY_GATES_PATCH), off the way to the launch.
+    const gateCandidates = desired.targetGroups.filter((tg) => !children.has(tg.key) && launchesAtOnce(tg, actionsFor(tg.key)));
+    let earlyGates: { keys: Set<string>; read: Promise<Record<string, GateFigures>> } | undefined;
+    if (gateCandidates.length > 0 && patched(EARLY_GATES_PATCH)) {
+      earlyGates = { keys: new Set(gateCandidates.map((tg) => tg.key)), read: readGates(desired, gateCandidates, ctxFor) };
+      // Awaited before the launch; a revision that supersedes this one first must not leave it unhandled.
+      earlyGates.read.catch(() => undefined);
+    }
+
+    if (projectWrite) {
+      const result = await projectWrite;
       projectId = result.project.id;
-      if (result.created) studyWrites += 1;
-      pin('project', ctxFor('project').apiVersion);
-    } else if (projectAction?.kind === 'update' && projectId) {
-      await apiActivities(`update project ${projectId}`).updateProject({ ctx: ctxFor('project'), projectId, desired: desired.project });
-      studyWrites += 1;
+      if ('created' in result && result.created) studyWrites += 1;
+      if (projectAction?.kind === 'update') studyWrites += 1;
       pin('project', ctxFor('project').apiVersion);
     }
     status.projectId = projectId;
@@ -304,7 +323,6 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
     checkpoint();
 
     // Drafts: every target group in parallel; a failure marks that one failed, not the study.
-    const actionsFor = (key: string) => plan.actions.filter((a) => a.key === key && a.resource !== 'project');
     const draftFailed = new Set<string>();
     const draftBody = (tg: DesiredTargetGroup): TargetGroupDesired => {
       const body: Record<string, unknown> = { ...tg.draft };
@@ -452,7 +470,7 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
       const byStudy = new Set(launchable.map((tg) => tg.key));
       await Promise.all([
         ...desired.targetGroups.filter((tg) => !byStudy.has(tg.key)).map((tg) => startOrRevise(tg)),
-        launchInBatches(desired, pid, launchable, ctxFor).then((launched) => Promise.all(launchable.map((tg) => startOrRevise(tg, launched[tg.key])))),
+        launchInBatches(desired, pid, launchable, ctxFor, earlyGates).then((launched) => Promise.all(launchable.map((tg) => startOrRevise(tg, launched[tg.key])))),
       ]);
     } else {
       await Promise.all(desired.targetGroups.map((tg) => startOrRevise(tg)));
@@ -502,19 +520,12 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
   }
 
   /**
-   * Reads the gates of `tgs` and launches those the gate lets through, in batch activities side by
-   * side, and returns what it launched, by key. A target group it did not launch (its gate held it, its
-   * batch or item failed, its launch job did not succeed in time) is not in the result: its own
-   * workflow then reads the gate and launches it, with its own retries.
+   * Reads the gates of `tgs` in batch activities side by side and judges them; returns the figures of
+   * those the gate lets through, by key. One whose gate holds it or whose read failed is not in the
+   * result.
    */
-  async function launchInBatches(
-    desired: DesiredStudy,
-    projectId: string,
-    tgs: DesiredTargetGroup[],
-    ctxFor: (resource: string) => ActivityCtx,
-  ): Promise<Record<string, LaunchedByStudy>> {
-    for (const tg of tgs) setTgPhase(tg.key, 'checking_feasibility');
-    const gates: Record<string, Pick<LaunchedByStudy, 'feasibility' | 'price'>> = {};
+  async function readGates(desired: DesiredStudy, tgs: DesiredTargetGroup[], ctxFor: (resource: string) => ActivityCtx): Promise<Record<string, GateFigures>> {
+    const passed: Record<string, GateFigures> = {};
     await eachInBatches(
       tgs,
       (tg) => tg.key,
@@ -527,10 +538,31 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
         if (!read.ok) return;
         const feasibility = readFeasibility(read.feasibility, tg);
         const price = readPrice(read.prediction) ?? feasibility.suggestedCpi;
-        if (gateFailures(tg, feasibility, price).length === 0) gates[tg.key] = { feasibility, price };
+        if (gateFailures(tg, feasibility, price).length === 0) passed[tg.key] = { feasibility, price };
       },
     );
-    const passed = tgs.filter((tg) => gates[tg.key]);
+    return passed;
+  }
+
+  /**
+   * Launches those of `tgs` the gate lets through, in batch activities side by side, and returns what
+   * it launched, by key. The gates come from `early` (read while the project and drafts were made) or
+   * are read here. A target group it did not launch (its gate held it, its batch or item failed, its
+   * launch job did not succeed in time) is not in the result: its own workflow then reads the gate and
+   * launches it, with its own retries.
+   */
+  async function launchInBatches(
+    desired: DesiredStudy,
+    projectId: string,
+    tgs: DesiredTargetGroup[],
+    ctxFor: (resource: string) => ActivityCtx,
+    early?: { keys: Set<string>; read: Promise<Record<string, GateFigures>> },
+  ): Promise<Record<string, LaunchedByStudy>> {
+    for (const tg of tgs) setTgPhase(tg.key, 'checking_feasibility');
+    const unread = tgs.filter((tg) => !early?.keys.has(tg.key));
+    const [readEarly, readNow] = await Promise.all([early?.read ?? {}, unread.length > 0 ? readGates(desired, unread, ctxFor) : {}]);
+    const gates: Record<string, GateFigures> = { ...readEarly, ...readNow };
+    const passed = tgs.filter((tg) => gates[tg.key] !== undefined);
     for (const tg of passed) setTgPhase(tg.key, 'launching', { ...gates[tg.key] });
     const launched: Record<string, LaunchedByStudy> = {};
     await eachInBatches(

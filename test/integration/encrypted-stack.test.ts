@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { historyPayloads, startTestStack, writeStudy, type TestStack } from './harness';
-import { DRAFT_BATCH_PATCH, LAUNCH_BATCH_PATCH } from '../../workflows/batches';
+import { DRAFT_BATCH_PATCH, EARLY_GATES_PATCH, LAUNCH_BATCH_PATCH } from '../../workflows/batches';
 import { GATES_PATCH, JOB_WAIT_PATCH, PROGRESS_PACING_PATCH, PROGRESS_PATCH, REPORT_PATCH } from '../../workflows/target-group-workflow';
 
-const PATCH_IDS = new Set([DRAFT_BATCH_PATCH, LAUNCH_BATCH_PATCH, GATES_PATCH, JOB_WAIT_PATCH, PROGRESS_PACING_PATCH, PROGRESS_PATCH, REPORT_PATCH]);
+const PATCH_IDS = new Set([DRAFT_BATCH_PATCH, EARLY_GATES_PATCH, LAUNCH_BATCH_PATCH, GATES_PATCH, JOB_WAIT_PATCH, PROGRESS_PACING_PATCH, PROGRESS_PATCH, REPORT_PATCH]);
 
 const STUDY = `format: studyflow/v1
 study: encrypted-demo
@@ -57,7 +57,8 @@ describe('the dev stack with a local payload key', () => {
     };
     const clear = payloads.filter((p, i) => encodings[i] !== 'binary/encrypted' && !text(p).startsWith('"') && !patchRecord(p));
     expect(clear).toEqual([]);
-    expect(payloads.filter((p, i) => encodings[i] !== 'binary/encrypted' && patchRecord(p)).map(text)).toContain(`["${DRAFT_BATCH_PATCH}"]`);
+    const patchIdsRecorded = payloads.filter((p, i) => encodings[i] !== 'binary/encrypted' && patchRecord(p)).flatMap((p) => [JSON.parse(text(p)) as unknown].flat());
+    expect(patchIdsRecorded).toContain(DRAFT_BATCH_PATCH);
     for (const p of payloads) expect(Buffer.from(p.data, 'base64').toString()).not.toContain('PO-ENCRYPTED-SECRET-NAME');
 
     const encrypted = payloads.find((_, i) => encodings[i] === 'binary/encrypted')!;
