@@ -71,6 +71,11 @@ describe('walking skeleton: study file -> apply -> live target group', () => {
     const study = await activityNames('study/1001/skeleton-demo');
     expect(study.names.filter((n) => n === 'checkLaunchGatesBatch')).toHaveLength(1);
     expect(study.names.filter((n) => n === 'launchAndAwaitBatch')).toHaveLength(1);
+    // The gate was read beside the project (scheduled by the same workflow task, after it), not after the draft.
+    const scheduledBy = (name: string) =>
+      study.events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === name)?.activityTaskScheduledEventAttributes?.workflowTaskCompletedEventId?.toString();
+    expect(scheduledBy('checkLaunchGatesBatch')).toBeDefined();
+    expect(scheduledBy('checkLaunchGatesBatch')).toBe(scheduledBy('ensureProject'));
     // The target group's workflow made no call on its way to live and told its study once.
     const tg = await activityNames('study/1001/skeleton-demo/tg/us_gen_pop');
     for (const name of ['checkLaunchGates', 'calculateFeasibility', 'generatePricePrediction', 'launchAndAwait', 'launchFromDraft', 'getLaunchJob', 'getTargetGroup']) {
