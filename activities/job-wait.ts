@@ -51,6 +51,15 @@ export interface LaunchAndAwaitBatchOutput {
   results: Array<BatchItemResult<LaunchAndAwaitOutput>>;
 }
 
+export interface AwaitJobsBatchInput {
+  /** At most BATCH_MAX (activities/batch.ts). */
+  items: AwaitJobInput[];
+}
+export interface AwaitJobsBatchOutput {
+  /** In the order of the items; a job that Failed is a result (`status`), not a failure. */
+  results: Array<BatchItemResult<AwaitJobOutput>>;
+}
+
 export interface AwaitJobOutput {
   /** The last status read. */
   status: string;
@@ -64,6 +73,38 @@ export interface AwaitJobOutput {
 }
 
 const TERMINAL = new Set(['Success', 'Completed', 'Failed']);
+
+/** The clock and the wait `pollJob` uses (real ones in the activity, fakes in tests). */
+export interface PollClock {
+  now(): number;
+  sleep(ms: number): Promise<unknown>;
+}
+
+/**
+ * Reads a job until it ends or `budgetMs` has passed. The first read is at once; each later one
+ * starts the schedule's delay after the previous read *started* (so a slow answer does not stretch
+ * the interval), or at once when that read took longer. `progress` follows the last status read.
+ */
+export async function pollJob(
+  read: () => Promise<{ status: string; failureReason?: string; fieldingRunId?: string }>,
+  schedule: Pick<AwaitJobInput, 'pollInitialMs' | 'pollMaxMs' | 'budgetMs'>,
+  clock: PollClock,
+  progress: { status: string; polls: number } = { status: 'unknown', polls: 0 },
+): Promise<AwaitJobOutput> {
+  const deadline = clock.now() + Math.max(0, schedule.budgetMs);
+  let delay = 0;
+  for (;;) {
+    const startedAt = clock.now();
+    const job = await read();
+    progress.polls += 1;
+    progress.status = job.status;
+    const done = TERMINAL.has(job.status);
+    const now = clock.now();
+    if (done || now >= deadline) return { ...job, polls: progress.polls, done };
+    delay = nextPollDelay(delay, schedule.pollInitialMs, schedule.pollMaxMs);
+    await clock.sleep(Math.max(0, Math.min(startedAt + delay, deadline) - now));
+  }
+}
 const KINDS: readonly JobKind[] = ['launch', 'id_list_upload', 'remove_all', 'recontact_upload'];
 
 export function jobWaitActivities(deps: ActivityDeps) {
@@ -90,23 +131,17 @@ export function jobWaitActivities(deps: ActivityDeps) {
     async awaitJob(input: AwaitJobInput): Promise<AwaitJobOutput> {
       if (!KINDS.includes(input.kind)) throw invalidInputFailure('awaitJob', `kind must be one of ${KINDS.join(', ')}`);
       requireText('awaitJob', 'jobId', input.jobId);
-      const read = reader(input);
-      const deadline = Date.now() + Math.max(0, input.budgetMs);
       const signal = activityCancellationSignal();
-      let delay = 0;
-      let polls = 0;
-      let last = 'unknown';
-      return await withHeartbeats(() => ({ kind: input.kind, jobId: input.jobId, status: last, polls }), async () => {
-        for (;;) {
-          const job = await read();
-          polls += 1;
-          last = job.status;
-          const done = TERMINAL.has(job.status);
-          if (done || Date.now() >= deadline) return { ...job, polls, done };
-          delay = nextPollDelay(delay, input.pollInitialMs, input.pollMaxMs);
-          await sleep(Math.min(delay, Math.max(1, deadline - Date.now())), undefined, signal ? { signal } : undefined);
-        }
-      });
+      const progress = { status: 'unknown', polls: 0 };
+      return await withHeartbeats(
+        () => ({ kind: input.kind, jobId: input.jobId, ...progress }),
+        () => pollJob(reader(input), input, { now: Date.now, sleep: (ms) => sleep(ms, undefined, signal ? { signal } : undefined) }, progress),
+      );
+    },
+
+    /** `awaitJob` for several jobs at once, each polled on its own schedule. */
+    async awaitJobsBatch(input: AwaitJobsBatchInput): Promise<AwaitJobsBatchOutput> {
+      return { results: await eachItem('awaitJobsBatch', input?.items, (item: AwaitJobInput) => activities.awaitJob(item)) };
     },
 
     /**

@@ -56,8 +56,8 @@ export const LaunchRulesSchema = z
 
 export const TimingSchema = z
   .strictObject({
-    job_poll_initial: timingDuration('First delay when polling an upload or launch job.').default('1s'),
-    job_poll_max: timingDuration('Longest delay between two polls of a job.').default('30s'),
+    job_poll_initial: timingDuration('Time from the first poll of an upload or launch job to the second (the first is at once); later intervals grow by half.').default('1s'),
+    job_poll_max: timingDuration('Longest interval between two polls of a job.').default('30s'),
     job_timeout: timingDuration('A job that is still processing after this fails the target group.').default('30m'),
     launch_retries: z.number().int().min(0).max(100).default(5).meta({ description: 'Attempts to launch before giving up.' }),
   })
