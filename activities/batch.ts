@@ -34,16 +34,26 @@ export async function eachItem<I, O extends object>(activity: string, rawItems: 
       Promise.all(
         items.map(async (item): Promise<BatchItemResult<O>> => {
           try {
-            return { ok: true, ...(await run(item)) };
-          } catch (error) {
-            if (error instanceof ApplicationFailure) {
-              return { ok: false, retryable: !error.nonRetryable, failure: { type: error.type ?? 'application_error', message: error.message } };
-            }
-            return { ok: false, retryable: true, failure: { type: error instanceof Error ? error.name : 'unknown', message: error instanceof Error ? error.message : String(error) } };
+            return await itemOutcome(() => run(item));
           } finally {
             done += 1;
           }
         }),
       ),
   );
+}
+
+/**
+ * What `run` returned, or its failure as a value: a failure the API gave as final (non-retryable
+ * ApplicationFailures) comes back as `retryable: false`, anything else as `retryable: true`.
+ */
+export async function itemOutcome<O extends object>(run: () => Promise<O>): Promise<BatchItemResult<O>> {
+  try {
+    return { ok: true, ...(await run()) };
+  } catch (error) {
+    if (error instanceof ApplicationFailure) {
+      return { ok: false, retryable: !error.nonRetryable, failure: { type: error.type ?? 'application_error', message: error.message } };
+    }
+    return { ok: false, retryable: true, failure: { type: error instanceof Error ? error.name : 'unknown', message: error instanceof Error ? error.message : String(error) } };
+  }
 }

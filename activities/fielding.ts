@@ -16,6 +16,11 @@ export interface LaunchFromDraftInput {
   idempotencyKey: string;
   /** ISO-8601 UTC timestamp. */
   endFieldingAt: string;
+  /**
+   * The caller created this draft moments ago, in the same activity attempt: skip the read that finds a
+   * target group launched already (a retry sets it false and reads; the Idempotency-Key covers the rest).
+   */
+  knownDraft?: boolean;
 }
 export interface LaunchFromDraftOutput {
   /** The launch job to poll; null when the target group was already launched. */
@@ -119,11 +124,13 @@ export function fieldingActivities(deps: ActivityDeps) {
       const [ctx, path] = tgPath('launchFromDraft', input);
       const key = requireText('launchFromDraft', 'idempotencyKey', input.idempotencyKey);
       const endFieldingAt = requireText('launchFromDraft', 'endFieldingAt', input.endFieldingAt);
-      const tgReq = { method: 'GET', path } as const;
-      const targetGroup: ApiObject = expectResource(tgReq, await callApi(deps.api, ctx, tgReq));
-      const runId = targetGroup.fielding_run_id;
-      if (targetGroup.status !== 'draft' && (typeof runId === 'string' || typeof runId === 'number')) {
-        return { jobId: null, alreadyLaunched: true, fieldingRunId: String(runId) };
+      if (input.knownDraft !== true) {
+        const tgReq = { method: 'GET', path } as const;
+        const targetGroup: ApiObject = expectResource(tgReq, await callApi(deps.api, ctx, tgReq));
+        const runId = targetGroup.fielding_run_id;
+        if (targetGroup.status !== 'draft' && (typeof runId === 'string' || typeof runId === 'number')) {
+          return { jobId: null, alreadyLaunched: true, fieldingRunId: String(runId) };
+        }
       }
       const req = {
         method: 'POST',

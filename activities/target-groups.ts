@@ -2,8 +2,9 @@
 import { callApi, expectObject, expectResource, projectPath, readResourceOrMissing, targetGroupPath } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireObject, requireText } from './activity-input';
-import { eachItem, type BatchItemResult } from './batch';
+import { eachItem, itemOutcome, type BatchItemResult } from './batch';
 import { ensureResource } from './ensure-resource';
+import { fieldingActivities, type LaunchFromDraftOutput } from './fielding';
 import { listAllPages } from './pagination';
 import type { ActivityCtx, ApiObject, JsonObject } from './types';
 import { fromWireBody, toWireBody } from './version-adapter';
@@ -35,12 +36,24 @@ export interface EnsureDraftTargetGroupOutput {
   targetGroup: ApiObject;
   created: boolean;
 }
+/** Launch a draft of a batch as soon as it exists (its gate was read and passed before the batch). */
+export interface DraftLaunchRequest {
+  /** ISO-8601 UTC end of the fielding run. */
+  endFieldingAt: string;
+  /** The launch's Idempotency-Key is this, `/`, and the target group's id. */
+  idempotencyKeyPrefix: string;
+}
+export interface DraftBatchItem extends EnsureDraftTargetGroupInput {
+  launch?: DraftLaunchRequest;
+}
 export interface EnsureDraftTargetGroupsInput {
   /** Each as for `ensureDraftTargetGroup`, with its own Idempotency-Key; at most BATCH_MAX (activities/batch.ts). */
-  items: EnsureDraftTargetGroupInput[];
+  items: DraftBatchItem[];
 }
-/** One draft of a batch: its id, or why it failed and whether trying it again alone may succeed. */
-export type DraftBatchResult = BatchItemResult<{ targetGroupId: string; created: boolean }>;
+/** What became of the launch an item asked for: the launch (its job not awaited), or why it failed. */
+export type DraftLaunchResult = ({ ok: true } & LaunchFromDraftOutput) | { ok: false; retryable: boolean; failure: { type: string; message: string } };
+/** One draft of a batch: its id (and its launch, when asked), or why it failed and whether trying it again alone may succeed. */
+export type DraftBatchResult = BatchItemResult<{ targetGroupId: string; created: boolean; launch?: DraftLaunchResult }>;
 export interface EnsureDraftTargetGroupsOutput {
   /** In the order of the items. */
   results: DraftBatchResult[];
@@ -97,6 +110,8 @@ export function targetGroupActivities(deps: ActivityDeps) {
       });
   }
 
+  const fielding = fieldingActivities(deps);
+
   const activities = {
     /** Finds the draft by knownId, then by target_group_customer_reference_number; else creates it. */
     async ensureDraftTargetGroup(input: EnsureDraftTargetGroupInput): Promise<EnsureDraftTargetGroupOutput> {
@@ -133,11 +148,27 @@ export function targetGroupActivities(deps: ActivityDeps) {
      * failure the API gave as final (400/404/422, ambiguous natural key) comes back as `retryable: false`;
      * anything else as `retryable: true`, for the workflow to try that draft again on its own. Running
      * the batch again is safe: drafts it made are found again by their key.
+     *
+     * An item with `launch` is launched from draft once it exists (its job is not awaited here). A draft
+     * this attempt created is known to be a draft, so its launch skips the read that finds one launched
+     * already; one found existing is read first. A launch that fails leaves the draft's result intact
+     * and comes back in `launch`, for the workflow to leave that target group to its own workflow.
      */
     async ensureDraftTargetGroups(input: EnsureDraftTargetGroupsInput): Promise<EnsureDraftTargetGroupsOutput> {
-      const results = await eachItem('ensureDraftTargetGroups', input?.items, async (item: EnsureDraftTargetGroupInput) => {
+      const results = await eachItem('ensureDraftTargetGroups', input?.items, async (item: DraftBatchItem) => {
         const { targetGroup, created } = await activities.ensureDraftTargetGroup(item);
-        return { targetGroupId: targetGroup.id, created };
+        if (!item.launch) return { targetGroupId: targetGroup.id, created };
+        const launch = await itemOutcome(() =>
+          fielding.launchFromDraft({
+            ctx: item.ctx,
+            projectId: item.projectId,
+            targetGroupId: targetGroup.id,
+            idempotencyKey: `${requireText('ensureDraftTargetGroups', 'launch.idempotencyKeyPrefix', item.launch?.idempotencyKeyPrefix)}/${targetGroup.id}`,
+            endFieldingAt: item.launch!.endFieldingAt,
+            knownDraft: created,
+          }),
+        );
+        return { targetGroupId: targetGroup.id, created, launch };
       });
       return { results };
     },

@@ -28,6 +28,14 @@ export const LAUNCH_BATCH_PATCH = 'launch-batch-v1';
  */
 export const EARLY_GATES_PATCH = 'early-gates-v1';
 
+/**
+ * Patch of the launch of new target groups whose gate passed in the early read: the draft batch
+ * launches each as soon as its draft exists ({@link launchesWithDraft}), and the study waits for their
+ * launch jobs in batch activities (`awaitJobsBatch`), instead of launching them in a batch of their
+ * own after every draft.
+ */
+export const DRAFT_LAUNCH_PATCH = 'draft-launch-v1';
+
 /** `items` in consecutive groups of at most `size`, in order. */
 export function inBatches<T>(items: readonly T[], size: number = BATCH_SIZE): T[][] {
   if (!Number.isInteger(size) || size < 1) throw new RangeError(`batch size must be a positive integer, got ${size}`);
@@ -48,5 +56,17 @@ export function launchesAtOnce(tg: DesiredTargetGroup, actions: readonly Planned
   if (tg.launch.mode !== 'auto' || !actions.some((a) => a.kind === 'launch' && a.resource === 'fielding')) return false;
   return actions.every(
     (a) => a.kind === 'none' || (a.kind === 'launch' && a.resource === 'fielding') || (STUDY_WRITE_KINDS.has(a.kind) && STUDY_WRITES.has(a.resource)),
+  );
+}
+
+/**
+ * True when a new target group may be launched by its draft batch: it {@link launchesAtOnce} and the
+ * study writes nothing for it between its draft and its launch (no exclusion-group membership, no
+ * update of the draft).
+ */
+export function launchesWithDraft(tg: DesiredTargetGroup, actions: readonly PlannedAction[]): boolean {
+  return (
+    launchesAtOnce(tg, actions) &&
+    actions.every((a) => a.kind === 'none' || (a.kind === 'launch' && a.resource === 'fielding') || (a.kind === 'create' && (a.resource === 'target_group' || a.resource === 'activity_exclusions')))
   );
 }

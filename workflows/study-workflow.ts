@@ -18,9 +18,9 @@ import {
 import { canonicalJson } from '../plan/compare';
 import { isWrite, planStudy, resolveActivityItems } from '../plan/plan-study';
 import type { ApiVersion, DesiredStudy, DesiredTargetGroup, ObservedStudy, PlannedAction } from '../plan/types';
-import type { ActivityCtx, BatchItemFailure, BatchItemResult, DraftBatchResult, EnsureDraftTargetGroupInput, TargetGroupDesired } from '../activities';
+import type { ActivityCtx, BatchItemFailure, BatchItemResult, DraftBatchItem, DraftBatchResult, DraftLaunchResult, EnsureDraftTargetGroupInput, TargetGroupDesired } from '../activities';
 import { apiActivities } from './activity-proxies';
-import { DRAFT_BATCH_PATCH, EARLY_GATES_PATCH, inBatches, LAUNCH_BATCH_PATCH, launchesAtOnce } from './batches';
+import { DRAFT_BATCH_PATCH, DRAFT_LAUNCH_PATCH, EARLY_GATES_PATCH, inBatches, LAUNCH_BATCH_PATCH, launchesAtOnce, launchesWithDraft } from './batches';
 import { endFieldingAt, feasibilityRequest, gateFailures, priceQuery, readFeasibility, readPrice } from './launch-gates';
 import { jobWaitOptions } from './timing';
 import { failureOf } from './failures';
@@ -352,10 +352,21 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
     const toCreate = desired.targetGroups.filter(isCreate);
     const batched = toCreate.length > 0 && patched(DRAFT_BATCH_PATCH);
     let batchResults: Promise<Map<string, DraftBatchResult>> | undefined;
+    // A new draft whose gate was read early and passed, and that needs nothing between its draft and
+    // its launch, is launched by its draft batch as soon as it exists (DRAFT_LAUNCH_PATCH).
+    const launchAsked: Record<string, GateFigures> = {};
+    const launchOutcomes: Record<string, DraftLaunchResult> = {};
     if (batched) {
+      const gatesRead = earlyGates && patched(DRAFT_LAUNCH_PATCH) ? await earlyGates.read : undefined;
       const items = toCreate.map((tg) => {
         startDraft(tg);
-        return { key: tg.key, input: draftInput(tg) };
+        const input: DraftBatchItem = draftInput(tg);
+        const gates = gatesRead?.[tg.key];
+        if (gates && launchesWithDraft(tg, actionsFor(tg.key)) && !needsSecondPass.includes(tg)) {
+          launchAsked[tg.key] = gates;
+          input.launch = { endFieldingAt: endFieldingAt(tg), idempotencyKeyPrefix: `${workflowInfo().workflowId}/launch/${tg.key}` };
+        }
+        return { key: tg.key, input };
       });
       batchResults = createDraftBatches(items);
     }
@@ -383,6 +394,7 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
                   .then((r) => ({ targetGroupId: r.targetGroup.id, created: r.created }));
             targetGroupIds[tg.key] = result.targetGroupId;
             if (result.created) studyWrites += 1;
+            if (fromBatch?.ok && fromBatch.launch) launchOutcomes[tg.key] = fromBatch.launch;
             pin(`tg:${tg.key}`, ctxFor(`tg:${tg.key}`).apiVersion);
           } else if (update && targetGroupIds[tg.key]) {
             setTgPhase(tg.key, 'drafting');
@@ -398,6 +410,9 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
         }
       }),
     );
+    // The launch jobs the draft batches started: awaited while the study goes on.
+    const launchedWithDraft = awaitDraftLaunches(desired, pid, launchAsked, launchOutcomes, draftFailed, ctxFor);
+    launchedWithDraft.catch(() => undefined);
     // Activity exclusions that name target groups created in this same apply.
     for (const tg of needsSecondPass) {
       if (draftFailed.has(tg.key)) continue;
@@ -468,9 +483,15 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
     );
     if (launchable.length > 0 && patched(LAUNCH_BATCH_PATCH)) {
       const byStudy = new Set(launchable.map((tg) => tg.key));
+      // Those their draft batch was asked to launch are not launched again here: a launch that failed
+      // there is left to the target group's own workflow.
+      const rest = launchable.filter((tg) => launchAsked[tg.key] === undefined);
       await Promise.all([
         ...desired.targetGroups.filter((tg) => !byStudy.has(tg.key)).map((tg) => startOrRevise(tg)),
-        launchInBatches(desired, pid, launchable, ctxFor, earlyGates).then((launched) => Promise.all(launchable.map((tg) => startOrRevise(tg, launched[tg.key])))),
+        Promise.all([launchedWithDraft, launchInBatches(desired, pid, rest, ctxFor, earlyGates)]).then(([withDraft, inBatches]) => {
+          const launched = { ...withDraft, ...inBatches };
+          return Promise.all(launchable.map((tg) => startOrRevise(tg, launched[tg.key])));
+        }),
       ]);
     } else {
       await Promise.all(desired.targetGroups.map((tg) => startOrRevise(tg)));
@@ -507,7 +528,7 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
   }
 
   /** Creates drafts in batch activities side by side; a batch that fails as a whole leaves each of its drafts to be tried alone. */
-  async function createDraftBatches(items: Array<{ key: string; input: EnsureDraftTargetGroupInput }>): Promise<Map<string, DraftBatchResult>> {
+  async function createDraftBatches(items: Array<{ key: string; input: DraftBatchItem }>): Promise<Map<string, DraftBatchResult>> {
     const results = new Map<string, DraftBatchResult>();
     await eachInBatches(
       items,
@@ -584,13 +605,58 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
         if (!result.ok) return;
         if (result.jobId) studyWrites += 1;
         if (result.jobId && !(result.job?.done && result.job.status !== 'Failed')) return;
-        const fieldingRunId = result.job?.fieldingRunId ?? result.fieldingRunId ?? undefined;
-        const liveAt = new Date().toISOString();
-        launched[tg.key] = { ...gates[tg.key], fieldingRunId, launchedAt: liveAt };
-        setTgPhase(tg.key, 'live', { ...gates[tg.key], fieldingRunId, liveAt, settledRevision: desired.revision, message: undefined });
+        launched[tg.key] = recordLive(desired, tg, gates[tg.key], result.job?.fieldingRunId ?? result.fieldingRunId ?? undefined);
       },
     );
     return launched;
+  }
+
+  /**
+   * Waits, in batch activities side by side, for the launch jobs the draft batches started, and returns
+   * the target groups that went live, by key. One whose launch failed, whose job failed or did not end
+   * within the wait is not in the result: its own workflow takes it from there.
+   */
+  async function awaitDraftLaunches(
+    desired: DesiredStudy,
+    projectId: string,
+    asked: Record<string, GateFigures>,
+    outcomes: Record<string, DraftLaunchResult>,
+    draftFailed: ReadonlySet<string>,
+    ctxFor: (resource: string) => ActivityCtx,
+  ): Promise<Record<string, LaunchedByStudy>> {
+    const launched: Record<string, LaunchedByStudy> = {};
+    const jobs: Array<{ tg: DesiredTargetGroup; jobId: string }> = [];
+    for (const tg of desired.targetGroups) {
+      const outcome = outcomes[tg.key];
+      if (!outcome?.ok || draftFailed.has(tg.key)) continue;
+      if (outcome.jobId) {
+        studyWrites += 1;
+        jobs.push({ tg, jobId: outcome.jobId });
+        setTgPhase(tg.key, 'launching', { ...asked[tg.key] });
+      } else {
+        launched[tg.key] = recordLive(desired, tg, asked[tg.key], outcome.fieldingRunId ?? undefined);
+      }
+    }
+    await eachInBatches(
+      jobs,
+      (job) => job.tg.key,
+      'launch jobs',
+      (batch, summary) =>
+        apiActivities(summary, 'long').awaitJobsBatch({
+          items: batch.map(({ tg, jobId }) => ({ ctx: ctxFor(`tg:${tg.key}`), projectId, targetGroupId: targetGroupIds[tg.key], kind: 'launch' as const, jobId, ...jobWaitOptions(tg.timing) })),
+        }),
+      ({ tg }, job) => {
+        if (job.ok && job.done && job.status !== 'Failed') launched[tg.key] = recordLive(desired, tg, asked[tg.key], job.fieldingRunId);
+      },
+    );
+    return launched;
+  }
+
+  /** Records a target group the study launched as live (now, in workflow time) and what its workflow takes over. */
+  function recordLive(desired: DesiredStudy, tg: DesiredTargetGroup, gates: GateFigures, fieldingRunId: string | undefined): LaunchedByStudy {
+    const liveAt = new Date().toISOString();
+    setTgPhase(tg.key, 'live', { ...gates, fieldingRunId, liveAt, settledRevision: desired.revision, message: undefined });
+    return { ...gates, fieldingRunId, launchedAt: liveAt };
   }
 
   async function setMembership(

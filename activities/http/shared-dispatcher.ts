@@ -10,7 +10,7 @@ const agents = new Map<string, Agent>();
  * several batches side by side: with fewer connections than calls in flight, calls wait in the client
  * for a whole round trip (at 200 target groups a cap of 64 cost about 0.7 s of the apply).
  */
-export const DEFAULT_MAX_CONNECTIONS = 256;
+export const DEFAULT_MAX_CONNECTIONS = 512;
 
 /** Options of the process-wide keep-alive agent. */
 export interface SharedDispatcherOptions {

@@ -17,7 +17,7 @@ const EXPECTED = [
   'suggestTimeRange', 'suggestDays',
   'listWebhooks', 'createWebhook', 'updateWebhook', 'deleteWebhook',
   'launchFromDraft', 'getLaunchJob', 'getFieldingRun', 'pauseFieldingRun', 'resumeFieldingRun', 'completeFieldingRun',
-  'awaitJob', 'launchAndAwait',
+  'awaitJob', 'awaitJobsBatch', 'launchAndAwait',
 ];
 
 describe('createActivities', () => {

@@ -94,6 +94,70 @@ describe('ensureDraftTargetGroups', () => {
 
 const wait = { pollInitialMs: 20, pollMaxMs: 50, budgetMs: 10_000 };
 
+describe('ensureDraftTargetGroups with launch', () => {
+  const LIVE_URL = 'https://survey.example.com/s?rid=[%RID%]';
+  const launching = (projectId: string, n: number, overrides: (i: number) => Record<string, unknown> = () => ({})) =>
+    items(projectId, n, (i) => ({ live_url: LIVE_URL, ...overrides(i) })).map((item, i) => ({ ...item, launch: { endFieldingAt: '2027-06-30T00:00:00Z', idempotencyKeyPrefix: `study/launch/${i}` } }));
+  const launchPosts = () => apiLog().filter((r) => r.method === 'POST' && r.path.endsWith('/launch-from-draft'));
+
+  it('launches each draft it made without reading it again, its key the prefix and the id; the jobs are left to await', async () => {
+    const projectId = await newProject();
+    const batch = launching(projectId, 3);
+    const readsBefore = apiLog().filter((r) => r.method === 'GET' && /\/target-groups\/[^/]+$/.test(r.path)).length;
+    const { results } = await h.activities.ensureDraftTargetGroups({ items: batch });
+    const jobs: string[] = [];
+    for (const r of results) {
+      if (!r.ok || !r.launch?.ok) throw new Error('expected a draft and its launch');
+      expect(r.created).toBe(true);
+      expect(r.launch).toMatchObject({ alreadyLaunched: false, fieldingRunId: null });
+      jobs.push(r.launch.jobId as string);
+    }
+    expect(new Set(jobs).size).toBe(3);
+    expect(launchPosts()).toHaveLength(3);
+    expect(launchPosts().every((r) => r.idempotency_key_present)).toBe(true);
+    // No read of the target group between its create and its launch.
+    expect(apiLog().filter((r) => r.method === 'GET' && /\/target-groups\/[^/]+$/.test(r.path))).toHaveLength(readsBefore);
+
+    const awaited = await h.activities.awaitJobsBatch({
+      items: results.map((r, i) => ({ ctx, projectId, targetGroupId: r.ok ? r.targetGroupId : '', kind: 'launch' as const, jobId: jobs[i], ...wait })),
+    });
+    for (const r of awaited.results) expect(r).toMatchObject({ ok: true, status: 'Completed', done: true });
+    const stored = h.sandbox.state().target_groups as Record<string, { status: string }>;
+    expect(results.map((r) => (r.ok ? stored[r.targetGroupId].status : ''))).toEqual(['live', 'live', 'live']);
+  });
+
+  it('running the batch again reads the drafts it finds before launching, and launches nothing twice', async () => {
+    const projectId = await newProject();
+    const batch = launching(projectId, 2);
+    const first = await h.activities.ensureDraftTargetGroups({ items: batch });
+    const again = await h.activities.ensureDraftTargetGroups({ items: batch });
+    for (const [i, r] of again.results.entries()) {
+      if (!r.ok || !r.launch?.ok) throw new Error('expected a draft and its launch');
+      expect(r.created).toBe(false);
+      const before = first.results[i];
+      // Same Idempotency-Key: the API answers with the same job (or the target group is launched already).
+      if (r.launch.jobId) expect(r.launch.jobId).toBe(before.ok && before.launch?.ok ? before.launch.jobId : undefined);
+      else expect(r.launch.alreadyLaunched).toBe(true);
+    }
+    expect(Object.keys(h.sandbox.state().target_groups)).toHaveLength(2);
+    const jobs = Object.values(h.sandbox.state().jobs as Record<string, { kind: string }>).filter((j) => j.kind === 'launch_from_draft');
+    expect(jobs).toHaveLength(2);
+  });
+
+  it('returns a launch the API refused in `launch`, and the draft as made', async () => {
+    const projectId = await newProject();
+    // No live_url: the API refuses to launch it.
+    const batch = launching(projectId, 2, (i) => (i === 1 ? { live_url: null } : {}));
+    const { results } = await h.activities.ensureDraftTargetGroups({ items: batch });
+    const [ok, refused] = results;
+    expect(ok).toMatchObject({ ok: true, created: true, launch: { ok: true } });
+    if (!refused.ok || !refused.launch || refused.launch.ok) throw new Error('expected a draft whose launch was refused');
+    expect(refused.created).toBe(true);
+    expect(refused.launch.retryable).toBe(false);
+    expect(refused.launch.failure.message).toMatch(/live_url/);
+  });
+});
+
 async function drafts(n: number): Promise<LaunchAndAwaitInput[]> {
   const { project } = await h.activities.ensureProject({ ctx, idempotencyKey: 'p:launch', desired: { name: 'L', project_customer_reference_number: 'PO-L', business_unit_id: '2001' } });
   const { results } = await h.activities.ensureDraftTargetGroups({

@@ -1,9 +1,13 @@
-// The study workflow creates its drafts, reads gates and launches in batch activities; what a batch could
-// not do for a target group is done by an activity of its own (a draft) or by the target group's own
-// workflow (a gate read, a launch). The worker here wraps the real batch activities to fail in those ways.
+// The study workflow creates its drafts, reads gates and launches in batch activities (a new target
+// group with nothing between its draft and its launch is launched by its draft batch, its job awaited in
+// awaitJobsBatch); what a batch could not do for a target group is done by an activity of its own (a
+// draft) or by the target group's own workflow (a gate read, a launch). The worker here wraps the real
+// batch activities to fail in those ways.
 import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
+  AwaitJobsBatchInput,
+  AwaitJobsBatchOutput,
   CheckLaunchGatesBatchInput,
   CheckLaunchGatesBatchOutput,
   EnsureDraftTargetGroupsInput,
@@ -16,7 +20,13 @@ import { startStudyflowWorkers, type RunningWorkers } from '../../worker/studyfl
 import { createWorkerActivities } from '../../worker/worker-activities';
 import { startTestStack, writeStudy, type TestStack } from './harness';
 
-function study(id: string, keys: string[], goals: Record<string, number> = {}): string {
+/**
+ * A study of automatic target groups. With `grouped`, each is also in an exclusion group: the study
+ * then writes its membership between its draft and its launch, so it is launched in a launch batch
+ * (launchAndAwaitBatch), not by its draft batch.
+ */
+function study(id: string, keys: string[], goals: Record<string, number> = {}, grouped = false): string {
+  const group = grouped ? '    exclusions:\n      exclusion_groups: [waves]\n' : '';
   return `format: studyflow/v1
 study: ${id}
 account: "1001"
@@ -33,8 +43,8 @@ defaults:
   filling_goal: 50
   launch: { mode: auto }
   timing: { job_poll_initial: 100ms, job_poll_max: 400ms }
-target_groups:
-${keys.map((k) => `  ${k}:\n    live_url: https://survey.example.com/s/${k}?rid=[%RID%]\n${goals[k] ? `    filling_goal: ${goals[k]}\n` : ''}`).join('')}`;
+${grouped ? 'exclusion_groups:\n  waves:\n    name: Fallback waves\n' : ''}target_groups:
+${keys.map((k) => `  ${k}:\n    live_url: https://survey.example.com/s/${k}?rid=[%RID%]\n${goals[k] ? `    filling_goal: ${goals[k]}\n` : ''}${group}`).join('')}`;
 }
 
 const keyOf = (idempotencyKey: string) => idempotencyKey.split('/target-group/')[1];
@@ -58,6 +68,15 @@ describe('study batches when a batch cannot do everything', () => {
         }
         // The real batch makes every draft but "b": 'one-draft-lost' gets it back as retryable,
         // 'one-draft-refused' as refused for good.
+        if (which === 'draft-launch-refused') {
+          // The draft batch makes every draft, but the launch of "l" is not sent and comes back refused.
+          const made = await real.ensureDraftTargetGroups({ items: input.items.map((i) => (keyOf(i.idempotencyKey) === 'l' ? { ...i, launch: undefined } : i)) });
+          return {
+            results: made.results.map((r, n) =>
+              r.ok && keyOf(input.items[n].idempotencyKey) === 'l' ? { ...r, launch: { ok: false, retryable: false, failure: { type: 'unprocessable_entity', message: 'injected: launch refused' } } } : r,
+            ),
+          };
+        }
         const others = input.items.filter((i) => keyOf(i.idempotencyKey) !== 'b');
         const made = await real.ensureDraftTargetGroups({ items: others });
         const refused = which === 'one-draft-refused';
@@ -92,6 +111,21 @@ describe('study batches when a batch cannot do everything', () => {
           isL(i.idempotencyKey)
             ? { ok: true as const, jobId: 'injected-job', alreadyLaunched: false, fieldingRunId: null, job: { status: 'Failed', failureReason: 'injected', polls: 1, done: true } }
             : made.results[others.indexOf(i)],
+        ),
+      };
+    };
+    // 'job-wait-failed': the launch job of "l" comes back Failed from the wait; 'job-batch-fails': the
+    // wait fails as a whole (the launches were sent by the draft batch and complete in the sandbox).
+    activities.awaitJobsBatch = async (input: AwaitJobsBatchInput): Promise<AwaitJobsBatchOutput> => {
+      const out = await real.awaitJobsBatch(input);
+      const tgs = t.stack.sandbox.state().target_groups as Record<string, { target_group_customer_reference_number?: string }>;
+      const which = String(tgs[input.items[0].targetGroupId]?.target_group_customer_reference_number ?? '').split(':')[1];
+      if (which === 'job-batch-fails') throw ApplicationFailure.create({ type: 'injected', message: 'the job wait failed as a whole', nonRetryable: true });
+      return {
+        results: out.results.map((r, i) =>
+          which === 'job-wait-failed' && String(tgs[input.items[i].targetGroupId]?.target_group_customer_reference_number).endsWith(':l')
+            ? { ok: true as const, status: 'Failed', failureReason: 'injected', polls: 1, done: true }
+            : r,
         ),
       };
     };
@@ -160,8 +194,54 @@ describe('study batches when a batch cannot do everything', () => {
     expect(targetGroupsOf('gate-read-lost').map((x) => x.status)).toEqual(['live', 'live']);
   });
 
+  it('launches new target groups from their draft batch and waits for their jobs in a batch of its own', async () => {
+    const file = writeStudy(t.dir, 'with-draft.yaml', study('launch-with-draft', ['d', 'e']));
+    const result = await t.cli(['apply', file, '--require-live']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const names = await scheduled('study/1001/launch-with-draft');
+    expect(names.filter((n) => n === 'ensureDraftTargetGroups')).toHaveLength(1);
+    expect(names.filter((n) => n === 'awaitJobsBatch')).toHaveLength(1);
+    expect(names).not.toContain('launchAndAwaitBatch');
+    for (const key of ['d', 'e']) expect(await scheduled(`study/1001/launch-with-draft/tg/${key}`)).toEqual([]);
+    expect(targetGroupsOf('launch-with-draft').map((x) => x.status)).toEqual(['live', 'live']);
+  });
+
+  it('leaves a target group whose launch its draft batch could not send to its own workflow', async () => {
+    const file = writeStudy(t.dir, 'draft-launch.yaml', study('draft-launch-refused', ['l', 'm']));
+    const result = await t.cli(['apply', file, '--require-live']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(await scheduled('study/1001/draft-launch-refused/tg/l')).toEqual(['checkLaunchGates', 'launchAndAwait']);
+    expect(await scheduled('study/1001/draft-launch-refused/tg/m')).toEqual([]);
+    const names = await scheduled('study/1001/draft-launch-refused');
+    expect(names).not.toContain('launchAndAwaitBatch');
+    expect(targetGroupsOf('draft-launch-refused').map((x) => x.status)).toEqual(['live', 'live']);
+  });
+
+  it('leaves a target group whose launch job the wait saw fail to its own workflow, which launches it again', async () => {
+    const file = writeStudy(t.dir, 'job-wait.yaml', study('job-wait-failed', ['l', 'm']));
+    const result = await t.cli(['apply', file, '--require-live']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(await scheduled('study/1001/job-wait-failed/tg/l')).toEqual(['checkLaunchGates', 'launchAndAwait']);
+    expect(await scheduled('study/1001/job-wait-failed/tg/m')).toEqual([]);
+    const status = await t.status('1001', 'job-wait-failed');
+    expect(status.targetGroups.l.phase).toBe('live');
+    expect(targetGroupsOf('job-wait-failed').map((x) => x.status)).toEqual(['live', 'live']);
+  });
+
+  it('leaves every target group of a job wait that failed as a whole to its own workflow, which finds it launched', async () => {
+    const file = writeStudy(t.dir, 'job-batch.yaml', study('job-batch-fails', ['p', 'q']));
+    const result = await t.cli(['apply', file, '--require-live']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    for (const key of ['p', 'q']) expect(await scheduled(`study/1001/job-batch-fails/tg/${key}`)).toContain('launchAndAwait');
+    // Launched once each: by the draft batch; their own workflows found them launched.
+    const launches = t.stack.sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/launch-from-draft'));
+    const ids = targetGroupsOf('job-batch-fails').map((x) => x.id);
+    expect(launches.filter((r) => ids.some((id) => r.path.includes(`/target-groups/${id}/`)))).toHaveLength(2);
+    expect(targetGroupsOf('job-batch-fails').map((x) => x.status)).toEqual(['live', 'live']);
+  });
+
   it('leaves a target group whose launch job failed in the batch to its own workflow, which launches it again', async () => {
-    const file = writeStudy(t.dir, 'job.yaml', study('launch-job-failed', ['l', 'm']));
+    const file = writeStudy(t.dir, 'job.yaml', study('launch-job-failed', ['l', 'm'], {}, true));
     const result = await t.cli(['apply', file, '--require-live']);
     expect(result.code, result.stdout + result.stderr).toBe(0);
     const l = await scheduled('study/1001/launch-job-failed/tg/l');
@@ -174,7 +254,7 @@ describe('study batches when a batch cannot do everything', () => {
   });
 
   it('leaves every target group of a launch batch that failed as a whole to its own workflow', async () => {
-    const file = writeStudy(t.dir, 'launch-batch.yaml', study('launch-batch-fails', ['p', 'q']));
+    const file = writeStudy(t.dir, 'launch-batch.yaml', study('launch-batch-fails', ['p', 'q'], {}, true));
     const result = await t.cli(['apply', file, '--require-live']);
     expect(result.code, result.stdout + result.stderr).toBe(0);
     for (const key of ['p', 'q']) expect(await scheduled(`study/1001/launch-batch-fails/tg/${key}`)).toContain('launchAndAwait');

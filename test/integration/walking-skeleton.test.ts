@@ -61,16 +61,19 @@ describe('walking skeleton: study file -> apply -> live target group', () => {
     expect(log.filter((r) => r.path.endsWith('/oauth/token'))).toHaveLength(1);
   });
 
-  it('launches the target group from the study in batch activities; its own workflow then only settles live and watches', async () => {
+  it("launches the target group from the study's draft batch; its own workflow then only settles live and watches", async () => {
     const activityNames = async (workflowId: string) => {
       const events = (await t.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
       return { events, names: events.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : [])) };
     };
-    // The study read the gate (feasibility and price in one call each, side by side) and launched, its
-    // job awaited in the same activity: no poll activities, no launch-only activity.
+    // The study read the gate (feasibility and price in one call each, side by side), launched the
+    // target group from its draft batch, and awaited the job in one activity: no poll activities, no
+    // launch-only activity, no launch batch of its own.
     const study = await activityNames('study/1001/skeleton-demo');
     expect(study.names.filter((n) => n === 'checkLaunchGatesBatch')).toHaveLength(1);
-    expect(study.names.filter((n) => n === 'launchAndAwaitBatch')).toHaveLength(1);
+    expect(study.names.filter((n) => n === 'ensureDraftTargetGroups')).toHaveLength(1);
+    expect(study.names.filter((n) => n === 'awaitJobsBatch')).toHaveLength(1);
+    expect(study.names).not.toContain('launchAndAwaitBatch');
     // The gate was read beside the project (scheduled by the same workflow task, after it), not after the draft.
     const scheduledBy = (name: string) =>
       study.events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === name)?.activityTaskScheduledEventAttributes?.workflowTaskCompletedEventId?.toString();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BATCH_MAX } from '../../activities/batch';
 import type { DesiredTargetGroup, PlannedAction } from '../../plan/types';
-import { BATCH_SIZE, inBatches, launchesAtOnce } from '../../workflows/batches';
+import { BATCH_SIZE, inBatches, launchesAtOnce, launchesWithDraft } from '../../workflows/batches';
 
 describe('inBatches', () => {
   it('splits in order into groups of at most the size, the last one shorter', () => {
@@ -39,5 +39,23 @@ describe('launchesAtOnce', () => {
     expect(launchesAtOnce(tg('auto'), [action('upload', 'id_list'), launch])).toBe(false);
     expect(launchesAtOnce(tg('auto'), [action('upload', 'recontact_list'), launch])).toBe(false);
     expect(launchesAtOnce(tg('auto'), [action('blocked', 'target_group'), launch])).toBe(false);
+  });
+});
+
+describe('launchesWithDraft', () => {
+  const tg = (mode: 'auto' | 'manual') => ({ key: 'us', launch: { mode } }) as unknown as DesiredTargetGroup;
+  const action = (kind: PlannedAction['kind'], resource: PlannedAction['resource']): PlannedAction => ({ kind, resource, key: 'us', reason: 'test' });
+  const launch = action('launch', 'fielding');
+
+  it('is true for a new draft launched automatically with nothing the study writes between its draft and its launch', () => {
+    expect(launchesWithDraft(tg('auto'), [action('create', 'target_group'), launch])).toBe(true);
+    expect(launchesWithDraft(tg('auto'), [action('create', 'target_group'), action('create', 'activity_exclusions'), action('none', 'profiles'), launch])).toBe(true);
+  });
+
+  it('is false when the study writes a membership or an update between them, or when it does not launch at once', () => {
+    expect(launchesWithDraft(tg('auto'), [action('create', 'target_group'), action('add_to_group', 'exclusion_group'), launch])).toBe(false);
+    expect(launchesWithDraft(tg('auto'), [action('update', 'target_group'), launch])).toBe(false);
+    expect(launchesWithDraft(tg('manual'), [action('create', 'target_group'), launch])).toBe(false);
+    expect(launchesWithDraft(tg('auto'), [action('create', 'target_group'), action('upload', 'id_list'), launch])).toBe(false);
   });
 });
