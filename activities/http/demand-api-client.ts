@@ -30,7 +30,7 @@ export interface DemandApiClientOptions {
    * default unpaced. Give each of N worker processes 1/N of the API's quota.
    */
   requestsPerSecond?: number;
-  /** Most open connections to the API from this process (STUDYFLOW_API_MAX_CONNECTIONS); default 256. Ignored with `dispatcher`. */
+  /** Most open connections to the API from this process (STUDYFLOW_API_MAX_CONNECTIONS); default 512. Ignored with `dispatcher`. */
   maxConnections?: number;
 }
 

@@ -1,5 +1,5 @@
 // How many connections the process-wide client opens to the API: at most STUDYFLOW_API_MAX_CONNECTIONS
-// (default 256), with the calls beyond it waiting for a free one rather than failing.
+// (default 512), with the calls beyond it waiting for a free one rather than failing.
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
