@@ -13,7 +13,7 @@ export function currentActivityContext(): Context | undefined {
 
 /**
  * Listeners the calls of one activity may hold on its cancellation signal at once: every HTTP call and
- * every poll wait adds one while it runs, and a batch activity runs 25 target groups' calls side by
+ * every poll wait adds one while it runs, and a batch activity runs 50 target groups' calls side by
  * side (Node warns of a leak past 10).
  */
 export const CANCELLATION_LISTENERS_MAX = 500;

@@ -20,7 +20,7 @@ import { isWrite, planStudy, resolveActivityItems } from '../plan/plan-study';
 import type { ApiVersion, DesiredStudy, DesiredTargetGroup, ObservedStudy, PlannedAction } from '../plan/types';
 import type { ActivityCtx, BatchItemFailure, BatchItemResult, DraftBatchItem, DraftBatchResult, DraftLaunchResult, EnsureDraftTargetGroupInput, TargetGroupDesired } from '../activities';
 import { apiActivities } from './activity-proxies';
-import { DRAFT_BATCH_PATCH, DRAFT_LAUNCH_PATCH, EARLY_GATES_PATCH, inBatches, LAUNCH_BATCH_PATCH, launchesAtOnce, launchesWithDraft } from './batches';
+import { BATCH_SIZE, BATCH_SIZE_PATCH, DRAFT_BATCH_PATCH, DRAFT_LAUNCH_PATCH, EARLY_GATES_PATCH, inBatches, LAUNCH_BATCH_PATCH, LEGACY_BATCH_SIZE, launchesAtOnce, launchesWithDraft } from './batches';
 import { endFieldingAt, feasibilityRequest, gateFailures, priceQuery, readFeasibility, readPrice } from './launch-gates';
 import { jobWaitOptions } from './timing';
 import { failureOf } from './failures';
@@ -727,8 +727,9 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
 }
 
 /**
- * Runs one batch activity per BATCH_SIZE items, the batches side by side, and hands every item its
- * result in order. When a batch fails as a whole (after its retries), or leaves an item out, those
+ * Runs one batch activity per BATCH_SIZE items (LEGACY_BATCH_SIZE in revisions before
+ * BATCH_SIZE_PATCH; the patch is only asked when it makes a difference), the batches side by side,
+ * and hands every item its result in order. When a batch fails as a whole (after its retries), or leaves an item out, those
  * items get a retryable failure: the caller treats them as any other item the batch could not do.
  */
 async function eachInBatches<T, O>(
@@ -738,8 +739,9 @@ async function eachInBatches<T, O>(
   call: (batch: T[], summary: string) => Promise<{ results: Array<BatchItemResult<O>> }>,
   each: (item: T, result: BatchItemResult<O>) => void,
 ): Promise<void> {
+  const size = items.length > LEGACY_BATCH_SIZE && patched(BATCH_SIZE_PATCH) ? BATCH_SIZE : LEGACY_BATCH_SIZE;
   await Promise.all(
-    inBatches(items).map(async (batch) => {
+    inBatches(items, size).map(async (batch) => {
       const keys = batch.map(keyOf);
       const summary = keys.length === 1 ? `${what} (${keys[0]})` : `${what} (${keys.length} target groups ${keys[0]} … ${keys[keys.length - 1]})`;
       let results: Array<BatchItemResult<O> | undefined>;

@@ -6,7 +6,7 @@ const agents = new Map<string, Agent>();
 
 /**
  * Open connections to the API per process unless STUDYFLOW_API_MAX_CONNECTIONS says otherwise. A batch
- * activity sends up to 25 target groups' calls at once (two each for the gate reads) and a worker runs
+ * activity sends up to 50 target groups' calls at once (two each for the gate reads) and a worker runs
  * several batches side by side: with fewer connections than calls in flight, calls wait in the client
  * for a whole round trip (at 200 target groups a cap of 64 cost about 0.7 s of the apply, and the 400
  * gate reads read beside the project outnumber 256, holding the project's own calls back).

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { historyPayloads, startTestStack, writeStudy, type TestStack } from './harness';
-import { DRAFT_BATCH_PATCH, DRAFT_LAUNCH_PATCH, EARLY_GATES_PATCH, LAUNCH_BATCH_PATCH } from '../../workflows/batches';
+import { BATCH_SIZE_PATCH, DRAFT_BATCH_PATCH, DRAFT_LAUNCH_PATCH, EARLY_GATES_PATCH, LAUNCH_BATCH_PATCH } from '../../workflows/batches';
 import { GATES_PATCH, JOB_WAIT_PATCH, PROGRESS_PACING_PATCH, PROGRESS_PATCH, REPORT_PATCH } from '../../workflows/target-group-workflow';
 
-const PATCH_IDS = new Set([DRAFT_BATCH_PATCH, DRAFT_LAUNCH_PATCH, EARLY_GATES_PATCH, LAUNCH_BATCH_PATCH, GATES_PATCH, JOB_WAIT_PATCH, PROGRESS_PACING_PATCH, PROGRESS_PATCH, REPORT_PATCH]);
+const PATCH_IDS = new Set([BATCH_SIZE_PATCH, DRAFT_BATCH_PATCH, DRAFT_LAUNCH_PATCH, EARLY_GATES_PATCH, LAUNCH_BATCH_PATCH, GATES_PATCH, JOB_WAIT_PATCH, PROGRESS_PACING_PATCH, PROGRESS_PATCH, REPORT_PATCH]);
 
 const STUDY = `format: studyflow/v1
 study: encrypted-demo

@@ -206,6 +206,17 @@ describe('study batches when a batch cannot do everything', () => {
     expect(targetGroupsOf('launch-with-draft').map((x) => x.status)).toEqual(['live', 'live']);
   });
 
+  it('puts up to 50 target groups in one batch activity of each kind', async () => {
+    const keys = Array.from({ length: 30 }, (_, i) => `t${i}`);
+    const file = writeStudy(t.dir, 'thirty.yaml', study('thirty-in-one', keys));
+    const result = await t.cli(['apply', file, '--require-live']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const names = await scheduled('study/1001/thirty-in-one');
+    for (const name of ['checkLaunchGatesBatch', 'ensureDraftTargetGroups', 'awaitJobsBatch']) expect(names.filter((n) => n === name)).toHaveLength(1);
+    expect(batchCalls.find((b) => b.includes('t0'))).toHaveLength(30);
+    expect(targetGroupsOf('thirty-in-one').filter((x) => x.status === 'live')).toHaveLength(30);
+  });
+
   it('leaves a target group whose launch its draft batch could not send to its own workflow', async () => {
     const file = writeStudy(t.dir, 'draft-launch.yaml', study('draft-launch-refused', ['l', 'm']));
     const result = await t.cli(['apply', file, '--require-live']);
