@@ -110,41 +110,51 @@ export function targetGroupActivities(deps: ActivityDeps) {
       });
   }
 
+  /**
+   * Finds the draft by knownId, then by target_group_customer_reference_number; else creates it.
+   * `project` lists the project's target groups once for a whole batch (instead of one filtered list
+   * read per draft); without it, the draft's own reference is listed.
+   */
+  async function ensureDraft(input: EnsureDraftTargetGroupInput, project?: () => Promise<ApiObject[]>): Promise<EnsureDraftTargetGroupOutput> {
+    const ctx = checkCtx('ensureDraftTargetGroup', input.ctx);
+    const projectId = requireText('ensureDraftTargetGroup', 'projectId', input.projectId);
+    const key = requireText('ensureDraftTargetGroup', 'idempotencyKey', input.idempotencyKey);
+    const desired = requireObject('ensureDraftTargetGroup', 'desired', input.desired) as TargetGroupDesired;
+    const reference = desired.target_group_customer_reference_number;
+    const { resource, created } = await ensureResource({
+      describe: `target group with target_group_customer_reference_number ${reference ?? ''} in project ${projectId}`,
+      getById: input.knownId ? () => readTargetGroup(ctx, projectId, input.knownId as string) : undefined,
+      findByNaturalKey: reference
+        ? async () => (project ? await project() : await listTargetGroups(ctx, projectId, reference)).filter(
+            (tg) => String(tg.target_group_customer_reference_number) === reference,
+          )
+        : undefined,
+      getFull: (id) => readTargetGroup(ctx, projectId, id),
+      create: async () => {
+        const req = {
+          method: 'POST',
+          path: `${projectPath(ctx, projectId)}/target-groups`,
+          json: toWireBody(desired, ctx.apiVersion),
+          idempotencyKey: key,
+        } as const;
+        return fromWireBody(expectResource(req, await callApi(deps.api, ctx, req)), ctx.apiVersion);
+      },
+    });
+    return { targetGroup: resource, created };
+  }
+
   const fielding = fieldingActivities(deps);
 
   const activities = {
     /** Finds the draft by knownId, then by target_group_customer_reference_number; else creates it. */
     async ensureDraftTargetGroup(input: EnsureDraftTargetGroupInput): Promise<EnsureDraftTargetGroupOutput> {
-      const ctx = checkCtx('ensureDraftTargetGroup', input.ctx);
-      const projectId = requireText('ensureDraftTargetGroup', 'projectId', input.projectId);
-      const key = requireText('ensureDraftTargetGroup', 'idempotencyKey', input.idempotencyKey);
-      const desired = requireObject('ensureDraftTargetGroup', 'desired', input.desired) as TargetGroupDesired;
-      const reference = desired.target_group_customer_reference_number;
-      const { resource, created } = await ensureResource({
-        describe: `target group with target_group_customer_reference_number ${reference ?? ''} in project ${projectId}`,
-        getById: input.knownId ? () => readTargetGroup(ctx, projectId, input.knownId as string) : undefined,
-        findByNaturalKey: reference
-          ? async () => (await listTargetGroups(ctx, projectId, reference)).filter(
-              (tg) => String(tg.target_group_customer_reference_number) === reference,
-            )
-          : undefined,
-        getFull: (id) => readTargetGroup(ctx, projectId, id),
-        create: async () => {
-          const req = {
-            method: 'POST',
-            path: `${projectPath(ctx, projectId)}/target-groups`,
-            json: toWireBody(desired, ctx.apiVersion),
-            idempotencyKey: key,
-          } as const;
-          return fromWireBody(expectResource(req, await callApi(deps.api, ctx, req)), ctx.apiVersion);
-        },
-      });
-      return { targetGroup: resource, created };
+      return await ensureDraft(input);
     },
 
     /**
      * Several drafts in one activity, sent together: each is ensured as by `ensureDraftTargetGroup`
-     * (read before create, its own Idempotency-Key), and a failure of one does not stop the others. A
+     * (read before create, its own Idempotency-Key; the project's target groups are listed once for the
+     * batch, not once per draft), and a failure of one does not stop the others. A
      * failure the API gave as final (400/404/422, ambiguous natural key) comes back as `retryable: false`;
      * anything else as `retryable: true`, for the workflow to try that draft again on its own. Running
      * the batch again is safe: drafts it made are found again by their key.
@@ -155,8 +165,21 @@ export function targetGroupActivities(deps: ActivityDeps) {
      * and comes back in `launch`, for the workflow to leave that target group to its own workflow.
      */
     async ensureDraftTargetGroups(input: EnsureDraftTargetGroupsInput): Promise<EnsureDraftTargetGroupsOutput> {
+      // One list of each project's target groups for the whole batch, read when a draft first needs it.
+      const listings = new Map<string, Promise<ApiObject[]>>();
+      const projectListing = (item: DraftBatchItem) => () => {
+        const ctx = checkCtx('ensureDraftTargetGroups', item.ctx);
+        const projectId = requireText('ensureDraftTargetGroups', 'projectId', item.projectId);
+        const key = `${ctx.accountId}/${ctx.apiVersion}/${projectId}`;
+        let listing = listings.get(key);
+        if (!listing) {
+          listing = listTargetGroups(ctx, projectId);
+          listings.set(key, listing);
+        }
+        return listing;
+      };
       const results = await eachItem('ensureDraftTargetGroups', input?.items, async (item: DraftBatchItem) => {
-        const { targetGroup, created } = await activities.ensureDraftTargetGroup(item);
+        const { targetGroup, created } = await ensureDraft(item, projectListing(item));
         if (!item.launch) return { targetGroupId: targetGroup.id, created };
         const launch = await itemOutcome(() =>
           fielding.launchFromDraft({

@@ -52,6 +52,8 @@ describe('ensureDraftTargetGroups', () => {
     expect(again.results).toEqual(ids.map((id) => ({ ok: true, targetGroupId: id, created: false })));
     expect(Object.keys(h.sandbox.state().target_groups)).toHaveLength(6);
     expect(apiLog().filter((r) => r.method === 'POST' && r.path.endsWith('/target-groups'))).toHaveLength(6);
+    // Read before create: the project's target groups listed once per batch run, not once per draft.
+    expect(apiLog().filter((r) => r.method === 'GET' && r.path.endsWith('/target-groups'))).toHaveLength(2);
   });
 
   it('a draft the API refuses fails alone and as final; the others are made', async () => {
