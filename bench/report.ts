@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { BATCH_SIZE } from '../workflows/batches';
 import type {
   ApplyLatencyResult,
   ApplyLatencyRow,
@@ -51,6 +52,13 @@ export function markdownTable(headers: readonly string[], rows: readonly (readon
   const cell = (v: string) => v.replace(/\|/g, '\\|').replace(/\n/g, ' ');
   const line = (cells: readonly string[]) => `| ${cells.map(cell).join(' | ')} |`;
   return [line(headers), line(headers.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+/** How the benchmark studies poll their jobs, in words. */
+function pollScheduleText(apply: ApplyLatencyResult): string {
+  const poll = apply.jobPollMs;
+  if (!poll) return 'job polls every 100–200 ms';
+  return `job polls at once, then ${poll.initial} ms after the previous poll started, growing by half up to every ${poll.max} ms (\`job_poll_initial: ${poll.initial}ms\`, \`job_poll_max: ${poll.max}ms\`)`;
 }
 
 function provenance(result: ResultHeader): string {
@@ -122,7 +130,7 @@ function summarySection(apply: ApplyLatencyResult | undefined): string[] {
     parts.push(
       `Bigger studies took ${rest.map((r) => `${formatMs(r.timeToLiveMs)} for ${r.targetGroups}`).join(', ')} target groups: ` +
         (biggest(rest)!.engine.targetGroupWorkflowStartedMs.median > biggest(rest)!.timeToLiveMs
-          ? `the study workflow reads the gates and launches new target groups in batch activities and starts their workflows once they are live, so the engine's cost per target group${biggest(rest)?.cpu ? ` (about ${formatMs(biggest(rest)!.cpu!.enginePerTargetGroupMs)} of CPU)` : ''} comes mostly after live (see "Where the time goes"). `
+          ? `the study workflow reads the gates of new target groups beside the project, launches each from its draft batch and starts their workflows once they are live, so the engine's cost per target group${biggest(rest)?.cpu ? ` (about ${formatMs(biggest(rest)!.cpu!.enginePerTargetGroupMs)} of CPU)` : ''} comes mostly after live (see "Where the time goes"). `
           : biggest(rest)?.cpu
             ? `each target group costs the Temporal server and the worker about ${formatMs(biggest(rest)!.cpu!.enginePerTargetGroupMs)} of CPU and the study workflow records every child start one at a time, so past a few target groups the machine's ${biggest(rest)!.cpu!.cores} cores, not the API, set the pace (see "Where the time goes"). `
             : 'their target-group workflows are started through the one study workflow, whose state the server updates one change at a time (see "Where the time goes"); ') +
@@ -166,8 +174,9 @@ function applySection(apply: ApplyLatencyResult | undefined, overhead?: EngineOv
     '',
     `Setup: the sandbox in its own process answers every call after ${apply.latencyMs} ms and keeps every job Processing for ${apply.jobMs} ms; ` +
       'one `studyflow worker` process; `studyflow apply <file> --require-live` runs in the benchmark process against a private Temporal dev server (SQLite). ' +
-      `Study files have N target groups in six locales, launch \`auto\`, job polls every 100–200 ms. \`STUDYFLOW_API_RATE_LIMIT\` is raised to ${apply.apiRatePerSecond}/s ` +
-      '(the default of 20 activity starts per second would be the bound for big studies; see API economy). A warm-up study runs first and is not counted.',
+      `Study files have N target groups in six locales, launch \`auto\`, ${pollScheduleText(apply)}. \`STUDYFLOW_API_RATE_LIMIT\` is raised to ${apply.apiRatePerSecond}/s ` +
+      `(the default of 20 activity starts per second would be the bound for big studies; see API economy). A warm-up study${apply.warmUpTargetGroups ? ` of ${apply.warmUpTargetGroups} target groups` : ''} runs first and is not counted.` +
+      (apply.repeat && apply.repeat > 1 ? ` Every size is applied ${apply.repeat} times, as fresh studies; the table shows the median run (its figures everywhere below) and lists all runs.` : ''),
     '',
     '"Live after" is from the start of `studyflow apply` until the last target group was live, as the study workflow recorded it; "CLI returned" is when the command exited (it polls every 500 ms).',
     '',
@@ -190,12 +199,13 @@ function applySection(apply: ApplyLatencyResult | undefined, overhead?: EngineOv
   }
   out.push(
     markdownTable(
-      ['Target groups', 'Live after', 'Bound', 'Ratio', 'CLI returned', 'Sequential baseline', 'Speed-up', 'Load (1/5/15)'],
+      ['Target groups', 'Live after', 'Bound', 'Ratio', 'All runs', 'CLI returned', 'Sequential baseline', 'Speed-up', 'Load (1/5/15)'],
       apply.results.map((r) => [
         String(r.targetGroups),
         formatMs(r.timeToLiveMs),
         formatMs(r.boundMs),
         r.ratioToBound === null ? '–' : `${r.ratioToBound}x`,
+        r.runsMs?.length ? r.runsMs.map((ms) => formatMs(ms)).join(', ') : '–',
         formatMs(r.cliReturnMs),
         r.baselineMs === null ? '–' : `${formatMs(r.baselineMs)}${r.baselineExtrapolated ? ' (extrapolated)' : ''}`,
         r.speedupOverBaseline === null ? '–' : `${r.speedupOverBaseline}x`,
@@ -209,7 +219,7 @@ function applySection(apply: ApplyLatencyResult | undefined, overhead?: EngineOv
   out.push(
     `![Time until all target groups are live, against the bound and the sequential baseline](${APPLY_SVG_NAME})`,
     '',
-    'The sequential baseline is what a buyer would otherwise write: the same activity functions (same HTTP client, same calls: project, then per target group draft, feasibility, price, launch, polls every 100 ms) one target group after the other, without Temporal, with its own token.',
+    `The sequential baseline is what a buyer would otherwise write: the same activity functions (same HTTP client, same calls: project, then per target group draft, feasibility, price, launch, polls every ${apply.jobPollMs?.initial ?? 100} ms) one target group after the other, without Temporal, with its own token.`,
   );
   const extrapolated = apply.results.filter((r) => r.baselineExtrapolated).map((r) => r.targetGroups);
   if (extrapolated.length) {
@@ -227,7 +237,7 @@ function engineBreakdownSection(apply: ApplyLatencyResult, overhead?: EngineOver
   const out = [
     '### Where the time goes',
     '',
-    'From the workflow histories (server timestamps). The study workflow observes the API, creates the project and the drafts, reads the gates of new target groups that launch automatically and launches them, all in batch activities of 25, and then starts their workflows, which settle live and watch; a target group it does not launch (a gate that holds it, an approval, an upload, a failed item) runs its gate and launch in its own workflow. "Target-group workflow started" is when the child workflow of a target group began; the other columns are medians over the target groups of the time each one spent in its own workflow, until it was live, on each kind of step. Progress signals are in flight while the target group goes on with its calls, so their time is not on its path.',
+    `From the workflow histories (server timestamps). The study workflow observes the API; it creates the project and, beside it, reads the gates of new target groups that launch automatically; its draft batches then create the drafts and launch each whose gate passed, and it awaits the launch jobs, all in batch activities of ${BATCH_SIZE}, and then starts their workflows, which settle live and watch; a target group it does not launch (a gate that holds it, an approval, an upload, a failed item) runs its gate and launch in its own workflow. "Target-group workflow started" is when the child workflow of a target group began; the other columns are medians over the target groups of the time each one spent in its own workflow, until it was live, on each kind of step. Progress signals are in flight while the target group goes on with its calls, so their time is not on its path.`,
     '',
     markdownTable(
       ['Target groups', 'TG workflow started (median / last)', 'TG start → live', 'Signals in flight', 'Activity dispatch', 'Activities running', 'Workflow tasks', 'Timers', 'Mean signal delivery'],
@@ -309,15 +319,15 @@ function engineBreakdownSection(apply: ApplyLatencyResult, overhead?: EngineOver
   const lateness = overhead?.studyflowDevServer?.timers.lateness.medianMs;
   if (small.engine.perTargetGroupUntilLiveMs.timer === 0) {
     findings.push(
-      `**Jobs.** A job is awaited inside one activity that polls it on the study file's schedule (100–200 ms here; \`launchAndAwait\` sends the launch and waits for its job in the same activity), so the ${apply.jobMs} ms launch job cost no durable timer and no poll activities on the way to live. ` +
+      `**Jobs.** A job is awaited inside one activity that polls it on the study file's schedule (${apply.jobPollMs ? `${apply.jobPollMs.initial}–${apply.jobPollMs.max}` : '100–200'} ms here, from one poll's start to the next; the study awaits the launch jobs its draft batches started in \`awaitJobsBatch\`, and \`launchAndAwait\` sends a launch and waits for its job in one activity), so the ${apply.jobMs} ms launch job cost no durable timer and no poll activities on the way to live. ` +
         `At ${small.targetGroups} target group the apply made ${small.apiCalls} calls against a chain of ${apply.chain?.chainCalls ?? '?'}: the extra calls are the earlier polls of the job and the reads the chain does not need. ` +
         (lateness !== undefined ? `A job still running after a minute is polled on durable timers, which fire ${formatMs(lateness)} late on this dev server (Engine overhead).` : ''),
     );
   } else if (lateness !== undefined) {
     findings.push(
       lateness > 100
-        ? `**Timers.** Job polls wait on durable timers of 100–200 ms, but this dev server fires them ${formatMs(lateness)} late (Engine overhead), so a job done ${apply.jobMs} ms after the launch is seen about a second later.`
-        : `**Timers.** Job polls wait on durable timers of 100–200 ms, which fire on time (${formatMs(lateness)} late, Engine overhead); the ${formatMs(small.engine.perTargetGroupUntilLiveMs.timer)} of timers at ${small.targetGroups} target group is the poll schedule waiting for the ${apply.jobMs} ms job. ` +
+        ? `**Timers.** Job polls wait on durable timers of ${apply.jobPollMs ? `${apply.jobPollMs.initial}–${apply.jobPollMs.max}` : '100–200'} ms, but this dev server fires them ${formatMs(lateness)} late (Engine overhead), so a job done ${apply.jobMs} ms after the launch is seen about a second later.`
+        : `**Timers.** Job polls wait on durable timers of ${apply.jobPollMs ? `${apply.jobPollMs.initial}–${apply.jobPollMs.max}` : '100–200'} ms, which fire on time (${formatMs(lateness)} late, Engine overhead); the ${formatMs(small.engine.perTargetGroupUntilLiveMs.timer)} of timers at ${small.targetGroups} target group is the poll schedule waiting for the ${apply.jobMs} ms job. ` +
           `At ${small.targetGroups} target group the apply made ${small.apiCalls} calls against a chain of ${apply.chain?.chainCalls ?? '?'}: the extra calls are the earlier polls of the job (and any read made after it was live).`,
     );
   }
@@ -354,7 +364,7 @@ function economySection(apply: ApplyLatencyResult | undefined): string[] {
     const perTg = big.engine.activitiesPerTargetGroup;
     out.push(
       '',
-      `Quota: a first apply schedules about ${perTg} Demand API activities per target group (plus ${big.engine.studyWorkflowActivities} in the study workflow: observing the API, the project, the drafts 25 to an activity). ` +
+      `Quota: a first apply schedules about ${perTg} Demand API activities per target group (plus ${big.engine.studyWorkflowActivities} in the study workflow: observing the API, the project, the drafts ${BATCH_SIZE} to an activity). ` +
         `With studyflow's default \`STUDYFLOW_API_RATE_LIMIT\` of 20 activity starts per second, a study of ${big.targetGroups} target groups needs at least ${formatMs((big.engine.studyWorkflowActivities + perTg * big.targetGroups) * 50)} for its activities to start, whatever the latency.`,
     );
     const reapplyPerTg = big.reapply.apiCalls / big.targetGroups;
@@ -614,7 +624,7 @@ function floorSection(floor: FanOutFloorResult | undefined, apply: ApplyLatencyR
   }
   if (verdicts.some((v) => v.floorMs > v.budgetMs)) {
     findings.push(
-      'This is why the study workflow reads the gates of new target groups that launch automatically and launches them itself, in batch activities of 25 as it creates the drafts, and starts their workflows once they are live (patch `launch-batch-v1`): for them the floor comes after live. A target group that needs its own workflow first (a gate that holds it, an approval, an upload, a failed launch) still runs its gate and launch there, with its own retries, progress and steering, and meets this floor.',
+      `This is why the study workflow reads the gates of new target groups that launch automatically and launches them itself, in batch activities of ${BATCH_SIZE} (from their draft batches, patches \`launch-batch-v1\`, \`early-gates-v1\`, \`draft-launch-v1\` and \`batch-size-50\`), and starts their workflows once they are live: for them the floor comes after live. A target group that needs its own workflow first (a gate that holds it, an approval, an upload, a failed launch) still runs its gate and launch there, with its own retries, progress and steering, and meets this floor.`,
     );
   }
   out.push(...findings.map((f) => `- ${f}`), '');

@@ -31,8 +31,10 @@ export interface EngineBreakdown {
 export interface ApplyLatencyRow {
   targetGroups: number;
   loadAverage: [number, number, number];
-  /** From the start of `studyflow apply` until the last target group was live. */
+  /** From the start of `studyflow apply` until the last target group was live: the median run. */
   timeToLiveMs: number;
+  /** The same for every run of this size, in the order they ran (absent in results from before repeats). */
+  runsMs?: number[];
   /** When `studyflow apply --require-live` returned (it polls the status every 500 ms). */
   cliReturnMs: number;
   boundMs: number;
@@ -66,6 +68,12 @@ export interface ApplyLatencyResult extends ResultHeader {
   benchmark: 'apply-latency';
   latencyMs: number;
   jobMs: number;
+  /** The benchmark studies' job poll schedule (`job_poll_initial`, `job_poll_max`). */
+  jobPollMs?: { initial: number; max: number };
+  /** Runs per size (fresh studies each); the rows report the median run. */
+  repeat?: number;
+  /** Target groups of the unmeasured warm-up study. */
+  warmUpTargetGroups?: number;
   apiRatePerSecond: number;
   tokenRequestsWholeRun: number;
   chain?: { derivedFrom: string; steps: string[]; chainCalls: number; jobs: number; formula: string; boundMs: number };

@@ -17,6 +17,7 @@ function row(n: number, live: number, baseline: number | null, extrapolated = fa
     targetGroups: n,
     loadAverage: [1.5, 1.25, 1],
     timeToLiveMs: live,
+    runsMs: [live + 40, live, live + 90],
     cliReturnMs: live + 300,
     boundMs: 950,
     ratioToBound: Number((live / 950).toFixed(2)),
@@ -48,6 +49,9 @@ const applyLatency: ApplyLatencyResult = {
   benchmark: 'apply-latency',
   latencyMs: 50,
   jobMs: 500,
+  jobPollMs: { initial: 50, max: 100 },
+  repeat: 3,
+  warmUpTargetGroups: 10,
   apiRatePerSecond: 1000,
   budgetS: 290,
   tokenRequestsWholeRun: 1,
@@ -127,7 +131,7 @@ describe('renderMarkdown', () => {
   it('sums up for a buyer: time to live against the bound, bigger studies, calls and re-apply writes', () => {
     expect(md).toContain('**Summary.** 1 target group was live 1,400 ms after `studyflow apply` against a critical-path bound of 950 ms (1.47x).');
     expect(md).toContain('Bigger studies took 5,000 ms for 50 target groups');
-    expect(md).toContain("the study workflow reads the gates and launches new target groups in batch activities and starts their workflows once they are live, so the engine's cost per target group (about 150 ms of CPU) comes mostly after live");
+    expect(md).toContain("the study workflow reads the gates of new target groups beside the project, launches each from its draft batch and starts their workflows once they are live, so the engine's cost per target group (about 150 ms of CPU) comes mostly after live");
     expect(md).toContain('studyflow was 9x as fast as a script making the same calls one target group at a time.');
     expect(md).toContain('A first apply made 10.0 API calls per target group at 50 target groups (101 writes); re-applying unchanged studies made no writes; the worker used 1 token request for everything.');
   });
@@ -166,7 +170,9 @@ describe('renderMarkdown', () => {
   it('has a row per size with the exact command and the load, and the chain the bound comes from', () => {
     expect(md).toContain('Command: `node bin/run-ts.js bench/apply-latency.ts --sizes 1,50,200`');
     expect(md).toContain('Run: 2026-01-02 03:04:05 UTC on 2 cores (Test CPU), 8 GiB, Node v20.0.0; load average at start 3.50 / 2.25 / 1.75 (1 / 5 / 15 min).');
-    expect(md).toContain('| 50 | 5,000 ms | 950 ms | 5.26x | 5,300 ms | 45.0 s | 9x | 1.50 / 1.25 / 1.00 |');
+    expect(md).toContain('| 50 | 5,000 ms | 950 ms | 5.26x | 5,040 ms, 5,000 ms, 5,090 ms | 5,300 ms | 45.0 s | 9x | 1.50 / 1.25 / 1.00 |');
+    expect(md).toContain('job polls at once, then 50 ms after the previous poll started, growing by half up to every 100 ms (`job_poll_initial: 50ms`, `job_poll_max: 100ms`)');
+    expect(md).toContain('A warm-up study of 10 target groups runs first and is not counted. Every size is applied 3 times, as fresh studies; the table shows the median run');
     expect(md).toContain('**6 x 50 ms + 1 x (max(500, 50) - 50) ms = 750 ms**');
     expect(md).toContain('| 6 | GET …/x/{job_id} (last of 2 polls) |');
     expect(md).toContain('the chain repeats `GET …/projects` 2 times');
@@ -183,7 +189,7 @@ describe('renderMarkdown', () => {
 
   it('states what the default rate limit means for the biggest study: its activities at 20 a second', () => {
     // 7 activities per target group at 50, plus the study workflow's 52: (52 + 350) x 50 ms.
-    expect(md).toContain('Quota: a first apply schedules about 7 Demand API activities per target group (plus 52 in the study workflow: observing the API, the project, the drafts 25 to an activity).');
+    expect(md).toContain('Quota: a first apply schedules about 7 Demand API activities per target group (plus 52 in the study workflow: observing the API, the project, the drafts 50 to an activity).');
     expect(md).toContain('a study of 50 target groups needs at least 20.1 s for its activities to start, whatever the latency.');
   });
 
