@@ -248,7 +248,14 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
       }
     }
 
-    const actionsFor = (key: string) => plan.actions.filter((a) => a.key === key && a.resource !== 'project');
+    const actionsByKey = new Map<string, PlannedAction[]>();
+    for (const a of plan.actions) {
+      if (a.resource === 'project') continue;
+      const list = actionsByKey.get(a.key);
+      if (list) list.push(a);
+      else actionsByKey.set(a.key, [a]);
+    }
+    const actionsFor = (key: string): PlannedAction[] => actionsByKey.get(key) ?? [];
 
     // Project (its activity goes out first: the drafts wait for it).
     const projectAction = plan.actions.find((a) => a.resource === 'project');
@@ -370,46 +377,68 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
       });
       batchResults = createDraftBatches(items);
     }
-    await Promise.all(
-      desired.targetGroups.map(async (tg) => {
-        const actions = actionsFor(tg.key);
-        const create = isCreate(tg);
-        const update = actions.some((a) => (a.resource === 'target_group' || a.resource === 'activity_exclusions') && a.kind === 'update');
-        try {
-          if (create) {
-            let fromBatch: DraftBatchResult | undefined;
-            if (batchResults) {
-              fromBatch = (await batchResults).get(tg.key);
-              if (fromBatch && !fromBatch.ok && !fromBatch.retryable) {
-                throw ApplicationFailure.create({ type: fromBatch.failure.type, message: fromBatch.failure.message, nonRetryable: true });
-              }
-            } else {
-              startDraft(tg);
+    const recordDraft = (tg: DesiredTargetGroup, result: { targetGroupId: string; created: boolean; launch?: DraftLaunchResult }) => {
+      targetGroupIds[tg.key] = result.targetGroupId;
+      if (result.created) studyWrites += 1;
+      if (result.launch) launchOutcomes[tg.key] = result.launch;
+      pin(`tg:${tg.key}`, ctxFor(`tg:${tg.key}`).apiVersion);
+    };
+    const failDraft = (tg: DesiredTargetGroup, error: unknown) => {
+      if (isCancellation(error)) throw error;
+      draftFailed.add(tg.key);
+      const failure = failureOf(error);
+      setTgPhase(tg.key, 'failed', { failure, message: failure.message, settledRevision: desired.revision });
+    };
+    /** A draft in an activity of its own: without the patch, or when its batch could not make it. */
+    const createAlone = async (tg: DesiredTargetGroup) => {
+      try {
+        const r = await apiActivities(`create draft ${tg.key}`).ensureDraftTargetGroup(draftInput(tg));
+        recordDraft(tg, { targetGroupId: r.targetGroup.id, created: r.created });
+      } catch (error) {
+        failDraft(tg, error);
+      }
+    };
+    await Promise.all([
+      // The batched drafts are taken in one pass over their results (in target-group order, as the
+      // activities a batch leaves to be done alone are scheduled), not one continuation each: with
+      // hundreds of target groups that is a workflow task the study does not wait for.
+      batchResults?.then((results) =>
+        Promise.all(
+          toCreate.flatMap((tg) => {
+            const fromBatch = results.get(tg.key);
+            if (fromBatch?.ok) {
+              recordDraft(tg, fromBatch);
+              return [];
             }
-            // Without the patch, or when the batch could not make this draft: an activity of its own.
-            const result = fromBatch?.ok
-              ? fromBatch
-              : await apiActivities(`create draft ${tg.key}`)
-                  .ensureDraftTargetGroup(draftInput(tg))
-                  .then((r) => ({ targetGroupId: r.targetGroup.id, created: r.created }));
-            targetGroupIds[tg.key] = result.targetGroupId;
-            if (result.created) studyWrites += 1;
-            if (fromBatch?.ok && fromBatch.launch) launchOutcomes[tg.key] = fromBatch.launch;
-            pin(`tg:${tg.key}`, ctxFor(`tg:${tg.key}`).apiVersion);
-          } else if (update && targetGroupIds[tg.key]) {
+            if (fromBatch && !fromBatch.retryable) {
+              failDraft(tg, ApplicationFailure.create({ type: fromBatch.failure.type, message: fromBatch.failure.message, nonRetryable: true }));
+              return [];
+            }
+            return [createAlone(tg)];
+          }),
+        ),
+      ),
+      ...desired.targetGroups
+        .filter((tg) => !(batchResults && isCreate(tg)))
+        .map(async (tg) => {
+          const actions = actionsFor(tg.key);
+          if (isCreate(tg)) {
+            startDraft(tg);
+            await createAlone(tg);
+            return;
+          }
+          const update = actions.some((a) => (a.resource === 'target_group' || a.resource === 'activity_exclusions') && a.kind === 'update');
+          if (!update || !targetGroupIds[tg.key]) return;
+          try {
             setTgPhase(tg.key, 'drafting');
             await apiActivities(`update draft ${tg.key}`).updateDraftTargetGroup({ ctx: ctxFor(`tg:${tg.key}`), projectId: pid, targetGroupId: targetGroupIds[tg.key], desired: draftBody(tg) });
             studyWrites += 1;
             pin(`tg:${tg.key}`, ctxFor(`tg:${tg.key}`).apiVersion);
+          } catch (error) {
+            failDraft(tg, error);
           }
-        } catch (error) {
-          if (isCancellation(error)) throw error;
-          draftFailed.add(tg.key);
-          const failure = failureOf(error);
-          setTgPhase(tg.key, 'failed', { failure, message: failure.message, settledRevision: desired.revision });
-        }
-      }),
-    );
+        }),
+    ]);
     // The launch jobs the draft batches started: awaited while the study goes on.
     const launchedWithDraft = awaitDraftLaunches(desired, pid, launchAsked, launchOutcomes, draftFailed, ctxFor);
     launchedWithDraft.catch(() => undefined);
