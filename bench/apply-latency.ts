@@ -32,7 +32,7 @@ import { distribution, median, ratio } from './stats';
 import { lastLiveAtMs, liveAtMs } from './study-timing';
 import { linearFit } from './linear-fit';
 import type { ApplyLatencyResult, ApplyLatencyRow, CpuUse } from './result-types';
-import { cpuMeter, processNamed } from './process-cpu';
+import { cpuMeter, processNamed, waitForIdleProcesses } from './process-cpu';
 
 const sizes = stringArg('sizes', '1,10,50,200').split(',').map(Number);
 const repeat = numberArg('repeat', 3);
@@ -220,8 +220,10 @@ try {
     let timedOut: ApplyTimedOut | undefined;
     for (let r = 1; r <= repeat && !timedOut; r += 1) {
       if (r > 1 && remainingS() - BASELINE_RESERVE_S < 20) break;
-      // Earlier studies' last reads (a performance read once live) must not fall into this window.
+      // Earlier studies' last reads (a performance read once live) must not fall into this window, nor
+      // their after-live engine work (child workflows starting) take the CPU from this run.
       await bench.waitForQuietApi();
+      await waitForIdleProcesses([processNamed(bench.temporal.pid, 'temporal'), workerPid, bench.sandbox.pid]);
       const load = loadAverage();
       const studyId = `latency-${n}-${r}`;
       try {

@@ -66,3 +66,22 @@ export function processNamed(pid: number | undefined, name: string): number | un
     return undefined;
   }
 }
+
+/**
+ * Waits until the processes together used less than `busyShare` of one core over a `windowMs` window
+ * (at most `maxMs`): a measured run then starts on an idle engine, not while the previous study's
+ * after-live work (child workflows starting and settling) still runs. Returns the share last seen.
+ */
+export async function waitForIdleProcesses(pids: readonly (number | undefined)[], options: { busyShare?: number; windowMs?: number; maxMs?: number } = {}): Promise<number> {
+  const busyShare = options.busyShare ?? 0.1;
+  const windowMs = options.windowMs ?? 500;
+  const deadline = Date.now() + (options.maxMs ?? 20_000);
+  const total = () => pids.reduce<number>((sum, pid) => sum + (processCpuMs(pid) ?? 0), 0);
+  for (;;) {
+    const before = total();
+    const started = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, windowMs));
+    const share = (total() - before) / (performance.now() - started);
+    if (share < busyShare || Date.now() >= deadline) return Number(share.toFixed(2));
+  }
+}

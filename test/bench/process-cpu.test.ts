@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { cpuMeter, processCpuMs, processNamed } from '../../bench/process-cpu';
+import { cpuMeter, processCpuMs, processNamed, waitForIdleProcesses } from '../../bench/process-cpu';
 
 /** Computes until this process has used `ms` more CPU (at most 10 s of wall time, on a busy machine). */
 function burn(ms: number): void {
@@ -56,4 +56,19 @@ describe('process CPU accounting (/proc)', () => {
     expect(used.cores).toBeGreaterThanOrEqual(1);
     expect(used.machineShare).toBeGreaterThan(0);
   });
+
+  it('waits for a busy process to go idle before it returns', async () => {
+    // The child computes for 600 ms of CPU, says so, then sits idle until killed.
+    const code = `const s = process.cpuUsage(); let x = 0; while ((process.cpuUsage(s).user / 1000) < 600) x += Math.sqrt(x + 1); process.stdout.write('idle\\n'); setInterval(() => {}, 1000);`;
+    const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let said = '';
+    child.stdout!.on('data', (chunk: Buffer) => (said += chunk.toString()));
+    try {
+      const share = await waitForIdleProcesses([child.pid], { busyShare: 0.1, windowMs: 200, maxMs: 20_000 });
+      expect(said).toBe('idle\n');
+      expect(share).toBeLessThan(0.1);
+    } finally {
+      child.kill();
+    }
+  }, 30_000);
 });
