@@ -154,9 +154,9 @@ export function targetGroupActivities(deps: ActivityDeps) {
     /**
      * Several drafts in one activity, sent together: each is ensured as by `ensureDraftTargetGroup`
      * (read before create, its own Idempotency-Key; the project's target groups are listed once for the
-     * batch, not once per draft), and a failure of one does not stop the others. A
-     * failure the API gave as final (400/404/422, ambiguous natural key) comes back as `retryable: false`;
-     * anything else as `retryable: true`, for the workflow to try that draft again on its own. Running
+     * batch, not once per draft), and a failure of one does not stop the others. A failure the API
+     * gave as final (400/404/422, ambiguous natural key) comes back as `retryable: false`; anything
+     * else as `retryable: true`, for the workflow to try that draft again on its own. Running
      * the batch again is safe: drafts it made are found again by their key.
      *
      * An item with `launch` is launched from draft once it exists (its job is not awaited here). A draft
@@ -180,14 +180,15 @@ export function targetGroupActivities(deps: ActivityDeps) {
       };
       const results = await eachItem('ensureDraftTargetGroups', input?.items, async (item: DraftBatchItem) => {
         const { targetGroup, created } = await ensureDraft(item, projectListing(item));
-        if (!item.launch) return { targetGroupId: targetGroup.id, created };
+        const asked = item.launch;
+        if (!asked) return { targetGroupId: targetGroup.id, created };
         const launch = await itemOutcome(() =>
           fielding.launchFromDraft({
             ctx: item.ctx,
             projectId: item.projectId,
             targetGroupId: targetGroup.id,
-            idempotencyKey: `${requireText('ensureDraftTargetGroups', 'launch.idempotencyKeyPrefix', item.launch?.idempotencyKeyPrefix)}/${targetGroup.id}`,
-            endFieldingAt: item.launch!.endFieldingAt,
+            idempotencyKey: `${requireText('ensureDraftTargetGroups', 'launch.idempotencyKeyPrefix', asked.idempotencyKeyPrefix)}/${targetGroup.id}`,
+            endFieldingAt: asked.endFieldingAt,
             knownDraft: created,
           }),
         );
