@@ -13,7 +13,7 @@ let sockets = 0;
 let inFlight = 0;
 let mostInFlight = 0;
 /** Held answers: released together once `hold` calls are in flight, or by `releaseAll`. */
-let held: ServerResponse[] = [];
+const held: ServerResponse[] = [];
 let hold = 0;
 const server = createServer((req, res) => {
   req.resume();
