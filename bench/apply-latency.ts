@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createActivities, type TargetGroupDesired } from '../activities';
 import { createBlobStore } from '../activities/blob-store';
+import { inParallel } from '../activities/concurrency';
 import { loadApiConfig } from '../activities/http/api-config';
 import { createDemandApiClient } from '../activities/http/demand-api-client';
 import { loadStudyFile } from '../definitions';
@@ -77,21 +78,6 @@ async function sequentialBaseline(file: string, env: Record<string, string>): Pr
   return performance.now() - started;
 }
 
-/** `fn` over `items`, at most `limit` at a time, results in order. */
-async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await fn(items[i]);
-      }
-    }),
-  );
-  return out;
-}
-
 const round = (v: number) => Math.round(v);
 
 /**
@@ -103,7 +89,7 @@ const round = (v: number) => Math.round(v);
 async function engineBreakdown(bench: BenchStack, first: FirstApply) {
   const keys = Object.keys(first.status.targetGroups).sort();
   const study = timedEvents(await bench.client.workflow.getHandle(studyWorkflowId(ACCOUNT, first.status.studyId)).fetchHistory());
-  const children = await mapLimited(keys, 8, async (key) => {
+  const children = await inParallel(keys, 8, async (key) => {
     const events = timedEvents(await bench.client.workflow.getHandle(targetGroupWorkflowId(ACCOUNT, first.status.studyId, key)).fetchHistory());
     const liveAt = liveAtMs(first.status.targetGroups[key]);
     return { key, startMs: startedAtMs(events) - first.startedAt, liveMs: liveAt - first.startedAt, breakdown: timeBreakdown(events, liveAt), activitiesScheduled: events.filter((e) => e.type === EVENT_TYPES.activityScheduled).length };
