@@ -3,7 +3,7 @@
 // results. Pure: the caller asks the API (cli/plan-checks.ts) and hands the answers in; the launch
 // rules are judged by the same functions the target-group workflow's gate uses.
 
-import { feasibilityRequest, gateFailures, priceQuery, readFeasibility, readPrice, type FeasibilityVerdict } from '../workflows/launch-gates';
+import { feasibilityRequest, gateFailures, judgedCpi, priceQuery, readFeasibility, readPrice, type FeasibilityVerdict } from '../workflows/launch-gates';
 import type { DesiredTargetGroup, Money } from './types';
 
 export type ServerCheckName = 'profiles' | 'feasibility' | 'price' | 'supplier_distribution' | 'calendar';
@@ -160,9 +160,7 @@ export function calendarDays(suggestedDays: Answer<Record<string, unknown>> | un
 
 /** The CPI the gate would judge: the price prediction's, else feasibility's suggested CPI. */
 export function gateCpi(answers: Pick<ServerAnswers, 'feasibility' | 'price'>, desired: DesiredTargetGroup): Money | undefined {
-  const predicted = answers.price?.ok ? readPrice(answers.price.value) : undefined;
-  const suggested = answers.feasibility?.ok ? readFeasibility(answers.feasibility.value, desired).suggestedCpi : undefined;
-  return predicted ?? suggested;
+  return judgedCpi(answers.price?.ok ? answers.price.value : undefined, answers.feasibility?.ok ? readFeasibility(answers.feasibility.value, desired) : undefined);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -73,6 +73,11 @@ export function readPrice(answer: Record<string, unknown>): Money | undefined {
   return money(answer.cost_per_interview) ?? money(answer.cpi) ?? money(answer.price) ?? money(answer.predicted_cpi) ?? money(answer.suggested_cpi);
 }
 
+/** The CPI the gate judges: the price prediction's, else the one feasibility suggests. */
+export function judgedCpi(prediction: Record<string, unknown> | undefined, feasibility: FeasibilityVerdict | undefined): Money | undefined {
+  return (prediction ? readPrice(prediction) : undefined) ?? feasibility?.suggestedCpi;
+}
+
 /** Why the gate holds: an empty list means the target group may launch. */
 export function gateFailures(desired: DesiredTargetGroup, feasibility: FeasibilityVerdict, cpi: Money | undefined): string[] {
   const blocked: string[] = [];

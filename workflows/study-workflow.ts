@@ -21,7 +21,7 @@ import type { ApiVersion, DesiredStudy, DesiredTargetGroup, ObservedStudy, Plann
 import type { ActivityCtx, BatchItemFailure, BatchItemResult, DraftBatchItem, DraftBatchResult, DraftLaunchResult, EnsureDraftTargetGroupInput, TargetGroupDesired } from '../activities';
 import { apiActivities } from './activity-proxies';
 import { BATCH_SIZE, BATCH_SIZE_PATCH, DRAFT_BATCH_PATCH, DRAFT_LAUNCH_PATCH, EARLY_GATES_PATCH, inBatches, LAUNCH_BATCH_PATCH, LEGACY_BATCH_SIZE, launchesAtOnce, launchesWithDraft } from './batches';
-import { endFieldingAt, feasibilityRequest, gateFailures, priceQuery, readFeasibility, readPrice } from './launch-gates';
+import { endFieldingAt, feasibilityRequest, gateFailures, judgedCpi, priceQuery, readFeasibility } from './launch-gates';
 import { jobWaitOptions } from './timing';
 import { failureOf } from './failures';
 import {
@@ -587,7 +587,7 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
       (tg, read) => {
         if (!read.ok) return;
         const feasibility = readFeasibility(read.feasibility, tg);
-        const price = readPrice(read.prediction) ?? feasibility.suggestedCpi;
+        const price = judgedCpi(read.prediction, feasibility);
         if (gateFailures(tg, feasibility, price).length === 0) passed[tg.key] = { feasibility, price };
       },
     );

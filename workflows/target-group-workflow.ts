@@ -38,7 +38,7 @@ import {
 import { PHASE } from './search-attributes';
 import { jobWaitOptions, nextPollDelay } from './timing';
 import { failureOf } from './failures';
-import { endFieldingAt, feasibilityRequest, gateFailures, priceQuery, readFeasibility, readPrice } from './launch-gates';
+import { endFieldingAt, feasibilityRequest, gateFailures, judgedCpi, priceQuery, readFeasibility } from './launch-gates';
 import { appendChanges, appendPoint, expectedFigures, performanceSnapshot } from './report-data';
 
 /**
@@ -398,7 +398,7 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
       status.feasibility = feasibility;
       if (!pricing) await report('pricing');
       const { prediction } = pricing ?? (await priceCall());
-      const cpi = readPrice(prediction) ?? feasibility.suggestedCpi;
+      const cpi = judgedCpi(prediction, feasibility);
       status.price = cpi;
 
       const blocked = gateFailures(desired, feasibility, cpi);

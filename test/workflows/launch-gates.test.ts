@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DesiredTargetGroup } from '../../plan/types';
-import { feasibilityRequest, gateFailures, readFeasibility, readPrice } from '../../workflows/launch-gates';
+import { feasibilityRequest, gateFailures, judgedCpi, readFeasibility, readPrice } from '../../workflows/launch-gates';
 import { nextPollDelay } from '../../workflows/timing';
 
 const tg: DesiredTargetGroup = {
@@ -43,6 +43,15 @@ describe('launch gates', () => {
   it('reads money in the API currency format', () => {
     expect(readPrice({ cpi: { value: '3.25', currency_code: 'USD', currency_scale: 2 } })).toEqual({ value: '3.25', currency_code: 'USD' });
     expect(readPrice({ nothing: true })).toBeUndefined();
+  });
+
+  it('judges the predicted CPI, else the one feasibility suggests', () => {
+    const usd = (value: string) => ({ value, currency_code: 'USD' });
+    const verdict = { feasible: true, suggestedCpi: usd('4.00') };
+    expect(judgedCpi({ cost_per_interview: usd('2.50') }, verdict)).toEqual(usd('2.50'));
+    expect(judgedCpi({ nothing: true }, verdict)).toEqual(usd('4.00'));
+    expect(judgedCpi(undefined, verdict)).toEqual(usd('4.00'));
+    expect(judgedCpi(undefined, undefined)).toBeUndefined();
   });
 
   it('backs off job polling from the initial delay up to the maximum', () => {
