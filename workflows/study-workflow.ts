@@ -79,6 +79,12 @@ class Superseded extends Error {}
 /** What the study read of a target group's gate: the figures its own workflow then shows. */
 type GateFigures = Pick<LaunchedByStudy, 'feasibility' | 'price'>;
 
+/** Gates read early, beside the project: which target groups, and the figures of those that passed. */
+interface EarlyGates {
+  keys: Set<string>;
+  read: Promise<Record<string, GateFigures>>;
+}
+
 const CURRENT_API_VERSION: ApiVersion = '2025-12-18';
 
 /** The later of two dated API versions. */
@@ -274,7 +280,7 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
     // The gates of new target groups the study may launch itself need neither the project nor the
     // drafts: they are read side by side with them (EARLY_GATES_PATCH), off the way to the launch.
     const gateCandidates = desired.targetGroups.filter((tg) => !children.has(tg.key) && launchesAtOnce(tg, actionsFor(tg.key)));
-    let earlyGates: { keys: Set<string>; read: Promise<Record<string, GateFigures>> } | undefined;
+    let earlyGates: EarlyGates | undefined;
     if (gateCandidates.length > 0 && patched(EARLY_GATES_PATCH)) {
       earlyGates = { keys: new Set(gateCandidates.map((tg) => tg.key)), read: readGates(desired, gateCandidates, ctxFor) };
       // Awaited before the launch; a revision that supersedes this one first must not leave it unhandled.
@@ -606,7 +612,7 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
     projectId: string,
     tgs: DesiredTargetGroup[],
     ctxFor: (resource: string) => ActivityCtx,
-    early?: { keys: Set<string>; read: Promise<Record<string, GateFigures>> },
+    early?: EarlyGates,
   ): Promise<Record<string, LaunchedByStudy>> {
     for (const tg of tgs) setTgPhase(tg.key, 'checking_feasibility');
     const unread = tgs.filter((tg) => !early?.keys.has(tg.key));

@@ -1,3 +1,4 @@
+import type { JobWaitOptions } from '../activities';
 import type { Timing } from '../plan/types';
 
 /** Durations in the workflow are milliseconds; this is the next poll delay of a job. */
@@ -10,6 +11,6 @@ export function nextPollDelay(previousMs: number, initialMs: number, maxMs: numb
 export const JOB_WAIT_BUDGET_MS = 60_000;
 
 /** How an `awaitJob` (or `launchAndAwait`) activity polls a job, from the study file's timing. */
-export function jobWaitOptions(timing: Timing): { pollInitialMs: number; pollMaxMs: number; budgetMs: number } {
+export function jobWaitOptions(timing: Timing): JobWaitOptions {
   return { pollInitialMs: timing.jobPollInitialMs, pollMaxMs: timing.jobPollMaxMs, budgetMs: Math.min(JOB_WAIT_BUDGET_MS, timing.jobTimeoutMs) };
 }
