@@ -54,10 +54,15 @@ export function markdownTable(headers: readonly string[], rows: readonly (readon
   return [line(headers), line(headers.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
+/** The benchmark studies' job poll intervals, e.g. `50–100` (results from before they were recorded used 100–200 ms). */
+function pollRangeMs(apply: ApplyLatencyResult): string {
+  return apply.jobPollMs ? `${apply.jobPollMs.initial}–${apply.jobPollMs.max}` : '100–200';
+}
+
 /** How the benchmark studies poll their jobs, in words. */
 function pollScheduleText(apply: ApplyLatencyResult): string {
   const poll = apply.jobPollMs;
-  if (!poll) return 'job polls every 100–200 ms';
+  if (!poll) return `job polls every ${pollRangeMs(apply)} ms`;
   return `job polls at once, then ${poll.initial} ms after the previous poll started, growing by half up to every ${poll.max} ms (\`job_poll_initial: ${poll.initial}ms\`, \`job_poll_max: ${poll.max}ms\`)`;
 }
 
@@ -319,15 +324,15 @@ function engineBreakdownSection(apply: ApplyLatencyResult, overhead?: EngineOver
   const lateness = overhead?.studyflowDevServer?.timers.lateness.medianMs;
   if (small.engine.perTargetGroupUntilLiveMs.timer === 0) {
     findings.push(
-      `**Jobs.** A job is awaited inside one activity that polls it on the study file's schedule (${apply.jobPollMs ? `${apply.jobPollMs.initial}–${apply.jobPollMs.max}` : '100–200'} ms here, from one poll's start to the next; the study awaits the launch jobs its draft batches started in \`awaitJobsBatch\`, and \`launchAndAwait\` sends a launch and waits for its job in one activity), so the ${apply.jobMs} ms launch job cost no durable timer and no poll activities on the way to live. ` +
+      `**Jobs.** A job is awaited inside one activity that polls it on the study file's schedule (${pollRangeMs(apply)} ms here, from one poll's start to the next; the study awaits the launch jobs its draft batches started in \`awaitJobsBatch\`, and \`launchAndAwait\` sends a launch and waits for its job in one activity), so the ${apply.jobMs} ms launch job cost no durable timer and no poll activities on the way to live. ` +
         `At ${small.targetGroups} target group the apply made ${small.apiCalls} calls against a chain of ${apply.chain?.chainCalls ?? '?'}: the extra calls are the earlier polls of the job and the reads the chain does not need. ` +
         (lateness !== undefined ? `A job still running after a minute is polled on durable timers, which fire ${formatMs(lateness)} late on this dev server (Engine overhead).` : ''),
     );
   } else if (lateness !== undefined) {
     findings.push(
       lateness > 100
-        ? `**Timers.** Job polls wait on durable timers of ${apply.jobPollMs ? `${apply.jobPollMs.initial}–${apply.jobPollMs.max}` : '100–200'} ms, but this dev server fires them ${formatMs(lateness)} late (Engine overhead), so a job done ${apply.jobMs} ms after the launch is seen about a second later.`
-        : `**Timers.** Job polls wait on durable timers of ${apply.jobPollMs ? `${apply.jobPollMs.initial}–${apply.jobPollMs.max}` : '100–200'} ms, which fire on time (${formatMs(lateness)} late, Engine overhead); the ${formatMs(small.engine.perTargetGroupUntilLiveMs.timer)} of timers at ${small.targetGroups} target group is the poll schedule waiting for the ${apply.jobMs} ms job. ` +
+        ? `**Timers.** Job polls wait on durable timers of ${pollRangeMs(apply)} ms, but this dev server fires them ${formatMs(lateness)} late (Engine overhead), so a job done ${apply.jobMs} ms after the launch is seen about a second later.`
+        : `**Timers.** Job polls wait on durable timers of ${pollRangeMs(apply)} ms, which fire on time (${formatMs(lateness)} late, Engine overhead); the ${formatMs(small.engine.perTargetGroupUntilLiveMs.timer)} of timers at ${small.targetGroups} target group is the poll schedule waiting for the ${apply.jobMs} ms job. ` +
           `At ${small.targetGroups} target group the apply made ${small.apiCalls} calls against a chain of ${apply.chain?.chainCalls ?? '?'}: the extra calls are the earlier polls of the job (and any read made after it was live).`,
     );
   }
