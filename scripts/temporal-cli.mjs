@@ -66,8 +66,10 @@ export function installTemporalCli(log = (line) => process.stderr.write(`${line}
     );
   }
   const target = cachedTemporalCliPath();
-  const staging = fs.mkdtempSync(path.join(path.dirname(path.dirname(target)), '.build-'));
+  // The version directory (and so every parent, up to the cache root) exists before the staging
+  // directory is made beside it: on a fresh machine none of them does yet.
   fs.mkdirSync(path.dirname(target), { recursive: true });
+  const staging = fs.mkdtempSync(path.join(path.dirname(path.dirname(target)), '.build-'));
   log(`studyflow: building ${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION} with ${go} (first run only, a few minutes)…`);
   const started = Date.now();
   const result = spawnSync(go, ['install', `${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION}`], {
