@@ -1,8 +1,9 @@
-// Accounts: which demand accounts the credentials can act for.
-import { callApi } from './api-call';
+// Accounts: which demand accounts the credentials can act for, and an account's business units.
+import { callApi, seg } from './api-call';
 import { checkCtx } from './activity-input';
 import type { ActivityDeps } from './activity-deps';
-import { unexpectedResponseFailure } from './http/errors';
+import { AccountsList, BusinessUnitsList } from './http/wire/accounts';
+import { readAnswer } from './http/wire/read-answer';
 import type { ActivityCtx } from './types';
 
 export interface GetAccountsInput {
@@ -11,20 +12,30 @@ export interface GetAccountsInput {
 }
 
 export interface GetAccountsOutput {
-  accounts: Record<string, unknown>[];
+  /** `{id, name}` per account; ids as strings, as studyflow addresses accounts in paths. */
+  accounts: Array<Record<string, unknown> & { id: string }>;
+}
+
+export interface GetBusinessUnitsOutput {
+  businessUnits: Array<Record<string, unknown> & { id: string }>;
 }
 
 export function accountActivities(deps: ActivityDeps) {
   return {
-    /** GET {base_url}/v1/accounts */
+    /** GET {base_url}/v1/accounts (get_user_accounts) */
     async getAccounts(input: GetAccountsInput): Promise<GetAccountsOutput> {
       const ctx = checkCtx('getAccounts', input.ctx);
       const req = { method: 'GET', path: '/v1/accounts' } as const;
-      const res = await callApi(deps.api, ctx, req);
-      const body = res.body as unknown;
-      const list = Array.isArray(body) ? body : (body as Record<string, unknown> | undefined)?.data;
-      if (!Array.isArray(list)) throw unexpectedResponseFailure(req, res.status, 'expected a list of accounts');
-      return { accounts: list.filter((a): a is Record<string, unknown> => typeof a === 'object' && a !== null) };
+      const body = readAnswer({ operation: 'get_user_accounts', ...req }, AccountsList, await callApi(deps.api, ctx, req));
+      return { accounts: body.accounts.map((a) => ({ ...a, id: String(a.id) })) };
+    },
+
+    /** GET {base_url}/v1/accounts/{account_id}/business-units (get_business_units), for the ctx's account. */
+    async getBusinessUnits(input: GetAccountsInput): Promise<GetBusinessUnitsOutput> {
+      const ctx = checkCtx('getBusinessUnits', input.ctx);
+      const req = { method: 'GET', path: `/v1/accounts/${seg(ctx.accountId)}/business-units` } as const;
+      const body = readAnswer({ operation: 'get_business_units', ...req }, BusinessUnitsList, await callApi(deps.api, ctx, req));
+      return { businessUnits: body.business_units.map((b) => ({ ...b, id: String(b.id) })) };
     },
   };
 }

@@ -1,12 +1,24 @@
 // Exclusion groups: reusable groups of target groups whose completes exclude each other.
-import { accountPath, callApi, expectResource, seg } from './api-call';
+import { accountPath, callApi, seg } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireArray, requireObject, requireText } from './activity-input';
 import { ensureResource } from './ensure-resource';
+import {
+  CreateExclusionGroupRequest,
+  CreateExclusionGroupResponse,
+  ExclusionGroupMembershipRequest,
+  MAX_TARGET_GROUPS_PER_MEMBERSHIP_CALL,
+  UpdateExclusionGroupRequest,
+} from './http/wire/exclusion-groups';
+import { ExclusionGroupInfo, LIST_EXCLUSION_GROUP_TARGET_GROUPS, LIST_EXCLUSION_GROUPS, LIST_TARGET_GROUP_EXCLUSION_GROUPS } from './http/wire/lists';
+import { readAnswer } from './http/wire/read-answer';
 import { listAllPages } from './pagination';
 import type { ActivityCtx, ApiObject, JsonObject } from './types';
 
-/** Exclusion group fields (not shown in the spec); `name` is used as the natural key. */
+/**
+ * An exclusion group as studyflow sets it; `name` is the natural key and goes on the wire as the
+ * reference's `tag` (create_exclusion_group: `{tag, description}`).
+ */
 export interface ExclusionGroupDesired extends JsonObject {
   name: string;
   description?: string;
@@ -58,28 +70,39 @@ export interface TargetGroupExclusionGroupsInput {
   targetGroupId: string;
 }
 
+/** The group as studyflow sees it, `{id, name, description}`: the reference's ExclusionGroupInfo with `exclusion_group_id` as `id` and `tag` as `name`. */
+function fromInfo(info: ExclusionGroupInfo): ApiObject {
+  return { id: info.exclusion_group_id, name: info.tag, description: info.description ?? '' };
+}
+
+/** The create/update body: `{tag, description}` (the activity's `name` is the reference's `tag`). */
+function toWire(desired: ExclusionGroupDesired) {
+  return { tag: desired.name, description: typeof desired.description === 'string' ? desired.description : '' };
+}
+
 export function exclusionGroupActivities(deps: ActivityDeps) {
   const pageSize = deps.listPageSize ?? 100;
   const groups = (ctx: ActivityCtx) => `${accountPath(ctx)}/exclusion-groups`;
   const group = (ctx: ActivityCtx, id: string) => `${groups(ctx)}/${seg(id)}`;
 
   async function list(ctx: ActivityCtx): Promise<ApiObject[]> {
-    const items = await listAllPages(deps.api, ctx, { method: 'GET', path: groups(ctx) }, pageSize);
-    return items
-      .filter((i): i is Record<string, unknown> => typeof i === 'object' && i !== null && 'id' in i)
-      .map((i) => ({ ...i, id: String(i.id) }));
+    return (await listAllPages(deps.api, ctx, { method: 'GET', path: groups(ctx) }, LIST_EXCLUSION_GROUPS, pageSize)).map(fromInfo);
   }
   async function read(ctx: ActivityCtx, id: string): Promise<ApiObject | undefined> {
     const req = { method: 'GET', path: group(ctx, id), acceptStatuses: [404] } as const;
     const res = await callApi(deps.api, ctx, req);
-    return res.status === 404 ? undefined : expectResource(req, res);
+    if (res.status === 404) return undefined;
+    return fromInfo(readAnswer({ operation: 'get_exclusion_group_by_id', ...req }, ExclusionGroupInfo, res));
   }
   async function membership(activity: string, input: ExclusionGroupMembershipInput, action: 'add' | 'remove') {
     const ctx = checkCtx(activity, input.ctx);
     const id = requireText(activity, 'exclusionGroupId', input.exclusionGroupId);
     const ids = requireArray(activity, 'targetGroupIds', input.targetGroupIds).map((v, i) => requireText(activity, `targetGroupIds[${i}]`, v));
-    const req = { method: 'POST', path: `${group(ctx, id)}/target-groups/${action}`, json: { data: ids } } as const;
-    await callApi(deps.api, ctx, req);
+    // The reference takes at most 100 target group ids a call; adding or removing twice is harmless.
+    for (let start = 0; start < ids.length; start += MAX_TARGET_GROUPS_PER_MEMBERSHIP_CALL) {
+      const json = ExclusionGroupMembershipRequest.parse({ data: ids.slice(start, start + MAX_TARGET_GROUPS_PER_MEMBERSHIP_CALL) });
+      await callApi(deps.api, ctx, { method: 'POST', path: `${group(ctx, id)}/target-groups/${action}`, json });
+    }
   }
 
   return {
@@ -100,8 +123,10 @@ export function exclusionGroupActivities(deps: ActivityDeps) {
         findByNaturalKey: async () => (await list(ctx)).filter((g) => g.name === name),
         getFull: (id) => read(ctx, id),
         create: async () => {
-          const req = { method: 'POST', path: groups(ctx), json: desired, idempotencyKey: key } as const;
-          return expectResource(req, await callApi(deps.api, ctx, req));
+          const json = CreateExclusionGroupRequest.parse(toWire(desired));
+          const req = { method: 'POST', path: groups(ctx), json, idempotencyKey: key } as const;
+          const answer = readAnswer({ operation: 'create_exclusion_group', ...req }, CreateExclusionGroupResponse, await callApi(deps.api, ctx, req));
+          return { id: answer.exclusion_group_id, name: json.tag, description: json.description };
         },
       });
       return { exclusionGroup: resource, created };
@@ -110,9 +135,12 @@ export function exclusionGroupActivities(deps: ActivityDeps) {
     async updateExclusionGroup(input: UpdateExclusionGroupInput): Promise<ExclusionGroupOutput> {
       const ctx = checkCtx('updateExclusionGroup', input.ctx);
       const id = requireText('updateExclusionGroup', 'exclusionGroupId', input.exclusionGroupId);
-      const desired = requireObject('updateExclusionGroup', 'desired', input.desired);
-      const req = { method: 'PUT', path: group(ctx, id), json: desired } as const;
-      return { exclusionGroup: expectResource(req, await callApi(deps.api, ctx, req)) };
+      const desired = requireObject('updateExclusionGroup', 'desired', input.desired) as ExclusionGroupDesired;
+      requireText('updateExclusionGroup', 'desired.name', desired.name);
+      const json = UpdateExclusionGroupRequest.parse(toWire(desired));
+      // update_exclusion_group_by_id answers 204 without a body.
+      await callApi(deps.api, ctx, { method: 'PUT', path: group(ctx, id), json });
+      return { exclusionGroup: { id, name: desired.name, description: json.description ?? '' } };
     },
 
     /** DELETE; a group that is already gone counts as deleted by an earlier attempt. */
@@ -126,8 +154,8 @@ export function exclusionGroupActivities(deps: ActivityDeps) {
     async listExclusionGroupTargetGroups(input: ExclusionGroupInput): Promise<ExclusionGroupTargetGroupsOutput> {
       const ctx = checkCtx('listExclusionGroupTargetGroups', input.ctx);
       const id = requireText('listExclusionGroupTargetGroups', 'exclusionGroupId', input.exclusionGroupId);
-      const items = await listAllPages(deps.api, ctx, { method: 'GET', path: `${group(ctx, id)}/target-groups` }, pageSize);
-      return { targetGroupIds: items.map(memberId).filter((v): v is string => v !== undefined) };
+      const items = await listAllPages(deps.api, ctx, { method: 'GET', path: `${group(ctx, id)}/target-groups` }, LIST_EXCLUSION_GROUP_TARGET_GROUPS, pageSize);
+      return { targetGroupIds: items };
     },
 
     /** POST …/target-groups/add {data: [ids]}; adding a member twice is harmless. */
@@ -144,22 +172,8 @@ export function exclusionGroupActivities(deps: ActivityDeps) {
     async getTargetGroupExclusionGroups(input: TargetGroupExclusionGroupsInput): Promise<ListExclusionGroupsOutput> {
       const ctx = checkCtx('getTargetGroupExclusionGroups', input.ctx);
       const id = requireText('getTargetGroupExclusionGroups', 'targetGroupId', input.targetGroupId);
-      const items = await listAllPages(deps.api, ctx, { method: 'GET', path: `${accountPath(ctx)}/target-groups/${seg(id)}/exclusion-groups` }, pageSize);
-      return {
-        exclusionGroups: items
-          .filter((i): i is Record<string, unknown> => typeof i === 'object' && i !== null && 'id' in i)
-          .map((i) => ({ ...i, id: String(i.id) })),
-      };
+      const path = `${accountPath(ctx)}/target-groups/${seg(id)}/exclusion-groups`;
+      return { exclusionGroups: (await listAllPages(deps.api, ctx, { method: 'GET', path }, LIST_TARGET_GROUP_EXCLUSION_GROUPS, pageSize)).map(fromInfo) };
     },
   };
-}
-
-function memberId(item: unknown): string | undefined {
-  if (typeof item === 'string' || typeof item === 'number') return String(item);
-  if (typeof item === 'object' && item !== null) {
-    const record = item as Record<string, unknown>;
-    const id = record.target_group_id ?? record.id;
-    if (typeof id === 'string' || typeof id === 'number') return String(id);
-  }
-  return undefined;
 }

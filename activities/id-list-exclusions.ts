@@ -2,11 +2,12 @@
 import { callApi, expectString, seg, targetGroupPath } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireText } from './activity-input';
-import { invalidInputFailure, unexpectedResponseFailure } from './http/errors';
+import { invalidInputFailure } from './http/errors';
 import { digestSortedIds, sortIds } from './id-list-digest';
 import { uploadIdListFile } from './id-list-upload';
 import { parseJobStatus } from './job-status';
 import { walkPages } from './pagination';
+import { listExcludedIdsWire } from './http/wire/lists';
 import type { ActivityCtx, IdEntityType, IdListRef } from './types';
 
 export interface IdListTarget {
@@ -50,7 +51,6 @@ export interface RemoveAllExcludedIdsOutput {
 }
 
 const ENTITY_TYPES: readonly IdEntityType[] = ['RSID', 'ACCESS_RESPONDENT_GUID'];
-const ID_FIELDS = ['id', 'rsid', 'access_respondent_guid', 'respondent_id', 'value'];
 
 export function idListExclusionActivities(deps: ActivityDeps) {
   const pageSize = deps.idListPageSize ?? 1000;
@@ -95,14 +95,10 @@ export function idListExclusionActivities(deps: ActivityDeps) {
       const path = `${prefix(ctx, p, t)}/${type === 'RSID' ? 'rsid' : 'access-respondent-guid'}/paginated`;
       const req = { method: 'GET', path } as const;
       const ids = new Set<string>();
-      await walkPages(deps.api, ctx, req, {
+      await walkPages(deps.api, ctx, req, listExcludedIdsWire(type === 'RSID' ? 'rsid' : 'access_respondent_guid'), {
         pageSize,
         onPage: (items) => {
-          for (const item of items) {
-            const id = idOf(item);
-            if (id === undefined) throw unexpectedResponseFailure(req, 200, 'an excluded-ID entry has no ID');
-            ids.add(id);
-          }
+          for (const item of items) ids.add(item);
         },
       });
       const sorted = sortIds([...ids]);
@@ -128,11 +124,3 @@ export function idListExclusionActivities(deps: ActivityDeps) {
   };
 }
 
-function idOf(item: unknown): string | undefined {
-  if (typeof item === 'string') return item;
-  if (typeof item === 'object' && item !== null) {
-    const record = item as Record<string, unknown>;
-    for (const field of ID_FIELDS) if (typeof record[field] === 'string') return record[field] as string;
-  }
-  return undefined;
-}

@@ -2,7 +2,9 @@
 // Only reads; lists come back as {count, sha256}, never the IDs.
 import type { DesiredStudy, ObservedList, ObservedStudy, ObservedTargetGroup } from '../plan/types';
 import { heartbeatProgress } from './activity-context';
-import { accountPath, callApi, projectPath, readResourceOrMissing, targetGroupPath } from './api-call';
+import { projectPath, readResourceOrMissing, targetGroupPath } from './api-call';
+import { ambiguousNaturalKeyFailure } from './http/errors';
+import { findProjectsByReference } from './projects';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx } from './activity-input';
 import { inParallel } from './concurrency';
@@ -11,7 +13,6 @@ import { idListExclusionActivities } from './id-list-exclusions';
 import { targetGroupActivities } from './target-groups';
 import { webhookActivities } from './webhooks';
 import type { ActivityCtx, ApiObject } from './types';
-import { fromWireBody } from './version-adapter';
 
 export interface ObserveStudyInput {
   ctx: ActivityCtx;
@@ -41,19 +42,9 @@ export function observeStudyActivities(deps: ActivityDeps) {
       const byId = await readResourceOrMissing(deps.api, ctx, projectPath(ctx, known.projectId));
       if (byId) return byId;
     }
-    const reference = desired.project.project_customer_reference_number;
-    const { data } = await listProjectsByReference(ctx, reference);
-    return data[0];
-  }
-
-  async function listProjectsByReference(ctx: ActivityCtx, reference: string): Promise<{ data: ApiObject[] }> {
-    const req = { method: 'GET', path: `${accountPath(ctx)}/projects`, query: { project_customer_reference_number: reference, page_size: 100 } } as const;
-    const res = await callApi<{ data?: unknown[] }>(deps.api, ctx, req);
-    const data = (res.body?.data ?? [])
-      .filter((p): p is Record<string, unknown> => typeof p === 'object' && p !== null)
-      .filter((p) => p.project_customer_reference_number === reference)
-      .map((p) => fromWireBody({ ...p, id: String(p.id) }, ctx.apiVersion) as ApiObject);
-    return { data };
+    const found = await findProjectsByReference(deps, ctx, desired.project.project_customer_reference_number);
+    if (found.length > 1) throw ambiguousNaturalKeyFailure(`project with project_customer_reference_number ${desired.project.project_customer_reference_number}`, found.map((p) => p.id));
+    return found[0] ? await readResourceOrMissing(deps.api, ctx, projectPath(ctx, found[0].id)) : undefined;
   }
 
   async function findTargetGroup(ctx: ActivityCtx, projectId: string, known: string | undefined, references: string[]): Promise<ApiObject | undefined> {

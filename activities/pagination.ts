@@ -1,49 +1,61 @@
-// Reads every page of a cursor-paginated list: `{data, has_more, next_cursor}`, query `page_size` + `start_after`.
+// Reads every page of a cursor-paginated list, following the list's own envelope and cursor fields as the
+// reference gives them (activities/http/wire/lists.ts): query `page_size` + `start_after`; each page is
+// checked at the boundary, so a page of another shape is a named wire_mismatch failure, never an empty list.
 import { heartbeatProgress } from './activity-context';
 import { callApi, type ActivityApiRequest } from './api-call';
 import type { DemandApiClient } from './http/demand-api-client';
-import { unexpectedResponseFailure } from './http/errors';
+import { pageSchema, type ListWire } from './http/wire/lists';
+import { readAnswer, wireMismatchFailure } from './http/wire/read-answer';
 import type { ActivityCtx } from './types';
 
-export interface PageWalkOptions {
+export interface PageWalkOptions<T> {
   pageSize: number;
   /** Stop with a failure after this many pages (a cursor that never ends is a server bug). */
   maxPages?: number;
   /** Called with each page's items; return nothing. */
-  onPage: (items: unknown[]) => void;
+  onPage: (items: T[]) => void;
 }
 
-/** Walks all pages of `req` (a GET), handing each page's `data` to `onPage`. Returns the number of items. */
-export async function walkPages(api: DemandApiClient, ctx: ActivityCtx, req: ActivityApiRequest, options: PageWalkOptions): Promise<number> {
+/** Walks all pages of `req` (a GET), handing each page's items to `onPage`. Returns the number of items. */
+export async function walkPages<T>(api: DemandApiClient, ctx: ActivityCtx, req: ActivityApiRequest, list: ListWire<T>, options: PageWalkOptions<T>): Promise<number> {
   const maxPages = options.maxPages ?? 10_000;
+  const pageSize = Math.min(options.pageSize, list.maxPageSize);
+  const schema = pageSchema(list);
   const seen = new Set<string>();
   let cursor: string | undefined;
   let total = 0;
   for (let page = 1; ; page += 1) {
-    const res = await callApi(api, ctx, { ...req, query: { ...req.query, page_size: options.pageSize, start_after: cursor } });
-    const call = { method: req.method, path: req.path };
-    const body = res.body;
-    const data = Array.isArray(body) ? body : (body as Record<string, unknown> | undefined)?.data;
-    if (!Array.isArray(data)) throw unexpectedResponseFailure(call, res.status, 'a list answer has no data array');
-    options.onPage(data);
-    total += data.length;
+    const res = await callApi(api, ctx, { ...req, query: { ...req.query, page_size: pageSize, start_after: cursor } });
+    const call = { operation: list.operation, method: req.method, path: req.path };
+    const body = readAnswer(call, schema, res) as Record<string, unknown> & { has_more?: boolean; next_cursor?: string | null };
+    const items = body[list.items] as T[];
+    options.onPage(items);
+    total += items.length;
     heartbeatProgress({ page, items: total });
-    if (Array.isArray(body)) return total;
-    const record = body as Record<string, unknown>;
-    if (record.has_more !== true) return total;
-    const next = record.next_cursor;
-    if (typeof next !== 'string' || next === '' || seen.has(next)) {
-      throw unexpectedResponseFailure(call, res.status, 'has_more is true but next_cursor is missing or repeats');
+    let next: string | undefined;
+    if (list.cursor === 'next_cursor') {
+      if (typeof body.next_cursor !== 'string' || body.next_cursor === '') return total;
+      next = body.next_cursor;
+    } else if (body.has_more !== true) {
+      return total;
+    } else if (list.cursor === 'has_more+next_cursor') {
+      next = typeof body.next_cursor === 'string' && body.next_cursor !== '' ? body.next_cursor : undefined;
+    } else {
+      const last = items[items.length - 1] as { id?: unknown } | undefined;
+      next = typeof last?.id === 'string' && last.id !== '' ? last.id : undefined;
     }
-    if (page >= maxPages) throw unexpectedResponseFailure(call, res.status, `more than ${maxPages} pages`);
+    if (next === undefined || seen.has(next)) {
+      throw wireMismatchFailure(call, res.status, `page ${page} of ${items.length} items`, ['the list says there is more but gives no new cursor']);
+    }
+    if (page >= maxPages) throw wireMismatchFailure(call, res.status, `more than ${maxPages} pages`, ['the list does not end']);
     seen.add(next);
     cursor = next;
   }
 }
 
 /** All items of a paginated list. */
-export async function listAllPages(api: DemandApiClient, ctx: ActivityCtx, req: ActivityApiRequest, pageSize = 100): Promise<unknown[]> {
-  const items: unknown[] = [];
-  await walkPages(api, ctx, req, { pageSize, onPage: (page) => items.push(...page) });
+export async function listAllPages<T>(api: DemandApiClient, ctx: ActivityCtx, req: ActivityApiRequest, list: ListWire<T>, pageSize = 100): Promise<T[]> {
+  const items: T[] = [];
+  await walkPages(api, ctx, req, list, { pageSize, onPage: (page) => items.push(...page) });
   return items;
 }

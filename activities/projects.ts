@@ -4,6 +4,7 @@ import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireObject, requireText } from './activity-input';
 import { ensureResource } from './ensure-resource';
 import { listAllPages } from './pagination';
+import { LIST_PROJECTS } from './http/wire/lists';
 import type { ActivityCtx, ApiObject, JsonObject } from './types';
 import { fromWireBody, toWireBody } from './version-adapter';
 
@@ -44,10 +45,18 @@ export interface ProjectOverviewOutput {
   overview: Record<string, unknown>;
 }
 
-export function projectActivities(deps: ActivityDeps) {
-  const pageSize = deps.listPageSize ?? 100;
+/**
+ * The account's projects with project_customer_reference_number `reference`. The reference's project list
+ * (list_account_projects) has no filter for it, so every page is read and matched here.
+ */
+export async function findProjectsByReference(deps: ActivityDeps, ctx: ActivityCtx, reference: string): Promise<ApiObject[]> {
+  const items = await listAllPages(deps.api, ctx, { method: 'GET', path: `${accountPath(ctx)}/projects` }, LIST_PROJECTS, deps.listPageSize ?? 100);
+  return items.filter((item) => item.project_customer_reference_number === reference).map((item) => fromWireBody(item, ctx.apiVersion) as ApiObject);
+}
 
+export function projectActivities(deps: ActivityDeps) {
   const readProject = (ctx: ActivityCtx, projectId: string) => readResourceOrMissing(deps.api, ctx, projectPath(ctx, projectId));
+
 
   return {
     /** Finds the project by knownId, then by project_customer_reference_number; else creates it. */
@@ -59,17 +68,7 @@ export function projectActivities(deps: ActivityDeps) {
       const { resource, created } = await ensureResource({
         describe: `project with project_customer_reference_number ${reference}`,
         getById: input.knownId ? () => readProject(ctx, input.knownId as string) : undefined,
-        findByNaturalKey: async () => {
-          const items = await listAllPages(deps.api, ctx, {
-            method: 'GET',
-            path: `${accountPath(ctx)}/projects`,
-            query: { project_customer_reference_number: reference },
-          }, pageSize);
-          return items
-            .map((item) => fromWireBody(item, ctx.apiVersion) as ApiObject)
-            .filter((item) => item && String(item.project_customer_reference_number) === reference && item.id !== undefined)
-            .map((item) => ({ ...item, id: String(item.id) }));
-        },
+        findByNaturalKey: () => findProjectsByReference(deps, ctx, reference),
         getFull: (id) => readProject(ctx, id),
         create: async () => {
           const req = {

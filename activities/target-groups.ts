@@ -6,6 +6,7 @@ import { eachItem, itemOutcome, type BatchItemResult } from './batch';
 import { ensureResource } from './ensure-resource';
 import { fieldingActivities, type LaunchFromDraftOutput } from './fielding';
 import { listAllPages } from './pagination';
+import { LIST_TARGET_GROUPS } from './http/wire/lists';
 import type { ActivityCtx, ApiObject, JsonObject } from './types';
 import { fromWireBody, toWireBody } from './version-adapter';
 
@@ -97,17 +98,13 @@ export function targetGroupActivities(deps: ActivityDeps) {
     readResourceOrMissing(deps.api, ctx, targetGroupPath(ctx, projectId, targetGroupId));
 
   async function listTargetGroups(ctx: ActivityCtx, projectId: string, reference?: string): Promise<ApiObject[]> {
+    // get_list_target_groups filters by the plural target_group_customer_reference_numbers (an array).
     const items = await listAllPages(deps.api, ctx, {
       method: 'GET',
       path: `${projectPath(ctx, projectId)}/target-groups`,
-      query: { target_group_customer_reference_number: reference },
-    }, pageSize);
-    return items
-      .filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null && 'id' in item)
-      .map((item) => {
-        const adapted = fromWireBody(item, ctx.apiVersion);
-        return { ...adapted, id: String(adapted.id) };
-      });
+      query: { target_group_customer_reference_numbers: reference },
+    }, LIST_TARGET_GROUPS, pageSize);
+    return items.map((item) => fromWireBody(item, ctx.apiVersion) as ApiObject);
   }
 
   /**

@@ -1,9 +1,12 @@
 // Webhooks: the secret shown once at creation goes to the secret store, never into an activity result.
-import { callApi, expectResource, seg } from './api-call';
+import { callApi, seg } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireArray, requireObject, requireText } from './activity-input';
-import { invalidInputFailure, unexpectedResponseFailure } from './http/errors';
+import { invalidInputFailure } from './http/errors';
 import { listAllPages } from './pagination';
+import { LIST_WEBHOOKS } from './http/wire/lists';
+import { readAnswer } from './http/wire/read-answer';
+import { WebhookAnswer, WebhookCreated } from './http/wire/webhooks';
 import type { ActivityCtx, ApiObject } from './types';
 
 /** A webhook as studyflow declares it. */
@@ -63,7 +66,7 @@ export function webhookActivities(deps: ActivityDeps) {
   return {
     async listWebhooks(input: ListWebhooksInput): Promise<ListWebhooksOutput> {
       const ctx = checkCtx('listWebhooks', input.ctx);
-      const items = await listAllPages(deps.api, ctx, { method: 'GET', path: hooks(ctx) }, deps.listPageSize ?? 100);
+      const items = await listAllPages(deps.api, ctx, { method: 'GET', path: hooks(ctx) }, LIST_WEBHOOKS, deps.listPageSize ?? 100);
       return { webhooks: items.filter(isResource).map(withoutSecret) };
     },
 
@@ -76,16 +79,15 @@ export function webhookActivities(deps: ActivityDeps) {
       const ctx = checkCtx(activity, input.ctx);
       const key = requireText(activity, 'idempotencyKey', input.idempotencyKey);
       const json = body(activity, input.desired);
-      const existing = (await listAllPages(deps.api, ctx, { method: 'GET', path: hooks(ctx) }, deps.listPageSize ?? 100)).filter(isResource);
+      const existing = (await listAllPages(deps.api, ctx, { method: 'GET', path: hooks(ctx) }, LIST_WEBHOOKS, deps.listPageSize ?? 100)).filter(isResource);
       for (const hook of existing) {
         if (hook.url === json.url && (await deps.webhookSecrets.has({ accountId: ctx.accountId, webhookId: String(hook.id) }))) {
           return { webhook: withoutSecret(hook), created: false };
         }
       }
       const req = { method: 'POST', path: hooks(ctx), json, idempotencyKey: key } as const;
-      const res = await callApi(deps.api, ctx, req);
-      const hook = expectResource(req, res);
-      if (typeof hook.secret !== 'string' || hook.secret === '') throw unexpectedResponseFailure(req, res.status, 'the created webhook carries no secret');
+      // create_webhook answers the webhook with its secret, once; an answer without it is a wire_mismatch.
+      const hook = readAnswer({ operation: 'create_webhook', ...req }, WebhookCreated, await callApi(deps.api, ctx, req));
       await deps.webhookSecrets.save({ accountId: ctx.accountId, webhookId: hook.id, url: json.url, secret: hook.secret });
       return { webhook: withoutSecret(hook), created: true };
     },
@@ -95,7 +97,7 @@ export function webhookActivities(deps: ActivityDeps) {
       const ctx = checkCtx('updateWebhook', input.ctx);
       const id = requireText('updateWebhook', 'webhookId', input.webhookId);
       const req = { method: 'PUT', path: `${hooks(ctx)}/${seg(id)}`, json: body('updateWebhook', input.desired) } as const;
-      return { webhook: withoutSecret(expectResource(req, await callApi(deps.api, ctx, req))) };
+      return { webhook: withoutSecret(readAnswer({ operation: 'update_webhook', ...req }, WebhookAnswer, await callApi(deps.api, ctx, req))) };
     },
 
     /** DELETE; a webhook already gone counts as deleted. */

@@ -6,6 +6,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { accountPath } from '../activities/api-call';
 import { apiFailureDetails, ApiFailureType } from '../activities/http/errors';
 import { listAllPages } from '../activities/pagination';
+import { LIST_QUESTIONS_TRANSLATION } from '../activities/http/wire/lists';
 import type { ActivityCtx } from '../activities/types';
 import type { DesiredStudy, DesiredTargetGroup, ObservedStudy } from '../plan/types';
 import {
@@ -87,7 +88,7 @@ export async function askServer(runtime: Runtime, ctx: ActivityCtx, businessUnit
     questionIds.length
       ? attempt(async () =>
           readQuestions(
-            await listAllPages(runtime.api, ctx, { method: 'GET', path: `${accountPath(ctx)}/questions-translation`, query: { locale, question_ids: questionIds.join(',') } }, 100),
+            await listAllPages(runtime.api, ctx, { method: 'GET', path: `${accountPath(ctx)}/questions-translation`, query: { locale, question_ids: questionIds.join(',') } }, LIST_QUESTIONS_TRANSLATION, 100),
           ),
         )
       : undefined,

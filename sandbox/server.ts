@@ -1,7 +1,7 @@
 // The HTTP pipeline: route match -> faults -> auth -> version -> account -> body -> idempotency ->
 // handler -> commit (idempotency record, state file, drop fault) -> response + request log.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { randomBytes } from 'node:crypto';
+import { newUlid } from './core/ulid';
 import { performance } from 'node:perf_hooks';
 import { ApiError, payloadTooLarge, unsupportedMediaType, badRequest } from './core/api-error';
 import { JSON_BODY_LIMIT_BYTES, MULTIPART_BODY_LIMIT_BYTES, readBody } from './core/body-reader';
@@ -87,7 +87,7 @@ export class SandboxServer {
       faults: () => this.currentFaults,
       info: this.info,
       credentials: { ...SEEDED_CREDENTIALS },
-      newId: (prefix) => `${prefix}_${randomBytes(8).toString('hex')}`,
+      newId: () => newUlid(now()),
       commit,
       log,
     };

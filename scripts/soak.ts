@@ -233,7 +233,7 @@ export function countAgainstDesired(sandbox: RunningSandbox, ids: string[]): Cou
       result.missingOrWrong += 1;
       result.problems.push(`${id}/us: ${rsids.length} excluded RSIDs (${new Set(rsids).size} distinct), ${SOAK_RSIDS.length} wanted`);
     }
-    const foundGroups = groups.filter((g) => g.name === groupName(id));
+    const foundGroups = groups.filter((g) => g.tag === groupName(id));
     foundGroups.forEach((g) => ownedGroups.add(g.id));
     const group = expectOne(`${id} exclusion group`, foundGroups);
     if (group && [...group.target_group_ids].sort().join() !== [byKey.uk, byKey.de].sort().join()) {

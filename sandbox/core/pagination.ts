@@ -1,4 +1,7 @@
-// Cursor pagination: `page_size` and `start_after` in, `{data, has_more, next_cursor}` out.
+// Cursor pagination: `page_size` and `start_after` in; out, the envelope of each list as the published
+// reference gives it (docs/api-conventions.md): keyed by resource with `has_more` and `next_cursor`
+// (projects, target groups), `{data, url, next_cursor}` without `has_more` (exclusion groups, ID lists),
+// `{webhooks, has_more}` whose next page starts after the last item's id.
 // The cursor is an opaque encoding of the last item's creation sequence number, so it stays valid when
 // items are deleted.
 import { ApiError } from './api-error';
@@ -34,6 +37,18 @@ export function parsePageRequest(query: URLSearchParams, opts: { max: number; de
   }
   if (problems.length > 0) throw new ApiError(400, 'bad_request', 'Invalid pagination parameters.', { invalidParams: problems });
   return { pageSize, afterSeq };
+}
+
+/** `{<key>: items, url, has_more, next_cursor}` (projects, target groups). */
+export function keyedListBody<T>(key: string, page: Page<T>, url: string): Record<string, unknown> {
+  return { [key]: page.data, url, has_more: page.has_more, next_cursor: page.next_cursor };
+}
+
+/** `{data, url, next_cursor?}`: no `has_more`; the cursor is absent on the last page. */
+export function dataCursorBody<T>(page: Page<T>, url: string): Record<string, unknown> {
+  const body: Record<string, unknown> = { data: page.data, url };
+  if (page.next_cursor !== null) body.next_cursor = page.next_cursor;
+  return body;
 }
 
 /** Pages items that carry `seq`; `items` need not be sorted. */

@@ -50,8 +50,11 @@ export interface SandboxServices {
   faults(): Faults;
   info: SandboxInfo;
   credentials: SandboxCredentials;
-  /** A new random id such as `prj_3f9a0c1d2e4b5a69`. */
-  newId(prefix: string): string;
+  /**
+   * A new resource id in the reference's format: a ULID (26 characters of Crockford base32, the pattern
+   * `^[0-9A-Z]{26}$` of ProjectID, TargetGroupID, ExclusionGroupID and the job ids). `kind` is for readers only.
+   */
+  newId(kind: string): string;
   /** Persists the state file; call after changing state outside a request (ticks, listeners). */
   commit(): void;
   /** Diagnostics to stderr (never tokens, bodies or respondent IDs). */

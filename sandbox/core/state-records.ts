@@ -85,8 +85,9 @@ export interface IdExclusionListRecord {
 export interface ExclusionGroupRecord extends Sequenced {
   id: string;
   account_id: number;
-  name: string;
-  description: string | null;
+  /** The group's name (reference: ExclusionGroupTag). */
+  tag: string;
+  description: string;
   target_group_ids: string[];
   created_at: string;
   updated_at: string;

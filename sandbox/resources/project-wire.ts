@@ -3,7 +3,7 @@
 import { unprocessable } from '../core/api-error';
 import { ObjectReader } from '../core/input-validation';
 import type { SeededAccount } from '../core/seed-data';
-import type { ProjectRecord } from '../core/state-records';
+import type { ProjectRecord, TargetGroupRecord } from '../core/state-records';
 import { notYetReason, renamedReason, usesNewNames, type ApiVersion } from '../core/versioning';
 
 export const HUMAN_READABLE_ID = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
@@ -66,6 +66,32 @@ export function deriveHumanReadableId(name: string, fallback: string): string {
     .slice(0, 100)
     .replace(/_+$/, '');
   return snake.length > 0 ? snake : fallback;
+}
+
+/** An item of the project list (reference: ProjectListItem): the project plus its status and statistics. */
+export function renderProjectListItem(p: ProjectRecord, version: ApiVersion, groups: readonly TargetGroupRecord[]): Record<string, unknown> {
+  const item: Record<string, unknown> = {
+    id: p.id,
+    [humanReadableIdField(version)]: p.human_readable_id,
+    account_id: p.account_id,
+    name: p.name,
+    status: 'active',
+    last_activity_at: groups.reduce((latest, tg) => (tg.updated_at > latest ? tg.updated_at : latest), p.updated_at),
+    target_group_count: groups.length,
+    statistics: {
+      filling_goal: groups.reduce((n, tg) => n + tg.filling_goal, 0),
+      current_completes: groups.reduce((n, tg) => n + tg.metrics.completes, 0),
+      current_prescreens: groups.reduce((n, tg) => n + tg.metrics.prescreens, 0),
+      incidence_rate_median: 0,
+      length_of_interview_median_seconds: 0,
+      conversion_rate_average: 0,
+      drop_off_rate_average: 0,
+    },
+    target_group_customer_reference_numbers: groups.map((tg) => tg.target_group_customer_reference_number).filter((r): r is string => r !== null),
+  };
+  if (p.project_customer_reference_number !== null) item.project_customer_reference_number = p.project_customer_reference_number;
+  if (!usesNewNames(version)) item.purchase_order_number = p.purchase_order_number;
+  return item;
 }
 
 export function renderProject(p: ProjectRecord, version: ApiVersion): Record<string, unknown> {

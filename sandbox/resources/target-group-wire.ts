@@ -153,7 +153,7 @@ export const targetGroupRenderHooks: { profiles: (profiles: unknown[], version: 
   profiles: (profiles) => profiles,
 };
 
-export function renderTargetGroup(tg: TargetGroupRecord, version: ApiVersion, opts: { list?: boolean } = {}): Record<string, unknown> {
+export function renderTargetGroup(tg: TargetGroupRecord, version: ApiVersion): Record<string, unknown> {
   const out: Record<string, unknown> = {
     id: tg.id,
     project_id: tg.project_id,
@@ -180,8 +180,31 @@ export function renderTargetGroup(tg: TargetGroupRecord, version: ApiVersion, op
     created_at: tg.created_at,
     updated_at: tg.updated_at,
   };
-  if (opts.list && usesNewNames(version)) delete out.name;
   return out;
+}
+
+/**
+ * An item of the target group list (reference: TargetGroupsListItem). `name` is left out from 2025-12-18
+ * on, as the spec says (Resources › Target group), where the reference still lists it.
+ */
+export function renderTargetGroupListItem(tg: TargetGroupRecord, version: ApiVersion): Record<string, unknown> {
+  const item: Record<string, unknown> = {
+    id: tg.id,
+    project_manager_id: tg.project_manager_id,
+    locale: tg.locale,
+    status: tg.status,
+    created_at: tg.created_at,
+    updated_at: tg.updated_at,
+    statistics: {
+      progress: {
+        value: { current_completes: tg.metrics.completes, current_prescreens: tg.metrics.prescreens, filling_goal: tg.filling_goal, filling_strategy: 'completes' },
+        issues: [],
+      },
+    },
+    target_group_customer_reference_number: tg.target_group_customer_reference_number,
+  };
+  if (!usesNewNames(version)) item.name = tg.name;
+  return item;
 }
 
 /** Names of the input fields whose stored value differs (for target_group.updated events). */

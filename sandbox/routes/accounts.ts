@@ -1,4 +1,6 @@
-// GET {base_url}/v1/accounts: the seeded accounts the token may access.
+// GET {base_url}/v1/accounts (reference: get_user_accounts) -> {accounts: [{id, name}]}, and
+// GET {base_url}/v1/accounts/{account_id}/business-units (reference: get_business_units) ->
+// {business_units: [{id, name, currency_code, pricing_models}]}. Ids are integers, as the reference types them.
 import { ok, type RouteModule } from '../core/route-module';
 import { SEEDED_ACCOUNTS } from '../core/seed-data';
 
@@ -8,18 +10,19 @@ export const accountsRoutes: RouteModule = {
     {
       method: 'GET',
       path: '/v1/accounts',
-      handler: () =>
+      handler: () => ok({ accounts: SEEDED_ACCOUNTS.map((a) => ({ id: a.account_id, name: a.name })) }),
+    },
+    {
+      method: 'GET',
+      path: '/v1/accounts/{account_id}/business-units',
+      handler: (ctx) =>
         ok({
-          data: SEEDED_ACCOUNTS.map((a) => ({
-            id: String(a.account_id),
-            account_id: a.account_id,
-            name: a.name,
-            business_unit_ids: [...a.business_unit_ids],
-            project_manager_ids: [...a.project_manager_ids],
-            features: [...a.features],
+          business_units: ctx.account!.business_unit_ids.map((id, i) => ({
+            id,
+            name: `${ctx.account!.name} unit ${i + 1}`,
+            currency_code: 'USD',
+            pricing_models: ['rate_card', 'dynamic'],
           })),
-          has_more: false,
-          next_cursor: null,
         }),
     },
   ],

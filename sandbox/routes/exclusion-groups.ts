@@ -1,26 +1,30 @@
-// Exclusion groups (spec: Endpoints › Exclusion groups) and GET P/target-groups/{id}/exclusion-groups.
-// Body {name, description?} (create may also seed target_group_ids); membership via add/remove
-// {data: [target_group_id, …]}, target groups from any project of the account.
+// Exclusion groups (spec: Endpoints › Exclusion groups; shapes from the reference's operations
+// create_exclusion_group, get_exclusion_group_by_id, update_exclusion_group_by_id, delete_exclusion_group_by_id,
+// get_exclusion_groups_by_account_id, get_exclusion_group_target_group_exclusions, add/remove_target_groups_…,
+// get_exclusion_groups_for_target_group). Body {tag, description}; the id field is exclusion_group_id;
+// PUT, DELETE, add and remove answer 204; add/remove take at most 100 target group ids a call.
 import { notFound, unprocessable, type InvalidParam } from '../core/api-error';
 import { ObjectReader } from '../core/input-validation';
-import { parsePageRequest, paginate } from '../core/pagination';
+import { dataCursorBody, parsePageRequest, paginate } from '../core/pagination';
 import { created, noContent, ok, type RequestContext, type RouteModule } from '../core/route-module';
 import type { ExclusionGroupRecord } from '../core/state-records';
 import { requireTargetGroup } from '../resources/lookups';
-import { PAGE } from './projects';
 import { P } from './paths';
 
 const GROUPS = `${P}/exclusion-groups`;
 const GROUP = `${GROUPS}/{exclusion_group_id}`;
-export const MAX_MEMBERS_PER_REQUEST = 1000;
+/** Reference: AddTargetGroupExclusionGroupRequest.data maxItems. */
+export const MAX_MEMBERS_PER_REQUEST = 100;
+/** Reference: PageSize1000 (default 1000) on the group lists; the target group's groups default to 10. */
+const GROUP_PAGE = { max: 1000, default: 1000 };
+const TG_GROUPS_PAGE = { max: 1000, default: 10 };
 
 const render = (g: ExclusionGroupRecord) => ({
-  id: g.id,
-  name: g.name,
+  exclusion_group_id: g.id,
+  tag: g.tag,
   description: g.description,
-  target_group_ids: [...g.target_group_ids],
-  created_at: g.created_at,
-  updated_at: g.updated_at,
+  create_date: g.created_at,
+  update_date: g.updated_at,
 });
 
 function requireGroup(ctx: RequestContext): ExclusionGroupRecord {
@@ -47,17 +51,19 @@ function readTargetGroupIds(ctx: RequestContext, r: ObjectReader, field: string,
   return ids;
 }
 
-function readGroupFields(r: ObjectReader) {
-  const name = r.string('name', { required: true, maxLength: 255 });
-  const description = r.string('description', { nullable: true, maxLength: 2000 });
-  return { name: name!, description: description ?? null };
+/** `{tag, description}`: both required on create (reference: CreateExclusionGroupRequest); tag at most 128 characters. */
+function readGroupFields(r: ObjectReader, current?: { tag: string; description: string }): { tag: string; description: string } {
+  const tag = r.string('tag', { required: !current, minLength: 1, maxLength: 128 });
+  const description = r.string('description', { required: !current, minLength: 0, maxLength: 2000 });
+  r.finish('The exclusion group is invalid.');
+  return { tag: tag ?? current?.tag ?? '', description: description ?? current?.description ?? '' };
 }
 
 function createGroup(ctx: RequestContext) {
   const r = ObjectReader.body(ctx.body);
-  r.rejectUnknown(['name', 'description', 'target_group_ids'], { id: 'is read-only' });
+  r.rejectUnknown(['tag', 'description'], { exclusion_group_id: 'is read-only', name: 'is not a field of an exclusion group; use tag' });
   const fields = readGroupFields(r);
-  const members = readTargetGroupIds(ctx, r, 'target_group_ids', false);
+  const members: string[] = [];
   const now = ctx.clock.iso();
   const group: ExclusionGroupRecord = {
     id: ctx.newId('exg'),
@@ -69,20 +75,20 @@ function createGroup(ctx: RequestContext) {
     updated_at: now,
   };
   ctx.store.data.exclusion_groups[group.id] = group;
-  return created(render(group), { location: `${ctx.path}/${group.id}` });
+  return created({ exclusion_group_id: group.id }, { location: `${ctx.path}/${group.id}` });
 }
 
 function updateGroup(ctx: RequestContext) {
   const group = requireGroup(ctx);
   const r = ObjectReader.body(ctx.body);
-  r.rejectUnknown(['name', 'description'], {
+  r.rejectUnknown(['tag', 'description'], {
     target_group_ids: 'membership changes use POST …/target-groups/add and …/target-groups/remove',
-    id: 'is read-only',
+    exclusion_group_id: 'is read-only',
+    name: 'is not a field of an exclusion group; use tag',
   });
-  const fields = readGroupFields(r);
-  r.finish('The exclusion group is invalid.');
+  const fields = readGroupFields(r, group);
   Object.assign(group, fields, { updated_at: ctx.clock.iso() });
-  return ok(render(group));
+  return noContent();
 }
 
 function changeMembers(ctx: RequestContext, op: 'add' | 'remove') {
@@ -92,21 +98,21 @@ function changeMembers(ctx: RequestContext, op: 'add' | 'remove') {
   const ids = readTargetGroupIds(ctx, r, 'data', true);
   group.target_group_ids = op === 'add' ? [...group.target_group_ids, ...ids.filter((id) => !group.target_group_ids.includes(id))] : group.target_group_ids.filter((id) => !ids.includes(id));
   group.updated_at = ctx.clock.iso();
-  return ok(render(group));
+  return noContent();
 }
 
 function listMembers(ctx: RequestContext) {
   const group = requireGroup(ctx);
-  const page = parsePageRequest(ctx.query, PAGE);
+  const page = parsePageRequest(ctx.query, GROUP_PAGE);
   const members = group.target_group_ids.map((id) => ctx.store.data.target_groups[id]).filter((tg) => tg !== undefined);
-  return ok(paginate(members, page, (tg) => ({ id: tg.id, project_id: tg.project_id, name: tg.name, status: tg.status })));
+  return ok(dataCursorBody(paginate(members, page, (tg) => tg.id), ctx.path));
 }
 
 function groupsOfTargetGroup(ctx: RequestContext) {
   const tg = requireTargetGroup(ctx);
-  const page = parsePageRequest(ctx.query, PAGE);
+  const page = parsePageRequest(ctx.query, TG_GROUPS_PAGE);
   const groups = Object.values(ctx.store.data.exclusion_groups).filter((g) => g.account_id === tg.account_id && g.target_group_ids.includes(tg.id));
-  return ok(paginate(groups, page, render));
+  return ok(dataCursorBody(paginate(groups, page, render), ctx.path));
 }
 
 export const exclusionGroupsRoutes: RouteModule = {
@@ -116,7 +122,7 @@ export const exclusionGroupsRoutes: RouteModule = {
       method: 'GET',
       path: GROUPS,
       handler: (ctx) =>
-        ok(paginate(Object.values(ctx.store.data.exclusion_groups).filter((g) => g.account_id === ctx.account!.account_id), parsePageRequest(ctx.query, PAGE), render)),
+        ok(dataCursorBody(paginate(Object.values(ctx.store.data.exclusion_groups).filter((g) => g.account_id === ctx.account!.account_id), parsePageRequest(ctx.query, GROUP_PAGE), render), ctx.path)),
     },
     { method: 'POST', path: GROUPS, idempotent: true, handler: createGroup },
     { method: 'GET', path: GROUP, handler: (ctx) => ok(render(requireGroup(ctx))) },

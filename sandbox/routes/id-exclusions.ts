@@ -1,7 +1,7 @@
 // ID-based exclusions under X = TG/exclusions (spec: Endpoints › ID-based exclusions): upload by file
 // (job), job status, remove-all (job), paginated reads. All three versions.
 import { badRequest, type InvalidParam } from '../core/api-error';
-import { paginateArray, parsePageRequest } from '../core/pagination';
+import { dataCursorBody, paginateArray, parsePageRequest } from '../core/pagination';
 import { created, ok, type RequestContext, type RouteModule } from '../core/route-module';
 import type { JobRecord } from '../core/state-records';
 import type { StateStore } from '../core/state-store';
@@ -91,7 +91,7 @@ function settleRemoveAll(store: StateStore) {
 function readIds(ctx: RequestContext, key: 'rsid' | 'access_respondent_guid') {
   const tg = requireTargetGroup(ctx);
   const page = parsePageRequest(ctx.query, ID_PAGE);
-  return ok(paginateArray(exclusionLists(ctx.store.data, tg.id)[key], page));
+  return ok(dataCursorBody(paginateArray(exclusionLists(ctx.store.data, tg.id)[key], page), ctx.path));
 }
 
 export const idExclusionsRoutes: RouteModule = {

@@ -1,21 +1,22 @@
 // Projects: list, create, get, update (PUT), overview (spec: Endpoints › Projects).
-import { parsePageRequest, paginate } from '../core/pagination';
+import { keyedListBody, parsePageRequest, paginate } from '../core/pagination';
 import { created, ok, type RequestContext, type RouteModule } from '../core/route-module';
 import type { ProjectRecord, TargetGroupStatus } from '../core/state-records';
 import { assertWriteVersionAllowed, pinWriteVersion } from '../core/versioning';
 import { requireProject } from '../resources/lookups';
-import { deriveHumanReadableId, readProjectInput, renderProject } from '../resources/project-wire';
+import { deriveHumanReadableId, readProjectInput, renderProject, renderProjectListItem } from '../resources/project-wire';
 import { PROJECT, PROJECTS } from './paths';
 
 export const PAGE = { max: 100, default: 20 };
 
 function listProjects(ctx: RequestContext) {
   const page = parsePageRequest(ctx.query, PAGE);
-  const reference = ctx.query.get('project_customer_reference_number');
-  const items = Object.values(ctx.store.data.projects).filter(
-    (p) => p.account_id === ctx.account!.account_id && (reference === null || p.project_customer_reference_number === reference),
-  );
-  return ok(paginate(items, page, (p) => renderProject(p, ctx.version)));
+  // The reference (list_account_projects) filters by name/search_string, status and project manager; it
+  // has no customer-reference-number filter, so neither has the sandbox.
+  const status = ctx.query.get('status');
+  const items = Object.values(ctx.store.data.projects).filter((p) => p.account_id === ctx.account!.account_id && (status === null || status === 'active'));
+  const groups = Object.values(ctx.store.data.target_groups);
+  return ok(keyedListBody('projects', paginate(items, page, (p) => renderProjectListItem(p, ctx.version, groups.filter((tg) => tg.project_id === p.id))), ctx.path));
 }
 
 function createProject(ctx: RequestContext) {
@@ -27,7 +28,7 @@ function createProject(ctx: RequestContext) {
     seq: ctx.store.nextSeq(),
     account_id: ctx.account!.account_id,
     name: input.name,
-    human_readable_id: input.human_readable_id ?? deriveHumanReadableId(input.name, `project_${id.slice(4)}`),
+    human_readable_id: input.human_readable_id ?? deriveHumanReadableId(input.name, `project_${id.slice(-8).toLowerCase()}`),
     project_customer_reference_number: input.project_customer_reference_number,
     purchase_order_number: input.purchase_order_number ?? null,
     business_unit_id: input.business_unit_id,

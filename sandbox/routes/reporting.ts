@@ -73,7 +73,10 @@ function questionsTranslation(ctx: RequestContext) {
   const ids = readQuestionIds(ctx);
   const page = parsePageRequest(ctx.query, { max: 100, default: 20 });
   const items = listQuestions().map((question, index) => ({ seq: index + 1, question })).filter(({ question }) => ids === null || ids.has(question.id));
-  return ok(paginate(items, page, ({ question }) => renderQuestion(question, market)));
+  // Envelope of the reference's account_questions_translation: {total, profiles, has_more, next_cursor}.
+  // The items keep the sandbox's question shape (see docs/api-conventions.md, not yet on the reference's wire).
+  const body = paginate(items, page, ({ question }) => renderQuestion(question, market));
+  return ok({ total: items.length, profiles: body.data, has_more: body.has_more, next_cursor: body.next_cursor });
 }
 
 export const reportingRoutes: RouteModule = {

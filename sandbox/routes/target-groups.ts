@@ -1,12 +1,12 @@
 // Target groups: create draft, update draft (PUT), get, list, overview (spec: Endpoints › Target groups).
 import { ApiError } from '../core/api-error';
-import { parsePageRequest, paginate } from '../core/pagination';
+import { keyedListBody, parsePageRequest, paginate } from '../core/pagination';
 import { created, ok, type RequestContext, type RouteModule } from '../core/route-module';
 import type { TargetGroupRecord } from '../core/state-records';
 import { assertWriteVersionAllowed, pinWriteVersion } from '../core/versioning';
 import { requireProject, requireTargetGroup } from '../resources/lookups';
 import { emitTargetGroupEvent } from '../resources/target-group-events';
-import { changedFields, noteField, pricingValueOut, readTargetGroupInput, renderTargetGroup, type TargetGroupInput } from '../resources/target-group-wire';
+import { changedFields, noteField, pricingValueOut, readTargetGroupInput, renderTargetGroup, renderTargetGroupListItem, type TargetGroupInput } from '../resources/target-group-wire';
 import { LAUNCH_KIND, assertNoRunningJob } from '../resources/target-group-jobs';
 import { PAGE } from './projects';
 import { TARGET_GROUPS, TG } from './paths';
@@ -62,11 +62,21 @@ function updateTargetGroup(ctx: RequestContext) {
 function listTargetGroups(ctx: RequestContext) {
   const project = requireProject(ctx);
   const page = parsePageRequest(ctx.query, PAGE);
-  const reference = ctx.query.get('target_group_customer_reference_number');
+  // Reference (get_list_target_groups): `target_group_customer_reference_numbers` and `status` are arrays
+  // (the parameter repeated, or comma-separated).
+  const references = listParam(ctx.query, 'target_group_customer_reference_numbers');
+  const statuses = listParam(ctx.query, 'status');
   const items = Object.values(ctx.store.data.target_groups).filter(
-    (tg) => tg.project_id === project.id && (reference === null || tg.target_group_customer_reference_number === reference),
+    (tg) =>
+      tg.project_id === project.id &&
+      (references.length === 0 || (tg.target_group_customer_reference_number !== null && references.includes(tg.target_group_customer_reference_number))) &&
+      (statuses.length === 0 || statuses.includes(tg.status)),
   );
-  return ok(paginate(items, page, (tg) => renderTargetGroup(tg, ctx.version, { list: true })));
+  return ok(keyedListBody('target_groups', paginate(items, page, (tg) => renderTargetGroupListItem(tg, ctx.version)), ctx.path));
+}
+
+function listParam(query: URLSearchParams, name: string): string[] {
+  return query.getAll(name).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
 }
 
 function targetGroupOverview(ctx: RequestContext) {

@@ -9,7 +9,7 @@
 // Admin: GET /_sandbox/webhooks/deliveries, PUT /_sandbox/webhooks/settings {max_attempts, base_delay_ms, max_delay_ms}.
 
 import { randomUUID } from 'node:crypto';
-import { notFound } from '../core/api-error';
+import { badRequest, notFound } from '../core/api-error';
 import type { TargetGroupEvent } from '../core/event-bus';
 import { ObjectReader } from '../core/input-validation';
 import { paginate, parsePageRequest } from '../core/pagination';
@@ -72,6 +72,20 @@ function render(record: WebhookRecord, withSecret = false): Record<string, unkno
   const out: Record<string, unknown> = { id: record.id, url: record.url, events: [...record.events], compression: record.compression, created_at: record.created_at, updated_at: record.updated_at };
   if (withSecret) out.secret = record.secret;
   return out;
+}
+
+/**
+ * `{webhooks, has_more}` (reference: get_webhooks): the list carries no cursor; the next page is asked
+ * for with `start_after=<id of the last webhook of the page>`.
+ */
+function listWebhooks(ctx: RequestContext) {
+  const all = Object.values(peekWebhooksSlice(ctx.store).webhooks).filter((w) => w.account_id === ctx.account!.account_id);
+  const after = ctx.query.get('start_after');
+  const anchor = after === null ? undefined : all.find((w) => w.id === after);
+  if (after !== null && !anchor) throw badRequest('Invalid pagination parameters.', [{ name: 'start_after', reason: 'is not the id of a webhook of this account' }]);
+  const size = parsePageRequest(new URLSearchParams(ctx.query.has('page_size') ? { page_size: ctx.query.get('page_size')! } : {}), { max: 100, default: 10 }).pageSize;
+  const page = paginate(all, { pageSize: size, afterSeq: anchor?.seq ?? 0 }, (w) => render(w));
+  return ok({ webhooks: page.data, has_more: page.has_more });
 }
 
 function requireWebhook(ctx: RequestContext): WebhookRecord {
@@ -203,7 +217,7 @@ function readDeliverySettings(body: unknown, current: DeliverySettings): Deliver
 export const webhooksRoutes: RouteModule = {
   name: 'webhooks',
   routes: [
-    { method: 'GET', path: WEBHOOKS, handler: (ctx) => ok(paginate(Object.values(peekWebhooksSlice(ctx.store).webhooks).filter((w) => w.account_id === ctx.account!.account_id), parsePageRequest(ctx.query, { max: 100, default: 20 }), (w) => render(w))) },
+    { method: 'GET', path: WEBHOOKS, handler: listWebhooks },
     { method: 'POST', path: WEBHOOKS, idempotent: true, handler: createWebhook },
     { method: 'GET', path: WEBHOOK, handler: (ctx) => ok(render(requireWebhook(ctx))) },
     { method: 'PUT', path: WEBHOOK, handler: replaceWebhook },

@@ -5,6 +5,7 @@ import { createMockActivities } from './helpers/mock-activities';
 
 const EXPECTED = [
   'getAccounts',
+  'getBusinessUnits',
   'ensureProject', 'updateProject', 'getProject', 'getProjectOverview',
   'ensureDraftTargetGroup', 'ensureDraftTargetGroups', 'updateDraftTargetGroup', 'getTargetGroup', 'listTargetGroups', 'getTargetGroupOverview', 'getTargetGroupPerformance',
   'calculateFeasibility', 'generatePricePrediction', 'checkLaunchGates', 'checkLaunchGatesBatch', 'launchAndAwaitBatch',

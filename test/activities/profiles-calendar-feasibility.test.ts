@@ -133,11 +133,20 @@ describe('feasibility, recontact, accounts', () => {
     expect(await m.activities.getRecontactJob({ ctx, ...target, jobId: 'rj1' })).toEqual({ status: 'Completed' });
   });
 
-  it('getAccounts reads {data: [...]} or a bare array', async () => {
+  it('getAccounts reads get_user_accounts {accounts: [{id, name}]} (integer ids); another envelope is a wire_mismatch', async () => {
     m = createMockActivities();
-    m.on('GET', '/v1/accounts', () => ({ status: 200, body: { data: [{ id: '1001' }] } }));
-    m.on('GET', '/v1/accounts', () => ({ status: 200, body: [{ id: '1002' }] }));
-    expect(await m.activities.getAccounts({ ctx })).toEqual({ accounts: [{ id: '1001' }] });
-    expect(await m.activities.getAccounts({ ctx })).toEqual({ accounts: [{ id: '1002' }] });
+    m.on('GET', '/v1/accounts', () => ({ status: 200, body: { accounts: [{ id: 1001, name: 'Buyer' }] } }));
+    m.on('GET', '/v1/accounts', () => ({ status: 200, body: { data: [{ id: '1002' }] } }));
+    expect(await m.activities.getAccounts({ ctx })).toEqual({ accounts: [{ id: '1001', name: 'Buyer' }] });
+    const f = await rejectionOf(m.activities.getAccounts({ ctx }));
+    expect(f.type).toBe('wire_mismatch');
+    expect(f.nonRetryable).toBe(true);
+    expect(f.message).toContain('get_user_accounts (GET /v1/accounts) answered 200 with {data: array(1) of object(1 keys)}');
+  });
+
+  it('getBusinessUnits reads get_business_units {business_units: [...]} of the ctx account', async () => {
+    m = createMockActivities();
+    m.on('GET', '/v1/accounts/1001/business-units', () => ({ status: 200, body: { business_units: [{ id: 2001, name: 'Unit', currency_code: 'USD', pricing_models: ['rate_card'] }] } }));
+    expect(await m.activities.getBusinessUnits({ ctx })).toEqual({ businessUnits: [{ id: '2001', name: 'Unit', currency_code: 'USD', pricing_models: ['rate_card'] }] });
   });
 });

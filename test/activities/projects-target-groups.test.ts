@@ -7,6 +7,12 @@ const P = '/v1/demand/accounts/1001';
 const ctx = { accountId: '1001', apiVersion: '2025-12-18' as const };
 const desiredProject = { name: 'ACME Q4', project_customer_reference_number: 'PO-42', business_unit_id: '2001' };
 const project = { id: 'p1', ...desiredProject, human_readable_id: 'acme_q4' };
+/** Project and target group ids as the reference gives them (ULIDs). */
+const PA = '01JPR0JECT0000000000000000';
+const PB = '01JPR0JECT0000000000000001';
+const listed = (id: string, reference: string) => ({ id, name: 'ACME Q4', project_customer_reference_number: reference });
+/** list_account_projects: {projects, url, has_more, next_cursor}. */
+const projectsPage = (projects: unknown[], next: string | null = null) => ({ status: 200, body: { projects, url: `${P}/projects`, has_more: next !== null, next_cursor: next } });
 let m: MockActivities;
 afterEach(async () => {
   expect(m.agent.pendingInterceptors().filter((i) => i.origin === API_ORIGIN)).toEqual([]);
@@ -25,13 +31,10 @@ describe('ensureProject', () => {
   it('falls back to the customer reference number when the known id is gone (404), across pages', async () => {
     m = createMockActivities();
     m.on('GET', `${P}/projects/gone`, () => ({ status: 404, body: apiError('not_found') }));
-    m.on('GET', `${P}/projects?project_customer_reference_number=PO-42&page_size=2`, () => ({
-      status: 200, body: { data: [{ id: 'p0', project_customer_reference_number: 'PO-4' }], has_more: true, next_cursor: 'c1' },
-    }));
-    m.on('GET', `${P}/projects?project_customer_reference_number=PO-42&page_size=2&start_after=c1`, () => ({
-      status: 200, body: { data: [{ id: 'p1', project_customer_reference_number: 'PO-42' }], has_more: false, next_cursor: null },
-    }));
-    m.on('GET', `${P}/projects/p1`, () => ({ status: 200, body: project }));
+    // The reference's project list has no reference-number filter: every page is read and matched here.
+    m.on('GET', `${P}/projects?page_size=2`, () => projectsPage([listed(PB, 'PO-4')], 'c1'));
+    m.on('GET', `${P}/projects?page_size=2&start_after=c1`, () => projectsPage([listed(PA, 'PO-42')]));
+    m.on('GET', `${P}/projects/${PA}`, () => ({ status: 200, body: project }));
     const out = await m.activities.ensureProject({ ctx, idempotencyKey: 'k', knownId: 'gone', desired: desiredProject });
     expect(out).toEqual({ project, created: false });
     expect(m.requests.some((r) => r.method === 'POST')).toBe(false);
@@ -39,7 +42,7 @@ describe('ensureProject', () => {
 
   it('creates with the Idempotency-Key when nothing matches', async () => {
     m = createMockActivities();
-    m.on('GET', /^\/v1\/demand\/accounts\/1001\/projects\?/, () => ({ status: 200, body: { data: [], has_more: false, next_cursor: null } }));
+    m.on('GET', /^\/v1\/demand\/accounts\/1001\/projects\?/, () => projectsPage([]));
     m.on('POST', `${P}/projects`, () => ({ status: 201, body: project }));
     const out = await m.activities.ensureProject({ ctx, idempotencyKey: 'study:acme:project', desired: desiredProject });
     expect(out).toEqual({ project, created: true });
@@ -50,23 +53,21 @@ describe('ensureProject', () => {
 
   it('a lost create answer never duplicates: the retry finds the project by its reference number', async () => {
     m = createMockActivities();
-    m.on('GET', /^\/v1\/demand\/accounts\/1001\/projects\?/, () => ({ status: 200, body: { data: [], has_more: false, next_cursor: null } }));
+    m.on('GET', /^\/v1\/demand\/accounts\/1001\/projects\?/, () => projectsPage([]));
     m.api.intercept({ path: `${P}/projects`, method: 'POST' }).replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
     const first = await rejectionOf(m.activities.ensureProject({ ctx, idempotencyKey: 'k', desired: desiredProject }));
     expect(first.type).toBe('network_error');
     expect(first.nonRetryable).toBe(false);
     // Temporal retries the activity; by now the project exists.
-    m.on('GET', /^\/v1\/demand\/accounts\/1001\/projects\?/, () => ({ status: 200, body: { data: [project], has_more: false, next_cursor: null } }));
-    m.on('GET', `${P}/projects/p1`, () => ({ status: 200, body: project }));
+    m.on('GET', /^\/v1\/demand\/accounts\/1001\/projects\?/, () => projectsPage([listed(PA, 'PO-42')]));
+    m.on('GET', `${P}/projects/${PA}`, () => ({ status: 200, body: project }));
     const second = await m.activities.ensureProject({ ctx, idempotencyKey: 'k', desired: desiredProject });
     expect(second).toEqual({ project, created: false });
   });
 
   it('refuses to guess between two projects with the same reference number', async () => {
     m = createMockActivities();
-    m.on('GET', /^\/v1\/demand\/accounts\/1001\/projects\?/, () => ({
-      status: 200, body: { data: [{ ...project, id: 'a' }, { ...project, id: 'b' }], has_more: false, next_cursor: null },
-    }));
+    m.on('GET', /^\/v1\/demand\/accounts\/1001\/projects\?/, () => projectsPage([listed(PA, 'PO-42'), listed(PB, 'PO-42')]));
     const f = await rejectionOf(m.activities.ensureProject({ ctx, idempotencyKey: 'k', desired: desiredProject }));
     expect(f.type).toBe('ambiguous_natural_key');
     expect(f.nonRetryable).toBe(true);
@@ -110,6 +111,12 @@ const desiredTg = {
   project_manager_id: '3001', collects_pii: false, target_group_customer_reference_number: 'us_gen_pop',
 };
 const tg = { id: 'tg1', status: 'draft', ...desiredTg };
+const TA = '01JTARGETGR0UP000000000001';
+const TB = '01JTARGETGR0UP000000000002';
+const TC = '01JTARGETGR0UP000000000003';
+const tgItem = (id: string, reference: string | null = null) => ({ id, status: 'draft', target_group_customer_reference_number: reference });
+/** get_list_target_groups: {target_groups, url, has_more, next_cursor}. */
+const tgPage = (target_groups: unknown[], next: string | null = null) => ({ status: 200, body: { target_groups, url: TGS, has_more: next !== null, next_cursor: next } });
 
 describe('ensureDraftTargetGroup', () => {
   it('finds by knownId first', async () => {
@@ -120,10 +127,9 @@ describe('ensureDraftTargetGroup', () => {
 
   it('finds by target_group_customer_reference_number and re-reads the full resource (lists omit fields)', async () => {
     m = createMockActivities();
-    m.on('GET', `${TGS}?target_group_customer_reference_number=us_gen_pop&page_size=2`, () => ({
-      status: 200, body: { data: [{ id: 'tg1', target_group_customer_reference_number: 'us_gen_pop' }], has_more: false, next_cursor: null },
-    }));
-    m.on('GET', `${TGS}/tg1`, () => ({ status: 200, body: tg }));
+    // The plural array filter of get_list_target_groups.
+    m.on('GET', `${TGS}?target_group_customer_reference_numbers=us_gen_pop&page_size=2`, () => tgPage([tgItem(TA, 'us_gen_pop')]));
+    m.on('GET', `${TGS}/${TA}`, () => ({ status: 200, body: tg }));
     expect(await m.activities.ensureDraftTargetGroup({ ctx, projectId: 'p1', idempotencyKey: 'k', desired: desiredTg })).toEqual({ targetGroup: tg, created: false });
   });
 
@@ -148,20 +154,32 @@ describe('ensureDraftTargetGroup', () => {
 
   it('lists all target groups across pages, and reads overview and performance', async () => {
     m = createMockActivities();
-    m.on('GET', `${TGS}?page_size=2`, () => ({ status: 200, body: { data: [{ id: 'a' }, { id: 'b' }], has_more: true, next_cursor: 'x' } }));
-    m.on('GET', `${TGS}?page_size=2&start_after=x`, () => ({ status: 200, body: { data: [{ id: 'c' }], has_more: false, next_cursor: null } }));
+    m.on('GET', `${TGS}?page_size=2`, () => tgPage([tgItem(TA), tgItem(TB)], 'x'));
+    m.on('GET', `${TGS}?page_size=2&start_after=x`, () => tgPage([tgItem(TC)]));
     m.on('GET', `${TGS}/tg1/overview`, () => ({ status: 200, body: { completes: 3 } }));
     m.on('GET', `${TGS}/tg1/performance`, () => ({ status: 200, body: { completes_cost: { value: '1.00', currency_code: 'USD', currency_scale: 2 } } }));
-    expect((await m.activities.listTargetGroups({ ctx, projectId: 'p1' })).targetGroups.map((t) => t.id)).toEqual(['a', 'b', 'c']);
+    expect((await m.activities.listTargetGroups({ ctx, projectId: 'p1' })).targetGroups.map((t) => t.id)).toEqual([TA, TB, TC]);
     expect(await m.activities.getTargetGroupOverview({ ctx, projectId: 'p1', targetGroupId: 'tg1' })).toEqual({ overview: { completes: 3 } });
     expect((await m.activities.getTargetGroupPerformance({ ctx, projectId: 'p1', targetGroupId: 'tg1' })).performance).toHaveProperty('completes_cost');
   });
 
   it('fails on a cursor that repeats instead of looping forever', async () => {
     m = createMockActivities();
-    m.on('GET', `${TGS}?page_size=2`, () => ({ status: 200, body: { data: [{ id: 'a' }], has_more: true, next_cursor: 'x' } }));
-    m.on('GET', `${TGS}?page_size=2&start_after=x`, () => ({ status: 200, body: { data: [{ id: 'b' }], has_more: true, next_cursor: 'x' } }));
+    m.on('GET', `${TGS}?page_size=2`, () => tgPage([tgItem(TA)], 'x'));
+    m.on('GET', `${TGS}?page_size=2&start_after=x`, () => tgPage([tgItem(TB)], 'x'));
     const f = await rejectionOf(m.activities.listTargetGroups({ ctx, projectId: 'p1' }));
-    expect(f.type).toBe('unexpected_response');
+    expect(f.type).toBe('wire_mismatch');
+    expect(f.nonRetryable).toBe(true);
+    expect(f.message).toContain('get_list_target_groups');
+  });
+
+  it('a list in another envelope is a wire_mismatch naming the operation and what it answered, never an empty list', async () => {
+    m = createMockActivities();
+    m.on('GET', `${TGS}?page_size=2`, () => ({ status: 200, body: { data: [{ id: TA }], has_more: false, next_cursor: null } }));
+    const f = await rejectionOf(m.activities.listTargetGroups({ ctx, projectId: 'p1' }));
+    expect(f.type).toBe('wire_mismatch');
+    expect(f.nonRetryable).toBe(true);
+    expect(f.message).toContain('get_list_target_groups (GET /v1/demand/accounts/1001/projects/p1/target-groups) answered 200 with {data: array(1) of object(1 keys), has_more: boolean, next_cursor: null}');
+    expect(f.message).toContain('target_groups');
   });
 });

@@ -16,7 +16,7 @@ afterEach(async () => {
 describe('webhooks', () => {
   it('createWebhook hands the secret to the store and never returns it', async () => {
     m = createMockActivities();
-    m.on('GET', `${HOOKS}?page_size=2`, () => ({ status: 200, body: { data: [], has_more: false, next_cursor: null } }));
+    m.on('GET', `${HOOKS}?page_size=2`, () => ({ status: 200, body: { webhooks: [], has_more: false } }));
     m.on('POST', HOOKS, () => ({ status: 201, body: { id: 'w1', ...desired, compression: null, secret: SECRET } }));
     const out = await m.activities.createWebhook({ ctx, idempotencyKey: 'wh-k', desired });
     expect(out).toEqual({ webhook: { id: 'w1', ...desired, compression: null }, created: true });
@@ -29,17 +29,27 @@ describe('webhooks', () => {
   it('reuses an existing webhook for the URL when its secret is held', async () => {
     m = createMockActivities();
     m.secrets.set('1001/w1', SECRET);
-    m.on('GET', `${HOOKS}?page_size=2`, () => ({ status: 200, body: { data: [{ id: 'w1', ...desired }], has_more: false, next_cursor: null } }));
+    m.on('GET', `${HOOKS}?page_size=2`, () => ({ status: 200, body: { webhooks: [{ id: 'w1', ...desired }], has_more: false } }));
     expect(await m.activities.createWebhook({ ctx, idempotencyKey: 'wh-k', desired })).toEqual({ webhook: { id: 'w1', ...desired }, created: false });
   });
 
-  it('a create answer without a secret is an unexpected response (the retry replays the same key)', async () => {
+  it('a create answer without a secret is a non-retryable wire_mismatch (a retry would replay the same answer)', async () => {
     m = createMockActivities();
-    m.on('GET', `${HOOKS}?page_size=2`, () => ({ status: 200, body: { data: [], has_more: false, next_cursor: null } }));
+    m.on('GET', `${HOOKS}?page_size=2`, () => ({ status: 200, body: { webhooks: [], has_more: false } }));
     m.on('POST', HOOKS, () => ({ status: 201, body: { id: 'w1', ...desired } }));
     const f = await rejectionOf(m.activities.createWebhook({ ctx, idempotencyKey: 'wh-k', desired }));
-    expect(f.type).toBe('unexpected_response');
+    expect(f.type).toBe('wire_mismatch');
+    expect(f.nonRetryable).toBe(true);
+    expect(f.message).toContain('create_webhook');
+    expect(f.message).toContain('secret');
     expect(m.secrets.size).toBe(0);
+  });
+
+  it('pages the webhook list by has_more and the last id (get_webhooks has no cursor field)', async () => {
+    m = createMockActivities();
+    m.on('GET', `${HOOKS}?page_size=2`, () => ({ status: 200, body: { webhooks: [{ id: 'w1', ...desired }, { id: 'w2', ...desired }], has_more: true } }));
+    m.on('GET', `${HOOKS}?page_size=2&start_after=w2`, () => ({ status: 200, body: { webhooks: [{ id: 'w3', ...desired }], has_more: false } }));
+    expect((await m.activities.listWebhooks({ ctx })).webhooks.map((w) => w.id)).toEqual(['w1', 'w2', 'w3']);
   });
 
   it('updateWebhook always sends compression, null when not wanted, and strips a secret from the answer', async () => {
@@ -59,7 +69,7 @@ describe('webhooks', () => {
 
   it('lists without secrets; delete tolerates a webhook already gone', async () => {
     m = createMockActivities();
-    m.on('GET', `${HOOKS}?page_size=2`, () => ({ status: 200, body: { data: [{ id: 'w1', ...desired, secret: SECRET }], has_more: false, next_cursor: null } }));
+    m.on('GET', `${HOOKS}?page_size=2`, () => ({ status: 200, body: { webhooks: [{ id: 'w1', ...desired, secret: SECRET }], has_more: false } }));
     m.on('DELETE', `${HOOKS}/w1`, () => ({ status: 404, body: apiError('not_found') }));
     expect(JSON.stringify(await m.activities.listWebhooks({ ctx }))).not.toContain(SECRET);
     expect(await m.activities.deleteWebhook({ ctx, webhookId: 'w1' })).toEqual({ deleted: false });

@@ -77,7 +77,7 @@ describe('chaos: the worker is killed at 10 points of a 5-target-group apply', (
     expect(tgs.every((x) => launched.has(x.status))).toBe(true);
     const runs = Object.values(state.fielding_runs).filter((r) => tgs.some((x) => x.id === r.target_group_id));
     expect(runs).toHaveLength(KEYS.length);
-    const groups = Object.values(state.exclusion_groups).filter((g) => g.name === `Chaos group ${run}`);
+    const groups = Object.values(state.exclusion_groups).filter((g) => g.tag === `Chaos group ${run}`);
     expect(groups).toHaveLength(1);
     expect(groups[0].target_group_ids).toHaveLength(2);
 

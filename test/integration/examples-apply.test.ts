@@ -132,7 +132,7 @@ describe('the shipped examples apply against the sandbox', () => {
       ]);
 
       // The shared exclusion group holds all three; the webhook is registered.
-      const groups = Object.values(t.stack.sandbox.state().exclusion_groups).filter((g) => g.name === 'ACME trackers (all waves)');
+      const groups = Object.values(t.stack.sandbox.state().exclusion_groups).filter((g) => g.tag === 'ACME trackers (all waves)');
       expect(groups).toHaveLength(1);
       expect([...groups[0].target_group_ids].sort()).toEqual([us.id, uk.id, de.id].sort());
       const hooks = await api.req('GET', `/v1/accounts/${ACCOUNT}/webhooks`);
@@ -226,7 +226,7 @@ describe('the shipped examples apply against the sandbox', () => {
       expect(lists.access_respondent_guid).toHaveLength(guids.length);
       expect([...lists.access_respondent_guid].sort()).toEqual(guids.map((g) => g.toLowerCase()).sort());
 
-      const groups = Object.values(t.stack.sandbox.state().exclusion_groups).filter((g) => g.name === 'ACME pricing waves');
+      const groups = Object.values(t.stack.sandbox.state().exclusion_groups).filter((g) => g.tag === 'ACME pricing waves');
       expect(groups).toHaveLength(1);
       expect([...groups[0].target_group_ids].sort()).toEqual([main.id, boost.id].sort());
 

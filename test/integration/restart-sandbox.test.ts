@@ -80,7 +80,7 @@ describe('the sandbox restarted from its state file in the middle of an apply', 
     const byKey = (key: string) => tgs.find((x) => x.target_group_customer_reference_number === `studyflow:sandbox-restart:${key}`)!;
     expect(Object.values(state.fielding_runs).map((r) => r.target_group_id).sort()).toEqual(tgs.map((x) => x.id).sort());
     const groups = Object.values(state.exclusion_groups);
-    expect(groups.map((g) => g.name)).toEqual(['Sandbox restart waves']);
+    expect(groups.map((g) => g.tag)).toEqual(['Sandbox restart waves']);
     expect([...groups[0].target_group_ids].sort()).toEqual([byKey('us').id, byKey('uk').id].sort());
     for (const key of ['us', 'uk']) {
       expect([...state.id_exclusion_lists[byKey(key).id].rsid].sort()).toEqual([...RSIDS].sort());

@@ -113,7 +113,7 @@ describe('the Temporal dev server restarted (SQLite kept) in the middle of an ap
     const byKey = (key: string) => tgs.find((x) => x.target_group_customer_reference_number === `studyflow:${STUDY_ID}:${key}`)!;
     expect(Object.values(state.fielding_runs).map((r) => r.target_group_id).sort()).toEqual(tgs.map((x) => x.id).sort());
     const groups = Object.values(state.exclusion_groups);
-    expect(groups.map((g) => g.name)).toEqual(['Temporal restart waves']);
+    expect(groups.map((g) => g.tag)).toEqual(['Temporal restart waves']);
     expect([...groups[0].target_group_ids].sort()).toEqual([byKey('us').id, byKey('de').id].sort());
     for (const key of ['us', 'uk']) expect([...state.id_exclusion_lists[byKey(key).id].rsid].sort()).toEqual([...RSIDS].sort());
     const uploads = Object.values(state.jobs).filter((j) => j.kind === 'exclusion_upload');

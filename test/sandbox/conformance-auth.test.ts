@@ -98,9 +98,16 @@ describe('Endpoints › Accounts', () => {
   it('lists the seeded accounts', async () => {
     const res = await api.req('GET', '/v1/accounts');
     expect(res.status).toBe(200);
-    expect(res.body.data.map((a: { id: string }) => a.id)).toEqual(['1001', '1002']);
-    expect(res.body.data[0].business_unit_ids).toEqual([2001, 2002]);
-    expect(res.body.has_more).toBe(false);
+    // get_user_accounts: {accounts: [{id, name}]} with integer ids.
+    expect(res.body).toEqual({ accounts: [{ id: 1001, name: 'Sandbox Research Buyer' }, { id: 1002, name: 'Sandbox Basic Buyer' }] });
+  });
+
+  it('lists the business units of an account (get_business_units)', async () => {
+    const res = await api.req('GET', '/v1/accounts/1001/business-units');
+    expect(res.status).toBe(200);
+    expect(res.body.business_units.map((b: { id: number }) => b.id)).toEqual([2001, 2002]);
+    expect(res.body.business_units[0]).toMatchObject({ currency_code: 'USD', pricing_models: ['rate_card', 'dynamic'] });
+    expect((await api.req('GET', '/v1/accounts/9999/business-units')).status).toBe(404);
   });
 
   it('gives a token access to every seeded account and 404 for any other account', async () => {

@@ -65,7 +65,9 @@ describe('Endpoints › Projects', () => {
       const q: string = cursor ? `&start_after=${cursor}` : '';
       const res = await api.req('GET', `${P()}/projects?page_size=2${q}`);
       expect(res.status).toBe(200);
-      seen.push(...res.body.data.map((p: { id: string }) => p.id));
+      // list_account_projects: {projects, url, has_more, next_cursor}.
+      seen.push(...res.body.projects.map((p: { id: string }) => p.id));
+      expect(res.body.url).toBe(`${P()}/projects`);
       expect(res.body.has_more).toBe(res.body.next_cursor !== null);
       cursor = res.body.next_cursor;
       pages++;
@@ -86,17 +88,22 @@ describe('Endpoints › Projects', () => {
     expect(paramNames(res)).toEqual(['start_after']);
   });
 
-  it('filters by project_customer_reference_number', async () => {
-    await api.createProject({ project_customer_reference_number: 'A' });
-    const b = await api.createProject({ project_customer_reference_number: 'B' });
-    const res = await api.req('GET', `${P()}/projects?project_customer_reference_number=B`);
-    expect(res.body.data.map((p: { id: string }) => p.id)).toEqual([b.id]);
+  it('has no project_customer_reference_number filter (the reference has none); list items carry the number, status and statistics', async () => {
+    const a = await api.createProject({ project_customer_reference_number: 'PO-A' });
+    const b = await api.createProject({ project_customer_reference_number: 'PO-B' });
+    const res = await api.req('GET', `${P()}/projects?project_customer_reference_number=PO-B`);
+    expect(res.body.projects.map((p: { id: string }) => p.id)).toEqual([a.id, b.id]);
+    expect(res.body.projects[1]).toMatchObject({
+      id: b.id, account_id: 1001, project_customer_reference_number: 'PO-B', status: 'active', target_group_count: 0,
+      statistics: { filling_goal: 0, current_completes: 0, current_prescreens: 0 },
+    });
+    expect(res.body.projects[1].id).toMatch(/^[0-9A-Z]{26}$/);
   });
 
   it('scopes projects to their account', async () => {
     const project = await api.createProject();
     expect((await api.req('GET', `${P(BASIC_ACCOUNT)}/projects/${project.id}`)).status).toBe(404);
-    expect((await api.req('GET', `${P(BASIC_ACCOUNT)}/projects`)).body.data).toEqual([]);
+    expect((await api.req('GET', `${P(BASIC_ACCOUNT)}/projects`)).body.projects).toEqual([]);
   });
 
   it('gets a project and answers 404 for an unknown one', async () => {

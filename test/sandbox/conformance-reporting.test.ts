@@ -177,14 +177,16 @@ describe('Reporting › questions', () => {
   it('questions-translation answers the catalogue in the locale with English translations, paginated', async () => {
     const res = await api.req('GET', `${P()}/questions-translation?locale=ger_de&question_ids=43,633`);
     expect(res.status, res.text).toBe(200);
-    expect(res.body.data.map((q: { question_id: number }) => q.question_id)).toEqual([43, 633]);
-    expect(res.body.data[0]).toMatchObject({ text: 'Welches Geschlecht haben Sie?', text_translated: 'What is your gender?' });
-    expect(res.body.data[0].options[1]).toEqual({ option: '2', text: 'Weiblich', text_translated: 'Female' });
+    // The reference's envelope {total, profiles, has_more, next_cursor}.
+    expect(res.body.total).toBe(2);
+    expect(res.body.profiles.map((q: { question_id: number }) => q.question_id)).toEqual([43, 633]);
+    expect(res.body.profiles[0]).toMatchObject({ text: 'Welches Geschlecht haben Sie?', text_translated: 'What is your gender?' });
+    expect(res.body.profiles[0].options[1]).toEqual({ option: '2', text: 'Weiblich', text_translated: 'Female' });
     const page = await api.req('GET', `${P()}/questions-translation?locale=eng_us&page_size=2`);
-    expect(page.body.data).toHaveLength(2);
+    expect(page.body.profiles).toHaveLength(2);
     expect(page.body.has_more).toBe(true);
     const next = await api.req('GET', `${P()}/questions-translation?locale=eng_us&page_size=2&start_after=${page.body.next_cursor}`);
-    expect(next.body.data[0].question_id).not.toBe(page.body.data[0].question_id);
+    expect(next.body.profiles[0].question_id).not.toBe(page.body.profiles[0].question_id);
     expect(paramNames(await api.req('GET', `${P()}/questions-translation`))).toEqual(['locale']);
     expect(paramNames(await api.req('GET', `${P()}/questions-translation?locale=eng_us&question_ids=a`))).toEqual(['question_ids']);
   });

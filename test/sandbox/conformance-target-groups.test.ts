@@ -114,17 +114,21 @@ describe('Endpoints › Target groups', () => {
     expect((await api.req('GET', `${P()}/projects/${other.id}/target-groups/${tg.id}`)).status).toBe(404);
   });
 
-  it('lists with pagination and filters by target_group_customer_reference_number', async () => {
-    await api.createTargetGroup(projectId, { target_group_customer_reference_number: 'a' });
-    const b = await api.createTargetGroup(projectId, { target_group_customer_reference_number: 'b' });
+  it('lists {target_groups, url, has_more, next_cursor} and filters by the plural target_group_customer_reference_numbers', async () => {
+    const a = await api.createTargetGroup(projectId, { target_group_customer_reference_number: 'ref-a' });
+    const b = await api.createTargetGroup(projectId, { target_group_customer_reference_number: 'ref-b' });
+    const c = await api.createTargetGroup(projectId, { target_group_customer_reference_number: 'ref-c' });
     const page = await api.req('GET', `${tgs}?page_size=1`);
-    expect(page.body.data).toHaveLength(1);
-    expect(page.body.has_more).toBe(true);
+    expect(page.body.target_groups).toHaveLength(1);
+    expect(page.body).toMatchObject({ url: tgs, has_more: true });
+    expect(page.body.target_groups[0]).toMatchObject({ id: a.id, status: 'draft', statistics: { progress: { issues: [] } } });
     const next = await api.req('GET', `${tgs}?page_size=1&start_after=${page.body.next_cursor}`);
-    expect(next.body.data[0].id).toBe(b.id);
-    expect(next.body.has_more).toBe(false);
-    const filtered = await api.req('GET', `${tgs}?target_group_customer_reference_number=b`);
-    expect(filtered.body.data.map((t: { id: string }) => t.id)).toEqual([b.id]);
+    expect(next.body.target_groups[0].id).toBe(b.id);
+    const repeated = await api.req('GET', `${tgs}?target_group_customer_reference_numbers=ref-b&target_group_customer_reference_numbers=ref-c`);
+    expect(repeated.body.target_groups.map((t: { id: string }) => t.id)).toEqual([b.id, c.id]);
+    const comma = await api.req('GET', `${tgs}?target_group_customer_reference_numbers=ref-c,ref-a`);
+    expect(comma.body.target_groups.map((t: { id: string }) => t.id)).toEqual([a.id, c.id]);
+    expect(page.body).not.toHaveProperty('data');
   });
 
   it('serves an overview with status, goal, completes and the pricing fields', async () => {

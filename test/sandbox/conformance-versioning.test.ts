@@ -46,7 +46,7 @@ describe('Versioning › renames in 2025-12-18 › project', () => {
   it('uses human_readable_id and drops purchase_order_number from list, get, update and overview in 2025-12-18', async () => {
     const project = await api.createProject({ 'human-readable-id': 'new_one' }, { version: V_MID });
     const base = `${P()}/projects/${project.id}`;
-    const list = (await api.req('GET', `${P()}/projects`)).body.data[0];
+    const list = (await api.req('GET', `${P()}/projects`)).body.projects[0];
     const get = (await api.req('GET', base)).body;
     const update = (await api.req('PUT', base, { body: { name: 'N', business_unit_id: 2001 } })).body;
     const overview = (await api.req('GET', `${base}/overview`)).body;
@@ -119,8 +119,8 @@ describe('Versioning › renames in 2025-12-18 › target group', () => {
     const project = await api.createProject();
     const tg = await api.createTargetGroup(project.id, { name: 'Named' });
     const path = `${P()}/projects/${project.id}/target-groups`;
-    expect((await api.req('GET', path)).body.data[0]).not.toHaveProperty('name');
-    expect((await api.req('GET', path, { version: V_MID })).body.data[0].name).toBe('Named');
+    expect((await api.req('GET', path)).body.target_groups[0]).not.toHaveProperty('name');
+    expect((await api.req('GET', path, { version: V_MID })).body.target_groups[0].name).toBe('Named');
     expect((await api.req('GET', `${path}/${tg.id}`)).body.name).toBe('Named');
   });
 });

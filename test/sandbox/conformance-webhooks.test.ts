@@ -88,8 +88,10 @@ describe('Webhooks › resource', () => {
     expect(got.status).toBe(200);
     expect(got.body).not.toHaveProperty('secret');
     const list = await api.req('GET', WEBHOOKS);
-    expect(list.body.data.map((w: { id: string }) => w.id)).toEqual([created.id]);
-    expect(list.body.data[0]).not.toHaveProperty('secret');
+    // get_webhooks: {webhooks, has_more}.
+    expect(list.body).toMatchObject({ has_more: false });
+    expect(list.body.webhooks.map((w: { id: string }) => w.id)).toEqual([created.id]);
+    expect(list.body.webhooks[0]).not.toHaveProperty('secret');
     const replaced = await api.req('PUT', `${WEBHOOKS}/${created.id}`, { body: { url: `${receiverUrl}/other`, events: ['target-group-updated'] } });
     expect(replaced.status).toBe(200);
     expect(replaced.body).toMatchObject({ url: `${receiverUrl}/other`, events: ['target-group-updated'], compression: null });

@@ -1,0 +1,76 @@
+// Every operation studyflow sends on the reference's wire, by the reference's operation id: method, path
+// (relative to {base_url}/v1), the zod schema of the JSON body it sends, and of each answer it reads.
+// The contract tests (test/contract/) drive the client against the sandbox and check every exchange
+// against this table and against the reference's own JSON schemas.
+import type { z } from 'zod';
+import { AccountsList, BusinessUnitsList } from './accounts';
+import {
+  CreateExclusionGroupRequest,
+  CreateExclusionGroupResponse,
+  ExclusionGroupMembershipRequest,
+  UpdateExclusionGroupRequest,
+} from './exclusion-groups';
+import {
+  ExclusionGroupInfo,
+  LIST_EXCLUSION_GROUP_TARGET_GROUPS,
+  LIST_EXCLUSION_GROUPS,
+  LIST_PROJECTS,
+  LIST_TARGET_GROUP_EXCLUSION_GROUPS,
+  LIST_TARGET_GROUPS,
+  LIST_WEBHOOKS,
+  listExcludedIdsWire,
+  pageSchema,
+} from './lists';
+import { WebhookAnswer, WebhookCreated, WebhookRequest } from './webhooks';
+
+export interface WireOperation {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Path template relative to `{base_url}/v1`, as the reference writes it. */
+  path: string;
+  /** The JSON body studyflow sends. */
+  request?: z.ZodType;
+  /** The answers studyflow reads, by status; `null` for an answer without a body (204). */
+  answers: Record<number, z.ZodType | null>;
+  /** Headers studyflow sends on this operation beyond the bearer token and version header. */
+  headers?: readonly string[];
+}
+
+const EG = '/demand/accounts/{account_id}/exclusion-groups';
+const TG = '/demand/accounts/{account_id}/projects/{project_id}/target-groups/{target_group_id}';
+
+export const WIRE_OPERATIONS: Readonly<Record<string, WireOperation>> = {
+  get_user_accounts: { method: 'GET', path: '/accounts', answers: { 200: AccountsList } },
+  get_business_units: { method: 'GET', path: '/accounts/{account_id}/business-units', answers: { 200: BusinessUnitsList } },
+  list_account_projects: { method: 'GET', path: '/demand/accounts/{account_id}/projects', answers: { 200: pageSchema(LIST_PROJECTS) } },
+  get_list_target_groups: { method: 'GET', path: '/demand/accounts/{account_id}/projects/{project_id}/target-groups', answers: { 200: pageSchema(LIST_TARGET_GROUPS) } },
+  get_exclusion_groups_by_account_id: { method: 'GET', path: EG, answers: { 200: pageSchema(LIST_EXCLUSION_GROUPS) } },
+  create_exclusion_group: { method: 'POST', path: EG, request: CreateExclusionGroupRequest, answers: { 201: CreateExclusionGroupResponse }, headers: ['idempotency-key'] },
+  get_exclusion_group_by_id: { method: 'GET', path: `${EG}/{exclusion_group_id}`, answers: { 200: ExclusionGroupInfo } },
+  update_exclusion_group_by_id: { method: 'PUT', path: `${EG}/{exclusion_group_id}`, request: UpdateExclusionGroupRequest, answers: { 204: null } },
+  delete_exclusion_group_by_id: { method: 'DELETE', path: `${EG}/{exclusion_group_id}`, answers: { 204: null } },
+  get_exclusion_group_target_group_exclusions: { method: 'GET', path: `${EG}/{exclusion_group_id}/target-groups`, answers: { 200: pageSchema(LIST_EXCLUSION_GROUP_TARGET_GROUPS) } },
+  add_target_groups_to_exclusion_group: { method: 'POST', path: `${EG}/{exclusion_group_id}/target-groups/add`, request: ExclusionGroupMembershipRequest, answers: { 204: null } },
+  remove_target_groups_from_exclusion_group: { method: 'POST', path: `${EG}/{exclusion_group_id}/target-groups/remove`, request: ExclusionGroupMembershipRequest, answers: { 204: null } },
+  get_exclusion_groups_for_target_group: { method: 'GET', path: '/demand/accounts/{account_id}/target-groups/{target_group_id}/exclusion-groups', answers: { 200: pageSchema(LIST_TARGET_GROUP_EXCLUSION_GROUPS) } },
+  get_target_group_rsid_exclusion_list_api_paginated: { method: 'GET', path: `${TG}/exclusions/rsid/paginated`, answers: { 200: pageSchema(listExcludedIdsWire('rsid')) } },
+  get_target_group_access_respondent_guid_exclusion_list_api_paginated: {
+    method: 'GET', path: `${TG}/exclusions/access-respondent-guid/paginated`, answers: { 200: pageSchema(listExcludedIdsWire('access_respondent_guid')) },
+  },
+  get_webhooks: { method: 'GET', path: '/accounts/{account_id}/webhooks', answers: { 200: pageSchema(LIST_WEBHOOKS) } },
+  create_webhook: { method: 'POST', path: '/accounts/{account_id}/webhooks', request: WebhookRequest, answers: { 201: WebhookCreated }, headers: ['idempotency-key'] },
+  update_webhook: { method: 'PUT', path: '/accounts/{account_id}/webhooks/{webhook_id}', request: WebhookRequest, answers: { 200: WebhookAnswer } },
+  delete_webhook: { method: 'DELETE', path: '/accounts/{account_id}/webhooks/{webhook_id}', answers: { 204: null } },
+};
+
+/** The operation of a call, by method and path (without query, starting `/v1/`). */
+export function wireOperationOf(method: string, path: string): string | undefined {
+  let best: { id: string; literal: number } | undefined;
+  for (const [id, op] of Object.entries(WIRE_OPERATIONS)) {
+    if (op.method !== method) continue;
+    const pattern = new RegExp(`^/v1${op.path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+    if (!pattern.test(path)) continue;
+    const literal = op.path.replace(/\{[^}]+\}/g, '').length;
+    if (!best || literal > best.literal) best = { id, literal };
+  }
+  return best?.id;
+}

@@ -1,0 +1,123 @@
+// The published reference of the Demand API (OpenAPI 3.0.3, version 2025-12-18) as a test oracle: its JSON
+// schemas, compiled with ajv straight from the yml, check what the client sends and what the sandbox
+// answers, independently of studyflow's own zod wire schemas. The document is not part of the project
+// (public material, read for facts only); tests find it at STUDYFLOW_REFERENCE_OPENAPI, by default
+// /work/briefs/cint-demand-openapi.yml, and are skipped, visibly, where it is absent.
+import { existsSync, readFileSync } from 'node:fs';
+import Ajv, { type ValidateFunction } from 'ajv';
+import { parse } from 'yaml';
+
+export const REFERENCE_PATH = process.env.STUDYFLOW_REFERENCE_OPENAPI ?? '/work/briefs/cint-demand-openapi.yml';
+export const referenceAvailable = existsSync(REFERENCE_PATH);
+
+type Json = Record<string, any>;
+interface Operation {
+  method: string;
+  path: string;
+  op: Json;
+}
+
+let doc: Json | undefined;
+let operations: Map<string, Operation> | undefined;
+let components: Json | undefined;
+const compiled = new Map<string, ValidateFunction>();
+const ajv = new Ajv({
+  strict: false,
+  allErrors: true,
+  logger: false,
+  formats: {
+    uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+    'date-time': /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/,
+    ulid: /^[0-9A-Z]{26}$/,
+  },
+});
+
+function load(): void {
+  if (doc) return;
+  doc = parse(readFileSync(REFERENCE_PATH, 'utf8'), { maxAliasCount: -1 }) as Json;
+  operations = new Map();
+  for (const [path, item] of Object.entries(doc.paths as Json)) {
+    for (const [method, op] of Object.entries(item as Json)) {
+      if (op && typeof op === 'object' && typeof (op as Json).operationId === 'string') operations.set((op as Json).operationId, { method: method.toUpperCase(), path, op: op as Json });
+    }
+  }
+  components = openApiToJsonSchema(doc.components) as Json;
+}
+
+/** OpenAPI 3.0 schema -> JSON Schema: `nullable: true` becomes "or null"; everything else is kept. */
+function openApiToJsonSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(openApiToJsonSchema);
+  if (!node || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(node as Json)) if (k !== 'nullable' && k !== 'example' && k !== 'examples') out[k] = openApiToJsonSchema(v);
+  if ((node as Json).nullable === true) return { anyOf: [out, { type: 'null' }] };
+  return out;
+}
+
+function deref(node: Json | undefined): Json | undefined {
+  let current = node;
+  while (current && typeof current.$ref === 'string') current = current.$ref.slice(2).split('/').reduce((a: Json, k: string) => a[k], doc!);
+  return current;
+}
+
+function compile(key: string, schema: unknown): ValidateFunction {
+  let fn = compiled.get(key);
+  if (!fn) {
+    fn = ajv.compile({ ...(openApiToJsonSchema(schema) as Json), components });
+    compiled.set(key, fn);
+  }
+  return fn;
+}
+
+/** The reference's method and path template of an operation. */
+export function referenceOperation(operationId: string): { method: string; path: string } {
+  load();
+  const found = operations!.get(operationId);
+  if (!found) throw new Error(`the reference has no operation ${operationId}`);
+  return { method: found.method, path: found.path };
+}
+
+/** Statuses the reference documents for an operation. */
+export function referenceStatuses(operationId: string): string[] {
+  load();
+  return Object.keys(operations!.get(operationId)?.op.responses ?? {});
+}
+
+/** Problems of `body` against the JSON request body schema of `operationId` ([] when it fits). */
+export function requestProblems(operationId: string, body: unknown): string[] {
+  load();
+  const found = operations!.get(operationId);
+  if (!found) return [`the reference has no operation ${operationId}`];
+  const schema = deref(found.op.requestBody)?.content?.['application/json']?.schema;
+  if (!schema) return body === undefined ? [] : [`${operationId} takes no JSON body`];
+  return run(compile(`${operationId} request`, schema), body);
+}
+
+/**
+ * Problems of an answer against the reference: the status must be one the operation documents, and the body
+ * must fit that status's JSON schema (a status without content must come without a body).
+ */
+export function answerProblems(operationId: string, status: number, body: unknown): string[] {
+  load();
+  const found = operations!.get(operationId);
+  if (!found) return [`the reference has no operation ${operationId}`];
+  const response = deref(found.op.responses?.[String(status)]);
+  if (!response) return [`${operationId} does not answer ${status} (it documents ${Object.keys(found.op.responses ?? {}).join(', ')})`];
+  const schema = status === 204 ? undefined : response.content?.['application/json']?.schema;
+  if (!schema) return body === undefined || body === '' || body === null ? [] : [`${operationId} answers ${status} without a body`];
+  return run(compile(`${operationId} ${status}`, schema), body);
+}
+
+/** Names of the response headers the reference marks required for a status. */
+export function requiredAnswerHeaders(operationId: string, status: number): string[] {
+  load();
+  const response = deref(operations!.get(operationId)?.op.responses?.[String(status)]);
+  return Object.entries((response?.headers ?? {}) as Json)
+    .filter(([, h]) => deref(h as Json)?.required === true)
+    .map(([name]) => name.toLowerCase());
+}
+
+function run(fn: ValidateFunction, value: unknown): string[] {
+  if (fn(value)) return [];
+  return (fn.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || '(body)'} ${e.message ?? ''}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`);
+}

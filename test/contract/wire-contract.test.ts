@@ -1,0 +1,158 @@
+// Contract tests, one per operation on the reference's wire (activities/http/wire/operations.ts): the client
+// drives the real sandbox; every exchange is matched to its operation, and both the request the client sent
+// and the answer the sandbox gave are checked against studyflow's zod wire schemas and, independently,
+// against the reference's own JSON schemas (ajv, straight from the published yml).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBlobStore } from '../../activities/blob-store';
+import { createApiConfig } from '../../activities/http/api-config';
+import { createDemandApiClient } from '../../activities/http/demand-api-client';
+import { WIRE_OPERATIONS, wireOperationOf } from '../../activities/http/wire/operations';
+import { createActivities } from '../../activities/index';
+import { startSandbox, type RunningSandbox } from '../../sandbox/index';
+import { answerProblems, referenceAvailable, referenceOperation, requestProblems } from './reference-openapi';
+import { recordingClient, type RecordedExchange } from './recording-client';
+
+const ctx = { accountId: '1001', apiVersion: '2025-12-18' as const };
+const exchanges: RecordedExchange[] = [];
+let sandbox: RunningSandbox;
+let agent: Agent;
+let blobDir: string;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ quiet: true });
+  agent = new Agent({ keepAliveTimeout: 1000 });
+  blobDir = await mkdtemp(join(tmpdir(), 'studyflow-contract-'));
+  const config = createApiConfig({
+    baseUrl: sandbox.info.base_url,
+    authUrl: sandbox.info.auth_url,
+    audience: sandbox.info.audience,
+    clientId: sandbox.info.client_id,
+    clientSecret: sandbox.info.client_secret,
+  });
+  const secrets = new Map<string, string>();
+  const blobs = createBlobStore({ dir: blobDir });
+  // Small pages, so that every list is walked across more than one page.
+  const a = createActivities({
+    api: recordingClient(createDemandApiClient({ config, dispatcher: agent }), exchanges),
+    blobs,
+    listPageSize: 1,
+    webhookSecrets: {
+      save: async ({ accountId, webhookId, secret }) => void secrets.set(`${accountId}/${webhookId}`, secret),
+      has: async ({ accountId, webhookId }) => secrets.has(`${accountId}/${webhookId}`),
+    },
+  });
+
+  // One run through every operation on the reference's wire.
+  await a.getAccounts({ ctx });
+  await a.getBusinessUnits({ ctx });
+  const desiredProject = { name: 'Contract study', project_customer_reference_number: 'PO-CONTRACT-1', business_unit_id: '2001' };
+  await a.ensureProject({ ctx, idempotencyKey: 'contract/p0', desired: { ...desiredProject, project_customer_reference_number: 'PO-CONTRACT-0' } });
+  const projectId = (await a.ensureProject({ ctx, idempotencyKey: 'contract/p1', desired: desiredProject })).project.id;
+  await a.ensureProject({ ctx, idempotencyKey: 'contract/p1', desired: desiredProject });
+  const draft = (reference: string) => ({
+    name: `Contract ${reference}`, expected_incidence_rate: 0.4, expected_length_of_interview_minutes: 10, filling_goal: 100,
+    project_manager_id: '3001', collects_pii: false, target_group_customer_reference_number: reference,
+  });
+  const tgA = (await a.ensureDraftTargetGroup({ ctx, projectId, idempotencyKey: 'contract/tg-a', desired: draft('contract-a') })).targetGroup.id;
+  const tgB = (await a.ensureDraftTargetGroup({ ctx, projectId, idempotencyKey: 'contract/tg-b', desired: draft('contract-b') })).targetGroup.id;
+  await a.ensureDraftTargetGroup({ ctx, projectId, idempotencyKey: 'contract/tg-a', desired: draft('contract-a') });
+  await a.listTargetGroups({ ctx, projectId });
+
+  const group = (await a.ensureExclusionGroup({ ctx, idempotencyKey: 'contract/eg', desired: { name: 'Contract waves' } })).exclusionGroup.id;
+  await a.ensureExclusionGroup({ ctx, idempotencyKey: 'contract/eg-2', desired: { name: 'Other waves' } });
+  await a.ensureExclusionGroup({ ctx, idempotencyKey: 'contract/eg', desired: { name: 'Contract waves' } });
+  await a.ensureExclusionGroup({ ctx, knownId: group, idempotencyKey: 'contract/eg', desired: { name: 'Contract waves' } });
+  await a.updateExclusionGroup({ ctx, exclusionGroupId: group, desired: { name: 'Contract waves', description: 'all waves' } });
+  await a.addTargetGroupsToExclusionGroup({ ctx, exclusionGroupId: group, targetGroupIds: [tgA, tgB] });
+  await a.listExclusionGroupTargetGroups({ ctx, exclusionGroupId: group });
+  await a.getTargetGroupExclusionGroups({ ctx, targetGroupId: tgA });
+  await a.removeTargetGroupsFromExclusionGroup({ ctx, exclusionGroupId: group, targetGroupIds: [tgB] });
+
+  const list = await blobs.put(['r-1\nr-2\nr-3\n']);
+  const { jobId } = await a.uploadIdList({ ctx, projectId, targetGroupId: tgA, entityType: 'RSID', list, idempotencyKey: 'contract/ids' });
+  for (let i = 0; i < 100 && (await a.getIdListJob({ ctx, projectId, targetGroupId: tgA, jobId })).status === 'Processing'; i += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  expect(await a.listExcludedIds({ ctx, projectId, targetGroupId: tgA, entityType: 'RSID' })).toMatchObject({ count: 3 });
+  await a.listExcludedIds({ ctx, projectId, targetGroupId: tgA, entityType: 'ACCESS_RESPONDENT_GUID' });
+
+  const hook = { url: 'https://hooks.example.com/contract', events: ['target-group-updated'], compression: null };
+  const created = (await a.createWebhook({ ctx, idempotencyKey: 'contract/wh', desired: hook })).webhook.id;
+  await a.createWebhook({ ctx, idempotencyKey: 'contract/wh-2', desired: { ...hook, url: 'https://hooks.example.com/contract-2' } });
+  await a.listWebhooks({ ctx });
+  await a.updateWebhook({ ctx, webhookId: created, desired: { ...hook, compression: 'gzip' } });
+  await a.deleteWebhook({ ctx, webhookId: created });
+  await a.deleteExclusionGroup({ ctx, exclusionGroupId: group });
+}, 60_000);
+
+afterAll(async () => {
+  await agent?.close();
+  await sandbox?.close();
+  if (blobDir) await rm(blobDir, { recursive: true, force: true });
+});
+
+/**
+ * Where the sandbox's answer still differs from the reference on an operation that is otherwise on its
+ * wire: the spec's explicit deviations (kept as the spec says), and the fields whose formats follow once
+ * the study format carries them (docs/api-conventions.md, "Not yet on the reference's wire").
+ */
+const REFERENCE_GAPS: Record<string, Array<{ problem: RegExp; why: string }>> = {
+  list_account_projects: [
+    { problem: /human_readable_id must NOT have more than 6 characters/, why: 'pending: human_readable_id is still set from the study file (6 characters, server-assigned, in the reference)' },
+  ],
+  get_list_target_groups: [
+    { problem: /must have required property 'name'/, why: 'spec: name is removed from the target group list in 2025-12-18' },
+    { problem: /project_manager_id must be string/, why: 'pending: project manager ids are the sandbox\'s integers, not the reference\'s UUIDs' },
+    { problem: /locale must be string/, why: 'pending: the draft create does not yet require locale' },
+  ],
+  get_target_group_rsid_exclusion_list_api_paginated: [
+    { problem: /must match format "uuid"/, why: 'pending: RSIDs are free text in studyflow\'s ID-list files, UUIDs in the reference' },
+  ],
+};
+
+const byOperation = (id: string) => exchanges.filter((e) => wireOperationOf(e.method, e.path.split('?')[0]) === id);
+
+describe.each(Object.keys(WIRE_OPERATIONS))('%s', (id) => {
+  const op = WIRE_OPERATIONS[id];
+
+  it('is exercised by the run, each request carrying the headers the operation needs', () => {
+    const seen = byOperation(id);
+    expect(seen.length).toBeGreaterThan(0);
+    for (const e of seen) {
+      if (op.headers?.includes('idempotency-key')) expect(e.idempotencyKey, `${id} Idempotency-Key`).toMatch(/\S/);
+    }
+  });
+
+  it('the client sends the body studyflow\'s wire schema gives, and the sandbox answers a status and body it reads', () => {
+    for (const e of byOperation(id)) {
+      if (op.request) expect(op.request.safeParse(e.json).error?.issues ?? [], `${id} request`).toEqual([]);
+      else expect(e.json, `${id} sends no body`).toBeUndefined();
+      expect(Object.keys(op.answers).map(Number), `${id} status`).toContain(e.status);
+      const schema = op.answers[e.status];
+      if (schema) expect(schema.safeParse(e.body).error?.issues ?? [], `${id} answer`).toEqual([]);
+      else expect(e.body === undefined || e.body === null || e.body === '', `${id} answers ${e.status} without a body`).toBe(true);
+    }
+  });
+
+  it.skipIf(!referenceAvailable)('request and answer fit the reference\'s own JSON schemas (ajv from the yml), apart from the listed gaps', () => {
+    expect(referenceOperation(id)).toEqual({ method: op.method, path: op.path });
+    const gaps = REFERENCE_GAPS[id] ?? [];
+    const used = new Set<number>();
+    const unexplained = (problems: string[]) =>
+      problems.filter((problem) => {
+        const i = gaps.findIndex((g) => g.problem.test(problem));
+        if (i >= 0) used.add(i);
+        return i < 0;
+      });
+    for (const e of byOperation(id)) {
+      expect(unexplained(requestProblems(id, e.json)), `${id} request vs reference`).toEqual([]);
+      expect(unexplained(answerProblems(id, e.status, e.body)), `${id} answer vs reference`).toEqual([]);
+    }
+    // A gap that no longer shows is closed: remove it from the list (and from docs/api-conventions.md).
+    expect(gaps.filter((_, i) => !used.has(i)).map((g) => g.why), `${id} stale gaps`).toEqual([]);
+  });
+});
