@@ -103,7 +103,8 @@ export function fieldingActivities(deps: ActivityDeps) {
       return { outcome: 'applied', etag: (await readRun(ctx, runPath)).etag };
     }
     const body = (res.body ?? {}) as Record<string, unknown>;
-    if (res.status === 422 && body.object !== 'invalid_state_transition') {
+    // The reference answers a run in the wrong state with 422 invalid_state_error.
+    if (res.status === 422 && body.object !== 'invalid_state_error' && body.object !== 'invalid_state_transition') {
       // Any other 422 is a plain refusal: classify it like every other error.
       throw failureFromAnswer({ status: res.status, headers: res.headers, body }, { method: 'POST', path: `${runPath}/${action}` });
     }
@@ -137,6 +138,7 @@ export function fieldingActivities(deps: ActivityDeps) {
         path: `${path}/fielding-run-jobs/launch-from-draft`,
         json: { end_fielding_at: endFieldingAt },
         idempotencyKey: key,
+        startsJob: true,
       } as const;
       const res = await callApi(deps.api, ctx, req);
       const body = (res.body ?? {}) as Record<string, unknown>;

@@ -109,7 +109,7 @@ export function idListExclusionActivities(deps: ActivityDeps) {
     async removeAllExcludedIds(input: RemoveAllExcludedIdsInput): Promise<RemoveAllExcludedIdsOutput> {
       const [ctx, p, t] = target('removeAllExcludedIds', input);
       const key = requireText('removeAllExcludedIds', 'idempotencyKey', input.idempotencyKey);
-      const req = { method: 'POST', path: `${prefix(ctx, p, t)}/jobs/remove-all-respondents`, idempotencyKey: key } as const;
+      const req = { method: 'POST', path: `${prefix(ctx, p, t)}/jobs/remove-all-respondents`, idempotencyKey: key, startsJob: true } as const;
       return { jobId: expectString(req, await callApi(deps.api, ctx, req), 'job_id') };
     },
 

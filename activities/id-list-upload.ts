@@ -74,6 +74,8 @@ export async function uploadIdListFile(deps: ActivityDeps, ctx: ActivityCtx, upl
       query: upload.query,
       stream,
       idempotencyKey: upload.idempotencyKey,
+      // One job per target group at a time: a 409 conflict_error means another is running; retry later.
+      startsJob: true,
     });
   } catch (error) {
     if (integrityProblem) {

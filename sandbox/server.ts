@@ -19,6 +19,10 @@ import { StateStore } from './core/state-store';
 import { TickRegistry } from './core/tick-registry';
 import { verifyBearer } from './core/token-service';
 import { CURRENT_VERSION, isApiVersion, type ApiVersion } from './core/versioning';
+import { CALENDAR_PATH } from './routes/calendar';
+
+/** Reference error objects and the names the spec gives them on the intelligent calendar. */
+const CALENDAR_ERROR_OBJECTS: Record<string, string> = { bad_request_error: 'bad_request', unexpected_internal_error: 'internal_server_error' };
 
 export const ADMIN_PREFIX = '/_sandbox';
 export const AUTH_PREFIX = '/auth';
@@ -180,7 +184,7 @@ export class SandboxServer {
       reply = result.reply;
       dropped = result.drop;
     } catch (err) {
-      reply = this.errorReply(err);
+      reply = this.errorReply(err, path);
     }
     entry.status = reply.status;
     entry.dropped = dropped;
@@ -219,11 +223,11 @@ export class SandboxServer {
     const match = this.table.match(method, path);
     if (match.kind === 'not_found') {
       req.resume();
-      throw new ApiError(404, 'not_found', `No resource at ${method} ${path}.`);
+      throw new ApiError(404, 'not_found_error', `No resource at ${method} ${path}.`);
     }
     if (match.kind === 'method_not_allowed') {
       req.resume();
-      throw new ApiError(405, 'method_not_allowed', `${method} is not allowed on ${path}.`, {
+      throw new ApiError(405, 'method_not_allowed_error', `${method} is not allowed on ${path}.`, {
         headers: { allow: match.allowed.join(', ') },
       });
     }
@@ -249,20 +253,20 @@ export class SandboxServer {
       }
       version = raw;
       if (route.versions && !route.versions.includes(version)) {
-        throw new ApiError(404, 'not_found', `${method} ${route.path} does not exist in version ${version}.`);
+        throw new ApiError(404, 'not_found_error', `${method} ${route.path} does not exist in version ${version}.`);
       }
     }
     let account = null;
     if ('account_id' in params) {
       account = findSeededAccount(params.account_id) ?? null;
-      if (!account) throw new ApiError(404, 'not_found', `Account ${params.account_id} not found.`);
+      if (!account) throw new ApiError(404, 'not_found_error', `Account ${params.account_id} not found.`);
     }
     const mode: BodyMode = route.body ?? (method === 'GET' || method === 'DELETE' ? 'none' : 'json');
     const read = await readBody(req, mode === 'multipart' ? MULTIPART_BODY_LIMIT_BYTES : JSON_BODY_LIMIT_BYTES).catch(() => {
       throw badRequest('The request body could not be read (connection aborted).');
     });
     if (read.tooLarge) {
-      throw new ApiError(413, 'payload_too_large', payloadTooLarge(mode === 'multipart' ? MULTIPART_BODY_LIMIT_BYTES : JSON_BODY_LIMIT_BYTES).message, {
+      throw new ApiError(413, 'content_too_large_error', payloadTooLarge(mode === 'multipart' ? MULTIPART_BODY_LIMIT_BYTES : JSON_BODY_LIMIT_BYTES).message, {
         headers: { connection: 'close' },
       });
     }
@@ -328,10 +332,19 @@ export class SandboxServer {
     return { reply, drop: false };
   }
 
-  private errorReply(err: unknown): Reply {
-    if (err instanceof ApiError) return { status: err.status, body: err.toBody(), headers: err.headers };
-    this.services.log(`internal error: ${(err as Error)?.message ?? String(err)}`);
-    return { status: 500, body: new ApiError(500, 'internal_server_error', 'The sandbox hit an internal error.').toBody() };
+  private errorReply(err: unknown, path: string): Reply {
+    let error: ApiError;
+    if (err instanceof ApiError) error = err;
+    else {
+      this.services.log(`internal error: ${(err as Error)?.message ?? String(err)}`);
+      error = new ApiError(500, 'unexpected_internal_error', 'The sandbox hit an internal error.');
+    }
+    // The spec names the intelligent calendar's error objects (Errors: bad_request, unauthorized,
+    // internal_server_error); everywhere else the objects are the reference's (bad_request_error, …).
+    const calendarName = path.startsWith(CALENDAR_PATH) ? CALENDAR_ERROR_OBJECTS[error.object] : undefined;
+    const body = error.toBody();
+    if (calendarName && body && typeof body === 'object') (body as { object: string }).object = calendarName;
+    return { status: error.status, body, headers: error.headers };
   }
 
   private send(res: ServerResponse, reply: Reply): void {

@@ -53,6 +53,11 @@ export interface ApiRequest {
   signal?: AbortSignal;
   /** Non-2xx statuses returned to the caller instead of thrown (e.g. 404 for lookups, 412 for ETags). */
   acceptStatuses?: readonly number[];
+  /**
+   * The call starts a job, where the reference answers 409 conflict_error while another job runs for the
+   * target group: such a 409 is a retryable job_already_running (after Retry-After, else jobBusyRetryDelayMs).
+   */
+  startsJob?: boolean;
 }
 
 /** The answer to an {@link ApiRequest}: status, lower-cased headers, parsed body. */
@@ -143,6 +148,7 @@ export function createDemandApiClient(options: DemandApiClientOptions): DemandAp
         throw failureFromAnswer(answer, { method: req.method, path: new URL(config.baseUrl + req.path).pathname }, {
           secrets: [token, usedToken, config.clientSecret],
           jobBusyRetryDelayMs,
+          conflictMeansBusy: req.startsJob === true,
           now: clock,
         });
       }

@@ -15,12 +15,17 @@ export const ApiFailureType = {
   unauthorized: 'unauthorized',
   /** 403 authorization_error that survived one token refresh and replay; non-retryable. */
   authorizationError: 'authorization_error',
-  /** 412 stale ETag; non-retryable, the caller re-reads and decides again. */
+  /** 412 (reference: precondition_failed_error) stale ETag; non-retryable, the caller re-reads and decides again. */
   preconditionFailed: 'precondition_failed',
-  /** 409 job_already_running; retryable after a wait. */
+  /**
+   * 409 conflict_error on an operation where the reference says it means "another job is running for this
+   * target group" (the upload, remove-all and launch jobs); retryable after a wait.
+   */
   jobAlreadyRunning: 'job_already_running',
   /** A success status with a body the client cannot use; retryable (a proxy may have garbled it). */
   unexpectedResponse: 'unexpected_response',
+  /** An answer whose shape is not the reference's (activities/http/wire/read-answer.ts); non-retryable. */
+  wireMismatch: 'wire_mismatch',
   /** An activity was called with input it cannot act on; non-retryable. */
   invalidActivityInput: 'invalid_activity_input',
   /** Two or more resources carry the natural key an ensure looked for; non-retryable. */
@@ -76,6 +81,8 @@ export interface ClassifyOptions {
   secrets?: readonly string[];
   /** Wait before retrying a 409 job_already_running that carries no Retry-After. */
   jobBusyRetryDelayMs?: number;
+  /** The call starts a job: a 409 conflict_error means another job is running, and is retried after a wait. */
+  conflictMeansBusy?: boolean;
   /** Clock for HTTP-date Retry-After values. */
   now?: () => number;
 }
@@ -112,7 +119,7 @@ export function failureFromAnswer(answer: ApiAnswer, call: ApiCall, options: Cla
   if (status === 403 && parsed.object === 'authorization_error') {
     return make(call, answer, clean(details), ApiFailureType.authorizationError, true, undefined);
   }
-  if (status === 409 && parsed.object === 'job_already_running') {
+  if (status === 409 && (parsed.object === 'job_already_running' || (options.conflictMeansBusy === true && parsed.object === 'conflict_error'))) {
     const wait = retryAfterMs ?? options.jobBusyRetryDelayMs ?? DEFAULT_JOB_BUSY_RETRY_DELAY_MS;
     return make(call, answer, clean(details), ApiFailureType.jobAlreadyRunning, false, wait);
   }

@@ -46,16 +46,16 @@ export class ApiError extends Error {
 }
 
 export const badRequest = (detail: string, invalidParams?: InvalidParam[]) =>
-  new ApiError(400, 'bad_request', detail, { invalidParams });
+  new ApiError(400, 'bad_request_error', detail, { invalidParams });
 export const invalidParam = (name: string, reason: string) =>
-  new ApiError(400, 'bad_request', `Invalid parameter ${name}: ${reason}`, { invalidParams: [{ name, reason }] });
+  new ApiError(400, 'bad_request_error', `Invalid parameter ${name}: ${reason}`, { invalidParams: [{ name, reason }] });
 export const unauthorized = (detail = 'Missing or invalid bearer token.') => new ApiError(401, 'unauthorized', detail);
 export const forbidden = (object: string, detail: string) => new ApiError(403, object, detail);
-export const notFound = (detail: string) => new ApiError(404, 'not_found', detail);
+export const notFound = (detail: string) => new ApiError(404, 'not_found_error', detail);
 export const conflict = (object: string, detail: string) => new ApiError(409, object, detail);
 export const unprocessable = (object: string, detail: string, invalidParams?: InvalidParam[]) =>
   new ApiError(422, object, detail, { invalidParams });
 export const payloadTooLarge = (limitBytes: number) =>
-  new ApiError(413, 'payload_too_large', `The request body exceeds ${limitBytes} bytes.`);
+  new ApiError(413, 'content_too_large_error', `The request body exceeds ${limitBytes} bytes.`);
 export const unsupportedMediaType = (expected: string) =>
-  new ApiError(415, 'unsupported_media_type', `The request body must be ${expected}.`);
+  new ApiError(415, 'unsupported_media_type_error', `The request body must be ${expected}.`);

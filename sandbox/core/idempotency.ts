@@ -13,7 +13,7 @@ export function idempotencyFingerprint(method: string, path: string, query: stri
 
 export function validateIdempotencyKey(key: string): void {
   if (key.length === 0 || key.length > 255 || !/^[\x21-\x7e]+$/.test(key)) {
-    throw new ApiError(400, 'bad_request', 'Idempotency-Key must be 1-255 visible ASCII characters.', {
+    throw new ApiError(400, 'bad_request_error', 'Idempotency-Key must be 1-255 visible ASCII characters.', {
       invalidParams: [{ name: 'Idempotency-Key', reason: 'must be 1-255 visible ASCII characters' }],
     });
   }

@@ -35,7 +35,7 @@ export function parsePageRequest(query: URLSearchParams, opts: { max: number; de
     if (!m || encodeCursor(Number(m[1])) !== cursor) problems.push({ name: 'start_after', reason: 'is not a cursor returned by this list' });
     else afterSeq = Number(m[1]);
   }
-  if (problems.length > 0) throw new ApiError(400, 'bad_request', 'Invalid pagination parameters.', { invalidParams: problems });
+  if (problems.length > 0) throw new ApiError(400, 'bad_request_error', 'Invalid pagination parameters.', { invalidParams: problems });
   return { pageSize, afterSeq };
 }
 

@@ -30,7 +30,7 @@ export function createTargetGroupJob(ctx: RequestContext, tg: TargetGroupRecord,
 /** 409 job_already_running when a job of `kinds` is Processing for the target group. */
 export function assertNoRunningJob(ctx: RequestContext, tg: TargetGroupRecord, kinds: readonly string[], what: string): void {
   if (ctx.jobs.hasRunning(tg.id, kinds)) {
-    throw conflict('job_already_running', `A ${what} job is already running for target group ${tg.id}; wait until it finishes.`);
+    throw conflict('conflict_error', `A ${what} job is already running for target group ${tg.id}; wait until it finishes.`);
   }
 }
 
@@ -42,7 +42,7 @@ export function requireJob(ctx: RequestContext, tg: TargetGroupRecord, kinds: re
 
 export function assertNotCompleted(tg: TargetGroupRecord): void {
   if (tg.status === 'completed') {
-    throw new ApiError(422, 'target_group_completed', `Target group ${tg.id} is completed; it can no longer change.`);
+    throw new ApiError(422, 'invalid_state_error', `Target group ${tg.id} is completed; it can no longer change.`);
   }
 }
 

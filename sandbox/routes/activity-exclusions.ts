@@ -25,7 +25,7 @@ function replaceActivityExclusions(ctx: RequestContext) {
   const tg = requireTargetGroup(ctx);
   assertWriteVersionAllowed(tg, ctx.version, 'target group');
   if (tg.status === 'completed') {
-    throw new ApiError(422, 'target_group_completed', `Target group ${tg.id} is completed; its exclusions can no longer change.`);
+    throw new ApiError(422, 'invalid_state_error', `Target group ${tg.id} is completed; its exclusions can no longer change.`);
   }
   const r = ObjectReader.body(ctx.body);
   r.rejectUnknown(['duration', 'respondent_activity_exclusions']);

@@ -1,5 +1,5 @@
 // Launch from draft (job) and fielding-run control with ETag/If-Match (docs/api-conventions.md).
-import { ApiError, conflict, notFound } from '../core/api-error';
+import { ApiError, notFound } from '../core/api-error';
 import { ISO_TIMESTAMP, ObjectReader } from '../core/input-validation';
 import type { TargetGroupChange } from '../core/event-bus';
 import { created, noContent, ok, type RequestContext, type RouteModule, type SandboxServices } from '../core/route-module';
@@ -24,8 +24,8 @@ function launchFromDraft(ctx: RequestContext) {
   else if (end && Date.parse(end) <= ctx.clock.now()) r.fail('end_fielding_at', 'must be in the future');
   r.finish('The launch request is invalid.');
   assertNoRunningJob(ctx, tg, [LAUNCH_KIND], 'launch');
-  if (tg.status !== 'draft') throw conflict('target_group_not_draft', `Target group ${tg.id} is ${tg.status}; only a draft can be launched.`);
-  if (!tg.live_url) throw new ApiError(422, 'live_url_required', `Target group ${tg.id} has no live_url; set it before launching.`);
+  if (tg.status !== 'draft') throw new ApiError(422, 'invalid_state_error', `Target group ${tg.id} is ${tg.status}; only a draft can be launched.`);
+  if (!tg.live_url) throw new ApiError(422, 'invalid_state_error', `Target group ${tg.id} has no live_url; set it before launching.`);
   if (tg.study_type === 'recontact' && recontactRespondentCount(ctx.store, tg.id) === 0) {
     throw new ApiError(422, 'recontact_respondents_required', `Recontact target group ${tg.id} has no uploaded respondents; upload them before launching.`);
   }
@@ -103,11 +103,11 @@ function controlRun(ctx: RequestContext, action: keyof typeof TRANSITIONS) {
   const current = etagOf(run);
   const tags = ifMatch.split(',').map((t) => t.trim());
   if (!tags.includes('*') && !tags.includes(current)) {
-    throw new ApiError(412, 'precondition_failed', 'The fielding run changed since it was read (stale ETag); read it again.');
+    throw new ApiError(412, 'precondition_failed_error', 'The fielding run changed since it was read (stale ETag); read it again.');
   }
   const t = TRANSITIONS[action];
   if (!t.from.includes(run.status)) {
-    throw new ApiError(422, 'invalid_state_transition', `Cannot ${action} a fielding run that is ${run.status}.`);
+    throw new ApiError(422, 'invalid_state_error', `Cannot ${action} a fielding run that is ${run.status}.`);
   }
   const now = ctx.clock.iso();
   run.status = t.to;

@@ -21,7 +21,7 @@ function updateEntries(body: unknown, current2025: boolean): { path: string; ent
   const allowed = current2025 ? ['profiles'] : ['profiles', 'interlocked_profiles'];
   const unknown = Object.keys(body).filter((key) => !allowed.includes(key));
   if (current2025 && unknown.includes('interlocked_profiles')) {
-    throw new ApiError(400, 'bad_request', 'interlocked_profiles was renamed in 2025-12-18.', { invalidParams: [{ name: 'interlocked_profiles', reason: 'renamed to profiles entries with object = blended in 2025-12-18' }] });
+    throw new ApiError(400, 'bad_request_error', 'interlocked_profiles was renamed in 2025-12-18.', { invalidParams: [{ name: 'interlocked_profiles', reason: 'renamed to profiles entries with object = blended in 2025-12-18' }] });
   }
   if (unknown.length > 0) throw invalid('The quota update has unknown fields.', unknown[0], 'is not a known field');
   const entries: { path: string; entry: JsonRecord }[] = [];
@@ -42,7 +42,7 @@ function updateEntries(body: unknown, current2025: boolean): { path: string; ent
 function targetEntries(entry: JsonRecord, path: string, current2025: boolean): { path: string; target: JsonRecord }[] {
   if (current2025) {
     for (const old of ['ungrouped', 'grouped']) {
-      if (hasOwn(entry, old)) throw new ApiError(400, 'bad_request', `${old} was renamed in 2025-12-18.`, { invalidParams: [{ name: old, reason: 'renamed to target in 2025-12-18' }] });
+      if (hasOwn(entry, old)) throw new ApiError(400, 'bad_request_error', `${old} was renamed in 2025-12-18.`, { invalidParams: [{ name: old, reason: 'renamed to target in 2025-12-18' }] });
     }
   }
   const lists = current2025 ? [['targets', entry.targets]] : [['ungrouped', entry.ungrouped], ['grouped', entry.grouped]];

@@ -53,9 +53,9 @@ export function requireProfilingTargetGroup(ctx: RequestContext, options: Profil
   assertWriteVersionAllowed(tg, ctx.version, 'target group');
   assertProfilingAllowed(tg);
   if (options.draftOnly && tg.status !== 'draft') {
-    throw new ApiError(422, 'target_group_not_draft', `Target group ${tg.id} is ${tg.status}; only a draft target group's profiles can be changed this way.`);
+    throw new ApiError(422, 'invalid_state_error', `Target group ${tg.id} is ${tg.status}; only a draft target group's profiles can be changed this way.`);
   }
-  if (tg.status === 'completed') throw new ApiError(422, 'target_group_completed', `Target group ${tg.id} is completed; it can no longer change.`);
+  if (tg.status === 'completed') throw new ApiError(422, 'invalid_state_error', `Target group ${tg.id} is completed; it can no longer change.`);
   localeOf(tg);
   return tg;
 }

@@ -46,7 +46,7 @@ function updateTargetGroup(ctx: RequestContext) {
   const tg = requireTargetGroup(ctx);
   assertWriteVersionAllowed(tg, ctx.version, 'target group');
   if (tg.status !== 'draft') {
-    throw new ApiError(422, 'target_group_not_draft', `Target group ${tg.id} is ${tg.status}; only a draft target group can be updated this way.`);
+    throw new ApiError(422, 'invalid_state_error', `Target group ${tg.id} is ${tg.status}; only a draft target group can be updated this way.`);
   }
   assertNoRunningJob(ctx, tg, [LAUNCH_KIND], 'launch');
   const input = readTargetGroupInput(ctx.body, ctx.version, ctx.account!, ctx.store.data);

@@ -94,7 +94,7 @@ export function readExchangeAllocations(body: unknown): ExchangeAllocations {
   }
   reader.finish('The exchange allocations are invalid.');
   if (new Set(result.private_exchange.supplier_cpis.map((entry) => entry.supplier_id)).size !== result.private_exchange.supplier_cpis.length) {
-    throw new ApiError(400, 'bad_request', 'A supplier has two CPIs.', { invalidParams: [{ name: 'private_exchange.supplier_cpis', reason: 'lists a supplier twice' }] });
+    throw new ApiError(400, 'bad_request_error', 'A supplier has two CPIs.', { invalidParams: [{ name: 'private_exchange.supplier_cpis', reason: 'lists a supplier twice' }] });
   }
   return result;
 }

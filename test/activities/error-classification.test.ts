@@ -116,6 +116,22 @@ describe('error classification', () => {
     expect(f.nextRetryDelay).toBe(1234);
   });
 
+  it('409 conflict_error on a call that starts a job is job_already_running, retryable after a wait', async () => {
+    mock = createMockApi({ jobBusyRetryDelayMs: 1234 });
+    mock.serveTokens();
+    mock.on('POST', PATH, () => ({ status: 409, body: apiError('conflict_error') }), 2);
+    const f = await rejectionOf(mock.client.request({ method: 'POST', path: PATH, apiVersion: '2025-12-18', startsJob: true }));
+    expect(f).toMatchObject({ type: ApiFailureType.jobAlreadyRunning, nonRetryable: false, nextRetryDelay: 1234 });
+    // The same answer to a call that starts no job (e.g. deleting an exclusion group in use) is final.
+    const g = await rejectionOf(mock.client.request({ method: 'POST', path: PATH, apiVersion: '2025-12-18' }));
+    expect(g).toMatchObject({ type: 'conflict_error', nonRetryable: true });
+  });
+
+  it('the reference\'s invalid_state_error (422) and precondition_failed_error (412) are named, non-retryable failures', async () => {
+    expect(await failureFor(422, apiError('invalid_state_error'))).toMatchObject({ type: 'invalid_state_error', nonRetryable: true });
+    expect(await failureFor(412, apiError('precondition_failed_error'))).toMatchObject({ type: ApiFailureType.preconditionFailed, nonRetryable: true });
+  });
+
   it('another 409 is a non-retryable conflict', async () => {
     const f = await failureFor(409, apiError('target_group_not_draft'));
     expect(f.type).toBe('target_group_not_draft');

@@ -73,12 +73,12 @@ describe('sandbox: projects and target groups', () => {
     expect(f.details[0].invalid_params).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'expected_incidence_rate' })]));
   });
 
-  it('lists, overview and a missing project (404 not_found)', async () => {
+  it('lists, overview and a missing project (404 not_found_error)', async () => {
     const { projectId } = await projectAndDraft();
     expect((await h.activities.listTargetGroups({ ctx, projectId })).targetGroups).toHaveLength(1);
     expect((await h.activities.getProjectOverview({ ctx, projectId })).overview).toBeTypeOf('object');
     const f = await rejectionOf(h.activities.getProject({ ctx, projectId: 'prj_missing' }));
-    expect(f.type).toBe('not_found');
+    expect(f.type).toBe('not_found_error');
     expect(f.nonRetryable).toBe(true);
   });
 });
@@ -145,7 +145,7 @@ describe('sandbox: launch and fielding', () => {
     const { projectId, targetGroupId } = await projectAndDraft();
     const target = { ctx, projectId, targetGroupId };
     const refused = await rejectionOf(h.activities.launchFromDraft({ ...target, idempotencyKey: 'launch-0', endFieldingAt: '2099-01-01T00:00:00Z' }));
-    expect(refused.type).toBe('live_url_required');
+    expect(refused.type).toBe('invalid_state_error');
     await h.activities.updateDraftTargetGroup({ ...target, desired: draftTargetGroup({ live_url: 'https://s.example.com/x?rid=[%RID%]', target_group_customer_reference_number: 'PO-1-us' }) });
     const launch = await h.activities.launchFromDraft({ ...target, idempotencyKey: 'launch-1', endFieldingAt: '2099-01-01T00:00:00Z' });
     expect(launch.alreadyLaunched).toBe(false);

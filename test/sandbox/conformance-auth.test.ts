@@ -115,6 +115,6 @@ describe('Endpoints › Accounts', () => {
     expect((await api.req('GET', `${P(1002)}/projects`)).status).toBe(200);
     const res = await api.req('GET', `${P(9999)}/projects`);
     expect(res.status).toBe(404);
-    expect(res.body.object).toBe('not_found');
+    expect(res.body.object).toBe('not_found_error');
   });
 });

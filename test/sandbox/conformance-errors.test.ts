@@ -25,11 +25,11 @@ describe('Errors › body shape', () => {
     expect(res.text).not.toMatch(/at .*\.ts:\d+/);
   });
 
-  it('answers 400 bad_request for malformed JSON and for a JSON body that is not an object', async () => {
+  it('answers 400 bad_request_error for malformed JSON and for a JSON body that is not an object', async () => {
     for (const raw of ['{"name": ', 'null', '[1,2]', '"text"']) {
       const res = await api.req('POST', `${P()}/projects`, { raw, contentType: 'application/json' });
       expect(res.status).toBe(400);
-      expect(res.body.object).toBe('bad_request');
+      expect(res.body.object).toBe('bad_request_error');
     }
   });
 
@@ -38,10 +38,10 @@ describe('Errors › body shape', () => {
     expect((await api.req('POST', `${P()}/projects`, { raw: '{}', contentType: 'text/plain' })).status).toBe(415);
   });
 
-  it('answers 413 payload_too_large for a JSON body above 1 MiB', async () => {
+  it('answers 413 content_too_large_error for a JSON body above 1 MiB', async () => {
     const res = await api.req('POST', `${P()}/projects`, { body: { name: 'x'.repeat(1_100_000), business_unit_id: 2001 } });
     expect(res.status).toBe(413);
-    expect(res.body.object).toBe('payload_too_large');
+    expect(res.body.object).toBe('content_too_large_error');
   });
 
   it('answers 404 for unknown paths and 405 (with Allow) for unsupported methods', async () => {

@@ -26,12 +26,12 @@ async function liveTargetGroup() {
 }
 
 describe('States and transitions › launch from draft', () => {
-  it('refuses to launch while live_url is unset (422 live_url_required), without changing state', async () => {
+  it('refuses to launch while live_url is unset (422 invalid_state_error), without changing state', async () => {
     const { tgPath } = await api.projectWithTargetGroup();
     const before = await api.state();
     const res = await api.req('POST', `${tgPath}/fielding-run-jobs/launch-from-draft`, { body: END });
     expect(res.status).toBe(422);
-    expect(res.body.object).toBe('live_url_required');
+    expect(res.body.object).toBe('invalid_state_error');
     expect(await api.state()).toEqual(before);
   });
 
@@ -49,18 +49,18 @@ describe('States and transitions › launch from draft', () => {
     expect(tg).toMatchObject({ status: 'live', fielding_run_id: job.body.created_fielding_run_id, end_fielding_at: '2099-01-01T00:00:00.000Z' });
   });
 
-  it('answers 409 while a launch job is running and once the group is no longer a draft', async () => {
+  it('answers 409 conflict_error while a launch job is running, 422 invalid_state_error once the group is no longer a draft', async () => {
     sb.setFaults({ job_duration_ms: 60_000 });
     const { tgPath } = await api.projectWithTargetGroup({ live_url: 'https://survey.example/s' });
     expect((await api.req('POST', `${tgPath}/fielding-run-jobs/launch-from-draft`, { body: END })).status).toBe(201);
     const again = await api.req('POST', `${tgPath}/fielding-run-jobs/launch-from-draft`, { body: END });
     expect(again.status).toBe(409);
-    expect(again.body.object).toBe('job_already_running');
+    expect(again.body.object).toBe('conflict_error');
     sb.setFaults({ job_duration_ms: 20 });
     const live = await liveTargetGroup();
     const relaunch = await api.req('POST', `${live.tgPath}/fielding-run-jobs/launch-from-draft`, { body: END });
-    expect(relaunch.status).toBe(409);
-    expect(relaunch.body.object).toBe('target_group_not_draft');
+    expect(relaunch.status).toBe(422);
+    expect(relaunch.body.object).toBe('invalid_state_error');
   });
 
   it.each([[{}], [{ end_fielding_at: 'tomorrow' }], [{ end_fielding_at: '2001-01-01T00:00:00Z' }], [{ end_fielding_at: '2099-01-01' }]])('rejects launch body %j with 400 naming end_fielding_at', async (body) => {
@@ -90,7 +90,7 @@ describe('States and transitions › launch from draft', () => {
       body: { expected_incidence_rate: 0.5, expected_length_of_interview_minutes: 10, filling_goal: tg.filling_goal, project_manager_id: 3001, collects_pii: false },
     });
     expect(res.status).toBe(409);
-    expect(res.body.object).toBe('job_already_running');
+    expect(res.body.object).toBe('conflict_error');
   });
 });
 
@@ -115,7 +115,7 @@ describe('States and transitions › fielding run control', () => {
     expect((await api.req('GET', tgPath)).body.status).toBe('paused');
     const stale = await api.req('POST', `${runPath}/resume`, { headers: { 'if-match': etag } });
     expect(stale.status).toBe(412);
-    expect(stale.body.object).toBe('precondition_failed');
+    expect(stale.body.object).toBe('precondition_failed_error');
     expect((await api.req('GET', runPath)).headers.get('etag')).toBe(fresh);
   });
 
@@ -127,7 +127,7 @@ describe('States and transitions › fielding run control', () => {
     };
     expect((await step('resume')).status).toBe(422);
     expect((await step('pause')).status).toBe(204);
-    expect((await step('pause')).body.object).toBe('invalid_state_transition');
+    expect((await step('pause')).body.object).toBe('invalid_state_error');
     expect((await step('resume')).status).toBe(204);
     expect((await api.req('GET', tgPath)).body.status).toBe('live');
     expect((await step('complete')).status).toBe(204);

@@ -90,12 +90,12 @@ describe('Endpoints › ID-based exclusions › upload by file', () => {
     expect(broken.status).toBe(400);
   });
 
-  it('runs one job per target group at a time (409 job_already_running)', async () => {
+  it('runs one job per target group at a time (409 conflict_error)', async () => {
     sb.setFaults({ job_duration_ms: 60_000 });
     expect((await api.upload(uploadPath(), 'a\n', 'RSID')).status).toBe(201);
     const second = await api.upload(uploadPath(), 'b\n', 'RSID');
     expect(second.status).toBe(409);
-    expect(second.body.object).toBe('job_already_running');
+    expect(second.body.object).toBe('conflict_error');
     const removeAll = await api.req('POST', `${X}/jobs/remove-all-respondents`);
     expect(removeAll.status).toBe(409);
     const other = (await api.projectWithTargetGroup()).tgPath;
@@ -145,10 +145,10 @@ describe('Limits › ID-based exclusions per target group', () => {
     expect(job.failure_reason).toMatch(/file holds more than 100000/);
   });
 
-  it('answers 413 payload_too_large for an upload body above 8 MiB', async () => {
+  it('answers 413 content_too_large_error for an upload body above 8 MiB', async () => {
     const res = await api.upload(uploadPath(), 'x'.repeat(60).concat('\n').repeat(140_000), 'RSID');
     expect(res.status).toBe(413);
-    expect(res.body.object).toBe('payload_too_large');
+    expect(res.body.object).toBe('content_too_large_error');
     expect((await api.state()).counts.jobs).toBe(0);
   });
 });

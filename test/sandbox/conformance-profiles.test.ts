@@ -169,7 +169,7 @@ describe('Profiles › manage-profiles (apply-profiles before 2025-12-18)', () =
     const { tgPath } = await draft(V_NEW, { live_url: 'https://s.example/x' });
     await launch(tgPath);
     const live = await api.req('POST', `${tgPath}/profiles/manage-profiles`, { body: { profiles: [kids()] } });
-    expect([live.status, live.body.object]).toEqual([422, 'target_group_not_draft']);
+    expect([live.status, live.body.object]).toEqual([422, 'invalid_state_error']);
     const recontact = await draft(V_NEW, { study_type: 'recontact', allocations: { template_id: 'recontact-global' } });
     const refused = await api.req('POST', `${recontact.tgPath}/profiles/manage-profiles`, { body: { profiles: [kids()] } });
     expect([refused.status, refused.body.object]).toEqual([422, 'profiling_not_supported']);

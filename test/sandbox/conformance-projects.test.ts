@@ -111,7 +111,7 @@ describe('Endpoints › Projects', () => {
     expect((await api.req('GET', `${P()}/projects/${project.id}`)).body).toEqual(project);
     const res = await api.req('GET', `${P()}/projects/prj_missing`);
     expect(res.status).toBe(404);
-    expect(res.body.object).toBe('not_found');
+    expect(res.body.object).toBe('not_found_error');
   });
 
   it('updates with PUT (full replacement; human_readable_id kept when omitted)', async () => {

@@ -104,7 +104,7 @@ describe('Endpoints › Target groups', () => {
     await api.waitForJob(`${tgs}/${tg.id}/fielding-run-jobs/launch-from-draft/${launch.body.job_id}`);
     const res = await api.req('PUT', `${tgs}/${tg.id}`, { body: draftBody() });
     expect(res.status).toBe(422);
-    expect(res.body.object).toBe('target_group_not_draft');
+    expect(res.body.object).toBe('invalid_state_error');
   });
 
   it('gets a target group and answers 404 under another project', async () => {

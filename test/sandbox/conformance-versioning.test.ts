@@ -63,7 +63,7 @@ describe('Versioning › renames in 2025-12-18 › project', () => {
   it('answers 400 naming human-readable-id "renamed to human_readable_id in 2025-12-18"', async () => {
     const res = await api.req('POST', `${P()}/projects`, { body: { name: 'X', business_unit_id: 2001, 'human-readable-id': 'x' } });
     expect(res.status).toBe(400);
-    expect(res.body.object).toBe('bad_request');
+    expect(res.body.object).toBe('bad_request_error');
     expect(res.body.invalid_params).toEqual([{ name: 'human-readable-id', reason: 'renamed to human_readable_id in 2025-12-18' }]);
   });
 
