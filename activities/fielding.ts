@@ -153,7 +153,7 @@ export function fieldingActivities(deps: ActivityDeps) {
       const [ctx, path] = tgPath('getLaunchJob', input);
       const jobId = requireText('getLaunchJob', 'jobId', input.jobId);
       const req = { method: 'GET', path: `${path}/fielding-run-jobs/launch-from-draft/${seg(jobId)}` } as const;
-      const { status, failureReason, body } = parseJobStatus(req, await callApi(deps.api, ctx, req));
+      const { status, failureReason, body } = parseJobStatus('get_launch_fielding_run_from_draft_job', req, await callApi(deps.api, ctx, req));
       const out: LaunchJobOutput = { status };
       const runId = body.created_fielding_run_id;
       if (typeof runId === 'string' || typeof runId === 'number') out.fieldingRunId = String(runId);

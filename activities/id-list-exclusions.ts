@@ -8,6 +8,8 @@ import { uploadIdListFile } from './id-list-upload';
 import { parseJobStatus } from './job-status';
 import { walkPages } from './pagination';
 import { listExcludedIdsWire } from './http/wire/lists';
+import { JobCreated } from './http/wire/jobs';
+import { readAnswer } from './http/wire/read-answer';
 import type { ActivityCtx, IdEntityType, IdListRef } from './types';
 
 export interface IdListTarget {
@@ -43,6 +45,8 @@ export interface ListExcludedIdsOutput {
   sha256: string;
 }
 export interface RemoveAllExcludedIdsInput extends IdListTarget {
+  /** Which list to empty (the reference's required `entity_type`); the other list is kept. */
+  entityType: IdEntityType;
   /** Sent as Idempotency-Key. */
   idempotencyKey: string;
 }
@@ -84,7 +88,7 @@ export function idListExclusionActivities(deps: ActivityDeps) {
       const [ctx, p, t] = target('getIdListJob', input);
       const jobId = requireText('getIdListJob', 'jobId', input.jobId);
       const req = { method: 'GET', path: `${prefix(ctx, p, t)}/jobs/upload-respondents-by-file/${seg(jobId)}` } as const;
-      const { status, failureReason } = parseJobStatus(req, await callApi(deps.api, ctx, req));
+      const { status, failureReason } = parseJobStatus('get_respondent_exclusions_upload_by_file_job', req, await callApi(deps.api, ctx, req));
       return failureReason === undefined ? { status } : { status, failureReason };
     },
 
@@ -109,8 +113,10 @@ export function idListExclusionActivities(deps: ActivityDeps) {
     async removeAllExcludedIds(input: RemoveAllExcludedIdsInput): Promise<RemoveAllExcludedIdsOutput> {
       const [ctx, p, t] = target('removeAllExcludedIds', input);
       const key = requireText('removeAllExcludedIds', 'idempotencyKey', input.idempotencyKey);
-      const req = { method: 'POST', path: `${prefix(ctx, p, t)}/jobs/remove-all-respondents`, idempotencyKey: key, startsJob: true } as const;
-      return { jobId: expectString(req, await callApi(deps.api, ctx, req), 'job_id') };
+      const type = entityType('removeAllExcludedIds', input.entityType);
+      const req = { method: 'POST', path: `${prefix(ctx, p, t)}/jobs/remove-all-respondents`, query: { entity_type: type }, idempotencyKey: key, startsJob: true } as const;
+      const answer = readAnswer({ operation: 'exclusion_create_remove_all_respondents_job', ...req }, JobCreated, await callApi(deps.api, ctx, req));
+      return { jobId: answer.job_id };
     },
 
     /** GET X/jobs/remove-all-respondents/{job_id} */
@@ -118,7 +124,7 @@ export function idListExclusionActivities(deps: ActivityDeps) {
       const [ctx, p, t] = target('getRemoveAllJob', input);
       const jobId = requireText('getRemoveAllJob', 'jobId', input.jobId);
       const req = { method: 'GET', path: `${prefix(ctx, p, t)}/jobs/remove-all-respondents/${seg(jobId)}` } as const;
-      const { status, failureReason } = parseJobStatus(req, await callApi(deps.api, ctx, req));
+      const { status, failureReason } = parseJobStatus('get_all_respondent_exclusions_removal_job', req, await callApi(deps.api, ctx, req));
       return failureReason === undefined ? { status } : { status, failureReason };
     },
   };

@@ -55,7 +55,7 @@ export function recontactActivities(deps: ActivityDeps) {
       const t = requireText('getRecontactJob', 'targetGroupId', input.targetGroupId);
       const jobId = requireText('getRecontactJob', 'jobId', input.jobId);
       const req = { method: 'GET', path: `${jobs(ctx, p, t)}/${seg(jobId)}` } as const;
-      const { status, failureReason } = parseJobStatus(req, await callApi(deps.api, ctx, req));
+      const { status, failureReason } = parseJobStatus('get_recontact_upload_respondents_by_file_job', req, await callApi(deps.api, ctx, req));
       return failureReason === undefined ? { status } : { status, failureReason };
     },
   };

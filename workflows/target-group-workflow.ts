@@ -323,7 +323,7 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
     }
     const entityType = action.entityType as IdListEntityType;
     if (action.kind === 'replace_list') {
-      const { jobId } = await api.removeAllExcludedIds({ ...base, idempotencyKey: jobKey(`remove-all/${entityType}/${list.sha256}`) });
+      const { jobId } = await api.removeAllExcludedIds({ ...base, entityType, idempotencyKey: jobKey(`remove-all/${entityType}/${list.sha256}`) });
       writes += 1;
       await pollJob('remove-all', jobId, () => api.getRemoveAllJob({ ...base, jobId }), 'remove_all');
     }

@@ -48,10 +48,17 @@ export function assertNotCompleted(tg: TargetGroupRecord): void {
 
 export const SIMULATED_FAILURE_REASON = 'The job failed while processing (simulated failure, job_failure_rate); retry the request.';
 
-/** Job status body shared by the job endpoints: `{job_id, status, failure_reason?, …result, created_at, completed_at}`. */
+/** The user the sandbox's API client acts as: `created_by` of every job (a UUID, as the reference's UserID). */
+export const SANDBOX_API_USER_ID = '5b0f3c2e-8d1a-4e6b-9c7f-2a4d6e8f0b13';
+
+/**
+ * Job status body shared by the job endpoints, as the reference's job answers give it:
+ * `{job_id, status, created_at, created_by, completed_at?, failure_reason?: {code, description}, …result}`.
+ */
 export function renderJob(job: JobRecord): Record<string, unknown> {
-  const out: Record<string, unknown> = { job_id: job.id, status: job.status, ...job.result, created_at: job.created_at, completed_at: job.completed_at };
-  if (job.status === 'Failed') out.failure_reason = job.failure_reason;
+  const out: Record<string, unknown> = { job_id: job.id, status: job.status, ...job.result, created_at: job.created_at, created_by: SANDBOX_API_USER_ID };
+  if (job.completed_at) out.completed_at = job.completed_at;
+  if (job.status === 'Failed') out.failure_reason = { code: 'job_failed', description: job.failure_reason ?? 'The job failed.' };
   return out;
 }
 

@@ -60,7 +60,9 @@ function startRemoveAll(ctx: RequestContext) {
   const tg = requireTargetGroup(ctx);
   assertWriteVersionAllowed(tg, ctx.version, 'target group');
   const problems: InvalidParam[] = [];
+  // Reference (exclusion_create_remove_all_respondents_job): entity_type is a required query parameter.
   const entityType = ctx.query.has('entity_type') ? readEntityType(ctx.query, problems) : null;
+  if (!ctx.query.has('entity_type')) problems.push({ name: 'entity_type', reason: 'is required (RSID or ACCESS_RESPONDENT_GUID)' });
   if (problems.length > 0) throw badRequest('The request is invalid.', problems);
   assertNotCompleted(tg);
   assertNoRunningJob(ctx, tg, EXCLUSION_JOB_KINDS, 'exclusion');

@@ -42,8 +42,8 @@ describe('respondent activity exclusions', () => {
 describe('ID-list jobs and digests', () => {
   it('reads upload job status with failure_reason', async () => {
     m = createMockActivities();
-    m.on('GET', `${X}/jobs/upload-respondents-by-file/j1`, () => ({ status: 200, body: { job_id: 'j1', status: 'Failed', failure_reason: 'line 3: not a GUID' } }));
-    expect(await m.activities.getIdListJob({ ...target, jobId: 'j1' })).toEqual({ status: 'Failed', failureReason: 'line 3: not a GUID' });
+    m.on('GET', `${X}/jobs/upload-respondents-by-file/j1`, () => ({ status: 200, body: { job_id: 'j1', status: 'Failed', failure_reason: { code: 'invalid_file', description: 'line 3: not a GUID' } } }));
+    expect(await m.activities.getIdListJob({ ...target, jobId: 'j1' })).toEqual({ status: 'Failed', failureReason: 'invalid_file: line 3: not a GUID' });
   });
 
   it('a 409 job_already_running on upload is retryable after a wait', async () => {
@@ -76,19 +76,29 @@ describe('ID-list jobs and digests', () => {
     });
   });
 
-  it('remove-all starts a job with the Idempotency-Key and polls it', async () => {
+  it('remove-all starts a job for one entity_type with the Idempotency-Key and polls it', async () => {
     m = createMockActivities();
-    m.on('POST', `${X}/jobs/remove-all-respondents`, () => ({ status: 201, body: { job_id: 'r1' } }));
-    m.on('GET', `${X}/jobs/remove-all-respondents/r1`, () => ({ status: 200, body: { job_id: 'r1', status: 'Success' } }));
-    expect(await m.activities.removeAllExcludedIds({ ...target, idempotencyKey: 'rm' })).toEqual({ jobId: 'r1' });
+    m.on('POST', `${X}/jobs/remove-all-respondents?entity_type=ACCESS_RESPONDENT_GUID`, () => ({ status: 201, body: { job_id: 'r1' } }));
+    m.on('GET', `${X}/jobs/remove-all-respondents/r1`, () => ({ status: 200, body: { job_id: 'r1', status: 'Success', created_at: '2026-01-01T00:00:00Z' } }));
+    expect(await m.activities.removeAllExcludedIds({ ...target, entityType: 'ACCESS_RESPONDENT_GUID', idempotencyKey: 'rm' })).toEqual({ jobId: 'r1' });
     expect(m.requests[0].headers['idempotency-key']).toBe('rm');
     expect(await m.activities.getRemoveAllJob({ ...target, jobId: 'r1' })).toEqual({ status: 'Success' });
   });
 
-  it('a job answer without status is an unexpected response', async () => {
+  it('reads failure_reason as the reference\'s {code, description} object', async () => {
+    m = createMockActivities();
+    m.on('GET', `${X}/jobs/remove-all-respondents/r1`, () => ({
+      status: 200, body: { job_id: 'r1', status: 'Failed', failure_reason: { code: 'invalid_file', description: 'line 3 is not an id' } },
+    }));
+    expect(await m.activities.getRemoveAllJob({ ...target, jobId: 'r1' })).toEqual({ status: 'Failed', failureReason: 'invalid_file: line 3 is not an id' });
+  });
+
+  it('a job answer without status is a wire_mismatch naming the operation', async () => {
     m = createMockActivities();
     m.on('GET', `${X}/jobs/remove-all-respondents/r1`, () => ({ status: 200, body: { job_id: 'r1' } }));
-    expect((await rejectionOf(m.activities.getRemoveAllJob({ ...target, jobId: 'r1' }))).type).toBe('unexpected_response');
+    const f = await rejectionOf(m.activities.getRemoveAllJob({ ...target, jobId: 'r1' }));
+    expect(f).toMatchObject({ type: 'wire_mismatch', nonRetryable: true });
+    expect(f.message).toContain('get_all_respondent_exclusions_removal_job');
   });
 });
 

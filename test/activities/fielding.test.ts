@@ -51,10 +51,10 @@ describe('launchFromDraft', () => {
     m = createMockActivities();
     m.on('GET', `${TG}/fielding-run-jobs/launch-from-draft/job9`, () => ({ status: 200, body: { job_id: 'job9', status: 'Processing' } }));
     m.on('GET', `${TG}/fielding-run-jobs/launch-from-draft/job9`, () => ({ status: 200, body: { job_id: 'job9', status: 'Completed', created_fielding_run_id: 'run1' } }));
-    m.on('GET', `${TG}/fielding-run-jobs/launch-from-draft/job8`, () => ({ status: 200, body: { job_id: 'job8', status: 'Failed', failure_reason: 'no supply' } }));
+    m.on('GET', `${TG}/fielding-run-jobs/launch-from-draft/job8`, () => ({ status: 200, body: { job_id: 'job8', status: 'Failed', failure_reason: { code: 'no_supply', description: 'no supply' } } }));
     expect(await m.activities.getLaunchJob({ ...target, jobId: 'job9' })).toEqual({ status: 'Processing' });
     expect(await m.activities.getLaunchJob({ ...target, jobId: 'job9' })).toEqual({ status: 'Completed', fieldingRunId: 'run1' });
-    expect(await m.activities.getLaunchJob({ ...target, jobId: 'job8' })).toEqual({ status: 'Failed', failureReason: 'no supply' });
+    expect(await m.activities.getLaunchJob({ ...target, jobId: 'job8' })).toEqual({ status: 'Failed', failureReason: 'no_supply: no supply' });
   });
 });
 

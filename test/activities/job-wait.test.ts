@@ -25,8 +25,8 @@ describe('awaitJob', () => {
 
   it('returns a failed job as done, with its reason (the workflow decides what a failure means)', async () => {
     m = createMockActivities();
-    m.on('GET', `${TG}/exclusions/jobs/upload-respondents-by-file/j1`, () => ({ status: 200, body: { job_id: 'j1', status: 'Failed', failure_reason: 'bad file' } }));
-    expect(await m.activities.awaitJob({ ...target, kind: 'id_list_upload', jobId: 'j1', ...fast })).toEqual({ status: 'Failed', failureReason: 'bad file', polls: 1, done: true });
+    m.on('GET', `${TG}/exclusions/jobs/upload-respondents-by-file/j1`, () => ({ status: 200, body: { job_id: 'j1', status: 'Failed', failure_reason: { code: 'invalid_file', description: 'bad file' } } }));
+    expect(await m.activities.awaitJob({ ...target, kind: 'id_list_upload', jobId: 'j1', ...fast })).toEqual({ status: 'Failed', failureReason: 'invalid_file: bad file', polls: 1, done: true });
   });
 
   it('hands a job still running back when its time is up (done: false)', async () => {

@@ -100,7 +100,7 @@ describe('sandbox: exclusions', () => {
     const { jobId } = await h.activities.uploadIdList({ ctx, projectId, targetGroupId, entityType: 'RSID', list, idempotencyKey: 'up-1' });
     expect(await pollUntilDone(() => h.activities.getIdListJob({ ctx, projectId, targetGroupId, jobId }))).toEqual({ status: 'Success' });
     expect(await h.activities.listExcludedIds({ ctx, projectId, targetGroupId, entityType: 'RSID' })).toEqual({ count: 3, sha256: stored.sha256 });
-    const removal = await h.activities.removeAllExcludedIds({ ctx, projectId, targetGroupId, idempotencyKey: 'rm-1' });
+    const removal = await h.activities.removeAllExcludedIds({ ctx, projectId, targetGroupId, entityType: 'RSID', idempotencyKey: 'rm-1' });
     expect((await pollUntilDone(() => h.activities.getRemoveAllJob({ ctx, projectId, targetGroupId, jobId: removal.jobId }))).status).toBe('Success');
     expect((await h.activities.listExcludedIds({ ctx, projectId, targetGroupId, entityType: 'RSID' })).count).toBe(0);
   });

@@ -79,6 +79,10 @@ beforeAll(async () => {
   }
   expect(await a.listExcludedIds({ ctx, projectId, targetGroupId: tgA, entityType: 'RSID' })).toMatchObject({ count: 3 });
   await a.listExcludedIds({ ctx, projectId, targetGroupId: tgA, entityType: 'ACCESS_RESPONDENT_GUID' });
+  const removal = await a.removeAllExcludedIds({ ctx, projectId, targetGroupId: tgA, entityType: 'RSID', idempotencyKey: 'contract/rm' });
+  for (let i = 0; i < 100 && (await a.getRemoveAllJob({ ctx, projectId, targetGroupId: tgA, jobId: removal.jobId })).status === 'Processing'; i += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 
   const hook = { url: 'https://hooks.example.com/contract', events: ['target-group-updated'], compression: null };
   const created = (await a.createWebhook({ ctx, idempotencyKey: 'contract/wh', desired: hook })).webhook.id;
@@ -124,6 +128,7 @@ describe.each(Object.keys(WIRE_OPERATIONS))('%s', (id) => {
     expect(seen.length).toBeGreaterThan(0);
     for (const e of seen) {
       if (op.headers?.includes('idempotency-key')) expect(e.idempotencyKey, `${id} Idempotency-Key`).toMatch(/\S/);
+      if (op.headers?.includes('entity_type')) expect(e.query.entity_type, `${id} entity_type`).toMatch(/^(RSID|ACCESS_RESPONDENT_GUID)$/);
     }
   });
 

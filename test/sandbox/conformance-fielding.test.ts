@@ -76,7 +76,7 @@ describe('States and transitions › launch from draft', () => {
     const res = await api.req('POST', `${tgPath}/fielding-run-jobs/launch-from-draft`, { body: END });
     const job = await api.waitForJob(`${tgPath}/fielding-run-jobs/launch-from-draft/${res.body.job_id}`);
     expect(job.body.status).toBe('Failed');
-    expect(typeof job.body.failure_reason).toBe('string');
+    expect(job.body.failure_reason).toMatchObject({ code: 'job_failed', description: expect.any(String) });
     expect(job.body).not.toHaveProperty('created_fielding_run_id');
     expect((await api.req('GET', tgPath)).body.status).toBe('draft');
   });

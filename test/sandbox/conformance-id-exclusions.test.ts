@@ -67,7 +67,7 @@ describe('Endpoints › ID-based exclusions › upload by file', () => {
   ])('fails a %s job with a bad file, naming the problem (%#), and adds nothing', async (entityType, lines, reason) => {
     const job = await uploadAndWait(lines, entityType);
     expect(job.status).toBe('Failed');
-    expect(job.failure_reason).toContain(reason);
+    expect(job.failure_reason.description).toContain(reason);
     expect((await api.state()).counts.excluded_ids).toBe(0);
   });
 
@@ -96,7 +96,7 @@ describe('Endpoints › ID-based exclusions › upload by file', () => {
     const second = await api.upload(uploadPath(), 'b\n', 'RSID');
     expect(second.status).toBe(409);
     expect(second.body.object).toBe('conflict_error');
-    const removeAll = await api.req('POST', `${X}/jobs/remove-all-respondents`);
+    const removeAll = await api.req('POST', `${X}/jobs/remove-all-respondents?entity_type=RSID`);
     expect(removeAll.status).toBe(409);
     const other = (await api.projectWithTargetGroup()).tgPath;
     expect((await api.upload(`${other}/exclusions/jobs/upload-respondents-by-file`, 'a\n', 'RSID')).status).toBe(201);
@@ -106,7 +106,7 @@ describe('Endpoints › ID-based exclusions › upload by file', () => {
     sb.setFaults({ job_duration_ms: 5, job_failure_rate: 1 });
     const job = await uploadAndWait('a\n');
     expect(job.status).toBe('Failed');
-    expect(job.failure_reason).toMatch(/simulated/);
+    expect(job.failure_reason.description).toMatch(/simulated/);
     expect(await readAll('rsid')).toEqual([]);
   });
 
@@ -126,7 +126,7 @@ describe('Limits › ID-based exclusions per target group', () => {
     expect(full).toMatchObject({ status: 'Success', ids_added: 100_000 });
     const over = await uploadAndWait('one-more\n');
     expect(over.status).toBe('Failed');
-    expect(over.failure_reason).toContain('100000');
+    expect(over.failure_reason.description).toContain('100000');
     const again = await uploadAndWait('r5\n');
     expect(again).toMatchObject({ status: 'Success', ids_added: 0 });
     expect((await api.state()).counts.excluded_ids).toBe(100_000);
@@ -142,7 +142,7 @@ describe('Limits › ID-based exclusions per target group', () => {
   it('fails a file with more than 100,000 distinct IDs', async () => {
     const job = await uploadAndWait(ids(100_001, 'q'));
     expect(job.status).toBe('Failed');
-    expect(job.failure_reason).toMatch(/file holds more than 100000/);
+    expect(job.failure_reason.description).toMatch(/file holds more than 100000/);
   });
 
   it('answers 413 content_too_large_error for an upload body above 8 MiB', async () => {
@@ -169,15 +169,20 @@ describe('Endpoints › ID-based exclusions › paginated reads and remove-all',
     expect((await api.req('GET', `${X}/rsid/paginated?page_size=1001`)).status).toBe(400);
   });
 
-  it('removes every ID with the remove-all job (201 {job_id}, then Success)', async () => {
+  it('removes the IDs of one entity_type with the remove-all job (201 {job_id}, then Success); entity_type is required', async () => {
     await uploadAndWait('a\nb\n');
-    await uploadAndWait(`${randomUUID()}\n`, 'ACCESS_RESPONDENT_GUID');
-    const start = await api.req('POST', `${X}/jobs/remove-all-respondents`);
+    const guid = randomUUID();
+    await uploadAndWait(`${guid}\n`, 'ACCESS_RESPONDENT_GUID');
+    const missing = await api.req('POST', `${X}/jobs/remove-all-respondents`);
+    expect(missing.status).toBe(400);
+    expect(paramNames(missing)).toEqual(['entity_type']);
+    const start = await api.req('POST', `${X}/jobs/remove-all-respondents?entity_type=RSID`);
     expect(start.status).toBe(201);
     const done = await api.waitForJob(`${X}/jobs/remove-all-respondents/${start.body.job_id}`);
-    expect(done.body).toMatchObject({ status: 'Success', ids_removed: 3 });
+    expect(done.body).toMatchObject({ status: 'Success', ids_removed: 2 });
+    expect(done.body.created_by).toMatch(/^[0-9a-f-]{36}$/);
     expect(await readAll('rsid')).toEqual([]);
-    expect(await readAll('access-respondent-guid')).toEqual([]);
+    expect(await readAll('access-respondent-guid')).toEqual([guid]);
     expect((await api.req('GET', `${X}/jobs/upload-respondents-by-file/${start.body.job_id}`)).status).toBe(404);
   });
 });

@@ -195,7 +195,7 @@ describe('Resources and their fields › Target group › recontact study', () =
     const up = await api.upload(path, 'ok\nnot ok\n', 'RSID');
     const done = await api.waitForJob(`${path}/${up.body.job_id}`);
     expect(done.body.status).toBe('Failed');
-    expect(done.body.failure_reason).toContain('line 2');
+    expect(done.body.failure_reason.description).toContain('line 2');
   });
 
   it('refuses to launch a recontact study before respondents are uploaded', async () => {

@@ -154,7 +154,7 @@ describe('Versioning › removed and version-specific endpoints', () => {
     expect((await api.waitForJob(`${tgPath}/exclusions/jobs/upload-respondents-by-file/${up.body.job_id}`, { version })).body.status).toBe('Success');
     expect((await api.req('GET', `${tgPath}/exclusions/rsid/paginated`, { version })).status).toBe(200);
     expect((await api.req('GET', `${tgPath}/exclusions/access-respondent-guid/paginated`, { version })).status).toBe(200);
-    expect((await api.req('POST', `${tgPath}/exclusions/jobs/remove-all-respondents`, { version })).status).toBe(201);
+    expect((await api.req('POST', `${tgPath}/exclusions/jobs/remove-all-respondents?entity_type=RSID`, { version })).status).toBe(201);
   });
 });
 

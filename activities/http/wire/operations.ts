@@ -21,6 +21,7 @@ import {
   listExcludedIdsWire,
   pageSchema,
 } from './lists';
+import { JobCreated, JobStatusAnswer } from './jobs';
 import { WebhookAnswer, WebhookCreated, WebhookRequest } from './webhooks';
 
 export interface WireOperation {
@@ -31,7 +32,7 @@ export interface WireOperation {
   request?: z.ZodType;
   /** The answers studyflow reads, by status; `null` for an answer without a body (204). */
   answers: Record<number, z.ZodType | null>;
-  /** Headers studyflow sends on this operation beyond the bearer token and version header. */
+  /** Headers (and required query parameters) studyflow sends on this operation beyond the bearer token and version header. */
   headers?: readonly string[];
 }
 
@@ -56,6 +57,14 @@ export const WIRE_OPERATIONS: Readonly<Record<string, WireOperation>> = {
   get_target_group_access_respondent_guid_exclusion_list_api_paginated: {
     method: 'GET', path: `${TG}/exclusions/access-respondent-guid/paginated`, answers: { 200: pageSchema(listExcludedIdsWire('access_respondent_guid')) },
   },
+  exclusion_create_upload_rids_by_file_job: {
+    method: 'POST', path: `${TG}/exclusions/jobs/upload-respondents-by-file`, answers: { 201: JobCreated }, headers: ['idempotency-key', 'entity_type'],
+  },
+  get_respondent_exclusions_upload_by_file_job: { method: 'GET', path: `${TG}/exclusions/jobs/upload-respondents-by-file/{job_id}`, answers: { 200: JobStatusAnswer } },
+  exclusion_create_remove_all_respondents_job: {
+    method: 'POST', path: `${TG}/exclusions/jobs/remove-all-respondents`, answers: { 201: JobCreated }, headers: ['idempotency-key', 'entity_type'],
+  },
+  get_all_respondent_exclusions_removal_job: { method: 'GET', path: `${TG}/exclusions/jobs/remove-all-respondents/{job_id}`, answers: { 200: JobStatusAnswer } },
   get_webhooks: { method: 'GET', path: '/accounts/{account_id}/webhooks', answers: { 200: pageSchema(LIST_WEBHOOKS) } },
   create_webhook: { method: 'POST', path: '/accounts/{account_id}/webhooks', request: WebhookRequest, answers: { 201: WebhookCreated }, headers: ['idempotency-key'] },
   update_webhook: { method: 'PUT', path: '/accounts/{account_id}/webhooks/{webhook_id}', request: WebhookRequest, answers: { 200: WebhookAnswer } },
