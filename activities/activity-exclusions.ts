@@ -2,7 +2,9 @@
 import { callApi, targetGroupPath } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireArray, requireText } from './activity-input';
-import { unexpectedResponseFailure } from './http/errors';
+import { readAnswer } from './http/wire/read-answer';
+import { ActivityExclusionsAnswer } from './http/wire/activity-exclusions';
+import { withActivityItemTypes } from './version-adapter';
 import type { ActivityCtx } from './types';
 
 /** One exclusion item: whose participation history is checked, which statuses, how far back. */
@@ -36,13 +38,11 @@ export interface PutActivityExclusionsInput extends ActivityExclusionsInput {
 export function activityExclusionActivities(deps: ActivityDeps) {
   const path = (ctx: ActivityCtx, p: string, t: string) => `${targetGroupPath(ctx, p, t)}/respondent-activity-exclusions`;
 
-  function parse(req: { method: string; path: string }, status: number, body: unknown): ActivityExclusionsOutput {
-    if (Array.isArray(body)) return { items: body as ActivityExclusionItem[] };
-    const record = body as Record<string, unknown> | undefined;
-    const items = record?.respondent_activity_exclusions ?? record?.data;
-    if (!Array.isArray(items)) throw unexpectedResponseFailure(req, status, 'no respondent_activity_exclusions array');
-    const out: ActivityExclusionsOutput = { items: items as ActivityExclusionItem[] };
-    if (typeof record?.duration === 'string') out.duration = record.duration;
+  /** get_target_group_respondent_activity_exclusions: `{respondent_activity_exclusions: [...]}`, item types in studyflow's names. */
+  function parse(operation: string, req: { method: string; path: string }, res: { status: number; body: unknown }): ActivityExclusionsOutput {
+    const record = withActivityItemTypes(readAnswer({ operation, ...req }, ActivityExclusionsAnswer, res), 'fromWire');
+    const out: ActivityExclusionsOutput = { items: record.respondent_activity_exclusions as ActivityExclusionItem[] };
+    if (typeof record.duration === 'string') out.duration = record.duration;
     return out;
   }
 
@@ -53,8 +53,7 @@ export function activityExclusionActivities(deps: ActivityDeps) {
       const p = requireText('getActivityExclusions', 'projectId', input.projectId);
       const t = requireText('getActivityExclusions', 'targetGroupId', input.targetGroupId);
       const req = { method: 'GET', path: path(ctx, p, t) } as const;
-      const res = await callApi(deps.api, ctx, req);
-      return parse(req, res.status, res.body);
+      return parse('get_target_group_respondent_activity_exclusions', req, await callApi(deps.api, ctx, req));
     },
 
     /** PUT TG/respondent-activity-exclusions: replaces the whole list (idempotent by nature). */
@@ -63,7 +62,7 @@ export function activityExclusionActivities(deps: ActivityDeps) {
       const p = requireText('putActivityExclusions', 'projectId', input.projectId);
       const t = requireText('putActivityExclusions', 'targetGroupId', input.targetGroupId);
       const items = requireArray('putActivityExclusions', 'items', input.items) as ActivityExclusionItem[];
-      const json: Record<string, unknown> = { respondent_activity_exclusions: items };
+      const json: Record<string, unknown> = withActivityItemTypes({ respondent_activity_exclusions: items }, 'toWire');
       if (input.duration !== undefined) json.duration = input.duration;
       const req = { method: 'PUT', path: path(ctx, p, t), json } as const;
       const res = await callApi(deps.api, ctx, req);
@@ -72,7 +71,7 @@ export function activityExclusionActivities(deps: ActivityDeps) {
         if (input.duration !== undefined) out.duration = input.duration;
         return out;
       }
-      return parse(req, res.status, res.body);
+      return parse('set_target_group_respondent_activity_exclusions', req, res);
     },
   };
 }

@@ -67,14 +67,27 @@ export function pathForVersion(path: string, version: ApiVersion): string {
  * The input is not modified.
  */
 export function toWireBody<T>(body: T, version: ApiVersion): T {
-  if (!usesLegacyNames(version)) return body;
-  return translate(body, 'toLegacy') as T;
+  const wire = withActivityItemTypes(body, 'toWire');
+  if (!usesLegacyNames(version)) return wire;
+  return translate(wire, 'toLegacy') as T;
 }
 
 /** A response body of `version` in 2025-12-18 names. The input is not modified. */
 export function fromWireBody<T>(body: T, version: ApiVersion): T {
-  if (!usesLegacyNames(version)) return body;
-  return translate(body, 'toCurrent') as T;
+  const current = usesLegacyNames(version) ? (translate(body, 'toCurrent') as T) : body;
+  return withActivityItemTypes(current, 'fromWire');
+}
+
+/**
+ * Activity-exclusion item types: studyflow says `target_group`, the reference's wire says `target-group`
+ * (RespondentActivityExclusionsIDsListRequest). Applies to `respondent_activity_exclusions` of a body
+ * (draft create/update and get, the activity-exclusions PUT and GET); the input is not modified.
+ */
+export function withActivityItemTypes<T>(body: T, direction: 'toWire' | 'fromWire'): T {
+  if (!isRecord(body) || !Array.isArray(body.respondent_activity_exclusions)) return body;
+  const [from, to] = direction === 'toWire' ? ['target_group', 'target-group'] : ['target-group', 'target_group'];
+  const items = body.respondent_activity_exclusions.map((item: unknown) => (isRecord(item) && item.type === from ? { ...item, type: to } : item));
+  return { ...body, respondent_activity_exclusions: items } as T;
 }
 
 function rename(key: string, pairs: readonly Pair[], direction: Direction): string {

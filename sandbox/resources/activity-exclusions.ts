@@ -1,5 +1,5 @@
 // Respondent activity exclusion items (spec: Resources › Respondent activity exclusion item).
-// Item wire shape (docs/api-conventions.md): {type: project|target_group, id, respondent_statuses?, duration?};
+// Item wire shape (docs/api-conventions.md): {type: project|target-group, id, respondent_statuses?, duration?};
 // responses add `duration_days`. Duration precedence: item > request-level > P90D.
 import { ApiError, unprocessable, type InvalidParam } from '../core/api-error';
 import { ObjectReader } from '../core/input-validation';
@@ -65,7 +65,9 @@ export function readActivityExclusionItems(
     const item = ObjectReader.nested(value, itemPath, problems);
     if (!item) return;
     item.rejectUnknown(ITEM_FIELDS, { duration_days: 'is read-only (computed from duration)' });
-    const type = item.oneOf('type', ['project', 'target_group'] as const, { required: true });
+    // Reference (RespondentActivityExclusionsIDsListRequest): type is `target-group` or `project`.
+    const wireType = item.oneOf('type', ['project', 'target-group'] as const, { required: true });
+    const type = wireType === 'target-group' ? 'target_group' : wireType;
     const id = item.string('id', { required: true, maxLength: 64 });
     let statuses: RespondentStatus[] | null = ['Complete'];
     // null or absent means the default ["Complete"]; undefined after a present value means a recorded problem.
@@ -133,7 +135,7 @@ export function checkActivityExclusionRules(
 
 /** Wire form of an item (same in every version). */
 export const renderActivityExclusion = (item: ActivityExclusionRecord) => ({
-  type: item.type,
+  type: item.type === 'target_group' ? 'target-group' : item.type,
   id: item.id,
   respondent_statuses: [...item.respondent_statuses],
   duration: item.duration,

@@ -1,8 +1,9 @@
 // GET/PUT TG/respondent-activity-exclusions (spec: Endpoints › Respondent activity exclusions).
-// PUT body {duration?, respondent_activity_exclusions: [items]} replaces the whole list.
+// PUT body {duration?, respondent_activity_exclusions: [items]} replaces the whole list and answers 204.
+// Items {type: project|target-group, id, duration?, respondent_statuses?} (the reference's types).
 import { ApiError } from '../core/api-error';
 import { ObjectReader } from '../core/input-validation';
-import { ok, type RequestContext, type RouteModule } from '../core/route-module';
+import { noContent, ok, type RequestContext, type RouteModule } from '../core/route-module';
 import type { TargetGroupRecord } from '../core/state-records';
 import { assertWriteVersionAllowed, pinWriteVersion } from '../core/versioning';
 import {
@@ -41,7 +42,8 @@ function replaceActivityExclusions(ctx: RequestContext) {
   tg.updated_at = ctx.clock.iso();
   pinWriteVersion(tg, ctx.version);
   emitTargetGroupEvent(ctx, 'updated', tg, ['respondent_activity_exclusions']);
-  return ok(render(tg));
+  // Reference (set_target_group_respondent_activity_exclusions): 204 without a body.
+  return noContent();
 }
 
 export const activityExclusionsRoutes: RouteModule = {

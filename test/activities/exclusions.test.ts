@@ -25,6 +25,14 @@ describe('respondent activity exclusions', () => {
     expect(out).toEqual({ duration: 'P90D', items });
   });
 
+  it('sends target_group items as the reference\'s target-group, and reads them back as target_group', async () => {
+    m = createMockActivities();
+    m.on('PUT', `${TG}/respondent-activity-exclusions`, () => ({ status: 204 }));
+    const items = [{ type: 'target_group' as const, id: 'tg0' }];
+    expect(await m.activities.putActivityExclusions({ ...target, items })).toEqual({ items });
+    expect(m.requests[0].body).toEqual({ respondent_activity_exclusions: [{ type: 'target-group', id: 'tg0' }] });
+  });
+
   it('PUT answered with 204 returns what was sent', async () => {
     m = createMockActivities();
     m.on('PUT', `${TG}/respondent-activity-exclusions`, () => ({ status: 204 }));
@@ -34,7 +42,7 @@ describe('respondent activity exclusions', () => {
 
   it('GET reads the current list', async () => {
     m = createMockActivities();
-    m.on('GET', `${TG}/respondent-activity-exclusions`, () => ({ status: 200, body: { respondent_activity_exclusions: [{ type: 'target_group', id: 'tg0' }] } }));
+    m.on('GET', `${TG}/respondent-activity-exclusions`, () => ({ status: 200, body: { respondent_activity_exclusions: [{ type: 'target-group', id: 'tg0' }] } }));
     expect(await m.activities.getActivityExclusions(target)).toEqual({ items: [{ type: 'target_group', id: 'tg0' }] });
   });
 });

@@ -61,6 +61,8 @@ beforeAll(async () => {
   const tgB = (await a.ensureDraftTargetGroup({ ctx, projectId, idempotencyKey: 'contract/tg-b', desired: draft('contract-b') })).targetGroup.id;
   await a.ensureDraftTargetGroup({ ctx, projectId, idempotencyKey: 'contract/tg-a', desired: draft('contract-a') });
   await a.listTargetGroups({ ctx, projectId });
+  await a.putActivityExclusions({ ctx, projectId, targetGroupId: tgA, duration: 'P30D', items: [{ type: 'target_group', id: tgB }, { type: 'project', id: projectId, duration: 'P10D' }] });
+  expect((await a.getActivityExclusions({ ctx, projectId, targetGroupId: tgA })).items.map((i) => i.type)).toEqual(['target_group', 'project']);
 
   const group = (await a.ensureExclusionGroup({ ctx, idempotencyKey: 'contract/eg', desired: { name: 'Contract waves' } })).exclusionGroup.id;
   await a.ensureExclusionGroup({ ctx, idempotencyKey: 'contract/eg-2', desired: { name: 'Other waves' } });

@@ -21,7 +21,13 @@ beforeEach(async () => {
 });
 afterAll(() => sb.close());
 
-const put = (items: unknown[], extra: Record<string, unknown> = {}) => api.req('PUT', path, { body: { ...extra, respondent_activity_exclusions: items } });
+/** PUT the list; a success is 204 without a body (the reference), so the stored list is read back with GET. */
+const put = async (items: unknown[], extra: Record<string, unknown> = {}) => {
+  const res = await api.req('PUT', path, { body: { ...extra, respondent_activity_exclusions: items } });
+  if (res.status !== 204) return res;
+  expect(res.text).toBe('');
+  return api.req('GET', path);
+};
 
 describe('Resources and their fields › Respondent activity exclusion item', () => {
   it('defaults respondent_statuses to ["Complete"] and duration to P90D (90 days)', async () => {
@@ -41,7 +47,7 @@ describe('Resources and their fields › Respondent activity exclusion item', ()
     ['P56W', 392],
     ['P1Y1M', 395],
   ])('normalises %s to %i days', async (duration, days) => {
-    const res = await put([{ type: 'target_group', id: tgId, duration }]);
+    const res = await put([{ type: 'target-group', id: tgId, duration }]);
     expect(res.status).toBe(200);
     expect(res.body.respondent_activity_exclusions[0].duration_days).toBe(days);
   });
@@ -75,7 +81,7 @@ describe('Resources and their fields › Respondent activity exclusion item', ()
     expect(refused.body.object).toBe('feature_not_enabled');
     expect(await api.state()).toEqual(before);
     const allowed = await api.req('PUT', basicPath, { body: { respondent_activity_exclusions: [{ type: 'project', id: project.id, respondent_statuses: ['Complete'] }] } });
-    expect(allowed.status).toBe(200);
+    expect(allowed.status).toBe(204);
   });
 
   it('lets the same project appear in several items with distinct status sets and their own durations', async () => {
@@ -94,13 +100,13 @@ describe('Resources and their fields › Respondent activity exclusion item', ()
     ]);
     expect(res.status).toBe(400);
     expect(paramNames(res)).toEqual(['respondent_activity_exclusions[1].respondent_statuses']);
-    const implicit = await put([{ type: 'target_group', id: tgId }, { type: 'target_group', id: tgId, respondent_statuses: ['Complete'] }]);
+    const implicit = await put([{ type: 'target-group', id: tgId }, { type: 'target-group', id: tgId, respondent_statuses: ['Complete'] }]);
     expect(implicit.status).toBe(400);
   });
 
   it('answers 422 when a referenced project or target group is not in the account', async () => {
     const other = await api.createProject({}, { account: BASIC_ACCOUNT });
-    const res = await put([{ type: 'project', id: 'prj_missing' }, { type: 'project', id: other.id }, { type: 'target_group', id: projectId }]);
+    const res = await put([{ type: 'project', id: 'prj_missing' }, { type: 'project', id: other.id }, { type: 'target-group', id: projectId }]);
     expect(res.status).toBe(422);
     expect(paramNames(res)).toEqual(['respondent_activity_exclusions[0].id', 'respondent_activity_exclusions[1].id', 'respondent_activity_exclusions[2].id']);
   });
@@ -113,7 +119,7 @@ describe('Resources and their fields › Respondent activity exclusion item', ()
 
 describe('Endpoints › Respondent activity exclusions', () => {
   it('applies the request-level duration to items without one; an item-level duration wins', async () => {
-    const res = await put([{ type: 'project', id: projectId }, { type: 'target_group', id: tgId, duration: 'P10D' }], { duration: 'P2W' });
+    const res = await put([{ type: 'project', id: projectId }, { type: 'target-group', id: tgId, duration: 'P10D' }], { duration: 'P2W' });
     expect(res.status).toBe(200);
     expect(res.body.duration).toBe('P2W');
     expect(res.body.respondent_activity_exclusions.map((i: { duration: string }) => i.duration)).toEqual(['P2W', 'P10D']);
@@ -126,11 +132,11 @@ describe('Endpoints › Respondent activity exclusions', () => {
   });
 
   it('replaces the whole list on every PUT, and GET returns the current list', async () => {
-    await put([{ type: 'project', id: projectId }, { type: 'target_group', id: tgId }]);
-    await put([{ type: 'target_group', id: tgId, duration: 'P1D' }]);
+    await put([{ type: 'project', id: projectId }, { type: 'target-group', id: tgId }]);
+    await put([{ type: 'target-group', id: tgId, duration: 'P1D' }]);
     const got = await api.req('GET', path);
     expect(got.status).toBe(200);
-    expect(got.body.respondent_activity_exclusions).toEqual([{ type: 'target_group', id: tgId, respondent_statuses: ['Complete'], duration: 'P1D', duration_days: 1 }]);
+    expect(got.body.respondent_activity_exclusions).toEqual([{ type: 'target-group', id: tgId, respondent_statuses: ['Complete'], duration: 'P1D', duration_days: 1 }]);
     await put([]);
     expect((await api.req('GET', path)).body.respondent_activity_exclusions).toEqual([]);
   });
@@ -149,7 +155,7 @@ describe('Endpoints › Respondent activity exclusions', () => {
     const badCreate = await api.req('POST', tgs, { body: draftBody({ respondent_activity_exclusions: [{ type: 'project', id: projectId, duration: 'PT5M' }] }) });
     expect(badCreate.status).toBe(400);
     expect(paramNames(badCreate)).toEqual(['respondent_activity_exclusions[0].duration']);
-    const badUpdate = await api.req('PUT', `${tgs}/${created.body.id}`, { body: draftBody({ respondent_activity_exclusions: [{ type: 'target_group', id: 'tg_missing' }] }) });
+    const badUpdate = await api.req('PUT', `${tgs}/${created.body.id}`, { body: draftBody({ respondent_activity_exclusions: [{ type: 'target-group', id: 'tg_missing' }] }) });
     expect(badUpdate.status).toBe(422);
   });
 

@@ -123,7 +123,7 @@ describe('Reporting › target group performance', () => {
     await advance(24 * 60);
     const completed = new Set((await sessions(first.tg.id)).filter((s) => s.status === 'Complete').map((s) => s.respondent_id));
     expect(completed.size).toBe(30);
-    const second = await api.createTargetGroup(first.project.id, { live_url: 'https://survey.example/s', filling_goal: 40, expected_incidence_rate: 1, respondent_activity_exclusions: [{ type: 'target_group', id: first.tg.id }] });
+    const second = await api.createTargetGroup(first.project.id, { live_url: 'https://survey.example/s', filling_goal: 40, expected_incidence_rate: 1, respondent_activity_exclusions: [{ type: 'target-group', id: first.tg.id }] });
     const path = `${P()}/projects/${first.project.id}/target-groups/${second.id}`;
     const launch = await api.req('POST', `${path}/fielding-run-jobs/launch-from-draft`, { body: { end_fielding_at: '2099-01-01T00:00:00Z' } });
     await api.waitForJob(`${path}/fielding-run-jobs/launch-from-draft/${launch.body.job_id}`);

@@ -21,6 +21,7 @@ import {
   listExcludedIdsWire,
   pageSchema,
 } from './lists';
+import { ActivityExclusionsAnswer, ActivityExclusionsRequest } from './activity-exclusions';
 import { JobCreated, JobStatusAnswer } from './jobs';
 import { WebhookAnswer, WebhookCreated, WebhookRequest } from './webhooks';
 
@@ -65,6 +66,10 @@ export const WIRE_OPERATIONS: Readonly<Record<string, WireOperation>> = {
     method: 'POST', path: `${TG}/exclusions/jobs/remove-all-respondents`, answers: { 201: JobCreated }, headers: ['idempotency-key', 'entity_type'],
   },
   get_all_respondent_exclusions_removal_job: { method: 'GET', path: `${TG}/exclusions/jobs/remove-all-respondents/{job_id}`, answers: { 200: JobStatusAnswer } },
+  get_target_group_respondent_activity_exclusions: { method: 'GET', path: `${TG}/respondent-activity-exclusions`, answers: { 200: ActivityExclusionsAnswer } },
+  set_target_group_respondent_activity_exclusions: {
+    method: 'PUT', path: `${TG}/respondent-activity-exclusions`, request: ActivityExclusionsRequest, answers: { 204: null },
+  },
   get_webhooks: { method: 'GET', path: '/accounts/{account_id}/webhooks', answers: { 200: pageSchema(LIST_WEBHOOKS) } },
   create_webhook: { method: 'POST', path: '/accounts/{account_id}/webhooks', request: WebhookRequest, answers: { 201: WebhookCreated }, headers: ['idempotency-key'] },
   update_webhook: { method: 'PUT', path: '/accounts/{account_id}/webhooks/{webhook_id}', request: WebhookRequest, answers: { 200: WebhookAnswer } },
