@@ -75,7 +75,8 @@ export function observeStudyActivities(deps: ActivityDeps) {
         // Target groups are read side by side, a few at a time (the request pacer keeps to the API's rate).
         await inParallel(desired.targetGroups, OBSERVE_CONCURRENCY, async (tg) => {
           const reference = String(tg.draft.target_group_customer_reference_number ?? '');
-          const movedReference = tg.movedFrom ? reference.replace(new RegExp(`:${tg.key}$`), `:${tg.movedFrom}`) : undefined;
+          // `<study>_<key>` (plan/desired.ts targetGroupReference): the same study with the key it had before.
+          const movedReference = tg.movedFrom && reference.endsWith(`_${tg.key}`) ? `${reference.slice(0, -tg.key.length)}${tg.movedFrom}` : undefined;
           const knownId = known.targetGroupIds[tg.key] ?? (tg.movedFrom ? known.targetGroupIds[tg.movedFrom] : undefined);
           const remote = await findTargetGroup(ctx, project.id, knownId, [reference, movedReference].filter((r): r is string => Boolean(r)));
           heartbeatProgress({ observedTargetGroups: (observedCount += 1), of: desired.targetGroups.length });

@@ -24,9 +24,13 @@ export function durationMs(text: string): number {
  */
 export const RECONTACT_ALLOCATIONS_TEMPLATE_ID = 'recontact-global';
 
-/** The natural key studyflow gives a target group in the API, so a lost response never makes a duplicate. */
+/**
+ * The natural key studyflow gives a target group in the API, so a lost response never makes a duplicate:
+ * `<study>_<key>`. It fits the reference's TargetGroupCustomerReferenceNumber (`^[a-zA-Z0-9\-_ ]*$`,
+ * 3 to 128 characters): a study id has no `_`, so the first `_` separates it from the key.
+ */
 export function targetGroupReference(studyId: string, key: string): string {
-  return `studyflow:${studyId}:${key}`;
+  return `${studyId}_${key}`;
 }
 
 function timingOf(tg: TargetGroupSpec, watchIntervalMs: number): Timing {

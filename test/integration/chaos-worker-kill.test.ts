@@ -73,7 +73,7 @@ describe('chaos: the worker is killed at 10 points of a 5-target-group apply', (
     const projects = Object.values(state.projects).filter((p) => p.project_customer_reference_number === `PO-CHAOS-${run}`);
     expect(projects).toHaveLength(1);
     const tgs = Object.values(state.target_groups).filter((x) => x.project_id === projects[0].id);
-    expect(tgs.map((x) => x.target_group_customer_reference_number).sort()).toEqual(KEYS.map((k) => `studyflow:chaos-run-${run}:${k}`).sort());
+    expect(tgs.map((x) => x.target_group_customer_reference_number).sort()).toEqual(KEYS.map((k) => `chaos-run-${run}_${k}`).sort());
     expect(tgs.every((x) => launched.has(x.status))).toBe(true);
     const runs = Object.values(state.fielding_runs).filter((r) => tgs.some((x) => x.id === r.target_group_id));
     expect(runs).toHaveLength(KEYS.length);

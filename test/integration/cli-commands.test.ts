@@ -68,7 +68,7 @@ beforeAll(async () => {
     literal(path.relative(process.cwd(), t.dir), '<tmp>'),
     literal(t.dir, '<tmp>'),
     // Sandbox ids: a resource prefix and 16 random hex digits (replaced by as many x, so tables stay aligned).
-    { pattern: /\b(prj|tg|fr|job|exg|prf|tgt|wh)_[0-9a-f]{16}\b/g, with: '$1_xxxxxxxxxxxxxxxx' },
+    { pattern: /\b[0-9A-HJKMNP-TV-Z]{26}\b/g, with: 'ULIDxxxxxxxxxxxxxxxxxxxxxx' },
     { pattern: /\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z\b/g, with: '<time>' },
     { pattern: /"polls": \d+/g, with: '"polls": <n>' },
     { pattern: /\(poll \d+\)/g, with: '(poll <n>)' },
@@ -98,7 +98,7 @@ describe('plan, apply, status of an auto-launched study', () => {
   it('applies the study to live: the result on stdout, progress on stderr, exit 0', async () => {
     const result = await cli(['apply', auto, '--git-revision', 'cli-test-1']);
     expect(result.code, result.stdout + result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/^panel\s+live\s+tg_[0-9a-f]{16}/m);
+    expect(result.stdout).toMatch(/^panel\s+live\s+[0-9A-Z]{26}/m);
     // Progress: the accepted revision first, then one plain line per phase change (no terminal here).
     const progress = normalize(result.stderr, replacements).trimEnd().split('\n');
     expect(progress[0]).toMatch(/^<tmp>\/auto\.yaml: revision [0-9a-f]{16} accepted by study\/1001\/cli-auto$/);
@@ -211,7 +211,7 @@ describe('approval, fielding control and cancel of a manual study', () => {
     });
     expect(closed).toBe('CANCELLED');
     // Nothing is deleted in the API: the target group stays where it was.
-    const tg = Object.values(t.stack.sandbox.state().target_groups).find((x) => x.target_group_customer_reference_number === 'studyflow:cli-manual:panel');
+    const tg = Object.values(t.stack.sandbox.state().target_groups).find((x) => x.target_group_customer_reference_number === 'cli-manual_panel');
     expect(tg?.status).toBe('live');
   });
 

@@ -31,7 +31,7 @@ function idList(name: string, file: string): string[] {
 }
 
 function targetGroupOf(t: TestStack, study: string, key: string): TargetGroupRecord {
-  const reference = `studyflow:${study}:${key}`;
+  const reference = `${study}_${key}`;
   const found = Object.values(t.stack.sandbox.state().target_groups).find((tg) => tg.target_group_customer_reference_number === reference);
   if (!found) throw new Error(`no target group ${reference} in the sandbox`);
   return found;

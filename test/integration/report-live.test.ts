@@ -72,7 +72,7 @@ async function reportJson(): Promise<ReportView> {
 }
 
 const tgOf = (view: ReportView, key: string) => view.targetGroups.find((g) => g.key === key)!;
-const remoteTargetGroup = (key: string) => Object.values(t.stack.sandbox.state().target_groups).find((g) => g.target_group_customer_reference_number === `studyflow:report-live:${key}`)!;
+const remoteTargetGroup = (key: string) => Object.values(t.stack.sandbox.state().target_groups).find((g) => g.target_group_customer_reference_number === `report-live_${key}`)!;
 
 beforeAll(async () => {
   t = await startTestStack('report-live');
@@ -180,7 +180,7 @@ describe('report of a live study with simulated sessions', () => {
     const result = await t.cli(['report', file]);
     expect(result.code, result.stderr).toBe(0);
     const us = tgOf(view, 'us_gen_pop');
-    expect(result.stdout).toMatch(/^study report-live \(account 1001\): converged, revision [0-9a-f]{16} \(applied\), project prj_/);
+    expect(result.stdout).toMatch(/^study report-live \(account 1001\): converged, revision [0-9a-f]{16} \(applied\), project [0-9A-Z]{26}/m);
     expect(result.stdout).toMatch(/^TARGET GROUP\s+STATE\s+COMPLETES\s+GOAL\s+FILL\s+COMPLETES COST\s+IR OBS\/EXP\s+LOI OBS\/EXP$/m);
     expect(result.stdout).toMatch(new RegExp(`^us_gen_pop\\s+live\\s+\\d+\\s+400\\s+\\d+\\.\\d%\\s+[\\d.]+ USD\\s+[\\d.]+ / 0\\.5\\s+- / 10$`, 'm'));
     expect(result.stdout).toMatch(/^ {2}completes by status: Complete \d+, Terminate \d+, OverQuota \d+, SecurityFailure \d+, FinancialTerm \d+, PreClientSurveyProcess \d+; in progress \d+, prescreens \d+$/m);

@@ -75,9 +75,9 @@ describe('the sandbox restarted from its state file in the middle of an apply', 
     const projects = Object.values(state.projects);
     expect(projects.map((p) => p.project_customer_reference_number)).toEqual(['PO-SANDBOX-RESTART']);
     const tgs = Object.values(state.target_groups);
-    expect(tgs.map((x) => x.target_group_customer_reference_number).sort()).toEqual(KEYS.map((k) => `studyflow:sandbox-restart:${k}`).sort());
+    expect(tgs.map((x) => x.target_group_customer_reference_number).sort()).toEqual(KEYS.map((k) => `sandbox-restart_${k}`).sort());
     expect(tgs.every((x) => x.status === 'live' && x.project_id === projects[0].id)).toBe(true);
-    const byKey = (key: string) => tgs.find((x) => x.target_group_customer_reference_number === `studyflow:sandbox-restart:${key}`)!;
+    const byKey = (key: string) => tgs.find((x) => x.target_group_customer_reference_number === `sandbox-restart_${key}`)!;
     expect(Object.values(state.fielding_runs).map((r) => r.target_group_id).sort()).toEqual(tgs.map((x) => x.id).sort());
     const groups = Object.values(state.exclusion_groups);
     expect(groups.map((g) => g.tag)).toEqual(['Sandbox restart waves']);

@@ -108,9 +108,9 @@ describe('the Temporal dev server restarted (SQLite kept) in the middle of an ap
     const projects = Object.values(state.projects);
     expect(projects.map((p) => p.project_customer_reference_number)).toEqual(['PO-TEMPORAL-RESTART']);
     const tgs = Object.values(state.target_groups);
-    expect(tgs.map((x) => x.target_group_customer_reference_number).sort()).toEqual(KEYS.map((k) => `studyflow:${STUDY_ID}:${k}`).sort());
+    expect(tgs.map((x) => x.target_group_customer_reference_number).sort()).toEqual(KEYS.map((k) => `${STUDY_ID}_${k}`).sort());
     expect(tgs.every((x) => x.status === 'live')).toBe(true);
-    const byKey = (key: string) => tgs.find((x) => x.target_group_customer_reference_number === `studyflow:${STUDY_ID}:${key}`)!;
+    const byKey = (key: string) => tgs.find((x) => x.target_group_customer_reference_number === `${STUDY_ID}_${key}`)!;
     expect(Object.values(state.fielding_runs).map((r) => r.target_group_id).sort()).toEqual(tgs.map((x) => x.id).sort());
     const groups = Object.values(state.exclusion_groups);
     expect(groups.map((g) => g.tag)).toEqual(['Temporal restart waves']);

@@ -146,7 +146,7 @@ describe('study batches when a batch cannot do everything', () => {
       e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : [],
     );
   const targetGroupsOf = (studyId: string) =>
-    Object.values(t.stack.sandbox.state().target_groups).filter((x) => String(x.target_group_customer_reference_number).startsWith(`studyflow:${studyId}:`));
+    Object.values(t.stack.sandbox.state().target_groups).filter((x) => String(x.target_group_customer_reference_number).startsWith(`${studyId}_`));
 
   it('makes a draft its batch came back without in an activity of its own', async () => {
     const file = writeStudy(t.dir, 'lost.yaml', study('one-draft-lost', ['a', 'b', 'c']));

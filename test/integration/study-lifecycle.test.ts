@@ -60,7 +60,7 @@ describe('study lifecycle on the real dev server and sandbox', () => {
     const tgs = Object.values(state.target_groups);
     expect(Object.keys(state.projects)).toHaveLength(1);
     expect(tgs.map((x) => x.status).sort()).toEqual(['live', 'live', 'live']);
-    const byRef = (key: string) => tgs.find((x) => x.target_group_customer_reference_number === `studyflow:multi-tg:${key}`)!;
+    const byRef = (key: string) => tgs.find((x) => x.target_group_customer_reference_number === `multi-tg_${key}`)!;
     const [us, uk] = [byRef('us'), byRef('uk')];
     expect(state.id_exclusion_lists[us.id].rsid).toHaveLength(RSIDS.length);
     const groups = Object.values(state.exclusion_groups);
@@ -92,7 +92,7 @@ describe('study lifecycle on the real dev server and sandbox', () => {
     expect(blocked.code).toBe(0);
     expect(blocked.stdout).toMatch(/rare\s+gate_blocked/);
     expect(blocked.stdout).toMatch(/infeasible: \d+ feasible completes for a filling_goal of 9000/);
-    expect(Object.values(t.stack.sandbox.state().target_groups).find((x) => x.target_group_customer_reference_number === 'studyflow:feasibility-gate:rare')?.status).toBe('draft');
+    expect(Object.values(t.stack.sandbox.state().target_groups).find((x) => x.target_group_customer_reference_number === 'feasibility-gate_rare')?.status).toBe('draft');
 
     writeStudy(t.dir, 'gate.yaml', hard(20));
     const passed = await t.cli(['apply', file, '--require-live']);
@@ -126,7 +126,7 @@ describe('study lifecycle on the real dev server and sandbox', () => {
     expect(result.code).toBe(0);
     const writes = writeCalls(t.stack.sandbox.requests().slice(before));
     expect(writes.map((w) => `${w.method} ${w.route}`)).toEqual(['PUT /v1/demand/accounts/{account_id}/projects/{project_id}/target-groups/{target_group_id}']);
-    const a = Object.values(t.stack.sandbox.state().target_groups).find((x) => x.target_group_customer_reference_number === 'studyflow:diff-only:a');
+    const a = Object.values(t.stack.sandbox.state().target_groups).find((x) => x.target_group_customer_reference_number === 'diff-only_a');
     expect(a?.filling_goal).toBe(45);
   });
 
@@ -143,7 +143,7 @@ describe('study lifecycle on the real dev server and sandbox', () => {
     expect(puts.map((r) => `${r.method} ${r.api_version}`)).toEqual(['PUT 2025-12-18']);
     const status = await t.status('1001', 'forward-only');
     expect(status.pinnedApiVersions).toMatchObject({ project: '2025-12-18', 'tg:v': '2025-12-18' });
-    expect(Object.values(t.stack.sandbox.state().target_groups).find((x) => x.target_group_customer_reference_number === 'studyflow:forward-only:v')?.filling_goal).toBe(35);
+    expect(Object.values(t.stack.sandbox.state().target_groups).find((x) => x.target_group_customer_reference_number === 'forward-only_v')?.filling_goal).toBe(35);
   });
 
   it('fails a target group whose upload job fails, with the reason, and never launches it', async () => {
