@@ -20,7 +20,7 @@ export interface GetBusinessUnitsOutput {
   businessUnits: Array<Record<string, unknown> & { id: string }>;
 }
 
-export function accountActivities(deps: ActivityDeps) {
+export function accountActivities(deps: Pick<ActivityDeps, 'api'>) {
   return {
     /** GET {base_url}/v1/accounts (get_user_accounts) */
     async getAccounts(input: GetAccountsInput): Promise<GetAccountsOutput> {

@@ -145,6 +145,14 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .action(run(() => import('./commands/worker')));
 
   program
+    .command('doctor')
+    .description('check the configured Demand API connection: settings, a token, and read-only calls (accounts, business unit, projects)')
+    .option('--account <id>', 'the account to check (default: the first the credentials reach)')
+    .option('--business-unit <id>', 'a business unit the account must have')
+    .addOption(json())
+    .action(run(() => import('./commands/doctor')));
+
+  program
     .command('migrate')
     .description('rewrite pre-2025-12-18 field names in a study file, keeping comments and layout')
     .argument('<file>', 'study file')

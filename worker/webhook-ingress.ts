@@ -16,12 +16,15 @@ export async function startWebhookIngress(options: {
   secrets: FileWebhookSecretStore;
   port?: number;
   host?: string;
+  /** Signature header name (the connection profile's); default `Svc-Signature`. */
+  signatureHeader?: string;
 }): Promise<WebhookIngress> {
   const router = new WebhookEventRouter(options.client);
   const receiver = await startWebhookReceiver({
     port: options.port ?? 0,
     host: options.host,
     secrets: () => options.secrets.allSecrets(),
+    signatureHeader: options.signatureHeader,
     onEvent: (event) => router.route(event),
   });
   return { url: receiver.url, receiver, router, close: () => receiver.close() };

@@ -56,6 +56,11 @@ export interface WebhookReceiverOptions {
   host?: string;
   /** Request path deliveries are posted to. Default `/webhooks/demand`. */
   path?: string;
+  /**
+   * Name of the signature header. Default `Svc-Signature` (the spec); `Cint-Signature` for the real service
+   * (the `cint` connection profile, STUDYFLOW_API_PROFILE).
+   */
+  signatureHeader?: string;
   /** Every currently valid signing secret (several during a rotation). Read on each delivery; empty strings are ignored. */
   secrets: () => string[];
   /** Deliveries signed further than this from now (past or future) are rejected as `stale`. Default 300 seconds. */
@@ -182,7 +187,7 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
     const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
     const gzipped = encoding === 'gzip' || encoding === 'x-gzip';
     if (!gzipped && encoding !== 'identity') return reject(res, 'unsupported_content_encoding', 415);
-    const header = parseSignatureHeader(req.headers[SIGNATURE_HEADER]);
+    const header = parseSignatureHeader(req.headers[(options.signatureHeader ?? SIGNATURE_HEADER).toLowerCase()]);
     if (typeof header === 'string') return reject(res, header, 401);
 
     const declaredLength = Number(req.headers['content-length'] ?? 0);

@@ -58,6 +58,17 @@ export class ApiConfigError extends Error {
 }
 
 export const DEFAULT_VERSION_HEADER = 'Svc-API-Version';
+
+/**
+ * Connection profiles (STUDYFLOW_API_PROFILE): the header and event names of a deployment. `sandbox` (the
+ * default) uses the spec's `Svc-` names; `cint` the published reference's names for the real service.
+ * STUDYFLOW_API_VERSION_HEADER still overrides the version header of either.
+ */
+export const CONNECTION_PROFILES = {
+  sandbox: { versionHeader: 'Svc-API-Version', signatureHeader: 'Svc-Signature', sessionEvent: 'com.svc.session.updated', targetGroupEvent: 'target-group-updated' },
+  cint: { versionHeader: 'Cint-API-Version', signatureHeader: 'Cint-Signature', sessionEvent: 'session-updated', targetGroupEvent: 'target-group-updated' },
+} as const;
+export type ConnectionProfileName = keyof typeof CONNECTION_PROFILES;
 export const DEFAULT_API_TIMEOUTS: Readonly<ApiTimeouts> = Object.freeze({ connectMs: 10_000, headersMs: 30_000, bodyMs: 60_000 });
 
 /** Environment variables read by {@link loadApiConfig}. */
@@ -68,6 +79,7 @@ export const API_CONFIG_ENV = {
   clientId: 'STUDYFLOW_CLIENT_ID',
   clientSecret: 'STUDYFLOW_CLIENT_SECRET',
   versionHeader: 'STUDYFLOW_API_VERSION_HEADER',
+  profile: 'STUDYFLOW_API_PROFILE',
   connectTimeoutMs: 'STUDYFLOW_API_CONNECT_TIMEOUT_MS',
   headersTimeoutMs: 'STUDYFLOW_API_HEADERS_TIMEOUT_MS',
   bodyTimeoutMs: 'STUDYFLOW_API_BODY_TIMEOUT_MS',
@@ -95,13 +107,16 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
     if (!Number.isInteger(value) || value <= 0) issues.push({ setting: variable, message: 'must be a positive whole number of milliseconds' });
     else timeouts[field] = value;
   }
+  const profileName = env[API_CONFIG_ENV.profile]?.trim() || 'sandbox';
+  const profile = Object.hasOwn(CONNECTION_PROFILES, profileName) ? CONNECTION_PROFILES[profileName as ConnectionProfileName] : undefined;
+  if (!profile) issues.push({ setting: API_CONFIG_ENV.profile, message: `must be one of ${Object.keys(CONNECTION_PROFILES).join(', ')}` });
   const input: ApiConfigInput = {
     baseUrl: env[API_CONFIG_ENV.baseUrl] ?? '',
     authUrl: env[API_CONFIG_ENV.authUrl] ?? '',
     audience: env[API_CONFIG_ENV.audience] ?? '',
     clientId: env[API_CONFIG_ENV.clientId] ?? '',
     clientSecret: env[API_CONFIG_ENV.clientSecret] ?? '',
-    versionHeader: env[API_CONFIG_ENV.versionHeader]?.trim() || undefined,
+    versionHeader: env[API_CONFIG_ENV.versionHeader]?.trim() || profile?.versionHeader,
     timeouts,
   };
   return buildApiConfig(input, issues, {

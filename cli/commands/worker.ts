@@ -1,3 +1,4 @@
+import { API_CONFIG_ENV, CONNECTION_PROFILES, type ConnectionProfileName } from '../../activities/http/api-config';
 import { startStudyflowWorkers } from '../../worker/studyflow-worker';
 import { connectClient, connectWorker, dataConverterFromEnv, temporalSettings, workflowTaskQueue } from '../../worker/temporal-connection';
 import { startWebhookIngress, type WebhookIngress } from '../../worker/webhook-ingress';
@@ -7,6 +8,12 @@ import { createWorkerActivities } from '../../worker/worker-activities';
 import type { CliContext } from '../main';
 
 /** `studyflow worker`: one worker process; SIGTERM or Ctrl-C shuts it down gracefully. */
+/** The connection profile STUDYFLOW_API_PROFILE names (validated with the rest of the API settings). */
+function connectionProfile(env: NodeJS.ProcessEnv) {
+  const name = env[API_CONFIG_ENV.profile]?.trim() || 'sandbox';
+  return Object.hasOwn(CONNECTION_PROFILES, name) ? CONNECTION_PROFILES[name as ConnectionProfileName] : CONNECTION_PROFILES.sandbox;
+}
+
 export async function run(ctx: CliContext, options: { webhookPort?: string; webhookHost: string } = { webhookHost: '127.0.0.1' }): Promise<number> {
   const settings = temporalSettings(ctx.env);
   const activities = createWorkerActivities(ctx.env);
@@ -19,7 +26,13 @@ export async function run(ctx: CliContext, options: { webhookPort?: string; webh
   if (options.webhookPort !== undefined) {
     const { client, connection: c } = await connectClient(settings, ctx.env);
     clientConnection = c;
-    ingress = await startWebhookIngress({ client, secrets: activities.webhookSecrets, port: parsePort(options.webhookPort, '--webhook-port'), host: options.webhookHost });
+    ingress = await startWebhookIngress({
+      client,
+      secrets: activities.webhookSecrets,
+      port: parsePort(options.webhookPort, '--webhook-port'),
+      host: options.webhookHost,
+      signatureHeader: connectionProfile(ctx.env).signatureHeader,
+    });
     ctx.out.progress(`receiving webhooks on ${ingress.url}`);
   }
   const onTerm = () => void workers.shutdown();
