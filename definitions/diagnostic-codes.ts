@@ -87,6 +87,8 @@ export const DIAGNOSTIC_CODES = {
   SF6006: { severity: 'warning', title: 'duplicate IDs will be removed' },
   SF6007: { severity: 'error', title: 'ID list is empty' },
   SF6008: { severity: 'error', title: 'too many excluded IDs for one target group' },
+  SF6009: { severity: 'error', title: 'line too long in an ID list' },
+  SF6010: { severity: 'error', title: 'ID list is not text' },
 
   SF7001: { severity: 'error', title: 'credential written in the file' },
   SF7002: { severity: 'error', title: 'environment variable not set' },

@@ -37,10 +37,13 @@ export { studyJsonSchema, sharedJsonSchema, schemaFileText } from './json-schema
 export { migrateStudyText, type MigrationChange } from './migrate-study-text';
 export {
   checkIdListFile,
+  checkIdListSource,
   writeNormalizedIdList,
   hashIdList,
   IdListFileError,
   MAX_IDS_PER_LIST,
+  MAX_ID_LENGTH,
+  MAX_LINE_BYTES,
   type IdListKind,
   type IdListCheck,
 } from './id-list-file';
