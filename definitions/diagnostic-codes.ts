@@ -18,6 +18,9 @@ export const DIAGNOSTIC_CODES = {
   SF1004: { severity: 'error', title: 'the document is empty or not a mapping' },
   SF1005: { severity: 'error', title: 'more than one YAML document in the file' },
   SF1006: { severity: 'warning', title: 'YAML warning' },
+  SF1007: { severity: 'error', title: 'the file is not text' },
+  SF1008: { severity: 'error', title: 'nesting too deep' },
+  SF1009: { severity: 'error', title: 'aliases expand too far' },
 
   SF2001: { severity: 'error', title: 'required field missing' },
   SF2002: { severity: 'error', title: 'unknown field' },

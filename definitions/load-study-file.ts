@@ -5,6 +5,7 @@ import { compareDiagnostics, hasErrors, makeDiagnostic, START_OF_FILE, type Diag
 import { checkDocument } from './document-checks';
 import { checkIdListFile, MAX_IDS_PER_LIST, type IdListKind } from './id-list-file';
 import { resolveStudy } from './resolve-study';
+import { decodeYamlBytes } from './yaml-source';
 import { isSharedFileName, loadSharedDefinitions, type SharedDefinitions } from './shared-definitions';
 import type { Study } from './study-schema';
 
@@ -68,12 +69,16 @@ function readFailure(file: string, err: unknown): Diagnostic {
 }
 
 export async function loadStudyFileWithDetails(file: string, options: LoadOptions = {}): Promise<StudyFileResult> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (err) {
     return { diagnostics: [readFailure(file, err)] };
   }
+  // A shared.yaml named as a file is checked as part of its directory's shared definitions.
+  if (isSharedFileName(file)) return loadStudyText('', file, options);
+  const { text, diagnostics } = decodeYamlBytes(bytes, file);
+  if (text === undefined) return { diagnostics };
   return loadStudyText(text, file, options);
 }
 
