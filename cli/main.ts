@@ -28,6 +28,8 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .exitOverride();
 
   const json = () => new Option('--json', 'machine-readable output on stdout');
+  const allowOutsidePaths = () =>
+    new Option('--allow-outside-paths', 'let ID list files lie outside the study repository (the git work tree of the study file)');
   const run = (loader: () => Promise<{ run: (ctx: CliContext, ...args: any[]) => Promise<number> }>) =>
     async (...args: any[]) => {
       const mod = await loader();
@@ -40,6 +42,7 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .argument('<paths...>', 'study files or directories')
     .addOption(new Option('--format <format>', 'output format').choices(['human', 'github', 'json']).default('human'))
     .addOption(json())
+    .addOption(allowOutsidePaths())
     .action(run(() => import('./commands/validate')));
 
   program
@@ -55,6 +58,7 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .addOption(json())
     .option('--detailed-exitcode', 'exit 2 when changes are pending, 0 when none, 1 on error')
     .option('--offline', 'plan against an empty remote (no API calls)')
+    .addOption(allowOutsidePaths())
     .action(run(() => import('./commands/plan')));
 
   program
@@ -66,6 +70,7 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .option('--timeout <seconds>', 'stop following after this long (the study goes on)', '1800')
     .option('--git-revision <sha>', 'the commit the files came from (default: GITHUB_SHA or git rev-parse HEAD)')
     .addOption(json())
+    .addOption(allowOutsidePaths())
     .action(run(() => import('./commands/apply')));
 
   program

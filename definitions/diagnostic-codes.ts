@@ -92,6 +92,7 @@ export const DIAGNOSTIC_CODES = {
   SF6008: { severity: 'error', title: 'too many excluded IDs for one target group' },
   SF6009: { severity: 'error', title: 'line too long in an ID list' },
   SF6010: { severity: 'error', title: 'ID list is not text' },
+  SF6011: { severity: 'error', title: 'ID list outside the study repository' },
 
   SF7001: { severity: 'error', title: 'credential written in the file' },
   SF7002: { severity: 'error', title: 'environment variable not set' },

@@ -33,6 +33,7 @@ export {
 } from './study-schema';
 export { loadStudyFile, loadStudyText, type LoadedStudy, type IdListRef, type LoadOptions, type StudyFileResult } from './load-study-file';
 export { loadStudies } from './load-studies';
+export { allowOutsidePathsFromEnv, ALLOW_OUTSIDE_PATHS_ENV } from './study-repository';
 export { studyJsonSchema, sharedJsonSchema, schemaFileText } from './json-schema';
 export { migrateStudyText, type MigrationChange } from './migrate-study-text';
 export {

@@ -5,6 +5,7 @@ import { compareDiagnostics, hasErrors, makeDiagnostic, START_OF_FILE, type Diag
 import { checkDocument } from './document-checks';
 import { checkIdListFile, MAX_IDS_PER_LIST, type IdListKind } from './id-list-file';
 import { resolveStudy } from './resolve-study';
+import { ALLOW_OUTSIDE_PATHS_ENV, outsideRepository, studyRepositoryOf, type StudyRepository } from './study-repository';
 import { decodeYamlBytes } from './yaml-source';
 import { isSharedFileName, loadSharedDefinitions, type SharedDefinitions } from './shared-definitions';
 import type { Study } from './study-schema';
@@ -39,6 +40,11 @@ export interface LoadOptions {
   sharedCache?: Map<string, Promise<SharedDefinitions>>;
   /** Whether the diagnostics of the directory's shared.yaml are returned too (default: true). */
   includeSharedDiagnostics?: boolean;
+  /**
+   * Let ID list files lie outside the study repository (default: false, SF6011). The repository is
+   * the nearest git work tree holding the study file, else the study file's directory.
+   */
+  allowOutsidePaths?: boolean;
 }
 
 /** Internal result: also where the study id stands, for duplicate checks across files. */
@@ -98,9 +104,22 @@ export async function loadStudyText(text: string, file: string, options: LoadOpt
 
   const studyDir = path.dirname(path.resolve(file));
   const idLists: IdListRef[] = [];
+  let repository: StudyRepository | undefined;
   for (const ref of analysis.lists) {
     const absolute = path.resolve(studyDir, ref.file);
     const display = path.isAbsolute(ref.file) ? ref.file : path.join(path.dirname(file), ref.file);
+    if (!options.allowOutsidePaths) {
+      repository ??= await studyRepositoryOf(file);
+      const outside = await outsideRepository(repository, absolute);
+      if (outside !== undefined) {
+        const where = repository.git ? 'the git work tree that holds the study file' : 'the study file\'s directory, as it is not in a git work tree';
+        const resolved = outside === absolute ? '' : ` (it resolves to ${outside})`;
+        r.report('SF6011', ref.at, `ID list ${ref.file} is outside the study repository ${repository.root}${resolved}; it is not read`, {
+          hint: `ID lists must lie inside ${where}; pass --allow-outside-paths (or set ${ALLOW_OUTSIDE_PATHS_ENV}=1) to read it anyway`,
+        });
+        continue;
+      }
+    }
     const check = await checkIdListFile(absolute, ref.kind, display);
     const unreadable = check.diagnostics.find((d) => d.code === 'SF6001');
     if (unreadable) {

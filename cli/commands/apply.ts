@@ -16,6 +16,7 @@ interface ApplyOptions {
   timeout: string;
   gitRevision?: string;
   json?: boolean;
+  allowOutsidePaths?: boolean;
 }
 
 interface Followed {
@@ -28,7 +29,7 @@ interface Followed {
 
 export async function run(ctx: CliContext, paths: string[], options: ApplyOptions): Promise<number> {
   const timeoutMs = parseSeconds(options.timeout, '--timeout') * 1000;
-  const { prepared, diagnostics } = await prepareStudies(paths, ctx.env);
+  const { prepared, diagnostics } = await prepareStudies(paths, ctx.env, { allowOutsidePaths: options.allowOutsidePaths });
   if (reportDiagnostics(ctx.out, diagnostics)) return 1;
   if (prepared.length === 0) throw new CliError(`no study files found in ${paths.join(', ')}`);
 

@@ -17,6 +17,7 @@ interface PlanOptions {
   json?: boolean;
   detailedExitcode?: boolean;
   offline?: boolean;
+  allowOutsidePaths?: boolean;
 }
 
 const EMPTY: ObservedStudy = { targetGroups: {}, exclusionGroups: {} };
@@ -46,7 +47,7 @@ async function knownFromWorkflows(ctx: CliContext, ids: { accountId: string; stu
 
 export async function run(ctx: CliContext, paths: string[], options: PlanOptions): Promise<number> {
   const format = options.json ? 'json' : options.format;
-  const { prepared, diagnostics } = await prepareStudies(paths, ctx.env);
+  const { prepared, diagnostics } = await prepareStudies(paths, ctx.env, { allowOutsidePaths: options.allowOutsidePaths });
   if (reportDiagnostics(ctx.out, diagnostics)) return 1;
   if (prepared.length === 0) throw new CliError(`no study files found in ${paths.join(', ')}`);
 
