@@ -196,6 +196,7 @@ export function describeUnexpected(error: unknown): string {
     if (code === 'ECONNREFUSED' || /ECONNREFUSED|UNAVAILABLE|failed to connect|connection refused/i.test(error.message)) {
       return `cannot reach a service: ${error.message.split('\n')[0]} (is \`studyflow dev\` running, or TEMPORAL_ADDRESS / STUDYFLOW_API_BASE_URL set?)`;
     }
+    if (error.name === 'PayloadDecryptionError') return describePayloadDecryption(error);
     // A settings error lists every variable at fault (never a value) on lines of their own: keep them all, on one line.
     if (error.name === 'ApiConfigError') {
       const [title, ...issues] = error.message.split('\n').map((line) => line.trim()).filter(Boolean);
@@ -204,4 +205,13 @@ export function describeUnexpected(error: unknown): string {
     return error.message.split('\n')[0];
   }
   return String(error);
+}
+
+/** A workflow payload this process cannot decrypt: what is wrong, and which variables hold the keys. */
+function describePayloadDecryption(error: Error): string {
+  const code = (error as { code?: unknown }).code;
+  const message = error.message.split('\n')[0];
+  if (code === 'no_key') return `${message} (\`studyflow dev\` keeps its key in <state-dir>/codec-key.json, by default .studyflow/codec-key.json)`;
+  if (code === 'unknown_key') return `${message}: add that key to STUDYFLOW_CODEC_KEYS or STUDYFLOW_CODEC_KEY_FILE (the keys the workers use)`;
+  return `cannot decrypt a workflow payload: ${message}; check STUDYFLOW_CODEC_KEYS or STUDYFLOW_CODEC_KEY_FILE against the workers' keys`;
 }
