@@ -139,7 +139,7 @@ async function scan(source: AsyncIterable<Uint8Array>, kind: IdListKind, display
         at(line, 1),
         [],
         `line ${line} is longer than ${MAX_LINE_BYTES.toLocaleString('en-US')} bytes; reading stopped there`,
-        `an ID list holds one ID (at most ${MAX_ID_LENGTH} characters) per line; a file that never ends a line is not one`,
+        `an ID list holds one ID per line, at most ${MAX_ID_LENGTH} characters each; a file that never ends a line is not one`,
       ),
     );
   };

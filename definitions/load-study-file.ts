@@ -115,7 +115,7 @@ export async function loadStudyText(text: string, file: string, options: LoadOpt
         const where = repository.git ? 'the git work tree that holds the study file' : 'the study file\'s directory, as it is not in a git work tree';
         const resolved = outside === absolute ? '' : ` (it resolves to ${outside})`;
         r.report('SF6011', ref.at, `ID list ${ref.file} is outside the study repository ${repository.root}${resolved}; it is not read`, {
-          hint: `ID lists must lie inside ${where}; pass --allow-outside-paths (or set ${ALLOW_OUTSIDE_PATHS_ENV}=1) to read it anyway`,
+          hint: `ID lists must lie inside ${where}; pass --allow-outside-paths or set ${ALLOW_OUTSIDE_PATHS_ENV}=1 to read it anyway`,
         });
         continue;
       }

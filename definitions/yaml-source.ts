@@ -43,7 +43,7 @@ export function decodeYamlBytes(bytes: Uint8Array, file: string): { text?: strin
   const byte = `0x${bytes[bad].toString(16).padStart(2, '0')}`;
   return {
     diagnostics: [
-      makeDiagnostic('SF1007', file, { line, column, endLine: line, endColumn: column + 1 }, [], `the file is not UTF-8 text: byte ${byte} on line ${line} is not UTF-8`, 'save the file as UTF-8 (YAML 1.2 files are UTF-8 text)'),
+      makeDiagnostic('SF1007', file, { line, column, endLine: line, endColumn: column + 1 }, [], `the file is not UTF-8 text: byte ${byte} on line ${line} is not UTF-8`, 'save the file as UTF-8: YAML 1.2 files are UTF-8 text'),
     ],
   };
 }
@@ -61,7 +61,7 @@ function controlCharacters(text: string, map: (offset: number) => { line: number
     { line: at.line, column: at.col, endLine: at.line, endColumn: at.col + 1 },
     [],
     `the file is not text: it holds the control character ${describeCharacter(first[0])}${more}`,
-    'YAML 1.2 files are printable text; remove it (write a tab or a line break as such)',
+    'YAML 1.2 files are printable text: remove it, and write a tab or a line break as such',
   );
 }
 
