@@ -123,8 +123,9 @@ export async function loadStudyText(text: string, file: string, options: LoadOpt
     const check = await checkIdListFile(absolute, ref.kind, display);
     const unreadable = check.diagnostics.find((d) => d.code === 'SF6001');
     if (unreadable) {
+      const notFound = unreadable.message.endsWith(': file not found');
       r.report('SF6001', ref.at, `${unreadable.message.replace(`ID list ${display}: `, `ID list ${ref.file}: `)}`, {
-        hint: `looked for ${display}; paths are relative to the study file`,
+        hint: notFound ? `looked for ${display}; paths are relative to the study file` : 'an ID list is a regular text file, one ID per line',
       });
       continue;
     }
