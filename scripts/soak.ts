@@ -216,7 +216,7 @@ export function countAgainstDesired(sandbox: RunningSandbox, ids: string[]): Cou
     if (!project) continue;
     const byKey: Record<string, string> = {};
     for (const key of SOAK_TARGET_GROUPS) {
-      const found = tgs.filter((t) => t.target_group_customer_reference_number === `studyflow:${id}:${key}`);
+      const found = tgs.filter((t) => t.target_group_customer_reference_number === `${id}_${key}`);
       found.forEach((t) => ownedTgs.add(t.id));
       const tg = expectOne(`${id}/${key} target group`, found);
       if (!tg) continue;

@@ -38,6 +38,20 @@ describe('loadApiConfig', () => {
     expect(config.timeouts.headersMs).toBe(5000);
   });
 
+  it('STUDYFLOW_API_PROFILE=cint uses Cint-API-Version; an explicit STUDYFLOW_API_VERSION_HEADER wins; an unknown profile is named', () => {
+    expect(loadApiConfig({ ...ENV, STUDYFLOW_API_PROFILE: 'cint' }).versionHeader).toBe('Cint-API-Version');
+    expect(loadApiConfig({ ...ENV, STUDYFLOW_API_PROFILE: 'sandbox' }).versionHeader).toBe('Svc-API-Version');
+    expect(loadApiConfig({ ...ENV, STUDYFLOW_API_PROFILE: 'cint', STUDYFLOW_API_VERSION_HEADER: 'X-Version' }).versionHeader).toBe('X-Version');
+    let error: unknown;
+    try {
+      loadApiConfig({ ...ENV, STUDYFLOW_API_PROFILE: 'toString' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ApiConfigError);
+    expect((error as ApiConfigError).issues).toEqual([{ setting: 'STUDYFLOW_API_PROFILE', message: 'must be one of sandbox, cint' }]);
+  });
+
   it('names every missing variable at once', () => {
     const error = configError({});
     expect(error.name).toBe('ApiConfigError');

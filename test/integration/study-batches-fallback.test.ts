@@ -119,11 +119,12 @@ describe('study batches when a batch cannot do everything', () => {
     activities.awaitJobsBatch = async (input: AwaitJobsBatchInput): Promise<AwaitJobsBatchOutput> => {
       const out = await real.awaitJobsBatch(input);
       const tgs = t.stack.sandbox.state().target_groups as Record<string, { target_group_customer_reference_number?: string }>;
-      const which = String(tgs[input.items[0].targetGroupId]?.target_group_customer_reference_number ?? '').split(':')[1];
+      // The reference number is `<study>_<key>` (a study id has no '_').
+      const which = String(tgs[input.items[0].targetGroupId]?.target_group_customer_reference_number ?? '').split('_')[0];
       if (which === 'job-batch-fails') throw ApplicationFailure.create({ type: 'injected', message: 'the job wait failed as a whole', nonRetryable: true });
       return {
         results: out.results.map((r, i) =>
-          which === 'job-wait-failed' && String(tgs[input.items[i].targetGroupId]?.target_group_customer_reference_number).endsWith(':l')
+          which === 'job-wait-failed' && String(tgs[input.items[i].targetGroupId]?.target_group_customer_reference_number).endsWith('_l')
             ? { ok: true as const, status: 'Failed', failureReason: 'injected', polls: 1, done: true }
             : r,
         ),

@@ -145,6 +145,17 @@ describe('duplicates and replays', () => {
 });
 
 describe('rejected deliveries', () => {
+  it('reads the signature from the configured header: Cint-Signature under the cint profile, and not Svc-Signature then', async () => {
+    const { receiver, events } = await start({ signatureHeader: 'Cint-Signature' });
+    const delivery = signedDelivery(tgEvent());
+    const asSvc = await post(receiver.url, delivery);
+    expect(asSvc.status).toBe(401);
+    const { 'svc-signature': signature, ...rest } = delivery.headers;
+    const asCint = await post(receiver.url, { ...delivery, headers: { ...rest, 'cint-signature': signature } });
+    expect(asCint.status).toBe(202);
+    await eventually(() => events.length === 1);
+  });
+
   it('rejects a forged delivery (wrong secret) with 401 bad_signature', async () => {
     const { receiver, events } = await start();
     const res = await post(receiver.url, signedDelivery(tgEvent(), { secrets: 'whsec_attacker' }));
