@@ -3,7 +3,7 @@
 // costs the workflow one activity instead of a poll activity and a durable timer per poll; a job still
 // running when the time is up goes back to the workflow, which polls it on durable timers.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { nextPollDelay } from '../workflows/timing';
+import { nextPollDelay, type JobWaitOptions } from '../plan/job-timing';
 import type { ActivityDeps } from './activity-deps';
 import { eachItem, type BatchItemResult } from './batch';
 import { activityCancellationSignal, withHeartbeats } from './activity-context';
@@ -30,8 +30,7 @@ export interface AwaitJobInput {
   budgetMs: number;
 }
 
-/** How `awaitJob` polls, without the job. */
-export type JobWaitOptions = Pick<AwaitJobInput, 'pollInitialMs' | 'pollMaxMs' | 'budgetMs'>;
+export type { JobWaitOptions } from '../plan/job-timing';
 
 export interface LaunchAndAwaitInput extends LaunchFromDraftInput {
   wait: JobWaitOptions;

@@ -1,14 +1,7 @@
 // How the study workflow groups work on many target groups into batch activities. Type imports only:
 // the activities that take a batch check its size against the same constant.
 import type { DesiredTargetGroup, PlannedAction } from '../plan/types';
-
-/**
- * Target groups per batch activity (`ensureDraftTargetGroups`, `checkLaunchGatesBatch`,
- * `launchAndAwaitBatch`, `awaitJobsBatch`) under {@link BATCH_SIZE_PATCH}. Fewer, bigger batches mean
- * fewer activity completions for the study workflow to take one at a time: at 200 target groups, 4
- * batches of 50 went live sooner than 8 of 25 (docs/benchmarks.md).
- */
-export const BATCH_SIZE = 50;
+export { BATCH_SIZE, inBatches } from '../plan/batches';
 
 /** Target groups per batch activity in revisions that began before {@link BATCH_SIZE_PATCH}. */
 export const LEGACY_BATCH_SIZE = 25;
@@ -46,14 +39,6 @@ export const EARLY_GATES_PATCH = 'early-gates-v1';
  * own after every draft.
  */
 export const DRAFT_LAUNCH_PATCH = 'draft-launch-v1';
-
-/** `items` in consecutive groups of at most `size`, in order. */
-export function inBatches<T>(items: readonly T[], size: number = BATCH_SIZE): T[][] {
-  if (!Number.isInteger(size) || size < 1) throw new RangeError(`batch size must be a positive integer, got ${size}`);
-  const batches: T[][] = [];
-  for (let i = 0; i < items.length; i += size) batches.push(items.slice(i, i + size));
-  return batches;
-}
 
 /** Resources the study workflow writes itself before any target-group workflow runs. */
 const STUDY_WRITES: ReadonlySet<PlannedAction['resource']> = new Set(['target_group', 'activity_exclusions', 'exclusion_group']);

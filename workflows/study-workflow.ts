@@ -21,8 +21,8 @@ import type { ApiVersion, DesiredStudy, DesiredTargetGroup, ObservedStudy, Plann
 import type { ActivityCtx, BatchItemFailure, BatchItemResult, DraftBatchItem, DraftBatchResult, DraftLaunchResult, EnsureDraftTargetGroupInput, TargetGroupDesired } from '../activities';
 import { apiActivities } from './activity-proxies';
 import { BATCH_SIZE, BATCH_SIZE_PATCH, DRAFT_BATCH_PATCH, DRAFT_LAUNCH_PATCH, EARLY_GATES_PATCH, inBatches, LAUNCH_BATCH_PATCH, LEGACY_BATCH_SIZE, launchesAtOnce, launchesWithDraft } from './batches';
-import { endFieldingAt, feasibilityRequest, gateFailures, judgedCpi, priceQuery, readFeasibility } from './launch-gates';
-import { jobWaitOptions } from './timing';
+import { endFieldingAt, feasibilityRequest, gateFailures, judgedCpi, priceQuery, readFeasibility } from '../plan/launch-gates';
+import { jobWaitOptions } from '../plan/job-timing';
 import { failureOf } from './failures';
 import {
   applyUpdate,

@@ -36,9 +36,9 @@ import {
   type WebhookEventSignal,
 } from './messages';
 import { PHASE } from './search-attributes';
-import { jobWaitOptions, nextPollDelay } from './timing';
+import { jobWaitOptions, nextPollDelay } from '../plan/job-timing';
 import { failureOf } from './failures';
-import { endFieldingAt, feasibilityRequest, gateFailures, judgedCpi, priceQuery, readFeasibility } from './launch-gates';
+import { endFieldingAt, feasibilityRequest, gateFailures, judgedCpi, priceQuery, readFeasibility } from '../plan/launch-gates';
 import { appendChanges, appendPoint, expectedFigures, performanceSnapshot } from './report-data';
 
 /**

@@ -12,7 +12,7 @@ const EXPECTED = [
   'uploadIdList', 'getIdListJob', 'listExcludedIds', 'removeAllExcludedIds', 'getRemoveAllJob',
   'listExclusionGroups', 'ensureExclusionGroup', 'updateExclusionGroup', 'deleteExclusionGroup', 'listExclusionGroupTargetGroups',
   'addTargetGroupsToExclusionGroup', 'removeTargetGroupsFromExclusionGroup', 'getTargetGroupExclusionGroups',
-  'validateProfiles', 'manageProfiles', 'generateBlendedProfile', 'createBlendedProfile', 'supplierQuotaDistribution', 'updateCompletesGoal',
+  'validateProfiles', 'manageProfiles', 'generateBlendedProfile', 'createBlendedProfile', 'supplierQuotaDistribution', 'updateCompletesGoal', 'getQuestionTexts',
   'uploadRecontactList', 'getRecontactJob',
   'suggestTimeRange', 'suggestDays',
   'listWebhooks', 'createWebhook', 'updateWebhook', 'deleteWebhook',

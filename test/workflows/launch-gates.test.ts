@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DesiredTargetGroup } from '../../plan/types';
-import { feasibilityRequest, gateFailures, judgedCpi, readFeasibility, readPrice } from '../../workflows/launch-gates';
-import { nextPollDelay } from '../../workflows/timing';
+import { feasibilityRequest, gateFailures, judgedCpi, readFeasibility, readPrice } from '../../plan/launch-gates';
+import { nextPollDelay } from '../../plan/job-timing';
 
 const tg: DesiredTargetGroup = {
   key: 'us',

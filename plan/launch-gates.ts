@@ -1,4 +1,4 @@
-import type { DesiredTargetGroup, Money } from '../plan/types';
+import type { DesiredTargetGroup, Money } from './types';
 
 // The launch gate: what feasibility and price must say before a target group goes into fielding.
 // Pure functions over the API's answers, so the workflow and `studyflow plan` judge alike.
