@@ -12,7 +12,7 @@ const ioBuiltins = [...ioModules, ...ioModules.map((m) => `node:${m}`)];
 const layers = (names) => names.flatMap((name) => [`**/${name}`, `**/${name}/**`, `../${name}`, `../${name}/**`]);
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.studyflow/**', 'coverage/**', 'bench/out/**', 'docs/**'] },
+  { ignores: ['node_modules/**', '.studyflow/**', 'coverage/**', 'bench/out/**', 'docs/**', 'dist/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
