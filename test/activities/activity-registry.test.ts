@@ -7,7 +7,7 @@ const EXPECTED = [
   'getAccounts',
   'ensureProject', 'updateProject', 'getProject', 'getProjectOverview',
   'ensureDraftTargetGroup', 'ensureDraftTargetGroups', 'updateDraftTargetGroup', 'getTargetGroup', 'listTargetGroups', 'getTargetGroupOverview', 'getTargetGroupPerformance',
-  'calculateFeasibility', 'generatePricePrediction', 'checkLaunchGates', 'checkLaunchGatesBatch', 'launchAndAwaitBatch',
+  'calculateFeasibility', 'generatePricePrediction', 'checkLaunchGatesBatch', 'launchAndAwaitBatch',
   'getActivityExclusions', 'putActivityExclusions',
   'uploadIdList', 'getIdListJob', 'listExcludedIds', 'removeAllExcludedIds', 'getRemoveAllJob',
   'listExclusionGroups', 'ensureExclusionGroup', 'updateExclusionGroup', 'deleteExclusionGroup', 'listExclusionGroupTargetGroups',
@@ -17,7 +17,7 @@ const EXPECTED = [
   'suggestTimeRange', 'suggestDays',
   'listWebhooks', 'createWebhook', 'updateWebhook', 'deleteWebhook',
   'launchFromDraft', 'getLaunchJob', 'getFieldingRun', 'pauseFieldingRun', 'resumeFieldingRun', 'completeFieldingRun',
-  'awaitJob', 'awaitJobsBatch', 'launchAndAwait',
+  'awaitJob', 'awaitJobsBatch',
 ];
 
 describe('createActivities', () => {
