@@ -104,6 +104,14 @@ describe('feasibility, recontact, accounts', () => {
     expect(await m.activities.generatePricePrediction({ ctx: old, businessUnitId: '2001', query: { locale: 'en_US', filling_goal: 100 } })).toEqual({ prediction: { pricing_model: 'rate_card' } });
   });
 
+  it('getQuestionTexts reads every page of the question texts in a locale', async () => {
+    m = createMockActivities();
+    m.on('GET', `${P}/questions-translation?locale=en_US&question_ids=42%2C43&page_size=100`, () => ({ status: 200, body: { data: [{ question_id: 42 }], has_more: true, next_cursor: 'c1' } }));
+    m.on('GET', `${P}/questions-translation?locale=en_US&question_ids=42%2C43&page_size=100&start_after=c1`, () => ({ status: 200, body: { data: [{ question_id: 43 }], has_more: false, next_cursor: null } }));
+    expect(await m.activities.getQuestionTexts({ ctx, locale: 'en_US', questionIds: [42, 43] })).toEqual({ items: [{ question_id: 42 }, { question_id: 43 }] });
+    expect(m.requests).toHaveLength(2);
+  });
+
   it('checkLaunchGatesBatch reads feasibility and the price prediction of an item side by side', async () => {
     m = createMockActivities();
     m.on('POST', `${P}/target-groups/calculate-feasibility`, () => ({ status: 200, body: { feasible: true } }));
