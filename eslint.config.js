@@ -41,8 +41,8 @@ export default tseslint.config(
             { name: '@temporalio/worker', message: 'Workflows cannot use the worker.' },
           ],
           patterns: [
-            { group: ['../activities/*', '../activities'], allowTypeImports: true, message: 'Import activities as types only.' },
-            { group: ['../sandbox/*', '../worker/*', '../cli/*'], message: 'Workflows may not depend on I/O layers.' },
+            { group: layers(['activities']), allowTypeImports: true, message: 'Import activities as types only.' },
+            { group: layers(['sandbox', 'worker', 'cli']), message: 'Workflows may not depend on I/O layers.' },
           ],
         },
       ],
