@@ -17,9 +17,9 @@ export interface ApplyAccepted {
 }
 
 /**
- * Where a target group is. The study writes `drafting` (and `launching`/`live`/`failed` of a target
- * group it launches or whose draft failed) before the target group's workflow runs; from then on the
- * workflow's transition table (workflows/target-group/phases.ts) is the only writer.
+ * Where a target group is. Every change comes from the one transition table (workflows/phases.ts): the
+ * study writes `drafting` (and `launching`/`live`/`failed` of a target group it launches or whose draft
+ * failed) before the target group's workflow runs, the workflow after.
  */
 export type TargetGroupPhase =
   | 'drafting'

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WORKFLOW_PATCHES } from '../../workflows/patches';
-import { TRANSITIONS } from '../../workflows/target-group/phases';
+import { TRANSITIONS } from '../../workflows/phases';
 
 const root = path.join(import.meta.dirname, '../..');
 

@@ -42,7 +42,7 @@ async function startOrRevise(state: StudyState, desired: DesiredStudy, tg: Desir
     state.status.managedTargetGroups = [...state.children];
     state.childRevisions[tg.key] = desired.revision;
     state.childSpecs[tg.key] = canonicalJson(tg);
-    if (!revision.launch?.live) state.setTargetGroup(tg.key, 'draft', { targetGroupId: revision.targetGroupId });
+    if (!revision.launch?.live) state.setTargetGroup(tg.key, 'workflow_started', { targetGroupId: revision.targetGroupId });
     await startChild(targetGroupWorkflow, {
       workflowId: state.childId(tg.key),
       args: [{ studyWorkflowId: workflowInfo().workflowId, accountId: desired.accountId, studyId: desired.studyId, businessUnitId: desired.businessUnitId, apiVersion: desired.apiVersion, revision }],
@@ -59,7 +59,7 @@ async function startOrRevise(state: StudyState, desired: DesiredStudy, tg: Desir
     // Its part of the study changed, the API differs from it, or a retry of a failed target group.
     state.childRevisions[tg.key] = desired.revision;
     state.childSpecs[tg.key] = canonicalJson(tg);
-    state.setTargetGroup(tg.key, existing?.phase ?? 'draft', { settledRevision: undefined });
+    state.reopen(tg.key);
     await getExternalWorkflowHandle(state.childId(tg.key)).signal(targetGroupRevisionSignal, revision);
   }
 }

@@ -45,7 +45,7 @@ export async function launchScheduled(
     if (outcome.kind !== 'held' && outcome.kind !== 'failed' && outcome.jobId) state.countWrites();
     if (outcome.kind === 'live') {
       const launchedAt = new Date().toISOString();
-      state.setTargetGroup(key, 'live', { fieldingRunId: outcome.fieldingRunId, liveAt: launchedAt, settledRevision: desired.revision, message: undefined });
+      state.setTargetGroup(key, 'went_live', { fieldingRunId: outcome.fieldingRunId, liveAt: launchedAt, settledRevision: desired.revision, message: undefined });
       handOver[key] = { gate: outcome.gate, live: { fieldingRunId: outcome.fieldingRunId, launchedAt } };
     } else if (outcome.kind === 'job_running') {
       handOver[key] = { gate: outcome.gate, jobId: outcome.jobId };

@@ -4,6 +4,7 @@ import type { StudySchedule } from '../../plan/schedule';
 import type { DesiredStudy } from '../../plan/types';
 import { CURRENT_API_VERSION, newerApiVersion, type ApiVersion } from '../../shared/api-version';
 import { knownFromStatus, targetGroupWorkflowId, type ApplyRequest, type StudyStatus, type TargetGroupPhase, type TargetGroupProgress, type TargetGroupReportData, type TargetGroupStatus } from '../messages';
+import { TRANSITIONS, type TargetGroupEvent } from '../phases';
 import { mergeReportUpdate } from '../report-data';
 import { GIT_REVISION, PHASE } from '../search-attributes';
 import type { TargetGroupReportUpdate } from '../messages';
@@ -163,10 +164,19 @@ export class StudyState {
   }
 
   /**
-   * The study's one writer of a target group's entry: its own phases before the target group's
-   * workflow runs, and the workflow's progress after.
+   * The study's one writer of a target group's entry before its workflow runs: the phase the table
+   * (workflows/phases.ts) gives `event`. After, the workflow's progress replaces the entry.
    */
-  setTargetGroup(key: string, phase: TargetGroupPhase, patch: Partial<TargetGroupStatus> = {}): void {
+  setTargetGroup(key: string, event: TargetGroupEvent, patch: Partial<TargetGroupStatus> = {}): void {
+    this.writeTargetGroup(key, TRANSITIONS[event].phase, patch);
+  }
+
+  /** A running target group's workflow is given a new revision: its entry waits for it to settle again. */
+  reopen(key: string): void {
+    this.writeTargetGroup(key, this.status.targetGroups[key]?.phase ?? 'draft', { settledRevision: undefined });
+  }
+
+  private writeTargetGroup(key: string, phase: TargetGroupPhase, patch: Partial<TargetGroupStatus>): void {
     const prior = this.status.targetGroups[key];
     this.status.targetGroups[key] = {
       ...(prior ?? { key, events: { received: 0, sessionsByStatus: {} } }),

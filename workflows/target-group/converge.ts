@@ -3,7 +3,7 @@ import type { Api } from '../activity-proxies';
 import { awaitApproval } from './approval';
 import { passGate } from './gate';
 import { launch, wentLive } from './launch';
-import { eventOfRemote } from './phases';
+import { eventOfRemote } from '../phases';
 import { prepareProfiles } from './prepare';
 import type { TargetGroupState } from './state';
 import { uploadLists } from './upload';

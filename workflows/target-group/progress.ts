@@ -1,7 +1,7 @@
 import { condition, getExternalWorkflowHandle, isCancellation, log, upsertSearchAttributes } from '@temporalio/workflow';
 import { targetGroupProgressSignal, type TargetGroupPhase } from '../messages';
 import { PHASE } from '../search-attributes';
-import { PASSING_PHASES } from './phases';
+import { PASSING_PHASES } from '../phases';
 import type { TargetGroupState } from './state';
 
 /** The summary of the timer that paces progress (the Temporal UI shows it; the benchmarks tell it apart by it). */

@@ -3,7 +3,7 @@ import type { ActivityCtx } from '../../activities';
 import type { ApiVersion } from '../../shared/api-version';
 import type { CompletesPoint, FieldingControlRequest, PerformanceSnapshot, ReportChange, TargetGroupReportData, TargetGroupRevision, TargetGroupStatus, WebhookEventSignal } from '../messages';
 import { appendChanges, expectedFigures } from '../report-data';
-import { TRANSITIONS, type TargetGroupEvent } from './phases';
+import { TRANSITIONS, type TargetGroupEvent } from '../phases';
 
 /** What the report keeps across continue-as-new. */
 export interface CarriedReport {

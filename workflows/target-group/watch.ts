@@ -5,7 +5,7 @@ import { failureOf } from '../failures';
 import { targetGroupReportSignal, type CompletesPoint, type FieldingControlRequest, type WebhookEventSignal } from '../messages';
 import { appendPoint, performanceSnapshot } from '../report-data';
 import { applyControl } from './controls';
-import { eventOfRemote, TRANSITIONS } from './phases';
+import { eventOfRemote, TRANSITIONS } from '../phases';
 import type { TargetGroupState } from './state';
 
 /** Respondent statuses a session ends in (the spec's list). */

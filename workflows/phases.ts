@@ -1,11 +1,17 @@
-import type { TargetGroupPhase } from '../messages';
+import type { TargetGroupPhase } from './messages';
 
 /**
- * Every phase change of a target group's workflow, by what happened: the one table its state writes
- * phases from. A `passing` phase is one the workflow goes through on its way (its progress is paced);
- * any other settles the revision: its work is done, or it waits for someone to act.
+ * Every phase change of a target group, by what happened: the one table its phase is written from, by
+ * the study before the target group's workflow runs (`drafting`, `launching`, `went_live`, `failed`,
+ * `workflow_started`) and by that workflow after. A `passing` phase is one the target group goes
+ * through on its way (its workflow's progress is paced); in the workflow, any other settles the
+ * revision: its work is done, or it waits for someone to act.
  */
 export const TRANSITIONS = {
+  /** The study writes the draft. */
+  drafting: { phase: 'drafting', passing: true },
+  /** The study handed the target group to its workflow, which starts. */
+  workflow_started: { phase: 'draft', passing: false },
   /** Profiles or an ID/recontact list are being written. */
   uploading: { phase: 'uploading', passing: true },
   /** Feasibility and the price prediction are being read. */
