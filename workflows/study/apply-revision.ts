@@ -24,7 +24,6 @@ export async function applyRevision(state: StudyState, api: Api, request: ApplyR
   const plan = planStudy(desired, observed);
   const schedule = scheduleStudy(desired, plan, observed, state.children);
   state.status.plan = plan.actions;
-  state.schedule = schedule;
   state.checkpoint();
   state.setPhase('applying');
   takeObservedIds(state, desired, observed);

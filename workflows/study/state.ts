@@ -1,13 +1,21 @@
 import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { ActivityCtx } from '../../activities';
-import type { StudySchedule } from '../../plan/schedule';
 import type { DesiredStudy } from '../../plan/types';
 import { CURRENT_API_VERSION, newerApiVersion, type ApiVersion } from '../../shared/api-version';
-import { knownFromStatus, targetGroupWorkflowId, type ApplyRequest, type StudyStatus, type TargetGroupPhase, type TargetGroupProgress, type TargetGroupReportData, type TargetGroupStatus } from '../messages';
+import {
+  knownFromStatus,
+  targetGroupWorkflowId,
+  type ApplyRequest,
+  type StudyStatus,
+  type TargetGroupPhase,
+  type TargetGroupProgress,
+  type TargetGroupReportData,
+  type TargetGroupReportUpdate,
+  type TargetGroupStatus,
+} from '../messages';
 import { TRANSITIONS, type TargetGroupEvent } from '../phases';
 import { mergeReportUpdate } from '../report-data';
 import { GIT_REVISION, PHASE } from '../search-attributes';
-import type { TargetGroupReportUpdate } from '../messages';
 
 export interface StudyWorkflowInput {
   accountId: string;
@@ -61,8 +69,6 @@ export class StudyState {
   pending?: ApplyRequest;
   /** The revision being applied. */
   applying?: DesiredStudy;
-  /** The schedule of the revision being applied (what `status` shows beside the plan). */
-  schedule?: StudySchedule;
 
   constructor(input: StudyWorkflowInput) {
     const c = input.carried;
