@@ -22,6 +22,12 @@ export interface LaunchItem extends GateItem {
   targetGroupId: string;
   /** The launch's Idempotency-Key (a retry after a failed job needs a new one). */
   idempotencyKey: string;
+  /**
+   * When the fielding run ends; by default the study file's end, else 30 days from now. A launch sent
+   * again with the same Idempotency-Key must send the same value (the API refuses a key reused with
+   * another request).
+   */
+  endFieldingAt?: string;
   /** The gate as read this revision; read here when absent. */
   gate?: GateReading;
   /** A launch its draft batch sent already: its job is awaited here, not sent again. */
@@ -114,7 +120,7 @@ export async function launchTargetGroups(api: Api, items: readonly LaunchItem[])
             ctx: item.ctx,
             projectId: item.projectId,
             targetGroupId: item.targetGroupId,
-            endFieldingAt: endFieldingAt(item.desired),
+            endFieldingAt: item.endFieldingAt ?? endFieldingAt(item.desired),
             idempotencyKey: item.idempotencyKey,
             wait: jobWaitOptions(item.desired.timing),
           })),

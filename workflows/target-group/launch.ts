@@ -1,6 +1,7 @@
 import { ApplicationFailure, log, sleep, workflowInfo } from '@temporalio/workflow';
 import type { Api } from '../activity-proxies';
 import { failureOf } from '../failures';
+import { endFieldingAt } from '../../plan/launch-gates';
 import { launchTargetGroups, type LaunchOutcome } from '../launch';
 import type { GateReading } from '../messages';
 import { itemBackoffMs, itemFailure, ITEM_ATTEMPTS } from './gate';
@@ -14,6 +15,8 @@ import type { TargetGroupState } from './state';
  */
 export async function launch(state: TargetGroupState, api: Api, gate: GateReading): Promise<void> {
   const desired = state.revision.desired;
+  // One end for every attempt: a launch sent again with its Idempotency-Key sends the same request.
+  const fieldingEndsAt = endFieldingAt(desired);
   let handedJob = state.revision.launch?.jobId;
   for (;;) {
     let fieldingRunId: string | undefined;
@@ -24,7 +27,7 @@ export async function launch(state: TargetGroupState, api: Api, gate: GateReadin
       } else {
         state.launchAttempts += 1;
         state.enter('launching', { message: state.launchAttempts > 1 ? `attempt ${state.launchAttempts}` : undefined });
-        fieldingRunId = await launchOnce(state, api, gate, await sendLaunch(state, api, gate));
+        fieldingRunId = await launchOnce(state, api, gate, await sendLaunch(state, api, gate, fieldingEndsAt));
       }
     } catch (error) {
       const failure = failureOf(error);
@@ -42,9 +45,9 @@ export async function launch(state: TargetGroupState, api: Api, gate: GateReadin
 }
 
 /** Sends the launch (launch and job wait in one activity), trying a retryable failure again with the same Idempotency-Key. */
-async function sendLaunch(state: TargetGroupState, api: Api, gate: GateReading): Promise<LaunchOutcome> {
+async function sendLaunch(state: TargetGroupState, api: Api, gate: GateReading, fieldingEndsAt: string): Promise<LaunchOutcome> {
   const desired = state.revision.desired;
-  const item = { desired, businessUnitId: state.input.businessUnitId, ...state.base, idempotencyKey: `${workflowInfo().workflowId}/launch/${state.launchAttempts}`, gate };
+  const item = { desired, businessUnitId: state.input.businessUnitId, ...state.base, idempotencyKey: `${workflowInfo().workflowId}/launch/${state.launchAttempts}`, endFieldingAt: fieldingEndsAt, gate };
   for (let attempt = 1; ; attempt += 1) {
     const outcome = (await launchTargetGroups(api, [item]))[desired.key];
     if (outcome.kind !== 'failed' || !outcome.retryable || attempt >= ITEM_ATTEMPTS) return outcome;
