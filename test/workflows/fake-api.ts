@@ -42,6 +42,10 @@ export class FakeApi {
   feasible: (key: string, fillingGoal: number) => boolean = (_key, fillingGoal) => fillingGoal <= 500;
   /** Launch jobs of these target groups end Failed. */
   readonly failingLaunches = new Set<string>();
+  /** The answer to the first launch of these target groups is lost (the launch went through): a retryable failure. */
+  readonly lostLaunchAnswers = new Set<string>();
+  /** The request each launch Idempotency-Key was first sent with: a key sent again with another request is refused, as the API does. */
+  private readonly launchRequests = new Map<string, string>();
   private readonly holds = new Map<string, { until: Promise<void>; release: () => void; reached: Promise<void>; arrive: () => void }>();
 
   /** Holds the next call of `activity` until {@link release}; resolves once that call arrived. */
@@ -199,8 +203,15 @@ export class FakeApi {
       const keys = input.items.map((i) => this.keyOfId(i.targetGroupId));
       await this.record('launchAndAwaitBatch', keys, Object.fromEntries(input.items.map((i, n) => [keys[n], i.idempotencyKey])));
       return {
-        results: input.items.map((item: LaunchAndAwaitInput) => {
+        results: input.items.map((item: LaunchAndAwaitInput, n) => {
+          const request = JSON.stringify({ targetGroupId: item.targetGroupId, endFieldingAt: item.endFieldingAt });
+          const first = this.launchRequests.get(item.idempotencyKey);
+          if (first !== undefined && first !== request) {
+            return { ok: false as const, retryable: false, failure: { type: 'idempotency_key_reused', message: 'This Idempotency-Key was already used with a different request' } };
+          }
+          this.launchRequests.set(item.idempotencyKey, request);
           const launched = this.launch(item.targetGroupId);
+          if (this.lostLaunchAnswers.delete(keys[n])) return { ok: false as const, retryable: true, failure: { type: 'network_error', message: 'injected: the answer was lost' } };
           return { ok: true as const, ...launched, ...(launched.jobId ? { job: this.poll(launched.jobId) } : {}) };
         }),
       };

@@ -160,6 +160,18 @@ describe('study workflow', () => {
     expect(fake.statusOf('x')).toBe('draft');
   });
 
+  it('sends a launch whose answer was lost again with the same Idempotency-Key and the same request', async () => {
+    fake = new FakeApi();
+    fake.lostLaunchAnswers.add('own');
+    const desired = study('lost-answer', [targetGroup('own', { profiles: [{ question_id: 9 }] })]);
+    await apply(desired);
+    const s = await until('lost-answer', settled(desired.revision), 'settled');
+    expect(s.targetGroups.own.phase).toBe('live');
+    const keys = fake.callsOf('launchAndAwaitBatch').map((c) => c.launchKeys?.own);
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+  });
+
   it('lets a newer revision supersede one in the middle of its drafts', async () => {
     fake = new FakeApi();
     const first = study('supersede', [targetGroup('s', { draft: { ...targetGroup('s').draft, filling_goal: 100 } })]);
