@@ -10,7 +10,7 @@ import { walkPages } from './pagination';
 import { listExcludedIdsWire } from './http/wire/lists';
 import { JobCreated } from './http/wire/jobs';
 import { readAnswer } from './http/wire/read-answer';
-import type { ActivityCtx, IdEntityType, IdListRef } from './types';
+import type { ActivityCtx, IdListEntityType, ListRef } from './types';
 
 export interface IdListTarget {
   ctx: ActivityCtx;
@@ -18,9 +18,9 @@ export interface IdListTarget {
   targetGroupId: string;
 }
 export interface UploadIdListInput extends IdListTarget {
-  entityType: IdEntityType;
+  entityType: IdListEntityType;
   /** The list in the blob store; only the reference travels. */
-  list: IdListRef;
+  list: ListRef;
   /** Sent as Idempotency-Key; the multipart body is byte-identical for the same key and list. */
   idempotencyKey: string;
 }
@@ -36,7 +36,7 @@ export interface IdListJobOutput {
   failureReason?: string;
 }
 export interface ListExcludedIdsInput extends IdListTarget {
-  entityType: IdEntityType;
+  entityType: IdListEntityType;
 }
 export interface ListExcludedIdsOutput {
   /** Number of distinct IDs on the remote list. */
@@ -46,7 +46,7 @@ export interface ListExcludedIdsOutput {
 }
 export interface RemoveAllExcludedIdsInput extends IdListTarget {
   /** Which list to empty (the reference's required `entity_type`); the other list is kept. */
-  entityType: IdEntityType;
+  entityType: IdListEntityType;
   /** Sent as Idempotency-Key. */
   idempotencyKey: string;
 }
@@ -54,7 +54,7 @@ export interface RemoveAllExcludedIdsOutput {
   jobId: string;
 }
 
-const ENTITY_TYPES: readonly IdEntityType[] = ['RSID', 'ACCESS_RESPONDENT_GUID'];
+const ENTITY_TYPES: readonly IdListEntityType[] = ['RSID', 'ACCESS_RESPONDENT_GUID'];
 
 export function idListExclusionActivities(deps: ActivityDeps) {
   const pageSize = deps.idListPageSize ?? 1000;
@@ -67,9 +67,9 @@ export function idListExclusionActivities(deps: ActivityDeps) {
       requireText(activity, 'targetGroupId', input.targetGroupId),
     ];
   }
-  function entityType(activity: string, value: unknown): IdEntityType {
-    if (!ENTITY_TYPES.includes(value as IdEntityType)) throw invalidInputFailure(activity, `entityType must be ${ENTITY_TYPES.join(' or ')}`);
-    return value as IdEntityType;
+  function entityType(activity: string, value: unknown): IdListEntityType {
+    if (!ENTITY_TYPES.includes(value as IdListEntityType)) throw invalidInputFailure(activity, `entityType must be ${ENTITY_TYPES.join(' or ')}`);
+    return value as IdListEntityType;
   }
 
   return {
