@@ -1,107 +1,11 @@
 // `studyflow doctor`: checks the configured connection the way a first apply would use it, and says plainly
-// what works and what does not: the settings, a token request, and three read-only calls (the accounts,
-// the business units of the account, one page of its projects). It writes nothing.
-import { Agent } from 'undici';
-import { accountActivities } from '../../activities/accounts';
-import { ApiConfigError, loadApiConfig, type ApiConfig } from '../../activities/http/api-config';
-import { AccessTokenProvider } from '../../activities/http/access-token-provider';
-import { createDemandApiClient, type DemandApiClient } from '../../activities/http/demand-api-client';
-import { LIST_PROJECTS, pageSchema } from '../../activities/http/wire/lists';
-import { readAnswer } from '../../activities/http/wire/read-answer';
-import { CURRENT_API_VERSION, type ActivityCtx } from '../../activities/types';
+// what works and what does not (activities/connection-check.ts does the checking; this formats it).
+import { checkConnection } from '../../activities/connection-check';
 import type { CliContext } from '../main';
 
-export interface DoctorCheck {
-  check: 'settings' | 'token' | 'accounts' | 'business_unit' | 'projects';
-  ok: boolean;
-  /** What was found, or what went wrong and what to do about it. */
-  detail: string;
-}
-
 export async function run(ctx: CliContext, options: { account?: string; businessUnit?: string; json?: boolean }): Promise<number> {
-  const checks = await diagnose(ctx.env, options);
+  const checks = await checkConnection(ctx.env, options);
   if (options.json) ctx.out.json({ ok: checks.every((c) => c.ok), checks });
   else for (const c of checks) ctx.out.data(`${c.ok ? 'ok  ' : 'FAIL'}  ${c.check.padEnd(13)} ${c.detail}`);
   return checks.every((c) => c.ok) ? 0 : 1;
-}
-
-/** Runs the checks in order; a failed check stops the ones that depend on it (they are not listed). */
-export async function diagnose(env: NodeJS.ProcessEnv, options: { account?: string; businessUnit?: string }): Promise<DoctorCheck[]> {
-  const checks: DoctorCheck[] = [];
-  let config: ApiConfig;
-  try {
-    config = loadApiConfig(env);
-  } catch (error) {
-    if (!(error instanceof ApiConfigError)) throw error;
-    return [{ check: 'settings', ok: false, detail: error.issues.map((i) => `${i.setting}: ${i.message}`).join('; ') }];
-  }
-  checks.push({ check: 'settings', ok: true, detail: `API ${config.baseUrl}, tokens from ${config.authUrl}, version header ${config.versionHeader}` });
-
-  const dispatcher = new Agent({ connect: { timeout: config.timeouts.connectMs } });
-  try {
-    return await connectionChecks(config, dispatcher, checks, options);
-  } finally {
-    await dispatcher.close();
-  }
-}
-
-async function connectionChecks(config: ApiConfig, dispatcher: Agent, checks: DoctorCheck[], options: { account?: string; businessUnit?: string }): Promise<DoctorCheck[]> {
-  const tokens = new AccessTokenProvider({ config, dispatcher, clock: Date.now, userAgent: 'studyflow doctor' });
-  try {
-    await tokens.getToken();
-    checks.push({ check: 'token', ok: true, detail: `client ${config.clientId} got a token for audience ${config.audience}` });
-  } catch (error) {
-    checks.push({ check: 'token', ok: false, detail: `${messageOf(error)} (check STUDYFLOW_AUTH_URL, STUDYFLOW_CLIENT_ID, STUDYFLOW_CLIENT_SECRET and STUDYFLOW_AUDIENCE)` });
-    return checks;
-  }
-
-  const api: DemandApiClient = createDemandApiClient({ config, dispatcher, userAgent: 'studyflow doctor' });
-  const accounts = accountActivities({ api });
-  const version = CURRENT_API_VERSION;
-  let accountId = options.account;
-  try {
-    const found = (await accounts.getAccounts({ ctx: { accountId: accountId ?? '0', apiVersion: version } })).accounts;
-    const ids = found.map((a) => a.id);
-    if (accountId !== undefined && !ids.includes(accountId)) {
-      checks.push({ check: 'accounts', ok: false, detail: `the credentials reach account(s) ${ids.join(', ') || 'none'}, not ${accountId}` });
-      return checks;
-    }
-    accountId ??= ids[0];
-    if (accountId === undefined) {
-      checks.push({ check: 'accounts', ok: false, detail: 'the credentials reach no account' });
-      return checks;
-    }
-    checks.push({ check: 'accounts', ok: true, detail: `reachable: ${found.map((a) => (a.name ? `${a.id} (${String(a.name)})` : a.id)).join(', ')}; checking ${accountId}` });
-  } catch (error) {
-    checks.push({ check: 'accounts', ok: false, detail: `${messageOf(error)} (check STUDYFLOW_API_BASE_URL and the version header)` });
-    return checks;
-  }
-
-  const ctx: ActivityCtx = { accountId, apiVersion: version };
-  try {
-    const { businessUnits } = await accounts.getBusinessUnits({ ctx });
-    const ids = businessUnits.map((b) => b.id);
-    if (options.businessUnit !== undefined && !ids.includes(options.businessUnit)) {
-      checks.push({ check: 'business_unit', ok: false, detail: `account ${accountId} has business unit(s) ${ids.join(', ') || 'none'}, not ${options.businessUnit}` });
-    } else {
-      checks.push({ check: 'business_unit', ok: ids.length > 0, detail: ids.length ? `account ${accountId} has business unit(s) ${ids.join(', ')}` : `account ${accountId} has no business unit` });
-    }
-  } catch (error) {
-    checks.push({ check: 'business_unit', ok: false, detail: messageOf(error) });
-  }
-
-  try {
-    const path = `/v1/demand/accounts/${encodeURIComponent(accountId)}/projects`;
-    const res = await api.request({ method: 'GET', path, query: { page_size: 1 }, apiVersion: version });
-    const page = readAnswer({ operation: LIST_PROJECTS.operation, method: 'GET', path }, pageSchema(LIST_PROJECTS), res);
-    const count = (page.projects as unknown[]).length;
-    checks.push({ check: 'projects', ok: true, detail: `listed ${count === 0 ? 'no project yet' : 'the first project'}${page.has_more ? ' (there are more)' : ''}` });
-  } catch (error) {
-    checks.push({ check: 'projects', ok: false, detail: messageOf(error) });
-  }
-  return checks;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
