@@ -6,7 +6,7 @@
 // job's own duration.
 //
 //   node bin/run-ts.js bench/buyer-view.ts [--sizes 1,10,50,200] [--runs 3] [--latency 50] [--job 500]
-//       [--compare LABEL=DIR] [--budget-s 420]
+//       [--compare LABEL=DIR] [--hand-written no] [--budget-s 420]
 //
 // The sandbox (its own process) answers every call after --latency ms and keeps every job Processing for --job
 // ms. One `studyflow worker` process runs the workflows, against a private Temporal dev server. Per size and
@@ -31,6 +31,8 @@ const latencyMs = numberArg('latency', 50);
 const jobMs = numberArg('job', 500);
 const budgetS = numberArg('budget-s', 420);
 const compare = stringArg('compare', '');
+/** `--hand-written no` leaves the hand-written client out (e.g. against a sandbox that speaks another wire). */
+const withHandWritten = stringArg('hand-written', 'yes') !== 'no';
 if (sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--sizes must be positive integers, got ${sizes.join(',')}`);
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got ${runs}`);
 
@@ -185,7 +187,7 @@ async function measure(label: string, root: string, withHandWritten: boolean): P
 }
 
 const context = runContext();
-const measured = [await measure('studyflow', REPO_ROOT, true)];
+const measured = [await measure('studyflow', REPO_ROOT, withHandWritten)];
 if (compare) {
   const [label, dir] = compare.split('=');
   if (!label || !dir || !fs.existsSync(path.join(dir, 'dist', 'cli', 'studyflow.js'))) throw new Error(`--compare takes LABEL=DIR of a built checkout, got "${compare}"`);
