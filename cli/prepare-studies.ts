@@ -1,5 +1,5 @@
 import { loadStudies, type Diagnostic, type LoadedStudy } from '../definitions';
-import { createBlobStore, blobDirFromEnv } from '../activities/blob-store';
+import { blobStoreFromEnv } from '../activities/blob-store-env';
 import { desiredStudyOf, type StudyListRefs } from '../plan/desired';
 import type { DesiredStudy } from '../plan/types';
 
@@ -21,7 +21,7 @@ export async function prepareStudies(
 ): Promise<{ prepared: PreparedStudy[]; diagnostics: Diagnostic[] }> {
   const { studies, diagnostics } = await loadStudies(paths);
   if (diagnostics.some((d) => d.severity === 'error')) return { prepared: [], diagnostics };
-  const blobs = createBlobStore({ dir: blobDirFromEnv(env) });
+  const blobs = blobStoreFromEnv(env);
   const watchIntervalMs = env.STUDYFLOW_WATCH_INTERVAL_MS ? Number(env.STUDYFLOW_WATCH_INTERVAL_MS) : undefined;
   const prepared: PreparedStudy[] = [];
   for (const loaded of studies) {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { createActivities } from '../activities';
 import { observeStudyActivities } from '../activities/observe-study';
-import { createBlobStore, blobDirFromEnv } from '../activities/blob-store';
+import { blobStoreFromEnv } from '../activities/blob-store-env';
 import { loadApiConfig } from '../activities/http/api-config';
 import { createDemandApiClient } from '../activities/http/demand-api-client';
 import { withDevDefaults } from './api-environment';
@@ -22,7 +22,7 @@ export function createWorkerActivities(env: NodeJS.ProcessEnv | Record<string, s
     throw new Error(`STUDYFLOW_API_MAX_CONNECTIONS must be a positive whole number, got "${connections}"`);
   }
   const api = createDemandApiClient({ config, requestsPerSecond, maxConnections });
-  const blobs = createBlobStore({ dir: blobDirFromEnv(settings) });
+  const blobs = blobStoreFromEnv(settings);
   const secretsFile = settings.STUDYFLOW_WEBHOOK_SECRETS_FILE ?? path.join('.studyflow', 'secrets', 'webhooks.json');
   const webhookSecrets = new FileWebhookSecretStore(secretsFile);
   const deps = { api, blobs, webhookSecrets };
