@@ -148,7 +148,7 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
       codecEnv,
     );
     cleanups.push(() => clientConnection.close());
-    const webhooks = await startWebhookIngress({ client, secrets: activities.webhookSecrets, port: options.webhookPort ?? 0 });
+    const webhooks = await startWebhookIngress({ client, secrets: activities.receiverSecrets, port: options.webhookPort ?? 0 });
     cleanups.push(() => webhooks.close());
     env.STUDYFLOW_WEBHOOK_URL = webhooks.url;
     return { temporalAddress, uiUrl: temporal?.uiUrl, sandbox, codec, webhooks, env, stop };

@@ -20,6 +20,7 @@ import {
   targetGroupApproveSignal,
   targetGroupControlSignal,
   targetGroupEventSignal,
+  targetGroupEventUpdate,
   targetGroupProgressSignal,
   targetGroupReportQuery,
   targetGroupReportSignal,
@@ -40,6 +41,7 @@ import { jobWaitOptions, nextPollDelay } from './timing';
 import { failureOf } from './failures';
 import { endFieldingAt, feasibilityRequest, gateFailures, judgedCpi, priceQuery, readFeasibility } from './launch-gates';
 import { appendChanges, appendPoint, expectedFigures, performanceSnapshot } from './report-data';
+import { SeenEvents } from './seen-events';
 
 /**
  * Patch of the report figures: a performance read (and a report signal to the study) on every watch
@@ -102,7 +104,7 @@ export interface TargetGroupWorkflowInput {
   apiVersion: ApiVersion;
   revision: TargetGroupRevision;
   /** Carried across continue-as-new. */
-  carried?: { status: TargetGroupStatus; writes: number; launchAttempts: number; etag?: string; jobAttempts?: Record<string, number>; report?: CarriedReport };
+  carried?: { status: TargetGroupStatus; writes: number; launchAttempts: number; etag?: string; jobAttempts?: Record<string, number>; report?: CarriedReport; seenEventIds?: string[] };
 }
 
 /** What a poll of a job reads. */
@@ -191,8 +193,15 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
   setHandler(targetGroupControlSignal, (action) => {
     controls.push(action);
   });
+  // A webhook event is taken once, however many receivers pass it on and however often it is redelivered.
+  const seenEvents = new SeenEvents(input.carried?.seenEventIds);
   setHandler(targetGroupEventSignal, (event) => {
+    if (seenEvents.remember(event.id)) events.push(event);
+  });
+  setHandler(targetGroupEventUpdate, (event) => {
+    if (!seenEvents.remember(event.id)) return 'duplicate';
     events.push(event);
+    return 'accepted';
   });
   setHandler(targetGroupRevisionSignal, (next) => {
     pendingRevision = next;
@@ -614,8 +623,10 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
     }
     if (workflowInfo().continueAsNewSuggested && !pendingRevision) await progressDelivered();
     if (workflowInfo().continueAsNewSuggested && !pendingRevision) {
+      // Events taken while the progress went out are recorded here, not lost with this run.
+      while (events.length > 0) recordEvent(events.shift() as WebhookEventSignal);
       const carriedOn: CarriedReport = { series: reportState.series, changes: reportState.changes, launchedAt: reportState.launchedAt, performance: reportState.performance, seq: reportState.seq, sentSeq: reportState.sentSeq };
-      await continueAsNew<typeof targetGroupWorkflow>({ ...input, revision: { ...revision, actions: [] }, carried: { status, writes, launchAttempts, etag, jobAttempts, report: carriedOn } });
+      await continueAsNew<typeof targetGroupWorkflow>({ ...input, revision: { ...revision, actions: [] }, carried: { status, writes, launchAttempts, etag, jobAttempts, report: carriedOn, seenEventIds: seenEvents.toArray() } });
     }
   }
 }

@@ -19,7 +19,7 @@ export async function run(ctx: CliContext, options: { webhookPort?: string; webh
   if (options.webhookPort !== undefined) {
     const { client, connection: c } = await connectClient(settings, ctx.env);
     clientConnection = c;
-    ingress = await startWebhookIngress({ client, secrets: activities.webhookSecrets, port: parsePort(options.webhookPort, '--webhook-port'), host: options.webhookHost });
+    ingress = await startWebhookIngress({ client, secrets: activities.receiverSecrets, port: parsePort(options.webhookPort, '--webhook-port'), host: options.webhookHost });
     ctx.out.progress(`receiving webhooks on ${ingress.url}`);
   }
   const onTerm = () => void workers.shutdown();
