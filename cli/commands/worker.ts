@@ -5,15 +5,22 @@ import { parsePort } from '../options';
 import { apiTaskQueueOf } from '../../workflows/activity-proxies';
 import { createWorkerActivities } from '../../worker/worker-activities';
 import type { CliContext } from '../main';
+import { checkReachability } from '../../worker/reachability-check';
+import { reportReachability } from '../reachability-view';
 
-/** `studyflow worker`: one worker process; SIGTERM or Ctrl-C shuts it down gracefully. */
-export async function run(ctx: CliContext, options: { webhookPort?: string; webhookHost: string } = { webhookHost: '127.0.0.1' }): Promise<number> {
+/** `studyflow worker`: one worker process; SIGTERM or Ctrl-C shuts it down gracefully. `--check` only checks what it needs. */
+export async function run(
+  ctx: CliContext,
+  options: { webhookPort?: string; webhookHost: string; check?: boolean; json?: boolean } = { webhookHost: '127.0.0.1' },
+): Promise<number> {
+  if (options.check) return reportReachability(ctx, 'worker', await checkReachability('worker', ctx.env), Boolean(options.json));
   const settings = temporalSettings(ctx.env);
   const activities = createWorkerActivities(ctx.env);
   const connection = await connectWorker(settings);
   const taskQueue = workflowTaskQueue(ctx.env);
   const workers = await startStudyflowWorkers({ connection, namespace: settings.namespace, activities: activities.activities, taskQueue, dataConverter: dataConverterFromEnv(ctx.env) });
   ctx.out.progress(`worker polling ${taskQueue} and ${apiTaskQueueOf(taskQueue)} on ${settings.address} (namespace ${settings.namespace})`);
+  ctx.out.progress(`ID lists in ${activities.blobs.location}; webhook secrets ${activities.secretsDescription}`);
   let ingress: WebhookIngress | undefined;
   let clientConnection: { close(): Promise<void> } | undefined;
   if (options.webhookPort !== undefined) {
