@@ -21,6 +21,9 @@ export interface S3DevServerOptions {
   /** Where the server's output goes (default `<rootDir>.log`). */
   logFile?: string;
   startTimeoutMs?: number;
+  /** Working directory and environment of the server process (default: this process's). */
+  cwd?: string;
+  env?: Record<string, string>;
 }
 
 export interface RunningS3DevServer {
@@ -48,7 +51,7 @@ export async function startS3DevServer(options: S3DevServerOptions): Promise<Run
   for (const bucket of options.buckets ?? ['studyflow']) fs.mkdirSync(path.join(options.rootDir, bucket), { recursive: true, mode: 0o700 });
   const args = ['--port', `127.0.0.1:${port}`, '--quiet', '--health', HEALTH_PATH, '--region', region, 'posix', options.rootDir];
   // The credential goes by environment, not argv (ps shows argv to every user of the machine).
-  const env = { ...process.env, ROOT_ACCESS_KEY_ID: accessKeyId, ROOT_SECRET_ACCESS_KEY: secretAccessKey };
+  const env = { ...(options.env ?? process.env), ROOT_ACCESS_KEY_ID: accessKeyId, ROOT_SECRET_ACCESS_KEY: secretAccessKey };
   const logFile = options.logFile ?? `${options.rootDir.replace(/\/+$/, '')}.log`;
   const log = fs.openSync(logFile, 'a');
   let child: ChildProcess;
@@ -57,9 +60,9 @@ export async function startS3DevServer(options: S3DevServerOptions): Promise<Run
     const script = `${quoted} & srv=$!; trap 'kill $srv 2>/dev/null; wait $srv; exit 0' TERM INT; ` +
       `while kill -0 ${process.pid} 2>/dev/null && kill -0 $srv 2>/dev/null; do sleep 1 & wait $!; done; ` +
       `kill $srv 2>/dev/null; wait $srv`;
-    child = spawn('bash', ['-c', script], { stdio: ['ignore', log, log], env });
+    child = spawn('bash', ['-c', script], { stdio: ['ignore', log, log], env, cwd: options.cwd });
   } else {
-    child = spawn(bin, args, { stdio: ['ignore', log, log], env });
+    child = spawn(bin, args, { stdio: ['ignore', log, log], env, cwd: options.cwd });
   }
   fs.closeSync(log);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
