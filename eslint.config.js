@@ -5,7 +5,7 @@ import { builtinModules } from 'node:module';
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.studyflow/**', 'coverage/**', 'bench/out/**', 'docs/**'] },
+  { ignores: ['node_modules/**', '.studyflow/**', 'coverage/**', 'bench/out/**', 'docs/**', 'dist/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],

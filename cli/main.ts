@@ -65,6 +65,7 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .option('--require-live', 'exit 1 unless every target group ends live')
     .option('--timeout <seconds>', 'stop following after this long (the study goes on)', '1800')
     .option('--git-revision <sha>', 'the commit the files came from (default: GITHUB_SHA or git rev-parse HEAD)')
+    .addOption(new Option('--format <format>', 'output format (github: annotations and a step summary)').choices(['human', 'json', 'github']).default('human'))
     .addOption(json())
     .action(run(() => import('./commands/apply')));
 
@@ -143,6 +144,7 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .description('run a studyflow worker (workflows and API activities) against TEMPORAL_ADDRESS')
     .option('--webhook-port <n>', 'also receive Demand API webhooks on this port (0 = a free one)')
     .option('--webhook-host <host>', 'bind address of the webhook receiver', '127.0.0.1')
+    .option('--write-bundle <file>', 'write the workflow bundle to this file (for STUDYFLOW_WORKFLOW_BUNDLE) and exit')
     .option('--check', 'check that Temporal, the blob store, the payload key and the webhook secrets are reachable, then exit')
     .addOption(json())
     .action(run(() => import('./commands/worker')));

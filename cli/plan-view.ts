@@ -1,3 +1,4 @@
+import { githubCommand } from '../definitions';
 import type { ServerCheck, ServerCheckOutcome, TargetGroupChecks } from '../plan/server-checks';
 import type { PlannedAction, StudyPlan } from '../plan/types';
 import type { Output } from './output';
@@ -165,27 +166,19 @@ function escapeCell(text: string): string {
 export function renderPlanGithub(studies: { file: string; title: string; plan: StudyPlan; server?: ServerChecksView }[]): string {
   const lines: string[] = [];
   for (const { file, title, plan, server } of studies) {
-    lines.push(`::notice file=${file},title=studyflow plan ${escapeProperty(title)}::${escapeData(summaryLine(plan))}`);
+    lines.push(githubCommand('notice', { file, title: `studyflow plan ${title}` }, summaryLine(plan)));
     for (const a of plan.actions.filter((x) => x.kind === 'blocked')) {
-      lines.push(`::warning file=${file},title=blocked ${escapeProperty(a.key)}::${escapeData(a.reason)}`);
+      lines.push(githubCommand('warning', { file, title: `blocked ${a.key}` }, a.reason));
     }
     for (const group of server?.checks ?? []) {
       for (const check of group.checks) {
         if (check.outcome === 'blocking') {
-          lines.push(`::warning file=${file},title=BLOCKING ${escapeProperty(`${checkLabel(check.name)} ${group.key}`)}::${escapeData(check.reason ?? check.summary)}`);
+          lines.push(githubCommand('warning', { file, title: `BLOCKING ${checkLabel(check.name)} ${group.key}` }, check.reason ?? check.summary));
         } else if (check.outcome === 'unavailable') {
-          lines.push(`::notice file=${file},title=unavailable ${escapeProperty(`${checkLabel(check.name)} ${group.key}`)}::${escapeData(check.summary)}`);
+          lines.push(githubCommand('notice', { file, title: `unavailable ${checkLabel(check.name)} ${group.key}` }, check.summary));
         }
       }
     }
   }
   return lines.join('\n');
-}
-
-function escapeData(text: string): string {
-  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-}
-
-function escapeProperty(text: string): string {
-  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }

@@ -62,6 +62,22 @@ const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').r
 const escapeProperty = (s: string) => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
 /**
+ * One GitHub Actions workflow command (`::error file=a.yaml,line=3,title=…::message`): an annotation the runner
+ * shows on the diff and in the run. Properties without a value are left out; both parts are escaped.
+ */
+export function githubCommand(
+  level: 'error' | 'warning' | 'notice',
+  properties: Record<string, string | number | undefined>,
+  message: string,
+): string {
+  const props = Object.entries(properties)
+    .filter(([, value]) => value !== undefined && value !== '')
+    .map(([key, value]) => `${key}=${escapeProperty(String(value))}`)
+    .join(',');
+  return `::${level}${props ? ` ${props}` : ''}::${escapeData(message)}`;
+}
+
+/**
  * One line per diagnostic. `human`: `file:line:col: severity CODE message (hint)`.
  * `github`: a workflow command (`::error file=…,line=…::…`) that GitHub Actions shows as an annotation.
  * Absolute paths under the working directory are printed relative to it.
@@ -71,14 +87,7 @@ export function formatDiagnostic(d: Diagnostic, format: 'human' | 'github'): str
   if (format === 'human') {
     return `${file}:${d.line}:${d.column}: ${d.severity} ${d.code} ${d.message}${d.hint ? ` (${d.hint})` : ''}`;
   }
-  const props = [
-    `file=${escapeProperty(file)}`,
-    `line=${d.line}`,
-    `col=${d.column}`,
-    `endLine=${d.endLine}`,
-    `endColumn=${d.endColumn}`,
-    `title=${escapeProperty(`${d.code} ${DIAGNOSTIC_CODES[d.code].title}`)}`,
-  ].join(',');
+  const title = `${d.code} ${DIAGNOSTIC_CODES[d.code].title}`;
   const text = d.hint ? `${d.message}\n${d.hint}` : d.message;
-  return `::${d.severity} ${props}::${escapeData(text)}`;
+  return githubCommand(d.severity, { file, line: d.line, col: d.column, endLine: d.endLine, endColumn: d.endColumn, title }, text);
 }

@@ -1,7 +1,7 @@
 // Public API of the study definitions: the model, loading with diagnostics, the JSON Schema,
 // ID list checks and the migration of pre-2025-12-18 names. Pure apart from reading files.
 export type { Diagnostic, SourceRange } from './diagnostic';
-export { formatDiagnostic, hasErrors, compareDiagnostics } from './diagnostic';
+export { formatDiagnostic, githubCommand, hasErrors, compareDiagnostics } from './diagnostic';
 export { DIAGNOSTIC_CODES, type DiagnosticCode, type Severity } from './diagnostic-codes';
 export type {
   Study,

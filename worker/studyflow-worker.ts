@@ -1,14 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundle } from '@temporalio/worker';
 import type { DataConverter } from '@temporalio/common';
 import { apiTaskQueueOf } from '../workflows/activity-proxies';
 import { installRuntimeLogging } from './runtime-logging';
 import { workflowTaskQueue } from './temporal-connection';
+import { PACKAGED_WORKFLOW_BUNDLE, RUNNING_COMPILED, WORKFLOWS_PATH } from './package-files';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-export const WORKFLOWS_PATH = path.resolve(here, '../workflows/index.ts');
+export { WORKFLOWS_PATH };
 
 /** Options of a studyflow worker process (or an in-process worker in `studyflow dev` and the tests). */
 export interface StudyflowWorkerOptions {
@@ -35,18 +34,20 @@ export interface StudyflowWorkerOptions {
 let bundlePromise: Promise<WorkflowBundle> | undefined;
 
 /**
- * The workflow bundle: the file named by STUDYFLOW_WORKFLOW_BUNDLE (made by
- * `node bin/run-ts.js scripts/bundle-workflows.ts`, so worker processes start without webpack),
- * else workflows/ bundled once per process (a few seconds) and reused.
+ * The workflow bundle: the file named by STUDYFLOW_WORKFLOW_BUNDLE (made by `studyflow worker --write-bundle`,
+ * so that every worker of a deployment runs byte-identical workflow code); else, in the compiled package, the
+ * bundle `npm run build` wrote beside it; else (the TypeScript sources: a checkout, the tests) workflows/
+ * bundled once per process (a few seconds) and reused.
  */
 export function prebuiltWorkflowBundle(env: NodeJS.ProcessEnv = process.env): Promise<WorkflowBundle> {
   bundlePromise ??= (async () => {
-    const file = env.STUDYFLOW_WORKFLOW_BUNDLE;
+    const file = env.STUDYFLOW_WORKFLOW_BUNDLE ?? (RUNNING_COMPILED ? PACKAGED_WORKFLOW_BUNDLE : undefined);
     if (file) {
       try {
         return { code: await fs.promises.readFile(file, 'utf8') };
       } catch (error) {
-        throw new Error(`STUDYFLOW_WORKFLOW_BUNDLE=${file} cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+        const origin = env.STUDYFLOW_WORKFLOW_BUNDLE ? `STUDYFLOW_WORKFLOW_BUNDLE=${file}` : `the packaged workflow bundle ${file} (run \`npm run build\`)`;
+        throw new Error(`${origin} cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
       }
     }
     return await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger });

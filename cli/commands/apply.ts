@@ -2,6 +2,7 @@ import path from 'node:path';
 import { connectClient, temporalSettings, workflowTaskQueue } from '../../worker/temporal-connection';
 import type { StudyStatus } from '../../workflows/messages';
 import { reportDiagnostics } from '../diagnostics-view';
+import { appendStepSummary, applyAnnotations, applySummaryMarkdown, type AppliedStudy } from '../github-view';
 import type { CliContext } from '../main';
 import { CliError } from '../output';
 import { parseSeconds } from '../options';
@@ -16,6 +17,7 @@ interface ApplyOptions {
   timeout: string;
   gitRevision?: string;
   json?: boolean;
+  format?: 'human' | 'json' | 'github';
 }
 
 interface Followed {
@@ -27,9 +29,10 @@ interface Followed {
 }
 
 export async function run(ctx: CliContext, paths: string[], options: ApplyOptions): Promise<number> {
+  const format = options.json ? 'json' : (options.format ?? 'human');
   const timeoutMs = parseSeconds(options.timeout, '--timeout') * 1000;
   const { prepared, diagnostics } = await prepareStudies(paths, ctx.env);
-  if (reportDiagnostics(ctx.out, diagnostics)) return 1;
+  if (reportDiagnostics(ctx.out, diagnostics, format === 'github' ? 'github' : 'human')) return 1;
   if (prepared.length === 0) throw new CliError(`no study files found in ${paths.join(', ')}`);
 
   const settings = temporalSettings(ctx.env);
@@ -47,7 +50,7 @@ export async function run(ctx: CliContext, paths: string[], options: ApplyOption
       }),
     );
     if (!options.wait) {
-      if (options.json) ctx.out.json({ studies: followed.map(({ file, workflowId, revision }) => ({ file, workflowId, revision })) });
+      if (format === 'json') ctx.out.json({ studies: followed.map(({ file, workflowId, revision }) => ({ file, workflowId, revision })) });
       return 0;
     }
 
@@ -83,7 +86,19 @@ export async function run(ctx: CliContext, paths: string[], options: ApplyOption
       if (failed || f.outcome === 'timeout' || f.outcome === 'superseded' || (options.requireLive && notLive.length > 0)) code = 1;
       return { f, status, notLive };
     });
-    if (options.json) {
+    if (format === 'github') {
+      const applied: AppliedStudy[] = summaries.map(({ f, status }) => ({
+        file: f.file,
+        workflowId: f.workflowId,
+        outcome: f.outcome,
+        status,
+        ui: temporalUiLink(ctx.env, settings.namespace, f.workflowId),
+      }));
+      for (const line of applyAnnotations(applied, Boolean(options.requireLive))) ctx.out.data(line);
+      appendStepSummary(ctx.env, applySummaryMarkdown(applied));
+      return code;
+    }
+    if (format === 'json') {
       ctx.out.json({
         studies: summaries.map(({ f, status }) => ({
           file: f.file,

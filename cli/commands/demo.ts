@@ -1,11 +1,10 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startEmbeddedStack } from '../../worker/embedded-stack';
+import { packageFile } from '../../worker/package-files';
 import type { CliContext } from '../main';
 import { run as apply } from './apply';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-export const QUICKSTART = path.resolve(here, '../../examples/quickstart/study.yaml');
+export const QUICKSTART = packageFile('examples/quickstart/study.yaml');
 
 /**
  * The embedded default end to end: Temporal dev server (SQLite under .studyflow/demo), the sandbox

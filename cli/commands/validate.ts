@@ -1,4 +1,5 @@
 import { formatDiagnostic, loadStudies } from '../../definitions';
+import { appendStepSummary, validateSummaryMarkdown } from '../github-view';
 import type { CliContext } from '../main';
 
 export async function run(ctx: CliContext, paths: string[], options: { format: 'human' | 'github' | 'json'; json?: boolean }): Promise<number> {
@@ -17,5 +18,6 @@ export async function run(ctx: CliContext, paths: string[], options: { format: '
   const files = new Set([...studies.map((s) => s.file), ...diagnostics.map((d) => d.file)]).size;
   const summary = `${files} file(s) checked, ${studies.length} valid stud${studies.length === 1 ? 'y' : 'ies'}: ${errors} error(s), ${warnings} warning(s)`;
   ctx.out.progress(errors ? ctx.out.red(summary) : ctx.out.green(summary));
+  if (format === 'github') appendStepSummary(ctx.env, validateSummaryMarkdown(summary, diagnostics));
   return errors ? 1 : 0;
 }

@@ -1,4 +1,5 @@
-import { startStudyflowWorkers } from '../../worker/studyflow-worker';
+import path from 'node:path';
+import { startStudyflowWorkers, writeWorkflowBundle } from '../../worker/studyflow-worker';
 import { connectClient, connectWorker, dataConverterFromEnv, temporalSettings, workflowTaskQueue } from '../../worker/temporal-connection';
 import { startWebhookIngress, type WebhookIngress } from '../../worker/webhook-ingress';
 import { parsePort } from '../options';
@@ -11,9 +12,15 @@ import { reportReachability } from '../reachability-view';
 /** `studyflow worker`: one worker process; SIGTERM or Ctrl-C shuts it down gracefully. `--check` only checks what it needs. */
 export async function run(
   ctx: CliContext,
-  options: { webhookPort?: string; webhookHost: string; check?: boolean; json?: boolean } = { webhookHost: '127.0.0.1' },
+  options: { webhookPort?: string; webhookHost: string; writeBundle?: string; check?: boolean; json?: boolean } = { webhookHost: '127.0.0.1' },
 ): Promise<number> {
   if (options.check) return reportReachability(ctx, 'worker', await checkReachability('worker', ctx.env), Boolean(options.json));
+  if (options.writeBundle !== undefined) {
+    const file = path.resolve(ctx.cwd, options.writeBundle);
+    const { bytes } = await writeWorkflowBundle(file);
+    ctx.out.progress(`workflow bundle written: ${file} (${Math.round(bytes / 1024)} KiB); run workers with STUDYFLOW_WORKFLOW_BUNDLE=${file}`);
+    return 0;
+  }
   const settings = temporalSettings(ctx.env);
   const activities = createWorkerActivities(ctx.env);
   const connection = await connectWorker(settings);

@@ -11,6 +11,9 @@ import { Output } from '../../cli/output';
 import { REPO_ROOT } from './run-cli';
 
 const EXAMPLE = path.join(REPO_ROOT, 'examples/ci/github-actions.yml');
+const ACTION = parse(fs.readFileSync(path.join(REPO_ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, { required?: boolean; default?: string }> };
+/** A step that uses the studyflow action (action.yml), wherever the buyer keeps it. */
+const STUDYFLOW_ACTION = /^[\w.-]+\/studyflow@v\d+$/;
 
 interface Step {
   name?: string;
@@ -49,13 +52,16 @@ interface StudyflowInvocation {
 
 const SHELL_OPERATORS = new Set(['>', '>>', '<', '|', '||', '&&', ';', '2>', '2>&1', '&']);
 
-/** Every `studyflow …` command line in a shell script: the words after `studyflow` up to a shell operator. */
+/**
+ * Every `studyflow …` command line in a shell script (`npx studyflow`, or `"$STUDYFLOW"`, the command the action
+ * installed): the words after it up to a shell operator.
+ */
 function studyflowInvocations(job: string, script: string): StudyflowInvocation[] {
   const found: StudyflowInvocation[] = [];
   for (const line of script.split('\n')) {
     const words = line.trim().split(/\s+/);
     for (let i = 0; i < words.length; i += 1) {
-      if (words[i] !== 'studyflow') continue;
+      if (words[i] !== 'studyflow' && words[i] !== '"$STUDYFLOW"') continue;
       const rest: string[] = [];
       for (const word of words.slice(i + 1)) {
         if (SHELL_OPERATORS.has(word) || word.startsWith('>')) break;
@@ -108,8 +114,22 @@ function invocationProblems(root: Command, invocation: StudyflowInvocation): str
   return problems;
 }
 
+/** The command line a use of the studyflow action runs (as action/run.mjs builds it from the inputs). */
+function actionInvocation(job: string, step: Step): StudyflowInvocation {
+  const inputs = (step.with ?? {}) as Record<string, string>;
+  const command = inputs.command ?? ACTION.inputs.command.default ?? '';
+  const words = (text: string | undefined) => (text ?? '').split(/\s+/).filter(Boolean);
+  return {
+    job,
+    command,
+    args: [...words(inputs.paths ?? ACTION.inputs.paths.default), '--format', 'github', ...(command === 'plan' ? ['--detailed-exitcode'] : []), ...words(inputs.args)],
+  };
+}
+
 const workflow = parse(fs.readFileSync(EXAMPLE, 'utf8')) as Workflow;
-const invocations = Object.entries(workflow.jobs).flatMap(([name, job]) => job.steps.flatMap((s) => (s.run ? studyflowInvocations(name, s.run) : [])));
+const invocations = Object.entries(workflow.jobs).flatMap(([name, job]) =>
+  job.steps.flatMap((s) => (s.run ? studyflowInvocations(name, s.run) : s.uses && STUDYFLOW_ACTION.test(s.uses) ? [actionInvocation(name, s)] : [])),
+);
 
 describe('examples/ci/github-actions.yml', () => {
   it('has the shape of a GitHub Actions workflow', () => {
@@ -149,10 +169,21 @@ describe('examples/ci/github-actions.yml', () => {
     }
   });
 
+  it('uses the studyflow action with inputs that action.yml declares, and every required one given', () => {
+    const uses = Object.values(workflow.jobs).flatMap((job) => job.steps.filter((s) => s.uses && STUDYFLOW_ACTION.test(s.uses)));
+    expect(uses.length).toBeGreaterThanOrEqual(4);
+    for (const step of uses) {
+      const given = Object.keys(step.with ?? {});
+      expect(given.filter((name) => !(name in ACTION.inputs)), step.name).toEqual([]);
+      for (const [name, input] of Object.entries(ACTION.inputs)) if (input.required && input.default === undefined) expect(given, `${step.name}: ${name}`).toContain(name);
+      expect(['validate', 'plan', 'apply']).toContain((step.with as Record<string, string>).command);
+    }
+  });
+
   it('validates and plans on pull requests: annotations, the step summary and a markdown comment', () => {
     const plan = invocations.filter((i) => i.job === 'plan');
     expect(plan).toContainEqual({ job: 'plan', command: 'validate', args: ['studies/', '--format', 'github'] });
-    expect(plan).toContainEqual({ job: 'plan', command: 'plan', args: ['studies/', '--format', 'github'] });
+    expect(plan).toContainEqual({ job: 'plan', command: 'plan', args: ['studies/', '--format', 'github', '--detailed-exitcode'] });
     expect(plan.some((i) => i.command === 'plan' && i.args.join(' ').includes('--format markdown'))).toBe(true);
     expect(plan.some((i) => i.command === 'apply')).toBe(false);
     expect(workflow.jobs.plan.if).toContain("github.event_name == 'pull_request'");
@@ -196,6 +227,7 @@ describe('examples/ci/github-actions.yml', () => {
     expect(studyflowInvocations('x', 'code=0\nnpx studyflow plan studies/ --format markdown > plan.md || code=$?')).toEqual([
       { job: 'x', command: 'plan', args: ['studies/', '--format', 'markdown'] },
     ]);
+    expect(studyflowInvocations('x', '"$STUDYFLOW" status "$STUDY_FILE"')).toEqual([{ job: 'x', command: 'status', args: ['$STUDY_FILE'] }]);
   });
 
   it('approves by hand through workflow_dispatch, with the inputs passed as environment variables', () => {

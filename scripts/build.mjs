@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+// `npm run build`: compiles studyflow into dist/, so that the `studyflow` command runs JavaScript with no
+// TypeScript compiler at run time.
+//   dist/cli/      the CLI: cli/main.ts and everything it imports, bundled by esbuild into ES modules,
+//                  one chunk per lazily imported command (npm packages stay external, resolved from
+//                  node_modules at run time).
+//   dist/workflow-bundle.js     the Temporal workflow bundle, built once here, so workers start without webpack.
+//   dist/workflow-sources/      the workflow code and what it imports, transpiled file by file to JavaScript,
+//                  for `studyflow worker --write-bundle` from an installed package (Temporal's bundler compiles
+//                  no TypeScript inside node_modules).
+// Plain JavaScript so that it runs before anything is compiled.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = path.join(root, 'dist');
+const log = (line) => process.stderr.write(`${line}\n`);
+const started = Date.now();
+
+fs.rmSync(dist, { recursive: true, force: true });
+
+const common = { platform: 'node', format: 'esm', target: 'node20', absWorkingDir: root, logLevel: 'warning', legalComments: 'none' };
+
+// 1. The CLI.
+await esbuild.build({
+  ...common,
+  entryPoints: { 'cli/studyflow': 'cli/main.ts' },
+  bundle: true,
+  splitting: true,
+  packages: 'external',
+  outdir: dist,
+  chunkNames: 'cli/chunks/[name]-[hash]',
+  sourcemap: 'linked',
+});
+
+// 2. The workflow sources as JavaScript: the files workflows/index.ts reaches, each transpiled on its own.
+const graph = await esbuild.build({
+  ...common,
+  entryPoints: ['workflows/index.ts'],
+  bundle: true,
+  packages: 'external',
+  write: false,
+  metafile: true,
+  outdir: path.join(dist, 'unused'),
+});
+const workflowInputs = Object.keys(graph.metafile.inputs).filter((file) => file.endsWith('.ts'));
+await esbuild.build({
+  ...common,
+  entryPoints: workflowInputs,
+  bundle: false,
+  outbase: root,
+  outdir: path.join(dist, 'workflow-sources'),
+});
+// A package.json without "type": "module" here lets webpack resolve the sources' extensionless imports
+// (it requires fully specified paths in ES-module packages). Nothing loads these files but the bundler.
+fs.writeFileSync(
+  path.join(dist, 'workflow-sources', 'package.json'),
+  `${JSON.stringify({ private: true, description: 'studyflow workflow sources, for the workflow bundler only' }, null, 2)}\n`,
+);
+
+// 3. The workflow bundle, from the transpiled sources (the same code a worker of the package would bundle).
+const { bundleWorkflowCode } = await import('@temporalio/worker');
+const silent = () => undefined;
+const { code } = await bundleWorkflowCode({
+  workflowsPath: path.join(dist, 'workflow-sources', 'workflows', 'index.js'),
+  logger: {
+    log: silent,
+    trace: silent,
+    debug: silent,
+    info: silent,
+    warn: (message) => log(`bundler: ${message}`),
+    error: (message) => log(`bundler: ${message}`),
+  },
+});
+fs.writeFileSync(path.join(dist, 'workflow-bundle.js'), code);
+
+log(
+  `studyflow: built dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s ` +
+    `(CLI, workflow bundle ${Math.round(Buffer.byteLength(code) / 1024)} KiB from ${workflowInputs.length} workflow source files)`,
+);
