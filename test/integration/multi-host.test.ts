@@ -333,7 +333,9 @@ target_groups:
       const tgs = all.flatMap((s) => Object.values(s.targetGroups)).filter((tg) => tg.targetGroupId && byTg.has(tg.targetGroupId));
       const settled = tgs.every((tg) => tg.events.received === byTg.get(tg.targetGroupId!));
       const total = [...byTg.values()].reduce((a, b) => a + b, 0);
-      return settled && tgs.length > 0 && tgs.reduce((a, tg) => a + tg.events.received, 0) === total ? { tgs, byTg, total } : undefined;
+      if (settled && tgs.length > 0 && tgs.reduce((a, tg) => a + tg.events.received, 0) === total) return { tgs, byTg, total };
+      // Not (yet) once each: say how far apart, so a timeout shows the last difference.
+      throw new Error(`recorded/delivered per target group: ${tgs.map((tg) => `${tg.key} ${tg.events.received}/${byTg.get(tg.targetGroupId!)}`).join(', ')}`);
     }, 90_000, 500);
     const duplicatesSent = deliveries.length - distinct().size;
     expect(figures.doubleDeliveries).toBeGreaterThan(0);
