@@ -10,6 +10,7 @@ import type {
   ApplyLatencyResult,
   ApplyLatencyRow,
   BenchResults,
+  CliStartupFigures,
   EngineOverheadResult,
   FanOutFloorResult,
   FanOutFloorRow,
@@ -120,7 +121,45 @@ function targetsSection(results: BenchResults): string[] {
     o ? `${o.target.measuredMedianMs} ms (separate activity queue, as studyflow); ${o.studyflowDevServer.sameQueue.overheadMedianMs} ms on the workflow's own queue` : '–',
     o ? yesNo(o.target.met, o.target.measuredMedianMs) : 'not measured',
   ]);
+  for (const [label, limitMs] of CLI_STARTUP_TARGETS) {
+    const compiled = cliStartupVariant(results.cliStartup?.figures, label, 'compiled');
+    rows.push([
+      `\`studyflow ${label}\` answers in under ${limitMs} ms`,
+      compiled ? `${formatMs(compiled.medianMs)} (median of ${results.cliStartup!.figures.runs} processes)` : '–',
+      compiled ? yesNo(compiled.medianMs < limitMs, compiled.medianMs) : 'not measured',
+    ]);
+  }
   return [markdownTable(['Target', 'Measured', 'Result'], rows)];
+}
+
+/** Start-up targets: the command after `studyflow`, and the most its median may take. */
+const CLI_STARTUP_TARGETS: readonly (readonly [string, number])[] = [
+  ['--help', 150],
+  ['validate examples/', 400],
+];
+
+function cliStartupVariant(figures: CliStartupFigures | undefined, label: string, build: 'compiled' | 'tsx') {
+  return figures?.variants.find((v) => v.label === label && v.build === build);
+}
+
+function cliStartupSection(results: BenchResults): string[] {
+  const out = ['## CLI start-up', ''];
+  const c = results.cliStartup;
+  if (!c) return [...out, 'Not run.'];
+  const f = c.figures;
+  const labels = [...new Set(f.variants.map((v) => v.label))];
+  const cell = (v: CliStartupFigures['variants'][number] | undefined) => (v ? `${formatMs(v.medianMs)} (${formatMs(v.minMs)}–${formatMs(v.maxMs)})` : '–');
+  out.push(
+    provenance(c),
+    '',
+    `bench/cli-startup.ts starts each command ${f.runs} times as a new process and times it from spawn to exit (median, and the fastest and slowest run). "Compiled" is what the package installs: bin/studyflow.js running dist/ (\`npm run build\`). "From the sources" runs the same CLI from its TypeScript through tsx, the way bin/studyflow.js ran it before the compiled build.`,
+    '',
+    markdownTable(
+      ['Command', 'Compiled', 'From the sources (tsx)'],
+      labels.map((label) => [`\`studyflow ${label}\``, cell(cliStartupVariant(f, label, 'compiled')), cell(cliStartupVariant(f, label, 'tsx'))]),
+    ),
+  );
+  return out;
 }
 
 /** A few sentences for a buyer, from the apply-latency figures. */
@@ -540,6 +579,7 @@ export function renderMarkdown(results: BenchResults): string {
     ['', ...validationSection(results.validation)],
     ['', ...uploadSection(results)],
     ['', ...webhookSection(results)],
+    ['', ...cliStartupSection(results)],
   ];
   return `${sections.flat().join('\n').replace(/\n{3,}/g, '\n\n')}\n`;
 }
@@ -747,6 +787,7 @@ export function loadResults(outDir: string): BenchResults {
     validation: readJson(at('validation')),
     upload: readJson(at('upload-100k')),
     webhook: readJson(at('webhook-receiver')),
+    cliStartup: readJson(at('cli-startup')),
     run: readJson(at('run-all')),
   };
 }

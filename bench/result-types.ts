@@ -193,6 +193,23 @@ export interface WebhookFigures {
   rssMb: number;
 }
 
+/** What bench/cli-startup.ts prints: each command timed from spawn to exit, compiled and from the sources through tsx. */
+export interface CliStartupFigures {
+  runs: number;
+  variants: {
+    label: string;
+    build: 'compiled' | 'tsx';
+    /** What the user types. */
+    shown: string;
+    /** What the benchmark ran. */
+    command: string;
+    runsMs: number[];
+    medianMs: number;
+    minMs: number;
+    maxMs: number;
+  }[];
+}
+
 /** A benchmark that prints its figures as one JSON line, wrapped by bench/run-all.ts. */
 export interface WrappedResult<T> extends ResultHeader {
   figures: T;
@@ -207,6 +224,7 @@ export interface BenchResults {
   validation?: ValidationResult;
   upload?: WrappedResult<Upload100kFigures>;
   webhook?: WrappedResult<WebhookFigures>;
+  cliStartup?: WrappedResult<CliStartupFigures>;
   /** The run of bench/run-all.ts that produced them. */
   run?: RunSummary;
 }

@@ -28,6 +28,7 @@ const TOTAL_BUDGET_S = 570;
 
 // Cheap ones first; apply-latency enforces its own budget (--budget-s) below its limit.
 const STEPS: Step[] = [
+  { name: 'cli-startup', script: 'bench/cli-startup.ts', args: ['--runs', '15'], limitS: 150, wrap: true },
   { name: 'validation', script: 'bench/validation.ts', args: ['--files', '300', '--target-groups', '8', '--ids', '100000'], limitS: 45 },
   { name: 'upload-100k', nodeArgs: ['--expose-gc'], script: 'bench/upload-100k.ts', args: [], limitS: 60, wrap: true },
   { name: 'webhook-receiver', script: 'bench/webhook-receiver.ts', args: ['5000', '32'], limitS: 45, wrap: true },

@@ -1,11 +1,14 @@
 // Structure check: ajv validates the data against the generated JSON Schema; each ajv error becomes
 // an issue with a document path, a stable code and a message a buyer can act on. Union errors
 // (conditions, template references, nullable fields) are narrowed to the branch the data meant.
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import Ajv, { type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import type { DiagnosticCode } from './diagnostic-codes';
 import { closestMatch, didYouMeanHint } from './did-you-mean';
 import { formatPath, isPlainObject, pathKey, valueAt, type DocPath } from './doc-path';
-import { sharedJsonSchema, studyJsonSchema } from './json-schema';
+import { PRECOMPILED_VALIDATORS } from './precompiled-validators';
+import AJV_OPTIONS from './structure-ajv-options.json';
+import STUDY_SCHEMA from '../schema/study.schema.json';
+import SHARED_SCHEMA from '../schema/shared.schema.json';
 
 export type SchemaKind = 'study' | 'shared';
 
@@ -24,7 +27,8 @@ type Schema = Record<string, any>;
 
 interface Validator {
   kind: SchemaKind;
-  ajv: Ajv;
+  /** The ajv instance with the root schema: made on first use when the validator is precompiled. */
+  ajv(): Ajv;
   validate: ValidateFunction;
   root: Schema;
   branches: Map<object, ValidateFunction>;
@@ -32,13 +36,24 @@ interface Validator {
 
 const validators = new Map<SchemaKind, Validator>();
 
+/**
+ * The validator of a kind of file, against the committed JSON Schema (schema/*.schema.json, generated from the
+ * zod model; test/definitions/json-schema.test.ts keeps them equal). The compiled CLI has it precompiled
+ * (definitions/precompiled-validators.ts); from the sources it is compiled here on first use.
+ */
 function validatorFor(kind: SchemaKind): Validator {
   let v = validators.get(kind);
   if (!v) {
-    const root = kind === 'study' ? studyJsonSchema() : sharedJsonSchema();
-    const ajv = new Ajv({ allErrors: true, strict: false, verbose: true, formats: { 'date-time': true } });
-    ajv.addSchema(root, kind);
-    v = { kind, ajv, validate: ajv.getSchema(kind)!, root, branches: new Map() };
+    const root = structuredClone(kind === 'study' ? STUDY_SCHEMA : SHARED_SCHEMA) as Schema;
+    let ajv: Ajv | undefined;
+    const ajvWithRoot = () => {
+      if (!ajv) {
+        ajv = new Ajv({ ...AJV_OPTIONS } as Options);
+        ajv.addSchema(root, kind);
+      }
+      return ajv;
+    };
+    v = { kind, ajv: ajvWithRoot, validate: PRECOMPILED_VALIDATORS[kind] ?? ajvWithRoot().getSchema(kind)!, root, branches: new Map() };
     validators.set(kind, v);
   }
   return v;
@@ -60,7 +75,7 @@ function compileBranch(v: Validator, branch: Schema): ValidateFunction {
   let fn = v.branches.get(branch);
   if (!fn) {
     const ref = typeof branch.$ref === 'string' && branch.$ref.startsWith('#/') ? branch.$ref : undefined;
-    fn = v.ajv.compile(ref ? { $ref: `${v.kind}${ref}` } : { ...branch, definitions: v.root.definitions });
+    fn = v.ajv().compile(ref ? { $ref: `${v.kind}${ref}` } : { ...branch, definitions: v.root.definitions });
     v.branches.set(branch, fn);
   }
   return fn;

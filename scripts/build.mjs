@@ -3,7 +3,8 @@
 // TypeScript compiler at run time.
 //   dist/cli/      the CLI: cli/main.ts and everything it imports, bundled by esbuild into ES modules,
 //                  one chunk per lazily imported command (npm packages stay external, resolved from
-//                  node_modules at run time).
+//                  node_modules at run time). The structure check's ajv validators are compiled here, from
+//                  the committed JSON Schemas, into ajv's standalone code (definitions/precompiled-validators.ts).
 //   dist/workflow-bundle.js     the Temporal workflow bundle, built once here, so workers start without webpack.
 //   dist/workflow-sources/      the workflow code and what it imports, transpiled file by file to JavaScript,
 //                  for `studyflow worker --write-bundle` from an installed package (Temporal's bundler compiles
@@ -13,6 +14,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import Ajv from 'ajv';
+import standaloneCode from 'ajv/dist/standalone/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
@@ -23,7 +26,28 @@ fs.rmSync(dist, { recursive: true, force: true });
 
 const common = { platform: 'node', format: 'esm', target: 'node20', absWorkingDir: root, logLevel: 'warning', legalComments: 'none' };
 
-// 1. The CLI.
+// 1. The CLI, with the structure check's validators precompiled.
+const readJson = (file) => JSON.parse(fs.readFileSync(path.join(root, file), 'utf8'));
+const ajv = new Ajv({ ...readJson('definitions/structure-ajv-options.json'), code: { source: true, esm: true } });
+ajv.addSchema(readJson('schema/study.schema.json'), 'study');
+ajv.addSchema(readJson('schema/shared.schema.json'), 'shared');
+// ajv's standalone ES module still `require`s its runtime helpers: make those imports (ajv has no exports map).
+const runtimeModules = [];
+const validatorsCode = standaloneCode(ajv, { study: 'study', shared: 'shared' }).replace(/require\("([^"]+)"\)/g, (_, specifier) => {
+  runtimeModules.push(specifier);
+  return `__ajvRuntime${runtimeModules.length - 1}`;
+});
+const precompiledValidators = [
+  ...runtimeModules.map((specifier, i) => `import __ajvRuntime${i} from ${JSON.stringify(`${specifier}.js`)};`),
+  validatorsCode.replace(/^"use strict";/, ''),
+  'export const PRECOMPILED_VALIDATORS = { study, shared };',
+].join('\n');
+const precompiledValidatorsPlugin = {
+  name: 'precompiled-validators',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]definitions[\\/]precompiled-validators\.ts$/ }, () => ({ contents: precompiledValidators, loader: 'js', resolveDir: root }));
+  },
+};
 await esbuild.build({
   ...common,
   entryPoints: { 'cli/studyflow': 'cli/main.ts' },
@@ -33,6 +57,7 @@ await esbuild.build({
   outdir: dist,
   chunkNames: 'cli/chunks/[name]-[hash]',
   sourcemap: 'linked',
+  plugins: [precompiledValidatorsPlugin],
 });
 
 // 2. The workflow sources as JavaScript: the files workflows/index.ts reaches, each transpiled on its own.
