@@ -135,8 +135,11 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
     }
   };
 
-  /** One PUT with a fresh body per attempt; true when written, false when the key already existed. */
-  const putOnce = async (key: string, body: () => Readable | Uint8Array, length: number, sha256: Buffer): Promise<boolean> => {
+  /**
+   * One PUT with a fresh body per attempt; true when written, false when the key already existed.
+   * `ifAbsent`: put-if-absent (lists); side objects are replaced instead (a re-sealed secret).
+   */
+  const putOnce = async (key: string, body: () => Readable | Uint8Array, length: number, sha256: Buffer, ifAbsent: boolean): Promise<boolean> => {
     for (let attempt = 1; ; attempt += 1) {
       try {
         await client.send(
@@ -148,7 +151,7 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
             ContentType: 'text/plain; charset=utf-8',
             // The server checks the bytes it received against the digest: a stored object always matches its key.
             ChecksumSHA256: sha256.toString('base64'),
-            ...(conditional ? { IfNoneMatch: '*' } : {}),
+            ...(ifAbsent && conditional ? { IfNoneMatch: '*' } : {}),
           }),
         );
         return true;
@@ -157,7 +160,7 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
         if (status === 412 || nameOf(error) === 'PreconditionFailed') return false;
         // A conditional write in progress on the same key (AWS answers 409): the other writer's bytes are ours.
         if (status === 409 && nameOf(error) === 'ConditionalRequestConflict') return false;
-        if (conditional && (status === 501 || nameOf(error) === 'NotImplemented')) {
+        if (ifAbsent && conditional && (status === 501 || nameOf(error) === 'NotImplemented')) {
           conditional = false;
           if ((await head(key)) !== undefined) return false;
           attempt -= 1;
@@ -176,13 +179,7 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
     async put(name, data) {
       const digest = createHash('sha256').update(data).digest();
       // Side objects are replaced (a rotated seal), so no If-None-Match here; a PUT is atomic in S3.
-      const saved = conditional;
-      conditional = false;
-      try {
-        await putOnce(keyOf(checkObjectName(name)), () => data, data.byteLength, digest);
-      } finally {
-        conditional = saved;
-      }
+      await putOnce(keyOf(checkObjectName(name)), () => data, data.byteLength, digest, false);
     },
     async get(name) {
       try {
@@ -235,7 +232,7 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
       const stored = { ref: `sha256:${sha256}`, sha256, count: ids.length, bytes };
       // Already there (the usual case on a re-apply): nothing to send.
       if ((await head(key)) === bytes) return stored;
-      await putOnce(key, () => Readable.from(canonicalChunks(ids), { objectMode: false }), bytes, digest);
+      await putOnce(key, () => Readable.from(canonicalChunks(ids), { objectMode: false }), bytes, digest, true);
       return stored;
     },
     open(ref) {

@@ -239,6 +239,12 @@ target_groups:
 
   afterAll(async () => {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    // End this file's workflows: their ids (study/<account>/<study>) are the examples', which other files apply too.
+    if (client) {
+      for await (const wf of client.client.workflow.list({ query: `TaskQueue = "${taskQueue}" AND ExecutionStatus = "Running"` })) {
+        await client.client.workflow.getHandle(wf.workflowId, wf.runId).terminate('test finished').catch(() => undefined);
+      }
+    }
     await client?.connection.close();
     if (fanOut) await new Promise((resolve) => fanOut.close(resolve));
     await s3?.stop();
