@@ -28,6 +28,8 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .exitOverride();
 
   const json = () => new Option('--json', 'machine-readable output on stdout');
+  const allowOutsidePaths = () =>
+    new Option('--allow-outside-paths', 'let ID list files lie outside the study repository (the git work tree of the study file)');
   const run = (loader: () => Promise<{ run: (ctx: CliContext, ...args: any[]) => Promise<number> }>) =>
     async (...args: any[]) => {
       const mod = await loader();
@@ -40,6 +42,7 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .argument('<paths...>', 'study files or directories')
     .addOption(new Option('--format <format>', 'output format').choices(['human', 'github', 'json']).default('human'))
     .addOption(json())
+    .addOption(allowOutsidePaths())
     .action(run(() => import('./commands/validate')));
 
   program
@@ -55,6 +58,7 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .addOption(json())
     .option('--detailed-exitcode', 'exit 2 when changes are pending, 0 when none, 1 on error')
     .option('--offline', 'plan against an empty remote (no API calls)')
+    .addOption(allowOutsidePaths())
     .action(run(() => import('./commands/plan')));
 
   program
@@ -67,6 +71,7 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .option('--git-revision <sha>', 'the commit the files came from (default: GITHUB_SHA or git rev-parse HEAD)')
     .addOption(new Option('--format <format>', 'output format (github: annotations and a step summary)').choices(['human', 'json', 'github']).default('human'))
     .addOption(json())
+    .addOption(allowOutsidePaths())
     .action(run(() => import('./commands/apply')));
 
   program
@@ -205,6 +210,7 @@ export function describeUnexpected(error: unknown): string {
     if (code === 'ECONNREFUSED' || /ECONNREFUSED|UNAVAILABLE|failed to connect|connection refused/i.test(error.message)) {
       return `cannot reach a service: ${error.message.split('\n')[0]} (is \`studyflow dev\` running, or TEMPORAL_ADDRESS / STUDYFLOW_API_BASE_URL set?)`;
     }
+    if (error.name === 'PayloadDecryptionError') return describePayloadDecryption(error);
     // A settings error lists every variable at fault (never a value) on lines of their own: keep them all, on one line.
     if (error.name === 'ApiConfigError') {
       const [title, ...issues] = error.message.split('\n').map((line) => line.trim()).filter(Boolean);
@@ -213,4 +219,13 @@ export function describeUnexpected(error: unknown): string {
     return error.message.split('\n')[0];
   }
   return String(error);
+}
+
+/** A workflow payload this process cannot decrypt: what is wrong, and which variables hold the keys. */
+function describePayloadDecryption(error: Error): string {
+  const code = (error as { code?: unknown }).code;
+  const message = error.message.split('\n')[0];
+  if (code === 'no_key') return `${message} (\`studyflow dev\` keeps its key in <state-dir>/codec-key.json, by default .studyflow/codec-key.json)`;
+  if (code === 'unknown_key') return `${message}: add that key to STUDYFLOW_CODEC_KEYS or STUDYFLOW_CODEC_KEY_FILE (the keys the workers use)`;
+  return `cannot decrypt a workflow payload: ${message}; check STUDYFLOW_CODEC_KEYS or STUDYFLOW_CODEC_KEY_FILE against the workers' keys`;
 }

@@ -1,4 +1,4 @@
-import { loadStudies, type Diagnostic, type LoadedStudy } from '../definitions';
+import { allowOutsidePathsFromEnv, loadStudies, type Diagnostic, type LoadedStudy } from '../definitions';
 import { blobStoreFromEnv } from '../activities/blob-store-env';
 import { desiredStudyOf, type StudyListRefs } from '../plan/desired';
 import type { DesiredStudy } from '../plan/types';
@@ -11,15 +11,17 @@ export interface PreparedStudy {
 const KIND_TO_SLOT = { respondent_ids: 'RSID', respondent_guids: 'ACCESS_RESPONDENT_GUID', recontact: 'recontact' } as const;
 
 /**
- * Loads and validates study files, stores their ID lists in the content-addressed blob store,
+ * Loads and validates study files (ID lists must lie in the study repository unless
+ * `allowOutsidePaths` or STUDYFLOW_ALLOW_OUTSIDE_PATHS says otherwise), stores their ID lists in the content-addressed blob store,
  * and builds each study's desired state. Studies with errors are not prepared; their
  * diagnostics come back instead.
  */
 export async function prepareStudies(
   paths: string[],
   env: NodeJS.ProcessEnv,
+  options: { allowOutsidePaths?: boolean } = {},
 ): Promise<{ prepared: PreparedStudy[]; diagnostics: Diagnostic[] }> {
-  const { studies, diagnostics } = await loadStudies(paths);
+  const { studies, diagnostics } = await loadStudies(paths, { allowOutsidePaths: options.allowOutsidePaths || allowOutsidePathsFromEnv(env) });
   if (diagnostics.some((d) => d.severity === 'error')) return { prepared: [], diagnostics };
   const blobs = blobStoreFromEnv(env);
   const watchIntervalMs = env.STUDYFLOW_WATCH_INTERVAL_MS ? Number(env.STUDYFLOW_WATCH_INTERVAL_MS) : undefined;

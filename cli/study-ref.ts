@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { loadStudyFile, formatDiagnostic } from '../definitions';
+import { allowOutsidePathsFromEnv, loadStudyFile, formatDiagnostic } from '../definitions';
 import { studyWorkflowId } from '../workflows/messages';
 import { CliError } from './output';
 
@@ -10,7 +10,7 @@ export async function resolveStudyRef(
   env: NodeJS.ProcessEnv,
 ): Promise<{ studyId: string; accountId: string; workflowId: string }> {
   if (fs.existsSync(arg) && fs.statSync(arg).isFile()) {
-    const loaded = await loadStudyFile(arg);
+    const loaded = await loadStudyFile(arg, { allowOutsidePaths: allowOutsidePathsFromEnv(env) });
     if (!loaded.study) {
       const first = loaded.diagnostics.find((d) => d.severity === 'error');
       throw new CliError(`${arg} is not a valid study file${first ? `: ${formatDiagnostic(first, 'human')}` : ''} (run \`studyflow validate ${arg}\`)`);

@@ -18,6 +18,9 @@ export const DIAGNOSTIC_CODES = {
   SF1004: { severity: 'error', title: 'the document is empty or not a mapping' },
   SF1005: { severity: 'error', title: 'more than one YAML document in the file' },
   SF1006: { severity: 'warning', title: 'YAML warning' },
+  SF1007: { severity: 'error', title: 'the file is not text' },
+  SF1008: { severity: 'error', title: 'nesting too deep' },
+  SF1009: { severity: 'error', title: 'aliases expand too far' },
 
   SF2001: { severity: 'error', title: 'required field missing' },
   SF2002: { severity: 'error', title: 'unknown field' },
@@ -87,6 +90,9 @@ export const DIAGNOSTIC_CODES = {
   SF6006: { severity: 'warning', title: 'duplicate IDs will be removed' },
   SF6007: { severity: 'error', title: 'ID list is empty' },
   SF6008: { severity: 'error', title: 'too many excluded IDs for one target group' },
+  SF6009: { severity: 'error', title: 'line too long in an ID list' },
+  SF6010: { severity: 'error', title: 'ID list is not text' },
+  SF6011: { severity: 'error', title: 'ID list outside the study repository' },
 
   SF7001: { severity: 'error', title: 'credential written in the file' },
   SF7002: { severity: 'error', title: 'environment variable not set' },

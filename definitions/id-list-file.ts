@@ -1,17 +1,24 @@
-// ID list files: one ID per line, no header, at most 100,000 IDs. Read with readline so a file of
-// 100,000 lines is checked in one pass; memory is bounded by the limit (the set of distinct IDs
-// stops growing past it). The normalized list is the sorted, de-duplicated IDs, one per line.
+// ID list files: one ID per line, no header, at most 100,000 IDs. The bytes are split into lines as
+// they stream in, so a file of 100,000 lines is checked in one pass and memory stays bounded: the
+// set of distinct IDs stops growing past the limit, and a line may hold at most MAX_LINE_BYTES bytes
+// (a file that never ends a line, such as a device, is refused once a line passes that, without
+// reading on). Only regular files are read; a line that is not UTF-8 text stops the reading too.
+// The normalized list is the sorted, de-duplicated IDs, one per line.
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { once } from 'node:events';
-import { createInterface } from 'node:readline';
+import { open, stat } from 'node:fs/promises';
 import type { Diagnostic } from './diagnostic';
 import { makeDiagnostic } from './diagnostic';
 import type { DiagnosticCode } from './diagnostic-codes';
+import { describeCharacter, NOT_TEXT, utf8ErrorOffset } from './text-bytes';
 
 export type IdListKind = 'respondent_ids' | 'respondent_guids' | 'recontact';
 
 export const MAX_IDS_PER_LIST = 100_000;
+/** Longest ID, in characters (the blob store that uploads the list holds IDs to the same length). */
+export const MAX_ID_LENGTH = 256;
+/** Longest line, in bytes without its line end; reading stops at a longer line (SF6009). */
+export const MAX_LINE_BYTES = 1024;
 /** Invalid lines reported one by one; the rest are counted in one summary diagnostic. */
 export const MAX_LINE_DIAGNOSTICS = 20;
 
@@ -51,6 +58,9 @@ function lineProblem(line: string, kind: IdListKind): { code: DiagnosticCode; me
     return { code: 'SF6003', message: 'line holds more than one value', hint: 'one ID per line, without commas or semicolons', column: line.search(/[,;]/) + 1 };
   }
   if (ws !== -1) return { code: 'SF6003', message: 'ID contains whitespace', hint: 'remove spaces and tabs around and inside IDs', column: ws + 1 };
+  if (line.length > MAX_ID_LENGTH) {
+    return { code: 'SF6003', message: `ID longer than ${MAX_ID_LENGTH} characters`, hint: 'one ID per line; IDs are short codes', column: MAX_ID_LENGTH + 1 };
+  }
   if (kind === 'respondent_guids' && !UUID.test(line)) {
     return { code: 'SF6003', message: 'not a GUID', hint: 'ACCESS_RESPONDENT_GUIDs are UUIDs such as 3f2b8c1e-7d4a-4e0b-9c55-2a1f0e6d9b77', column: 1 };
   }
@@ -65,7 +75,52 @@ interface ScanResult {
   diagnostics: Diagnostic[];
 }
 
-async function scan(file: string, kind: IdListKind, displayFile: string): Promise<ScanResult> {
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+/** NOT_TEXT, and a carriage return that does not end a line (line ends are `\n` or `\r\n`). */
+const NOT_ID_LIST_TEXT = new RegExp(`${NOT_TEXT.source}|\r`);
+
+/** Why the bytes of one line (line end removed) are not text, or undefined when they are; with the line as text. */
+function textOf(bytes: Buffer): { text: string } | { column: number; message: string } {
+  const bad = utf8ErrorOffset(bytes);
+  if (bad !== -1) {
+    const column = bytes.subarray(0, bad).toString('utf8').length + 1;
+    return { column, message: `its byte ${bad + 1} (0x${bytes[bad].toString(16).padStart(2, '0')}) is not UTF-8` };
+  }
+  const text = bytes.toString('utf8');
+  const control = NOT_ID_LIST_TEXT.exec(text);
+  if (control) return { column: control.index + 1, message: `it holds the control character ${describeCharacter(control[0])}` };
+  return { text };
+}
+
+/** Splits a byte stream into lines at `\n` (a `\r` before it is part of the line end), refusing lines longer than `maxBytes`. */
+async function* splitLines(source: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Buffer | { tooLong: true }> {
+  let parts: Buffer[] = [];
+  let size = 0;
+  for await (const data of source) {
+    const chunk = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    let start = 0;
+    while (start < chunk.length) {
+      const newline = chunk.indexOf(0x0a, start);
+      const piece = chunk.subarray(start, newline === -1 ? chunk.length : newline);
+      // One byte more than the cap may be the `\r` of a `\r\n` line end.
+      if (size + piece.length > maxBytes + 1) {
+        yield { tooLong: true };
+        return;
+      }
+      parts.push(piece);
+      size += piece.length;
+      if (newline === -1) break;
+      const line = parts.length === 1 ? parts[0] : Buffer.concat(parts, size);
+      parts = [];
+      size = 0;
+      start = newline + 1;
+      yield line;
+    }
+  }
+  if (size > 0) yield parts.length === 1 ? parts[0] : Buffer.concat(parts, size);
+}
+
+async function scan(source: AsyncIterable<Uint8Array>, kind: IdListKind, displayFile: string): Promise<ScanResult> {
   const diagnostics: Diagnostic[] = [];
   const firstLineOf = new Map<string, number>();
   let lines = 0;
@@ -73,43 +128,68 @@ async function scan(file: string, kind: IdListKind, displayFile: string): Promis
   let firstDuplicate: ScanResult['firstDuplicate'];
   let badLines = 0;
   let overLimitAt: number | undefined;
+  let stopped = false;
   const at = (line: number, column: number, endColumn = column) => ({ line, column, endLine: line, endColumn });
+  const tooLong = (line: number) => {
+    stopped = true;
+    diagnostics.push(
+      makeDiagnostic(
+        'SF6009',
+        displayFile,
+        at(line, 1),
+        [],
+        `line ${line} is longer than ${MAX_LINE_BYTES.toLocaleString('en-US')} bytes; reading stopped there`,
+        `an ID list holds one ID per line, at most ${MAX_ID_LENGTH} characters each; a file that never ends a line is not one`,
+      ),
+    );
+  };
 
-  const input = createReadStream(file, { encoding: 'utf8' });
-  const reader = createInterface({ input, crlfDelay: Infinity });
-  try {
-    for await (const raw of reader) {
-      lines++;
-      const line = lines === 1 ? raw.replace(/^\uFEFF/, '') : raw;
-      if (lines === 1 && HEADER.test(line.trim())) {
-        diagnostics.push(
-          makeDiagnostic('SF6002', displayFile, at(1, 1, line.length + 1), [], `first line "${line.trim()}" looks like a header`, 'remove it: the file has one ID per line and no header'),
-        );
-        continue;
-      }
-      const problem = lineProblem(line, kind);
-      if (problem) {
-        badLines++;
-        if (badLines <= MAX_LINE_DIAGNOSTICS) {
-          const what = problem.code === 'SF6004' ? problem.message : `invalid ${entityWord(kind)} on line ${lines}: ${problem.message}`;
-          diagnostics.push(makeDiagnostic(problem.code, displayFile, at(lines, problem.column, line.length + 1), [], what, problem.hint));
-        }
-        continue;
-      }
-      const id = kind === 'respondent_guids' ? line.toLowerCase() : line;
-      const seen = firstLineOf.get(id);
-      if (seen !== undefined) {
-        duplicates++;
-        firstDuplicate ??= { line: lines, of: seen };
-      } else if (firstLineOf.size < MAX_IDS_PER_LIST) {
-        firstLineOf.set(id, lines);
-      } else {
-        overLimitAt ??= lines;
-      }
+  for await (const piece of splitLines(source, MAX_LINE_BYTES)) {
+    lines++;
+    if (!Buffer.isBuffer(piece)) {
+      tooLong(lines);
+      break;
     }
-  } finally {
-    reader.close();
-    input.destroy();
+    let bytes = piece.length > 0 && piece[piece.length - 1] === 0x0d ? piece.subarray(0, piece.length - 1) : piece;
+    if (lines === 1 && bytes.subarray(0, 3).equals(BOM)) bytes = bytes.subarray(3);
+    if (bytes.length > MAX_LINE_BYTES) {
+      tooLong(lines);
+      break;
+    }
+    const decoded = textOf(bytes);
+    if (!('text' in decoded)) {
+      stopped = true;
+      diagnostics.push(
+        makeDiagnostic('SF6010', displayFile, at(lines, decoded.column), [], `line ${lines} is not text: ${decoded.message}; reading stopped there`, 'an ID list is UTF-8 text, one ID per line; is this a binary file?'),
+      );
+      break;
+    }
+    const line = decoded.text;
+    if (lines === 1 && HEADER.test(line.trim())) {
+      diagnostics.push(
+        makeDiagnostic('SF6002', displayFile, at(1, 1, line.length + 1), [], `first line "${line.trim()}" looks like a header`, 'remove it: the file has one ID per line and no header'),
+      );
+      continue;
+    }
+    const problem = lineProblem(line, kind);
+    if (problem) {
+      badLines++;
+      if (badLines <= MAX_LINE_DIAGNOSTICS) {
+        const what = problem.code === 'SF6004' ? problem.message : `invalid ${entityWord(kind)} on line ${lines}: ${problem.message}`;
+        diagnostics.push(makeDiagnostic(problem.code, displayFile, at(lines, problem.column, line.length + 1), [], what, problem.hint));
+      }
+      continue;
+    }
+    const id = kind === 'respondent_guids' ? line.toLowerCase() : line;
+    const seen = firstLineOf.get(id);
+    if (seen !== undefined) {
+      duplicates++;
+      firstDuplicate ??= { line: lines, of: seen };
+    } else if (firstLineOf.size < MAX_IDS_PER_LIST) {
+      firstLineOf.set(id, lines);
+    } else {
+      overLimitAt ??= lines;
+    }
   }
   if (badLines > MAX_LINE_DIAGNOSTICS) {
     diagnostics.push(
@@ -128,7 +208,7 @@ async function scan(file: string, kind: IdListKind, displayFile: string): Promis
       ),
     );
   }
-  if (firstLineOf.size === 0 && badLines === 0) {
+  if (firstLineOf.size === 0 && badLines === 0 && !stopped) {
     diagnostics.push(makeDiagnostic('SF6007', displayFile, at(1, 1), [], 'the ID list holds no IDs', 'add IDs, one per line, or remove the reference to the file'));
   }
   if (duplicates > 0 && firstDuplicate) {
@@ -145,6 +225,25 @@ async function scan(file: string, kind: IdListKind, displayFile: string): Promis
   return { ids: new Set(firstLineOf.keys()), lines, duplicates, firstDuplicate, diagnostics };
 }
 
+/** Reads a regular file through `read`; anything else (a device, a FIFO, a socket) is refused before it is opened, since it may never end. */
+async function withRegularFile<T>(file: string, read: (source: AsyncIterable<Uint8Array>) => Promise<T>): Promise<T> {
+  const info = await stat(file);
+  if (info.isDirectory()) throw Object.assign(new Error(`${file} is a directory`), { code: 'EISDIR' });
+  if (!info.isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: 'ENOTREG' });
+  const handle = await open(file, 'r');
+  try {
+    if (!(await handle.stat()).isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: 'ENOTREG' });
+    const input = handle.createReadStream({ autoClose: false, highWaterMark: 64 * 1024 });
+    try {
+      return await read(input);
+    } finally {
+      input.destroy();
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
 function sortedIds(ids: Set<string>): string[] {
   return [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
@@ -156,21 +255,31 @@ export function hashIdList(sorted: readonly string[]): string {
   return hash.digest('hex');
 }
 
+function checkOf(result: ScanResult): IdListCheck {
+  return { count: result.ids.size, sha256: hashIdList(sortedIds(result.ids)), duplicates: result.duplicates, diagnostics: result.diagnostics };
+}
+
 /**
- * Checks an ID list file line by line. Unreadable files give one SF6001 diagnostic. GUIDs are
- * compared and normalized in lowercase. `displayFile` names the file in diagnostics (default: `file`).
+ * Checks an ID list file line by line. Unreadable files (and anything but a regular file) give one
+ * SF6001 diagnostic. GUIDs are compared and normalized in lowercase. `displayFile` names the file in
+ * diagnostics (default: `file`).
  */
 export async function checkIdListFile(file: string, kind: IdListKind, displayFile = file): Promise<IdListCheck> {
-  const result = await scanOrUnreadable(file, kind, displayFile);
-  return { count: result.ids.size, sha256: hashIdList(sortedIds(result.ids)), duplicates: result.duplicates, diagnostics: result.diagnostics };
+  return checkOf(await scanOrUnreadable(file, kind, displayFile));
+}
+
+/** Checks an ID list given as a stream of bytes; it is read only as far as needed (see MAX_LINE_BYTES). */
+export async function checkIdListSource(source: AsyncIterable<Uint8Array>, kind: IdListKind, displayFile: string): Promise<IdListCheck> {
+  return checkOf(await scan(source, kind, displayFile));
 }
 
 async function scanOrUnreadable(file: string, kind: IdListKind, displayFile: string): Promise<ScanResult> {
   try {
-    return await scan(file, kind, displayFile);
+    return await withRegularFile(file, (source) => scan(source, kind, displayFile));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'file not found' : code === 'EISDIR' ? 'is a directory' : 'cannot be read';
+    const reason =
+      code === 'ENOENT' ? 'file not found' : code === 'EISDIR' ? 'is a directory' : code === 'ENOTREG' ? 'not a regular file (a device, FIFO or socket)' : `cannot be read (${code ?? 'unknown error'})`;
     const start = { line: 1, column: 1, endLine: 1, endColumn: 1 };
     return { ids: new Set(), lines: 0, duplicates: 0, diagnostics: [makeDiagnostic('SF6001', displayFile, start, [], `ID list ${displayFile}: ${reason}`)] };
   }

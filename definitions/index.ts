@@ -33,14 +33,18 @@ export {
 } from './study-schema';
 export { loadStudyFile, loadStudyText, type LoadedStudy, type IdListRef, type LoadOptions, type StudyFileResult } from './load-study-file';
 export { loadStudies } from './load-studies';
+export { allowOutsidePathsFromEnv, ALLOW_OUTSIDE_PATHS_ENV } from './study-repository';
 export { studyJsonSchema, sharedJsonSchema, schemaFileText } from './json-schema';
 export { migrateStudyText, type MigrationChange } from './migrate-study-text';
 export {
   checkIdListFile,
+  checkIdListSource,
   writeNormalizedIdList,
   hashIdList,
   IdListFileError,
   MAX_IDS_PER_LIST,
+  MAX_ID_LENGTH,
+  MAX_LINE_BYTES,
   type IdListKind,
   type IdListCheck,
 } from './id-list-file';

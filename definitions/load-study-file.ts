@@ -5,6 +5,8 @@ import { compareDiagnostics, hasErrors, makeDiagnostic, START_OF_FILE, type Diag
 import { checkDocument } from './document-checks';
 import { checkIdListFile, MAX_IDS_PER_LIST, type IdListKind } from './id-list-file';
 import { resolveStudy } from './resolve-study';
+import { ALLOW_OUTSIDE_PATHS_ENV, outsideRepository, studyRepositoryOf, type StudyRepository } from './study-repository';
+import { decodeYamlBytes } from './yaml-source';
 import { isSharedFileName, loadSharedDefinitions, type SharedDefinitions } from './shared-definitions';
 import type { Study } from './study-schema';
 
@@ -38,6 +40,11 @@ export interface LoadOptions {
   sharedCache?: Map<string, Promise<SharedDefinitions>>;
   /** Whether the diagnostics of the directory's shared.yaml are returned too (default: true). */
   includeSharedDiagnostics?: boolean;
+  /**
+   * Let ID list files lie outside the study repository (default: false, SF6011). The repository is
+   * the nearest git work tree holding the study file, else the study file's directory.
+   */
+  allowOutsidePaths?: boolean;
 }
 
 /** Internal result: also where the study id stands, for duplicate checks across files. */
@@ -68,12 +75,16 @@ function readFailure(file: string, err: unknown): Diagnostic {
 }
 
 export async function loadStudyFileWithDetails(file: string, options: LoadOptions = {}): Promise<StudyFileResult> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (err) {
     return { diagnostics: [readFailure(file, err)] };
   }
+  // A shared.yaml named as a file is checked as part of its directory's shared definitions.
+  if (isSharedFileName(file)) return loadStudyText('', file, options);
+  const { text, diagnostics } = decodeYamlBytes(bytes, file);
+  if (text === undefined) return { diagnostics };
   return loadStudyText(text, file, options);
 }
 
@@ -93,14 +104,28 @@ export async function loadStudyText(text: string, file: string, options: LoadOpt
 
   const studyDir = path.dirname(path.resolve(file));
   const idLists: IdListRef[] = [];
+  let repository: StudyRepository | undefined;
   for (const ref of analysis.lists) {
     const absolute = path.resolve(studyDir, ref.file);
     const display = path.isAbsolute(ref.file) ? ref.file : path.join(path.dirname(file), ref.file);
+    if (!options.allowOutsidePaths) {
+      repository ??= await studyRepositoryOf(file);
+      const outside = await outsideRepository(repository, absolute);
+      if (outside !== undefined) {
+        const where = repository.git ? 'the git work tree that holds the study file' : 'the study file\'s directory, as it is not in a git work tree';
+        const resolved = outside === absolute ? '' : ` (it resolves to ${outside})`;
+        r.report('SF6011', ref.at, `ID list ${ref.file} is outside the study repository ${repository.root}${resolved}; it is not read`, {
+          hint: `ID lists must lie inside ${where}; pass --allow-outside-paths or set ${ALLOW_OUTSIDE_PATHS_ENV}=1 to read it anyway`,
+        });
+        continue;
+      }
+    }
     const check = await checkIdListFile(absolute, ref.kind, display);
     const unreadable = check.diagnostics.find((d) => d.code === 'SF6001');
     if (unreadable) {
+      const notFound = unreadable.message.endsWith(': file not found');
       r.report('SF6001', ref.at, `${unreadable.message.replace(`ID list ${display}: `, `ID list ${ref.file}: `)}`, {
-        hint: `looked for ${display}; paths are relative to the study file`,
+        hint: notFound ? `looked for ${display}; paths are relative to the study file` : 'an ID list is a regular text file, one ID per line',
       });
       continue;
     }

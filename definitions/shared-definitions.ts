@@ -7,6 +7,7 @@ import { checkDocument, type CheckedDocument } from './document-checks';
 import { isPlainObject, type DocPath } from './doc-path';
 import { checkProfileDefinition } from './rules/profile-rules';
 import { ProfileTemplateSchema, SHARED_FILE_NAMES, type Profile } from './study-schema';
+import { decodeYamlBytes } from './yaml-source';
 
 export interface DeclaredTemplate {
   /** Undefined when the template itself has errors (its name still resolves, to avoid follow-on errors). */
@@ -49,9 +50,9 @@ export function readTemplates(doc: CheckedDocument): Map<string, DeclaredTemplat
   return out;
 }
 
-async function readIfExists(file: string): Promise<string | undefined> {
+async function readIfExists(file: string): Promise<Buffer | undefined> {
   try {
-    return await readFile(file, 'utf8');
+    return await readFile(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
@@ -66,14 +67,16 @@ export async function loadSharedDefinitions(dir: string, env: Record<string, str
   const empty: SharedDefinitions = { templates: new Map(), exclusionGroups: new Map(), diagnostics: [] };
   for (const name of SHARED_FILE_NAMES) {
     const file = path.join(dir, name);
-    let text: string | undefined;
+    let bytes: Buffer | undefined;
     try {
-      text = await readIfExists(file);
+      bytes = await readIfExists(file);
     } catch (err) {
       const reason = (err as NodeJS.ErrnoException).code ?? 'unreadable';
       return { ...empty, file, diagnostics: [makeDiagnostic('SF1001', file, START_OF_FILE, [], `cannot read ${file} (${reason})`)] };
     }
-    if (text === undefined) continue;
+    if (bytes === undefined) continue;
+    const { text, diagnostics: notText } = decodeYamlBytes(bytes, file);
+    if (text === undefined) return { ...empty, file, diagnostics: notText };
     const { checked, diagnostics } = checkDocument(text, file, 'shared', env);
     if (!checked) return { ...empty, file, diagnostics };
     const templates = readTemplates(checked);

@@ -2,6 +2,11 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
+/** The variable holding the payload keys (`keyId:base64,…`). */
+export const CODEC_KEYS_ENV = 'STUDYFLOW_CODEC_KEYS';
+/** The variable naming a JSON file of payload keys. */
+export const CODEC_KEY_FILE_ENV = 'STUDYFLOW_CODEC_KEY_FILE';
+
 /** AES-256 key length in bytes. */
 export const CODEC_KEY_BYTES = 32;
 

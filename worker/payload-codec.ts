@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { DataConverter, Payload, PayloadCodec } from '@temporalio/common';
 import proto from '@temporalio/proto';
-import type { CodecKeys } from './codec-keys';
+import { CODEC_KEY_FILE_ENV, CODEC_KEYS_ENV, type CodecKeys } from './codec-keys';
 
 /** `encoding` metadata of an encrypted payload. */
 export const ENCRYPTED_ENCODING = 'binary/encrypted';
@@ -16,7 +16,7 @@ const ProtoPayload = proto.temporal.api.common.v1.Payload;
 const textEncoder = new TextEncoder();
 const textDecoder = new TextDecoder();
 
-export type PayloadDecryptionErrorCode = 'unknown_key' | 'missing_key_id' | 'malformed' | 'authentication_failed';
+export type PayloadDecryptionErrorCode = 'no_key' | 'unknown_key' | 'missing_key_id' | 'malformed' | 'authentication_failed';
 
 /** A payload that cannot be decrypted. Names the key id, never key bytes or payload content. */
 export class PayloadDecryptionError extends Error {
@@ -99,6 +99,31 @@ export class AesGcmPayloadCodec implements PayloadCodec {
     const result: Payload = { metadata: decoded.metadata, data: decoded.data };
     if (decoded.externalPayloads?.length) result.externalPayloads = decoded.externalPayloads;
     return result;
+  }
+}
+
+/**
+ * The codec of a process that holds no payload keys: payloads pass as they are, and an encrypted one
+ * is refused with a PayloadDecryptionError (`no_key`) that names the variables of the key, where the
+ * default converter would fail with a bare "Unknown encoding: binary/encrypted".
+ */
+export class KeylessPayloadCodec implements PayloadCodec {
+  async encode(payloads: Payload[]): Promise<Payload[]> {
+    return payloads;
+  }
+
+  async decode(payloads: Payload[]): Promise<Payload[]> {
+    const encrypted = payloads.find(isEncryptedPayload);
+    if (!encrypted) return payloads;
+    const raw = encrypted.metadata?.[ENCRYPTION_KEY_ID_METADATA];
+    const keyId = raw ? textDecoder.decode(raw) : undefined;
+    // Only a well-formed id is echoed; anything else says nothing about its content.
+    const named = keyId !== undefined && /^[A-Za-z0-9._-]{1,64}$/.test(keyId) ? ` with key "${keyId}"` : '';
+    throw new PayloadDecryptionError(
+      'no_key',
+      `the workflow's payloads are encrypted${named}, and no payload key is set: set ${CODEC_KEYS_ENV} or ${CODEC_KEY_FILE_ENV} to the keys the workers use`,
+      named ? keyId : undefined,
+    );
   }
 }
 

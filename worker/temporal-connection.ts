@@ -6,7 +6,7 @@ import { NativeConnection } from '@temporalio/worker';
 import type { DataConverter } from '@temporalio/common';
 import { loadCodecKeys } from './codec-keys';
 import { installRuntimeLogging } from './runtime-logging';
-import { dataConverterFor } from './payload-codec';
+import { dataConverterFor, KeylessPayloadCodec } from './payload-codec';
 
 export const DEFAULT_TASK_QUEUE = 'studyflow';
 
@@ -52,15 +52,16 @@ export function withDevCodecKey(env: NodeJS.ProcessEnv | Record<string, string |
 
 /**
  * The payload codec of this process: AES-256-GCM when STUDYFLOW_CODEC_KEYS or STUDYFLOW_CODEC_KEY_FILE
- * is set (client and worker must agree), else none. Key warnings go to `warn`.
+ * is set (client and worker must agree), else one that leaves payloads clear and refuses encrypted
+ * ones with an error naming those variables. Key warnings go to `warn`.
  */
 export function dataConverterFromEnv(
   env: NodeJS.ProcessEnv | Record<string, string | undefined> = process.env,
   warn: (message: string) => void = (m) => process.stderr.write(`studyflow: ${m}\n`),
-): DataConverter | undefined {
+): DataConverter {
   const keys = loadCodecKeys(withDevCodecKey(env));
   for (const warning of keys?.warnings ?? []) warn(warning);
-  return dataConverterFor(keys);
+  return dataConverterFor(keys) ?? { payloadCodecs: [new KeylessPayloadCodec()] };
 }
 
 /** A client for the CLI and tests; it encrypts payloads when a codec key is configured. */

@@ -18,6 +18,7 @@ interface ApplyOptions {
   gitRevision?: string;
   json?: boolean;
   format?: 'human' | 'json' | 'github';
+  allowOutsidePaths?: boolean;
 }
 
 interface Followed {
@@ -31,7 +32,7 @@ interface Followed {
 export async function run(ctx: CliContext, paths: string[], options: ApplyOptions): Promise<number> {
   const format = options.json ? 'json' : (options.format ?? 'human');
   const timeoutMs = parseSeconds(options.timeout, '--timeout') * 1000;
-  const { prepared, diagnostics } = await prepareStudies(paths, ctx.env);
+  const { prepared, diagnostics } = await prepareStudies(paths, ctx.env, { allowOutsidePaths: options.allowOutsidePaths });
   if (reportDiagnostics(ctx.out, diagnostics, format === 'github' ? 'github' : 'human')) return 1;
   if (prepared.length === 0) throw new CliError(`no study files found in ${paths.join(', ')}`);
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { planStudy } from '../../plan/plan-study';
 import type { ObservedStudy, StudyPlan } from '../../plan/types';
+import { PayloadDecryptionError } from '../../worker/payload-codec';
 import { connectClient, temporalSettings } from '../../worker/temporal-connection';
 import { createWorkerActivities } from '../../worker/worker-activities';
 import { knownFromStatus, statusQuery, studyWorkflowId, type StudyStatus } from '../../workflows/messages';
@@ -17,6 +18,7 @@ interface PlanOptions {
   json?: boolean;
   detailedExitcode?: boolean;
   offline?: boolean;
+  allowOutsidePaths?: boolean;
 }
 
 const EMPTY: ObservedStudy = { targetGroups: {}, exclusionGroups: {} };
@@ -24,6 +26,9 @@ const EMPTY: ObservedStudy = { targetGroups: {}, exclusionGroups: {} };
 /** What the study workflow remembers (remote IDs, uploaded recontact lists), when Temporal is reachable. */
 async function knownFromWorkflows(ctx: CliContext, ids: { accountId: string; studyId: string }[]): Promise<Map<string, StudyStatus>> {
   const known = new Map<string, StudyStatus>();
+  // A workflow that answers in payloads this process cannot decrypt is a settings error, not an
+  // absent workflow: planning without what it remembers could show creates that are not.
+  const unreadable = (error: unknown) => error instanceof PayloadDecryptionError;
   try {
     const { client, connection } = await connectClient(temporalSettings(ctx.env), ctx.env);
     try {
@@ -32,13 +37,17 @@ async function knownFromWorkflows(ctx: CliContext, ids: { accountId: string; stu
         const status = await client.workflow
           .getHandle(id)
           .query(statusQuery)
-          .catch(() => undefined);
+          .catch((error: unknown) => {
+            if (unreadable(error)) throw error;
+            return undefined;
+          });
         if (status) known.set(id, status);
       }
     } finally {
       await connection.close();
     }
-  } catch {
+  } catch (error) {
+    if (unreadable(error)) throw error;
     // Temporal is optional for plan: natural keys (customer reference numbers) find the resources too.
   }
   return known;
@@ -46,7 +55,7 @@ async function knownFromWorkflows(ctx: CliContext, ids: { accountId: string; stu
 
 export async function run(ctx: CliContext, paths: string[], options: PlanOptions): Promise<number> {
   const format = options.json ? 'json' : options.format;
-  const { prepared, diagnostics } = await prepareStudies(paths, ctx.env);
+  const { prepared, diagnostics } = await prepareStudies(paths, ctx.env, { allowOutsidePaths: options.allowOutsidePaths });
   if (reportDiagnostics(ctx.out, diagnostics)) return 1;
   if (prepared.length === 0) throw new CliError(`no study files found in ${paths.join(', ')}`);
 

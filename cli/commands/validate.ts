@@ -1,10 +1,14 @@
-import { formatDiagnostic, loadStudies } from '../../definitions';
+import { allowOutsidePathsFromEnv, formatDiagnostic, loadStudies } from '../../definitions';
 import { appendStepSummary, validateSummaryMarkdown } from '../github-view';
 import type { CliContext } from '../main';
 
-export async function run(ctx: CliContext, paths: string[], options: { format: 'human' | 'github' | 'json'; json?: boolean }): Promise<number> {
+export async function run(
+  ctx: CliContext,
+  paths: string[],
+  options: { format: 'human' | 'github' | 'json'; json?: boolean; allowOutsidePaths?: boolean },
+): Promise<number> {
   const format = options.json ? 'json' : options.format;
-  const { studies, diagnostics } = await loadStudies(paths);
+  const { studies, diagnostics } = await loadStudies(paths, { allowOutsidePaths: options.allowOutsidePaths || allowOutsidePathsFromEnv(ctx.env) });
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = diagnostics.length - errors;
   if (format === 'json') {

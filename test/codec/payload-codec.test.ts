@@ -2,6 +2,7 @@
 // key rotation, pass-through of clear payloads, and errors that name key ids only.
 import { randomBytes } from 'node:crypto';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
+import { decodeFromPayloadsAtIndex, loadDataConverter } from '@temporalio/common/lib/internal-non-workflow';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CodecKeys } from '../../worker/codec-keys';
@@ -11,8 +12,11 @@ import {
   ENCRYPTED_ENCODING,
   ENCRYPTION_KEY_ID_METADATA,
   isEncryptedPayload,
+  KeylessPayloadCodec,
   PayloadDecryptionError,
 } from '../../worker/payload-codec';
+import { dataConverterFromEnv } from '../../worker/temporal-connection';
+import { describeUnexpected } from '../../cli/main';
 
 const keyBytes = new Map(['k1', 'k2'].map((id) => [id, randomBytes(32)]));
 function ring(...ids: string[]): CodecKeys {
@@ -189,5 +193,48 @@ describe('dataConverterFor', () => {
 
   it('refuses keys whose active id is not held', () => {
     expect(() => new AesGcmPayloadCodec({ activeKeyId: 'k3', keys: new Map([['k1', keyBytes.get('k1')!]]) })).toThrow(/"k3"/);
+  });
+});
+
+describe('a process without payload keys', () => {
+  it('passes clear payloads and refuses encrypted ones, naming the key id and the variables that hold keys', async () => {
+    const keyless = new KeylessPayloadCodec();
+    const clear = realPayloads();
+    expect(await keyless.encode(clear)).toEqual(clear);
+    expect(await keyless.decode(clear)).toEqual(clear);
+    const encrypted = await new AesGcmPayloadCodec(ring('k1')).encode([defaultPayloadConverter.toPayload(desired)]);
+    const error = await keyless.decode([...clear, ...encrypted]).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(PayloadDecryptionError);
+    expect(error).toMatchObject({ code: 'no_key', keyId: 'k1' });
+    expect((error as Error).message).toBe(
+      `the workflow's payloads are encrypted with key "k1", and no payload key is set: set STUDYFLOW_CODEC_KEYS or STUDYFLOW_CODEC_KEY_FILE to the keys the workers use`,
+    );
+    expect((error as Error).message).not.toContain(SECRET_TEXT);
+  });
+
+  it('is what the CLI decodes with when no key is set: a query result encrypted by a worker gives the named error, not "Unknown encoding"', async () => {
+    // STUDYFLOW_API_BASE_URL set (another stack than `studyflow dev` here): the dev key file is not looked for.
+    // The client decodes query results and update outcomes this way, with the converter it was given.
+    const converter = loadDataConverter(dataConverterFromEnv({ STUDYFLOW_API_BASE_URL: 'http://127.0.0.1:4999' }));
+    const [encrypted] = await new AesGcmPayloadCodec(ring('k2')).encode([defaultPayloadConverter.toPayload({ phase: 'live' })]);
+    const decoded = decodeFromPayloadsAtIndex(converter, 0, [encrypted]);
+    await expect(decoded).rejects.toBeInstanceOf(PayloadDecryptionError);
+    await expect(decodeFromPayloadsAtIndex(converter, 0, [encrypted])).rejects.toThrow(/payloads are encrypted with key "k2".*STUDYFLOW_CODEC_KEYS or STUDYFLOW_CODEC_KEY_FILE/);
+    // And a CLI error line says so, with where `studyflow dev` keeps its key.
+    const error = await decodeFromPayloadsAtIndex(converter, 0, [encrypted]).catch((e: unknown) => e);
+    expect(describeUnexpected(error)).toMatch(/^the workflow's payloads are encrypted with key "k2", and no payload key is set: set STUDYFLOW_CODEC_KEYS or STUDYFLOW_CODEC_KEY_FILE .*\.studyflow\/codec-key\.json\)$/);
+    // With the key, the same payload reads back.
+    const withKey = loadDataConverter(dataConverterFromEnv({ STUDYFLOW_CODEC_KEYS: `k2:${keyBytes.get('k2')!.toString('base64')}` }));
+    expect(await decodeFromPayloadsAtIndex(withKey, 0, [encrypted])).toEqual({ phase: 'live' });
+  });
+
+  it('names the variables when the key held is not the one the payload needs', () => {
+    const error = new PayloadDecryptionError('unknown_key', 'payload is encrypted with key "k1", which this codec does not hold', 'k1');
+    expect(describeUnexpected(error)).toBe(
+      'payload is encrypted with key "k1", which this codec does not hold: add that key to STUDYFLOW_CODEC_KEYS or STUDYFLOW_CODEC_KEY_FILE (the keys the workers use)',
+    );
   });
 });

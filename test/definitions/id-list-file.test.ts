@@ -1,13 +1,14 @@
 // ID list files: streamed line by line, counted, de-duplicated, hashed, and normalized.
 import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createWriteStream, existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkIdListFile, hashIdList, IdListFileError, MAX_IDS_PER_LIST, writeNormalizedIdList } from '../../definitions';
+import { checkIdListFile, checkIdListSource, hashIdList, IdListFileError, MAX_ID_LENGTH, MAX_IDS_PER_LIST, MAX_LINE_BYTES, writeNormalizedIdList } from '../../definitions';
 
 let dir: string;
 beforeAll(async () => {
@@ -101,6 +102,86 @@ describe('checkIdListFile', () => {
     const missing = await checkIdListFile(path.join(dir, 'nope.txt'), 'respondent_ids');
     expect(missing.diagnostics.map((d) => [d.code, d.message])).toEqual([['SF6001', `ID list ${path.join(dir, 'nope.txt')}: file not found`]]);
     expect((await checkIdListFile(dir, 'respondent_ids')).diagnostics[0].message).toContain('is a directory');
+  });
+});
+
+describe('lines that are too long, and bytes that are not text', () => {
+  const codes = (result: { diagnostics: { code: string; line: number; column: number }[] }) => result.diagnostics.map((d) => [d.code, d.line, d.column]);
+
+  it('caps a line at MAX_LINE_BYTES while reading: a file a little over the cap is refused at that line', async () => {
+    const file = path.join(dir, 'long-line.txt');
+    await writeFile(file, `RS1\n${'a'.repeat(MAX_LINE_BYTES + 1)}\nRS2\n`);
+    const result = await checkIdListFile(file, 'respondent_ids');
+    expect(codes(result)).toEqual([['SF6009', 2, 1]]);
+    expect(result.diagnostics[0].message).toBe('line 2 is longer than 1,024 bytes; reading stopped there');
+  });
+
+  it('takes a line of exactly MAX_LINE_BYTES (with or without CR) as a line, and refuses it as an ID over MAX_ID_LENGTH', async () => {
+    const file = path.join(dir, 'at-cap.txt');
+    await writeFile(file, `RS1\r\n${'b'.repeat(MAX_LINE_BYTES)}\r\n${'c'.repeat(MAX_ID_LENGTH)}\n`);
+    const result = await checkIdListFile(file, 'respondent_ids');
+    expect(codes(result)).toEqual([['SF6003', 2, MAX_ID_LENGTH + 1]]);
+    expect(result.diagnostics[0].message).toBe(`invalid RSID on line 2: ID longer than ${MAX_ID_LENGTH} characters`);
+  });
+
+  it('stops reading an endless line after about MAX_LINE_BYTES: a stream that never ends a line is consumed only that far', async () => {
+    let chunks = 0;
+    async function* endless(byte: number) {
+      for (;;) {
+        chunks++;
+        yield Buffer.alloc(100, byte);
+      }
+    }
+    for (const byte of [0x61, 0x00]) {
+      chunks = 0;
+      const result = await checkIdListSource(endless(byte), 'respondent_ids', 'stream');
+      expect(codes(result)).toEqual([['SF6009', 1, 1]]);
+      expect(chunks).toBeLessThanOrEqual(Math.ceil((MAX_LINE_BYTES + 2) / 100));
+    }
+  });
+
+  it.skipIf(process.platform === 'win32')('refuses a device or a FIFO before opening it, so a writer that never comes cannot block the check', async () => {
+    if (existsSync('/dev/zero')) {
+      expect((await checkIdListFile('/dev/zero', 'respondent_ids')).diagnostics.map((d) => [d.code, d.message])).toEqual([
+        ['SF6001', 'ID list /dev/zero: not a regular file (a device, FIFO or socket)'],
+      ]);
+    }
+    const fifo = path.join(dir, 'ids.fifo');
+    execFileSync('mkfifo', [fifo]);
+    expect((await checkIdListFile(fifo, 'respondent_ids')).diagnostics.map((d) => d.code)).toEqual(['SF6001']);
+  });
+
+  it('refuses bytes that are not UTF-8 at their line and column, and stops reading there', async () => {
+    const file = path.join(dir, 'latin1.txt');
+    await writeFile(file, Buffer.concat([Buffer.from('RS1\nRSé\nRS'), Buffer.from([0xe9]), Buffer.from('2\n'), Buffer.from([0xff, 0xfe, 0x00]), Buffer.from('\n')]));
+    const result = await checkIdListFile(file, 'respondent_ids');
+    expect(codes(result)).toEqual([['SF6010', 3, 3]]);
+    expect(result.diagnostics[0].message).toBe('line 3 is not text: its byte 3 (0xe9) is not UTF-8; reading stopped there');
+  });
+
+  it('refuses a NUL or another control character inside a line, and a bare CR, at its column', async () => {
+    const cases: [string, string | Buffer, number, number, string][] = [
+      ['nul.txt', 'RS1\nRS\u00002\n', 2, 3, 'U+0000 (NUL)'],
+      ['esc.txt', 'RS1\u001b[0m\n', 1, 4, 'U+001B (ESC)'],
+      ['bare-cr.txt', 'RS1\rRS2\rRS3\n', 1, 4, 'U+000D (carriage return)'],
+    ];
+    for (const [name, content, line, column, what] of cases) {
+      const file = path.join(dir, name);
+      await writeFile(file, content);
+      const result = await checkIdListFile(file, 'respondent_ids');
+      expect(codes(result), name).toEqual([['SF6010', line, column]]);
+      expect(result.diagnostics[0].message).toContain(`control character ${what}`);
+    }
+  });
+
+  it('refuses a file of random bytes instead of taking them for IDs', async () => {
+    // Bytes without a line end, comma or space, so only the text check can refuse them.
+    const bytes = Buffer.from(Array.from({ length: 600 }, (_, i) => [0x80, 0x00, 0x9b, 0xc3, 0x28, 0xf8][i % 6]));
+    const file = path.join(dir, 'random.bin');
+    await writeFile(file, bytes);
+    const result = await checkIdListFile(file, 'respondent_ids');
+    expect(result.count).toBe(0);
+    expect(codes(result)).toEqual([['SF6010', 1, 1]]);
   });
 });
 

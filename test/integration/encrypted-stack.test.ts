@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { historyPayloads, startTestStack, writeStudy, type TestStack } from './harness';
+import { historyPayloads, runCli, startTestStack, writeStudy, type TestStack } from './harness';
 import { BATCH_SIZE_PATCH, DRAFT_BATCH_PATCH, DRAFT_LAUNCH_PATCH, EARLY_GATES_PATCH, LAUNCH_BATCH_PATCH } from '../../workflows/batches';
 import { GATES_PATCH, JOB_WAIT_PATCH, PROGRESS_PACING_PATCH, PROGRESS_PATCH, REPORT_PATCH } from '../../workflows/target-group-workflow';
 
@@ -72,6 +72,22 @@ describe('the dev stack with a local payload key', () => {
     expect(Buffer.from(decoded.payloads[0].data, 'base64').toString()).toContain('"');
     const anonymous = await fetch(`${t.stack.codec!.url}/decode`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ payloads: [encrypted] }) });
     expect(anonymous.status).toBe(401);
+  });
+
+  it('tells a CLI without the payload key that the payloads are encrypted and which variables hold the key', async () => {
+    const file = writeStudy(t.dir, 'study.yaml', STUDY);
+    // As when `studyflow dev` runs on other ports: the shell sets STUDYFLOW_API_BASE_URL, so the dev key is not looked for.
+    const { STUDYFLOW_CODEC_KEY_FILE: keyFile, ...keyless } = t.env;
+    expect(keyFile).toBeTruthy();
+    expect(keyless.STUDYFLOW_API_BASE_URL).toBeTruthy();
+    for (const args of [['status', file], ['report', file], ['plan', file]]) {
+      const result = await runCli({ ...keyless, STUDYFLOW_CODEC_KEYS: '', STUDYFLOW_CODEC_KEY_FILE: '' }, args);
+      expect(result.code, `${args[0]}: ${result.stderr}`).toBe(1);
+      expect(result.stderr, args[0]).toMatch(/^error: the workflow's payloads are encrypted with key "[A-Za-z0-9._-]+", and no payload key is set: set STUDYFLOW_CODEC_KEYS or STUDYFLOW_CODEC_KEY_FILE to the keys the workers use/m);
+      expect(result.stderr + result.stdout, args[0]).not.toMatch(/Unknown encoding|\n\s+at /);
+    }
+    // With the key the same command reads the workflow.
+    expect((await t.cli(['status', file])).code).toBe(0);
   });
 
   it('keeps the client secret and tokens out of every workflow history', async () => {
