@@ -1,7 +1,7 @@
 // Batch activities: one activity that does the same call for many target groups, each item on its
 // own, so that one failing does not fail the others. The workflow retries a retryable item alone.
 import { ApplicationFailure } from '@temporalio/common';
-import { BATCH_SIZE } from '../workflows/batches';
+import { BATCH_SIZE } from '../plan/batches';
 import { withHeartbeats } from './activity-context';
 import { requireArray } from './activity-input';
 import { invalidInputFailure } from './http/errors';

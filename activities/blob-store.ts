@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { sortIds } from './id-list-digest';
-import type { IdListRef } from './types';
+import type { ListRef } from './types';
 
 /** Options of {@link createBlobStore}. */
 export interface BlobStoreOptions {
@@ -19,7 +19,7 @@ export interface BlobStoreOptions {
 }
 
 /** A stored list: its reference plus the byte size of the canonical file. */
-export interface StoredIdList extends IdListRef {
+export interface StoredIdList extends ListRef {
   bytes: number;
 }
 

@@ -67,22 +67,23 @@ export function feasibilityActivities(deps: ActivityDeps) {
       return { prediction: fromWireBody(expectObject(req, await callApi(deps.api, ctx, req)), ctx.apiVersion) };
     },
 
-    /**
-     * What the launch gate reads, in one activity: feasibility and the price prediction, sent side by
-     * side (they do not depend on each other). Both are reads, so a retry repeats both.
-     */
-    async checkLaunchGates(input: CheckLaunchGatesInput): Promise<CheckLaunchGatesOutput> {
-      const [{ feasibility }, { prediction }] = await Promise.all([
-        activities.calculateFeasibility({ ctx: input.ctx, request: input.feasibility }),
-        activities.generatePricePrediction({ ctx: input.ctx, businessUnitId: input.businessUnitId, query: input.priceQuery }),
-      ]);
-      return { feasibility, prediction };
-    },
 
-    /** `checkLaunchGates` for several target groups at once, a result (or failure) per item. */
+    /**
+     * What the launch gate reads, for one target group or many: per item feasibility and the price
+     * prediction, sent side by side (they do not depend on each other), a result (or failure) per item.
+     * Both are reads, so a retry repeats both.
+     */
     async checkLaunchGatesBatch(input: CheckLaunchGatesBatchInput): Promise<CheckLaunchGatesBatchOutput> {
-      return { results: await eachItem('checkLaunchGatesBatch', input?.items, (item: CheckLaunchGatesInput) => activities.checkLaunchGates(item)) };
+      return { results: await eachItem('checkLaunchGatesBatch', input?.items, readLaunchGates) };
     },
   };
+
+  async function readLaunchGates(input: CheckLaunchGatesInput): Promise<CheckLaunchGatesOutput> {
+    const [{ feasibility }, { prediction }] = await Promise.all([
+      activities.calculateFeasibility({ ctx: input.ctx, request: input.feasibility }),
+      activities.generatePricePrediction({ ctx: input.ctx, businessUnitId: input.businessUnitId, query: input.priceQuery }),
+    ]);
+    return { feasibility, prediction };
+  }
   return activities;
 }

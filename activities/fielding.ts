@@ -1,4 +1,5 @@
 // Launch from draft (an asynchronous job) and control of fielding runs with ETags.
+import { ApplicationFailure } from '@temporalio/common';
 import { callApi, expectObject, expectResource, seg, targetGroupPath } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireText } from './activity-input';
@@ -124,13 +125,17 @@ export function fieldingActivities(deps: ActivityDeps) {
       const [ctx, path] = tgPath('launchFromDraft', input);
       const key = requireText('launchFromDraft', 'idempotencyKey', input.idempotencyKey);
       const endFieldingAt = requireText('launchFromDraft', 'endFieldingAt', input.endFieldingAt);
-      if (input.knownDraft !== true) {
+      /** The target group's launch when it is no longer a draft (launched by an earlier attempt, another launcher or by hand). */
+      const launchedAlready = async (): Promise<LaunchFromDraftOutput | undefined> => {
         const tgReq = { method: 'GET', path } as const;
         const targetGroup: ApiObject = expectResource(tgReq, await callApi(deps.api, ctx, tgReq));
         const runId = targetGroup.fielding_run_id;
-        if (targetGroup.status !== 'draft' && (typeof runId === 'string' || typeof runId === 'number')) {
-          return { jobId: null, alreadyLaunched: true, fieldingRunId: String(runId) };
-        }
+        if (targetGroup.status === 'draft') return undefined;
+        return { jobId: null, alreadyLaunched: true, fieldingRunId: typeof runId === 'string' || typeof runId === 'number' ? String(runId) : null };
+      };
+      if (input.knownDraft !== true) {
+        const launched = await launchedAlready();
+        if (launched?.fieldingRunId) return launched;
       }
       const req = {
         method: 'POST',
@@ -138,7 +143,18 @@ export function fieldingActivities(deps: ActivityDeps) {
         json: { end_fielding_at: endFieldingAt },
         idempotencyKey: key,
       } as const;
-      const res = await callApi(deps.api, ctx, req);
+      let res: ApiResponse;
+      try {
+        res = await callApi(deps.api, ctx, req);
+      } catch (error) {
+        // A launch job that ended between the read and the launch (another launcher's, with another key):
+        // the target group is launched, which is what this call is for.
+        if (error instanceof ApplicationFailure && error.type === 'target_group_not_draft') {
+          const launched = await launchedAlready();
+          if (launched) return launched;
+        }
+        throw error;
+      }
       const body = (res.body ?? {}) as Record<string, unknown>;
       let jobId = typeof body.job_id === 'string' || typeof body.job_id === 'number' ? String(body.job_id) : undefined;
       if (!jobId && res.headers.location) jobId = decodeURIComponent(res.headers.location.split('?')[0].split('/').pop() ?? '') || undefined;

@@ -7,7 +7,7 @@ import { digestSortedIds, sortIds } from './id-list-digest';
 import { uploadIdListFile } from './id-list-upload';
 import { parseJobStatus } from './job-status';
 import { walkPages } from './pagination';
-import type { ActivityCtx, IdEntityType, IdListRef } from './types';
+import type { ActivityCtx, IdListEntityType, ListRef } from './types';
 
 export interface IdListTarget {
   ctx: ActivityCtx;
@@ -15,9 +15,9 @@ export interface IdListTarget {
   targetGroupId: string;
 }
 export interface UploadIdListInput extends IdListTarget {
-  entityType: IdEntityType;
+  entityType: IdListEntityType;
   /** The list in the blob store; only the reference travels. */
-  list: IdListRef;
+  list: ListRef;
   /** Sent as Idempotency-Key; the multipart body is byte-identical for the same key and list. */
   idempotencyKey: string;
 }
@@ -33,7 +33,7 @@ export interface IdListJobOutput {
   failureReason?: string;
 }
 export interface ListExcludedIdsInput extends IdListTarget {
-  entityType: IdEntityType;
+  entityType: IdListEntityType;
 }
 export interface ListExcludedIdsOutput {
   /** Number of distinct IDs on the remote list. */
@@ -49,7 +49,7 @@ export interface RemoveAllExcludedIdsOutput {
   jobId: string;
 }
 
-const ENTITY_TYPES: readonly IdEntityType[] = ['RSID', 'ACCESS_RESPONDENT_GUID'];
+const ENTITY_TYPES: readonly IdListEntityType[] = ['RSID', 'ACCESS_RESPONDENT_GUID'];
 const ID_FIELDS = ['id', 'rsid', 'access_respondent_guid', 'respondent_id', 'value'];
 
 export function idListExclusionActivities(deps: ActivityDeps) {
@@ -63,9 +63,9 @@ export function idListExclusionActivities(deps: ActivityDeps) {
       requireText(activity, 'targetGroupId', input.targetGroupId),
     ];
   }
-  function entityType(activity: string, value: unknown): IdEntityType {
-    if (!ENTITY_TYPES.includes(value as IdEntityType)) throw invalidInputFailure(activity, `entityType must be ${ENTITY_TYPES.join(' or ')}`);
-    return value as IdEntityType;
+  function entityType(activity: string, value: unknown): IdListEntityType {
+    if (!ENTITY_TYPES.includes(value as IdListEntityType)) throw invalidInputFailure(activity, `entityType must be ${ENTITY_TYPES.join(' or ')}`);
+    return value as IdListEntityType;
   }
 
   return {

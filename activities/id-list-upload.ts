@@ -8,13 +8,13 @@ import { BlobStoreError } from './blob-store';
 import type { ApiResponse } from './http/demand-api-client';
 import { blobCorruptFailure, blobNotFoundFailure, invalidInputFailure } from './http/errors';
 import { boundaryFromSeed, multipartFileBody } from './http/multipart-body';
-import type { ActivityCtx, IdListRef } from './types';
+import type { ActivityCtx, ListRef } from './types';
 
 export interface IdListUpload {
   activity: string;
   path: string;
   query?: Record<string, string>;
-  list: IdListRef;
+  list: ListRef;
   idempotencyKey: string;
 }
 

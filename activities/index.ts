@@ -39,7 +39,7 @@ export function createActivities(deps: ActivityDeps) {
 export type StudyflowActivities = ReturnType<typeof createActivities>;
 
 export type { ActivityDeps, WebhookSecretStore } from './activity-deps';
-export type { ActivityCtx, ApiObject, ApiVersion, IdEntityType, IdListRef, JobStatus, JsonObject } from './types';
+export type { ActivityCtx, ApiObject, ApiVersion, IdListEntityType, ListRef, JobStatus, JsonObject } from './types';
 export { API_VERSIONS, CURRENT_API_VERSION } from './types';
 export type * from './accounts';
 export type * from './projects';

@@ -3,7 +3,7 @@
 // costs the workflow one activity instead of a poll activity and a durable timer per poll; a job still
 // running when the time is up goes back to the workflow, which polls it on durable timers.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { nextPollDelay } from '../workflows/timing';
+import { nextPollDelay, type JobWaitOptions } from '../plan/job-timing';
 import type { ActivityDeps } from './activity-deps';
 import { eachItem, type BatchItemResult } from './batch';
 import { activityCancellationSignal, withHeartbeats } from './activity-context';
@@ -30,8 +30,7 @@ export interface AwaitJobInput {
   budgetMs: number;
 }
 
-/** How `awaitJob` polls, without the job. */
-export type JobWaitOptions = Pick<AwaitJobInput, 'pollInitialMs' | 'pollMaxMs' | 'budgetMs'>;
+export type { JobWaitOptions } from '../plan/job-timing';
 
 export interface LaunchAndAwaitInput extends LaunchFromDraftInput {
   wait: JobWaitOptions;
@@ -145,22 +144,22 @@ export function jobWaitActivities(deps: ActivityDeps) {
     },
 
     /**
-     * Launch from draft, then wait for the launch job like `awaitJob`: one activity for the two. A retry
-     * sends the same Idempotency-Key (the API answers with the same job) or finds the target group
+     * The launch of the one launch path (workflows/launch.ts), for one target group or many: each item is
+     * launched from draft, then its launch job awaited like `awaitJob`, the items side by side. A retry
+     * sends the same Idempotency-Keys (the API answers with the same jobs) or finds the target groups
      * launched.
      */
-    async launchAndAwait(input: LaunchAndAwaitInput): Promise<LaunchAndAwaitOutput> {
-      const { wait, ...launch } = input;
-      const launched = await withHeartbeats(() => ({ kind: 'launch', targetGroupId: input.targetGroupId }), () => fielding.launchFromDraft(launch));
-      if (!launched.jobId) return launched;
-      const job = await activities.awaitJob({ ctx: input.ctx, projectId: input.projectId, targetGroupId: input.targetGroupId, kind: 'launch', jobId: launched.jobId, ...wait });
-      return { ...launched, job };
-    },
-
-    /** `launchAndAwait` for several target groups at once, their jobs awaited side by side. */
     async launchAndAwaitBatch(input: LaunchAndAwaitBatchInput): Promise<LaunchAndAwaitBatchOutput> {
-      return { results: await eachItem('launchAndAwaitBatch', input?.items, (item: LaunchAndAwaitInput) => activities.launchAndAwait(item)) };
+      return { results: await eachItem('launchAndAwaitBatch', input?.items, launchAndAwait) };
     },
   };
+
+  async function launchAndAwait(input: LaunchAndAwaitInput): Promise<LaunchAndAwaitOutput> {
+    const { wait, ...launch } = input;
+    const launched = await withHeartbeats(() => ({ kind: 'launch', targetGroupId: input.targetGroupId }), () => fielding.launchFromDraft(launch));
+    if (!launched.jobId) return launched;
+    const job = await activities.awaitJob({ ctx: input.ctx, projectId: input.projectId, targetGroupId: input.targetGroupId, kind: 'launch', jobId: launched.jobId, ...wait });
+    return { ...launched, job };
+  }
   return activities;
 }

@@ -4,6 +4,7 @@ import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireArray, requireObject, requireText } from './activity-input';
 import type { ApiResponse } from './http/demand-api-client';
 import { type InvalidParam } from './http/errors';
+import { listAllPages } from './pagination';
 import type { ActivityCtx, JsonObject } from './types';
 import { fromWireBody, toWireBody } from './version-adapter';
 
@@ -41,6 +42,16 @@ export interface AccountProfileOperationInput {
 export interface ProfileOperationOutput {
   /** The API's answer in 2025-12-18 names; `{}` when it answered without a body. */
   result: Record<string, unknown>;
+}
+
+export interface QuestionTextsInput {
+  ctx: ActivityCtx;
+  locale: string;
+  questionIds: number[];
+}
+export interface QuestionTextsOutput {
+  /** The items of every page of GET P/questions-translation, as the API returns them. */
+  items: unknown[];
 }
 
 export function profileActivities(deps: ActivityDeps) {
@@ -101,6 +112,14 @@ export function profileActivities(deps: ActivityDeps) {
       const ctx = checkCtx('supplierQuotaDistribution', input.ctx);
       const request = requireObject('supplierQuotaDistribution', 'request', input.request);
       return send(ctx, 'POST', `${accountPath(ctx)}/supplier-quota-distribution/draft`, request);
+    },
+
+    /** GET P/questions-translation (every page): the texts of the questions a study's profiles use, in a locale. */
+    async getQuestionTexts(input: QuestionTextsInput): Promise<QuestionTextsOutput> {
+      const ctx = checkCtx('getQuestionTexts', input.ctx);
+      const locale = requireText('getQuestionTexts', 'locale', input.locale);
+      const ids = requireArray('getQuestionTexts', 'questionIds', input.questionIds);
+      return { items: await listAllPages(deps.api, ctx, { method: 'GET', path: `${accountPath(ctx)}/questions-translation`, query: { locale, question_ids: ids.join(',') } }, 100) };
     },
 
     /** PUT TG/profiles/completes-goal (update quotas; 200 on success). */

@@ -5,17 +5,17 @@ import { checkCtx, requireText } from './activity-input';
 import { invalidInputFailure } from './http/errors';
 import { uploadIdListFile } from './id-list-upload';
 import { parseJobStatus } from './job-status';
-import type { ActivityCtx, IdEntityType, IdListRef } from './types';
+import type { ActivityCtx, IdListEntityType, ListRef } from './types';
 
 export interface UploadRecontactListInput {
   ctx: ActivityCtx;
   projectId: string;
   targetGroupId: string;
-  list: IdListRef;
+  list: ListRef;
   /** Sent as Idempotency-Key. */
   idempotencyKey: string;
   /** Default `RSID`. */
-  entityType?: IdEntityType;
+  entityType?: IdListEntityType;
 }
 export interface UploadRecontactListOutput {
   jobId: string;

@@ -22,7 +22,7 @@ import { createDemandApiClient } from '../activities/http/demand-api-client';
 import { loadStudyFile } from '../definitions';
 import { desiredStudyOf } from '../plan/desired';
 import type { RequestLogEntry } from '../sandbox';
-import { feasibilityRequest, priceQuery } from '../workflows/launch-gates';
+import { feasibilityRequest, priceQuery } from '../plan/launch-gates';
 import { statusQuery, studyWorkflowId, targetGroupWorkflowId, type StudyStatus } from '../workflows/messages';
 import { FileWebhookSecretStore } from '../worker/webhook-secret-store';
 import { BENCH_JOB_POLL_MS, benchStudyYaml, loadAverage, numberArg, runContext, startBenchStack, stringArg, writeResult, type BenchStack } from './bench-stack';

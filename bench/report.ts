@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BATCH_SIZE } from '../workflows/batches';
+import { BATCH_SIZE } from '../plan/batches';
 import type {
   ApplyLatencyResult,
   ApplyLatencyRow,

@@ -3,9 +3,7 @@
 // directly through the activities (no workflow). A call that fails becomes "unavailable: <reason>";
 // the judging is plan/server-checks.ts.
 import { ApplicationFailure } from '@temporalio/common';
-import { accountPath } from '../activities/api-call';
 import { apiFailureDetails, ApiFailureType } from '../activities/http/errors';
-import { listAllPages } from '../activities/pagination';
 import type { ActivityCtx } from '../activities/types';
 import type { DesiredStudy, DesiredTargetGroup, ObservedStudy } from '../plan/types';
 import {
@@ -27,7 +25,8 @@ import {
 import type { createWorkerActivities } from '../worker/worker-activities';
 import { CliError } from './output';
 
-type Runtime = Pick<ReturnType<typeof createWorkerActivities>, 'activities' | 'api'>;
+/** The activities the checks ask (the CLI never holds the API client itself). */
+type Runtime = Pick<ReturnType<typeof createWorkerActivities>, 'activities'>;
 
 const MAX_REASON_CHARS = 300;
 
@@ -85,11 +84,7 @@ export async function askServer(runtime: Runtime, ctx: ActivityCtx, businessUnit
     attempt(async () => (await activities.generatePricePrediction({ ctx, businessUnitId, query: priceCheckQuery(desired) })).prediction),
     distribution ? attempt(async () => (await activities.supplierQuotaDistribution({ ctx, request: distribution })).result) : undefined,
     questionIds.length
-      ? attempt(async () =>
-          readQuestions(
-            await listAllPages(runtime.api, ctx, { method: 'GET', path: `${accountPath(ctx)}/questions-translation`, query: { locale, question_ids: questionIds.join(',') } }, 100),
-          ),
-        )
+      ? attempt(async () => readQuestions((await activities.getQuestionTexts({ ctx, locale, questionIds })).items))
       : undefined,
   ]);
   const answers: ServerAnswers = { validation: validated, feasibility, price, distribution: distributed, questions };

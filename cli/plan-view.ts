@@ -1,5 +1,6 @@
 import { githubCommand } from '../definitions';
 import type { ServerCheck, ServerCheckOutcome, TargetGroupChecks } from '../plan/server-checks';
+import type { Launcher, StudySchedule } from '../plan/schedule';
 import type { PlannedAction, StudyPlan } from '../plan/types';
 import type { Output } from './output';
 
@@ -53,8 +54,51 @@ function summaryLine(plan: StudyPlan): string {
   return plan.hasChanges || c.blocked ? `Plan: ${parts.join(', ')}.` : 'No changes: the API holds what the study file says.';
 }
 
-/** The human plan: one line per action with its symbol and reason, field changes indented, then the server checks. */
-export function renderPlanHuman(out: Output, title: string, plan: StudyPlan, note?: string, server?: ServerChecksView): string {
+const LAUNCHED_BY: Record<Launcher, string> = {
+  draft_batch: 'its draft batch',
+  study: 'the study',
+  target_group: 'its own workflow',
+  none: 'no one',
+};
+
+/** Who launches each target group, and what the study writes before: how apply will carry the plan out. */
+export function launchLabel(by: Launcher): string {
+  return by === 'none' ? 'no launch' : `launched by ${LAUNCHED_BY[by]}`;
+}
+
+/** The study-level writes of a schedule, in the order apply makes them, as one line. */
+export function studyStepsLine(schedule: StudySchedule): string {
+  const count = (n: number, one: string, many = `${one}s`) => (n === 1 ? `1 ${one}` : `${n} ${many}`);
+  const drafts = schedule.draftBatches.flat().length;
+  const steps = [
+    schedule.project !== 'none' ? `${schedule.project} project` : undefined,
+    ...schedule.exclusionGroups.map((g) => `create exclusion group ${g}`),
+    schedule.webhooks.create.length + schedule.webhooks.update.length > 0 ? count(schedule.webhooks.create.length + schedule.webhooks.update.length, 'webhook write') : undefined,
+  ].filter(Boolean);
+  const gates = schedule.gateReads.length > 0 ? `${count(schedule.gateReads.length, 'launch gate')} read` : undefined;
+  const first = steps.length > 0 ? `${steps.join(', then ')}${gates ? ` (beside it: ${gates})` : ''}` : gates;
+  const rest = [
+    drafts > 0 ? `${count(drafts, 'draft')} in ${count(schedule.draftBatches.length, 'batch', 'batches')}` : undefined,
+    schedule.draftUpdates.length > 0 ? count(schedule.draftUpdates.length, 'draft update') : undefined,
+    schedule.secondPass.length > 0 ? `second pass for ${schedule.secondPass.join(', ')}` : undefined,
+    schedule.memberships.length > 0 ? count(schedule.memberships.reduce((n, m) => n + (m.add.length ? 1 : 0) + (m.remove.length ? 1 : 0), 0), 'membership call') : undefined,
+  ].filter(Boolean);
+  return [first, ...rest].filter(Boolean).join(', then ') || 'nothing';
+}
+
+function scheduleHuman(out: Output, schedule: StudySchedule): string[] {
+  if (schedule.targetGroups.length === 0) return [];
+  const width = Math.max(...schedule.targetGroups.map((t) => t.key.length));
+  const lines = [out.bold('How apply runs it:'), `  study: ${studyStepsLine(schedule)}`];
+  for (const t of schedule.targetGroups) {
+    const text = `  ${t.launch.by === 'none' ? '=' : '▶'} ${t.key.padEnd(width)}  ${launchLabel(t.launch.by)}: ${t.launch.reason}`;
+    lines.push(t.launch.by === 'none' ? out.dim(text) : text);
+  }
+  return lines;
+}
+
+/** The human plan: one line per action with its symbol and reason, field changes indented, who launches what, then the server checks. */
+export function renderPlanHuman(out: Output, title: string, plan: StudyPlan, note?: string, server?: ServerChecksView, schedule?: StudySchedule): string {
   const lines = [out.bold(`${title}  (revision ${plan.revision})`)];
   if (note) lines.push(out.dim(note));
   for (const action of plan.actions) {
@@ -70,6 +114,7 @@ export function renderPlanHuman(out: Output, title: string, plan: StudyPlan, not
     lines.push(painted, ...changeLines(action));
   }
   lines.push(summaryLine(plan));
+  if (schedule) lines.push(...scheduleHuman(out, schedule));
   if (server) lines.push(...serverChecksHuman(out, server));
   return lines.join('\n');
 }
@@ -142,9 +187,9 @@ function serverChecksMarkdown(server: ServerChecksView): string[] {
 }
 
 /** A pull-request comment: one table per study, then its server checks. */
-export function renderPlanMarkdown(studies: { title: string; plan: StudyPlan; note?: string; server?: ServerChecksView }[]): string {
+export function renderPlanMarkdown(studies: { title: string; plan: StudyPlan; note?: string; server?: ServerChecksView; schedule?: StudySchedule }[]): string {
   const parts = ['## studyflow plan', ''];
-  for (const { title, plan, note, server } of studies) {
+  for (const { title, plan, note, server, schedule } of studies) {
     parts.push(`### ${title}`, '');
     if (note) parts.push(`> ${note}`, '');
     parts.push('| | action | resource | key | reason |', '|---|---|---|---|---|');
@@ -153,6 +198,11 @@ export function renderPlanMarkdown(studies: { title: string; plan: StudyPlan; no
       parts.push(`| ${SYMBOL[a.kind]} | ${a.kind} | ${a.resource} | ${escapeCell(a.group ? `${a.key} → ${a.group}` : a.key)} | ${escapeCell(a.reason)}${changes} |`);
     }
     parts.push('', `**${summaryLine(plan)}**`, '');
+    if (schedule && schedule.targetGroups.length > 0) {
+      parts.push(`How apply runs it: ${escapeCell(studyStepsLine(schedule))}`, '', '| target group | launch | why |', '|---|---|---|');
+      for (const t of schedule.targetGroups) parts.push(`| ${escapeCell(t.key)} | ${launchLabel(t.launch.by)} | ${escapeCell(t.launch.reason)} |`);
+      parts.push('');
+    }
     if (server) parts.push(...serverChecksMarkdown(server));
   }
   return parts.join('\n');

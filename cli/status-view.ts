@@ -36,7 +36,6 @@ export function statusTable(out: Output, status: StudyStatus): string {
 export function progressDetails(tg: TargetGroupStatus): string[] {
   const parts: string[] = [];
   if (tg.job) parts.push(`${tg.job.kind} job ${tg.job.status} (poll ${tg.job.polls})`);
-  if (tg.feasibility && tg.phase === 'pricing') parts.push(`feasible=${tg.feasibility.feasible}`);
   if (tg.price && (tg.phase === 'launching' || tg.phase === 'gate_blocked')) parts.push(`cpi=${tg.price.value} ${tg.price.currency_code}`);
   if (tg.message) parts.push(tg.message);
   return parts;

@@ -4,8 +4,9 @@
 import { z } from 'zod';
 
 export const FORMAT_VERSION = 'studyflow/v1';
-export const API_VERSIONS = ['2025-02-17', '2025-05-27', '2025-12-18'] as const;
-export const CURRENT_API_VERSION = '2025-12-18';
+import { API_VERSIONS, CURRENT_API_VERSION } from '../shared/api-version';
+
+export { API_VERSIONS, CURRENT_API_VERSION, type ApiVersion } from '../shared/api-version';
 export const RESPONDENT_STATUSES = ['Complete', 'Terminate', 'SecurityFailure', 'OverQuota', 'FinancialTerm', 'PreClientSurveyProcess'] as const;
 export const PRICING_MODELS = ['rate_card', 'dynamic'] as const;
 export const TARGET_GROUP_TYPES = ['rate_card', 'custom'] as const;
@@ -329,7 +330,6 @@ export type ActivityExclusions = z.infer<typeof ActivityExclusionsSchema>;
 export type Webhook = z.infer<typeof WebhookSchema>;
 export type Money = z.infer<typeof MoneySchema>;
 export type RespondentStatus = (typeof RESPONDENT_STATUSES)[number];
-export type ApiVersion = (typeof API_VERSIONS)[number];
 /** A study file as written (no defaults applied). */
 export type StudyFile = z.input<typeof StudyFileSchema>;
 export type SharedFile = z.input<typeof SharedFileSchema>;

@@ -3,7 +3,7 @@
 // results. Pure: the caller asks the API (cli/plan-checks.ts) and hands the answers in; the launch
 // rules are judged by the same functions the target-group workflow's gate uses.
 
-import { feasibilityRequest, gateFailures, judgedCpi, priceQuery, readFeasibility, readPrice, type FeasibilityVerdict } from '../workflows/launch-gates';
+import { feasibilityRequest, gateFailures, judgedCpi, priceQuery, readFeasibility, readPrice, type FeasibilityVerdict } from './launch-gates';
 import type { DesiredTargetGroup, Money } from './types';
 
 export type ServerCheckName = 'profiles' | 'feasibility' | 'price' | 'supplier_distribution' | 'calendar';

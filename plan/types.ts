@@ -2,16 +2,11 @@
 // (ObservedStudy), and the ordered actions that take one to the other. Plain JSON, no secrets,
 // no respondent IDs (ID lists are {ref, sha256, count}); safe to pass into workflows.
 
-export type ApiVersion = '2025-02-17' | '2025-05-27' | '2025-12-18';
+import type { ApiVersion } from '../shared/api-version';
+import type { IdListEntityType, ListRef } from '../shared/id-list';
 
-/** An ID list by reference: the content-addressed blob of its sorted, de-duplicated lines. */
-export interface ListRef {
-  ref: string;
-  sha256: string;
-  count: number;
-}
-
-export type IdListEntityType = 'RSID' | 'ACCESS_RESPONDENT_GUID';
+export type { ApiVersion } from '../shared/api-version';
+export type { IdListEntityType, ListRef } from '../shared/id-list';
 
 export interface Money {
   value: string;

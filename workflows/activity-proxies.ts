@@ -5,6 +5,12 @@ import type { observeStudyActivities } from '../activities/observe-study';
 /** Every activity the workflows call. */
 export type WorkflowActivities = StudyflowActivities & ReturnType<typeof observeStudyActivities>;
 
+/** How an activity is called: one HTTP exchange, long work that heartbeats, or a read the workflow can do without. */
+export type ActivityKind = 'call' | 'long' | 'best_effort';
+
+/** The activities a workflow step is given: `api(summary, kind)` is the proxy for one call. */
+export type Api = (summary?: string, kind?: ActivityKind) => WorkflowActivities;
+
 /** The task queue of the Demand API activities that belong to a workflow task queue. */
 export function apiTaskQueueOf(workflowTaskQueue: string): string {
   return `${workflowTaskQueue}-api`;
@@ -18,7 +24,7 @@ export function apiTaskQueueOf(workflowTaskQueue: string): string {
  * heartbeat (uploads, observing a study's lists); `best_effort` is for reads the workflow can do
  * without (report figures): three attempts, so a failing endpoint does not hold up the watch loop.
  */
-export function apiActivities(summary?: string, kind: 'call' | 'long' | 'best_effort' = 'call'): WorkflowActivities {
+export function apiActivities(summary?: string, kind: ActivityKind = 'call'): WorkflowActivities {
   if (kind === 'best_effort') {
     return proxyActivities<WorkflowActivities>({
       taskQueue: apiTaskQueueOf(workflowInfo().taskQueue),

@@ -16,14 +16,16 @@ export interface ApplyAccepted {
   superseded?: string;
 }
 
+/**
+ * Where a target group is. Every change comes from the one transition table (workflows/phases.ts): the
+ * study writes `drafting` (and `launching`/`live`/`failed` of a target group it launches or whose draft
+ * failed) before the target group's workflow runs, the workflow after.
+ */
 export type TargetGroupPhase =
-  | 'pending'
   | 'drafting'
   | 'draft'
   | 'uploading'
-  | 'grouping'
   | 'checking_feasibility'
-  | 'pricing'
   | 'awaiting_approval'
   | 'gate_blocked'
   | 'launching'
@@ -92,6 +94,8 @@ export interface StudyStatus {
    * later call, whatever version the study file names (`project`, `tg:<key>`).
    */
   pinnedApiVersions?: Record<string, ApiVersion>;
+  /** The target groups whose own workflow runs (they take a new revision themselves; `studyflow plan` shows it). */
+  managedTargetGroups?: string[];
   error?: string;
   updatedAt: string;
 }
@@ -220,17 +224,25 @@ export interface TargetGroupRevision {
   actions: PlannedAction[];
   /** The API version for this target group's calls: the study's, or a newer one the resource is pinned to. */
   apiVersion?: ApiVersion;
-  /** Set when the study workflow read the gate and launched this target group itself (LAUNCH_BATCH_PATCH). */
-  launched?: LaunchedByStudy;
+  /** What the study found and did toward the launch this revision (when the plan named the study or the draft batch). */
+  launch?: LaunchHandOver;
 }
 
-/** What the study workflow found and did when it launched a target group in a batch. */
-export interface LaunchedByStudy {
-  feasibility: TargetGroupStatus['feasibility'];
-  price: TargetGroupStatus['price'];
-  fieldingRunId?: string;
-  /** When the study saw the launch job done (workflow time). */
-  launchedAt: string;
+/** A launch gate as read and judged: the figures, and why it holds (empty: it passes). */
+export interface GateReading {
+  feasibility: NonNullable<TargetGroupStatus['feasibility']>;
+  price?: { value: string; currency_code: string };
+  held: string[];
+}
+
+/** What the study hands a target group's workflow of the launch path it ran for it. */
+export interface LaunchHandOver {
+  /** The gate read this revision: the workflow does not read it again. */
+  gate?: GateReading;
+  /** A launch job the study started that had not ended: the workflow polls it on. */
+  jobId?: string;
+  /** The study saw it live. */
+  live?: { fieldingRunId?: string; launchedAt: string };
 }
 
 export const applyUpdate = defineUpdate<ApplyAccepted, [ApplyRequest]>('apply');

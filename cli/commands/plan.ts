@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { planStudy } from '../../plan/plan-study';
+import { scheduleStudy, type StudySchedule } from '../../plan/schedule';
 import type { ObservedStudy, StudyPlan } from '../../plan/types';
 import { PayloadDecryptionError } from '../../worker/payload-codec';
 import { connectClient, temporalSettings } from '../../worker/temporal-connection';
@@ -59,7 +60,7 @@ export async function run(ctx: CliContext, paths: string[], options: PlanOptions
   if (reportDiagnostics(ctx.out, diagnostics)) return 1;
   if (prepared.length === 0) throw new CliError(`no study files found in ${paths.join(', ')}`);
 
-  const results: { file: string; title: string; plan: StudyPlan; note?: string; server: ServerChecksView }[] = [];
+  const results: { file: string; title: string; plan: StudyPlan; schedule: StudySchedule; note?: string; server: ServerChecksView }[] = [];
   const supplierIds = options.offline ? [] : planSupplierIds(ctx.env);
   let note = options.offline ? 'offline: planned against an empty remote, no API calls' : undefined;
   const known = options.offline ? new Map<string, StudyStatus>() : await knownFromWorkflows(ctx, prepared.map((p) => p.desired));
@@ -71,8 +72,8 @@ export async function run(ctx: CliContext, paths: string[], options: PlanOptions
       const file = path.relative(ctx.cwd, loaded.file) || loaded.file;
       let observed = EMPTY;
       let server: ServerChecksView = { checks: [], note: 'skipped (offline): planned from the local checks alone' };
+      const status = known.get(studyWorkflowId(desired.accountId, desired.studyId));
       if (runtime && !unreachable) {
-        const status = known.get(studyWorkflowId(desired.accountId, desired.studyId));
         try {
           observed = await runtime.activities.observeStudy({
             ctx: { accountId: desired.accountId, apiVersion: desired.apiVersion },
@@ -90,7 +91,10 @@ export async function run(ctx: CliContext, paths: string[], options: PlanOptions
       } else if (unreachable) {
         server = { checks: [], note: 'skipped: the API cannot be reached' };
       }
-      results.push({ file, title: `${file}  study ${desired.studyId} (account ${desired.accountId})`, plan: planStudy(desired, observed), note, server });
+      const plan = planStudy(desired, observed);
+      // The schedule apply follows: target groups whose workflow runs already take the revision themselves.
+      const schedule = scheduleStudy(desired, plan, observed, new Set(status?.managedTargetGroups ?? []));
+      results.push({ file, title: `${file}  study ${desired.studyId} (account ${desired.accountId})`, plan, schedule, note, server });
     }
   } finally {
     await runtime?.close();
@@ -100,7 +104,7 @@ export async function run(ctx: CliContext, paths: string[], options: PlanOptions
     ctx.out.json({
       offline: Boolean(options.offline),
       ...(unreachable ? { apiUnreachable: unreachable } : {}),
-      studies: results.map(({ file, plan, server }) => ({ file, ...plan, checks: server.checks, ...(server.note ? { checksNote: server.note } : {}) })),
+      studies: results.map(({ file, plan, schedule, server }) => ({ file, ...plan, schedule, checks: server.checks, ...(server.note ? { checksNote: server.note } : {}) })),
     });
   } else if (format === 'markdown') {
     ctx.out.data(renderPlanMarkdown(results));
@@ -109,7 +113,7 @@ export async function run(ctx: CliContext, paths: string[], options: PlanOptions
     const summaryFile = ctx.env.GITHUB_STEP_SUMMARY;
     if (summaryFile) fs.appendFileSync(summaryFile, `${renderPlanMarkdown(results)}\n`);
   } else {
-    ctx.out.data(results.map((r) => renderPlanHuman(ctx.out, r.title, r.plan, r.note, r.server)).join('\n\n'));
+    ctx.out.data(results.map((r) => renderPlanHuman(ctx.out, r.title, r.plan, r.note, r.server, r.schedule)).join('\n\n'));
   }
   const pending = results.some((r) => r.plan.hasChanges);
   return options.detailedExitcode && pending ? 2 : 0;

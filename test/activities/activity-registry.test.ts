@@ -7,17 +7,17 @@ const EXPECTED = [
   'getAccounts',
   'ensureProject', 'updateProject', 'getProject', 'getProjectOverview',
   'ensureDraftTargetGroup', 'ensureDraftTargetGroups', 'updateDraftTargetGroup', 'getTargetGroup', 'listTargetGroups', 'getTargetGroupOverview', 'getTargetGroupPerformance',
-  'calculateFeasibility', 'generatePricePrediction', 'checkLaunchGates', 'checkLaunchGatesBatch', 'launchAndAwaitBatch',
+  'calculateFeasibility', 'generatePricePrediction', 'checkLaunchGatesBatch', 'launchAndAwaitBatch',
   'getActivityExclusions', 'putActivityExclusions',
   'uploadIdList', 'getIdListJob', 'listExcludedIds', 'removeAllExcludedIds', 'getRemoveAllJob',
   'listExclusionGroups', 'ensureExclusionGroup', 'updateExclusionGroup', 'deleteExclusionGroup', 'listExclusionGroupTargetGroups',
   'addTargetGroupsToExclusionGroup', 'removeTargetGroupsFromExclusionGroup', 'getTargetGroupExclusionGroups',
-  'validateProfiles', 'manageProfiles', 'generateBlendedProfile', 'createBlendedProfile', 'supplierQuotaDistribution', 'updateCompletesGoal',
+  'validateProfiles', 'manageProfiles', 'generateBlendedProfile', 'createBlendedProfile', 'supplierQuotaDistribution', 'updateCompletesGoal', 'getQuestionTexts',
   'uploadRecontactList', 'getRecontactJob',
   'suggestTimeRange', 'suggestDays',
   'listWebhooks', 'createWebhook', 'updateWebhook', 'deleteWebhook',
   'launchFromDraft', 'getLaunchJob', 'getFieldingRun', 'pauseFieldingRun', 'resumeFieldingRun', 'completeFieldingRun',
-  'awaitJob', 'awaitJobsBatch', 'launchAndAwait',
+  'awaitJob', 'awaitJobsBatch',
 ];
 
 describe('createActivities', () => {

@@ -38,6 +38,15 @@ describe('launchFromDraft', () => {
     expect(m.requests).toHaveLength(1);
   });
 
+  it('counts a target group another launch took live between its read and this launch (409 target_group_not_draft) as launched', async () => {
+    m = createMockActivities();
+    m.on('GET', TG, () => ({ status: 200, body: { id: 'tg1', status: 'draft', fielding_run_id: null } }));
+    m.on('POST', `${TG}/fielding-run-jobs/launch-from-draft`, () => ({ status: 409, body: apiError('target_group_not_draft', 'Target group tg1 is live; only a draft can be launched.') }));
+    m.on('GET', TG, () => ({ status: 200, body: { id: 'tg1', status: 'live', fielding_run_id: 'run3' } }));
+    expect(await m.activities.launchFromDraft({ ...target, idempotencyKey: 'k', endFieldingAt: '2026-12-20T00:00:00Z' })).toEqual({ jobId: null, alreadyLaunched: true, fieldingRunId: 'run3' });
+    expect(m.requests.map((r) => r.method)).toEqual(['GET', 'POST', 'GET']);
+  });
+
   it('422 live_url_required is a non-retryable failure of that type', async () => {
     m = createMockActivities();
     m.on('GET', TG, () => ({ status: 200, body: { id: 'tg1', status: 'draft' } }));

@@ -68,23 +68,23 @@ describe('awaitJob', () => {
   });
 });
 
-describe('launchAndAwait', () => {
+describe('launchAndAwaitBatch', () => {
   it('launches a draft with the Idempotency-Key, then waits for the job in the same activity', async () => {
     m = createMockActivities();
     m.on('GET', TG, () => ({ status: 200, body: { id: 'tg1', status: 'draft', fielding_run_id: null } }));
     m.on('POST', LAUNCH_JOB, () => ({ status: 201, body: { job_id: 'job9', status: 'Processing' } }));
     m.on('GET', `${LAUNCH_JOB}/job9`, () => ({ status: 200, body: { job_id: 'job9', status: 'Processing' } }));
     m.on('GET', `${LAUNCH_JOB}/job9`, () => ({ status: 200, body: { job_id: 'job9', status: 'Completed', created_fielding_run_id: 'run7' } }));
-    const out = await m.activities.launchAndAwait({ ...target, idempotencyKey: 'launch-k', endFieldingAt: '2026-12-20T00:00:00Z', wait: fast });
-    expect(out).toEqual({ jobId: 'job9', alreadyLaunched: false, fieldingRunId: null, job: { status: 'Completed', fieldingRunId: 'run7', polls: 2, done: true } });
+    const out = await m.activities.launchAndAwaitBatch({ items: [{ ...target, idempotencyKey: 'launch-k', endFieldingAt: '2026-12-20T00:00:00Z', wait: fast }] });
+    expect(out.results).toEqual([{ ok: true, jobId: 'job9', alreadyLaunched: false, fieldingRunId: null, job: { status: 'Completed', fieldingRunId: 'run7', polls: 2, done: true } }]);
     expect(m.requests[1].headers['idempotency-key']).toBe('launch-k');
   });
 
   it('does not launch, nor wait, for a target group already live', async () => {
     m = createMockActivities();
     m.on('GET', TG, () => ({ status: 200, body: { id: 'tg1', status: 'live', fielding_run_id: 'run1' } }));
-    const out = await m.activities.launchAndAwait({ ...target, idempotencyKey: 'k', endFieldingAt: '2026-12-20T00:00:00Z', wait: fast });
-    expect(out).toEqual({ jobId: null, alreadyLaunched: true, fieldingRunId: 'run1' });
+    const out = await m.activities.launchAndAwaitBatch({ items: [{ ...target, idempotencyKey: 'k', endFieldingAt: '2026-12-20T00:00:00Z', wait: fast }] });
+    expect(out.results).toEqual([{ ok: true, jobId: null, alreadyLaunched: true, fieldingRunId: 'run1' }]);
     expect(m.requests).toHaveLength(1);
   });
 });

@@ -104,23 +104,30 @@ describe('feasibility, recontact, accounts', () => {
     expect(await m.activities.generatePricePrediction({ ctx: old, businessUnitId: '2001', query: { locale: 'en_US', filling_goal: 100 } })).toEqual({ prediction: { pricing_model: 'rate_card' } });
   });
 
-  it('checkLaunchGates reads feasibility and the price prediction in one activity', async () => {
+  it('getQuestionTexts reads every page of the question texts in a locale', async () => {
+    m = createMockActivities();
+    m.on('GET', `${P}/questions-translation?locale=en_US&question_ids=42%2C43&page_size=100`, () => ({ status: 200, body: { data: [{ question_id: 42 }], has_more: true, next_cursor: 'c1' } }));
+    m.on('GET', `${P}/questions-translation?locale=en_US&question_ids=42%2C43&page_size=100&start_after=c1`, () => ({ status: 200, body: { data: [{ question_id: 43 }], has_more: false, next_cursor: null } }));
+    expect(await m.activities.getQuestionTexts({ ctx, locale: 'en_US', questionIds: [42, 43] })).toEqual({ items: [{ question_id: 42 }, { question_id: 43 }] });
+    expect(m.requests).toHaveLength(2);
+  });
+
+  it('checkLaunchGatesBatch reads feasibility and the price prediction of an item side by side', async () => {
     m = createMockActivities();
     m.on('POST', `${P}/target-groups/calculate-feasibility`, () => ({ status: 200, body: { feasible: true } }));
     m.on('GET', `${P}/business-units/2001/generate-price-prediction?locale=en_US&filling_goal=100`, () => ({ status: 200, body: { pricing_model: 'ratecard' } }));
-    expect(await m.activities.checkLaunchGates({ ctx: old, businessUnitId: '2001', feasibility: { filling_goal: 100 }, priceQuery: { locale: 'en_US', filling_goal: 100 } })).toEqual({
-      feasibility: { feasible: true },
-      prediction: { pricing_model: 'rate_card' },
+    expect(await m.activities.checkLaunchGatesBatch({ items: [{ ctx: old, businessUnitId: '2001', feasibility: { filling_goal: 100 }, priceQuery: { locale: 'en_US', filling_goal: 100 } }] })).toEqual({
+      results: [{ ok: true, feasibility: { feasible: true }, prediction: { pricing_model: 'rate_card' } }],
     });
     expect(m.requests.map((r) => r.method).sort()).toEqual(['GET', 'POST']);
   });
 
-  it('checkLaunchGates fails as the failing read does (a final 422 stays final)', async () => {
+  it('checkLaunchGatesBatch fails an item as its failing read does (a final 422 stays final)', async () => {
     m = createMockActivities();
     m.on('POST', `${P}/target-groups/calculate-feasibility`, () => ({ status: 200, body: { feasible: true } }));
     m.on('GET', `${P}/business-units/2001/generate-price-prediction?locale=xx`, () => ({ status: 422, body: apiError('unprocessable_entity', 'locale is not supported') }));
-    const f = await rejectionOf(m.activities.checkLaunchGates({ ctx, businessUnitId: '2001', feasibility: { filling_goal: 100 }, priceQuery: { locale: 'xx' } }));
-    expect(f).toMatchObject({ type: 'unprocessable_entity', nonRetryable: true });
+    const { results } = await m.activities.checkLaunchGatesBatch({ items: [{ ctx, businessUnitId: '2001', feasibility: { filling_goal: 100 }, priceQuery: { locale: 'xx' } }] });
+    expect(results).toEqual([{ ok: false, retryable: false, failure: { type: 'unprocessable_entity', message: expect.any(String) } }]);
   });
 
   it('uploadRecontactList posts the stored list to the recontact job path; getRecontactJob polls it', async () => {

@@ -89,19 +89,23 @@ describe('study batches when a batch cannot do everything', () => {
         };
       },
     };
-    // 'gate-read-lost': the gate read of the target group with filling_goal 51 comes back retryable.
+    // 'gate-read-lost': the first gate read of the target group with filling_goal 51 (the study's,
+    // beside the project) comes back retryable; its own workflow's read then succeeds.
+    let gateReadsLost = 0;
     activities.checkLaunchGatesBatch = async (input: CheckLaunchGatesBatchInput): Promise<CheckLaunchGatesBatchOutput> => {
       const out = await real.checkLaunchGatesBatch(input);
       return {
         results: out.results.map((r, i) =>
-          input.items[i].feasibility.filling_goal === 51 ? { ok: false, retryable: true, failure: { type: 'server_error', message: 'injected 503' } } : r,
+          input.items[i].feasibility.filling_goal === 51 && gateReadsLost++ === 0 ? { ok: false, retryable: true, failure: { type: 'server_error', message: 'injected 503' } } : r,
         ),
       };
     };
     // 'launch-job-failed': the launch job of "l" comes back Failed (the real launch is not sent);
-    // 'launch-batch-fails': the launch batch fails as a whole.
+    // 'launch-batch-fails': the study's launch batch fails as a whole. A target group's own workflow
+    // launches through the same activity (its keys hold `/tg/`) and is left alone.
     activities.launchAndAwaitBatch = async (input: LaunchAndAwaitBatchInput): Promise<LaunchAndAwaitBatchOutput> => {
       const which = input.items[0].idempotencyKey.split('/')[2];
+      if (input.items[0].idempotencyKey.includes('/tg/')) return await real.launchAndAwaitBatch(input);
       if (which === 'launch-batch-fails') throw ApplicationFailure.create({ type: 'injected', message: 'the launch batch failed as a whole', nonRetryable: true });
       const isL = (key: string) => key.split('/launch/')[1]?.startsWith('l/');
       const others = input.items.filter((i) => !isL(i.idempotencyKey));
@@ -188,8 +192,7 @@ describe('study batches when a batch cannot do everything', () => {
     const result = await t.cli(['apply', file, '--require-live']);
     expect(result.code, result.stdout + result.stderr).toBe(0);
     const g = await scheduled('study/1001/gate-read-lost/tg/g');
-    expect(g).toContain('checkLaunchGates');
-    expect(g).toContain('launchAndAwait');
+    expect(g).toEqual(['checkLaunchGatesBatch', 'launchAndAwaitBatch']);
     expect(await scheduled('study/1001/gate-read-lost/tg/h')).toEqual([]);
     expect(targetGroupsOf('gate-read-lost').map((x) => x.status)).toEqual(['live', 'live']);
   });
@@ -221,7 +224,8 @@ describe('study batches when a batch cannot do everything', () => {
     const file = writeStudy(t.dir, 'draft-launch.yaml', study('draft-launch-refused', ['l', 'm']));
     const result = await t.cli(['apply', file, '--require-live']);
     expect(result.code, result.stdout + result.stderr).toBe(0);
-    expect(await scheduled('study/1001/draft-launch-refused/tg/l')).toEqual(['checkLaunchGates', 'launchAndAwait']);
+    // The gate the study read is handed over, not read again: the workflow only launches.
+    expect(await scheduled('study/1001/draft-launch-refused/tg/l')).toEqual(['launchAndAwaitBatch']);
     expect(await scheduled('study/1001/draft-launch-refused/tg/m')).toEqual([]);
     const names = await scheduled('study/1001/draft-launch-refused');
     expect(names).not.toContain('launchAndAwaitBatch');
@@ -232,19 +236,20 @@ describe('study batches when a batch cannot do everything', () => {
     const file = writeStudy(t.dir, 'job-wait.yaml', study('job-wait-failed', ['l', 'm']));
     const result = await t.cli(['apply', file, '--require-live']);
     expect(result.code, result.stdout + result.stderr).toBe(0);
-    expect(await scheduled('study/1001/job-wait-failed/tg/l')).toEqual(['checkLaunchGates', 'launchAndAwait']);
+    expect(await scheduled('study/1001/job-wait-failed/tg/l')).toEqual(['launchAndAwaitBatch']);
     expect(await scheduled('study/1001/job-wait-failed/tg/m')).toEqual([]);
     const status = await t.status('1001', 'job-wait-failed');
     expect(status.targetGroups.l.phase).toBe('live');
     expect(targetGroupsOf('job-wait-failed').map((x) => x.status)).toEqual(['live', 'live']);
   });
 
-  it('leaves every target group of a job wait that failed as a whole to its own workflow, which finds it launched', async () => {
+  it('leaves every target group of a job wait that failed as a whole to its own workflow, which awaits the job', async () => {
     const file = writeStudy(t.dir, 'job-batch.yaml', study('job-batch-fails', ['p', 'q']));
     const result = await t.cli(['apply', file, '--require-live']);
     expect(result.code, result.stdout + result.stderr).toBe(0);
-    for (const key of ['p', 'q']) expect(await scheduled(`study/1001/job-batch-fails/tg/${key}`)).toContain('launchAndAwait');
-    // Launched once each: by the draft batch; their own workflows found them launched.
+    // Their own workflows await the jobs the draft batch started (the launch is not sent again).
+    for (const key of ['p', 'q']) expect(await scheduled(`study/1001/job-batch-fails/tg/${key}`)).toEqual(['awaitJob']);
+    // Launched once each: by the draft batch.
     const launches = t.stack.sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/launch-from-draft'));
     const ids = targetGroupsOf('job-batch-fails').map((x) => x.id);
     expect(launches.filter((r) => ids.some((id) => r.path.includes(`/target-groups/${id}/`)))).toHaveLength(2);
@@ -256,7 +261,7 @@ describe('study batches when a batch cannot do everything', () => {
     const result = await t.cli(['apply', file, '--require-live']);
     expect(result.code, result.stdout + result.stderr).toBe(0);
     const l = await scheduled('study/1001/launch-job-failed/tg/l');
-    expect(l).toEqual(['checkLaunchGates', 'launchAndAwait']);
+    expect(l).toEqual(['launchAndAwaitBatch']);
     expect(await scheduled('study/1001/launch-job-failed/tg/m')).toEqual([]);
     const status = await t.status('1001', 'launch-job-failed');
     expect(status.targetGroups.l.phase).toBe('live');
@@ -268,7 +273,7 @@ describe('study batches when a batch cannot do everything', () => {
     const file = writeStudy(t.dir, 'launch-batch.yaml', study('launch-batch-fails', ['p', 'q'], {}, true));
     const result = await t.cli(['apply', file, '--require-live']);
     expect(result.code, result.stdout + result.stderr).toBe(0);
-    for (const key of ['p', 'q']) expect(await scheduled(`study/1001/launch-batch-fails/tg/${key}`)).toContain('launchAndAwait');
+    for (const key of ['p', 'q']) expect(await scheduled(`study/1001/launch-batch-fails/tg/${key}`)).toEqual(['launchAndAwaitBatch']);
     expect(targetGroupsOf('launch-batch-fails').map((x) => x.status)).toEqual(['live', 'live']);
   });
 });

@@ -81,7 +81,7 @@ describe('walking skeleton: study file -> apply -> live target group', () => {
     expect(scheduledBy('checkLaunchGatesBatch')).toBe(scheduledBy('ensureProject'));
     // The target group's workflow made no call on its way to live and told its study once.
     const tg = await activityNames('study/1001/skeleton-demo/tg/us_gen_pop');
-    for (const name of ['checkLaunchGates', 'calculateFeasibility', 'generatePricePrediction', 'launchAndAwait', 'launchFromDraft', 'getLaunchJob', 'getTargetGroup']) {
+    for (const name of ['checkLaunchGatesBatch', 'calculateFeasibility', 'generatePricePrediction', 'launchAndAwaitBatch', 'launchFromDraft', 'getLaunchJob', 'getTargetGroup']) {
       expect(tg.names).not.toContain(name);
     }
     // Its first report reaches the study one watch interval (30 s here) after live: until then, one signal.

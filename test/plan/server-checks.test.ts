@@ -20,7 +20,7 @@ import {
   type ServerAnswers,
 } from '../../plan/server-checks';
 import type { DesiredTargetGroup } from '../../plan/types';
-import { gateFailures, readFeasibility } from '../../workflows/launch-gates';
+import { gateFailures, readFeasibility } from '../../plan/launch-gates';
 
 const timing = { jobPollInitialMs: 100, jobPollMaxMs: 1000, jobTimeoutMs: 60_000, launchRetries: 3, watchIntervalMs: 60_000 };
 const NOW = Date.parse('2026-03-02T12:00:00Z');

@@ -5,9 +5,10 @@ import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { describe, expect, it } from 'vitest';
 import { prebuiltWorkflowBundle } from '../../worker/studyflow-worker';
 
-// Committed histories of real integration runs (recorded with STUDYFLOW_RECORD_HISTORIES=1
-// `npx vitest run --project integration`) replayed through today's workflow code: a change that
-// alters the commands of existing histories fails here and needs a `patched()` branch.
+// One recorded generation of today's workflows (real integration runs, recorded with
+// STUDYFLOW_RECORD_HISTORIES=1, see docs/workflows.md) replayed through the code: a change that alters
+// the commands of these histories fails here. Before the first release such a change re-records them;
+// after it, it is a patch under the rule of docs/workflows.md.
 const dir = path.join(import.meta.dirname, 'histories');
 const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort() : [];
 

@@ -1,0 +1,272 @@
+// An in-memory Demand API behind the activity names the workflows call: what the workflow unit tests
+// register instead of the real activities. It records every call (with the target groups it was about
+// and the launch Idempotency-Keys), answers gates from a rule the test sets, and can hold an activity
+// until the test lets it go.
+import type {
+  AwaitJobInput,
+  AwaitJobOutput,
+  CheckLaunchGatesBatchInput,
+  DraftBatchItem,
+  EnsureDraftTargetGroupsInput,
+  LaunchAndAwaitBatchInput,
+  LaunchAndAwaitInput,
+} from '../../activities';
+import type { ObserveStudyInput } from '../../activities/observe-study';
+import type { DesiredTargetGroup, ObservedStudy } from '../../plan/types';
+
+export interface FakeCall {
+  activity: string;
+  /** The target groups (keys) the call was about, in order. */
+  keys: string[];
+  /** Launches: the Idempotency-Key of each launch sent, by key. */
+  launchKeys?: Record<string, string>;
+}
+
+interface FakeTargetGroup {
+  id: string;
+  key: string;
+  status: 'draft' | 'live' | 'paused' | 'completed';
+  draft: Record<string, unknown>;
+  profiles?: unknown[];
+  fieldingRunId?: string;
+}
+
+export class FakeApi {
+  readonly calls: FakeCall[] = [];
+  private readonly tgs = new Map<string, FakeTargetGroup>();
+  private readonly jobs = new Map<string, { tgId: string; fails: boolean }>();
+  private projectId?: string;
+  private exclusionGroups = new Map<string, { id: string; members: Set<string> }>();
+  private seq = 0;
+  /** Whether a target group's gate passes: by default every filling goal up to 500 is feasible. */
+  feasible: (key: string, fillingGoal: number) => boolean = (_key, fillingGoal) => fillingGoal <= 500;
+  /** Launch jobs of these target groups end Failed. */
+  readonly failingLaunches = new Set<string>();
+  /** The answer to the first launch of these target groups is lost (the launch went through): a retryable failure. */
+  readonly lostLaunchAnswers = new Set<string>();
+  /** The request each launch Idempotency-Key was first sent with: a key sent again with another request is refused, as the API does. */
+  private readonly launchRequests = new Map<string, string>();
+  private readonly holds = new Map<string, { until: Promise<void>; release: () => void; reached: Promise<void>; arrive: () => void }>();
+
+  /** Holds the next call of `activity` until {@link release}; resolves once that call arrived. */
+  hold(activity: string): Promise<void> {
+    let release = () => undefined as void;
+    let arrive = () => undefined as void;
+    const until = new Promise<void>((r) => (release = r));
+    const reached = new Promise<void>((r) => (arrive = r));
+    this.holds.set(activity, { until, release, reached, arrive });
+    return reached;
+  }
+
+  release(activity: string): void {
+    this.holds.get(activity)?.release();
+    this.holds.delete(activity);
+  }
+
+  /** The calls of one activity. */
+  callsOf(activity: string): FakeCall[] {
+    return this.calls.filter((c) => c.activity === activity);
+  }
+
+  statusOf(key: string): string | undefined {
+    return [...this.tgs.values()].find((t) => t.key === key)?.status;
+  }
+
+  private async record(activity: string, keys: string[], launchKeys?: Record<string, string>): Promise<void> {
+    this.calls.push({ activity, keys, ...(launchKeys ? { launchKeys } : {}) });
+    const hold = this.holds.get(activity);
+    if (hold) {
+      hold.arrive();
+      await hold.until;
+    }
+  }
+
+  private keyOfId(id: string): string {
+    return this.tgs.get(id)?.key ?? `?${id}`;
+  }
+
+  private launch(tgId: string): { jobId: string | null; alreadyLaunched: boolean; fieldingRunId: string | null } {
+    const tg = this.tgs.get(tgId);
+    if (!tg) throw new Error(`no target group ${tgId}`);
+    if (tg.status !== 'draft') return { jobId: null, alreadyLaunched: true, fieldingRunId: tg.fieldingRunId ?? null };
+    const jobId = `job-${++this.seq}`;
+    this.jobs.set(jobId, { tgId, fails: this.failingLaunches.has(tg.key) });
+    return { jobId, alreadyLaunched: false, fieldingRunId: null };
+  }
+
+  /** The job ends at its first poll: Failed, or Completed with the target group live. */
+  private poll(jobId: string): AwaitJobOutput {
+    const job = this.jobs.get(jobId);
+    if (!job) return { status: 'Completed', polls: 1, done: true };
+    if (job.fails) return { status: 'Failed', failureReason: 'injected launch failure', polls: 1, done: true };
+    const tg = this.tgs.get(job.tgId) as FakeTargetGroup;
+    if (tg.status === 'draft') {
+      tg.status = 'live';
+      tg.fieldingRunId = `run-${tg.id}`;
+    }
+    return { status: 'Completed', fieldingRunId: tg.fieldingRunId, polls: 1, done: true };
+  }
+
+  private ensureDraft(item: DraftBatchItem): { targetGroupId: string; created: boolean } {
+    const key = item.idempotencyKey.split('/target-group/')[1];
+    const existing = [...this.tgs.values()].find((t) => t.key === key);
+    if (existing) return { targetGroupId: existing.id, created: false };
+    const id = `tg-${++this.seq}`;
+    this.tgs.set(id, { id, key, status: 'draft', draft: { ...item.desired } });
+    return { targetGroupId: id, created: true };
+  }
+
+  readonly activities = {
+    observeStudy: async (input: ObserveStudyInput): Promise<ObservedStudy> => {
+      await this.record('observeStudy', []);
+      const targetGroups: ObservedStudy['targetGroups'] = {};
+      for (const tg of input.desired.targetGroups) {
+        const held = [...this.tgs.values()].find((t) => t.key === tg.key);
+        if (held) {
+          const fields = { ...held.draft, ...(held.profiles ? { profiles: held.profiles } : {}) };
+          const exclusionGroupIds = [...this.exclusionGroups.values()].filter((g) => g.members.has(held.id)).map((g) => g.id);
+          targetGroups[tg.key] = { id: held.id, status: held.status, fields, idLists: {}, exclusionGroupIds, fieldingRunId: held.fieldingRunId ?? null };
+        }
+      }
+      const exclusionGroups = Object.fromEntries([...this.exclusionGroups.entries()].map(([name, g]) => [name, { id: g.id, targetGroupIds: [...g.members] }]));
+      return { ...(this.projectId ? { project: { id: this.projectId, fields: { ...input.desired.project } } } : {}), targetGroups, exclusionGroups, webhooks: {} };
+    },
+    ensureProject: async () => {
+      await this.record('ensureProject', []);
+      const created = !this.projectId;
+      this.projectId ??= `prj-${++this.seq}`;
+      return { project: { id: this.projectId }, created };
+    },
+    updateProject: async () => {
+      await this.record('updateProject', []);
+      return { project: { id: this.projectId } };
+    },
+    ensureExclusionGroup: async (input: { desired: { name: string }; idempotencyKey: string }) => {
+      const name = input.idempotencyKey.split('/exclusion-group/')[1];
+      await this.record('ensureExclusionGroup', [name]);
+      const created = !this.exclusionGroups.has(name);
+      if (created) this.exclusionGroups.set(name, { id: `eg-${++this.seq}`, members: new Set() });
+      return { exclusionGroup: { id: this.exclusionGroups.get(name)?.id }, created };
+    },
+    addTargetGroupsToExclusionGroup: async (input: { exclusionGroupId: string; targetGroupIds: string[] }) => {
+      await this.record('addTargetGroupsToExclusionGroup', input.targetGroupIds.map((id) => this.keyOfId(id)));
+      const group = [...this.exclusionGroups.values()].find((g) => g.id === input.exclusionGroupId);
+      for (const id of input.targetGroupIds) group?.members.add(id);
+      return {};
+    },
+    removeTargetGroupsFromExclusionGroup: async (input: { exclusionGroupId: string; targetGroupIds: string[] }) => {
+      await this.record('removeTargetGroupsFromExclusionGroup', input.targetGroupIds.map((id) => this.keyOfId(id)));
+      const group = [...this.exclusionGroups.values()].find((g) => g.id === input.exclusionGroupId);
+      for (const id of input.targetGroupIds) group?.members.delete(id);
+      return {};
+    },
+    ensureDraftTargetGroups: async (input: EnsureDraftTargetGroupsInput) => {
+      const keys = input.items.map((i) => i.idempotencyKey.split('/target-group/')[1]);
+      const launchKeys: Record<string, string> = {};
+      await this.record('ensureDraftTargetGroups', keys, launchKeys);
+      return {
+        results: input.items.map((item, n) => {
+          const draft = this.ensureDraft(item);
+          if (item.launch) launchKeys[keys[n]] = `${item.launch.idempotencyKeyPrefix}/${draft.targetGroupId}`;
+          return { ok: true as const, ...draft, ...(item.launch ? { launch: { ok: true as const, ...this.launch(draft.targetGroupId) } } : {}) };
+        }),
+      };
+    },
+    ensureDraftTargetGroup: async (input: DraftBatchItem) => {
+      await this.record('ensureDraftTargetGroup', [input.idempotencyKey.split('/target-group/')[1]]);
+      const draft = this.ensureDraft(input);
+      return { targetGroup: { id: draft.targetGroupId }, created: draft.created };
+    },
+    updateDraftTargetGroup: async (input: { targetGroupId: string; desired: Record<string, unknown> }) => {
+      await this.record('updateDraftTargetGroup', [this.keyOfId(input.targetGroupId)]);
+      const tg = this.tgs.get(input.targetGroupId) as FakeTargetGroup;
+      tg.draft = { ...input.desired };
+      return { targetGroup: { id: tg.id, ...tg.draft } };
+    },
+    manageProfiles: async (input: { targetGroupId: string; profiles: unknown[] }) => {
+      await this.record('manageProfiles', [this.keyOfId(input.targetGroupId)]);
+      (this.tgs.get(input.targetGroupId) as FakeTargetGroup).profiles = input.profiles;
+      return { result: {} };
+    },
+    checkLaunchGatesBatch: async (input: CheckLaunchGatesBatchInput) => {
+      const keys = input.items.map((i) => KEY_OF_LOI.get(Number(i.feasibility.expected_length_of_interview_minutes)) ?? '?');
+      await this.record('checkLaunchGatesBatch', keys);
+      return {
+        results: input.items.map((item, n) => {
+          const goal = Number(item.feasibility.filling_goal);
+          const feasible = this.feasible(keys[n], goal);
+          return { ok: true as const, feasibility: { feasible, feasible_completes: feasible ? goal * 10 : Math.floor(goal / 2), filling_goal: goal }, prediction: { cost_per_interview: { value: '2.50', currency_code: 'USD' } } };
+        }),
+      };
+    },
+    launchAndAwaitBatch: async (input: LaunchAndAwaitBatchInput) => {
+      const keys = input.items.map((i) => this.keyOfId(i.targetGroupId));
+      await this.record('launchAndAwaitBatch', keys, Object.fromEntries(input.items.map((i, n) => [keys[n], i.idempotencyKey])));
+      return {
+        results: input.items.map((item: LaunchAndAwaitInput, n) => {
+          const request = JSON.stringify({ targetGroupId: item.targetGroupId, endFieldingAt: item.endFieldingAt });
+          const first = this.launchRequests.get(item.idempotencyKey);
+          if (first !== undefined && first !== request) {
+            return { ok: false as const, retryable: false, failure: { type: 'idempotency_key_reused', message: 'This Idempotency-Key was already used with a different request' } };
+          }
+          this.launchRequests.set(item.idempotencyKey, request);
+          const launched = this.launch(item.targetGroupId);
+          if (this.lostLaunchAnswers.delete(keys[n])) return { ok: false as const, retryable: true, failure: { type: 'network_error', message: 'injected: the answer was lost' } };
+          return { ok: true as const, ...launched, ...(launched.jobId ? { job: this.poll(launched.jobId) } : {}) };
+        }),
+      };
+    },
+    awaitJobsBatch: async (input: { items: AwaitJobInput[] }) => {
+      await this.record('awaitJobsBatch', input.items.map((i) => this.keyOfId(i.targetGroupId)));
+      return { results: input.items.map((i) => ({ ok: true as const, ...this.poll(i.jobId) })) };
+    },
+    awaitJob: async (input: AwaitJobInput) => {
+      await this.record('awaitJob', [this.keyOfId(input.targetGroupId)]);
+      return this.poll(input.jobId);
+    },
+    getLaunchJob: async (input: { jobId: string; targetGroupId: string }) => {
+      await this.record('getLaunchJob', [this.keyOfId(input.targetGroupId)]);
+      return this.poll(input.jobId);
+    },
+    getTargetGroup: async (input: { targetGroupId: string }) => {
+      await this.record('getTargetGroup', [this.keyOfId(input.targetGroupId)]);
+      const tg = this.tgs.get(input.targetGroupId) as FakeTargetGroup;
+      return { targetGroup: { id: tg.id, ...tg.draft, status: tg.status, fielding_run_id: tg.fieldingRunId ?? null } };
+    },
+    getTargetGroupPerformance: async (input: { targetGroupId: string }) => {
+      await this.record('getTargetGroupPerformance', [this.keyOfId(input.targetGroupId)]);
+      return { performance: { completes: 0, status: this.tgs.get(input.targetGroupId)?.status } };
+    },
+    getFieldingRun: async (input: { targetGroupId: string }) => {
+      await this.record('getFieldingRun', [this.keyOfId(input.targetGroupId)]);
+      return { run: { status: this.tgs.get(input.targetGroupId)?.status }, etag: `"${++this.seq}"` };
+    },
+    pauseFieldingRun: async (input: { targetGroupId: string }) => {
+      await this.record('pauseFieldingRun', [this.keyOfId(input.targetGroupId)]);
+      const tg = this.tgs.get(input.targetGroupId) as FakeTargetGroup;
+      tg.status = 'paused';
+      return { outcome: 'applied', run: { status: 'paused' }, etag: `"${++this.seq}"` };
+    },
+  };
+}
+
+/** Gate reads carry no key: each test target group has a length of interview of its own, and this finds it back. */
+const KEY_OF_LOI = new Map<number, string>();
+
+/** A target group as `desiredStudyOf` makes it, small (its length of interview tells its gate reads apart). */
+export function targetGroup(key: string, patch: Partial<DesiredTargetGroup> = {}): DesiredTargetGroup {
+  let loi = [...KEY_OF_LOI.entries()].find(([, k]) => k === key)?.[0];
+  if (loi === undefined) {
+    loi = 5 + KEY_OF_LOI.size;
+    KEY_OF_LOI.set(loi, key);
+  }
+  return {
+    key,
+    draft: { name: key, locale: 'en_US', expected_incidence_rate: 0.5, expected_length_of_interview_minutes: loi, filling_goal: 100, project_manager_id: '3001', collects_pii: false },
+    idLists: {},
+    exclusionGroups: [],
+    launch: { mode: 'auto', requireFeasible: true },
+    timing: { jobPollInitialMs: 10, jobPollMaxMs: 50, jobTimeoutMs: 30_000, launchRetries: 2, watchIntervalMs: 600_000 },
+    ...patch,
+  };
+}

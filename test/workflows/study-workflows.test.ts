@@ -1,0 +1,227 @@
+// Workflow unit tests: the study and target-group workflows on a Temporal server of their own, with
+// the in-memory API of fake-api.ts in place of the activities. The server suggests continue-as-new
+// after a short history (CONTINUE_AS_NEW_AFTER events), so every test also runs across continue-as-new.
+//
+// Time skipping: @temporalio/testing's time-skipping server is a download this machine cannot make
+// (no internet). The workflows here never wait on a long timer (job polls are answered at once, the
+// watch interval is ten minutes and never reached), so the dev server (the `temporal` CLI the project
+// installs, in TestWorkflowEnvironment.createFromExistingServer) serves as well.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { submitRevision } from '../../cli/study-runs';
+import { planStudy } from '../../plan/plan-study';
+import { scheduleStudy } from '../../plan/schedule';
+import type { DesiredStudy, DesiredTargetGroup } from '../../plan/types';
+import { DEV_SERVER_DYNAMIC_CONFIG, startTemporalDevServer, type RunningDevServer } from '../../worker/temporal-dev-server';
+import { startStudyflowWorkers, type RunningWorkers } from '../../worker/studyflow-worker';
+import { fieldingControlUpdate, statusQuery, studyWorkflowId, webhookEventSignal, type StudyStatus } from '../../workflows/messages';
+import { FakeApi, targetGroup } from './fake-api';
+
+/** History length after which the server suggests continue-as-new (Temporal's default is 4 Ki events). */
+const CONTINUE_AS_NEW_AFTER = 60;
+const TASK_QUEUE = 'workflow-unit';
+
+let dir: string;
+let server: RunningDevServer;
+let env: TestWorkflowEnvironment;
+let workers: RunningWorkers;
+let fake = new FakeApi();
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studyflow-wf-unit-'));
+  server = await startTemporalDevServer({
+    dbFile: path.join(dir, 'temporal.sqlite'),
+    uiPort: false,
+    stopWithParent: true,
+    dynamicConfig: { ...DEV_SERVER_DYNAMIC_CONFIG, 'limit.historyCount.suggestContinueAsNew': CONTINUE_AS_NEW_AFTER },
+  });
+  env = await TestWorkflowEnvironment.createFromExistingServer({ address: server.address });
+  // Every activity goes to the fake of the test that runs.
+  const names = Object.keys(fake.activities) as Array<keyof FakeApi['activities']>;
+  const activities = Object.fromEntries(names.map((name) => [name, (...args: unknown[]) => (fake.activities[name] as (...a: unknown[]) => Promise<unknown>)(...args)]));
+  workers = await startStudyflowWorkers({ connection: env.nativeConnection, namespace: 'default', activities, taskQueue: TASK_QUEUE, apiRatePerSecond: 1000 });
+}, 180_000);
+
+afterAll(async () => {
+  await workers?.shutdown();
+  await env?.teardown();
+  await server?.stop();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+let revisions = 0;
+function study(studyId: string, targetGroups: DesiredTargetGroup[], patch: Partial<DesiredStudy> = {}): DesiredStudy {
+  return {
+    studyId,
+    accountId: '1001',
+    businessUnitId: '2001',
+    apiVersion: '2025-12-18',
+    revision: `r${++revisions}`,
+    project: { name: studyId, project_customer_reference_number: `PO-${studyId}` },
+    targetGroups,
+    exclusionGroups: [],
+    webhooks: [],
+    ...patch,
+  };
+}
+
+const apply = (desired: DesiredStudy) => submitRevision(env.client, desired, { taskQueue: TASK_QUEUE });
+const status = (studyId: string) => env.client.workflow.getHandle(studyWorkflowId('1001', studyId)).query(statusQuery);
+
+/** Polls the study's status until `done` holds (the workflows answer within seconds). */
+async function until(studyId: string, done: (s: StudyStatus) => boolean, what: string): Promise<StudyStatus> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const s = await status(studyId).catch(() => undefined);
+    if (s && done(s)) return s;
+    if (Date.now() > deadline) throw new Error(`study ${studyId} never got ${what}: ${JSON.stringify(s, null, 1)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+const settled = (revision: string) => (s: StudyStatus) => s.appliedRevision === revision && ['converged', 'partially_failed', 'failed'].includes(s.phase);
+
+describe('study workflow', () => {
+  it('carries out the plan step by step: who the schedule names launches each target group, each gate read once', async () => {
+    fake = new FakeApi();
+    const desired = study('lifecycle', [targetGroup('a'), targetGroup('b', { profiles: [{ question_id: 42 }] }), targetGroup('c', { exclusionGroups: ['waves'] })], {
+      exclusionGroups: [{ name: 'waves', title: 'Waves', targetGroups: ['c'] }],
+    });
+    const schedule = scheduleStudy(desired, planStudy(desired, { targetGroups: {}, exclusionGroups: {} }), { targetGroups: {}, exclusionGroups: {} }, new Set());
+    const launcher = Object.fromEntries(schedule.targetGroups.map((t) => [t.key, t.launch.by]));
+    expect(launcher).toEqual({ a: 'draft_batch', b: 'target_group', c: 'study' });
+
+    await apply(desired);
+    const s = await until('lifecycle', settled(desired.revision), 'converged');
+    expect(s.phase).toBe('converged');
+    expect(Object.fromEntries(Object.entries(s.targetGroups).map(([k, t]) => [k, t.phase]))).toEqual({ a: 'live', b: 'live', c: 'live' });
+
+    const order = fake.calls.map((c) => c.activity);
+    // Observe and plan first; the project before the drafts, the gates of a and c beside it.
+    expect(order[0]).toBe('observeStudy');
+    expect(order.indexOf('ensureProject')).toBeLessThan(order.indexOf('ensureDraftTargetGroups'));
+    expect(fake.callsOf('checkLaunchGatesBatch')[0].keys).toEqual(['a', 'c']);
+    expect(order.indexOf('checkLaunchGatesBatch')).toBeLessThan(order.indexOf('ensureDraftTargetGroups'));
+    // One draft batch; it launches the one the schedule gives it, and only that one.
+    expect(fake.callsOf('ensureDraftTargetGroups')).toHaveLength(1);
+    expect(fake.callsOf('ensureDraftTargetGroups')[0].keys).toEqual(schedule.draftBatches[0]);
+    expect(Object.keys(fake.callsOf('ensureDraftTargetGroups')[0].launchKeys ?? {})).toEqual(['a']);
+    expect(fake.callsOf('awaitJobsBatch').map((c) => c.keys)).toEqual([['a']]);
+    // The study launches c after its membership; b's own workflow launches b after its profiles.
+    const launches = fake.callsOf('launchAndAwaitBatch');
+    const launchedBy = Object.fromEntries(launches.flatMap((c) => Object.entries(c.launchKeys ?? {}).map(([key, idem]) => [key, idem.includes('/tg/') ? 'target_group' : 'study'])));
+    expect(launchedBy).toEqual({ b: 'target_group', c: 'study' });
+    expect(order.indexOf('addTargetGroupsToExclusionGroup')).toBeLessThan(order.findIndex((a, i) => a === 'launchAndAwaitBatch' && fake.calls[i].keys.includes('c')));
+    expect(order.indexOf('manageProfiles')).toBeLessThan(order.findIndex((a, i) => a === 'launchAndAwaitBatch' && fake.calls[i].keys.includes('b')));
+    // Every gate read once in the revision: a and c by the study, b by its own workflow.
+    expect(fake.callsOf('checkLaunchGatesBatch').flatMap((c) => c.keys).sort()).toEqual(['a', 'b', 'c']);
+    // Writes: project, group, three drafts, membership, three launches, b's profiles.
+    expect(s.writes).toBe(10);
+    expect(s.managedTargetGroups?.sort()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('holds a target group at its gate, then launches it when a revision lets the gate pass', async () => {
+    fake = new FakeApi();
+    const held = study('gate', [targetGroup('g', { draft: { ...targetGroup('g').draft, filling_goal: 900 } })]);
+    await apply(held);
+    const blocked = await until('gate', settled(held.revision), 'settled at the gate');
+    expect(blocked.targetGroups.g).toMatchObject({ phase: 'gate_blocked', feasibility: { feasible: false } });
+    expect(blocked.targetGroups.g.message).toMatch(/infeasible/);
+    expect(fake.callsOf('launchAndAwaitBatch')).toEqual([]);
+    expect(fake.callsOf('checkLaunchGatesBatch')).toHaveLength(1); // the study's read, handed to the workflow
+
+    const lowered = study('gate', [targetGroup('g', { draft: { ...targetGroup('g').draft, filling_goal: 200 } })]);
+    await apply(lowered);
+    const live = await until('gate', settled(lowered.revision), 'live after the new revision');
+    expect(live.targetGroups.g.phase).toBe('live');
+    expect(fake.statusOf('g')).toBe('live');
+    // The new revision: the study updates the draft; the target group's workflow (which runs, so the plan
+    // gives it the launch) reads the gate once more and launches it.
+    expect(scheduleStudy(lowered, planStudy(lowered, { targetGroups: {}, exclusionGroups: {} }), { targetGroups: {}, exclusionGroups: {} }, new Set(blocked.managedTargetGroups)).targetGroups[0].launch.by).toBe('target_group');
+    expect(fake.callsOf('launchAndAwaitBatch')[0].launchKeys?.g).toMatch(/\/tg\/g\/launch\/1$/);
+    expect(fake.callsOf('updateDraftTargetGroup').map((c) => c.keys)).toEqual([['g']]);
+    expect(fake.callsOf('checkLaunchGatesBatch')).toHaveLength(2);
+  });
+
+  it('fails a target group whose launch job fails every time, after the launch retries of its study file', async () => {
+    fake = new FakeApi();
+    fake.failingLaunches.add('x');
+    const desired = study('failing', [targetGroup('x'), targetGroup('y')]);
+    await apply(desired);
+    const s = await until('failing', settled(desired.revision), 'settled');
+    expect(s.phase).toBe('partially_failed');
+    expect(s.targetGroups.x).toMatchObject({ phase: 'failed', failure: { type: 'job_failed' } });
+    expect(s.targetGroups.y.phase).toBe('live');
+    // The draft batch's launch, then launch_retries (2) more by its own workflow, each with a key of its own.
+    const ownLaunches = fake.callsOf('launchAndAwaitBatch').filter((c) => c.keys.includes('x'));
+    expect(ownLaunches.map((c) => c.launchKeys?.x)).toEqual([expect.stringMatching(/\/tg\/x\/launch\/1$/), expect.stringMatching(/\/tg\/x\/launch\/2$/)]);
+    expect(fake.statusOf('x')).toBe('draft');
+  });
+
+  it('sends a launch whose answer was lost again with the same Idempotency-Key and the same request', async () => {
+    fake = new FakeApi();
+    fake.lostLaunchAnswers.add('own');
+    const desired = study('lost-answer', [targetGroup('own', { profiles: [{ question_id: 9 }] })]);
+    await apply(desired);
+    const s = await until('lost-answer', settled(desired.revision), 'settled');
+    expect(s.targetGroups.own.phase).toBe('live');
+    const keys = fake.callsOf('launchAndAwaitBatch').map((c) => c.launchKeys?.own);
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+  });
+
+  it('lets a newer revision supersede one in the middle of its drafts', async () => {
+    fake = new FakeApi();
+    const first = study('supersede', [targetGroup('s', { draft: { ...targetGroup('s').draft, filling_goal: 100 } })]);
+    const drafting = fake.hold('ensureDraftTargetGroups');
+    await apply(first);
+    await drafting;
+    const second = study('supersede', [targetGroup('s', { draft: { ...targetGroup('s').draft, filling_goal: 150 } })]);
+    const { accepted } = await apply(second);
+    expect(accepted).toEqual({ revision: second.revision, superseded: first.revision });
+    fake.release('ensureDraftTargetGroups');
+    const s = await until('supersede', settled(second.revision), 'the second revision applied');
+    expect(s).toMatchObject({ revision: second.revision, appliedRevision: second.revision, phase: 'converged' });
+    expect(s.targetGroups.s).toMatchObject({ phase: 'live', revision: second.revision });
+    // The first revision stopped at its checkpoint after the drafts. Its draft batch had sent the launch;
+    // the second revision's launch batch sends it with the same Idempotency-Key: one launch to the API.
+    expect(fake.callsOf('observeStudy')).toHaveLength(2);
+    expect(fake.callsOf('awaitJobsBatch')).toEqual([]);
+    const launches = [...fake.callsOf('ensureDraftTargetGroups'), ...fake.callsOf('launchAndAwaitBatch')].flatMap((c) => Object.values(c.launchKeys ?? {}));
+    expect(launches).toHaveLength(2);
+    expect(new Set(launches).size).toBe(1);
+  });
+
+  it('continues as new carrying its state: counts each write once, and still steers its target groups', async () => {
+    fake = new FakeApi();
+    const desired = study('carried', [targetGroup('p', { profiles: [{ question_id: 7 }] })]);
+    const handle = env.client.workflow.getHandle(studyWorkflowId('1001', 'carried'));
+    await apply(desired);
+    const before = await until('carried', settled(desired.revision), 'converged');
+    // Project, draft, profiles and launch by its own workflow.
+    expect(before.writes).toBe(4);
+    const firstRun = (await handle.describe()).runId;
+    // Webhook events make the target group report progress until the study has continued as new.
+    for (let n = 0; (await handle.describe()).runId === firstRun; n += 1) {
+      if (n > 100) throw new Error('the study never continued as new');
+      await handle.signal(webhookEventSignal, { id: `e${n}`, type: 'target-group-updated', time: new Date().toISOString(), targetGroupId: before.targetGroups.p.targetGroupId });
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // Its target group reports again after the continue-as-new: its writes are counted once.
+    const received = (await status('carried')).targetGroups.p.events.received;
+    await handle.signal(webhookEventSignal, { id: 'after', type: 'target-group-updated', time: new Date().toISOString(), targetGroupId: before.targetGroups.p.targetGroupId });
+    const after = await until('carried', (s) => s.targetGroups.p.events.received > received, 'the event after continue-as-new');
+    expect(after.writes).toBe(4);
+    expect(after).toMatchObject({ appliedRevision: desired.revision, projectId: before.projectId, phase: 'converged' });
+    // The carried state still steers the target group (its workflow is known) and plans no second write.
+    await handle.executeUpdate(fieldingControlUpdate, { args: [{ targetGroup: 'p', action: 'pause' }] });
+    const paused = await until('carried', (s) => s.targetGroups.p.phase === 'paused', 'paused');
+    expect(paused.writes).toBe(5);
+    const again = { ...desired, revision: `r${++revisions}` };
+    await apply(again);
+    const reapplied = await until('carried', settled(again.revision), 're-applied');
+    expect(reapplied.writes).toBe(5);
+  });
+});

@@ -1,0 +1,209 @@
+import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { ActivityCtx } from '../../activities';
+import type { DesiredStudy } from '../../plan/types';
+import { CURRENT_API_VERSION, newerApiVersion, type ApiVersion } from '../../shared/api-version';
+import {
+  knownFromStatus,
+  targetGroupWorkflowId,
+  type ApplyRequest,
+  type StudyStatus,
+  type TargetGroupPhase,
+  type TargetGroupProgress,
+  type TargetGroupReportData,
+  type TargetGroupReportUpdate,
+  type TargetGroupStatus,
+} from '../messages';
+import { TRANSITIONS, type TargetGroupEvent } from '../phases';
+import { mergeReportUpdate } from '../report-data';
+import { GIT_REVISION, PHASE } from '../search-attributes';
+
+export interface StudyWorkflowInput {
+  accountId: string;
+  studyId: string;
+  /** Carried across continue-as-new. */
+  carried?: StudyCarriedState;
+}
+
+/** The study's state as one object: what continue-as-new carries. */
+export interface StudyCarriedState {
+  status: StudyStatus;
+  projectId?: string;
+  targetGroupIds: Record<string, string>;
+  exclusionGroupIds: Record<string, string>;
+  /** Target groups whose workflow runs. */
+  children: string[];
+  /** The revision each child was last given. */
+  childRevisions: Record<string, string>;
+  /** The desired spec each child was last given (canonical JSON): an unchanged target group is not disturbed. */
+  childSpecs: Record<string, string>;
+  /** Writes the study made itself. */
+  ownWrites: number;
+  /** Writes each child reported (its own total, carried across its continue-as-new). */
+  childWrites: Record<string, number>;
+  pending?: ApplyRequest;
+  /** What the children sent for the report, by target-group key. */
+  reports: Record<string, TargetGroupReportData>;
+}
+
+/** Thrown at a checkpoint when a newer revision arrived: the revision stops there, the newer one runs. */
+export class Superseded extends Error {}
+
+/**
+ * Everything the study workflow holds, with the few ways it changes. Steps read and change it; the
+ * entry point's handlers change it only through these methods.
+ */
+export class StudyState {
+  readonly accountId: string;
+  readonly studyId: string;
+  readonly status: StudyStatus;
+  projectId?: string;
+  readonly targetGroupIds: Record<string, string>;
+  readonly exclusionGroupIds: Record<string, string>;
+  readonly children: Set<string>;
+  readonly childRevisions: Record<string, string>;
+  readonly childSpecs: Record<string, string>;
+  private ownWrites: number;
+  private readonly childWrites: Record<string, number>;
+  readonly reports: Record<string, TargetGroupReportData>;
+  /** A revision that arrived and waits to be applied. */
+  pending?: ApplyRequest;
+  /** The revision being applied. */
+  applying?: DesiredStudy;
+
+  constructor(input: StudyWorkflowInput) {
+    const c = input.carried;
+    this.accountId = input.accountId;
+    this.studyId = input.studyId;
+    this.status = c?.status ?? { studyId: input.studyId, accountId: input.accountId, phase: 'idle', writes: 0, targetGroups: {}, exclusionGroups: {}, updatedAt: new Date().toISOString() };
+    this.projectId = c?.projectId;
+    this.targetGroupIds = { ...(c?.targetGroupIds ?? {}) };
+    this.exclusionGroupIds = { ...(c?.exclusionGroupIds ?? {}) };
+    this.children = new Set(c?.children ?? []);
+    this.childRevisions = { ...(c?.childRevisions ?? {}) };
+    this.childSpecs = { ...(c?.childSpecs ?? {}) };
+    this.ownWrites = c?.ownWrites ?? 0;
+    this.childWrites = { ...(c?.childWrites ?? {}) };
+    this.reports = { ...(c?.reports ?? {}) };
+    this.pending = c?.pending;
+  }
+
+  carried(): StudyCarriedState {
+    return {
+      status: this.status,
+      projectId: this.projectId,
+      targetGroupIds: this.targetGroupIds,
+      exclusionGroupIds: this.exclusionGroupIds,
+      children: [...this.children],
+      childRevisions: this.childRevisions,
+      childSpecs: this.childSpecs,
+      ownWrites: this.ownWrites,
+      childWrites: this.childWrites,
+      pending: this.pending,
+      reports: this.reports,
+    };
+  }
+
+  childId(key: string): string {
+    return targetGroupWorkflowId(this.accountId, this.studyId, key);
+  }
+
+  /** Idempotency keys and the like: this workflow's id and the intent. */
+  keyFor(intent: string): string {
+    return `${workflowInfo().workflowId}/${intent}`;
+  }
+
+  /** Stops the revision being applied when a newer one arrived. */
+  checkpoint(): void {
+    if (this.pending) throw new Superseded();
+  }
+
+  countWrites(n = 1): void {
+    this.ownWrites += n;
+    this.touch();
+  }
+
+  touch(): void {
+    this.status.writes = this.ownWrites + Object.values(this.childWrites).reduce((a, b) => a + b, 0);
+    this.status.updatedAt = new Date().toISOString();
+  }
+
+  setPhase(phase: StudyStatus['phase']): void {
+    this.status.phase = phase;
+    this.touch();
+    upsertSearchAttributes([{ key: PHASE, value: phase }]);
+    const tgs = Object.values(this.status.targetGroups);
+    const live = tgs.filter((t) => t.phase === 'live').length;
+    setCurrentDetails(`**${this.studyId}** ${phase}: revision ${this.status.revision ?? '-'}, ${live}/${tgs.length} target groups live`);
+  }
+
+  /** Takes a revision up: it is the one being applied from now on. */
+  begin(request: ApplyRequest): DesiredStudy {
+    const desired = request.desired;
+    this.applying = desired;
+    this.status.revision = desired.revision;
+    this.status.gitRevision = request.gitRevision;
+    this.status.error = undefined;
+    if (request.gitRevision) upsertSearchAttributes([{ key: GIT_REVISION, value: request.gitRevision }]);
+    return desired;
+  }
+
+  /** The call context of study-level calls: the study file's version. */
+  ctx(): ActivityCtx {
+    const desired = this.applying as DesiredStudy;
+    return { accountId: desired.accountId, apiVersion: desired.apiVersion };
+  }
+
+  /** The call context of a resource: forward-only once it was written with the current version. */
+  ctxFor(resource: string): ActivityCtx {
+    const desired = this.applying as DesiredStudy;
+    return { accountId: desired.accountId, apiVersion: newerApiVersion(this.status.pinnedApiVersions?.[resource], desired.apiVersion) };
+  }
+
+  /** Remembers that a resource was written with `version` (the current version pins it). */
+  pin(resource: string, version: ApiVersion = this.ctxFor(resource).apiVersion): void {
+    if (version === CURRENT_API_VERSION) (this.status.pinnedApiVersions ??= {})[resource] = version;
+  }
+
+  /** What observing the API starts from: the IDs this study remembers. */
+  known() {
+    return { ...knownFromStatus(this.status), projectId: this.projectId, targetGroupIds: this.targetGroupIds, exclusionGroupIds: this.exclusionGroupIds };
+  }
+
+  /**
+   * The study's one writer of a target group's entry before its workflow runs: the phase the table
+   * (workflows/phases.ts) gives `event`. After, the workflow's progress replaces the entry.
+   */
+  setTargetGroup(key: string, event: TargetGroupEvent, patch: Partial<TargetGroupStatus> = {}): void {
+    this.writeTargetGroup(key, TRANSITIONS[event].phase, patch);
+  }
+
+  /** A running target group's workflow is given a new revision: its entry waits for it to settle again. */
+  reopen(key: string): void {
+    this.writeTargetGroup(key, this.status.targetGroups[key]?.phase ?? 'draft', { settledRevision: undefined });
+  }
+
+  private writeTargetGroup(key: string, phase: TargetGroupPhase, patch: Partial<TargetGroupStatus>): void {
+    const prior = this.status.targetGroups[key];
+    this.status.targetGroups[key] = {
+      ...(prior ?? { key, events: { received: 0, sessionsByStatus: {} } }),
+      ...patch,
+      key,
+      phase,
+      revision: this.applying?.revision ?? prior?.revision,
+      targetGroupId: this.targetGroupIds[key] ?? prior?.targetGroupId,
+      updatedAt: new Date().toISOString(),
+    } as TargetGroupStatus;
+    this.touch();
+  }
+
+  /** A child's progress: its status as it sent it, and its write total. */
+  takeProgress(progress: TargetGroupProgress): void {
+    this.status.targetGroups[progress.status.key] = progress.status;
+    this.childWrites[progress.status.key] = progress.writes;
+    this.touch();
+  }
+
+  takeReport(update: TargetGroupReportUpdate): void {
+    this.reports[update.key] = mergeReportUpdate(this.reports[update.key], update);
+  }
+}

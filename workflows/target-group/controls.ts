@@ -1,0 +1,27 @@
+import type { Api } from '../activity-proxies';
+import type { FieldingControlRequest } from '../messages';
+import type { TargetGroupState } from './state';
+
+/** Pauses, resumes or completes the fielding run with its ETag (If-Match), re-reading it on 412. */
+export async function applyControl(state: TargetGroupState, api: Api, action: FieldingControlRequest['action']): Promise<void> {
+  if (!state.status.fieldingRunId) {
+    state.status.message = `cannot ${action}: the target group has no fielding run yet`;
+    return;
+  }
+  const calls = api();
+  const base = { ...state.base, fieldingRunId: state.status.fieldingRunId };
+  const control = action === 'pause' ? calls.pauseFieldingRun : action === 'resume' ? calls.resumeFieldingRun : calls.completeFieldingRun;
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    state.etag ??= (await calls.getFieldingRun(base)).etag;
+    const result = await control({ ...base, etag: state.etag });
+    state.etag = result.etag;
+    if (result.outcome === 'applied' || result.outcome === 'already_in_state') {
+      if (result.outcome === 'applied') state.writes += 1;
+      state.enter(action === 'pause' ? 'paused' : action === 'resume' ? 'resumed' : 'completed');
+      return;
+    }
+    if (result.outcome === 'precondition_failed') continue; // re-read, then decide again
+    state.status.message = `cannot ${action}: ${result.detail ?? `the run is ${String(result.run.status)}`}`;
+    return;
+  }
+}

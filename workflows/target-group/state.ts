@@ -1,0 +1,154 @@
+import { setCurrentDetails, workflowInfo } from '@temporalio/workflow';
+import type { ActivityCtx } from '../../activities';
+import type { ApiVersion } from '../../shared/api-version';
+import type { CompletesPoint, FieldingControlRequest, PerformanceSnapshot, ReportChange, TargetGroupReportData, TargetGroupRevision, TargetGroupStatus, WebhookEventSignal } from '../messages';
+import { appendChanges, expectedFigures } from '../report-data';
+import { TRANSITIONS, type TargetGroupEvent } from '../phases';
+import { SeenEvents } from '../seen-events';
+
+/** What the report keeps across continue-as-new. */
+export interface CarriedReport {
+  series: CompletesPoint[];
+  changes: ReportChange[];
+  launchedAt?: string;
+  performance?: PerformanceSnapshot;
+  seq: number;
+  sentSeq: number;
+}
+
+export interface TargetGroupWorkflowInput {
+  studyWorkflowId: string;
+  accountId: string;
+  studyId: string;
+  businessUnitId: string;
+  apiVersion: ApiVersion;
+  revision: TargetGroupRevision;
+  /** Carried across continue-as-new. */
+  carried?: {
+    status: TargetGroupStatus;
+    writes: number;
+    launchAttempts: number;
+    etag?: string;
+    jobAttempts: Record<string, number>;
+    report: CarriedReport;
+    /** Webhook event ids already taken (workflows/seen-events.ts), and events taken but not yet recorded. */
+    seenEventIds?: string[];
+    pendingEvents?: WebhookEventSignal[];
+  };
+}
+
+/** Everything a target group's workflow holds; its phase changes only through {@link TargetGroupState.enter}. */
+export class TargetGroupState {
+  readonly input: TargetGroupWorkflowInput;
+  readonly ctx: ActivityCtx;
+  revision: TargetGroupRevision;
+  pendingRevision?: TargetGroupRevision;
+  approved = false;
+  readonly controls: FieldingControlRequest['action'][] = [];
+  readonly events: WebhookEventSignal[] = [];
+  /** The webhook event ids taken, so a redelivered event (several receivers, retries) is recorded once. */
+  readonly seenEvents: SeenEvents;
+  writes: number;
+  launchAttempts: number;
+  etag?: string;
+  /** A job that failed is retried with a new Idempotency-Key (the API replays the old, failed job otherwise). */
+  readonly jobAttempts: Record<string, number>;
+  readonly status: TargetGroupStatus;
+  readonly report: CarriedReport & { performanceError?: string };
+  /** When the next performance read is due (workflow time; 0: not scheduled yet). */
+  nextReadAt = 0;
+  /** Bumped on every status change: the progress sender sends the study the latest one. */
+  version = 0;
+
+  constructor(input: TargetGroupWorkflowInput) {
+    const c = input.carried;
+    this.input = input;
+    this.revision = input.revision;
+    this.ctx = { accountId: input.accountId, apiVersion: input.revision.apiVersion ?? input.apiVersion };
+    this.writes = c?.writes ?? 0;
+    this.launchAttempts = c?.launchAttempts ?? 0;
+    this.etag = c?.etag;
+    this.jobAttempts = { ...(c?.jobAttempts ?? {}) };
+    this.seenEvents = new SeenEvents(c?.seenEventIds);
+    this.events.push(...(c?.pendingEvents ?? []));
+    this.status = c?.status ?? { key: input.revision.desired.key, phase: 'draft', revision: input.revision.revision, targetGroupId: input.revision.targetGroupId, events: { received: 0, sessionsByStatus: {} }, updatedAt: new Date().toISOString() };
+    const r = c?.report;
+    this.report = { series: [...(r?.series ?? [])], changes: [...(r?.changes ?? [])], launchedAt: r?.launchedAt, performance: r?.performance, seq: r?.seq ?? 0, sentSeq: r?.sentSeq ?? 0 };
+  }
+
+  carried(): NonNullable<TargetGroupWorkflowInput['carried']> {
+    const { series, changes, launchedAt, performance, seq, sentSeq } = this.report;
+    return {
+      status: this.status,
+      writes: this.writes,
+      launchAttempts: this.launchAttempts,
+      etag: this.etag,
+      jobAttempts: this.jobAttempts,
+      report: { series, changes, launchedAt, performance, seq, sentSeq },
+      seenEventIds: this.seenEvents.toArray(),
+      pendingEvents: [...this.events],
+    };
+  }
+
+  /** Queues a webhook event for the watch unless its id was taken before; false for a duplicate. */
+  takeEvent(event: WebhookEventSignal): boolean {
+    if (!this.seenEvents.remember(event.id)) return false;
+    this.events.push(event);
+    return true;
+  }
+
+  /** The target group in every call: project, target group, call context. */
+  get base() {
+    return { ctx: this.ctx, projectId: this.revision.projectId, targetGroupId: this.revision.targetGroupId };
+  }
+
+  /** Takes the revision the study sent last; it converges from the top. */
+  takeRevision(): void {
+    if (!this.pendingRevision) return;
+    this.revision = this.pendingRevision;
+    this.pendingRevision = undefined;
+    this.ctx.apiVersion = this.revision.apiVersion ?? this.input.apiVersion;
+    delete this.status.settledRevision;
+  }
+
+  /** A new Idempotency-Key for a job's next attempt. */
+  jobKey(intent: string): string {
+    this.jobAttempts[intent] = (this.jobAttempts[intent] ?? 0) + 1;
+    return `${workflowInfo().workflowId}/${intent}/${this.jobAttempts[intent]}`;
+  }
+
+  /** The one writer of this target group's phase: the transition `event` stands for, from the table. */
+  enter(event: TargetGroupEvent, patch: Partial<TargetGroupStatus> = {}): void {
+    const { phase, passing } = TRANSITIONS[event];
+    if (phase !== this.status.phase) this.addChange('phase', `${this.status.phase} -> ${phase}`);
+    Object.assign(this.status, patch, { phase, revision: this.revision.revision, updatedAt: new Date().toISOString() });
+    if (!passing) this.status.settledRevision = this.revision.revision;
+    if (phase !== 'gate_blocked' && phase !== 'failed' && !patch.message) delete this.status.message;
+    this.publish();
+  }
+
+  /** The status changed without a phase change: the study is sent it. */
+  publish(): void {
+    setCurrentDetails(`**${this.status.key}**: ${this.status.phase}${this.status.message ? ` (${this.status.message})` : ''}`);
+    this.version += 1;
+  }
+
+  addChange(kind: ReportChange['kind'], detail: string): void {
+    if (!this.report.launchedAt) return;
+    this.report.seq += 1;
+    this.report.changes = appendChanges(this.report.changes, [{ seq: this.report.seq, time: new Date().toISOString(), kind, detail }]);
+  }
+
+  reportData(): TargetGroupReportData {
+    const data: TargetGroupReportData = { key: this.status.key, expected: expectedFigures(this.revision.desired.draft), series: this.report.series, changes: this.report.changes };
+    if (this.report.launchedAt) data.launchedAt = this.report.launchedAt;
+    if (this.report.performance) data.performance = this.report.performance;
+    if (this.report.performanceError) data.performanceError = this.report.performanceError;
+    return data;
+  }
+
+  /** Live or paused: the watch reads performance and drift. */
+  get watching(): boolean {
+    return this.status.phase === 'live' || this.status.phase === 'paused';
+  }
+}

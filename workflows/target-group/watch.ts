@@ -1,0 +1,105 @@
+import { condition, getExternalWorkflowHandle, isCancellation, log } from '@temporalio/workflow';
+import { fieldChanges } from '../../plan/compare';
+import type { Api } from '../activity-proxies';
+import { failureOf } from '../failures';
+import { targetGroupReportSignal, type CompletesPoint, type FieldingControlRequest, type WebhookEventSignal } from '../messages';
+import { appendPoint, performanceSnapshot } from '../report-data';
+import { applyControl } from './controls';
+import { eventOfRemote, TRANSITIONS } from '../phases';
+import type { TargetGroupState } from './state';
+
+/** Respondent statuses a session ends in (the spec's list). */
+const TERMINAL_STATUSES = new Set(['Complete', 'Terminate', 'SecurityFailure', 'OverQuota', 'FinancialTerm', 'PreClientSurveyProcess']);
+const MAX_RECORDED_CHANGES = 50;
+
+/**
+ * One turn of the watch: wait for a new revision, a control, a webhook event or the next tick (every
+ * watch interval; the first reading one interval after going live), then take the events, apply the
+ * controls and, on a tick, read performance for the report and check drift.
+ */
+export async function watchOnce(state: TargetGroupState, api: Api): Promise<void> {
+  const watchMs = state.revision.desired.timing.watchIntervalMs;
+  if (state.nextReadAt === 0 && state.watching) state.nextReadAt = Date.now() + watchMs;
+  const wait = state.watching ? state.nextReadAt - Date.now() : watchMs;
+  if (wait > 0) await condition(() => state.pendingRevision !== undefined || state.controls.length > 0 || state.events.length > 0, wait);
+  if (state.events.length > 0) {
+    while (state.events.length > 0) recordEvent(state, state.events.shift() as WebhookEventSignal);
+    state.publish();
+  }
+  while (state.controls.length > 0) await applyControl(state, api, state.controls.shift() as FieldingControlRequest['action']);
+  if (state.watching && Date.now() >= state.nextReadAt) {
+    state.nextReadAt = Date.now() + watchMs;
+    await readPerformance(state, api);
+    if (state.watching) await checkDrift(state, api);
+  }
+  // The last figures of a target group that just completed.
+  if (state.status.phase === 'completed' && state.report.performance?.status !== 'completed') await readPerformance(state, api);
+}
+
+function recordEvent(state: TargetGroupState, event: WebhookEventSignal): void {
+  const ev = state.status.events;
+  ev.received += 1;
+  ev.lastType = event.type;
+  for (const session of event.sessions ?? []) {
+    if (!TERMINAL_STATUSES.has(session.status)) continue;
+    const firstTerminal = !session.respondent_last_date_change || session.respondent_last_date_change === session.respondent_update_date;
+    const bucket = firstTerminal ? ev.sessionsByStatus : (ev.reconciled ??= {});
+    bucket[session.status] = (bucket[session.status] ?? 0) + 1;
+    if (!ev.lastSessionUpdate || session.respondent_update_date > ev.lastSessionUpdate) ev.lastSessionUpdate = session.respondent_update_date;
+  }
+  for (const change of event.changes ?? []) (ev.changes ??= []).push({ ...change, time: event.time });
+  if (ev.changes && ev.changes.length > MAX_RECORDED_CHANGES) ev.changes.splice(0, ev.changes.length - MAX_RECORDED_CHANGES);
+  if (event.changes?.length) {
+    const objects = event.changes.map((c) => [c.object, c.supplier_id && `supplier ${c.supplier_id}`, c.allocation_group_id && `group ${c.allocation_group_id}`].filter(Boolean).join(' '));
+    state.addChange('event', `${event.type}: ${objects.join(', ')}`);
+  }
+}
+
+/** Reads the target group and reports drift from the study file (never overwriting it) and a phase changed in the API. */
+async function checkDrift(state: TargetGroupState, api: Api): Promise<void> {
+  const remote = (await api().getTargetGroup(state.base)).targetGroup;
+  const drift = fieldChanges(state.revision.desired.draft, remote).map((c) => ({ field: c.field, expected: c.to, actual: c.from }));
+  const event = eventOfRemote(remote.status);
+  const fields = (list: { field: string }[] | undefined) => (list ?? []).map((d) => d.field).join(', ');
+  if (fields(drift) !== fields(state.status.drift)) {
+    state.addChange('drift', drift.length ? `drift: ${drift.map((d) => `${d.field} is ${JSON.stringify(d.actual)} in the API, ${JSON.stringify(d.expected)} in the study file`).join('; ')}` : 'drift cleared');
+  }
+  if (drift.length !== (state.status.drift?.length ?? 0) || TRANSITIONS[event].phase !== state.status.phase) {
+    state.enter(event, { drift: drift.length ? drift : undefined });
+  } else {
+    state.status.drift = drift.length ? drift : undefined;
+  }
+}
+
+/** Reads performance (best effort) and sends the study what is new for its report. */
+async function readPerformance(state: TargetGroupState, api: Api): Promise<void> {
+  let point: CompletesPoint | undefined;
+  try {
+    const { performance } = await api(`performance ${state.revision.desired.key}`, 'best_effort').getTargetGroupPerformance(state.base);
+    const snapshot = performanceSnapshot(performance, new Date().toISOString());
+    state.report.performance = snapshot;
+    delete state.report.performanceError;
+    point = { t: snapshot.readAt, completes: snapshot.completes };
+    state.report.series = appendPoint(state.report.series, point);
+  } catch (error) {
+    if (isCancellation(error)) throw error;
+    state.report.performanceError = failureOf(error).message;
+  }
+  const data = state.reportData();
+  const changes = state.report.changes.filter((c) => c.seq > state.report.sentSeq);
+  state.report.sentSeq = state.report.seq;
+  try {
+    await getExternalWorkflowHandle(state.input.studyWorkflowId).signal(targetGroupReportSignal, {
+      key: data.key,
+      expected: data.expected,
+      launchedAt: data.launchedAt,
+      point,
+      performance: point ? data.performance : undefined,
+      performanceError: data.performanceError,
+      changes,
+    });
+  } catch (error) {
+    if (isCancellation(error)) throw error;
+    log.warn('the study did not take the report update', { key: data.key });
+  }
+}
