@@ -35,14 +35,14 @@ export interface SandboxProcess {
  * The sandbox in its own Node process, without a state file: its CPU time and its event loop are
  * not this process's, as a remote API's would not be.
  */
-export async function startSandboxProcess(faults: Partial<Faults> = {}): Promise<SandboxProcess> {
-  const entry = pathToFileURL(path.join(REPO_ROOT, 'sandbox/index.ts')).href;
+export async function startSandboxProcess(faults: Partial<Faults> = {}, root = REPO_ROOT): Promise<SandboxProcess> {
+  const entry = pathToFileURL(path.join(root, 'sandbox/index.ts')).href;
   const code = `const { startSandbox } = await import(${JSON.stringify(entry)});
 const sandbox = await startSandbox({ quiet: true });
 process.stdout.write(JSON.stringify({ baseUrl: sandbox.baseUrl, authUrl: sandbox.authUrl }) + '\\n');
 process.on('SIGTERM', () => { sandbox.close().then(() => process.exit(0)); });`;
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
-    cwd: REPO_ROOT,
+    cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -81,6 +81,11 @@ export interface BenchStackOptions {
   apiRatePerSecond?: number;
   /** Run one worker in this process (default true); false: the benchmark spawns `studyflow worker` processes. */
   inProcessWorker?: boolean;
+  /**
+   * The studyflow checkout whose sandbox runs and whose `studyflow worker` processes spawnWorker starts (built,
+   * with its node_modules); default this one. Lets one benchmark run compare two versions of studyflow.
+   */
+  root?: string;
 }
 
 export interface BenchStack {
@@ -109,7 +114,8 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
   try {
     const temporal = await startTemporalDevServer({ dbFile: path.join(dir, 'temporal.sqlite'), uiPort: false, stopWithParent: true });
     cleanups.push(() => temporal.stop());
-    const sandbox = await startSandboxProcess(options.faults);
+    const root = options.root ?? REPO_ROOT;
+    const sandbox = await startSandboxProcess(options.faults, root);
     cleanups.push(() => sandbox.stop());
     const env: Record<string, string> = {
       ...devSandboxEnv(sandbox.baseUrl, sandbox.authUrl),
@@ -181,7 +187,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
       async spawnWorker() {
         // STUDYFLOW_BENCH_WORKER_NODE_ARGS: Node flags for the worker processes, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
         const nodeArgs = (process.env.STUDYFLOW_BENCH_WORKER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-        const child = spawn(process.execPath, [...nodeArgs, path.join(REPO_ROOT, 'bin/studyflow.js'), 'worker'], {
+        const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'bin/studyflow.js'), 'worker'], {
           cwd: dir,
           env: { ...process.env, ...env },
           stdio: ['ignore', 'ignore', 'pipe'],

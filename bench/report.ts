@@ -10,6 +10,7 @@ import type {
   ApplyLatencyResult,
   ApplyLatencyRow,
   BenchResults,
+  BuyerViewResult,
   CliStartupFigures,
   EngineOverheadResult,
   FanOutFloorResult,
@@ -121,6 +122,21 @@ function targetsSection(results: BenchResults): string[] {
     o ? `${o.target.measuredMedianMs} ms (separate activity queue, as studyflow); ${o.studyflowDevServer.sameQueue.overheadMedianMs} ms on the workflow's own queue` : '–',
     o ? yesNo(o.target.met, o.target.measuredMedianMs) : 'not measured',
   ]);
+  const buyer = results.buyerView?.versions[0];
+  for (const [n, limit] of BUYER_VIEW_TARGETS) {
+    const r = buyer?.rows.find((x) => x.targetGroups === n);
+    rows.push([
+      `studyflow apply, end to end, within ${limit}x the hand-written client at ${n} target group${n === 1 ? '' : 's'}`,
+      r?.ratioToHandWritten ? `${r.ratioToHandWritten}x (${formatMs(r.studyflowMs)} against ${formatMs(r.handWrittenMs)})` : '–',
+      r?.ratioToHandWritten ? yesNo(r.ratioToHandWritten <= limit, r.ratioToHandWritten) : 'not measured',
+    ]);
+  }
+  if (buyer?.rows.length) {
+    const worst = Math.max(...buyer.rows.map((r) => r.callsPerTargetGroup));
+    rows.push(['at most 8 API calls per target group on a first apply', `${worst} at most`, yesNo(worst <= 8, worst)]);
+    const reapplied = buyer.rows.reduce((a, r) => a + r.reapplyWrites, 0);
+    rows.push(['re-applies make 0 writes', `${reapplied}`, yesNo(reapplied === 0, reapplied)]);
+  }
   for (const [label, limitMs] of CLI_STARTUP_TARGETS) {
     const compiled = cliStartupVariant(results.cliStartup?.figures, label, 'compiled');
     rows.push([
@@ -130,6 +146,59 @@ function targetsSection(results: BenchResults): string[] {
     ]);
   }
   return [markdownTable(['Target', 'Measured', 'Result'], rows)];
+}
+
+/** End-to-end targets: target groups, and the most studyflow may take against the hand-written client. */
+const BUYER_VIEW_TARGETS: readonly (readonly [number, number])[] = [
+  [1, 1.5],
+  [50, 1.5],
+  [200, 2],
+];
+
+/** The headline: `studyflow apply` as its own process against the fastest hand-written client and the bound. */
+function buyerViewSection(b: BuyerViewResult | undefined): string[] {
+  const out = ['## Speed as a buyer sees it', ''];
+  if (!b) return [...out, 'Not run.'];
+  const spread = (runs: number[]) => (runs.length > 1 ? ` (${formatMs(Math.min(...runs))}–${formatMs(Math.max(...runs))})` : '');
+  const [main, ...others] = b.versions;
+  out.push(
+    provenance(b),
+    '',
+    `\`studyflow apply FILE --require-live\` runs as a process of its own, timed from spawn to exit, until every target group is live. Beside it, on the same sandbox in the same run, bench/hand-written-client.mjs: the fastest client a buyer could write by hand (no Temporal, no reads before writes, every target group in parallel: one token, one project, then per target group a draft create with a feasibility check beside it, the launch, and a poll every ${b.pollMs} ms until the job is done). The sandbox answers every call after ${b.latencyMs} ms and keeps each launch job Processing for ${formatMs(b.jobMs)}. The bound is the least any client must do: ${b.boundCalls.join(' → ')}, ${b.boundCalls.length} × ${b.latencyMs} ms plus the job, **${formatMs(b.boundMs)}** at any size. Medians of ${b.runsPerSize} runs, with the fastest and slowest; CPU is the worker's and the Temporal server's (the sandbox runs in its own process and is not counted).`,
+    '',
+    markdownTable(
+      ['Target groups', 'Bound', 'Hand-written client', 'studyflow apply', 'vs hand-written', 'vs bound', 'Calls / TG', 'History events / TG', 'CPU / TG (worker + server)', 'Re-apply writes'],
+      main.rows.map((r) => [
+        String(r.targetGroups),
+        formatMs(r.boundMs),
+        r.handWrittenMs === null ? '–' : `${formatMs(r.handWrittenMs)}${spread(r.handWrittenRunsMs)}`,
+        `${formatMs(r.studyflowMs)}${spread(r.studyflowRunsMs)}`,
+        r.ratioToHandWritten === null ? '–' : `${r.ratioToHandWritten}x`,
+        r.ratioToBound === null ? '–' : `${r.ratioToBound}x`,
+        `${r.callsPerTargetGroup}${r.handWrittenCallsPerTargetGroup === null ? '' : ` (hand: ${r.handWrittenCallsPerTargetGroup})`}`,
+        String(r.historyEventsPerTargetGroup),
+        `${formatMs(r.cpuMsPerTargetGroup.worker + r.cpuMsPerTargetGroup.temporalServer)} (${formatMs(r.cpuMsPerTargetGroup.worker)} + ${formatMs(r.cpuMsPerTargetGroup.temporalServer)})`,
+        String(r.reapplyWrites),
+      ]),
+    ),
+  );
+  if (main.incomplete.length) out.push('', `Not measured within the time budget: ${main.incomplete.join(', ')} target groups.`);
+  for (const other of others) {
+    out.push(
+      '',
+      `**Compared in the same run: ${other.label}** (\`studyflow apply\` of ${other.root}, its own sandbox and worker):`,
+      '',
+      markdownTable(
+        ['Target groups', `${other.label}`, main.label, 'change'],
+        other.rows.map((r) => {
+          const now = main.rows.find((m) => m.targetGroups === r.targetGroups);
+          const change = now ? `${((now.studyflowMs / r.studyflowMs - 1) * 100).toFixed(0)}%` : '–';
+          return [String(r.targetGroups), `${formatMs(r.studyflowMs)}${spread(r.studyflowRunsMs)}`, now ? `${formatMs(now.studyflowMs)}${spread(now.studyflowRunsMs)}` : '–', change];
+        }),
+      ),
+    );
+  }
+  return out;
 }
 
 /** Start-up targets: the command after `studyflow`, and the most its median may take. */
@@ -570,6 +639,7 @@ export function renderMarkdown(results: BenchResults): string {
   const sections = [
     ['# Benchmarks', '', '> Generated by `npm run bench` (bench/run-all.ts, then bench/report.ts) from the JSON in bench/out/. Do not edit by hand: run `npm run bench` again.', ''],
     machineSection(results),
+    ['', ...buyerViewSection(results.buyerView)],
     ['', '## Targets', '', 'Reported as measured; a target that is not met says so.', '', ...targetsSection(results), '', ...summarySection(results.applyLatency)],
     ['', ...applySection(results.applyLatency, results.engineOverhead, results.throughput)],
     ['', ...floorSection(results.fanOutFloor, results.applyLatency)],
@@ -788,6 +858,7 @@ export function loadResults(outDir: string): BenchResults {
     upload: readJson(at('upload-100k')),
     webhook: readJson(at('webhook-receiver')),
     cliStartup: readJson(at('cli-startup')),
+    buyerView: readJson(at('buyer-view')),
     run: readJson(at('run-all')),
   };
 }

@@ -193,6 +193,49 @@ export interface WebhookFigures {
   rssMb: number;
 }
 
+/** One `studyflow apply` run of bench/buyer-view.ts. */
+export interface BuyerViewRun {
+  /** Spawn to exit of `studyflow apply --require-live`. */
+  ms: number;
+  calls: number;
+  writes: number;
+  /** Events in the histories of the study's workflows when the command returned. */
+  historyEvents: number;
+  cpuMs: { worker: number; temporalServer: number };
+  /** The same file applied again at once (first run of each size). */
+  reapply?: { ms: number; writes: number };
+}
+
+export interface BuyerViewRow {
+  targetGroups: number;
+  boundMs: number;
+  handWrittenMs: number | null;
+  handWrittenRunsMs: number[];
+  handWrittenCallsPerTargetGroup: number | null;
+  studyflowMs: number;
+  studyflowRunsMs: number[];
+  ratioToHandWritten: number | null;
+  ratioToBound: number | null;
+  callsPerTargetGroup: number;
+  writesPerTargetGroup: number;
+  historyEventsPerTargetGroup: number;
+  cpuMsPerTargetGroup: { worker: number; temporalServer: number };
+  reapplyWrites: number;
+  runs: BuyerViewRun[];
+}
+
+export interface BuyerViewResult extends ResultHeader {
+  benchmark: 'buyer-view';
+  latencyMs: number;
+  jobMs: number;
+  pollMs: number;
+  boundMs: number;
+  boundCalls: string[];
+  runsPerSize: number;
+  /** The checkout under test first; then any --compare one (without the hand-written client). */
+  versions: { label: string; root: string; rows: BuyerViewRow[]; incomplete: number[] }[];
+}
+
 /** What bench/cli-startup.ts prints: each command timed from spawn to exit, compiled and from the sources through tsx. */
 export interface CliStartupFigures {
   runs: number;
@@ -225,6 +268,7 @@ export interface BenchResults {
   upload?: WrappedResult<Upload100kFigures>;
   webhook?: WrappedResult<WebhookFigures>;
   cliStartup?: WrappedResult<CliStartupFigures>;
+  buyerView?: BuyerViewResult;
   /** The run of bench/run-all.ts that produced them. */
   run?: RunSummary;
 }

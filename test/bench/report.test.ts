@@ -339,3 +339,60 @@ describe('the CLI start-up section', () => {
     expect(renderMarkdown({})).not.toContain('answers in under 150 ms | 90');
   });
 });
+
+describe('the buyer-view headline', () => {
+  const run = (ms: number) => ({ ms, calls: 7, writes: 4, historyEvents: 60, cpuMs: { worker: 40, temporalServer: 60 } });
+  const bvRow = (n: number, studyflowMs: number, handMs: number, reapplyWrites = 0) => ({
+    targetGroups: n,
+    boundMs: 750,
+    handWrittenMs: handMs,
+    handWrittenRunsMs: [handMs, handMs + 10, handMs - 10],
+    handWrittenCallsPerTargetGroup: 5,
+    studyflowMs,
+    studyflowRunsMs: [studyflowMs - 100, studyflowMs, studyflowMs + 200],
+    ratioToHandWritten: Number((studyflowMs / handMs).toFixed(2)),
+    ratioToBound: Number((studyflowMs / 750).toFixed(2)),
+    callsPerTargetGroup: n === 1 ? 9 : 7,
+    writesPerTargetGroup: 4,
+    historyEventsPerTargetGroup: 60,
+    cpuMsPerTargetGroup: { worker: 40, temporalServer: 60 },
+    reapplyWrites,
+    runs: [run(studyflowMs)],
+  });
+  const md = renderMarkdown({
+    buyerView: {
+      ...header('buyer-view', 'node bin/run-ts.js bench/buyer-view.ts --sizes 1,50,200', [1, 1, 1]),
+      benchmark: 'buyer-view',
+      latencyMs: 50,
+      jobMs: 500,
+      pollMs: 50,
+      boundMs: 750,
+      boundCalls: ['a', 'b', 'c', 'd', 'e'],
+      runsPerSize: 3,
+      versions: [
+        { label: 'studyflow', root: '/repo', rows: [bvRow(1, 1000, 800), bvRow(50, 1400, 900), bvRow(200, 2600, 1200, 2)], incomplete: [] },
+        { label: 'before', root: '/before', rows: [bvRow(1, 1100, 800), bvRow(50, 1300, 900)], incomplete: [] },
+      ],
+    },
+  });
+
+  it('puts studyflow beside the hand-written client and the bound, with the durability costs per target group', () => {
+    expect(md).toContain('## Speed as a buyer sees it');
+    expect(md).toContain('a → b → c → d → e, 5 × 50 ms plus the job, **750 ms** at any size');
+    expect(md).toContain('| 50 | 750 ms | 900 ms (890 ms–910 ms) | 1,400 ms (1,300 ms–1,600 ms) | 1.56x | 1.87x | 7 (hand: 5) | 60 | 100 ms (40 ms + 60 ms) | 0 |');
+  });
+
+  it('judges the end-to-end, calls and re-apply targets, and says which are not met', () => {
+    expect(md).toMatch(/\| studyflow apply, end to end, within 1\.5x the hand-written client at 1 target group \| 1\.25x .* \| met \|/);
+    expect(md).toMatch(/within 1\.5x the hand-written client at 50 target groups \| 1\.56x .* \| NOT met \|/);
+    expect(md).toMatch(/within 2x the hand-written client at 200 target groups \| 2\.17x .* \| NOT met \|/);
+    expect(md).toMatch(/\| at most 8 API calls per target group on a first apply \| 9 at most \| NOT met \|/);
+    expect(md).toMatch(/\| re-applies make 0 writes \| 2 \| NOT met \|/);
+  });
+
+  it('compares another version in the same run, size by size', () => {
+    expect(md).toContain('**Compared in the same run: before**');
+    expect(md).toContain('| 1 | 1,100 ms (1,000 ms–1,300 ms) | 1,000 ms (900 ms–1,200 ms) | -9% |');
+    expect(md).toContain('| 50 | 1,300 ms (1,200 ms–1,500 ms) | 1,400 ms (1,300 ms–1,600 ms) | 8% |');
+  });
+});

@@ -1,0 +1,209 @@
+// The headline benchmark: speed as a buyer sees it. `studyflow apply FILE --require-live` runs as a process of
+// its own and is timed from spawn to exit, until every target group is live; beside it, on the same sandbox in
+// the same run, the fastest client a buyer could write by hand (bench/hand-written-client.mjs: no Temporal, no
+// reads before writes, every target group in parallel). The bound is the least any client must do: a token, the
+// project create, a draft create, the launch and the poll that sees the job done, one after the other, plus the
+// job's own duration.
+//
+//   node bin/run-ts.js bench/buyer-view.ts [--sizes 1,10,50,200] [--runs 3] [--latency 50] [--job 500]
+//       [--compare LABEL=DIR] [--hand-written no] [--budget-s 420]
+//
+// The sandbox (its own process) answers every call after --latency ms and keeps every job Processing for --job
+// ms. One `studyflow worker` process runs the workflows, against a private Temporal dev server. Per size and
+// run: the wall time of each, the API calls and writes the apply made, the history events of its workflows and
+// the CPU the worker and the Temporal server used, per target group; the first run of each size is re-applied
+// unchanged, which must write nothing. --compare runs `studyflow apply` of another built checkout (its own
+// sandbox and worker) on the same sizes in the same run, e.g. the code before a change.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { RequestLogEntry } from '../sandbox';
+import { STUDY_ID } from '../workflows/search-attributes';
+import { benchStudyYaml, numberArg, REPO_ROOT, startBenchStack, stringArg, writeResult, runContext, type BenchStack } from './bench-stack';
+import { apiCalls, apiWrites } from './critical-path';
+import { cpuMeter, processNamed, waitForIdleProcesses } from './process-cpu';
+import { median, ratio } from './stats';
+import type { BuyerViewResult, BuyerViewRow, BuyerViewRun } from './result-types';
+
+const sizes = stringArg('sizes', '1,10,50,200').split(',').map(Number);
+const runs = numberArg('runs', 3);
+const latencyMs = numberArg('latency', 50);
+const jobMs = numberArg('job', 500);
+const budgetS = numberArg('budget-s', 420);
+const compare = stringArg('compare', '');
+/** `--hand-written no` leaves the hand-written client out (e.g. against a sandbox that speaks another wire). */
+const withHandWritten = stringArg('hand-written', 'yes') !== 'no';
+if (sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--sizes must be positive integers, got ${sizes.join(',')}`);
+if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got ${runs}`);
+
+const ACCOUNT = '1001';
+const POLL_MS = 50;
+/** The least any client must do, one call after the other: token, project create, draft create, launch, the poll that sees the job done. */
+const BOUND_CALLS = ['POST …/oauth/token', 'POST …/projects', 'POST …/projects/{project_id}/target-groups', 'POST …/launch-from-draft', 'GET …/launch-from-draft/{job_id} (Completed)'];
+const boundMs = BOUND_CALLS.length * latencyMs + jobMs;
+const deadline = performance.now() + budgetS * 1000;
+
+interface Timed {
+  code: number | null;
+  ms: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command as its own process; the wall time from spawn to exit. */
+function timedProcess(argv: string[], env: Record<string, string>, cwd: string): Promise<Timed> {
+  const started = performance.now();
+  const child = spawn(process.execPath, argv, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, ms: Math.round(performance.now() - started), stdout, stderr })));
+}
+
+async function sandboxInfo(bench: BenchStack) {
+  return (await (await fetch(`${bench.sandbox.baseUrl}/_sandbox/info`)).json()) as {
+    auth_url: string;
+    audience: string;
+    client_id: string;
+    client_secret: string;
+    accounts: { account_id: string | number; business_unit_ids: (string | number)[]; project_manager_ids: (string | number)[] }[];
+  };
+}
+
+async function handWritten(bench: BenchStack, n: number, runId: string): Promise<{ ms: number; calls: number }> {
+  const info = await sandboxInfo(bench);
+  const account = info.accounts.find((a) => String(a.account_id) === ACCOUNT);
+  if (!account) throw new Error(`the sandbox has no account ${ACCOUNT}`);
+  const argv = [
+    path.join(REPO_ROOT, 'bench', 'hand-written-client.mjs'),
+    ...['--base-url', bench.sandbox.baseUrl, '--auth-url', info.auth_url, '--audience', info.audience, '--client-id', info.client_id, '--client-secret', info.client_secret],
+    ...['--account', ACCOUNT, '--business-unit', String(account.business_unit_ids[0]), '--project-manager', String(account.project_manager_ids[0])],
+    ...['--target-groups', String(n), '--poll-ms', String(POLL_MS), '--run-id', runId],
+  ];
+  const result = await timedProcess(argv, {}, REPO_ROOT);
+  if (result.code !== 0) throw new Error(`the hand-written client failed at ${n}: ${result.stderr.slice(-2000)}`);
+  const { calls } = JSON.parse(result.stdout.trim().split('\n').pop()!) as { calls: number };
+  return { ms: result.ms, calls };
+}
+
+/** History events of every workflow of a study (the study's and its target groups'), as they stand. */
+async function historyEvents(bench: BenchStack, studyId: string): Promise<number> {
+  let events = 0;
+  for await (const wf of bench.client.workflow.list({ query: `${STUDY_ID.name} = "${studyId}"` })) {
+    const history = await bench.client.workflow.getHandle(wf.workflowId, wf.runId).fetchHistory();
+    events += history.events?.length ?? 0;
+  }
+  return events;
+}
+
+function entriesDuring(log: RequestLogEntry[], fromMs: number, toMs: number): RequestLogEntry[] {
+  return log.filter((e) => {
+    const t = Date.parse(e.time);
+    return t >= fromMs && t <= toMs;
+  });
+}
+
+async function studyflowRun(bench: BenchStack, root: string, workerPid: number | undefined, n: number, runId: string, reapply: boolean): Promise<BuyerViewRun> {
+  const studyId = `bv-${runId}`;
+  const file = path.join(bench.dir, `${studyId}.yaml`);
+  fs.writeFileSync(file, benchStudyYaml(studyId, n));
+  const temporalPid = processNamed(bench.temporal.pid, 'temporal');
+  await waitForIdleProcesses([temporalPid, workerPid, bench.sandbox.pid]);
+  const meter = cpuMeter({ temporalServer: temporalPid, worker: workerPid });
+  const fromMs = Date.now();
+  const applied = await timedProcess([path.join(root, 'bin', 'studyflow.js'), 'apply', file, '--require-live', '--timeout', '300'], bench.env, bench.dir);
+  const toMs = Date.now();
+  const cpu = meter.stop();
+  if (applied.code !== 0) throw new Error(`studyflow apply of ${n} target groups exited ${applied.code}: ${applied.stderr.slice(-2000)}`);
+  const during = entriesDuring(await bench.sandbox.requests(), fromMs, toMs);
+  const run: BuyerViewRun = {
+    ms: applied.ms,
+    calls: apiCalls(during).length,
+    writes: apiWrites(during),
+    historyEvents: await historyEvents(bench, studyId),
+    cpuMs: { worker: cpu.cpuMs.worker ?? 0, temporalServer: cpu.cpuMs.temporalServer ?? 0 },
+  };
+  if (reapply) {
+    const again = Date.now();
+    const second = await timedProcess([path.join(root, 'bin', 'studyflow.js'), 'apply', file, '--require-live', '--timeout', '300'], bench.env, bench.dir);
+    if (second.code !== 0) throw new Error(`re-apply of ${n} target groups exited ${second.code}: ${second.stderr.slice(-2000)}`);
+    run.reapply = { ms: second.ms, writes: apiWrites(entriesDuring(await bench.sandbox.requests(), again, Date.now())) };
+  }
+  return run;
+}
+
+function row(n: number, handRuns: { ms: number; calls: number }[], studyflowRuns: BuyerViewRun[]): BuyerViewRow {
+  const sf = median(studyflowRuns.map((r) => r.ms));
+  const hand = handRuns.length ? median(handRuns.map((r) => r.ms)) : null;
+  const perTg = (f: (r: BuyerViewRun) => number) => Number((median(studyflowRuns.map(f)) / n).toFixed(1));
+  return {
+    targetGroups: n,
+    boundMs,
+    handWrittenMs: hand,
+    handWrittenRunsMs: handRuns.map((r) => r.ms),
+    handWrittenCallsPerTargetGroup: handRuns.length ? Number((median(handRuns.map((r) => r.calls)) / n).toFixed(1)) : null,
+    studyflowMs: sf,
+    studyflowRunsMs: studyflowRuns.map((r) => r.ms),
+    ratioToHandWritten: ratio(sf, hand),
+    ratioToBound: ratio(sf, boundMs),
+    callsPerTargetGroup: perTg((r) => r.calls),
+    writesPerTargetGroup: perTg((r) => r.writes),
+    historyEventsPerTargetGroup: perTg((r) => r.historyEvents),
+    cpuMsPerTargetGroup: { worker: perTg((r) => r.cpuMs.worker), temporalServer: perTg((r) => r.cpuMs.temporalServer) },
+    reapplyWrites: studyflowRuns.reduce((sum, r) => sum + (r.reapply?.writes ?? 0), 0),
+    runs: studyflowRuns,
+  };
+}
+
+async function measure(label: string, root: string, withHandWritten: boolean): Promise<{ label: string; root: string; rows: BuyerViewRow[]; incomplete: number[] }> {
+  process.stderr.write(`\n-- ${label}: studyflow from ${root}\n`);
+  const bench = await startBenchStack({ faults: { latency_ms: latencyMs, job_duration_ms: jobMs }, inProcessWorker: false, root });
+  try {
+    const worker = await bench.spawnWorker();
+    // Warm-up: one small study through every path, not counted.
+    await studyflowRun(bench, root, worker.pid, 10, `${label}-warm`, false);
+    const rows: BuyerViewRow[] = [];
+    const incomplete: number[] = [];
+    for (const n of sizes) {
+      if (performance.now() > deadline) {
+        incomplete.push(n);
+        continue;
+      }
+      const handRuns: { ms: number; calls: number }[] = [];
+      const studyflowRuns: BuyerViewRun[] = [];
+      for (let r = 0; r < runs; r += 1) {
+        const runId = `${label}-${n}-${r}-${process.pid}`;
+        if (withHandWritten) handRuns.push(await handWritten(bench, n, runId));
+        studyflowRuns.push(await studyflowRun(bench, root, worker.pid, n, runId, r === 0));
+        process.stderr.write(`${label} ${n} TG run ${r + 1}: studyflow ${studyflowRuns[r].ms} ms${withHandWritten ? `, hand-written ${handRuns[r].ms} ms` : ''}\n`);
+      }
+      rows.push(row(n, handRuns, studyflowRuns));
+    }
+    return { label, root, rows, incomplete };
+  } finally {
+    await bench.stop();
+  }
+}
+
+const context = runContext();
+const measured = [await measure('studyflow', REPO_ROOT, withHandWritten)];
+if (compare) {
+  const [label, dir] = compare.split('=');
+  if (!label || !dir || !fs.existsSync(path.join(dir, 'dist', 'cli', 'studyflow.js'))) throw new Error(`--compare takes LABEL=DIR of a built checkout, got "${compare}"`);
+  measured.push(await measure(label, path.resolve(dir), false));
+}
+const result: BuyerViewResult = {
+  benchmark: 'buyer-view',
+  command: `node bin/run-ts.js bench/buyer-view.ts ${process.argv.slice(2).join(' ')}`.trim(),
+  ...context,
+  latencyMs,
+  jobMs,
+  pollMs: POLL_MS,
+  boundMs,
+  boundCalls: BOUND_CALLS,
+  runsPerSize: runs,
+  versions: measured,
+};
+writeResult('buyer-view', result);
+process.stderr.write(`buyer-view: wrote bench/out/buyer-view.json\n`);
