@@ -6,12 +6,15 @@ import { parsePort } from '../options';
 import { apiTaskQueueOf } from '../../workflows/activity-proxies';
 import { createWorkerActivities } from '../../worker/worker-activities';
 import type { CliContext } from '../main';
+import { checkReachability } from '../../worker/reachability-check';
+import { reportReachability } from '../reachability-view';
 
-/** `studyflow worker`: one worker process; SIGTERM or Ctrl-C shuts it down gracefully. */
+/** `studyflow worker`: one worker process; SIGTERM or Ctrl-C shuts it down gracefully. `--check` only checks what it needs. */
 export async function run(
   ctx: CliContext,
-  options: { webhookPort?: string; webhookHost: string; writeBundle?: string } = { webhookHost: '127.0.0.1' },
+  options: { webhookPort?: string; webhookHost: string; writeBundle?: string; check?: boolean; json?: boolean } = { webhookHost: '127.0.0.1' },
 ): Promise<number> {
+  if (options.check) return reportReachability(ctx, 'worker', await checkReachability('worker', ctx.env), Boolean(options.json));
   if (options.writeBundle !== undefined) {
     const file = path.resolve(ctx.cwd, options.writeBundle);
     const { bytes } = await writeWorkflowBundle(file);
@@ -24,12 +27,13 @@ export async function run(
   const taskQueue = workflowTaskQueue(ctx.env);
   const workers = await startStudyflowWorkers({ connection, namespace: settings.namespace, activities: activities.activities, taskQueue, dataConverter: dataConverterFromEnv(ctx.env) });
   ctx.out.progress(`worker polling ${taskQueue} and ${apiTaskQueueOf(taskQueue)} on ${settings.address} (namespace ${settings.namespace})`);
+  ctx.out.progress(`ID lists in ${activities.blobs.location}; webhook secrets ${activities.secretsDescription}`);
   let ingress: WebhookIngress | undefined;
   let clientConnection: { close(): Promise<void> } | undefined;
   if (options.webhookPort !== undefined) {
     const { client, connection: c } = await connectClient(settings, ctx.env);
     clientConnection = c;
-    ingress = await startWebhookIngress({ client, secrets: activities.webhookSecrets, port: parsePort(options.webhookPort, '--webhook-port'), host: options.webhookHost });
+    ingress = await startWebhookIngress({ client, secrets: activities.receiverSecrets, port: parsePort(options.webhookPort, '--webhook-port'), host: options.webhookHost });
     ctx.out.progress(`receiving webhooks on ${ingress.url}`);
   }
   const onTerm = () => void workers.shutdown();
