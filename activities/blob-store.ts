@@ -1,8 +1,8 @@
 // Content-addressed store for ID lists: normalized (trimmed, unique, sorted, one per line) files named by SHA-256.
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { mkdir, open, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { sortIds } from './id-list-digest';
@@ -27,7 +27,8 @@ export interface StoredIdList extends ListRef {
 export type IdListSource = Readable | AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array> | { file: string };
 
 export interface BlobStore {
-  readonly dir: string;
+  /** Where the blobs live, for messages: a directory path or an `s3://bucket/prefix` URL. Never holds a credential. */
+  readonly location: string;
   /** Normalizes and stores a list; the same set of IDs always yields the same ref. Atomic. */
   put(source: IdListSource): Promise<StoredIdList>;
   /** A stream of the stored file. Emits a BlobStoreError (code `not_found`) when the ref is unknown. */
@@ -35,9 +36,35 @@ export interface BlobStore {
   has(ref: string): Promise<boolean>;
   /** Byte size of a stored list, or undefined when unknown. */
   size(ref: string): Promise<number | undefined>;
+  /** Small named objects kept beside the lists in the same storage (the sealed webhook secrets). */
+  readonly objects: SideObjects;
 }
 
-export type BlobStoreErrorCode = 'invalid_id' | 'too_many_ids' | 'invalid_ref' | 'not_found';
+/**
+ * Small named objects beside the ID lists (a few kilobytes each, read and written whole). Names are
+ * relative paths of `[A-Za-z0-9._-]` segments joined by `/` (see {@link checkObjectName}).
+ */
+export interface SideObjects {
+  /** Writes an object atomically (readers see the old bytes or the new ones, never a part). */
+  put(name: string, data: Uint8Array): Promise<void>;
+  /** The object's bytes, or undefined when there is none. */
+  get(name: string): Promise<Uint8Array | undefined>;
+  /** Names of the objects under `prefix` (a directory-like prefix ending in `/`), sorted. */
+  list(prefix: string): Promise<string[]>;
+}
+
+export type BlobStoreErrorCode =
+  | 'invalid_id'
+  | 'too_many_ids'
+  | 'invalid_ref'
+  | 'invalid_name'
+  | 'not_found'
+  /** The storage refused the credential (unknown key, bad signature, no permission). */
+  | 'access_denied'
+  /** The bucket named by the URL does not exist. */
+  | 'bucket_not_found'
+  /** The storage could not be reached or kept failing. */
+  | 'unavailable';
 
 /** A named, located problem with an ID list or a reference. Never carries the offending ID itself. */
 export class BlobStoreError extends Error {
@@ -61,7 +88,22 @@ export function blobDirFromEnv(env: Record<string, string | undefined> = process
   return env.STUDYFLOW_BLOB_DIR?.trim() || DEFAULT_BLOB_DIR;
 }
 
-export function createBlobStore(options: BlobStoreOptions = {}): BlobStore {
+/** A local store: the directory's path, for tests and tools that look at the files. */
+export interface LocalBlobStore extends BlobStore {
+  readonly dir: string;
+}
+
+const OBJECT_NAME = /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*\/?$/;
+
+/** Throws `invalid_name` unless `name` is a relative path of safe segments (no `..`, no leading `/`). */
+export function checkObjectName(name: string): string {
+  if (!OBJECT_NAME.test(name) || name.split('/').some((segment) => segment === '.' || segment === '..')) {
+    throw new BlobStoreError('invalid_name', 'an object name is a relative path of A-Z a-z 0-9 . _ - segments');
+  }
+  return name;
+}
+
+export function createBlobStore(options: BlobStoreOptions = {}): LocalBlobStore {
   const dir = resolve(options.dir ?? blobDirFromEnv());
   const maxIds = options.maxIds ?? DEFAULT_MAX_IDS;
   const maxIdLength = options.maxIdLength ?? 256;
@@ -75,8 +117,10 @@ export function createBlobStore(options: BlobStoreOptions = {}): BlobStore {
 
   return {
     dir,
+    location: dir,
+    objects: directoryObjects(dir),
     async put(source) {
-      const ids = sortIds([...(await collectIds(source, maxIds, maxIdLength))]);
+      const ids = await readIdList(source, { maxIds, maxIdLength });
       await mkdir(objects, { recursive: true });
       const temp = join(dir, `.tmp-${process.pid}-${randomBytes(8).toString('hex')}`);
       const { sha256, bytes } = await writeCanonical(temp, ids);
@@ -120,6 +164,77 @@ export function createBlobStore(options: BlobStoreOptions = {}): BlobStore {
   };
 }
 
+/**
+ * Reads a list in bounded memory (the set of distinct IDs, at most `maxIds`) and returns its IDs
+ * unique and sorted: the canonical order every store writes.
+ */
+export async function readIdList(source: IdListSource, limits: { maxIds?: number; maxIdLength?: number } = {}): Promise<string[]> {
+  return sortIds([...(await collectIds(source, limits.maxIds ?? DEFAULT_MAX_IDS, limits.maxIdLength ?? 256))]);
+}
+
+/** The canonical file of sorted unique IDs (`id\n` each) as chunks of about 64 KiB, made as they are read. */
+export function* canonicalChunks(ids: readonly string[]): Generator<Buffer> {
+  const batch: string[] = [];
+  let chars = 0;
+  for (const id of ids) {
+    batch.push(id, '\n');
+    chars += id.length + 1;
+    if (chars >= 64 * 1024) {
+      yield Buffer.from(batch.join(''), 'utf8');
+      batch.length = 0;
+      chars = 0;
+    }
+  }
+  if (batch.length > 0) yield Buffer.from(batch.join(''), 'utf8');
+}
+
+/** Side objects as files under `dir` (written to a temporary file, then renamed into place). */
+function directoryObjects(dir: string): SideObjects {
+  return {
+    async put(name, data) {
+      const target = join(dir, checkObjectName(name));
+      await mkdir(dirname(target), { recursive: true, mode: 0o700 });
+      const temp = join(dir, `.tmp-${process.pid}-${randomBytes(8).toString('hex')}`);
+      await writeFile(temp, data, { mode: 0o600, flag: 'wx' });
+      try {
+        await rename(temp, target);
+      } catch (error) {
+        await unlink(temp).catch(() => undefined);
+        throw error;
+      }
+    },
+    async get(name) {
+      try {
+        return await readFile(join(dir, checkObjectName(name)));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw error;
+      }
+    },
+    async list(prefix) {
+      const base = join(dir, checkObjectName(prefix));
+      const names: string[] = [];
+      const walk = async (at: string, rel: string): Promise<void> => {
+        let entries;
+        try {
+          entries = await readdir(at, { withFileTypes: true });
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+          throw error;
+        }
+        for (const entry of entries) {
+          if (entry.name.startsWith('.tmp-')) continue;
+          if (entry.isDirectory()) await walk(join(at, entry.name), `${rel}${entry.name}/`);
+          else if (entry.isFile()) names.push(`${rel}${entry.name}`);
+        }
+      };
+      const normalized = prefix.endsWith('/') ? prefix : `${prefix}/`;
+      await walk(base, normalized);
+      return names.sort();
+    },
+  };
+}
+
 async function collectIds(source: IdListSource, maxIds: number, maxIdLength: number): Promise<Set<string>> {
   const ids = new Set<string>();
   const decoder = new StringDecoder('utf8');
@@ -153,23 +268,11 @@ async function writeCanonical(path: string, ids: readonly string[]): Promise<{ s
   const file = await open(path, 'wx');
   let bytes = 0;
   try {
-    const batch: string[] = [];
-    let chars = 0;
-    const flush = async () => {
-      if (batch.length === 0) return;
-      const chunk = Buffer.from(batch.join(''), 'utf8');
-      batch.length = 0;
-      chars = 0;
+    for (const chunk of canonicalChunks(ids)) {
       hash.update(chunk);
       bytes += chunk.length;
       await file.write(chunk);
-    };
-    for (const id of ids) {
-      batch.push(id, '\n');
-      chars += id.length + 1;
-      if (chars >= 64 * 1024) await flush();
     }
-    await flush();
     await file.sync();
   } catch (error) {
     await file.close();

@@ -1,5 +1,6 @@
 // Streams a stored ID list to an upload endpoint as multipart/form-data (field `file`), never whole in memory.
 import { createHash } from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/common';
 import { heartbeatProgress } from './activity-context';
 import { callApi } from './api-call';
 import type { ActivityDeps } from './activity-deps';
@@ -33,6 +34,8 @@ export async function uploadIdListFile(deps: ActivityDeps, ctx: ActivityCtx, upl
   }
 
   let integrityProblem: string | undefined;
+  // The store could not be read (object storage unreachable or refusing the credential): worth a retry.
+  let storeProblem: BlobStoreError | undefined;
   const openVerified = async function* (): AsyncGenerator<Uint8Array> {
     const hash = createHash('sha256');
     let sent = 0;
@@ -51,7 +54,8 @@ export async function uploadIdListFile(deps: ActivityDeps, ctx: ActivityCtx, upl
         yield bytes;
       }
     } catch (error) {
-      integrityProblem = error instanceof BlobStoreError ? error.message : `reading the ID list failed: ${String(error)}`;
+      if (error instanceof BlobStoreError && (error.code === 'unavailable' || error.code === 'access_denied')) storeProblem = error;
+      else integrityProblem = error instanceof BlobStoreError ? error.message : `reading the ID list failed: ${String(error)}`;
       throw error;
     }
     const digest = hash.digest('hex');
@@ -78,6 +82,7 @@ export async function uploadIdListFile(deps: ActivityDeps, ctx: ActivityCtx, upl
       startsJob: true,
     });
   } catch (error) {
+    if (storeProblem) throw ApplicationFailure.retryable(`${activity}: ${storeProblem.message}`, 'BlobStoreUnavailable');
     if (integrityProblem) {
       throw blobCorruptFailure(activity, list.ref, integrityProblem);
     }

@@ -126,6 +126,7 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .option('--sandbox-port <n>', 'sandbox API port', '4010')
     .option('--webhook-port <n>', 'webhook receiver port', '4020')
     .option('--state-dir <dir>', 'where Temporal and the sandbox keep state', '.studyflow')
+    .addOption(new Option('--blob <store>', 'where ID lists and sealed webhook secrets live: a local directory, or a local S3 server (versitygw, built on first use)').choices(['local', 's3']).default('local'))
     .action(run(() => import('./commands/dev')));
 
   program
@@ -149,7 +150,18 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .option('--webhook-port <n>', 'also receive Demand API webhooks on this port (0 = a free one)')
     .option('--webhook-host <host>', 'bind address of the webhook receiver', '127.0.0.1')
     .option('--write-bundle <file>', 'write the workflow bundle to this file (for STUDYFLOW_WORKFLOW_BUNDLE) and exit')
+    .option('--check', 'check that Temporal, the blob store, the payload key and the webhook secrets are reachable, then exit')
+    .addOption(json())
     .action(run(() => import('./commands/worker')));
+
+  program
+    .command('receiver')
+    .description('receive Demand API webhooks and pass them to the study workflows (no workflow work); run several behind a load balancer')
+    .option('--port <n>', 'port (0 = a free one)', '4020')
+    .option('--host <host>', 'bind address', '127.0.0.1')
+    .option('--check', 'check that Temporal, the blob store and the webhook secrets are reachable, then exit')
+    .addOption(json())
+    .action(run(() => import('./commands/receiver')));
 
   program
     .command('doctor')

@@ -1,5 +1,5 @@
 import { allowOutsidePathsFromEnv, loadStudies, type Diagnostic, type LoadedStudy } from '../definitions';
-import { createBlobStore, blobDirFromEnv } from '../activities/blob-store';
+import { blobStoreFromEnv } from '../activities/blob-store-env';
 import { desiredStudyOf, type StudyListRefs } from '../plan/desired';
 import type { DesiredStudy } from '../plan/types';
 
@@ -23,7 +23,7 @@ export async function prepareStudies(
 ): Promise<{ prepared: PreparedStudy[]; diagnostics: Diagnostic[] }> {
   const { studies, diagnostics } = await loadStudies(paths, { allowOutsidePaths: options.allowOutsidePaths || allowOutsidePathsFromEnv(env) });
   if (diagnostics.some((d) => d.severity === 'error')) return { prepared: [], diagnostics };
-  const blobs = createBlobStore({ dir: blobDirFromEnv(env) });
+  const blobs = blobStoreFromEnv(env);
   const watchIntervalMs = env.STUDYFLOW_WATCH_INTERVAL_MS ? Number(env.STUDYFLOW_WATCH_INTERVAL_MS) : undefined;
   const prepared: PreparedStudy[] = [];
   for (const loaded of studies) {

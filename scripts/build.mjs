@@ -53,7 +53,10 @@ await esbuild.build({
   entryPoints: { 'cli/studyflow': 'cli/main.ts' },
   bundle: true,
   splitting: true,
-  packages: 'external',
+  // Pure-JavaScript dependencies are bundled in (fewer files to resolve and load at start-up); Temporal's
+  // packages (a native bridge, and the workflow bundler) and undici stay in node_modules.
+  external: ['@temporalio/*', 'undici', 'protobufjs', 'esbuild'],
+  banner: { js: "import { createRequire as __studyflowCreateRequire } from 'node:module'; const require = __studyflowCreateRequire(import.meta.url);" },
   outdir: dist,
   chunkNames: 'cli/chunks/[name]-[hash]',
   sourcemap: 'linked',

@@ -12,6 +12,18 @@ import { startStudyflowWorkers, type RunningWorkers } from './studyflow-worker';
 import { connectClient, connectWorker, dataConverterFromEnv } from './temporal-connection';
 import { startWebhookIngress, type WebhookIngress } from './webhook-ingress';
 import { startTemporalDevServer, type RunningDevServer } from './temporal-dev-server';
+import { startS3DevServer, type RunningS3DevServer } from './s3-dev-server';
+
+/** The local S3 server's credential, made once under stateDir (owner-only) so a restart keeps it. */
+function devS3Credentials(stateDir: string): { accessKeyId: string; secretAccessKey: string } {
+  const file = path.join(stateDir, 's3-credentials.json');
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(stateDir, { recursive: true });
+    const made = { accessKeyId: `studyflow-${randomBytes(4).toString('hex')}`, secretAccessKey: randomBytes(24).toString('base64url') };
+    fs.writeFileSync(file, `${JSON.stringify(made, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+  }
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as { accessKeyId: string; secretAccessKey: string };
+}
 
 /** The embedded default on one machine: Temporal dev server (SQLite), the sandbox API, and a worker. */
 export interface EmbeddedStackOptions {
@@ -42,6 +54,11 @@ export interface EmbeddedStackOptions {
   simulateFielding?: boolean;
   /** Run a worker in this process (default true); false when workers run as their own processes. */
   inProcessWorker?: boolean;
+  /**
+   * Where ID lists and sealed webhook secrets live: `local` (default) a directory under stateDir; `s3` a
+   * local S3 server (versitygw over stateDir/s3, built on first use), as a deployment's object storage.
+   */
+  blob?: 'local' | 's3';
 }
 
 export interface EmbeddedStack {
@@ -52,6 +69,8 @@ export interface EmbeddedStack {
   codec?: { url: string; uiEndpoint: string; tokenFile: string; keyFile: string };
   /** The webhook receiver (with the in-process worker): declare `${webhookUrl}` in study files. */
   webhooks?: WebhookIngress;
+  /** The local S3 server with `blob: 's3'`. */
+  s3?: RunningS3DevServer;
   /** The STUDYFLOW_* and TEMPORAL_* settings a CLI or another worker uses to reach this stack. */
   env: Record<string, string>;
   stop(): Promise<void>;
@@ -122,11 +141,22 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
       STUDYFLOW_BLOB_DIR: path.join(options.stateDir, 'blobs'),
       STUDYFLOW_WEBHOOK_SECRETS_FILE: path.join(options.stateDir, 'secrets', 'webhooks.json'),
     };
+    let s3: RunningS3DevServer | undefined;
+    if (options.blob === 's3') {
+      s3 = await startS3DevServer({ rootDir: path.join(options.stateDir, 's3'), buckets: ['studyflow'], stopWithParent: options.stopWithParent, ...devS3Credentials(options.stateDir) });
+      cleanups.push(() => s3!.stop());
+      delete env.STUDYFLOW_BLOB_DIR;
+      Object.assign(env, s3.env, { STUDYFLOW_BLOB_URL: 's3://studyflow/blobs' });
+      // What a CLI in another shell sources to store its ID lists there (owner-only: it holds the local credential).
+      const envFile = path.join(options.stateDir, 's3.env');
+      const lines = ['STUDYFLOW_BLOB_URL', 'AWS_ENDPOINT_URL', 'AWS_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'].map((name) => `${name}=${env[name]}`);
+      fs.writeFileSync(envFile, `${lines.join('\n')}\n`, { mode: 0o600 });
+    }
     if (temporal?.uiUrl) env.STUDYFLOW_TEMPORAL_UI_URL = temporal.uiUrl;
     if (options.taskQueue) env.STUDYFLOW_TASK_QUEUE = options.taskQueue;
     if (codec) env.STUDYFLOW_CODEC_KEY_FILE = codec.keyFile;
     if (options.inProcessWorker === false) {
-      return { temporalAddress, uiUrl: temporal?.uiUrl, sandbox, codec, env, stop };
+      return { temporalAddress, uiUrl: temporal?.uiUrl, sandbox, codec, s3, env, stop };
     }
     const connection: NativeConnection = await connectWorker({ address: temporalAddress, namespace: 'default', connectionOptions: {} });
     cleanups.push(() => connection.close());
@@ -148,10 +178,10 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
       codecEnv,
     );
     cleanups.push(() => clientConnection.close());
-    const webhooks = await startWebhookIngress({ client, secrets: activities.webhookSecrets, port: options.webhookPort ?? 0 });
+    const webhooks = await startWebhookIngress({ client, secrets: activities.receiverSecrets, port: options.webhookPort ?? 0 });
     cleanups.push(() => webhooks.close());
     env.STUDYFLOW_WEBHOOK_URL = webhooks.url;
-    return { temporalAddress, uiUrl: temporal?.uiUrl, sandbox, codec, webhooks, env, stop };
+    return { temporalAddress, uiUrl: temporal?.uiUrl, sandbox, codec, s3, webhooks, env, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { startWebhookReceiver, type RunningWebhookReceiver } from './webhook-receiver';
 import { WebhookEventRouter } from './webhook-routing';
-import type { FileWebhookSecretStore } from './webhook-secret-store';
+import type { ReceiverSecretSource } from './webhook-secret-store';
 
 /** The webhook receiver wired to the workflows: verified deliveries become target-group workflow signals. */
 export interface WebhookIngress {
@@ -13,7 +13,7 @@ export interface WebhookIngress {
 
 export async function startWebhookIngress(options: {
   client: Client;
-  secrets: FileWebhookSecretStore;
+  secrets: ReceiverSecretSource;
   port?: number;
   host?: string;
   /** Signature header name (the connection profile's); default `Svc-Signature`. */
@@ -23,7 +23,7 @@ export async function startWebhookIngress(options: {
   const receiver = await startWebhookReceiver({
     port: options.port ?? 0,
     host: options.host,
-    secrets: () => options.secrets.allSecrets(),
+    secrets: (read) => options.secrets.secretsForVerification(read),
     signatureHeader: options.signatureHeader,
     onEvent: (event) => router.route(event),
   });

@@ -61,8 +61,12 @@ export interface WebhookReceiverOptions {
    * (the `cint` connection profile, STUDYFLOW_API_PROFILE).
    */
   signatureHeader?: string;
-  /** Every currently valid signing secret (several during a rotation). Read on each delivery; empty strings are ignored. */
-  secrets: () => string[];
+  /**
+   * Every currently valid signing secret (several during a rotation), asked on each delivery; empty
+   * strings are ignored. When a delivery matches none, it is asked once more with `fresh: true` (a
+   * shared store may hold a webhook created since its last read). A throw or rejection answers 503.
+   */
+  secrets: (options?: { fresh?: boolean }) => string[] | Promise<string[]>;
   /** Deliveries signed further than this from now (past or future) are rejected as `stale`. Default 300 seconds. */
   toleranceSeconds?: number;
   /** Largest body on the wire (compressed or not), in bytes. Default 1 MiB; larger gives 413. */
@@ -176,6 +180,17 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
     respond(res, status, body, extra.headers);
   }
 
+  /** The secrets to verify with, or undefined when the source failed. */
+  async function readSecrets(fresh: boolean): Promise<string[] | undefined> {
+    try {
+      const secrets = await options.secrets(fresh ? { fresh } : undefined);
+      return secrets.filter((secret) => typeof secret === 'string' && secret.length > 0);
+    } catch (error) {
+      log({ level: 'error', message: 'webhook secrets could not be read', error: errorText(error) });
+      return undefined;
+    }
+  }
+
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     counts.received += 1;
     const pathname = (req.url ?? '/').split('?')[0];
@@ -206,14 +221,14 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
       body = inflated.body;
     }
 
-    let secrets: string[];
-    try {
-      secrets = options.secrets().filter((secret) => typeof secret === 'string' && secret.length > 0);
-    } catch {
-      secrets = [];
+    let secrets = await readSecrets(false);
+    if (secrets !== undefined && secrets.length === 0) secrets = await readSecrets(true);
+    if (secrets === undefined || secrets.length === 0) return reject(res, 'secrets_unavailable', 503, { headers: { 'retry-after': retryAfter } });
+    if (!signatureMatches(header, secrets, body)) {
+      const fresh = await readSecrets(true);
+      if (fresh === undefined) return reject(res, 'secrets_unavailable', 503, { headers: { 'retry-after': retryAfter } });
+      if (!signatureMatches(header, fresh, body)) return reject(res, 'bad_signature', 401);
     }
-    if (secrets.length === 0) return reject(res, 'secrets_unavailable', 503, { headers: { 'retry-after': retryAfter } });
-    if (!signatureMatches(header, secrets, body)) return reject(res, 'bad_signature', 401);
     if (!signatureIsFresh(header, clock(), toleranceSeconds)) return reject(res, 'stale', 401);
 
     // Verified: only now is the body parsed.

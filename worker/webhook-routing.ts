@@ -1,14 +1,16 @@
-import type { Client } from '@temporalio/client';
-import { targetGroupEventSignal, type WebhookEventSignal } from '../workflows/messages';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { targetGroupEventUpdate, webhookEventUpdateId, type WebhookEventSignal } from '../workflows/messages';
 
 /**
  * Routes a verified webhook event to the workflow of its target group: found once through the
  * `StudyflowTargetGroupId` search attribute (the API's id), then cached. Events for target groups
- * studyflow does not manage are dropped (and counted).
+ * studyflow does not manage are dropped (and counted). The event goes as an Update whose id comes from
+ * the event id, so the workflow takes it once even when several receivers (sharing no cache) pass on
+ * the same delivery: the duplicates come back as `duplicate` and are counted.
  */
 export class WebhookEventRouter {
   private readonly workflowIds = new Map<string, string>();
-  readonly counts = { routed: 0, unmanaged: 0, withoutTargetGroup: 0 };
+  readonly counts = { routed: 0, duplicates: 0, unmanaged: 0, withoutTargetGroup: 0 };
 
   constructor(
     private readonly client: Client,
@@ -25,8 +27,22 @@ export class WebhookEventRouter {
       this.counts.unmanaged += 1;
       return;
     }
-    await this.client.workflow.getHandle(workflowId).signal(targetGroupEventSignal, event);
-    this.counts.routed += 1;
+    let outcome: 'accepted' | 'duplicate';
+    try {
+      outcome = await this.client.workflow
+        .getHandle(workflowId)
+        .executeUpdate(targetGroupEventUpdate, { args: [event], updateId: webhookEventUpdateId(event.id) });
+    } catch (error) {
+      // The workflow ended since it was looked up (a completed target group): no longer managed.
+      if (!(error instanceof WorkflowNotFoundError)) throw error;
+      this.workflowIds.delete(event.targetGroupId);
+      this.counts.unmanaged += 1;
+      return;
+    }
+    // A repeated update id is answered with the first outcome ('accepted'); 'duplicate' means the
+    // workflow's own set caught it (another run, or a signal). Either way it was taken once.
+    if (outcome === 'duplicate') this.counts.duplicates += 1;
+    else this.counts.routed += 1;
   }
 
   private async workflowIdOf(targetGroupId: string): Promise<string | undefined> {

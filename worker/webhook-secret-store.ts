@@ -53,3 +53,18 @@ export class FileWebhookSecretStore implements WebhookSecretStore {
     return this.read().map((e) => e.secret);
   }
 }
+
+/** What a webhook receiver verifies signatures with: every secret it may need, cached or read anew. */
+export interface ReceiverSecretSource {
+  /**
+   * Every currently held signing secret. `fresh` asks to read the store again (a delivery failed
+   * verification against the cached set: a webhook may have been created since); a source may
+   * rate-limit such reads.
+   */
+  secretsForVerification(options?: { fresh?: boolean }): Promise<string[]>;
+}
+
+/** The single-machine store as a receiver's source (it reads the file on every call). */
+export function fileSecretSource(store: FileWebhookSecretStore): ReceiverSecretSource {
+  return { secretsForVerification: () => Promise.resolve(store.allSecrets()) };
+}

@@ -1,11 +1,10 @@
-import path from 'node:path';
 import { createActivities } from '../activities';
 import { observeStudyActivities } from '../activities/observe-study';
-import { createBlobStore, blobDirFromEnv } from '../activities/blob-store';
+import { blobStoreFromEnv } from '../activities/blob-store-env';
 import { loadApiConfig } from '../activities/http/api-config';
 import { createDemandApiClient } from '../activities/http/demand-api-client';
 import { withDevDefaults } from './api-environment';
-import { FileWebhookSecretStore } from './webhook-secret-store';
+import { webhookSecretsFromEnv } from './sealed-webhook-secrets';
 
 /** The activity object a worker registers, built from the process environment (STUDYFLOW_*). */
 export function createWorkerActivities(env: NodeJS.ProcessEnv | Record<string, string>) {
@@ -22,9 +21,9 @@ export function createWorkerActivities(env: NodeJS.ProcessEnv | Record<string, s
     throw new Error(`STUDYFLOW_API_MAX_CONNECTIONS must be a positive whole number, got "${connections}"`);
   }
   const api = createDemandApiClient({ config, requestsPerSecond, maxConnections });
-  const blobs = createBlobStore({ dir: blobDirFromEnv(settings) });
-  const secretsFile = settings.STUDYFLOW_WEBHOOK_SECRETS_FILE ?? path.join('.studyflow', 'secrets', 'webhooks.json');
-  const webhookSecrets = new FileWebhookSecretStore(secretsFile);
+  const blobs = blobStoreFromEnv(settings);
+  const secrets = webhookSecretsFromEnv(settings, blobs);
+  const webhookSecrets = secrets.store;
   const deps = { api, blobs, webhookSecrets };
   const activities = { ...createActivities(deps), ...observeStudyActivities(deps) };
   return {
@@ -32,6 +31,9 @@ export function createWorkerActivities(env: NodeJS.ProcessEnv | Record<string, s
     api,
     blobs,
     webhookSecrets,
+    /** What a webhook receiver of this process verifies signatures with, and where it reads them. */
+    receiverSecrets: secrets.source,
+    secretsDescription: secrets.description,
     async close(): Promise<void> {
       await Promise.resolve();
     },

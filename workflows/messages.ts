@@ -260,6 +260,17 @@ export const targetGroupRevisionSignal = defineSignal<[TargetGroupRevision]>('ta
 export const targetGroupApproveSignal = defineSignal<[]>('targetGroupApprove');
 export const targetGroupControlSignal = defineSignal<[FieldingControlRequest['action']]>('targetGroupControl');
 export const targetGroupEventSignal = defineSignal<[WebhookEventSignal]>('targetGroupEvent');
+/**
+ * A webhook event for a target group, sent by receivers as an Update whose id is derived from the event
+ * id: Temporal answers a repeated update id within a run with the first outcome, and the workflow's
+ * bounded set of seen ids (carried across continue-as-new) catches the rest. `duplicate` when taken before.
+ */
+export const targetGroupEventUpdate = defineUpdate<'accepted' | 'duplicate', [WebhookEventSignal]>('targetGroupEventOnce');
+
+/** The update id of a webhook event's delivery to its target-group workflow. */
+export function webhookEventUpdateId(eventId: string): string {
+  return `webhook-event/${eventId}`;
+}
 export const targetGroupStatusQuery = defineQuery<TargetGroupStatus>('targetGroupStatus');
 export const targetGroupReportSignal = defineSignal<[TargetGroupReportUpdate]>('targetGroupReport');
 export const targetGroupReportQuery = defineQuery<TargetGroupReportData>('targetGroupReport');

@@ -5,6 +5,7 @@ import {
   targetGroupApproveSignal,
   targetGroupControlSignal,
   targetGroupEventSignal,
+  targetGroupEventUpdate,
   targetGroupReportQuery,
   targetGroupRevisionSignal,
   targetGroupStatusQuery,
@@ -29,7 +30,9 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
   setHandler(targetGroupReportQuery, () => state.reportData());
   setHandler(targetGroupApproveSignal, () => void (state.approved = true));
   setHandler(targetGroupControlSignal, (action) => void state.controls.push(action));
-  setHandler(targetGroupEventSignal, (event) => void state.events.push(event));
+  // A webhook event is taken once, however many receivers pass it on (an Update keyed by the event id) and however often it comes.
+  setHandler(targetGroupEventSignal, (event) => void state.takeEvent(event));
+  setHandler(targetGroupEventUpdate, (event) => (state.takeEvent(event) ? 'accepted' : 'duplicate'));
   setHandler(targetGroupRevisionSignal, (next) => void (state.pendingRevision = next));
   const progress = new ProgressSender(state, workflowInfo().runStartTime.getTime());
   void progress.run();

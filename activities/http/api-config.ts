@@ -69,6 +69,12 @@ export const CONNECTION_PROFILES = {
   cint: { versionHeader: 'Cint-API-Version', signatureHeader: 'Cint-Signature', sessionEvent: 'session-updated', targetGroupEvent: 'target-group-updated' },
 } as const;
 export type ConnectionProfileName = keyof typeof CONNECTION_PROFILES;
+
+/** The profile STUDYFLOW_API_PROFILE names; `sandbox` when unset (an unknown name is refused by loadApiConfig). */
+export function connectionProfileFromEnv(env: Record<string, string | undefined>): (typeof CONNECTION_PROFILES)[ConnectionProfileName] {
+  const name = env.STUDYFLOW_API_PROFILE?.trim() || 'sandbox';
+  return Object.hasOwn(CONNECTION_PROFILES, name) ? CONNECTION_PROFILES[name as ConnectionProfileName] : CONNECTION_PROFILES.sandbox;
+}
 export const DEFAULT_API_TIMEOUTS: Readonly<ApiTimeouts> = Object.freeze({ connectMs: 10_000, headersMs: 30_000, bodyMs: 60_000 });
 
 /** Environment variables read by {@link loadApiConfig}. */

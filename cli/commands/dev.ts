@@ -6,10 +6,10 @@ import { parsePort } from '../options';
 
 export async function run(
   ctx: CliContext,
-  options: { temporalPort: string; uiPort: string; sandboxPort: string; webhookPort: string; stateDir: string },
+  options: { temporalPort: string; uiPort: string; sandboxPort: string; webhookPort: string; stateDir: string; blob?: 'local' | 's3' },
 ): Promise<number> {
   const stateDir = path.resolve(ctx.cwd, options.stateDir);
-  ctx.out.progress('starting Temporal (SQLite), the sandbox API and a worker…');
+  ctx.out.progress(`starting Temporal (SQLite), the sandbox API${options.blob === 's3' ? ', a local S3 server (versitygw)' : ''} and a worker…`);
   const stack = await startEmbeddedStack({
     encryptPayloads: true,
     simulateFielding: true,
@@ -18,6 +18,7 @@ export async function run(
     uiPort: parsePort(options.uiPort, '--ui-port'),
     sandboxPort: parsePort(options.sandboxPort, '--sandbox-port'),
     webhookPort: parsePort(options.webhookPort, '--webhook-port'),
+    blob: options.blob,
   }).catch((error: Error) => {
     throw new CliError(`cannot start the embedded stack: ${error.message}`);
   });
@@ -30,10 +31,14 @@ export async function run(
     ctx.out.progress(`Codec server ${stack.codec.url}  (bearer token in ${path.relative(ctx.cwd, stack.codec.tokenFile)}, for \`temporal --codec-endpoint\`)`);
   }
   if (stack.webhooks) ctx.out.progress(`Webhooks     ${stack.webhooks.url}   (use it as a webhook url in study files)`);
+  if (stack.s3) ctx.out.progress(`S3 (blobs)   ${stack.s3.endpoint}  bucket studyflow, ID lists and sealed webhook secrets under s3://studyflow/blobs`);
   ctx.out.progress(`State        ${stateDir}`);
   ctx.out.progress('');
   ctx.out.progress('In another terminal (same directory), `npx studyflow apply examples/quickstart/study.yaml` uses these defaults.');
   if (stack.codec) ctx.out.progress(`The CLI finds the payload key in this directory; from elsewhere: export STUDYFLOW_CODEC_KEY_FILE=${stack.codec.keyFile}`);
+  if (stack.s3) {
+    ctx.out.progress(`The CLI stores ID lists in the S3 server: in that shell, first \`set -a; . ${path.relative(ctx.cwd, path.join(stateDir, 's3.env'))}; set +a\``);
+  }
   ctx.out.progress('Ctrl-C stops everything.');
   await ctx.interrupted;
   ctx.out.progress('stopping…');

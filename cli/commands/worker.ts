@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { API_CONFIG_ENV, CONNECTION_PROFILES, type ConnectionProfileName } from '../../activities/http/api-config';
+import { connectionProfileFromEnv } from '../../activities/http/api-config';
 import { startStudyflowWorkers, writeWorkflowBundle } from '../../worker/studyflow-worker';
 import { connectClient, connectWorker, dataConverterFromEnv, temporalSettings, workflowTaskQueue } from '../../worker/temporal-connection';
 import { startWebhookIngress, type WebhookIngress } from '../../worker/webhook-ingress';
@@ -7,18 +7,15 @@ import { parsePort } from '../options';
 import { apiTaskQueueOf } from '../../workflows/activity-proxies';
 import { createWorkerActivities } from '../../worker/worker-activities';
 import type { CliContext } from '../main';
+import { checkReachability } from '../../worker/reachability-check';
+import { reportReachability } from '../reachability-view';
 
-/** The connection profile STUDYFLOW_API_PROFILE names (validated with the rest of the API settings). */
-function connectionProfile(env: NodeJS.ProcessEnv) {
-  const name = env[API_CONFIG_ENV.profile]?.trim() || 'sandbox';
-  return Object.hasOwn(CONNECTION_PROFILES, name) ? CONNECTION_PROFILES[name as ConnectionProfileName] : CONNECTION_PROFILES.sandbox;
-}
-
-/** `studyflow worker`: one worker process; SIGTERM or Ctrl-C shuts it down gracefully. */
+/** `studyflow worker`: one worker process; SIGTERM or Ctrl-C shuts it down gracefully. `--check` only checks what it needs. */
 export async function run(
   ctx: CliContext,
-  options: { webhookPort?: string; webhookHost: string; writeBundle?: string } = { webhookHost: '127.0.0.1' },
+  options: { webhookPort?: string; webhookHost: string; writeBundle?: string; check?: boolean; json?: boolean } = { webhookHost: '127.0.0.1' },
 ): Promise<number> {
+  if (options.check) return reportReachability(ctx, 'worker', await checkReachability('worker', ctx.env), Boolean(options.json));
   if (options.writeBundle !== undefined) {
     const file = path.resolve(ctx.cwd, options.writeBundle);
     const { bytes } = await writeWorkflowBundle(file);
@@ -31,6 +28,7 @@ export async function run(
   const taskQueue = workflowTaskQueue(ctx.env);
   const workers = await startStudyflowWorkers({ connection, namespace: settings.namespace, activities: activities.activities, taskQueue, dataConverter: dataConverterFromEnv(ctx.env) });
   ctx.out.progress(`worker polling ${taskQueue} and ${apiTaskQueueOf(taskQueue)} on ${settings.address} (namespace ${settings.namespace})`);
+  ctx.out.progress(`ID lists in ${activities.blobs.location}; webhook secrets ${activities.secretsDescription}`);
   let ingress: WebhookIngress | undefined;
   let clientConnection: { close(): Promise<void> } | undefined;
   if (options.webhookPort !== undefined) {
@@ -38,10 +36,10 @@ export async function run(
     clientConnection = c;
     ingress = await startWebhookIngress({
       client,
-      secrets: activities.webhookSecrets,
+      secrets: activities.receiverSecrets,
       port: parsePort(options.webhookPort, '--webhook-port'),
       host: options.webhookHost,
-      signatureHeader: connectionProfile(ctx.env).signatureHeader,
+      signatureHeader: connectionProfileFromEnv(ctx.env).signatureHeader,
     });
     ctx.out.progress(`receiving webhooks on ${ingress.url}`);
   }

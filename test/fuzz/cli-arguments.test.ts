@@ -14,7 +14,7 @@ import { makeTempDir, runCli, type CapturedRun } from '../cli/run-cli';
 const PER_RUN_TIMEOUT_MS = 20_000;
 const SECRET = 'fuzz-client-secret-5e0d7a93c1';
 /** Commands that run until interrupted when their arguments are valid: only tried with invalid options below. */
-const LONG_RUNNING = new Set(['dev', 'demo', 'sandbox', 'worker']);
+const LONG_RUNNING = new Set(['dev', 'demo', 'sandbox', 'worker', 'receiver']);
 
 const VALID_STUDY = `format: studyflow/v1
 study: fuzz-valid

@@ -121,7 +121,7 @@ export async function scanWorkflowHistories(
  * test file's own (so no other file's workflows reach it), and a worker in this process unless
  * `inProcessWorker` is false.
  */
-export async function startTestStack(name: string, options: { inProcessWorker?: boolean; encryptPayloads?: boolean } = {}): Promise<TestStack> {
+export async function startTestStack(name: string, options: { inProcessWorker?: boolean; encryptPayloads?: boolean; blob?: 'local' | 's3' } = {}): Promise<TestStack> {
   const temporalAddress = inject('temporalAddress');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `studyflow-${name}-`));
   const taskQueue = `test-${name}-${Math.random().toString(36).slice(2, 8)}`;
@@ -132,6 +132,8 @@ export async function startTestStack(name: string, options: { inProcessWorker?: 
     sandboxPort: 0,
     inProcessWorker: options.inProcessWorker,
     encryptPayloads: options.encryptPayloads,
+    blob: options.blob,
+    stopWithParent: options.blob === 's3' ? true : undefined,
   });
   const env = { ...stack.env, STUDYFLOW_WATCH_INTERVAL_MS: '30000', NO_COLOR: '1' };
   const { client, connection } = await connectClient({ address: temporalAddress, namespace: 'default', connectionOptions: {} }, env);

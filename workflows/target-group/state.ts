@@ -4,6 +4,7 @@ import type { ApiVersion } from '../../shared/api-version';
 import type { CompletesPoint, FieldingControlRequest, PerformanceSnapshot, ReportChange, TargetGroupReportData, TargetGroupRevision, TargetGroupStatus, WebhookEventSignal } from '../messages';
 import { appendChanges, expectedFigures } from '../report-data';
 import { TRANSITIONS, type TargetGroupEvent } from '../phases';
+import { SeenEvents } from '../seen-events';
 
 /** What the report keeps across continue-as-new. */
 export interface CarriedReport {
@@ -23,7 +24,17 @@ export interface TargetGroupWorkflowInput {
   apiVersion: ApiVersion;
   revision: TargetGroupRevision;
   /** Carried across continue-as-new. */
-  carried?: { status: TargetGroupStatus; writes: number; launchAttempts: number; etag?: string; jobAttempts: Record<string, number>; report: CarriedReport };
+  carried?: {
+    status: TargetGroupStatus;
+    writes: number;
+    launchAttempts: number;
+    etag?: string;
+    jobAttempts: Record<string, number>;
+    report: CarriedReport;
+    /** Webhook event ids already taken (workflows/seen-events.ts), and events taken but not yet recorded. */
+    seenEventIds?: string[];
+    pendingEvents?: WebhookEventSignal[];
+  };
 }
 
 /** Everything a target group's workflow holds; its phase changes only through {@link TargetGroupState.enter}. */
@@ -35,6 +46,8 @@ export class TargetGroupState {
   approved = false;
   readonly controls: FieldingControlRequest['action'][] = [];
   readonly events: WebhookEventSignal[] = [];
+  /** The webhook event ids taken, so a redelivered event (several receivers, retries) is recorded once. */
+  readonly seenEvents: SeenEvents;
   writes: number;
   launchAttempts: number;
   etag?: string;
@@ -56,6 +69,8 @@ export class TargetGroupState {
     this.launchAttempts = c?.launchAttempts ?? 0;
     this.etag = c?.etag;
     this.jobAttempts = { ...(c?.jobAttempts ?? {}) };
+    this.seenEvents = new SeenEvents(c?.seenEventIds);
+    this.events.push(...(c?.pendingEvents ?? []));
     this.status = c?.status ?? { key: input.revision.desired.key, phase: 'draft', revision: input.revision.revision, targetGroupId: input.revision.targetGroupId, events: { received: 0, sessionsByStatus: {} }, updatedAt: new Date().toISOString() };
     const r = c?.report;
     this.report = { series: [...(r?.series ?? [])], changes: [...(r?.changes ?? [])], launchedAt: r?.launchedAt, performance: r?.performance, seq: r?.seq ?? 0, sentSeq: r?.sentSeq ?? 0 };
@@ -63,7 +78,23 @@ export class TargetGroupState {
 
   carried(): NonNullable<TargetGroupWorkflowInput['carried']> {
     const { series, changes, launchedAt, performance, seq, sentSeq } = this.report;
-    return { status: this.status, writes: this.writes, launchAttempts: this.launchAttempts, etag: this.etag, jobAttempts: this.jobAttempts, report: { series, changes, launchedAt, performance, seq, sentSeq } };
+    return {
+      status: this.status,
+      writes: this.writes,
+      launchAttempts: this.launchAttempts,
+      etag: this.etag,
+      jobAttempts: this.jobAttempts,
+      report: { series, changes, launchedAt, performance, seq, sentSeq },
+      seenEventIds: this.seenEvents.toArray(),
+      pendingEvents: [...this.events],
+    };
+  }
+
+  /** Queues a webhook event for the watch unless its id was taken before; false for a duplicate. */
+  takeEvent(event: WebhookEventSignal): boolean {
+    if (!this.seenEvents.remember(event.id)) return false;
+    this.events.push(event);
+    return true;
   }
 
   /** The target group in every call: project, target group, call context. */
