@@ -12,6 +12,8 @@ import type {
   BenchResults,
   BuyerViewResult,
   CliStartupFigures,
+  S3BlobMemoryFigures,
+  WrappedResult,
   EngineOverheadResult,
   FanOutFloorResult,
   FanOutFloorRow,
@@ -209,6 +211,27 @@ const CLI_STARTUP_TARGETS: readonly (readonly [string, number])[] = [
 
 function cliStartupVariant(figures: CliStartupFigures | undefined, label: string, build: 'compiled' | 'tsx') {
   return figures?.variants.find((v) => v.label === label && v.build === build);
+}
+
+function s3MemorySection(m: WrappedResult<S3BlobMemoryFigures> | undefined): string[] {
+  const out = ['## S3 blob store: memory of a 100,000-ID list', ''];
+  if (!m) return [...out, 'Not run.'];
+  const f = m.figures;
+  const mib = (value: number) => `${value.toFixed(1)} MiB`;
+  out.push(
+    provenance(m),
+    '',
+    `bench/s3-blob-memory.ts stores a list of ${formatNumber(f.ids)} random UUIDs (${mib(f.local.listMiB)} in canonical form, streamed in from a generator) and reads it back, in the local directory store and in the S3 store against versitygw on loopback. The figures are the peak of heap and array buffers over the baseline, sampled every 5 ms${f.gcForced ? ' after a forced GC' : ' (without --expose-gc: garbage included)'}. Both stores hold the set of distinct IDs while they normalize a list (at most ${formatNumber(f.ids)} IDs) and 64 KiB chunks on the way out; the S3 store streams the bodies of its PUT and GET, so the bound of the local store holds for it.`,
+    '',
+    markdownTable(
+      ['Store', 'Put (normalize, digest, upload)', 'Read back (stream and hash)'],
+      [
+        ['local directory', mib(f.local.putPeakMiB), mib(f.local.readPeakMiB)],
+        ['S3 (`STUDYFLOW_BLOB_URL=s3://…`)', mib(f.s3.putPeakMiB), mib(f.s3.readPeakMiB)],
+      ],
+    ),
+  );
+  return out;
 }
 
 function cliStartupSection(results: BenchResults): string[] {
@@ -649,6 +672,7 @@ export function renderMarkdown(results: BenchResults): string {
     ['', ...validationSection(results.validation)],
     ['', ...uploadSection(results)],
     ['', ...webhookSection(results)],
+    ['', ...s3MemorySection(results.s3BlobMemory)],
     ['', ...cliStartupSection(results)],
   ];
   return `${sections.flat().join('\n').replace(/\n{3,}/g, '\n\n')}\n`;
@@ -859,6 +883,7 @@ export function loadResults(outDir: string): BenchResults {
     webhook: readJson(at('webhook-receiver')),
     cliStartup: readJson(at('cli-startup')),
     buyerView: readJson(at('buyer-view')),
+    s3BlobMemory: readJson(at('s3-blob-memory')),
     run: readJson(at('run-all')),
   };
 }

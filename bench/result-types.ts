@@ -253,6 +253,15 @@ export interface CliStartupFigures {
   }[];
 }
 
+/** What bench/s3-blob-memory.ts prints: peak memory over the baseline while a 100,000-ID list is stored and read back. */
+export interface S3BlobMemoryFigures {
+  ids: number;
+  gcForced: boolean;
+  node: string;
+  local: { listMiB: number; putPeakMiB: number; readPeakMiB: number };
+  s3: { listMiB: number; putPeakMiB: number; readPeakMiB: number };
+}
+
 /** A benchmark that prints its figures as one JSON line, wrapped by bench/run-all.ts. */
 export interface WrappedResult<T> extends ResultHeader {
   figures: T;
@@ -269,6 +278,7 @@ export interface BenchResults {
   webhook?: WrappedResult<WebhookFigures>;
   cliStartup?: WrappedResult<CliStartupFigures>;
   buyerView?: BuyerViewResult;
+  s3BlobMemory?: WrappedResult<S3BlobMemoryFigures>;
   /** The run of bench/run-all.ts that produced them. */
   run?: RunSummary;
 }

@@ -1,5 +1,6 @@
 // Benchmark: the memory a process holds while it stores and reads back a 100,000-ID list, in the local
-// blob store and in the S3 store (versitygw on loopback, built on first use). Prints one JSON object.
+// blob store and in the S3 store (versitygw on loopback, built on first use). Prints one JSON line, as
+// bench/run-all.ts expects.
 //
 //   node --expose-gc bin/run-ts.js bench/s3-blob-memory.ts
 //
@@ -57,7 +58,7 @@ try {
   const s3Store = createS3BlobStore({ url: 's3://bench/blobs', env: server.env });
   const s3 = await measure(s3Store);
   s3Store.client.destroy();
-  process.stdout.write(`${JSON.stringify({ ids: IDS, gcForced: Boolean(gc), node: process.version, local, s3 }, null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify({ ids: IDS, gcForced: Boolean(gc), node: process.version, local, s3 })}\n`);
 } finally {
   await server.stop();
   fs.rmSync(dir, { recursive: true, force: true });

@@ -54,8 +54,8 @@ await esbuild.build({
   bundle: true,
   splitting: true,
   // Pure-JavaScript dependencies are bundled in (fewer files to resolve and load at start-up); Temporal's
-  // packages (a native bridge, and the workflow bundler) and undici stay in node_modules.
-  external: ['@temporalio/*', 'undici', 'protobufjs', 'esbuild'],
+  // packages (a native bridge, and the workflow bundler), the AWS SDK and undici stay in node_modules.
+  external: ['@temporalio/*', '@aws-sdk/*', 'undici', 'protobufjs', 'esbuild'],
   banner: { js: "import { createRequire as __studyflowCreateRequire } from 'node:module'; const require = __studyflowCreateRequire(import.meta.url);" },
   outdir: dist,
   chunkNames: 'cli/chunks/[name]-[hash]',

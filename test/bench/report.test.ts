@@ -396,3 +396,18 @@ describe('the buyer-view headline', () => {
     expect(md).toContain('| 50 | 1,300 ms (1,200 ms–1,500 ms) | 1,400 ms (1,300 ms–1,600 ms) | 8% |');
   });
 });
+
+describe('the S3 memory section', () => {
+  it('tables the peak memory of both stores, with how it was sampled', () => {
+    const md = renderMarkdown({
+      s3BlobMemory: {
+        ...header('s3-blob-memory', 'node --expose-gc bin/run-ts.js bench/s3-blob-memory.ts', [0.5, 0.5, 0.5]),
+        figures: { ids: 100_000, gcForced: true, node: 'v20.0.0', local: { listMiB: 3.5, putPeakMiB: 9.4, readPeakMiB: 0.2 }, s3: { listMiB: 3.5, putPeakMiB: 10.1, readPeakMiB: 0 } },
+      },
+    });
+    expect(md).toContain('## S3 blob store: memory of a 100,000-ID list');
+    expect(md).toContain('| local directory | 9.4 MiB | 0.2 MiB |');
+    expect(md).toContain('| S3 (`STUDYFLOW_BLOB_URL=s3://…`) | 10.1 MiB | 0.0 MiB |');
+    expect(md).toContain('after a forced GC');
+  });
+});
