@@ -1,13 +1,17 @@
 // The published reference of the Demand API (OpenAPI 3.0.3, version 2025-12-18) as a test oracle: its JSON
 // schemas, compiled with ajv straight from the yml, check what the client sends and what the sandbox
 // answers, independently of studyflow's own zod wire schemas. The document is not part of the project
-// (public material, read for facts only); tests find it at STUDYFLOW_REFERENCE_OPENAPI, by default
-// /work/briefs/cint-demand-openapi.yml, and are skipped, visibly, where it is absent.
+// (public material, read for facts only: the GitHub repository api-evangelist/cint, file
+// openapi/_original/cint-demand-openapi.yml); tests find it at STUDYFLOW_REFERENCE_OPENAPI, by default
+// reference/cint-demand-openapi.yml in the shared folder beside the checkout (../shared), and are skipped,
+// visibly, where it is absent.
 import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
 import { parse } from 'yaml';
 
-export const REFERENCE_PATH = process.env.STUDYFLOW_REFERENCE_OPENAPI ?? '/work/briefs/cint-demand-openapi.yml';
+export const REFERENCE_PATH =
+  process.env.STUDYFLOW_REFERENCE_OPENAPI ?? path.resolve(import.meta.dirname, '../../../shared/reference/cint-demand-openapi.yml');
 export const referenceAvailable = existsSync(REFERENCE_PATH);
 
 type Json = Record<string, any>;
