@@ -2,8 +2,8 @@
 // `npm run build`: compiles studyflow into dist/, so that the `studyflow` command runs JavaScript with no
 // TypeScript compiler at run time.
 //   dist/cli/      the CLI: cli/main.ts and everything it imports, bundled by esbuild into ES modules,
-//                  one chunk per lazily imported command (npm packages stay external, resolved from
-//                  node_modules at run time). The structure check's ajv validators are compiled here, from
+//                  one chunk per lazily imported command (the pure-JavaScript dependencies bundled in; Temporal's
+//                  packages, the AWS SDK and undici resolved from node_modules at run time). The structure check's ajv validators are compiled here, from
 //                  the committed JSON Schemas, into ajv's standalone code (definitions/precompiled-validators.ts).
 //   dist/workflow-bundle.js     the Temporal workflow bundle, built once here, so workers start without webpack.
 //   dist/workflow-sources/      the workflow code and what it imports, transpiled file by file to JavaScript,
