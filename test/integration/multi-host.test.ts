@@ -27,6 +27,7 @@ import { connectClient } from '../../worker/temporal-connection';
 import { statusQuery, studyWorkflowId, type StudyStatus } from '../../workflows/messages';
 import { SandboxTestClient } from '../sandbox/sandbox-test-client';
 import { REPO_ROOT, eventually, historyPayloads } from './harness';
+import { targetGroupReference } from '../../plan/desired';
 
 const ACCOUNT = '1001';
 const BIN = path.join(REPO_ROOT, 'bin/studyflow.js');
@@ -309,7 +310,13 @@ target_groups:
     const state = await sandboxState();
     const jobs = Object.values(state.jobs as Record<string, { kind: string; target_group_id: string }>);
     const uploads = jobs.filter((j) => j.kind === 'exclusion_upload' || j.kind === 'recontact_upload');
-    const tgOf = (study: string, k: string) => Object.values(state.target_groups as Record<string, { id: string; target_group_customer_reference_number: string }>).find((t) => t.target_group_customer_reference_number === `studyflow:${study}:${k}`)!.id;
+    const tgOf = (study: string, k: string) => {
+      const found = Object.values(state.target_groups as Record<string, { id: string; target_group_customer_reference_number: string }>).find(
+        (t) => t.target_group_customer_reference_number === targetGroupReference(study, k),
+      );
+      expect(found, `the sandbox holds target group ${study}/${k}`).toBeDefined();
+      return found!.id;
+    };
     const usMain = tgOf('acme-every-exclusion', 'us_main');
     const panel = tgOf('panel-exclusion-100k', 'us_panel');
     const wave2 = tgOf('acme-recontact-wave2', 'wave2_recontact');
