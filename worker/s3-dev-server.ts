@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { installVersitygw } from '../scripts/versitygw.mjs';
 import { findFreePort } from './free-port';
+import { spawnServer } from './server-process';
 
 /** Options of a local S3 server (versitygw over a directory: `studyflow dev --blob s3` and the tests). */
 export interface S3DevServerOptions {
@@ -54,16 +54,7 @@ export async function startS3DevServer(options: S3DevServerOptions): Promise<Run
   const env = { ...(options.env ?? process.env), ROOT_ACCESS_KEY_ID: accessKeyId, ROOT_SECRET_ACCESS_KEY: secretAccessKey };
   const logFile = options.logFile ?? `${options.rootDir.replace(/\/+$/, '')}.log`;
   const log = fs.openSync(logFile, 'a');
-  let child: ChildProcess;
-  if (options.stopWithParent) {
-    const quoted = [bin, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-    const script = `${quoted} & srv=$!; trap 'kill $srv 2>/dev/null; wait $srv; exit 0' TERM INT; ` +
-      `while kill -0 ${process.pid} 2>/dev/null && kill -0 $srv 2>/dev/null; do sleep 1 & wait $!; done; ` +
-      `kill $srv 2>/dev/null; wait $srv`;
-    child = spawn('bash', ['-c', script], { stdio: ['ignore', log, log], env, cwd: options.cwd });
-  } else {
-    child = spawn(bin, args, { stdio: ['ignore', log, log], env, cwd: options.cwd });
-  }
+  const child = spawnServer(bin, args, { log, env, cwd: options.cwd, stopWithParent: options.stopWithParent });
   fs.closeSync(log);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const endpoint = `http://127.0.0.1:${port}`;

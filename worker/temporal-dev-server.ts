@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { installTemporalCli } from '../scripts/temporal-cli.mjs';
 import { SEARCH_ATTRIBUTE_TYPES } from '../workflows/search-attributes';
 import { findFreePort } from './free-port';
+import { spawnServer } from './server-process';
 
 /** Options for a local Temporal dev server (the embedded default of `studyflow dev` and the tests). */
 export interface DevServerOptions {
@@ -93,17 +93,7 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
   }
   const logFile = options.logFile ?? `${options.dbFile}.log`;
   const log = fs.openSync(logFile, 'a');
-  let child: ChildProcess;
-  if (options.stopWithParent) {
-    // A shell watchdog: the server dies with this process even when this process is SIGKILLed.
-    const quoted = [bin, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-    const script = `${quoted} & srv=$!; trap 'kill $srv 2>/dev/null; wait $srv; exit 0' TERM INT; ` +
-      `while kill -0 ${process.pid} 2>/dev/null && kill -0 $srv 2>/dev/null; do sleep 1 & wait $!; done; ` +
-      `kill $srv 2>/dev/null; wait $srv`;
-    child = spawn('bash', ['-c', script], { stdio: ['ignore', log, log] });
-  } else {
-    child = spawn(bin, args, { stdio: ['ignore', log, log] });
-  }
+  const child = spawnServer(bin, args, { log, stopWithParent: options.stopWithParent });
   fs.closeSync(log);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const address = `${ip}:${port}`;
