@@ -1,20 +1,29 @@
-// Projects: ensure (read before create), update, get, overview.
-import { accountPath, callApi, expectObject, expectResource, projectPath, readResourceOrMissing } from './api-call';
+// Projects: ensure (read before create), update, get, overview — on the reference's wire (create_project,
+// update_project, get_project_by_id, project_overview; docs/api-conventions.md).
+import { accountPath, callApi, projectPath } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireObject, requireText } from './activity-input';
 import { ensureResource } from './ensure-resource';
 import { listAllPages } from './pagination';
 import { LIST_PROJECTS } from './http/wire/lists';
+import { CreateProjectRequest, CreateProjectResponse, ProjectDetails, ProjectOverview, UpdateProjectRequest, UpdateProjectResponse } from './http/wire/projects';
+import { readAnswer } from './http/wire/read-answer';
+import { requestBody } from './http/wire/request-body';
+import { unexpectedResponseFailure } from './http/errors';
 import type { ActivityCtx, ApiObject, JsonObject } from './types';
 import { fromWireBody, toWireBody } from './version-adapter';
 
-/** Project fields studyflow sets (2025-12-18 names); other fields pass through. */
+/**
+ * The project fields studyflow sets (ProjectInfo). `human_readable_id` is the server's; a project has no
+ * business unit (its target groups carry one).
+ */
 export interface ProjectDesired extends JsonObject {
+  /** 5 to 128 characters. */
   name: string;
+  /** A UUID (the reference's UserID). */
+  project_manager_id: string;
   /** The natural key: the caller's own project identifier. */
   project_customer_reference_number: string;
-  business_unit_id?: string;
-  human_readable_id?: string;
 }
 
 export interface EnsureProjectInput {
@@ -26,6 +35,7 @@ export interface EnsureProjectInput {
   desired: ProjectDesired;
 }
 export interface EnsureProjectOutput {
+  /** The project read back when it existed; after a create, `{id}` and the fields sent (create answers only the id). */
   project: ApiObject;
   created: boolean;
 }
@@ -33,6 +43,8 @@ export interface UpdateProjectInput {
   ctx: ActivityCtx;
   projectId: string;
   desired: ProjectDesired;
+  /** Sent as Idempotency-Key on the update (required by the reference). */
+  idempotencyKey: string;
 }
 export interface ProjectInput {
   ctx: ActivityCtx;
@@ -45,6 +57,15 @@ export interface ProjectOverviewOutput {
   overview: Record<string, unknown>;
 }
 
+/** The create and update body: exactly ProjectInfo's fields. */
+function projectBody(desired: ProjectDesired) {
+  return {
+    name: desired.name,
+    project_manager_id: desired.project_manager_id,
+    project_customer_reference_number: desired.project_customer_reference_number,
+  };
+}
+
 /**
  * The account's projects with project_customer_reference_number `reference`. The reference's project list
  * (list_account_projects) has no filter for it, so every page is read and matched here.
@@ -54,12 +75,31 @@ export async function findProjectsByReference(deps: ActivityDeps, ctx: ActivityC
   return items.filter((item) => item.project_customer_reference_number === reference).map((item) => fromWireBody(item, ctx.apiVersion) as ApiObject);
 }
 
-export function projectActivities(deps: ActivityDeps) {
-  const readProject = (ctx: ActivityCtx, projectId: string) => readResourceOrMissing(deps.api, ctx, projectPath(ctx, projectId));
+/**
+ * get_project_by_id: the project (ProjectDetails) and its ETag; undefined on 404 when `missing` is `undefined`,
+ * else a 404 is the API's final not_found_error.
+ */
+export async function readProject(
+  deps: ActivityDeps,
+  ctx: ActivityCtx,
+  projectId: string,
+  missing: 'undefined' | 'fail' = 'undefined',
+): Promise<{ project: ApiObject; etag: string | undefined } | undefined> {
+  const req = { method: 'GET', path: projectPath(ctx, projectId), acceptStatuses: missing === 'undefined' ? [404] : [] } as const;
+  const res = await callApi(deps.api, ctx, req);
+  if (res.status === 404) return undefined;
+  const project = readAnswer({ operation: 'get_project_by_id', ...req }, ProjectDetails, { status: res.status, body: fromWireBody(res.body, ctx.apiVersion) });
+  return { project: project as ApiObject, etag: res.headers.etag };
+}
 
+export function projectActivities(deps: ActivityDeps) {
+  const read = async (ctx: ActivityCtx, projectId: string) => (await readProject(deps, ctx, projectId))?.project;
 
   return {
-    /** Finds the project by knownId, then by project_customer_reference_number; else creates it. */
+    /**
+     * Finds the project by knownId, then by project_customer_reference_number; else creates it (202 `{id}`;
+     * the id is used as is, without reading the project back).
+     */
     async ensureProject(input: EnsureProjectInput): Promise<EnsureProjectOutput> {
       const ctx = checkCtx('ensureProject', input.ctx);
       const key = requireText('ensureProject', 'idempotencyKey', input.idempotencyKey);
@@ -67,43 +107,49 @@ export function projectActivities(deps: ActivityDeps) {
       const reference = requireText('ensureProject', 'desired.project_customer_reference_number', desired.project_customer_reference_number);
       const { resource, created } = await ensureResource({
         describe: `project with project_customer_reference_number ${reference}`,
-        getById: input.knownId ? () => readProject(ctx, input.knownId as string) : undefined,
+        getById: input.knownId ? () => read(ctx, input.knownId as string) : undefined,
         findByNaturalKey: () => findProjectsByReference(deps, ctx, reference),
-        getFull: (id) => readProject(ctx, id),
+        getFull: (id) => read(ctx, id),
         create: async () => {
-          const req = {
-            method: 'POST',
-            path: `${accountPath(ctx)}/projects`,
-            json: toWireBody(desired, ctx.apiVersion),
-            idempotencyKey: key,
-          } as const;
-          return fromWireBody(expectResource(req, await callApi(deps.api, ctx, req)), ctx.apiVersion);
+          const json = requestBody('ensureProject', 'create_project', CreateProjectRequest, projectBody(desired));
+          const req = { method: 'POST', path: `${accountPath(ctx)}/projects`, json: toWireBody(json, ctx.apiVersion), idempotencyKey: key } as const;
+          const answer = readAnswer({ operation: 'create_project', ...req }, CreateProjectResponse, await callApi(deps.api, ctx, req));
+          return { ...json, id: answer.id };
         },
       });
       return { project: resource, created };
     },
 
-    /** PUT P/projects/{id} with the desired fields. */
+    /**
+     * PUT P/projects/{id} (update_project): reads the project for its ETag, then sends the whole ProjectInfoUpdate
+     * with If-Match and the Idempotency-Key. A 412 (changed since the read) is final: the next apply plans again.
+     */
     async updateProject(input: UpdateProjectInput): Promise<ProjectOutput> {
       const ctx = checkCtx('updateProject', input.ctx);
       const projectId = requireText('updateProject', 'projectId', input.projectId);
-      const desired = requireObject('updateProject', 'desired', input.desired);
-      const req = { method: 'PUT', path: projectPath(ctx, projectId), json: toWireBody(desired, ctx.apiVersion) } as const;
-      return { project: fromWireBody(expectResource(req, await callApi(deps.api, ctx, req)), ctx.apiVersion) };
+      const key = requireText('updateProject', 'idempotencyKey', input.idempotencyKey);
+      const desired = requireObject('updateProject', 'desired', input.desired) as ProjectDesired;
+      const current = (await readProject(deps, ctx, projectId, 'fail'))!;
+      const path = projectPath(ctx, projectId);
+      if (!current.etag) throw unexpectedResponseFailure({ method: 'GET', path }, 200, 'get_project_by_id answered without an ETag');
+      const json = requestBody('updateProject', 'update_project', UpdateProjectRequest, projectBody(desired));
+      const req = { method: 'PUT', path, json: toWireBody(json, ctx.apiVersion), idempotencyKey: key, ifMatch: current.etag } as const;
+      const answer = readAnswer({ operation: 'update_project', ...req }, UpdateProjectResponse, await callApi(deps.api, ctx, req));
+      return { project: { ...current.project, ...json, id: answer.id } };
     },
 
     async getProject(input: ProjectInput): Promise<ProjectOutput> {
       const ctx = checkCtx('getProject', input.ctx);
       const projectId = requireText('getProject', 'projectId', input.projectId);
-      const req = { method: 'GET', path: projectPath(ctx, projectId) } as const;
-      return { project: fromWireBody(expectResource(req, await callApi(deps.api, ctx, req)), ctx.apiVersion) };
+      return { project: (await readProject(deps, ctx, projectId, 'fail'))!.project };
     },
 
     async getProjectOverview(input: ProjectInput): Promise<ProjectOverviewOutput> {
       const ctx = checkCtx('getProjectOverview', input.ctx);
       const projectId = requireText('getProjectOverview', 'projectId', input.projectId);
       const req = { method: 'GET', path: `${projectPath(ctx, projectId)}/overview` } as const;
-      return { overview: fromWireBody(expectObject(req, await callApi(deps.api, ctx, req)), ctx.apiVersion) };
+      const res = await callApi(deps.api, ctx, req);
+      return { overview: readAnswer({ operation: 'project_overview', ...req }, ProjectOverview, { status: res.status, body: fromWireBody(res.body, ctx.apiVersion) }) };
     },
   };
 }

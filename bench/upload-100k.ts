@@ -78,7 +78,7 @@ async function main(): Promise<void> {
     const { project } = await activities.ensureProject({
       ctx,
       idempotencyKey: `bench:${run}:project`,
-      desired: { name: 'upload bench', project_customer_reference_number: `bench-${run}`, business_unit_id: process.env.STUDYFLOW_BENCH_BU ?? '2001' },
+      desired: { name: 'upload bench', project_customer_reference_number: `bench-${run}`, project_manager_id: process.env.STUDYFLOW_BENCH_PM ?? '6f1c2a4e-3001-4c8e-9d2b-000000003001' },
     });
     const { targetGroup } = await activities.ensureDraftTargetGroup({
       ctx,
@@ -86,7 +86,7 @@ async function main(): Promise<void> {
       idempotencyKey: `bench:${run}:tg`,
       desired: {
         name: 'upload bench', expected_incidence_rate: 0.5, expected_length_of_interview_minutes: 10, filling_goal: 100,
-        project_manager_id: process.env.STUDYFLOW_BENCH_PM ?? '3001', collects_pii: false,
+        project_manager_id: process.env.STUDYFLOW_BENCH_PM ?? '6f1c2a4e-3001-4c8e-9d2b-000000003001', collects_pii: false,
       },
     });
     const target = { ctx, projectId: project.id, targetGroupId: targetGroup.id };

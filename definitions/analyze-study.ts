@@ -47,6 +47,25 @@ export function mergeDefaults(defaults: Record<string, unknown>, tg: Record<stri
   return merged;
 }
 
+/**
+ * The project's manager: the study's `project_manager_id`, else the one in `defaults`, else the one every
+ * target group names (after defaults). Undefined when none of these gives exactly one.
+ */
+export function projectManagerOf(data: Record<string, unknown>): string | undefined {
+  if (typeof data.project_manager_id === 'string') return data.project_manager_id;
+  const defaults = isPlainObject(data.defaults) ? data.defaults : {};
+  if (typeof defaults.project_manager_id === 'string') return defaults.project_manager_id;
+  const groups = isPlainObject(data.target_groups) ? Object.values(data.target_groups) : [];
+  const named = new Set(groups.map((tg) => (isPlainObject(tg) && typeof tg.project_manager_id === 'string' ? tg.project_manager_id : undefined)));
+  const [only] = named;
+  return named.size === 1 ? only : undefined;
+}
+
+/** Study-level fields a target group inherits below `defaults`. */
+function studyLevelSettings(data: Record<string, unknown>): Record<string, unknown> {
+  return typeof data.project_manager_id === 'string' ? { project_manager_id: data.project_manager_id } : {};
+}
+
 const LIST_KINDS: { kind: IdListKind; at: string[] }[] = [
   { kind: 'respondent_ids', at: ['exclusions', 'respondent_ids'] },
   { kind: 'respondent_guids', at: ['exclusions', 'respondent_guids'] },
@@ -63,7 +82,15 @@ export function analyzeStudy(doc: CheckedDocument, shared: SharedDefinitions): S
   }
   const apiVersion = typeof data.api_version === 'string' ? data.api_version : CURRENT_API_VERSION;
   const defaults = isPlainObject(data.defaults) ? data.defaults : {};
-  const defaultsOk = !doc.hasErrorWithin(['defaults']);
+  const defaultsOk = !doc.hasErrorWithin(['defaults']) && !doc.hasErrorWithin(['project_manager_id']);
+  const studyLevel = studyLevelSettings(data);
+  const managerCheckable = ['project_manager_id', 'project', 'defaults', 'target_groups'].every((at) => !doc.hasErrorWithin([at])) && keys.length > 0;
+  if (managerCheckable && projectManagerOf(data) === undefined) {
+    r.report('SF4015', ['project'], 'the project has no project manager', {
+      target: 'key',
+      hint: 'set project_manager_id (a user id, UUID) at the top of the study file; target groups that name none take it too',
+    });
+  }
 
   const localTemplates = readTemplates(doc);
   for (const name of localTemplates.keys()) {
@@ -111,7 +138,7 @@ export function analyzeStudy(doc: CheckedDocument, shared: SharedDefinitions): S
     const raw = rawGroups![key];
     const self: DocPath = ['target_groups', key];
     if (!isPlainObject(raw) || !defaultsOk || doc.hasErrorWithin(self)) continue;
-    const parsed = MergedTargetGroupSchema.safeParse(mergeDefaults(defaults, raw));
+    const parsed = MergedTargetGroupSchema.safeParse(mergeDefaults({ ...studyLevel, ...defaults }, raw));
     if (!parsed.success) continue;
     const tg = parsed.data;
     const origin = (...fieldPath: string[]): DocPath => {
@@ -125,6 +152,7 @@ export function analyzeStudy(doc: CheckedDocument, shared: SharedDefinitions): S
       };
       if (holds(raw)) return [...self, ...fieldPath];
       if (holds(defaults)) return ['defaults', ...fieldPath];
+      if (holds(studyLevel)) return fieldPath;
       return [...self, ...fieldPath];
     };
     checkTargetGroup({ key, tg, origin, r });

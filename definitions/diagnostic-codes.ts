@@ -36,6 +36,7 @@ export const DIAGNOSTIC_CODES = {
 
   SF3001: { severity: 'error', title: 'field renamed in API version 2025-12-18' },
   SF3002: { severity: 'error', title: 'value renamed in API version 2025-12-18' },
+  SF3003: { severity: 'error', title: 'field the API assigns, not settable from a study file' },
 
   SF4001: { severity: 'error', title: 'required draft field missing' },
   SF4002: { severity: 'error', title: 'live_url required to launch automatically' },
@@ -51,6 +52,8 @@ export const DIAGNOSTIC_CODES = {
   SF4012: { severity: 'error', title: 'calendar suggestions cannot use these values' },
   SF4013: { severity: 'error', title: 'feature needs API version 2025-12-18' },
   SF4014: { severity: 'warning', title: 'filling_goal above the target-group cap of 10,000' },
+  SF4015: { severity: 'error', title: 'project without a project manager' },
+  SF4016: { severity: 'error', title: 'fielding window ends before it starts' },
 
   SF4101: { severity: 'error', title: 'duplicate selection condition' },
   SF4102: { severity: 'error', title: 'duplicate range condition' },

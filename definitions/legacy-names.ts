@@ -30,14 +30,23 @@ export const FIELD_RENAMES: readonly FieldRename[] = [
     note: 'each entry belongs under `profiles` with `object: blended`',
   },
   { from: 'client_cpi', to: 'client_cost_per_interview_note', api: 'client_cost_per_interview_note' },
-  { from: 'human-readable-id', to: 'human_readable_id', api: 'human_readable_id' },
   { from: 'purchase_order_number', to: 'project_customer_reference_number', api: 'project_customer_reference_number' },
 ];
+
+/**
+ * Fields a study file may no longer hold because the API assigns them: `project.human_readable_id` (and
+ * its pre-2025-12-18 spelling) is a short id the server gives the project.
+ */
+export const REMOVED_FIELDS = [
+  { field: 'human_readable_id', onlyUnder: 'project', note: 'the API assigns a project\'s human_readable_id; a study file cannot set it' },
+  { field: 'human-readable-id', onlyUnder: 'project', note: 'the API assigns a project\'s human_readable_id; a study file cannot set it' },
+] as const;
 
 export const VALUE_RENAMES = [{ from: 'ratecard', to: 'rate_card', fields: ['pricing_model', 'type'] }] as const;
 
 export interface LegacyName {
-  kind: 'field' | 'value';
+  /** `removed`: a field the API assigns; `to` is empty and `note` says why. */
+  kind: 'field' | 'value' | 'removed';
   from: string;
   to: string;
   api: string;
@@ -62,6 +71,11 @@ export function findLegacyNames(doc: Document): LegacyName[] {
         if (rename) {
           found.push({ kind: 'field', ...rename, parentPath: nodePath, path: childPath, map: node, pair });
         }
+        const removed = REMOVED_FIELDS.find((f) => f.field === key && f.onlyUnder === parentKey);
+        if (removed) {
+          found.push({ kind: 'removed', from: key, to: '', api: '', note: removed.note, parentPath: nodePath, path: childPath, map: node, pair });
+          continue;
+        }
         const valueRename = VALUE_RENAMES.find((r) => (r.fields as readonly string[]).includes(key));
         if (valueRename && isScalar(pair.value) && pair.value.value === valueRename.from) {
           found.push({ kind: 'value', from: valueRename.from, to: valueRename.to, api: valueRename.to, parentPath: nodePath, path: childPath, map: node, pair });
@@ -77,6 +91,7 @@ export function findLegacyNames(doc: Document): LegacyName[] {
 }
 
 export function legacyMessage(name: LegacyName): string {
+  if (name.kind === 'removed') return `\`${name.from}\` cannot be set in a study file: ${name.note ?? 'the API assigns it'}`;
   if (name.from === 'interlocked_profiles') {
     return '`interlocked_profiles` were replaced in API version 2025-12-18 by `profiles` entries with `object: blended`';
   }
@@ -85,6 +100,7 @@ export function legacyMessage(name: LegacyName): string {
 }
 
 export const MIGRATE_HINT = 'run `studyflow migrate <file>` to rewrite the pre-2025-12-18 names';
+export const MIGRATE_REMOVE_HINT = 'run `studyflow migrate <file>`: it removes the field (or delete the line yourself)';
 
 export function keyScalar(pair: Pair): Scalar | undefined {
   return isScalar(pair.key) ? pair.key : undefined;

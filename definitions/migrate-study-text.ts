@@ -7,7 +7,10 @@ import { keyText } from './source-map';
 export interface MigrationChange {
   line: number;
   from: string;
+  /** `(removed)` for a field the API assigns. */
   to: string;
+  /** Why, for a removed field. */
+  note?: string;
 }
 
 interface Edit {
@@ -21,7 +24,11 @@ interface PassChange {
   line: number;
   from: string;
   to: string;
+  note?: string;
 }
+
+/** What a removed field becomes in the list of changes. */
+export const REMOVED = '(removed)';
 
 const MAX_PASSES = 5;
 
@@ -141,12 +148,17 @@ function migrateOnce(text: string): { text: string; changes: PassChange[] } | un
   const changes: PassChange[] = [];
   const claimed = new Map<YAMLMap, Set<string>>();
   const deferredMoves: { name: LegacyName; profiles: Pair }[] = [];
+  const removals: LegacyName[] = [];
   const record = (name: LegacyName, offset: number) =>
     changes.push({ path: pathKey(name.path), line: lines.linePos(offset).line, from: name.from, to: name.to });
 
   for (const name of findLegacyNames(doc)) {
     const key = keyScalar(name.pair);
     if (!key?.range) continue;
+    if (name.kind === 'removed') {
+      removals.push(name);
+      continue;
+    }
     if (name.kind === 'value') {
       const value = name.pair.value;
       if (!isScalar(value) || !value.range) continue;
@@ -177,13 +189,20 @@ function migrateOnce(text: string): { text: string; changes: PassChange[] } | un
       if (moveIntoProfiles(text, lines, name, profiles, edits)) record(name, keyScalar(name.pair)!.range![0]);
     }
   }
+  // A removal shifts the lines after it, so it runs last, once every rename (reported by its line) is done.
+  if (edits.length === 0) {
+    for (const name of removals) {
+      const key = keyScalar(name.pair)!;
+      if (removePairLine(text, name.pair, edits)) changes.push({ path: pathKey(name.path), line: lines.linePos(key.range![0]).line, from: name.from, to: REMOVED, note: name.note });
+    }
+  }
   if (edits.length === 0) return undefined;
   return { text: applyEdits(text, edits), changes };
 }
 
 /**
  * Rewrites the pre-2025-12-18 names of the spec's rename table (and the `ratecard` value) in a
- * study or shared file. Edits the text by source ranges, so comments, quoting and layout stay as
+ * study or shared file, and removes the fields the API assigns (`project.human_readable_id`). Edits the text by source ranges, so comments, quoting and layout stay as
  * they were. `index: {…}` becomes a one-item `conditions` list; `interlocked_profiles` entries get
  * `object: blended` and join `profiles`; a `quota_nominal` equal to `completes_goal` is dropped.
  * A name whose new name already exists beside it with another value is left for the user (the
@@ -204,7 +223,11 @@ export function migrateStudyText(text: string): { text: string; changes: Migrati
     const result = migrateOnce(current);
     if (!result) break;
     current = result.text;
-    for (const c of result.changes) changes.push({ line: originalLines.get(`${c.from}@${c.path}`) ?? c.line, from: c.from, to: c.to });
+    for (const c of result.changes) {
+      const change: MigrationChange = { line: originalLines.get(`${c.from}@${c.path}`) ?? c.line, from: c.from, to: c.to };
+      if (c.note) change.note = c.note;
+      changes.push(change);
+    }
   }
   changes.sort((a, b) => a.line - b.line);
   return { text: current, changes };

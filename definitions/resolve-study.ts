@@ -1,7 +1,7 @@
 // Builds the typed Study the planner works on: defaults merged, local templates expanded into
 // profiles, list paths absolute, exclusion-group membership from both directions.
 import path from 'node:path';
-import type { StudyAnalysis } from './analyze-study';
+import { projectManagerOf, type StudyAnalysis } from './analyze-study';
 import { isPlainObject } from './doc-path';
 import type { SharedDefinitions } from './shared-definitions';
 import { ResolvedTargetGroupSchema, StudySchema, type Study, type TargetGroupSpec } from './study-schema';
@@ -50,7 +50,7 @@ export function resolveStudy(data: Record<string, unknown>, analysis: StudyAnaly
     business_unit: data.business_unit,
     project: {
       name: project.name,
-      human_readable_id: project.human_readable_id ?? studyId.replace(/-/g, '_'),
+      project_manager_id: projectManagerOf(data),
       project_customer_reference_number: project.project_customer_reference_number ?? studyId,
     },
     target_groups: targetGroups,

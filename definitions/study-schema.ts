@@ -34,6 +34,14 @@ const isoPeriod = (description: string) =>
   patterned(ISO_PERIOD_PATTERN, 'a date-only ISO-8601 period such as P30D, P2W, P3M or P1Y', description);
 const timingDuration = (description: string) =>
   patterned(TIMING_DURATION_PATTERN, 'a duration such as 500ms, 1s, 30m or 2h', description);
+/** The reference's UserID: a UUID. */
+export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const projectManagerId = (description: string) =>
+  patterned(UUID_PATTERN, 'a user id in UUID form such as 6f1c2a4e-3001-4c8e-9d2b-000000003001', description);
+/** The reference's pattern for customer reference numbers. */
+export const CUSTOMER_REFERENCE_PATTERN = /^[a-zA-Z0-9\-_ ]*$/;
+const isoTimestamp = (description: string) =>
+  z.iso.datetime({ offset: true }).meta({ description, patternErrorMessage: 'an ISO-8601 timestamp such as 2026-12-20T00:00:00Z' });
 const questionId = z.number().int().min(1).max(2_147_483_647).meta({ description: 'Question id of the Demand API question library.' });
 
 export const MoneySchema = z
@@ -176,16 +184,14 @@ const targetGroupSettings = {
   expected_incidence_rate: z.number().gt(0).max(1).optional().meta({ description: 'Share of entrants who qualify: 0 < x <= 1.' }),
   expected_length_of_interview_minutes: z.number().int().min(1).optional().meta({ description: 'Median interview length in minutes.' }),
   filling_goal: z.number().int().min(1).max(100_000).optional().meta({ description: 'Completes wanted, 1 to 100,000.' }),
-  project_manager_id: remoteId('Project manager user id.').optional(),
+  project_manager_id: projectManagerId('Project manager of the target group (a user id, UUID); default: the study\'s project_manager_id.').optional(),
   collects_pii: z.boolean().optional().meta({ description: 'Whether the survey collects personal data.' }),
   study_type: patterned(/^[a-z][a-z0-9_]*$/, 'a lowercase word such as adhoc, tracker or recontact', 'Study type.').optional(),
   pricing_model: z.enum(PRICING_MODELS).optional().meta({ description: 'Pricing model.' }),
   type: z.enum(TARGET_GROUP_TYPES).optional().meta({ description: 'Target group (pricing) type.' }),
   client_cost_per_interview_note: text('A note about the cost per interview (not the cost itself).').optional(),
-  end_fielding_at: z.iso
-    .datetime({ offset: true })
-    .meta({ description: 'When fielding ends.', patternErrorMessage: 'an ISO-8601 timestamp such as 2026-12-20T00:00:00Z' })
-    .optional(),
+  start_fielding_at: isoTimestamp('When fielding starts (the draft\'s fielding_specification.start_at); with end_fielding_at, the fielding window.').optional(),
+  end_fielding_at: isoTimestamp('When fielding ends (fielding_specification.end_at; the launch sends it as end_fielding_at).').optional(),
   launch: LaunchRulesSchema.optional(),
   timing: TimingSchema.optional(),
 };
@@ -241,11 +247,19 @@ export const WebhookSchema = z
 
 export const ProjectSchema = z
   .strictObject({
-    name: text('Project name.'),
-    human_readable_id: patterned(/^[a-z0-9]+(_[a-z0-9]+)*$/, 'snake_case such as acme_tracker_2026q4', 'snake_case project id (default: the study id).').optional(),
-    project_customer_reference_number: text('Your own project number, e.g. a purchase order (default: the study id).').optional(),
+    name: z.string().min(5).max(128).meta({ description: 'Project name, 5 to 128 characters.' }),
+    project_customer_reference_number: z
+      .string()
+      .min(3)
+      .max(128)
+      .regex(CUSTOMER_REFERENCE_PATTERN)
+      .meta({
+        description: 'Your own project number, e.g. a purchase order (default: the study id); 3 to 128 letters, digits, -, _ and spaces.',
+        patternErrorMessage: 'letters, digits, -, _ and spaces only, such as PO-2026-0042',
+      })
+      .optional(),
   })
-  .meta({ id: 'Project', description: 'The project the study\'s target groups belong to.' });
+  .meta({ id: 'Project', description: 'The project the study\'s target groups belong to. Its human-readable id is assigned by the API.' });
 
 const formatField = z.literal(FORMAT_VERSION).meta({ description: 'Format version of the file.' });
 const exclusionGroupsMap = <T extends z.ZodType>(group: T) => z.record(localName('Exclusion group name.'), group);
@@ -257,7 +271,10 @@ export const StudyFileSchema = z
     api_version: z.enum(API_VERSIONS).default(CURRENT_API_VERSION).meta({ description: 'Demand API version.' }),
     study: patterned(STUDY_ID_PATTERN, 'a lowercase slug of 3 to 63 letters, digits and -, such as acme-tracker-2026q4', 'Stable study id.'),
     account: remoteId('Account id.'),
-    business_unit: remoteId('Business unit id.'),
+    business_unit: remoteId('Business unit id: sent as business_unit_id on every target group of the study.'),
+    project_manager_id: projectManagerId(
+      'Project manager (a user id, UUID): of the project, and of every target group that names none. Default: the one every target group names.',
+    ).optional(),
     project: ProjectSchema,
     defaults: TargetGroupDefaultsSchema.optional(),
     target_groups: z.record(localName('Stable local key of the target group.'), TargetGroupSchema),
@@ -309,7 +326,7 @@ export const StudySchema = z.object({
   study: z.string(),
   account: z.string(),
   business_unit: z.string(),
-  project: z.object({ name: z.string(), human_readable_id: z.string(), project_customer_reference_number: z.string() }),
+  project: z.object({ name: z.string(), project_manager_id: z.string(), project_customer_reference_number: z.string() }),
   target_groups: z.record(z.string(), ResolvedTargetGroupSchema),
   /** Exclusion groups this study declares or joins; `target_groups` are this study's members. */
   exclusion_groups: z.record(z.string(), z.object({ name: z.string(), shared: z.boolean(), target_groups: z.array(z.string()) })).default({}),

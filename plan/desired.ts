@@ -63,12 +63,16 @@ function activityItems(tg: TargetGroupSpec): DesiredActivityItem[] {
 }
 
 /**
- * Draft body in the API's 2025-12-18 names; undefined fields are left out (end_fielding_at goes with
- * the launch). A recontact study carries the recontact allocations template.
+ * Draft body in the API's 2025-12-18 names; undefined fields are left out. The study's business unit goes
+ * on every draft as `business_unit_id`; the fielding window as `fielding_specification {start_at, end_at}`
+ * once both ends are known (end_fielding_at also goes with the launch). A recontact study carries the
+ * recontact allocations template.
  */
-function draftOf(studyId: string, key: string, tg: TargetGroupSpec): Record<string, unknown> {
+function draftOf(studyId: string, businessUnitId: string, key: string, tg: TargetGroupSpec): Record<string, unknown> {
   const draft: Record<string, unknown> = {
     name: tg.name ?? key,
+    business_unit_id: businessUnitId,
+    fielding_specification: tg.start_fielding_at && tg.end_fielding_at ? { start_at: tg.start_fielding_at, end_at: tg.end_fielding_at } : undefined,
     locale: tg.locale,
     live_url: tg.live_url,
     test_url: tg.test_url,
@@ -111,7 +115,7 @@ export function desiredStudyOf(study: Study, lists: StudyListRefs, options: { wa
     const items = activityItems(tg);
     const desired: DesiredTargetGroup = {
       key,
-      draft: draftOf(study.study, key, tg),
+      draft: draftOf(study.study, study.business_unit, key, tg),
       idLists,
       exclusionGroups: [...groupsOf(key)].sort(),
       launch: {
@@ -140,9 +144,8 @@ export function desiredStudyOf(study: Study, lists: StudyListRefs, options: { wa
     apiVersion: study.api_version,
     project: {
       name: study.project.name,
-      human_readable_id: study.project.human_readable_id,
+      project_manager_id: study.project.project_manager_id,
       project_customer_reference_number: study.project.project_customer_reference_number,
-      business_unit_id: study.business_unit,
     },
     targetGroups,
     exclusionGroups,

@@ -80,7 +80,8 @@ export interface DesiredStudy {
   apiVersion: ApiVersion;
   /** Content hash of the desired state: equal revisions plan nothing. */
   revision: string;
-  project: Record<string, unknown> & { name: string; project_customer_reference_number: string };
+  /** The project as create_project takes it (ProjectInfo). */
+  project: { name: string; project_manager_id: string; project_customer_reference_number: string };
   targetGroups: DesiredTargetGroup[];
   exclusionGroups: DesiredExclusionGroup[];
   webhooks: DesiredWebhook[];

@@ -13,7 +13,7 @@ export async function run(ctx: CliContext, file: string, options: { check?: bool
   const result = migrateStudyText(text);
   if (options.json) ctx.out.json({ file, changes: result.changes, written: !options.check && result.changes.length > 0 });
   else if (result.changes.length === 0) ctx.out.data(`${file}: nothing to migrate`);
-  else for (const c of result.changes) ctx.out.data(`${file}:${c.line}: ${c.from} -> ${c.to}`);
+  else for (const c of result.changes) ctx.out.data(`${file}:${c.line}: ${c.from} -> ${c.to}${c.note ? ` (${c.note})` : ''}`);
   if (options.check) return result.changes.length ? 1 : 0;
   if (result.changes.length) {
     const tmp = `${file}.studyflow-migrate.tmp`;

@@ -41,6 +41,12 @@ export function checkTargetGroup({ key, tg, origin, r }: TargetGroupContext): vo
     }
   }
 
+  if (tg.start_fielding_at && tg.end_fielding_at && Date.parse(tg.start_fielding_at) >= Date.parse(tg.end_fielding_at)) {
+    r.report('SF4016', origin('start_fielding_at'), `the fielding window of \`${key}\` starts at ${tg.start_fielding_at}, not before it ends (${tg.end_fielding_at})`, {
+      hint: 'start_fielding_at must be earlier than end_fielding_at',
+    });
+  }
+
   if (tg.filling_goal !== undefined && tg.filling_goal > TARGET_GROUP_FILLING_GOAL_CAP) {
     r.report('SF4014', origin('filling_goal'), `filling_goal ${tg.filling_goal} is above ${TARGET_GROUP_FILLING_GOAL_CAP.toLocaleString('en-US')}`, {
       hint: 'the 100,000 cap applies to feasibility; for creating and managing target groups it does not apply yet, so the API may refuse this',

@@ -36,7 +36,7 @@ export interface SandboxInfo {
   audience: string;
   client_id: string;
   client_secret: string;
-  accounts: Array<{ account_id: number; business_unit_ids: number[]; project_manager_ids: number[]; features: string[] }>;
+  accounts: Array<{ account_id: number; business_unit_ids: number[]; project_manager_ids: string[]; features: string[] }>;
 }
 
 /** What every route module (and its `init`) can use. */

@@ -4,7 +4,8 @@ export interface SeededAccount {
   account_id: number;
   name: string;
   business_unit_ids: number[];
-  project_manager_ids: number[];
+  /** Project manager user ids (UUIDs, as the reference types them: UserID). */
+  project_manager_ids: string[];
   /** `respondent_status_exclusions` allows activity-exclusion statuses other than Complete. */
   features: string[];
 }
@@ -37,14 +38,14 @@ export const SEEDED_ACCOUNTS: readonly SeededAccount[] = Object.freeze([
     account_id: 1001,
     name: 'Sandbox Research Buyer',
     business_unit_ids: [2001, 2002],
-    project_manager_ids: [3001, 3002],
+    project_manager_ids: ['6f1c2a4e-3001-4c8e-9d2b-000000003001', '6f1c2a4e-3002-4c8e-9d2b-000000003002'],
     features: [FEATURE_RESPONDENT_STATUS_EXCLUSIONS],
   },
   {
     account_id: 1002,
     name: 'Sandbox Basic Buyer',
     business_unit_ids: [2101],
-    project_manager_ids: [3101],
+    project_manager_ids: ['6f1c2a4e-3101-4c8e-9d2b-000000003101'],
     features: [],
   },
 ]);

@@ -20,10 +20,14 @@ export interface ProjectRecord extends Sequenced, VersionPinned {
   id: string;
   account_id: number;
   name: string;
+  /** Assigned by the sandbox (reference: ProjectHumanReadableID, 6 characters); never set by a request. */
   human_readable_id: string;
   project_customer_reference_number: string | null;
   purchase_order_number: string | null;
-  business_unit_id: number;
+  /** A UUID of the account's project managers (reference: UserID). */
+  project_manager_id: string;
+  /** Bumped on every write; the ETag is derived from it. */
+  revision: number;
   created_at: string;
   updated_at: string;
 }
@@ -52,7 +56,11 @@ export interface TargetGroupRecord extends Sequenced, VersionPinned {
   expected_incidence_rate: number;
   expected_length_of_interview_minutes: number;
   filling_goal: number;
-  project_manager_id: number;
+  project_manager_id: string;
+  /** The business unit the draft names (reference: business_unit_id); null when the request gave none. */
+  business_unit_id: number | null;
+  /** The fielding window (reference: TargetGroupFieldingSpecification); null when the request gave none. */
+  fielding_specification: { start_at: string; end_at: string } | null;
   collects_pii: boolean;
   study_type: string;
   pricing_model: string;

@@ -1,11 +1,12 @@
 // Target group requests and responses per API version (spec: Resources › Target group; rename table).
 // 2025-12-18: pricing value rate_card, client_cost_per_interview_note, no `name` in the list response.
 // Older versions: ratecard, client_cpi, name everywhere.
-import { ApiError, unprocessable, type InvalidParam } from '../core/api-error';
+import { ApiError, badRequest, unprocessable, type InvalidParam } from '../core/api-error';
 import { ISO_TIMESTAMP, ObjectReader, isHttpUrl } from '../core/input-validation';
 import type { SeededAccount } from '../core/seed-data';
 import type { ActivityExclusionRecord, AllocationsRecord, SandboxStateData, TargetGroupRecord } from '../core/state-records';
 import { notYetReason, renamedReason, usesNewNames, type ApiVersion } from '../core/versioning';
+import { UUID } from './project-wire';
 import { checkActivityExclusionRules, readActivityExclusionItems, renderActivityExclusion } from './activity-exclusions';
 
 export const STUDY_TYPES = ['adhoc', 'tracker', 'recontact'] as const;
@@ -27,7 +28,9 @@ export interface TargetGroupInput {
   expected_incidence_rate: number;
   expected_length_of_interview_minutes: number;
   filling_goal: number;
-  project_manager_id: number;
+  project_manager_id: string;
+  business_unit_id: number | null;
+  fielding_specification: { start_at: string; end_at: string } | null;
   collects_pii: boolean;
   study_type: string;
   pricing_model: string;
@@ -57,7 +60,7 @@ export function readTargetGroupInput(body: unknown, version: ApiVersion, account
   r.rejectUnknown(
     [
       'name', 'locale', 'live_url', 'test_url', 'expected_incidence_rate', 'expected_length_of_interview_minutes',
-      'filling_goal', 'project_manager_id', 'collects_pii', 'study_type', 'pricing_model', 'type', note,
+      'filling_goal', 'project_manager_id', 'business_unit_id', 'fielding_specification', 'collects_pii', 'study_type', 'pricing_model', 'type', note,
       'target_group_customer_reference_number', 'allocations', 'respondent_activity_exclusions',
     ],
     explain,
@@ -73,8 +76,21 @@ export function readTargetGroupInput(body: unknown, version: ApiVersion, account
   const incidence = r.number('expected_incidence_rate', { ...required, exclusiveMin: 0, max: 1 });
   const loi = r.integer('expected_length_of_interview_minutes', { ...required, min: 1, max: MAX_LENGTH_OF_INTERVIEW_MINUTES });
   const fillingGoal = r.integer('filling_goal', { ...required, min: 1, max: MAX_FILLING_GOAL });
-  const pmId = r.integer('project_manager_id', { ...required, min: 1, allowNumericString: true });
+  const pmId = r.string('project_manager_id', { ...required, pattern: UUID, patternReason: 'must be a UUID (reference: UserID)' });
   const collectsPii = r.boolean('collects_pii', required);
+  const businessUnitId = r.integer('business_unit_id', { nullable: true, min: 1, allowNumericString: true });
+  let fielding: { start_at: string; end_at: string } | null = null;
+  const window = r.object('fielding_specification', { nullable: true });
+  if (window) {
+    window.rejectUnknown(['start_at', 'end_at']);
+    const timestamp = { required: true, pattern: ISO_TIMESTAMP, patternReason: 'must be an ISO-8601 date-time' };
+    const startAt = window.string('start_at', timestamp);
+    const endAt = window.string('end_at', timestamp);
+    if (startAt && endAt) {
+      if (Date.parse(startAt) >= Date.parse(endAt)) window.fail('end_at', 'must be after start_at');
+      else fielding = { start_at: startAt, end_at: endAt };
+    }
+  }
   const studyType = r.oneOf('study_type', STUDY_TYPES) ?? 'adhoc';
   const pricingModel = readPricingValue(r, 'pricing_model', PRICING_MODELS, newNames);
   const type = readPricingValue(r, 'type', TARGET_GROUP_TYPES, newNames);
@@ -92,13 +108,20 @@ export function readTargetGroupInput(body: unknown, version: ApiVersion, account
   const exclusions = rawExclusions ? readActivityExclusionItems(rawExclusions, 'respondent_activity_exclusions', r.problems, null) : [];
   checkRecontactRules(r, studyType, liveUrl ?? null, templateId);
   r.finish('The target group is invalid.');
-  if (!account.project_manager_ids.includes(pmId!)) {
+  if (!account.project_manager_ids.some((id) => id.toLowerCase() === pmId!.toLowerCase())) {
     throw unprocessable('unknown_reference', `Project manager ${pmId} does not belong to account ${account.account_id}.`, [
       { name: 'project_manager_id', reason: `is not a project manager of account ${account.account_id}` },
     ]);
   }
+  if (businessUnitId != null && !account.business_unit_ids.includes(businessUnitId)) {
+    throw badRequest(`Business unit ${businessUnitId} does not belong to account ${account.account_id}.`, [
+      { name: 'business_unit_id', reason: `is not a business unit of account ${account.account_id}` },
+    ]);
+  }
   checkActivityExclusionRules(exclusions, 'respondent_activity_exclusions', account, data);
   return {
+    business_unit_id: businessUnitId ?? null,
+    fielding_specification: fielding,
     name: name ?? null,
     locale: locale ?? null,
     live_url: liveUrl ?? null,
@@ -166,6 +189,8 @@ export function renderTargetGroup(tg: TargetGroupRecord, version: ApiVersion): R
     expected_length_of_interview_minutes: tg.expected_length_of_interview_minutes,
     filling_goal: tg.filling_goal,
     project_manager_id: tg.project_manager_id,
+    business_unit_id: tg.business_unit_id,
+    fielding_specification: tg.fielding_specification ? { ...tg.fielding_specification } : null,
     collects_pii: tg.collects_pii,
     study_type: tg.study_type,
     pricing_model: pricingValueOut(tg.pricing_model, version),

@@ -23,7 +23,7 @@ const apiLog = () => h.sandbox.requests().filter((r) => r.path.startsWith('/v1/'
 
 async function newProject(): Promise<string> {
   const { project } = await h.activities.ensureProject({
-    ctx, idempotencyKey: 'p:batch', desired: { name: 'Batch', project_customer_reference_number: 'PO-B', business_unit_id: '2001' },
+    ctx, idempotencyKey: 'p:batch', desired: { name: 'Batch', project_customer_reference_number: 'PO-B', project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001' },
   });
   return project.id;
 }
@@ -161,7 +161,7 @@ describe('ensureDraftTargetGroups with launch', () => {
 });
 
 async function drafts(n: number): Promise<LaunchAndAwaitInput[]> {
-  const { project } = await h.activities.ensureProject({ ctx, idempotencyKey: 'p:launch', desired: { name: 'L', project_customer_reference_number: 'PO-L', business_unit_id: '2001' } });
+  const { project } = await h.activities.ensureProject({ ctx, idempotencyKey: 'p:launch', desired: { name: 'Launch L', project_customer_reference_number: 'PO-L', project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001' } });
   const { results } = await h.activities.ensureDraftTargetGroups({
     items: Array.from({ length: n }, (_, i) => ({
       ctx,

@@ -5,11 +5,13 @@ import { createMockActivities, type MockActivities } from './helpers/mock-activi
 
 const P = '/v1/demand/accounts/1001';
 const ctx = { accountId: '1001', apiVersion: '2025-12-18' as const };
-const desiredProject = { name: 'ACME Q4', project_customer_reference_number: 'PO-42', business_unit_id: '2001' };
-const project = { id: 'p1', ...desiredProject, human_readable_id: 'acme_q4' };
+const desiredProject = { name: 'ACME Q4', project_customer_reference_number: 'PO-42', project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001' };
 /** Project and target group ids as the reference gives them (ULIDs). */
 const PA = '01JPR0JECT0000000000000000';
 const PB = '01JPR0JECT0000000000000001';
+/** get_project_by_id (ProjectDetails): the server's 6-character human_readable_id, the account. */
+const project = { id: PA, ...desiredProject, human_readable_id: 'FT354J', account_id: 1001 };
+const ETAG = 'W/"7"';
 const listed = (id: string, reference: string) => ({ id, name: 'ACME Q4', project_customer_reference_number: reference });
 /** list_account_projects: {projects, url, has_more, next_cursor}. */
 const projectsPage = (projects: unknown[], next: string | null = null) => ({ status: 200, body: { projects, url: `${P}/projects`, has_more: next !== null, next_cursor: next } });
@@ -22,8 +24,8 @@ afterEach(async () => {
 describe('ensureProject', () => {
   it('returns the project found by knownId without listing or creating', async () => {
     m = createMockActivities();
-    m.on('GET', `${P}/projects/p1`, () => ({ status: 200, body: project }));
-    const out = await m.activities.ensureProject({ ctx, idempotencyKey: 'k', knownId: 'p1', desired: desiredProject });
+    m.on('GET', `${P}/projects/${PA}`, () => ({ status: 200, body: project, headers: { etag: ETAG } }));
+    const out = await m.activities.ensureProject({ ctx, idempotencyKey: 'k', knownId: PA, desired: desiredProject });
     expect(out).toEqual({ project, created: false });
     expect(m.requests).toHaveLength(1);
   });
@@ -40,15 +42,38 @@ describe('ensureProject', () => {
     expect(m.requests.some((r) => r.method === 'POST')).toBe(false);
   });
 
-  it('creates with the Idempotency-Key when nothing matches', async () => {
+  it('creates with the Idempotency-Key when nothing matches, sends ProjectInfo only and uses the 202 {id} without reading the project back', async () => {
     m = createMockActivities();
     m.on('GET', /^\/v1\/demand\/accounts\/1001\/projects\?/, () => projectsPage([]));
-    m.on('POST', `${P}/projects`, () => ({ status: 201, body: project }));
+    m.on('POST', `${P}/projects`, () => ({ status: 202, body: { id: PA }, headers: { etag: ETAG } }));
     const out = await m.activities.ensureProject({ ctx, idempotencyKey: 'study:acme:project', desired: desiredProject });
-    expect(out).toEqual({ project, created: true });
+    expect(out).toEqual({ project: { id: PA, ...desiredProject }, created: true });
     const post = m.requests.find((r) => r.method === 'POST');
     expect(post?.headers['idempotency-key']).toBe('study:acme:project');
     expect(post?.body).toEqual(desiredProject);
+    expect(m.requests.filter((r) => r.method === 'GET' && r.path === `${P}/projects/${PA}`)).toEqual([]);
+  });
+
+  it('a create answer without a ULID id is a named wire_mismatch, never an undefined id', async () => {
+    m = createMockActivities();
+    m.on('GET', /^\/v1\/demand\/accounts\/1001\/projects\?/, () => projectsPage([]));
+    m.on('POST', `${P}/projects`, () => ({ status: 201, body: { project_id: 'p1' } }));
+    const f = await rejectionOf(m.activities.ensureProject({ ctx, idempotencyKey: 'k', desired: desiredProject }));
+    expect(f.type).toBe('wire_mismatch');
+    expect(f.nonRetryable).toBe(true);
+    expect(f.message).toContain('create_project');
+  });
+
+  it('refuses a desired project the reference would refuse before sending it (name under 5 characters, manager not a UUID)', async () => {
+    m = createMockActivities();
+    m.on('GET', /^\/v1\/demand\/accounts\/1001\/projects\?/, () => projectsPage([]), 2);
+    for (const desired of [{ ...desiredProject, name: 'ACME' }, { ...desiredProject, project_manager_id: '3001' }]) {
+      const f = await rejectionOf(m.activities.ensureProject({ ctx, idempotencyKey: 'k', desired }));
+      expect(f.type).toBe('invalid_activity_input');
+      expect(f.nonRetryable).toBe(true);
+      expect(f.message).toContain(desired.name === 'ACME' ? 'name' : 'project_manager_id');
+    }
+    expect(m.requests.some((r) => r.method === 'POST')).toBe(false);
   });
 
   it('a lost create answer never duplicates: the retry finds the project by its reference number', async () => {
@@ -73,14 +98,28 @@ describe('ensureProject', () => {
     expect(f.nonRetryable).toBe(true);
   });
 
-  it('speaks an older version: legacy names out, 2025-12-18 names back', async () => {
+  it('updates with If-Match from the read\'s ETag and an Idempotency-Key; an older version\'s names come back as 2025-12-18 names', async () => {
     m = createMockActivities();
     const legacyCtx = { accountId: '1001', apiVersion: '2025-05-27' as const };
-    m.on('PUT', `${P}/projects/p1`, () => ({ status: 200, body: { id: 'p1', 'human-readable-id': 'acme_q4', purchase_order_number: 'x' } }));
-    const out = await m.activities.updateProject({ ctx: legacyCtx, projectId: 'p1', desired: { ...desiredProject, human_readable_id: 'acme_q4' } });
-    expect(m.requests[0].body).toEqual({ ...desiredProject, 'human-readable-id': 'acme_q4' });
-    expect(m.requests[0].headers['svc-api-version']).toBe('2025-05-27');
-    expect(out.project).toEqual({ id: 'p1', human_readable_id: 'acme_q4' });
+    const { human_readable_id: _hrid, ...rest } = project;
+    m.on('GET', `${P}/projects/${PA}`, () => ({ status: 200, body: { ...rest, 'human-readable-id': 'FT354J', purchase_order_number: null }, headers: { etag: ETAG } }));
+    m.on('PUT', `${P}/projects/${PA}`, () => ({ status: 200, body: { id: PA, 'human-readable-id': 'FT354J' } }));
+    const out = await m.activities.updateProject({ ctx: legacyCtx, projectId: PA, idempotencyKey: 'study/project/update/r2', desired: desiredProject });
+    const put = m.requests.find((r) => r.method === 'PUT');
+    expect(put?.body).toEqual(desiredProject);
+    expect(put?.headers['if-match']).toBe(ETAG);
+    expect(put?.headers['idempotency-key']).toBe('study/project/update/r2');
+    expect(put?.headers['svc-api-version']).toBe('2025-05-27');
+    expect(out.project).toMatchObject({ id: PA, human_readable_id: 'FT354J', ...desiredProject });
+  });
+
+  it('a stale ETag (412 precondition_failed_error) is final for the caller to plan again', async () => {
+    m = createMockActivities();
+    m.on('GET', `${P}/projects/${PA}`, () => ({ status: 200, body: project, headers: { etag: ETAG } }));
+    m.on('PUT', `${P}/projects/${PA}`, () => ({ status: 412, body: { id: 'e1', object: 'precondition_failed_error', detail: 'modified since read' } }));
+    const f = await rejectionOf(m.activities.updateProject({ ctx, projectId: PA, idempotencyKey: 'k', desired: desiredProject }));
+    expect(f.nonRetryable).toBe(true);
+    expect(f.message).toContain('412');
   });
 
   it('rejects input without ctx, key or reference number as non-retryable invalid_activity_input', async () => {
@@ -95,20 +134,30 @@ describe('ensureProject', () => {
       expect(f.type).toBe('invalid_activity_input');
       expect(f.nonRetryable).toBe(true);
     }
+    const f = await rejectionOf(m.activities.updateProject({ ctx, projectId: PA, desired: desiredProject } as never));
+    expect(f.type).toBe('invalid_activity_input');
     expect(m.requests).toHaveLength(0);
   });
 
-  it('reads the overview', async () => {
+  it('reads the overview (ProjectOverview), and names a wrong shape', async () => {
     m = createMockActivities();
-    m.on('GET', `${P}/projects/p1/overview`, () => ({ status: 200, body: { id: 'p1', target_groups: 2 } }));
-    expect(await m.activities.getProjectOverview({ ctx, projectId: 'p1' })).toEqual({ overview: { id: 'p1', target_groups: 2 } });
+    const overview = {
+      id: PA, human_readable_id: 'FT354J', account_id: 1001, status: 'active', project_manager_id: desiredProject.project_manager_id, created_at: '2026-01-01T00:00:00.000Z',
+      statistics: { filling_goal: 400, current_completes: 12, current_prescreens: 30, incidence_rate_median: 0, length_of_interview_median_seconds: 0, conversion_rate_average: 0, drop_off_rate_average: 0 },
+    };
+    m.on('GET', `${P}/projects/${PA}/overview`, () => ({ status: 200, body: overview }));
+    expect(await m.activities.getProjectOverview({ ctx, projectId: PA })).toEqual({ overview });
+    m.on('GET', `${P}/projects/${PA}/overview`, () => ({ status: 200, body: { id: PA, target_groups: 2 } }));
+    const f = await rejectionOf(m.activities.getProjectOverview({ ctx, projectId: PA }));
+    expect(f.type).toBe('wire_mismatch');
+    expect(f.message).toContain('project_overview');
   });
 });
 
 const TGS = `${P}/projects/p1/target-groups`;
 const desiredTg = {
   name: 'US', expected_incidence_rate: 0.3, expected_length_of_interview_minutes: 12, filling_goal: 400,
-  project_manager_id: '3001', collects_pii: false, target_group_customer_reference_number: 'us_gen_pop',
+  project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001', collects_pii: false, target_group_customer_reference_number: 'us_gen_pop',
 };
 const tg = { id: 'tg1', status: 'draft', ...desiredTg };
 const TA = '01JTARGETGR0UP000000000001';

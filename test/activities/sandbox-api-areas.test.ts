@@ -35,7 +35,7 @@ describe.each(['2025-12-18', '2025-02-17'] as const)('sandbox API areas in %s', 
   const ctx = { accountId: '1001', apiVersion };
 
   async function draft() {
-    const { project } = await h.activities.ensureProject({ ctx, idempotencyKey: 'p', desired: { name: 'P', project_customer_reference_number: 'PO-A', business_unit_id: '2001' } });
+    const { project } = await h.activities.ensureProject({ ctx, idempotencyKey: 'p', desired: { name: 'Project P', project_customer_reference_number: 'PO-A', project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001' } });
     const { targetGroup } = await h.activities.ensureDraftTargetGroup({ ctx, projectId: project.id, idempotencyKey: 't', desired: draftTargetGroup({ locale: 'en_US', filling_goal: 200 }) });
     return { ctx, projectId: project.id, targetGroupId: targetGroup.id };
   }

@@ -21,7 +21,7 @@ const apiLog = () => h.sandbox.requests().filter((r) => r.path.startsWith('/v1/'
 const tokenLog = () => h.sandbox.requests().filter((r) => r.path === '/auth/oauth/token');
 
 async function newProject(activities = h.activities, reference = 'PO-F') {
-  return (await activities.ensureProject({ ctx, idempotencyKey: `p:${reference}`, desired: { name: 'F', project_customer_reference_number: reference, business_unit_id: '2001' } })).project.id;
+  return (await activities.ensureProject({ ctx, idempotencyKey: `p:${reference}`, desired: { name: 'Faults F', project_customer_reference_number: reference, project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001' } })).project.id;
 }
 
 describe('sandbox faults: retries', () => {
@@ -56,7 +56,7 @@ describe('sandbox faults: retries', () => {
     await activities.getAccounts({ ctx });
     h.sandbox.setFaults({ drop_after_commit_rate: 1 });
     const run = await runWithRetries(
-      () => activities.ensureProject({ ctx, idempotencyKey: 'p:drop', desired: { name: 'D', project_customer_reference_number: 'PO-DROP', business_unit_id: '2001' } }),
+      () => activities.ensureProject({ ctx, idempotencyKey: 'p:drop', desired: { name: 'Drop D', project_customer_reference_number: 'PO-DROP', project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001' } }),
       policy,
       () => h.sandbox.setFaults({}),
     );

@@ -27,7 +27,7 @@ async function pollUntilDone<T extends { status: string }>(read: () => Promise<T
 
 async function projectAndDraft(reference = 'PO-1', tgOverrides: Record<string, unknown> = {}) {
   const { project } = await h.activities.ensureProject({
-    ctx, idempotencyKey: `project:${reference}`, desired: { name: 'Tracker', project_customer_reference_number: reference, business_unit_id: '2001' },
+    ctx, idempotencyKey: `project:${reference}`, desired: { name: 'Tracker', project_customer_reference_number: reference, project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001' },
   });
   const { targetGroup } = await h.activities.ensureDraftTargetGroup({
     ctx, projectId: project.id, idempotencyKey: `tg:${reference}`, desired: draftTargetGroup({ target_group_customer_reference_number: `${reference}-us`, ...tgOverrides }),
@@ -47,9 +47,11 @@ describe('sandbox: projects and target groups', () => {
 
   it('a 2025-02-17 draft round-trips the renamed fields and values', async () => {
     const old = { ...ctx, apiVersion: '2025-02-17' as const };
-    const { project } = await h.activities.ensureProject({ ctx: old, idempotencyKey: 'p-old', desired: { name: 'Old', project_customer_reference_number: 'PO-OLD', business_unit_id: '2001', human_readable_id: 'old_one' } });
-    expect(project.human_readable_id).toBe('old_one');
-    expect(project).not.toHaveProperty('purchase_order_number');
+    const { project } = await h.activities.ensureProject({ ctx: old, idempotencyKey: 'p-old', desired: { name: 'Old version', project_customer_reference_number: 'PO-OLD', project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001' } });
+    // The server assigns the human-readable id; the old version's `human-readable-id` comes back under the 2025-12-18 name.
+    const read = (await h.activities.getProject({ ctx: old, projectId: project.id })).project;
+    expect(read.human_readable_id).toMatch(/^[0-9A-Z]{6}$/);
+    expect(read).not.toHaveProperty('human-readable-id');
     const { targetGroup } = await h.activities.ensureDraftTargetGroup({
       ctx: old, projectId: project.id, idempotencyKey: 'tg-old',
       desired: draftTargetGroup({ pricing_model: 'rate_card', client_cost_per_interview_note: 'about 2 USD' }),
@@ -76,7 +78,7 @@ describe('sandbox: projects and target groups', () => {
   it('lists, overview and a missing project (404 not_found_error)', async () => {
     const { projectId } = await projectAndDraft();
     expect((await h.activities.listTargetGroups({ ctx, projectId })).targetGroups).toHaveLength(1);
-    expect((await h.activities.getProjectOverview({ ctx, projectId })).overview).toBeTypeOf('object');
+    expect((await h.activities.getProjectOverview({ ctx, projectId })).overview).toMatchObject({ id: projectId, status: 'active', statistics: { filling_goal: expect.any(Number) } });
     const f = await rejectionOf(h.activities.getProject({ ctx, projectId: 'prj_missing' }));
     expect(f.type).toBe('not_found_error');
     expect(f.nonRetryable).toBe(true);

@@ -17,7 +17,7 @@ const GROUP = `    locale: en_US
     expected_incidence_rate: 0.5
     expected_length_of_interview_minutes: 10
     filling_goal: 100
-    project_manager_id: "3001"
+    project_manager_id: "6f1c2a4e-3001-4c8e-9d2b-000000003001"
     collects_pii: false
 `;
 const withList = (id: string, file: string) => `${HEAD(id)}target_groups:\n  us:\n${GROUP}    exclusions:\n      respondent_ids: { file: ${file} }\n`;

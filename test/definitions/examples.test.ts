@@ -48,7 +48,7 @@ describe('examples', () => {
     const groups = Object.values(s.target_groups);
     expect(groups).toHaveLength(1);
     const [tg] = groups;
-    expect(tg.project_manager_id).toBe('3001');
+    expect(tg.project_manager_id).toBe('6f1c2a4e-3001-4c8e-9d2b-000000003001');
     expect(tg.locale).toBe('en_US');
     expect(tg.launch.mode).toBe('auto');
     expect(tg.live_url).toMatch(/^https:\/\//);

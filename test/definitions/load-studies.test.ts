@@ -27,7 +27,7 @@ target_groups:
     expected_incidence_rate: 0.5
     expected_length_of_interview_minutes: 10
     filling_goal: 100
-    project_manager_id: "3001"
+    project_manager_id: "6f1c2a4e-3001-4c8e-9d2b-000000003001"
     collects_pii: false
 ${targetGroupExtra}${extra}`;
 }
@@ -170,7 +170,7 @@ describe('${ENV} references', () => {
   });
 
   it('never echo the value of a variable in a message', async () => {
-    const root = await tree('env-bad', { 'a.yaml': study('acme-env-bad').replace('project_manager_id: "3001"', 'project_manager_id: ${PM_ID}') });
+    const root = await tree('env-bad', { 'a.yaml': study('acme-env-bad').replace('project_manager_id: "6f1c2a4e-3001-4c8e-9d2b-000000003001"', 'project_manager_id: ${PM_ID}') });
     const secret = 'x y top-secret-value';
     const { diagnostics } = await loadStudyFile(path.join(root, 'a.yaml'), { env: { PM_ID: secret } });
     expect(diagnostics.map((d) => d.code)).toEqual(['SF2005']);

@@ -12,7 +12,7 @@ const legacyFixtures = readdirSync(path.join(fixtures, 'invalid'))
   .filter((f) => f.endsWith('.yaml'))
   .filter((f) => {
     const codes = expectedCodes(read(`invalid/${f}`));
-    return codes.length > 0 && codes.every((c) => c === 'SF3001' || c === 'SF3002');
+    return codes.length > 0 && codes.every((c) => c === 'SF3001' || c === 'SF3002' || c === 'SF3003');
   })
   .sort();
 
@@ -21,7 +21,7 @@ describe('migrateStudyText', () => {
     const { text, changes } = migrateStudyText(read('migrate/legacy-study.yaml'));
     expect(text).toBe(read('migrate/legacy-study.migrated.yaml'));
     expect(changes.map((c) => `${c.line} ${c.from}->${c.to}`)).toEqual([
-      '10 human-readable-id->human_readable_id',
+      '10 human-readable-id->(removed)',
       '11 purchase_order_number->project_customer_reference_number',
       '21 ratecard->rate_card',
       '22 ratecard->rate_card',
@@ -42,10 +42,32 @@ describe('migrateStudyText', () => {
     ]);
   });
 
+  it('removes the project\'s human_readable_id (the API assigns it) with a note, and nothing of the same name elsewhere', () => {
+    const text = [
+      'format: studyflow/v1',
+      'study: hrid-study',
+      'account: "1001"',
+      'business_unit: "2001"',
+      'project_manager_id: "6f1c2a4e-3001-4c8e-9d2b-000000003001"',
+      'project:',
+      '  name: Some project',
+      '  human_readable_id: some_project # set by hand before',
+      '  project_customer_reference_number: PO-7',
+      'target_groups:',
+      '  us:',
+      '    name: human_readable_id',
+      '',
+    ].join('\n');
+    const { text: out, changes } = migrateStudyText(text);
+    expect(out).toBe(text.replace('  human_readable_id: some_project # set by hand before\n', ''));
+    expect(changes).toEqual([{ line: 8, from: 'human_readable_id', to: '(removed)', note: expect.stringContaining('the API assigns') }]);
+    expect(migrateStudyText(out)).toEqual({ text: out, changes: [] });
+  });
+
   it('gives a study that loads without any diagnostic', async () => {
     const file = path.join(fixtures, 'migrate/legacy-study.yaml');
     const before = await loadStudyText(read('migrate/legacy-study.yaml'), file, { env: {} });
-    expect(new Set(before.diagnostics.map((d) => d.code))).toEqual(new Set(['SF3001', 'SF3002']));
+    expect(new Set(before.diagnostics.map((d) => d.code))).toEqual(new Set(['SF3001', 'SF3002', 'SF3003']));
     const after = await loadStudyText(migrateStudyText(read('migrate/legacy-study.yaml')).text, file, { env: {} });
     expect(after.diagnostics).toEqual([]);
     const us = after.study!.study.target_groups.us;

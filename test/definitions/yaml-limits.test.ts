@@ -28,7 +28,7 @@ const GROUP = `    locale: en_US
     expected_incidence_rate: 0.5
     expected_length_of_interview_minutes: 10
     filling_goal: 100
-    project_manager_id: "3001"
+    project_manager_id: "6f1c2a4e-3001-4c8e-9d2b-000000003001"
     collects_pii: false
 `;
 
@@ -46,11 +46,11 @@ function positionOf(text: string, needle: string, nth = 1): string {
 describe('merge keys and aliases', () => {
   it('accepts 100 target groups that each merge `<<: *defaults` (the yaml default of 100 aliases refused them at 1:1)', async () => {
     const groups = Array.from({ length: 100 }, (_, i) => `  tg${i}:\n    <<: *defaults\n    live_url: https://survey.example.com/s?rid=[%RID%]\n    filling_goal: ${100 + i}\n`).join('');
-    const text = `${HEAD}defaults: &defaults\n  locale: en_US\n  expected_incidence_rate: 0.5\n  expected_length_of_interview_minutes: 10\n  filling_goal: 100\n  project_manager_id: "3001"\n  collects_pii: false\ntarget_groups:\n${groups}`;
+    const text = `${HEAD}defaults: &defaults\n  locale: en_US\n  expected_incidence_rate: 0.5\n  expected_length_of_interview_minutes: 10\n  filling_goal: 100\n  project_manager_id: "6f1c2a4e-3001-4c8e-9d2b-000000003001"\n  collects_pii: false\ntarget_groups:\n${groups}`;
     const { study, diagnostics } = await loadStudyText(text, path.join(dir, 'merge.yaml'), { env: {} });
     expect(diagnostics).toEqual([]);
     expect(Object.keys(study?.study.target_groups ?? {})).toHaveLength(100);
-    expect(study?.study.target_groups.tg99).toMatchObject({ locale: 'en_US', filling_goal: 199, project_manager_id: '3001' });
+    expect(study?.study.target_groups.tg99).toMatchObject({ locale: 'en_US', filling_goal: 199, project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001' });
   });
 
   it('refuses a billion laughs at the alias that takes the file past the limit, without expanding it', async () => {

@@ -30,7 +30,7 @@ target_groups:
     expected_incidence_rate: 0.5
     expected_length_of_interview_minutes: 10
     filling_goal: 100
-    project_manager_id: "3001"
+    project_manager_id: "6f1c2a4e-3001-4c8e-9d2b-000000003001"
     collects_pii: false
 `;
 

@@ -25,7 +25,7 @@ project:
 defaults:
   expected_incidence_rate: 0.6
   expected_length_of_interview_minutes: 8
-  project_manager_id: "3001"
+  project_manager_id: "6f1c2a4e-3001-4c8e-9d2b-000000003001"
   collects_pii: false
   launch: { mode: auto }
   timing: { job_poll_initial: 200ms, job_poll_max: 500ms }

@@ -82,7 +82,7 @@ describe('the shipped examples apply against the sandbox', () => {
       const result = await apply(t, file);
       expect(result.stdout).toMatch(/us_gen_pop\s+live/);
       const tg = targetGroupOf(t, 'quickstart-us-gen-pop', 'us_gen_pop');
-      expect(tg).toMatchObject({ status: 'live', locale: 'en_US', filling_goal: 200, project_manager_id: 3001 });
+      expect(tg).toMatchObject({ status: 'live', locale: 'en_US', filling_goal: 200, project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001' });
       const run = t.stack.sandbox.state().fielding_runs[tg.fielding_run_id!];
       expect(Date.parse(run.end_fielding_at)).toBe(Date.parse('2027-06-30T00:00:00Z'));
       const project = t.stack.sandbox.state().projects[tg.project_id];

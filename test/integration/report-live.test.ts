@@ -24,7 +24,7 @@ project:
   name: Report of a live study
 defaults:
   expected_length_of_interview_minutes: 10
-  project_manager_id: "3001"
+  project_manager_id: "6f1c2a4e-3001-4c8e-9d2b-000000003001"
   collects_pii: false
   launch: { mode: auto }
   timing: { job_poll_initial: 100ms, job_poll_max: 300ms }

@@ -66,7 +66,7 @@ describe('scheduleStudy', () => {
   const timing = { jobPollInitialMs: 100, jobPollMaxMs: 1000, jobTimeoutMs: 60_000, launchRetries: 3, watchIntervalMs: 60_000 };
   const tgOf = (key: string, patch: Partial<DesiredTargetGroup> = {}): DesiredTargetGroup => ({
     key,
-    draft: { name: key, locale: 'en_US', expected_incidence_rate: 0.4, expected_length_of_interview_minutes: 10, filling_goal: 200, project_manager_id: '3001', collects_pii: false },
+    draft: { name: key, locale: 'en_US', expected_incidence_rate: 0.4, expected_length_of_interview_minutes: 10, filling_goal: 200, project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001', collects_pii: false },
     idLists: {},
     exclusionGroups: [],
     launch: { mode: 'auto', requireFeasible: true },
@@ -79,7 +79,7 @@ describe('scheduleStudy', () => {
     businessUnitId: '2001',
     apiVersion: '2025-12-18',
     revision: 'r1',
-    project: { name: 'Demo', project_customer_reference_number: 'PO-1' },
+    project: { name: 'Demo project', project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001', project_customer_reference_number: 'PO-1' },
     targetGroups,
     exclusionGroups: [],
     webhooks: [],

@@ -38,7 +38,7 @@ const GENDER = {
 function tg(patch: Partial<DesiredTargetGroup> = {}, launch: Partial<DesiredTargetGroup['launch']> = {}): DesiredTargetGroup {
   return {
     key: 'panel',
-    draft: { locale: 'en_US', expected_incidence_rate: 0.5, expected_length_of_interview_minutes: 10, filling_goal: 200, project_manager_id: '3001', collects_pii: false },
+    draft: { locale: 'en_US', expected_incidence_rate: 0.5, expected_length_of_interview_minutes: 10, filling_goal: 200, project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001', collects_pii: false },
     idLists: {},
     exclusionGroups: [],
     launch: { mode: 'auto', requireFeasible: true, ...launch },

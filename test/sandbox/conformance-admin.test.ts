@@ -25,8 +25,8 @@ describe('Sandbox admin surface', () => {
       client_id: 'studyflow-sandbox',
       client_secret: 'sandbox-secret',
       accounts: [
-        { account_id: 1001, business_unit_ids: [2001, 2002], project_manager_ids: [3001, 3002], features: ['respondent_status_exclusions'] },
-        { account_id: 1002, business_unit_ids: [2101], project_manager_ids: [3101], features: [] },
+        { account_id: 1001, business_unit_ids: [2001, 2002], project_manager_ids: ['6f1c2a4e-3001-4c8e-9d2b-000000003001', '6f1c2a4e-3002-4c8e-9d2b-000000003002'], features: ['respondent_status_exclusions'] },
+        { account_id: 1002, business_unit_ids: [2101], project_manager_ids: ['6f1c2a4e-3101-4c8e-9d2b-000000003101'], features: [] },
       ],
     });
     expect(sb.authUrl).toBe(res.body.auth_url);
@@ -34,10 +34,10 @@ describe('Sandbox admin surface', () => {
 
   it('logs method, path, route template, status, api version, time and idempotency key presence; never tokens or bodies', async () => {
     const token = await api.token();
-    await api.req('POST', `${P()}/projects`, { body: { name: 'SECRET-NAME-123', business_unit_id: 2001 }, headers: { 'idempotency-key': 'key-abc' }, version: V_MID });
+    await api.req('POST', `${P()}/projects`, { body: { name: 'SECRET-NAME-123', project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001' }, headers: { 'idempotency-key': 'key-abc' }, version: V_MID });
     const log = (await api.admin('GET', '/requests')).body.data;
     const entry = log.find((e: { method: string; path: string }) => e.method === 'POST' && e.path === `${P()}/projects`);
-    expect(entry).toMatchObject({ route: '/v1/demand/accounts/{account_id}/projects', status: 201, api_version: V_MID, idempotency_key_present: true });
+    expect(entry).toMatchObject({ route: '/v1/demand/accounts/{account_id}/projects', status: 202, api_version: V_MID, idempotency_key_present: true });
     expect(Date.parse(entry.time)).not.toBeNaN();
     const text = JSON.stringify(log);
     expect(text).not.toContain(token);

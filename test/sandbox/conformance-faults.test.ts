@@ -48,7 +48,7 @@ describe('Faults › effects', () => {
     await api.token();
     await setFaults({ error_rate: 1 });
     const before = await api.state();
-    const res = await api.req('POST', `${P()}/projects`, { body: { name: 'X', business_unit_id: 2001 } });
+    const res = await api.req('POST', `${P()}/projects`, { body: { name: 'X', project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001' } });
     expect(res.status).toBe(503);
     expect(res.body.object).toBe('service_unavailable');
     expect(typeof res.body.id).toBe('string');
@@ -82,11 +82,11 @@ describe('Faults › effects', () => {
   it('drop_after_commit_rate 1 commits the write, then destroys the socket without a response', async () => {
     await api.token();
     await setFaults({ drop_after_commit_rate: 1 });
-    await expect(api.req('POST', `${P()}/projects`, { body: { name: 'Dropped', business_unit_id: 2001 } })).rejects.toThrow();
+    await expect(api.req('POST', `${P()}/projects`, { headers: { 'idempotency-key': 'drop' }, body: { name: 'Dropped', project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001' } })).rejects.toThrow();
     const state = await api.state();
     expect(state.counts.projects).toBe(1);
     const log = (await api.admin('GET', '/requests')).body.data;
-    expect(log.find((e: { path: string; method: string }) => e.method === 'POST' && e.path === `${P()}/projects`)).toMatchObject({ status: 201, dropped: true });
+    expect(log.find((e: { path: string; method: string }) => e.method === 'POST' && e.path === `${P()}/projects`)).toMatchObject({ status: 202, dropped: true });
     expect((await api.req('GET', `${P()}/projects`)).status).toBe(200);
   });
 

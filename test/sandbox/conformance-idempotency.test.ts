@@ -1,7 +1,7 @@
 // Idempotency-Key on creating POSTs (DESIGN.md "not shown" table; docs/api-conventions.md › Writes).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../sandbox/index';
-import { BASIC_ACCOUNT, P, SandboxTestClient, draftBody, startTestSandbox } from './sandbox-test-client';
+import { BASIC_ACCOUNT, P, SandboxTestClient, draftBody, projectManager, startTestSandbox } from './sandbox-test-client';
 
 let sb: RunningSandbox;
 let api: SandboxTestClient;
@@ -12,22 +12,22 @@ beforeEach(() => sb.reset());
 afterAll(() => sb.close());
 
 const key = (k: string) => ({ 'idempotency-key': k });
-const projectBody = (name = 'Idem', account = 1001) => ({ name, business_unit_id: account === BASIC_ACCOUNT ? 2101 : 2001 });
+const projectBody = (name = 'Idem project', account = 1001) => ({ name, project_manager_id: projectManager(account) });
 
 describe('Idempotency', () => {
   it('replays the identical stored response (status and body) for the same key and body, creating once', async () => {
     const first = await api.req('POST', `${P()}/projects`, { body: projectBody(), headers: key('k-1') });
     const second = await api.req('POST', `${P()}/projects`, { body: projectBody(), headers: key('k-1') });
-    expect(first.status).toBe(201);
-    expect(second.status).toBe(201);
+    expect(first.status).toBe(202);
+    expect(second.status).toBe(202);
     expect(second.body).toEqual(first.body);
     expect(second.headers.get('location')).toBe(first.headers.get('location'));
     expect((await api.state()).counts.projects).toBe(1);
   });
 
   it('answers 422 idempotency_key_reused for the same key with another body or on another endpoint', async () => {
-    await api.req('POST', `${P()}/projects`, { body: projectBody('A'), headers: key('k-2') });
-    const other = await api.req('POST', `${P()}/projects`, { body: projectBody('B'), headers: key('k-2') });
+    await api.req('POST', `${P()}/projects`, { body: projectBody('Project A'), headers: key('k-2') });
+    const other = await api.req('POST', `${P()}/projects`, { body: projectBody('Project B'), headers: key('k-2') });
     expect(other.status).toBe(422);
     expect(other.body.object).toBe('idempotency_key_reused');
     const elsewhere = await api.req('POST', `${P()}/exclusion-groups`, { body: { name: 'A' }, headers: key('k-2') });
@@ -37,8 +37,8 @@ describe('Idempotency', () => {
 
   it('scopes keys per account', async () => {
     await api.req('POST', `${P()}/projects`, { body: projectBody(), headers: key('shared') });
-    const res = await api.req('POST', `${P(BASIC_ACCOUNT)}/projects`, { body: projectBody('Other', BASIC_ACCOUNT), headers: key('shared') });
-    expect(res.status).toBe(201);
+    const res = await api.req('POST', `${P(BASIC_ACCOUNT)}/projects`, { body: projectBody('Other project', BASIC_ACCOUNT), headers: key('shared') });
+    expect(res.status).toBe(202);
     expect((await api.state()).counts.projects).toBe(2);
   });
 
@@ -46,7 +46,7 @@ describe('Idempotency', () => {
     const bad = await api.req('POST', `${P()}/projects`, { body: { name: 'X' }, headers: key('k-3') });
     expect(bad.status).toBe(400);
     expect((await api.state()).counts.idempotency_keys).toBe(0);
-    expect((await api.req('POST', `${P()}/projects`, { body: projectBody(), headers: key('k-3') })).status).toBe(201);
+    expect((await api.req('POST', `${P()}/projects`, { body: projectBody(), headers: key('k-3') })).status).toBe(202);
   });
 
   it('covers target group creation, launch and upload jobs', async () => {
@@ -74,7 +74,7 @@ describe('Idempotency', () => {
     await expect(api.req('POST', `${P()}/projects`, { body: projectBody(), headers: key('drop') })).rejects.toThrow();
     sb.setFaults({});
     const retry = await api.req('POST', `${P()}/projects`, { body: projectBody(), headers: key('drop') });
-    expect(retry.status).toBe(201);
+    expect(retry.status).toBe(202);
     const state = await api.state();
     expect(state.counts.projects).toBe(1);
     expect(Object.keys(state.records.projects)).toEqual([retry.body.id]);

@@ -73,7 +73,7 @@ describe('Resources and their fields › Target group', () => {
   });
 
   it('answers 422 for a project manager who is not in the account', async () => {
-    const res = await api.req('POST', tgs, { body: draftBody({ project_manager_id: 3101 }) });
+    const res = await api.req('POST', tgs, { body: draftBody({ project_manager_id: '6f1c2a4e-3101-4c8e-9d2b-000000003101' }) });
     expect(res.status).toBe(422);
     expect(paramNames(res)).toEqual(['project_manager_id']);
   });

@@ -32,48 +32,52 @@ describe('Versioning › version header', () => {
 });
 
 describe('Versioning › renames in 2025-12-18 › project', () => {
-  it('uses human-readable-id and purchase_order_number before 2025-12-18', async () => {
-    const res = await api.req('POST', `${P()}/projects`, {
+  const PM = '6f1c2a4e-3001-4c8e-9d2b-000000003001';
+
+  it('spells the server-assigned id human-readable-id and keeps purchase_order_number before 2025-12-18', async () => {
+    const created = await api.req('POST', `${P()}/projects`, {
       version: V_OLD,
-      body: { name: 'Old', business_unit_id: 2001, 'human-readable-id': 'old_one', purchase_order_number: 'PO-9' },
+      headers: { 'idempotency-key': 'old' },
+      body: { name: 'Old project', project_manager_id: PM, purchase_order_number: 'PO-9' },
     });
-    expect(res.status).toBe(201);
-    expect(res.body['human-readable-id']).toBe('old_one');
+    expect(created.status).toBe(202);
+    const res = await api.req('GET', `${P()}/projects/${created.body.id}`, { version: V_OLD });
+    expect(res.body['human-readable-id']).toMatch(/^[0-9A-Z]{6}$/);
     expect(res.body.human_readable_id).toBeUndefined();
     expect(res.body.purchase_order_number).toBe('PO-9');
   });
 
   it('uses human_readable_id and drops purchase_order_number from list, get, update and overview in 2025-12-18', async () => {
-    const project = await api.createProject({ 'human-readable-id': 'new_one' }, { version: V_MID });
+    const project = await api.createProject({}, { version: V_MID });
+    const hrid = project['human-readable-id'];
     const base = `${P()}/projects/${project.id}`;
     const list = (await api.req('GET', `${P()}/projects`)).body.projects[0];
-    const get = (await api.req('GET', base)).body;
-    const update = (await api.req('PUT', base, { body: { name: 'N', business_unit_id: 2001 } })).body;
+    const read = await api.req('GET', base);
+    const get = read.body;
+    const update = (await api.req('PUT', base, {
+      headers: { 'if-match': read.headers.get('etag')!, 'idempotency-key': 'u' },
+      body: { name: 'New name', project_manager_id: PM, project_customer_reference_number: 'PO-1' },
+    })).body;
     const overview = (await api.req('GET', `${base}/overview`)).body;
     for (const body of [list, get, update, overview]) {
-      expect(body.human_readable_id).toBe('new_one');
+      expect(body.human_readable_id).toBe(hrid);
       expect(body).not.toHaveProperty('human-readable-id');
       expect(body).not.toHaveProperty('purchase_order_number');
     }
     const old = (await api.req('GET', base, { version: V_OLD })).body;
-    expect(old['human-readable-id']).toBe('new_one');
+    expect(old['human-readable-id']).toBe(hrid);
     expect(old).toHaveProperty('purchase_order_number');
   });
 
-  it('answers 400 naming human-readable-id "renamed to human_readable_id in 2025-12-18"', async () => {
-    const res = await api.req('POST', `${P()}/projects`, { body: { name: 'X', business_unit_id: 2001, 'human-readable-id': 'x' } });
-    expect(res.status).toBe(400);
-    expect(res.body.object).toBe('bad_request_error');
-    expect(res.body.invalid_params).toEqual([{ name: 'human-readable-id', reason: 'renamed to human_readable_id in 2025-12-18' }]);
-  });
-
-  it('answers 400 for purchase_order_number in 2025-12-18 and for human_readable_id in older versions', async () => {
-    const a = await api.req('POST', `${P()}/projects`, { body: { name: 'X', business_unit_id: 2001, purchase_order_number: 'PO' } });
+  it('answers 400 for purchase_order_number in 2025-12-18 (renamed), in any version for a human-readable id (the server assigns it)', async () => {
+    const a = await api.req('POST', `${P()}/projects`, { headers: { 'idempotency-key': 'a' }, body: { name: 'Project X', project_manager_id: PM, purchase_order_number: 'PO' } });
     expect(a.status).toBe(400);
     expect(paramNames(a)).toEqual(['purchase_order_number']);
-    const b = await api.req('POST', `${P()}/projects`, { version: V_MID, body: { name: 'X', business_unit_id: 2001, human_readable_id: 'x' } });
-    expect(b.status).toBe(400);
-    expect(paramNames(b)).toEqual(['human_readable_id']);
+    for (const version of [V_OLD, V_MID, V_NEW]) {
+      const b = await api.req('POST', `${P()}/projects`, { version, headers: { 'idempotency-key': `b-${version}` }, body: { name: 'Project X', project_manager_id: PM, 'human-readable-id': 'x' } });
+      expect(b.status).toBe(400);
+      expect(paramNames(b)).toEqual(['human-readable-id']);
+    }
   });
 });
 

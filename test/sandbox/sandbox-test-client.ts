@@ -29,6 +29,7 @@ export interface RequestOptions {
 
 export class SandboxTestClient {
   private cachedToken: string | null = null;
+  private keys = 0;
   constructor(readonly sb: RunningSandbox) {}
 
   tokenBody(overrides: Record<string, unknown> = {}) {
@@ -85,13 +86,17 @@ export class SandboxTestClient {
     return (await this.admin('GET', '/state')).body;
   }
 
+  /** create_project (202 `{id}`, idempotency-key required), then get_project_by_id: the project as the API holds it. */
   async createProject(overrides: Record<string, unknown> = {}, opts: RequestOptions & { account?: number } = {}) {
     const res = await this.req('POST', `${P(opts.account)}/projects`, {
       ...opts,
-      body: { name: 'Brand tracker', business_unit_id: opts.account === BASIC_ACCOUNT ? 2101 : 2001, project_customer_reference_number: 'PO-1', ...overrides },
+      headers: { 'idempotency-key': `create-project-${++this.keys}`, ...opts.headers },
+      body: { name: 'Brand tracker', project_manager_id: projectManager(opts.account), project_customer_reference_number: 'PO-1', ...overrides },
     });
-    if (res.status !== 201) throw new Error(`createProject: ${res.status} ${res.text}`);
-    return res.body;
+    if (res.status !== 202) throw new Error(`createProject: ${res.status} ${res.text}`);
+    const read = await this.req('GET', `${P(opts.account)}/projects/${res.body.id}`, { version: opts.version });
+    if (read.status !== 200) throw new Error(`createProject read: ${read.status} ${read.text}`);
+    return read.body;
   }
 
   async createTargetGroup(projectId: string, overrides: Record<string, unknown> = {}, opts: RequestOptions & { account?: number } = {}) {
@@ -125,6 +130,11 @@ export class SandboxTestClient {
   }
 }
 
+/** The seeded project manager (a UUID) of an account. */
+export function projectManager(account?: number): string {
+  return account === BASIC_ACCOUNT ? '6f1c2a4e-3101-4c8e-9d2b-000000003101' : '6f1c2a4e-3001-4c8e-9d2b-000000003001';
+}
+
 export function draftBody(overrides: Record<string, unknown> = {}, account?: number) {
   return {
     name: 'Adults 18-65',
@@ -132,7 +142,7 @@ export function draftBody(overrides: Record<string, unknown> = {}, account?: num
     expected_incidence_rate: 0.5,
     expected_length_of_interview_minutes: 10,
     filling_goal: 200,
-    project_manager_id: account === BASIC_ACCOUNT ? 3101 : 3001,
+    project_manager_id: projectManager(account),
     collects_pii: false,
     ...overrides,
   };

@@ -262,7 +262,7 @@ export function targetGroup(key: string, patch: Partial<DesiredTargetGroup> = {}
   }
   return {
     key,
-    draft: { name: key, locale: 'en_US', expected_incidence_rate: 0.5, expected_length_of_interview_minutes: loi, filling_goal: 100, project_manager_id: '3001', collects_pii: false },
+    draft: { name: key, locale: 'en_US', expected_incidence_rate: 0.5, expected_length_of_interview_minutes: loi, filling_goal: 100, project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001', collects_pii: false },
     idLists: {},
     exclusionGroups: [],
     launch: { mode: 'auto', requireFeasible: true },

@@ -60,7 +60,7 @@ function study(studyId: string, targetGroups: DesiredTargetGroup[], patch: Parti
     businessUnitId: '2001',
     apiVersion: '2025-12-18',
     revision: `r${++revisions}`,
-    project: { name: studyId, project_customer_reference_number: `PO-${studyId}` },
+    project: { name: studyId, project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001', project_customer_reference_number: `PO-${studyId}` },
     targetGroups,
     exclusionGroups: [],
     webhooks: [],

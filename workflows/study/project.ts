@@ -17,7 +17,13 @@ export async function writeProject(state: StudyState, api: Api, desired: Desired
     if (result.created) state.countWrites();
     state.pin('project');
   } else if (schedule.project === 'update' && state.projectId) {
-    await api(`update project ${state.projectId}`).updateProject({ ctx, projectId: state.projectId, desired: desired.project });
+    await api(`update project ${state.projectId}`).updateProject({
+      ctx,
+      projectId: state.projectId,
+      // One key per revision: the same update sent again is deduplicated, a later one is not.
+      idempotencyKey: state.keyFor(`project/update/${desired.revision}`),
+      desired: desired.project,
+    });
     state.countWrites();
     state.pin('project');
   }

@@ -24,6 +24,7 @@ import {
 import { ActivityExclusionsAnswer, ActivityExclusionsRequest } from './activity-exclusions';
 import { JobCreated, JobStatusAnswer } from './jobs';
 import { WebhookAnswer, WebhookCreated, WebhookRequest } from './webhooks';
+import { CreateProjectRequest, CreateProjectResponse, ProjectDetails, ProjectOverview, UpdateProjectRequest, UpdateProjectResponse } from './projects';
 
 export interface WireOperation {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -44,6 +45,15 @@ export const WIRE_OPERATIONS: Readonly<Record<string, WireOperation>> = {
   get_user_accounts: { method: 'GET', path: '/accounts', answers: { 200: AccountsList } },
   get_business_units: { method: 'GET', path: '/accounts/{account_id}/business-units', answers: { 200: BusinessUnitsList } },
   list_account_projects: { method: 'GET', path: '/demand/accounts/{account_id}/projects', answers: { 200: pageSchema(LIST_PROJECTS) } },
+  // Projects (issue 17, H17a).
+  create_project: {
+    method: 'POST', path: '/demand/accounts/{account_id}/projects', request: CreateProjectRequest, answers: { 202: CreateProjectResponse }, headers: ['idempotency-key'],
+  },
+  get_project_by_id: { method: 'GET', path: '/demand/accounts/{account_id}/projects/{project_id}', answers: { 200: ProjectDetails } },
+  update_project: {
+    method: 'PUT', path: '/demand/accounts/{account_id}/projects/{project_id}', request: UpdateProjectRequest, answers: { 200: UpdateProjectResponse }, headers: ['idempotency-key', 'if-match'],
+  },
+  project_overview: { method: 'GET', path: '/demand/accounts/{account_id}/projects/{project_id}/overview', answers: { 200: ProjectOverview } },
   get_list_target_groups: { method: 'GET', path: '/demand/accounts/{account_id}/projects/{project_id}/target-groups', answers: { 200: pageSchema(LIST_TARGET_GROUPS) } },
   get_exclusion_groups_by_account_id: { method: 'GET', path: EG, answers: { 200: pageSchema(LIST_EXCLUSION_GROUPS) } },
   create_exclusion_group: { method: 'POST', path: EG, request: CreateExclusionGroupRequest, answers: { 201: CreateExclusionGroupResponse }, headers: ['idempotency-key'] },

@@ -73,7 +73,7 @@ export function draftTargetGroup(overrides: Record<string, unknown> = {}) {
     expected_incidence_rate: 0.35,
     expected_length_of_interview_minutes: 12,
     filling_goal: 400,
-    project_manager_id: '3001',
+    project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001',
     collects_pii: false,
     ...overrides,
   };
