@@ -7,6 +7,9 @@ import { ensureResource } from './ensure-resource';
 import { fieldingActivities, type LaunchFromDraftOutput } from './fielding';
 import { listAllPages } from './pagination';
 import { LIST_TARGET_GROUPS } from './http/wire/lists';
+import { describeShape, readAnswer, wireMismatchFailure } from './http/wire/read-answer';
+import { requestBody } from './http/wire/request-body';
+import { CreatedDraftTargetGroupResponse, DraftTargetGroupRequest } from './http/wire/target-groups';
 import type { ActivityCtx, ApiObject, JsonObject } from './types';
 import { fromWireBody, toWireBody } from './version-adapter';
 
@@ -19,8 +22,12 @@ export interface TargetGroupDesired extends JsonObject {
   expected_incidence_rate: number;
   expected_length_of_interview_minutes: number;
   filling_goal: number;
+  /** A UUID (the reference's UserID). */
   project_manager_id: string;
   collects_pii: boolean;
+  business_unit_id?: string;
+  fielding_specification?: { start_at: string; end_at: string };
+  study_type_code?: string;
   /** The natural key; when present, ensure finds an existing draft by it. */
   target_group_customer_reference_number?: string;
 }
@@ -128,13 +135,16 @@ export function targetGroupActivities(deps: ActivityDeps) {
         : undefined,
       getFull: (id) => readTargetGroup(ctx, projectId, id),
       create: async () => {
+        const json = requestBody('ensureDraftTargetGroup', 'create_target_group', DraftTargetGroupRequest, desired);
         const req = {
           method: 'POST',
           path: `${projectPath(ctx, projectId)}/target-groups`,
-          json: toWireBody(desired, ctx.apiVersion),
+          json: toWireBody(json, ctx.apiVersion),
           idempotencyKey: key,
         } as const;
-        return fromWireBody(expectResource(req, await callApi(deps.api, ctx, req)), ctx.apiVersion);
+        // 201 {id}: the id is used as is; the draft is not read back.
+        const answer = readAnswer({ operation: 'create_target_group', ...req }, CreatedDraftTargetGroupResponse, await callApi(deps.api, ctx, req));
+        return { ...desired, id: answer.id, status: 'draft' };
       },
     });
     return { targetGroup: resource, created };
@@ -194,14 +204,20 @@ export function targetGroupActivities(deps: ActivityDeps) {
       return { results };
     },
 
-    /** PUT the draft (replaces its fields; the API refuses when it is no longer a draft). */
+    /**
+     * PUT the draft (update_target_group: replaces its fields; the API refuses when it is no longer a draft).
+     * The reference answers 204 without a body: the result is the desired fields with the id.
+     */
     async updateDraftTargetGroup(input: UpdateDraftTargetGroupInput): Promise<TargetGroupOutput> {
       const ctx = checkCtx('updateDraftTargetGroup', input.ctx);
       const projectId = requireText('updateDraftTargetGroup', 'projectId', input.projectId);
       const targetGroupId = requireText('updateDraftTargetGroup', 'targetGroupId', input.targetGroupId);
       const desired = requireObject('updateDraftTargetGroup', 'desired', input.desired);
-      const req = { method: 'PUT', path: targetGroupPath(ctx, projectId, targetGroupId), json: toWireBody(desired, ctx.apiVersion) } as const;
-      return { targetGroup: fromWireBody(expectResource(req, await callApi(deps.api, ctx, req)), ctx.apiVersion) };
+      const json = requestBody('updateDraftTargetGroup', 'update_target_group', DraftTargetGroupRequest, desired);
+      const req = { method: 'PUT', path: targetGroupPath(ctx, projectId, targetGroupId), json: toWireBody(json, ctx.apiVersion) } as const;
+      const res = await callApi(deps.api, ctx, req);
+      if (res.status !== 204) throw wireMismatchFailure({ operation: 'update_target_group', ...req }, res.status, describeShape(res.body), ['the reference answers 204 without a body']);
+      return { targetGroup: { ...desired, id: targetGroupId, status: 'draft' } };
     },
 
     async getTargetGroup(input: TargetGroupInput): Promise<TargetGroupOutput> {

@@ -178,6 +178,74 @@ export const ProfileTemplateRefSchema = z
   ])
   .meta({ id: 'ProfileTemplateRef', description: 'A template name, or `{id: …}` for a template that exists in the API.' });
 
+const percentage = (description: string) => z.number().int().min(0).max(100).meta({ description });
+const supplierIds = (description: string) =>
+  z.array(text('Supplier id.')).refine((a) => new Set(a).size === a.length).meta({ uniqueItems: true, description });
+
+export const OpenExchangeAllocationsSchema = z
+  .strictObject({
+    exchange_min_percentage: percentage('Least share of completes from the open exchange, in percent.').default(0),
+    exchange_max_percentage: percentage('Largest share of completes from the open exchange, in percent.').default(100),
+    blocked_supplier_ids: supplierIds('Suppliers that may not deliver.').default([]),
+    groups: z
+      .array(
+        z
+          .strictObject({
+            group_name: text('Name of the supplier group.'),
+            min_percentage: percentage('Least share of completes from the group, in percent.'),
+            max_percentage: percentage('Largest share of completes from the group, in percent.'),
+            suppliers: supplierIds('The suppliers of the group.'),
+          })
+          .meta({ id: 'OpenExchangeAllocationGroup', description: 'A group of open-exchange suppliers with its share of completes.' }),
+      )
+      .default([]),
+  })
+  .meta({ id: 'OpenExchangeAllocations', description: 'How completes are spread over the open exchange (the API\'s open_exchange_allocations).' });
+
+export const PrivateExchangeAllocationsSchema = z
+  .strictObject({
+    blocked_supplier_ids: supplierIds('Suppliers that may not deliver.').default([]),
+    groups: z
+      .array(
+        z
+          .strictObject({
+            group_name: text('Name of the group.'),
+            min_percentage: percentage('Least share of completes from the supplier, in percent.'),
+            max_percentage: percentage('Largest share of completes from the supplier, in percent.'),
+            supplier_id: text('The private-exchange supplier.'),
+          })
+          .meta({ id: 'PrivateExchangeAllocationGroup', description: 'One private-exchange supplier with its share of completes.' }),
+      )
+      .default([]),
+  })
+  .meta({ id: 'PrivateExchangeAllocations', description: 'Private-exchange suppliers (the API\'s private_exchange_allocations).' });
+
+export const AllocationsSchema = z
+  .strictObject({
+    open_exchange_allocations: OpenExchangeAllocationsSchema.prefault({}),
+    private_exchange_allocations: PrivateExchangeAllocationsSchema.optional(),
+  })
+  .meta({ id: 'Allocations', description: 'Where completes come from. Default: the whole open exchange (0 to 100 percent, no blocked suppliers, no groups).' });
+
+export const FieldingAssistantSchema = z
+  .strictObject({
+    pricing: z.looseObject({ type: z.enum(['dynamic', 'rate_card']) }).nullable().optional().meta({ description: 'Pricing module, e.g. `{type: dynamic, maximum_cpi: {value: "4.50", currency_code: USD}}`.' }),
+    quota_overlay: z
+      .strictObject({ prevent_overfill: z.boolean(), balance_fill: z.boolean() })
+      .optional()
+      .meta({ description: 'Quota overlay module.' }),
+    pacing: z.looseObject({ type: z.enum(['linear', 'adaptive', 'gemini']) }).nullable().optional().meta({ description: 'Pacing module, e.g. `{type: linear, increment_interval: …}`.' }),
+    soft_launch: z
+      .strictObject({
+        end_at: isoTimestamp('When the soft launch ends.'),
+        filling_goal_percentage: z.number().int().min(1).max(100),
+        demographics_strictness_percentage: z.number().int().min(0).max(100),
+      })
+      .optional()
+      .meta({ description: 'Soft launch module.' }),
+  })
+  .meta({ id: 'FieldingAssistant', description: 'Fielding assistant modules (the API\'s fielding_assistant_assignment). Default: none assigned (`{}`).' });
+
 /** Target-group fields that `defaults` may also set. */
 const targetGroupSettings = {
   locale: patterned(/^[a-z]{2,3}_[A-Za-z]{2}$/, 'a locale such as en_US or eng_us (language_COUNTRY)', 'Survey locale.').optional(),
@@ -192,6 +260,8 @@ const targetGroupSettings = {
   client_cost_per_interview_note: text('A note about the cost per interview (not the cost itself).').optional(),
   start_fielding_at: isoTimestamp('When fielding starts (the draft\'s fielding_specification.start_at); with end_fielding_at, the fielding window.').optional(),
   end_fielding_at: isoTimestamp('When fielding ends (fielding_specification.end_at; the launch sends it as end_fielding_at).').optional(),
+  allocations: AllocationsSchema.optional(),
+  fielding_assistant_assignment: FieldingAssistantSchema.optional(),
   launch: LaunchRulesSchema.optional(),
   timing: TimingSchema.optional(),
 };
@@ -203,7 +273,7 @@ export const TargetGroupDefaultsSchema = z
 export const TargetGroupSchema = z
   .strictObject({
     moved_from: localName('The key this target group had before; it is updated, not recreated.').optional(),
-    name: text('Target group name.').optional(),
+    name: z.string().min(5).max(128).meta({ description: 'Target group name, 5 to 128 characters (default: `<study> <key>`).' }).optional(),
     live_url: httpUrl('Survey URL respondents are sent to; required to launch.').optional(),
     test_url: httpUrl('Survey URL for testing.').optional(),
     ...targetGroupSettings,
@@ -316,6 +386,8 @@ export const ResolvedTargetGroupSchema = TargetGroupSchema.omit({ profile_templa
   /** Templates that exist in the API (local templates are expanded into `profiles`). */
   remote_profile_template_ids: z.array(z.string()).default([]),
   exclusions: ResolvedExclusionsSchema.prefault({}),
+  allocations: AllocationsSchema.prefault({}),
+  fielding_assistant_assignment: FieldingAssistantSchema.prefault({}),
   launch: LaunchRulesSchema.prefault({}),
   timing: TimingSchema.prefault({}),
 });
@@ -346,6 +418,7 @@ export type ActivityExclusionItem = z.infer<typeof ActivityExclusionItemSchema>;
 export type ActivityExclusions = z.infer<typeof ActivityExclusionsSchema>;
 export type Webhook = z.infer<typeof WebhookSchema>;
 export type Money = z.infer<typeof MoneySchema>;
+export type Allocations = z.infer<typeof AllocationsSchema>;
 export type RespondentStatus = (typeof RESPONDENT_STATUSES)[number];
 /** A study file as written (no defaults applied). */
 export type StudyFile = z.input<typeof StudyFileSchema>;

@@ -33,6 +33,14 @@ export function targetGroupReference(studyId: string, key: string): string {
   return `${studyId}_${key}`;
 }
 
+/**
+ * A target group's name when the study gives none: `<study> <key>`, which always has the 5 to 128
+ * characters the reference's TargetGroupName needs (a study id has at least 3, a key at least 1).
+ */
+export function defaultTargetGroupName(studyId: string, key: string): string {
+  return `${studyId} ${key}`.slice(0, 128);
+}
+
 function timingOf(tg: TargetGroupSpec, watchIntervalMs: number): Timing {
   return {
     jobPollInitialMs: durationMs(tg.timing.job_poll_initial),
@@ -70,7 +78,7 @@ function activityItems(tg: TargetGroupSpec): DesiredActivityItem[] {
  */
 function draftOf(studyId: string, businessUnitId: string, key: string, tg: TargetGroupSpec): Record<string, unknown> {
   const draft: Record<string, unknown> = {
-    name: tg.name ?? key,
+    name: tg.name ?? defaultTargetGroupName(studyId, key),
     business_unit_id: businessUnitId,
     fielding_specification: tg.start_fielding_at && tg.end_fielding_at ? { start_at: tg.start_fielding_at, end_at: tg.end_fielding_at } : undefined,
     locale: tg.locale,
@@ -81,12 +89,14 @@ function draftOf(studyId: string, businessUnitId: string, key: string, tg: Targe
     filling_goal: tg.filling_goal,
     project_manager_id: tg.project_manager_id,
     collects_pii: tg.collects_pii,
-    study_type: tg.study_type,
+    study_type_code: tg.study_type,
     pricing_model: tg.pricing_model,
     type: tg.type,
     client_cost_per_interview_note: tg.client_cost_per_interview_note,
     target_group_customer_reference_number: targetGroupReference(studyId, key),
-    allocations: tg.study_type === 'recontact' ? { template_id: RECONTACT_ALLOCATIONS_TEMPLATE_ID } : undefined,
+    fielding_assistant_assignment: tg.fielding_assistant_assignment,
+    // The reference's allocations; a recontact study adds the spec's recontact allocations template.
+    allocations: tg.study_type === 'recontact' ? { ...tg.allocations, template_id: RECONTACT_ALLOCATIONS_TEMPLATE_ID } : tg.allocations,
   };
   for (const k of Object.keys(draft)) if (draft[k] === undefined) delete draft[k];
   return draft;

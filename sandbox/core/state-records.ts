@@ -40,8 +40,20 @@ export interface ActivityExclusionRecord {
   duration_days: number;
 }
 
+/** A group of an exchange: its name, share bounds and suppliers (reference: allocation specification groups). */
+export interface AllocationGroupRecord {
+  group_name: string;
+  min_percentage: number;
+  max_percentage: number;
+  suppliers?: string[];
+  supplier_id?: string;
+}
+
 export interface AllocationsRecord {
+  /** The spec's recontact allocations template. */
   template_id: string | null;
+  open_exchange_allocations: { blocked_supplier_ids: string[]; exchange_min_percentage: number; exchange_max_percentage: number; groups: AllocationGroupRecord[] } | null;
+  private_exchange_allocations: { blocked_supplier_ids: string[]; groups: AllocationGroupRecord[] } | null;
 }
 
 export interface TargetGroupRecord extends Sequenced, VersionPinned {
@@ -61,6 +73,8 @@ export interface TargetGroupRecord extends Sequenced, VersionPinned {
   business_unit_id: number | null;
   /** The fielding window (reference: TargetGroupFieldingSpecification); null when the request gave none. */
   fielding_specification: { start_at: string; end_at: string } | null;
+  /** The fielding assistant modules as given (reference: FieldingAssistantModulesAssignmentRequestModel); null when none was given. */
+  fielding_assistant_assignment: Record<string, unknown> | null;
   collects_pii: boolean;
   study_type: string;
   pricing_model: string;

@@ -4,7 +4,7 @@
 import { ApiError, badRequest, unprocessable, type InvalidParam } from '../core/api-error';
 import { ISO_TIMESTAMP, ObjectReader, isHttpUrl } from '../core/input-validation';
 import type { SeededAccount } from '../core/seed-data';
-import type { ActivityExclusionRecord, AllocationsRecord, SandboxStateData, TargetGroupRecord } from '../core/state-records';
+import type { ActivityExclusionRecord, AllocationGroupRecord, AllocationsRecord, SandboxStateData, TargetGroupRecord } from '../core/state-records';
 import { notYetReason, renamedReason, usesNewNames, type ApiVersion } from '../core/versioning';
 import { UUID } from './project-wire';
 import { checkActivityExclusionRules, readActivityExclusionItems, renderActivityExclusion } from './activity-exclusions';
@@ -31,6 +31,7 @@ export interface TargetGroupInput {
   project_manager_id: string;
   business_unit_id: number | null;
   fielding_specification: { start_at: string; end_at: string } | null;
+  fielding_assistant_assignment: Record<string, unknown> | null;
   collects_pii: boolean;
   study_type: string;
   pricing_model: string;
@@ -55,12 +56,13 @@ export function readTargetGroupInput(body: unknown, version: ApiVersion, account
   const note = noteField(version);
   const explain: Record<string, string> = Object.fromEntries(READ_ONLY.map((f) => [f, 'is read-only']));
   explain.profiles = 'is set with the profile operations (manage-profiles), not on the target group';
+  explain.study_type = 'is study_type_code';
   if (newNames) explain.client_cpi = renamedReason('client_cpi', 'client_cost_per_interview_note');
   else explain.client_cost_per_interview_note = notYetReason('client_cost_per_interview_note', 'client_cpi');
   r.rejectUnknown(
     [
       'name', 'locale', 'live_url', 'test_url', 'expected_incidence_rate', 'expected_length_of_interview_minutes',
-      'filling_goal', 'project_manager_id', 'business_unit_id', 'fielding_specification', 'collects_pii', 'study_type', 'pricing_model', 'type', note,
+      'filling_goal', 'project_manager_id', 'business_unit_id', 'fielding_specification', 'fielding_assistant_assignment', 'collects_pii', 'study_type_code', 'pricing_model', 'type', note,
       'target_group_customer_reference_number', 'allocations', 'respondent_activity_exclusions',
     ],
     explain,
@@ -91,7 +93,7 @@ export function readTargetGroupInput(body: unknown, version: ApiVersion, account
       else fielding = { start_at: startAt, end_at: endAt };
     }
   }
-  const studyType = r.oneOf('study_type', STUDY_TYPES) ?? 'adhoc';
+  const studyType = r.oneOf('study_type_code', STUDY_TYPES) ?? 'adhoc';
   const pricingModel = readPricingValue(r, 'pricing_model', PRICING_MODELS, newNames);
   const type = readPricingValue(r, 'type', TARGET_GROUP_TYPES, newNames);
   let noteValue: string | null | undefined;
@@ -99,10 +101,52 @@ export function readTargetGroupInput(body: unknown, version: ApiVersion, account
   else noteValue = r.string(note, { nullable: true, maxLength: 500 });
   const reference = r.string('target_group_customer_reference_number', { nullable: true, maxLength: 100 });
   let templateId: string | null = null;
+  let openExchange: AllocationsRecord['open_exchange_allocations'] = null;
+  let privateExchange: AllocationsRecord['private_exchange_allocations'] = null;
   const allocations = r.object('allocations', { nullable: true });
   if (allocations) {
-    allocations.rejectUnknown(['template_id']);
+    allocations.rejectUnknown(['template_id', 'open_exchange_allocations', 'private_exchange_allocations']);
     templateId = allocations.string('template_id', { nullable: true, pattern: TEMPLATE_ID, patternReason: 'must be a template id (letters, digits, - and _)' }) ?? null;
+    const open = allocations.object('open_exchange_allocations', { nullable: true });
+    if (open) {
+      open.rejectUnknown(['blocked_supplier_ids', 'exchange_min_percentage', 'exchange_max_percentage', 'groups']);
+      const min = open.integer('exchange_min_percentage', { required: true, min: 0, max: 100 });
+      const max = open.integer('exchange_max_percentage', { required: true, min: 0, max: 100 });
+      if (min != null && max != null && min > max) open.fail('exchange_min_percentage', 'must not be above exchange_max_percentage');
+      const blocked = readSupplierIds(open, 'blocked_supplier_ids');
+      const groups = readAllocationGroups(open, 'suppliers');
+      if (min != null && max != null && blocked && groups) openExchange = { blocked_supplier_ids: blocked, exchange_min_percentage: min, exchange_max_percentage: max, groups };
+    }
+    const priv = allocations.object('private_exchange_allocations', { nullable: true });
+    if (priv) {
+      priv.rejectUnknown(['blocked_supplier_ids', 'groups']);
+      const blocked = readSupplierIds(priv, 'blocked_supplier_ids');
+      const groups = readAllocationGroups(priv, 'supplier_id');
+      if (blocked && groups) privateExchange = { blocked_supplier_ids: blocked, groups };
+    }
+  }
+  let assistant: Record<string, unknown> | null = null;
+  const modules = r.object('fielding_assistant_assignment', { nullable: true });
+  if (modules) {
+    modules.rejectUnknown(['pricing', 'quota_overlay', 'pacing', 'soft_launch']);
+    const overlay = modules.object('quota_overlay', { nullable: true });
+    if (overlay) {
+      overlay.rejectUnknown(['prevent_overfill', 'balance_fill']);
+      overlay.boolean('prevent_overfill', { required: true });
+      overlay.boolean('balance_fill', { required: true });
+    }
+    const soft = modules.object('soft_launch', { nullable: true });
+    if (soft) {
+      soft.rejectUnknown(['end_at', 'filling_goal_percentage', 'demographics_strictness_percentage']);
+      soft.string('end_at', { required: true, pattern: ISO_TIMESTAMP, patternReason: 'must be an ISO-8601 date-time' });
+      soft.integer('filling_goal_percentage', { required: true, min: 1, max: 100 });
+      soft.integer('demographics_strictness_percentage', { required: true, min: 0, max: 100 });
+    }
+    const pricing = modules.object('pricing', { nullable: true });
+    if (pricing) pricing.oneOf('type', ['dynamic', 'rate_card'] as const, { required: true });
+    const pacing = modules.object('pacing', { nullable: true });
+    if (pacing) pacing.oneOf('type', ['linear', 'adaptive', 'gemini'] as const, { required: true });
+    assistant = structuredClone(modules.value);
   }
   const rawExclusions = r.array('respondent_activity_exclusions', { nullable: true });
   const exclusions = rawExclusions ? readActivityExclusionItems(rawExclusions, 'respondent_activity_exclusions', r.problems, null) : [];
@@ -122,6 +166,7 @@ export function readTargetGroupInput(body: unknown, version: ApiVersion, account
   return {
     business_unit_id: businessUnitId ?? null,
     fielding_specification: fielding,
+    fielding_assistant_assignment: assistant,
     name: name ?? null,
     locale: locale ?? null,
     live_url: liveUrl ?? null,
@@ -136,9 +181,38 @@ export function readTargetGroupInput(body: unknown, version: ApiVersion, account
     type: type ?? 'rate_card',
     client_cost_per_interview_note: noteValue ?? null,
     target_group_customer_reference_number: reference ?? null,
-    allocations: { template_id: templateId },
+    allocations: { template_id: templateId, open_exchange_allocations: openExchange, private_exchange_allocations: privateExchange },
     respondent_activity_exclusions: exclusions,
   };
+}
+
+/** SupplierIds: an array of supplier id strings. */
+function readSupplierIds(r: ObjectReader, field: string): string[] | undefined {
+  const raw = r.array(field, { required: true });
+  if (!raw) return undefined;
+  if (raw.some((id) => typeof id !== 'string' || id === '')) return void r.fail(field, 'must be an array of supplier ids (strings)');
+  return raw as string[];
+}
+
+/** The groups of an exchange: `{group_name, min_percentage, max_percentage}` and `suppliers` (open) or `supplier_id` (private). */
+function readAllocationGroups(r: ObjectReader, members: 'suppliers' | 'supplier_id'): AllocationGroupRecord[] | undefined {
+  const raw = r.array('groups', { required: true });
+  if (!raw) return undefined;
+  const groups: AllocationGroupRecord[] = [];
+  raw.forEach((item, i) => {
+    const g = ObjectReader.nested(item, `${r.name('groups')}[${i}]`, r.problems);
+    if (!g) return;
+    g.rejectUnknown(['group_name', 'min_percentage', 'max_percentage', members]);
+    const name = g.string('group_name', { required: true });
+    const min = g.integer('min_percentage', { required: true, min: 0, max: 100 });
+    const max = g.integer('max_percentage', { required: true, min: 0, max: 100 });
+    if (min != null && max != null && min > max) g.fail('min_percentage', 'must not be above max_percentage');
+    const group: AllocationGroupRecord = { group_name: name ?? '', min_percentage: min ?? 0, max_percentage: max ?? 0 };
+    if (members === 'suppliers') group.suppliers = readSupplierIds(g, 'suppliers') ?? [];
+    else group.supplier_id = g.string('supplier_id', { required: true }) ?? '';
+    groups.push(group);
+  });
+  return groups;
 }
 
 function readPricingValue(r: ObjectReader, field: string, values: readonly string[], newNames: boolean): string | undefined {
@@ -160,7 +234,7 @@ function checkRecontactRules(r: ObjectReader, studyType: string, liveUrl: string
       r.fail('allocations.template_id', `must be ${RECONTACT_TEMPLATE_ID} (the recontact global allocations template) for a recontact study`);
     }
   } else if (templateId === RECONTACT_TEMPLATE_ID) {
-    r.fail('allocations.template_id', `${RECONTACT_TEMPLATE_ID} is only for study_type recontact`);
+    r.fail('allocations.template_id', `${RECONTACT_TEMPLATE_ID} is only for study_type_code recontact`);
   }
 }
 
@@ -192,12 +266,13 @@ export function renderTargetGroup(tg: TargetGroupRecord, version: ApiVersion): R
     business_unit_id: tg.business_unit_id,
     fielding_specification: tg.fielding_specification ? { ...tg.fielding_specification } : null,
     collects_pii: tg.collects_pii,
-    study_type: tg.study_type,
+    study_type_code: tg.study_type,
     pricing_model: pricingValueOut(tg.pricing_model, version),
     type: pricingValueOut(tg.type, version),
     [noteField(version)]: tg.client_cost_per_interview_note,
     target_group_customer_reference_number: tg.target_group_customer_reference_number,
-    allocations: { ...tg.allocations },
+    allocations: renderAllocations(tg.allocations),
+    fielding_assistant_assignment: tg.fielding_assistant_assignment ? structuredClone(tg.fielding_assistant_assignment) : {},
     respondent_activity_exclusions: tg.respondent_activity_exclusions.map(renderActivityExclusion),
     profiles: targetGroupRenderHooks.profiles(tg.profiles, version),
     fielding_run_id: tg.fielding_run_id,
@@ -205,6 +280,14 @@ export function renderTargetGroup(tg: TargetGroupRecord, version: ApiVersion): R
     created_at: tg.created_at,
     updated_at: tg.updated_at,
   };
+  return out;
+}
+
+/** The allocations as given: the template id (when set) and the exchanges the draft named. */
+function renderAllocations(a: AllocationsRecord): Record<string, unknown> {
+  const out: Record<string, unknown> = { template_id: a.template_id };
+  if (a.open_exchange_allocations) out.open_exchange_allocations = structuredClone(a.open_exchange_allocations);
+  if (a.private_exchange_allocations) out.private_exchange_allocations = structuredClone(a.private_exchange_allocations);
   return out;
 }
 

@@ -1,7 +1,7 @@
 // Target groups: create draft, update draft (PUT), get, list, overview (spec: Endpoints › Target groups).
 import { ApiError } from '../core/api-error';
 import { keyedListBody, parsePageRequest, paginate } from '../core/pagination';
-import { created, ok, type RequestContext, type RouteModule } from '../core/route-module';
+import { created, noContent, ok, type RequestContext, type RouteModule } from '../core/route-module';
 import type { TargetGroupRecord } from '../core/state-records';
 import { assertWriteVersionAllowed, pinWriteVersion } from '../core/versioning';
 import { requireProject, requireTargetGroup } from '../resources/lookups';
@@ -12,7 +12,7 @@ import { PAGE } from './projects';
 import { TARGET_GROUPS, TG } from './paths';
 
 function applyInput(tg: TargetGroupRecord, input: TargetGroupInput): void {
-  Object.assign(tg, input, { allocations: { ...input.allocations }, respondent_activity_exclusions_duration: null });
+  Object.assign(tg, input, { allocations: structuredClone(input.allocations), respondent_activity_exclusions_duration: null });
 }
 
 function createTargetGroup(ctx: RequestContext) {
@@ -39,7 +39,8 @@ function createTargetGroup(ctx: RequestContext) {
   pinWriteVersion(tg, ctx.version);
   ctx.store.data.target_groups[id] = tg;
   emitTargetGroupEvent(ctx, 'created', tg);
-  return created(renderTargetGroup(tg, ctx.version), { location: `${ctx.path}/${encodeURIComponent(id)}` });
+  // create_target_group answers 201 with the id only (reference: CreatedDraftTargetGroupResponse).
+  return created({ id }, { location: `${ctx.path}/${encodeURIComponent(id)}` });
 }
 
 function updateTargetGroup(ctx: RequestContext) {
@@ -56,7 +57,8 @@ function updateTargetGroup(ctx: RequestContext) {
   pinWriteVersion(tg, ctx.version);
   const changed = changedFields(before, tg);
   if (changed.length > 0) emitTargetGroupEvent(ctx, 'updated', tg, changed);
-  return ok(renderTargetGroup(tg, ctx.version));
+  // update_target_group answers 204 without a body.
+  return noContent();
 }
 
 function listTargetGroups(ctx: RequestContext) {
@@ -86,7 +88,7 @@ function targetGroupOverview(ctx: RequestContext) {
     project_id: tg.project_id,
     name: tg.name,
     status: tg.status,
-    study_type: tg.study_type,
+    study_type_code: tg.study_type,
     filling_goal: tg.filling_goal,
     completes: tg.metrics.completes,
     prescreens: tg.metrics.prescreens,

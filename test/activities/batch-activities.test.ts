@@ -33,7 +33,7 @@ function items(projectId: string, n: number, overrides: (i: number) => Record<st
     ctx,
     projectId,
     idempotencyKey: `study/tg/${i}`,
-    desired: draftTargetGroup({ name: `TG ${i}`, target_group_customer_reference_number: `PO-B-${i}`, ...overrides(i) }),
+    desired: draftTargetGroup({ name: `Draft ${i}`, target_group_customer_reference_number: `PO-B-${i}`, ...overrides(i) }),
   }));
 }
 
@@ -167,7 +167,7 @@ async function drafts(n: number): Promise<LaunchAndAwaitInput[]> {
       ctx,
       projectId: project.id,
       idempotencyKey: `tg:${i}`,
-      desired: draftTargetGroup({ name: `L ${i}`, target_group_customer_reference_number: `PO-L-${i}`, live_url: 'https://survey.example.com/s?rid=[%RID%]' }),
+      desired: draftTargetGroup({ name: `Launch ${i}`, target_group_customer_reference_number: `PO-L-${i}`, live_url: 'https://survey.example.com/s?rid=[%RID%]' }),
     })),
   });
   return results.map((r, i) => {

@@ -156,7 +156,7 @@ describe('ensureProject', () => {
 
 const TGS = `${P}/projects/p1/target-groups`;
 const desiredTg = {
-  name: 'US', expected_incidence_rate: 0.3, expected_length_of_interview_minutes: 12, filling_goal: 400,
+  name: 'US general population', expected_incidence_rate: 0.3, expected_length_of_interview_minutes: 12, filling_goal: 400,
   project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001', collects_pii: false, target_group_customer_reference_number: 'us_gen_pop',
 };
 const tg = { id: 'tg1', status: 'draft', ...desiredTg };
@@ -185,20 +185,46 @@ describe('ensureDraftTargetGroup', () => {
   it('without a reference number it creates directly, relying on the Idempotency-Key', async () => {
     m = createMockActivities();
     const { target_group_customer_reference_number: _r, ...noRef } = desiredTg;
-    m.on('POST', TGS, () => ({ status: 201, body: { id: 'tg2', ...noRef } }));
+    // create_target_group answers 201 {id} (CreatedDraftTargetGroupResponse); the id is used without a read.
+    m.on('POST', TGS, () => ({ status: 201, body: { id: TB } }));
     const out = await m.activities.ensureDraftTargetGroup({ ctx, projectId: 'p1', idempotencyKey: 'tg-key', desired: noRef as never });
-    expect(out.created).toBe(true);
+    expect(out).toEqual({ targetGroup: { ...noRef, id: TB, status: 'draft' }, created: true });
     expect(m.requests).toHaveLength(1);
     expect(m.requests[0].headers['idempotency-key']).toBe('tg-key');
+    expect(m.requests[0].body).toEqual(noRef);
+  });
+
+  it('a create answer without a ULID id is a named wire_mismatch; a draft the reference would refuse is not sent', async () => {
+    m = createMockActivities();
+    const { target_group_customer_reference_number: _r, ...noRef } = desiredTg;
+    m.on('POST', TGS, () => ({ status: 201, body: { target_group_id: 'tg2' } }));
+    const f = await rejectionOf(m.activities.ensureDraftTargetGroup({ ctx, projectId: 'p1', idempotencyKey: 'k', desired: noRef as never }));
+    expect(f.type).toBe('wire_mismatch');
+    expect(f.message).toContain('create_target_group');
+    for (const bad of [{ name: 'US' }, { project_manager_id: '3001' }, { expected_length_of_interview_minutes: 60 }]) {
+      const g = await rejectionOf(m.activities.ensureDraftTargetGroup({ ctx, projectId: 'p1', idempotencyKey: 'k', desired: { ...noRef, ...bad } as never }));
+      expect(g.type, JSON.stringify(bad)).toBe('invalid_activity_input');
+      expect(g.nonRetryable).toBe(true);
+    }
+    expect(m.requests).toHaveLength(1);
   });
 
   it('translates the draft for 2025-02-17 (rate_card, client note) and back', async () => {
     m = createMockActivities();
     const old = { accountId: '1001', apiVersion: '2025-02-17' as const };
-    m.on('PUT', `${TGS}/tg1`, (req) => ({ status: 200, body: { id: 'tg1', ...(req.body as object) } }));
+    // update_target_group answers 204 without a body.
+    m.on('PUT', `${TGS}/tg1`, () => ({ status: 204 }));
     const out = await m.activities.updateDraftTargetGroup({ ctx: old, projectId: 'p1', targetGroupId: 'tg1', desired: { ...desiredTg, pricing_model: 'rate_card', client_cost_per_interview_note: 'n' } });
     expect(m.requests[0].body).toMatchObject({ pricing_model: 'ratecard', client_cpi: 'n' });
-    expect(out.targetGroup).toMatchObject({ pricing_model: 'rate_card', client_cost_per_interview_note: 'n' });
+    expect(out.targetGroup).toMatchObject({ id: 'tg1', pricing_model: 'rate_card', client_cost_per_interview_note: 'n' });
+  });
+
+  it('an update answered with anything but 204 is a named wire_mismatch', async () => {
+    m = createMockActivities();
+    m.on('PUT', `${TGS}/tg1`, () => ({ status: 200, body: { id: 'tg1' } }));
+    const f = await rejectionOf(m.activities.updateDraftTargetGroup({ ctx, projectId: 'p1', targetGroupId: 'tg1', desired: desiredTg }));
+    expect(f.type).toBe('wire_mismatch');
+    expect(f.message).toContain('update_target_group');
   });
 
   it('lists all target groups across pages, and reads overview and performance', async () => {

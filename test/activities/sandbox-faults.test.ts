@@ -88,7 +88,7 @@ describe('sandbox faults: retries', () => {
     for (const n of [1, 2, 3]) {
       const { result: projectId } = await runWithRetries(() => newProject(activities, `PO-S${n}`), policy);
       const { result: tg } = await runWithRetries(
-        () => activities.ensureDraftTargetGroup({ ctx, projectId, idempotencyKey: `tg:S${n}`, desired: draftTargetGroup({ target_group_customer_reference_number: `S${n}` }) }),
+        () => activities.ensureDraftTargetGroup({ ctx, projectId, idempotencyKey: `tg:S${n}`, desired: draftTargetGroup({ target_group_customer_reference_number: `SRN-${n}` }) }),
         policy,
       );
       const { result: upload } = await runWithRetries(

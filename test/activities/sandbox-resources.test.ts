@@ -134,7 +134,7 @@ describe('sandbox: exclusions', () => {
 
   it('recontact: upload to a recontact target group and poll the job', async () => {
     const { projectId, targetGroupId } = await projectAndDraft('PO-RC', {
-      study_type: 'recontact', live_url: 'https://s.example.com/r?rsid=[%RECONTACT_RSID%]', allocations: { template_id: 'recontact-global' },
+      study_type_code: 'recontact', live_url: 'https://s.example.com/r?rsid=[%RECONTACT_RSID%]', allocations: { template_id: 'recontact-global', open_exchange_allocations: { exchange_min_percentage: 0, exchange_max_percentage: 100, blocked_supplier_ids: [], groups: [] } },
     });
     const stored = await h.blobs.put(['rc-1\nrc-2\n']);
     const { jobId } = await h.activities.uploadRecontactList({ ctx, projectId, targetGroupId, list: stored, idempotencyKey: 'rc-1' });

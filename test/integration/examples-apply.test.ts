@@ -174,7 +174,7 @@ describe('the shipped examples apply against the sandbox', () => {
       const result = await apply(t, file);
       expect(result.stdout).toMatch(/wave2_recontact\s+awaiting_approval/);
       const tg = targetGroupOf(t, study, 'wave2_recontact');
-      expect(tg).toMatchObject({ status: 'draft', study_type: 'recontact', allocations: { template_id: 'recontact-global' } });
+      expect(tg).toMatchObject({ status: 'draft', study_type_code: 'recontact', allocations: { template_id: 'recontact-global' } });
       expect(tg.profiles).toEqual([]);
       const held = t.stack.sandbox.state().recontact_respondents[tg.id];
       expect(held.rsid).toHaveLength(respondents.length);

@@ -170,7 +170,7 @@ describe('Profiles › manage-profiles (apply-profiles before 2025-12-18)', () =
     await launch(tgPath);
     const live = await api.req('POST', `${tgPath}/profiles/manage-profiles`, { body: { profiles: [kids()] } });
     expect([live.status, live.body.object]).toEqual([422, 'invalid_state_error']);
-    const recontact = await draft(V_NEW, { study_type: 'recontact', allocations: { template_id: 'recontact-global' } });
+    const recontact = await draft(V_NEW, { study_type_code: 'recontact', allocations: { template_id: 'recontact-global' } });
     const refused = await api.req('POST', `${recontact.tgPath}/profiles/manage-profiles`, { body: { profiles: [kids()] } });
     expect([refused.status, refused.body.object]).toEqual([422, 'profiling_not_supported']);
     const noLocale = await draft(V_NEW, { locale: null });
@@ -189,7 +189,7 @@ describe('Profiles › manage-profiles (apply-profiles before 2025-12-18)', () =
     const { id: _id, project_id: _p, status: _s, fielding_run_id: _f, end_fielding_at: _e, created_at: _c, updated_at: _u, profiles: _pr, ...rest } = (await api.req('GET', tgPath)).body;
     expect(tg.filling_goal).toBe(200);
     const res = await api.req('PUT', tgPath, { body: { ...rest, filling_goal: 400 } });
-    expect(res.status, res.text).toBe(200);
+    expect(res.status, res.text).toBe(204);
     await sb.events.idle();
     const quotas = (await api.req('GET', tgPath)).body.profiles[0].targets.map((t: { quota: { completes_goal: number } }) => t.quota.completes_goal);
     expect(quotas).toEqual([200, 200]);

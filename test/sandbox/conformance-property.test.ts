@@ -19,7 +19,7 @@ const routes = apiRouteModules.filter((m) => CORE_MODULES.has(m.name)).flatMap((
 const FIELDS = [
   'name', 'business_unit_id', 'human_readable_id', 'human-readable-id', 'project_customer_reference_number', 'purchase_order_number',
   'expected_incidence_rate', 'expected_length_of_interview_minutes', 'filling_goal', 'project_manager_id', 'collects_pii',
-  'live_url', 'study_type', 'pricing_model', 'type', 'client_cpi', 'allocations', 'respondent_activity_exclusions',
+  'live_url', 'study_type_code', 'pricing_model', 'type', 'client_cpi', 'allocations', 'respondent_activity_exclusions',
   'duration', 'data', 'target_group_ids', 'description', 'end_fielding_at', 'locale',
 ];
 

@@ -18,17 +18,35 @@ beforeEach(async () => {
 afterAll(() => sb.close());
 
 const REQUIRED = ['expected_incidence_rate', 'expected_length_of_interview_minutes', 'filling_goal', 'project_manager_id', 'collects_pii'];
-const RECONTACT = { study_type: 'recontact', allocations: { template_id: 'recontact-global' } };
+const RECONTACT = { study_type_code: 'recontact', allocations: { template_id: 'recontact-global' } };
 
 describe('Resources and their fields › Target group', () => {
-  it('creates a draft (201) with every documented field', async () => {
-    const res = await api.req('POST', tgs, { body: draftBody({ target_group_customer_reference_number: 'TG-1' }) });
+  it('creates a draft: 201 {id} (a ULID, reference: CreatedDraftTargetGroupResponse); the get carries every documented field', async () => {
+    const window = { start_at: '2027-01-04T00:00:00.000Z', end_at: '2027-02-01T00:00:00.000Z' };
+    const res = await api.req('POST', tgs, { body: draftBody({ target_group_customer_reference_number: 'TG-1', business_unit_id: '2001', fielding_specification: window }) });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ project_id: projectId, status: 'draft', live_url: null, test_url: null, fielding_run_id: null, filling_goal: 200, study_type: 'adhoc' });
-    for (const field of ['id', 'pricing_model', 'type', 'client_cost_per_interview_note', 'respondent_activity_exclusions', 'profiles', 'end_fielding_at', 'created_at', 'updated_at']) {
-      expect(res.body).toHaveProperty(field);
-    }
+    expect(res.body).toEqual({ id: expect.stringMatching(/^[0-9A-Z]{26}$/) });
     expect(res.headers.get('location')).toBe(`${tgs}/${res.body.id}`);
+    const read = (await api.req('GET', `${tgs}/${res.body.id}`)).body;
+    expect(read).toMatchObject({
+      project_id: projectId, status: 'draft', live_url: null, test_url: null, fielding_run_id: null, filling_goal: 200, study_type_code: 'adhoc',
+      business_unit_id: 2001, fielding_specification: window,
+    });
+    for (const field of ['id', 'pricing_model', 'type', 'client_cost_per_interview_note', 'respondent_activity_exclusions', 'profiles', 'end_fielding_at', 'created_at', 'updated_at']) {
+      expect(read).toHaveProperty(field);
+    }
+  });
+
+  it.each([
+    [{ business_unit_id: '2101' }, 'business_unit_id'],
+    [{ fielding_specification: { start_at: '2027-02-01T00:00:00Z', end_at: '2027-01-01T00:00:00Z' } }, 'fielding_specification.end_at'],
+    [{ fielding_specification: { start_at: 'soon', end_at: '2027-01-01T00:00:00Z' } }, 'fielding_specification.start_at'],
+    [{ study_type: 'adhoc' }, 'study_type'],
+  ])('refuses %j with 400 bad_request_error naming %s', async (patch, field) => {
+    const res = await api.req('POST', tgs, { body: draftBody(patch) });
+    expect(res.status).toBe(400);
+    expect(res.body.object).toBe('bad_request_error');
+    expect(paramNames(res)).toEqual([field]);
   });
 
   it.each(REQUIRED)('requires %s on draft create', async (field) => {
@@ -61,7 +79,7 @@ describe('Resources and their fields › Target group', () => {
     ['live_url', 'not a url'],
     ['live_url', 'ftp://x.example/a'],
     ['locale', 'English'],
-    ['study_type', 'panel'],
+    ['study_type_code', 'panel'],
   ])('rejects %s = %j with 400 naming it', async (field, value) => {
     const res = await api.req('POST', tgs, { body: draftBody({ [field]: value }) });
     expect(res.status).toBe(400);
@@ -90,12 +108,12 @@ describe('Resources and their fields › Target group', () => {
 });
 
 describe('Endpoints › Target groups', () => {
-  it('updates a draft with PUT (same shape; omitted optional fields reset)', async () => {
+  it('updates a draft with PUT: 204 without a body (same shape; omitted optional fields reset)', async () => {
     const tg = await api.createTargetGroup(projectId, { live_url: 'https://s.example/a', name: 'A' });
     const res = await api.req('PUT', `${tgs}/${tg.id}`, { body: draftBody({ filling_goal: 300 }) });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ filling_goal: 300, live_url: null, status: 'draft' });
-    expect((await api.req('GET', `${tgs}/${tg.id}`)).body.filling_goal).toBe(300);
+    expect(res.status).toBe(204);
+    expect(res.text).toBe('');
+    expect((await api.req('GET', `${tgs}/${tg.id}`)).body).toMatchObject({ filling_goal: 300, live_url: null, status: 'draft' });
   });
 
   it('allows draft update only while the target group is a draft (422 afterwards)', async () => {
@@ -162,7 +180,7 @@ describe('Resources and their fields › Target group › recontact study', () =
 
   it('requires the recontact global allocations template (template_id recontact-global)', async () => {
     for (const allocations of [undefined, { template_id: 'other' }, { template_id: null }]) {
-      const res = await api.req('POST', tgs, { body: draftBody({ study_type: 'recontact', allocations }) });
+      const res = await api.req('POST', tgs, { body: draftBody({ study_type_code: 'recontact', allocations }) });
       expect(res.status).toBe(400);
       expect(paramNames(res)).toEqual(['allocations.template_id']);
     }

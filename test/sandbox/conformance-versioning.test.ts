@@ -176,8 +176,8 @@ describe('Versioning › forward-only policy from 2025-12-18', () => {
     const project = await api.createProject({}, { version: V_OLD });
     const tg = await api.createTargetGroup(project.id, {}, { version: V_OLD });
     const path = `${P()}/projects/${project.id}/target-groups/${tg.id}`;
-    expect((await api.req('PUT', path, { version: V_MID, body: draftBody() })).status).toBe(200);
-    expect((await api.req('PUT', path, { version: V_NEW, body: draftBody() })).status).toBe(200);
+    expect((await api.req('PUT', path, { version: V_MID, body: draftBody() })).status).toBe(204);
+    expect((await api.req('PUT', path, { version: V_NEW, body: draftBody() })).status).toBe(204);
     const res = await api.req('PUT', path, { version: V_MID, body: draftBody() });
     expect(res.status).toBe(400);
     expect(res.body.object).toBe('version_downgrade_not_allowed');

@@ -131,7 +131,7 @@ describe('Webhooks › deliveries', () => {
     const webhook = await createWebhook({});
     const { tgPath, tg } = await api.projectWithTargetGroup();
     const { id: _i, project_id: _p, status: _s, fielding_run_id: _f, end_fielding_at: _e, created_at: _c, updated_at: _u, profiles: _pr, ...rest } = (await api.req('GET', tgPath)).body;
-    expect((await api.req('PUT', tgPath, { body: { ...rest, filling_goal: 321 } })).status).toBe(200);
+    expect((await api.req('PUT', tgPath, { body: { ...rest, filling_goal: 321 } })).status).toBe(204);
     const [delivery] = await until(() => eventsOfType('target-group-updated'), (list) => list.length > 0, 'a target-group-updated delivery');
     expect(delivery.path).toBe('/hook');
     expect(delivery.headers['content-type']).toBe('application/json');

@@ -102,7 +102,10 @@ export class SandboxTestClient {
   async createTargetGroup(projectId: string, overrides: Record<string, unknown> = {}, opts: RequestOptions & { account?: number } = {}) {
     const res = await this.req('POST', `${P(opts.account)}/projects/${projectId}/target-groups`, { ...opts, body: draftBody(overrides, opts.account) });
     if (res.status !== 201) throw new Error(`createTargetGroup: ${res.status} ${res.text}`);
-    return res.body;
+    // create_target_group answers {id} only; the draft as the API holds it is a get_target_group away.
+    const read = await this.req('GET', `${P(opts.account)}/projects/${projectId}/target-groups/${res.body.id}`, { version: opts.version });
+    if (read.status !== 200) throw new Error(`createTargetGroup read: ${read.status} ${read.text}`);
+    return read.body;
   }
 
   /** Creates a project and a draft target group; returns ids and the TG path. */

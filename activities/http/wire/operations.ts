@@ -24,6 +24,7 @@ import {
 import { ActivityExclusionsAnswer, ActivityExclusionsRequest } from './activity-exclusions';
 import { JobCreated, JobStatusAnswer } from './jobs';
 import { WebhookAnswer, WebhookCreated, WebhookRequest } from './webhooks';
+import { CreatedDraftTargetGroupResponse, DraftTargetGroupRequest } from './target-groups';
 import { CreateProjectRequest, CreateProjectResponse, ProjectDetails, ProjectOverview, UpdateProjectRequest, UpdateProjectResponse } from './projects';
 
 export interface WireOperation {
@@ -54,6 +55,11 @@ export const WIRE_OPERATIONS: Readonly<Record<string, WireOperation>> = {
     method: 'PUT', path: '/demand/accounts/{account_id}/projects/{project_id}', request: UpdateProjectRequest, answers: { 200: UpdateProjectResponse }, headers: ['idempotency-key', 'if-match'],
   },
   project_overview: { method: 'GET', path: '/demand/accounts/{account_id}/projects/{project_id}/overview', answers: { 200: ProjectOverview } },
+  // Draft target groups (issue 17, H17a).
+  create_target_group: {
+    method: 'POST', path: '/demand/accounts/{account_id}/projects/{project_id}/target-groups', request: DraftTargetGroupRequest, answers: { 201: CreatedDraftTargetGroupResponse }, headers: ['idempotency-key'],
+  },
+  update_target_group: { method: 'PUT', path: TG, request: DraftTargetGroupRequest, answers: { 204: null } },
   get_list_target_groups: { method: 'GET', path: '/demand/accounts/{account_id}/projects/{project_id}/target-groups', answers: { 200: pageSchema(LIST_TARGET_GROUPS) } },
   get_exclusion_groups_by_account_id: { method: 'GET', path: EG, answers: { 200: pageSchema(LIST_EXCLUSION_GROUPS) } },
   create_exclusion_group: { method: 'POST', path: EG, request: CreateExclusionGroupRequest, answers: { 201: CreateExclusionGroupResponse }, headers: ['idempotency-key'] },

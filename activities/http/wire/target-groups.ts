@@ -1,0 +1,68 @@
+// Draft target group operations on the wire (reference: create_target_group, update_target_group).
+// The body is the reference's CreateDraftTargetGroupRequest / UpdateDraftTargetGroupRequest apart from the
+// spec's `filling_goal` (a listed spec deviation; the reference says `completes_goal`).
+import { z } from 'zod';
+import { CUSTOMER_REFERENCE_PATTERN, ResourceId } from './common';
+import { UserId } from './projects';
+
+const Timestamp = z.iso.datetime({ offset: true });
+
+/** TargetGroupFieldingSpecification. */
+export const FieldingSpecification = z.strictObject({ start_at: Timestamp, end_at: Timestamp });
+
+/** The draft body studyflow sends on create and update (the fields it sets; all by their reference names). */
+export const DraftTargetGroupRequest = z.strictObject({
+  /** TargetGroupName: 5 to 128 characters. */
+  name: z.string().min(5).max(128),
+  /** BusinessUnitIDWithReference: text. */
+  business_unit_id: z.string().regex(/^\d+$/).optional(),
+  locale: z.string().optional(),
+  live_url: z.string().max(3000).nullable().optional(),
+  test_url: z.string().max(3000).nullable().optional(),
+  /** TargetGroupExpectedIncidenceRate: 0 to 1. */
+  expected_incidence_rate: z.number().min(0).max(1),
+  /** TargetGroupExpectedLengthOfInterview: 1 to 45 minutes. */
+  expected_length_of_interview_minutes: z.number().int().min(1).max(45),
+  /** The spec's name (Resources › Target group); the reference: completes_goal. */
+  filling_goal: z.number().int().min(1),
+  project_manager_id: UserId,
+  collects_pii: z.boolean(),
+  /** StudyTypeCodeWithReference. */
+  study_type_code: z.string().optional(),
+  pricing_model: z.string().optional(),
+  type: z.string().optional(),
+  client_cost_per_interview_note: z.string().optional(),
+  fielding_specification: FieldingSpecification.optional(),
+  /** CreateDraftAllocationSpecificationGroupRequest, plus the spec's recontact allocations template (`template_id`). */
+  allocations: z
+    .strictObject({
+      open_exchange_allocations: z.strictObject({
+        blocked_supplier_ids: z.array(z.string()),
+        exchange_min_percentage: z.number().int().min(0).max(100),
+        exchange_max_percentage: z.number().int().min(0).max(100),
+        groups: z.array(z.strictObject({ group_name: z.string(), min_percentage: z.number().int().min(0).max(100), max_percentage: z.number().int().min(0).max(100), suppliers: z.array(z.string()) })),
+      }),
+      private_exchange_allocations: z
+        .strictObject({
+          blocked_supplier_ids: z.array(z.string()),
+          groups: z.array(z.strictObject({ group_name: z.string(), min_percentage: z.number().int().min(0).max(100), max_percentage: z.number().int().min(0).max(100), supplier_id: z.string() })),
+        })
+        .optional(),
+      template_id: z.string().optional(),
+    })
+    .optional(),
+  /** FieldingAssistantModulesAssignmentRequestModel (every module optional). */
+  fielding_assistant_assignment: z
+    .strictObject({
+      pricing: z.looseObject({ type: z.enum(['dynamic', 'rate_card']) }).nullable().optional(),
+      quota_overlay: z.strictObject({ prevent_overfill: z.boolean(), balance_fill: z.boolean() }).optional(),
+      pacing: z.looseObject({ type: z.enum(['linear', 'adaptive', 'gemini']) }).nullable().optional(),
+      soft_launch: z.strictObject({ end_at: Timestamp, filling_goal_percentage: z.number().int().min(1).max(100), demographics_strictness_percentage: z.number().int().min(0).max(100) }).optional(),
+    })
+    .optional(),
+  respondent_activity_exclusions: z.array(z.looseObject({ id: z.string() })).optional(),
+  target_group_customer_reference_number: z.string().min(3).max(128).regex(CUSTOMER_REFERENCE_PATTERN).nullable().optional(),
+});
+
+/** 201 of create_target_group (CreatedDraftTargetGroupResponse). */
+export const CreatedDraftTargetGroupResponse = z.looseObject({ id: ResourceId });
