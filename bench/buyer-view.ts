@@ -6,7 +6,7 @@
 // job's own duration.
 //
 //   node bin/run-ts.js bench/buyer-view.ts [--sizes 1,10,50,200] [--runs 3] [--latency 50] [--job 500]
-//       [--compare LABEL=DIR] [--hand-written no] [--budget-s 420]
+//       [--compare LABEL=DIR] [--hand-written no] [--trace yes] [--budget-s 420]
 //
 // The sandbox (its own process) answers every call after --latency ms and keeps every job Processing for --job
 // ms. One `studyflow worker` process runs the workflows, against a private Temporal dev server. Per size and
@@ -33,6 +33,8 @@ const budgetS = numberArg('budget-s', 420);
 const compare = stringArg('compare', '');
 /** `--hand-written no` leaves the hand-written client out (e.g. against a sandbox that speaks another wire). */
 const withHandWritten = stringArg('hand-written', 'yes') !== 'no';
+/** `--trace yes` prints each API call of the first studyflow run of every size: ms after spawn, method, route, status. */
+const trace = stringArg('trace', 'no') === 'yes';
 if (sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--sizes must be positive integers, got ${sizes.join(',')}`);
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got ${runs}`);
 
@@ -71,7 +73,19 @@ async function sandboxInfo(bench: BenchStack) {
   };
 }
 
-async function handWritten(bench: BenchStack, n: number, runId: string): Promise<{ ms: number; calls: number }> {
+/** One run of the hand-written client: its wall time and its calls (the token and the job polls included). */
+interface HandRun {
+  ms: number;
+  calls: number;
+  polls: number;
+}
+
+/** A job poll: a GET of a job by its id (how many a client makes depends on the job's duration and the poll interval). */
+function isJobPoll(call: { method: string; route: string }): boolean {
+  return call.method === 'GET' && call.route.endsWith('{job_id}');
+}
+
+async function handWritten(bench: BenchStack, n: number, runId: string): Promise<HandRun> {
   const info = await sandboxInfo(bench);
   const account = info.accounts.find((a) => String(a.account_id) === ACCOUNT);
   if (!account) throw new Error(`the sandbox has no account ${ACCOUNT}`);
@@ -83,8 +97,8 @@ async function handWritten(bench: BenchStack, n: number, runId: string): Promise
   ];
   const result = await timedProcess(argv, {}, REPO_ROOT);
   if (result.code !== 0) throw new Error(`the hand-written client failed at ${n}: ${result.stderr.slice(-2000)}`);
-  const { calls } = JSON.parse(result.stdout.trim().split('\n').pop()!) as { calls: number };
-  return { ms: result.ms, calls };
+  const { calls, polls } = JSON.parse(result.stdout.trim().split('\n').pop()!) as { calls: number; polls: number };
+  return { ms: result.ms, calls, polls };
 }
 
 /** History events of every workflow of a study (the study's and its target groups'), as they stand. */
@@ -104,6 +118,11 @@ function entriesDuring(log: RequestLogEntry[], fromMs: number, toMs: number): Re
   });
 }
 
+/** A route without the account prefix, and `TG` for a target group's path, for the trace. */
+function shortRoute(route: string): string {
+  return route.replace('/v1/demand/accounts/{account_id}', '').replace('/projects/{project_id}/target-groups/{target_group_id}', '/TG');
+}
+
 async function studyflowRun(bench: BenchStack, root: string, workerPid: number | undefined, n: number, runId: string, reapply: boolean): Promise<BuyerViewRun> {
   const studyId = `bv-${runId}`;
   const file = path.join(bench.dir, `${studyId}.yaml`);
@@ -117,9 +136,17 @@ async function studyflowRun(bench: BenchStack, root: string, workerPid: number |
   const cpu = meter.stop();
   if (applied.code !== 0) throw new Error(`studyflow apply of ${n} target groups exited ${applied.code}: ${applied.stderr.slice(-2000)}`);
   const during = entriesDuring(await bench.sandbox.requests(), fromMs, toMs);
+  if (trace && reapply) {
+    process.stderr.write(`calls of ${n} target group(s), ms after spawn (exit at ${applied.ms} ms):\n`);
+    for (const e of during) {
+      const started = Date.parse(e.time) - fromMs;
+      process.stderr.write(`  +${String(Math.round(started)).padStart(5)}  ${e.method.padEnd(6)} ${shortRoute(e.route ?? e.path)}  ${e.status}\n`);
+    }
+  }
   const run: BuyerViewRun = {
     ms: applied.ms,
     calls: apiCalls(during).length,
+    polls: apiCalls(during).filter(isJobPoll).length,
     writes: apiWrites(during),
     historyEvents: await historyEvents(bench, studyId),
     cpuMs: { worker: cpu.cpuMs.worker ?? 0, temporalServer: cpu.cpuMs.temporalServer ?? 0 },
@@ -133,7 +160,7 @@ async function studyflowRun(bench: BenchStack, root: string, workerPid: number |
   return run;
 }
 
-function row(n: number, handRuns: { ms: number; calls: number }[], studyflowRuns: BuyerViewRun[]): BuyerViewRow {
+function row(n: number, handRuns: HandRun[], studyflowRuns: BuyerViewRun[]): BuyerViewRow {
   const sf = median(studyflowRuns.map((r) => r.ms));
   const hand = handRuns.length ? median(handRuns.map((r) => r.ms)) : null;
   const perTg = (f: (r: BuyerViewRun) => number) => Number((median(studyflowRuns.map(f)) / n).toFixed(1));
@@ -143,11 +170,13 @@ function row(n: number, handRuns: { ms: number; calls: number }[], studyflowRuns
     handWrittenMs: hand,
     handWrittenRunsMs: handRuns.map((r) => r.ms),
     handWrittenCallsPerTargetGroup: handRuns.length ? Number((median(handRuns.map((r) => r.calls)) / n).toFixed(1)) : null,
+    handWrittenPollsPerTargetGroup: handRuns.length ? Number((median(handRuns.map((r) => r.polls)) / n).toFixed(1)) : null,
     studyflowMs: sf,
     studyflowRunsMs: studyflowRuns.map((r) => r.ms),
     ratioToHandWritten: ratio(sf, hand),
     ratioToBound: ratio(sf, boundMs),
     callsPerTargetGroup: perTg((r) => r.calls),
+    pollsPerTargetGroup: perTg((r) => r.polls),
     writesPerTargetGroup: perTg((r) => r.writes),
     historyEventsPerTargetGroup: perTg((r) => r.historyEvents),
     cpuMsPerTargetGroup: { worker: perTg((r) => r.cpuMs.worker), temporalServer: perTg((r) => r.cpuMs.temporalServer) },
@@ -170,7 +199,7 @@ async function measure(label: string, root: string, withHandWritten: boolean): P
         incomplete.push(n);
         continue;
       }
-      const handRuns: { ms: number; calls: number }[] = [];
+      const handRuns: HandRun[] = [];
       const studyflowRuns: BuyerViewRun[] = [];
       for (let r = 0; r < runs; r += 1) {
         const runId = `${label}-${n}-${r}-${process.pid}`;
