@@ -11,13 +11,16 @@
 // The sandbox (its own process) answers every call after --latency ms and keeps every job Processing for --job
 // ms. One `studyflow worker` process runs the workflows, against a private Temporal dev server. Per size and
 // run: the wall time of each, the API calls and writes the apply made, the history events of its workflows and
-// the CPU the worker and the Temporal server used, per target group; the first run of each size is re-applied
+// the CPU the worker and the Temporal server used, per target group, counted from the spawn until worker and
+// server are idle again (work the workflows do after the command returned is counted); the first run of each size is re-applied
 // unchanged, which must write nothing. --compare runs `studyflow apply` of another built checkout (its own
 // sandbox and worker) on the same sizes in the same run, e.g. the code before a change.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RequestLogEntry } from '../sandbox';
+import proto from '@temporalio/proto';
+import { studyWorkflowId } from '../workflows/messages';
 import { STUDY_ID } from '../workflows/search-attributes';
 import { benchStudyYaml, numberArg, REPO_ROOT, startBenchStack, stringArg, writeResult, runContext, type BenchStack } from './bench-stack';
 import { apiCalls, apiWrites } from './critical-path';
@@ -111,6 +114,35 @@ async function historyEvents(bench: BenchStack, studyId: string): Promise<number
   return events;
 }
 
+/**
+ * `--trace yes`: the API calls and the study workflow's history events of a run, in one timeline of ms after
+ * the spawn (a run of many target groups prints the calls of each route as one line: first, last, count).
+ */
+async function printTrace(bench: BenchStack, studyId: string, n: number, exitMs: number, fromMs: number, calls: RequestLogEntry[]): Promise<void> {
+  const lines: { at: number; text: string }[] = [];
+  const byRoute = new Map<string, { first: number; last: number; count: number }>();
+  for (const e of calls) {
+    const at = Date.parse(e.time) - fromMs;
+    const key = `${e.method.padEnd(6)} ${shortRoute(e.route ?? e.path)}`;
+    const seen = byRoute.get(key);
+    if (seen && n > 1) {
+      seen.last = at;
+      seen.count += 1;
+    } else if (!seen) byRoute.set(key, { first: at, last: at, count: 1 });
+    if (n === 1) lines.push({ at, text: `API   ${key}  ${e.status}` });
+  }
+  if (n > 1) for (const [key, r] of byRoute) lines.push({ at: r.first, text: `API   ${key}  x${r.count}, last at +${Math.round(r.last)}` });
+  const history = await bench.client.workflow.getHandle(studyWorkflowId(ACCOUNT, studyId)).fetchHistory();
+  for (const event of history.events ?? []) {
+    const seconds = Number(event.eventTime?.seconds ?? 0);
+    const at = seconds * 1000 + Math.round((event.eventTime?.nanos ?? 0) / 1e6) - fromMs;
+    const type = (proto.temporal.api.enums.v1.EventType[event.eventType ?? 0] ?? String(event.eventType)).replace(/^EVENT_TYPE_/, '').toLowerCase();
+    lines.push({ at, text: `study ${type}` });
+  }
+  process.stderr.write(`trace of ${n} target group(s), ms after spawn (exit at ${exitMs} ms):\n`);
+  for (const line of lines.sort((a, b) => a.at - b.at)) process.stderr.write(`  +${String(Math.round(line.at)).padStart(5)}  ${line.text}\n`);
+}
+
 function entriesDuring(log: RequestLogEntry[], fromMs: number, toMs: number): RequestLogEntry[] {
   return log.filter((e) => {
     const t = Date.parse(e.time);
@@ -132,17 +164,13 @@ async function studyflowRun(bench: BenchStack, root: string, workerPid: number |
   const meter = cpuMeter({ temporalServer: temporalPid, worker: workerPid });
   const fromMs = Date.now();
   const applied = await timedProcess([path.join(root, 'bin', 'studyflow.js'), 'apply', file, '--require-live', '--timeout', '300'], bench.env, bench.dir);
-  const toMs = Date.now();
-  const cpu = meter.stop();
   if (applied.code !== 0) throw new Error(`studyflow apply of ${n} target groups exited ${applied.code}: ${applied.stderr.slice(-2000)}`);
-  const during = entriesDuring(await bench.sandbox.requests(), fromMs, toMs);
-  if (trace && reapply) {
-    process.stderr.write(`calls of ${n} target group(s), ms after spawn (exit at ${applied.ms} ms):\n`);
-    for (const e of during) {
-      const started = Date.parse(e.time) - fromMs;
-      process.stderr.write(`  +${String(Math.round(started)).padStart(5)}  ${e.method.padEnd(6)} ${shortRoute(e.route ?? e.path)}  ${e.status}\n`);
-    }
-  }
+  // The workflows may go on a moment after the command returns (the watchers of target groups that went
+  // live start once the revision settled): CPU, calls and history are counted until worker and server idle.
+  await waitForIdleProcesses([temporalPid, workerPid]);
+  const cpu = meter.stop();
+  const during = entriesDuring(await bench.sandbox.requests(), fromMs, Date.now());
+  if (trace && reapply) await printTrace(bench, studyId, n, applied.ms, fromMs, during);
   const run: BuyerViewRun = {
     ms: applied.ms,
     calls: apiCalls(during).length,

@@ -202,7 +202,7 @@ export interface BuyerViewRun {
   /** Of those, GETs of a job by its id. */
   polls: number;
   writes: number;
-  /** Events in the histories of the study's workflows when the command returned. */
+  /** Events in the histories of the study's workflows once worker and server were idle after the command. */
   historyEvents: number;
   cpuMs: { worker: number; temporalServer: number };
   /** The same file applied again at once (first run of each size). */
