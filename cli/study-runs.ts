@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import type { DesiredStudy } from '../plan/types';
 import {
@@ -63,10 +63,11 @@ export async function awaitRevision(client: Client, workflowId: string, revision
   }
 }
 
-/** The commit the files come from: --git-revision, GITHUB_SHA, or `git rev-parse HEAD` where that works. */
-export function gitRevisionOf(explicit: string | undefined, env: NodeJS.ProcessEnv, cwd: string): string | undefined {
+/** The commit the files come from: --git-revision, GITHUB_SHA, or `git rev-parse HEAD` where that works (asked while Temporal connects). */
+export async function gitRevisionOf(explicit: string | undefined, env: NodeJS.ProcessEnv, cwd: string): Promise<string | undefined> {
   if (explicit) return explicit;
   if (env.GITHUB_SHA) return env.GITHUB_SHA;
-  const git = spawnSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd, encoding: 'utf8' });
-  return git.status === 0 ? git.stdout.trim() || undefined : undefined;
+  return await new Promise((resolve) => {
+    execFile('git', ['rev-parse', '--short=12', 'HEAD'], { cwd, encoding: 'utf8' }, (error, stdout) => resolve(error ? undefined : stdout.trim() || undefined));
+  });
 }

@@ -41,8 +41,7 @@ export async function run(ctx: CliContext, paths: string[], options: ApplyOption
   if (prepared.length === 0) throw new CliError(`no study files found in ${paths.join(', ')}`);
 
   const settings = temporalSettings(ctx.env);
-  const gitRevision = gitRevisionOf(options.gitRevision, ctx.env, ctx.cwd);
-  const { client, connection } = await connectClient(settings, ctx.env);
+  const [gitRevision, { client, connection }] = await Promise.all([gitRevisionOf(options.gitRevision, ctx.env, ctx.cwd), connectClient(settings, ctx.env)]);
   try {
     const followed: Followed[] = await Promise.all(
       prepared.map(async ({ loaded, desired }) => {
