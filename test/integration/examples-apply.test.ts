@@ -86,7 +86,7 @@ describe('the shipped examples apply against the sandbox', () => {
       const run = t.stack.sandbox.state().fielding_runs[tg.fielding_run_id!];
       expect(Date.parse(run.end_fielding_at)).toBe(Date.parse('2027-06-30T00:00:00Z'));
       const project = t.stack.sandbox.state().projects[tg.project_id];
-      expect(project).toMatchObject({ human_readable_id: 'quickstart_us_gen_pop', project_customer_reference_number: 'PO-QUICKSTART-0001' });
+      expect(project).toMatchObject({ human_readable_id: expect.stringMatching(/^[0-9A-Z]{6}$/), project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001', project_customer_reference_number: 'PO-QUICKSTART-0001' });
     });
 
     it('re-applies with zero writes', async () => {
@@ -174,7 +174,7 @@ describe('the shipped examples apply against the sandbox', () => {
       const result = await apply(t, file);
       expect(result.stdout).toMatch(/wave2_recontact\s+awaiting_approval/);
       const tg = targetGroupOf(t, study, 'wave2_recontact');
-      expect(tg).toMatchObject({ status: 'draft', study_type_code: 'recontact', allocations: { template_id: 'recontact-global' } });
+      expect(tg).toMatchObject({ status: 'draft', study_type: 'recontact', allocations: { template_id: 'recontact-global' } });
       expect(tg.profiles).toEqual([]);
       const held = t.stack.sandbox.state().recontact_respondents[tg.id];
       expect(held.rsid).toHaveLength(respondents.length);

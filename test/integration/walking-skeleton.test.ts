@@ -10,7 +10,6 @@ account: "1001"
 business_unit: "2001"
 project:
   name: Walking skeleton
-  human_readable_id: walking_skeleton
   project_customer_reference_number: PO-SKELETON-1
 target_groups:
   us_gen_pop:
