@@ -98,7 +98,7 @@ beforeAll(async () => {
   const live = await api.createTargetGroup(project.id, { live_url: 'https://s.example/x' });
   const livePath = `${P()}/projects/${project.id}/target-groups/${live.id}`;
   const launch = await api.req('POST', `${livePath}/fielding-run-jobs/launch-from-draft`, { body: { end_fielding_at: '2099-01-01T00:00:00Z' } });
-  await api.waitForJob(`${livePath}/fielding-run-jobs/launch-from-draft/${launch.body.job_id}`);
+  await api.waitForJob(launch.headers.get('location')!);
   const webhook = await api.req('POST', '/v1/accounts/1001/webhooks', { body: { url: 'http://127.0.0.1:9/h', events: ['com.svc.session.updated'] } });
   ids.account_id = ['1001', '1001', '1001', '1001', '1002'];
   ids.project_id = [project.id];
