@@ -135,8 +135,8 @@ export function profileQuestionIds(desired: DesiredTargetGroup): number[] {
 export function suggestDaysRequest(desired: DesiredTargetGroup, cpi: Money | undefined): { request: Record<string, unknown> } | { skip: string } {
   const incidence = Number(desired.draft.expected_incidence_rate);
   const completes = Number(desired.draft.filling_goal);
-  if (!cpi) return { skip: 'no predicted CPI to ask with' };
-  if (cpi.currency_code !== 'USD') return { skip: `the calendar takes USD prices only (predicted CPI is in ${cpi.currency_code})` };
+  if (!cpi) return { skip: 'no price to ask with' };
+  if (cpi.currency_code !== 'USD') return { skip: `the calendar takes USD prices only (the price is in ${cpi.currency_code})` };
   if (!(incidence > 0 && incidence < 1)) return { skip: 'the calendar needs an incidence rate strictly between 0 and 1' };
   if (!(completes >= 1 && completes <= MAX_FEASIBILITY_GOAL)) return { skip: 'filling_goal is outside 1 … 100,000' };
   return {

@@ -177,11 +177,11 @@ describe('plan: server-side checks against the sandbox', () => {
 
   it('annotates blocking checks for GitHub and tables them in markdown', async () => {
     const github = await t.cli(['plan', file, '--format', 'github']);
-    expect(github.stdout).toContain('title=BLOCKING price pricey::predicted CPI 2.65 USD is above max_cpi 1.00 (max_cpi)');
+    expect(github.stdout).toContain('title=BLOCKING price pricey::suggested price 2.65 USD is above max_cpi 1.00 (max_cpi)');
     expect(github.stdout).toMatch(/::warning file=[^\n]*title=BLOCKING feasibility infeasible::infeasible: /);
     expect(github.stdout).toMatch(/::notice file=[^\n]*title=unavailable feasibility unknown_market::unavailable: HTTP 422/);
     const markdown = await t.cli(['plan', file, '--format', 'markdown']);
-    expect(markdown.stdout).toContain('| pricey | price | ⛔ **BLOCKING** | predicted CPI 2.65 USD is above max_cpi 1.00 (max_cpi)');
+    expect(markdown.stdout).toContain('| pricey | price | ⛔ **BLOCKING** | suggested price 2.65 USD is above max_cpi 1.00 (max_cpi)');
   });
 
   it('plans from the local checks alone, and says so, when the API cannot be reached', async () => {

@@ -93,7 +93,7 @@ describe('study lifecycle on the real dev server and sandbox', () => {
     const blocked = await t.cli(['apply', file]);
     expect(blocked.code).toBe(0);
     expect(blocked.stdout).toMatch(/rare\s+gate_blocked/);
-    expect(blocked.stdout).toMatch(/infeasible: \d+ feasible completes for a filling_goal of 9000/);
+    expect(blocked.stdout).toMatch(/infeasible: at most \d+ completes in the fielding window for a filling_goal of 9000/);
     expect(Object.values(t.stack.sandbox.state().target_groups).find((x) => x.target_group_customer_reference_number === 'feasibility-gate_rare')?.status).toBe('draft');
 
     writeStudy(t.dir, 'gate.yaml', hard(20));

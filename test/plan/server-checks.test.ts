@@ -211,9 +211,9 @@ describe('calendar check', () => {
     expect(suggestDaysRequest(tg(), { value: '2.65', currency_code: 'USD' })).toEqual({
       request: { locale: 'en_US', price: { value: '2.65', currency_code: 'USD' }, length_of_interview: 10, incidence_rate: 0.5, completes: 200 },
     });
-    expect(suggestDaysRequest(tg(), { value: '2.65', currency_code: 'EUR' })).toEqual({ skip: 'the calendar takes USD prices only (predicted CPI is in EUR)' });
+    expect(suggestDaysRequest(tg(), { value: '2.65', currency_code: 'EUR' })).toEqual({ skip: 'the calendar takes USD prices only (the price is in EUR)' });
     expect(suggestDaysRequest(tg({ draft: { ...tg().draft, expected_incidence_rate: 1 } }), { value: '2.65', currency_code: 'USD' })).toEqual({ skip: 'the calendar needs an incidence rate strictly between 0 and 1' });
-    expect(suggestDaysRequest(tg(), undefined)).toEqual({ skip: 'no predicted CPI to ask with' });
+    expect(suggestDaysRequest(tg(), undefined)).toEqual({ skip: 'no price to ask with' });
   });
 
   it('asks the time range for suggest-days\' days (clamped to 1-365), else 14', () => {
