@@ -1,6 +1,7 @@
 // Which blob store a process uses: object storage when STUDYFLOW_BLOB_URL names one, else the local directory.
+import { PassThrough, pipeline, type Readable } from 'node:stream';
 import { createBlobStore, blobDirFromEnv, type BlobStore } from './blob-store';
-import { createS3BlobStore } from './blob-store-s3';
+import { parseS3Url, s3UrlOf } from './s3-url';
 
 /**
  * The blob store from the environment: `STUDYFLOW_BLOB_URL=s3://bucket/prefix` (S3-compatible object
@@ -11,9 +12,38 @@ import { createS3BlobStore } from './blob-store-s3';
 export function blobStoreFromEnv(env: Record<string, string | undefined> = process.env): BlobStore {
   const url = env.STUDYFLOW_BLOB_URL?.trim();
   if (url) {
-    if (url.startsWith('s3://')) return createS3BlobStore({ url, env });
+    if (url.startsWith('s3://')) return lazyS3BlobStore(url, env);
     if (url.startsWith('file://')) return createBlobStore({ dir: decodeURIComponent(new URL(url).pathname) });
     throw new Error(`STUDYFLOW_BLOB_URL must be s3://bucket/prefix or file:///path, got "${url.slice(0, 80)}"`);
   }
   return createBlobStore({ dir: blobDirFromEnv(env) });
+}
+
+/**
+ * The S3 store, with the AWS SDK loaded on first use: most commands (plan and apply of a study without ID
+ * lists, validate, status) never touch the store, and loading the SDK costs every one of them about 90 ms.
+ * The URL is checked at once, so a wrong one is still reported before any work.
+ */
+function lazyS3BlobStore(url: string, env: Record<string, string | undefined>): BlobStore {
+  const location = s3UrlOf(parseS3Url(url));
+  let loaded: Promise<BlobStore> | undefined;
+  const store = () => (loaded ??= import('./blob-store-s3').then(({ createS3BlobStore }) => createS3BlobStore({ url, env })));
+  return {
+    location,
+    put: async (source) => (await store()).put(source),
+    open(ref): Readable {
+      const out = new PassThrough();
+      store()
+        .then((s3) => pipeline(s3.open(ref), out, () => undefined))
+        .catch((error: Error) => out.destroy(error));
+      return out;
+    },
+    has: async (ref) => (await store()).has(ref),
+    size: async (ref) => (await store()).size(ref),
+    objects: {
+      put: async (name, data) => (await store()).objects.put(name, data),
+      get: async (name) => (await store()).objects.get(name),
+      list: async (prefix) => (await store()).objects.list(prefix),
+    },
+  };
 }

@@ -21,13 +21,9 @@ import {
   type BlobStore,
   type SideObjects,
 } from './blob-store';
+import { parseS3Url, s3UrlOf } from './s3-url';
 
-/** Where an `s3://bucket/prefix` URL points. */
-export interface S3Location {
-  bucket: string;
-  /** Key prefix without leading or trailing `/` ("" for the bucket's root). */
-  prefix: string;
-}
+export { parseS3Url, type S3Location } from './s3-url';
 
 /** Options of {@link createS3BlobStore}. */
 export interface S3BlobStoreOptions {
@@ -58,17 +54,6 @@ export interface S3BlobStore extends BlobStore {
   readonly client: S3Client;
   /** Whether the server took `If-None-Match: *` on the last put (false after a fallback). */
   conditionalPutSupported(): boolean;
-}
-
-/** Parses `s3://bucket[/prefix]`; throws a named error for anything else. */
-export function parseS3Url(url: string): S3Location {
-  const match = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(\/.*)?$/.exec(url.trim());
-  if (!match) {
-    throw new BlobStoreError('invalid_name', `STUDYFLOW_BLOB_URL must look like s3://bucket/prefix (bucket: 3-63 of a-z 0-9 . -), got "${url.slice(0, 80)}"`);
-  }
-  const prefix = (match[2] ?? '').replace(/^\/+|\/+$/g, '');
-  if (prefix !== '') checkObjectName(prefix);
-  return { bucket: match[1], prefix };
 }
 
 /**
@@ -116,7 +101,7 @@ export function createS3BlobStore(options: S3BlobStoreOptions): S3BlobStore {
   const maxIdLength = options.maxIdLength ?? 256;
   const putAttempts = options.putAttempts ?? 3;
   let conditional = (options.conditionalPut ?? 'auto') === 'auto';
-  const location = `s3://${bucket}${prefix ? `/${prefix}` : ''}`;
+  const location = s3UrlOf({ bucket, prefix });
   const keyOf = (name: string) => (prefix ? `${prefix}/${name}` : name);
   const blobKey = (ref: string): string => {
     const match = REF.exec(ref);

@@ -1,5 +1,5 @@
-// Read before create: a create is only sent when neither the known id nor the natural key finds the resource,
-// and it carries the caller's Idempotency-Key, so a lost answer never makes a duplicate.
+// Read before create: a create is only sent when neither the known id nor the natural key finds the resource
+// (or the caller has just observed that it does not exist), and it carries the caller's Idempotency-Key, so a lost answer never makes a duplicate.
 import { ambiguousNaturalKeyFailure } from './http/errors';
 import type { ApiObject } from './types';
 
@@ -14,6 +14,12 @@ export interface EnsureSteps {
   create: () => Promise<ApiObject>;
   /** For messages, e.g. `project with project_customer_reference_number PO-1`. */
   describe: string;
+  /**
+   * The caller observed, just before, that the resource does not exist (the plan's reading of the API):
+   * create at once, without looking again. A retried create sends the same Idempotency-Key, which makes the
+   * API answer with the resource the first attempt made.
+   */
+  observedAbsent?: boolean;
 }
 
 export interface EnsureOutcome {
@@ -22,6 +28,7 @@ export interface EnsureOutcome {
 }
 
 export async function ensureResource(steps: EnsureSteps): Promise<EnsureOutcome> {
+  if (steps.observedAbsent) return { resource: await steps.create(), created: true };
   if (steps.getById) {
     const found = await steps.getById();
     if (found) return { resource: found, created: false };

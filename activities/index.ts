@@ -56,7 +56,8 @@ export type * from './fielding';
 export type * from './job-wait';
 export type { BatchItemFailure, BatchItemResult } from './batch';
 export { createBlobStore, blobDirFromEnv, BlobStoreError, DEFAULT_BLOB_DIR, type BlobStore, type BlobStoreOptions, type StoredIdList, type IdListSource, type SideObjects } from './blob-store';
-export { createS3BlobStore, parseS3Url, s3ClientConfigFromEnv, type S3BlobStore, type S3BlobStoreOptions } from './blob-store-s3';
+// The S3 store (activities/blob-store-s3.ts) is not re-exported: it loads the AWS SDK, which only a store in use needs.
+export { parseS3Url, type S3Location } from './s3-url';
 export { blobStoreFromEnv } from './blob-store-env';
 export { digestSortedIds, sortIds } from './id-list-digest';
 export { fromWireBody, pathForVersion, toWireBody, usesLegacyNames } from './version-adapter';

@@ -24,6 +24,8 @@ export interface EnsureProjectInput {
   /** The id remembered from an earlier run, tried first. */
   knownId?: string;
   desired: ProjectDesired;
+  /** The plan observed no such project: create it without looking again (see ensureResource). */
+  observedAbsent?: boolean;
 }
 export interface EnsureProjectOutput {
   project: ApiObject;
@@ -67,6 +69,7 @@ export function projectActivities(deps: ActivityDeps) {
       const reference = requireText('ensureProject', 'desired.project_customer_reference_number', desired.project_customer_reference_number);
       const { resource, created } = await ensureResource({
         describe: `project with project_customer_reference_number ${reference}`,
+        observedAbsent: input.observedAbsent === true,
         getById: input.knownId ? () => readProject(ctx, input.knownId as string) : undefined,
         findByNaturalKey: () => findProjectsByReference(deps, ctx, reference),
         getFull: (id) => readProject(ctx, id),

@@ -32,6 +32,8 @@ export interface EnsureDraftTargetGroupInput {
   idempotencyKey: string;
   knownId?: string;
   desired: TargetGroupDesired;
+  /** The plan observed no such target group: create it without looking again (see ensureResource). */
+  observedAbsent?: boolean;
 }
 export interface EnsureDraftTargetGroupOutput {
   targetGroup: ApiObject;
@@ -120,6 +122,7 @@ export function targetGroupActivities(deps: ActivityDeps) {
     const reference = desired.target_group_customer_reference_number;
     const { resource, created } = await ensureResource({
       describe: `target group with target_group_customer_reference_number ${reference ?? ''} in project ${projectId}`,
+      observedAbsent: input.observedAbsent === true,
       getById: input.knownId ? () => readTargetGroup(ctx, projectId, input.knownId as string) : undefined,
       findByNaturalKey: reference
         ? async () => (project ? await project() : await listTargetGroups(ctx, projectId, reference)).filter(

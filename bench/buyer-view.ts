@@ -6,21 +6,25 @@
 // job's own duration.
 //
 //   node bin/run-ts.js bench/buyer-view.ts [--sizes 1,10,50,200] [--runs 3] [--latency 50] [--job 500]
-//       [--compare LABEL=DIR] [--hand-written no] [--budget-s 420]
+//       [--compare LABEL=DIR] [--hand-written no] [--trace yes] [--budget-s 420]
 //
 // The sandbox (its own process) answers every call after --latency ms and keeps every job Processing for --job
 // ms. One `studyflow worker` process runs the workflows, against a private Temporal dev server. Per size and
 // run: the wall time of each, the API calls and writes the apply made, the history events of its workflows and
-// the CPU the worker and the Temporal server used, per target group; the first run of each size is re-applied
+// the CPU the worker and the Temporal server used, per target group, counted from the spawn until worker and
+// server are idle again (work the workflows do after the command returned is counted); the first run of each size is re-applied
 // unchanged, which must write nothing. --compare runs `studyflow apply` of another built checkout (its own
 // sandbox and worker) on the same sizes in the same run, e.g. the code before a change.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RequestLogEntry } from '../sandbox';
+import proto from '@temporalio/proto';
+import { studyWorkflowId } from '../workflows/messages';
 import { STUDY_ID } from '../workflows/search-attributes';
 import { benchStudyYaml, numberArg, REPO_ROOT, startBenchStack, stringArg, writeResult, runContext, type BenchStack } from './bench-stack';
 import { apiCalls, apiWrites } from './critical-path';
+import { applyTimeline, type TimedEvent } from './timeline';
 import { cpuMeter, processNamed, waitForIdleProcesses } from './process-cpu';
 import { median, ratio } from './stats';
 import type { BuyerViewResult, BuyerViewRow, BuyerViewRun } from './result-types';
@@ -33,6 +37,8 @@ const budgetS = numberArg('budget-s', 420);
 const compare = stringArg('compare', '');
 /** `--hand-written no` leaves the hand-written client out (e.g. against a sandbox that speaks another wire). */
 const withHandWritten = stringArg('hand-written', 'yes') !== 'no';
+/** `--trace yes` prints each API call of the first studyflow run of every size: ms after spawn, method, route, status. */
+const trace = stringArg('trace', 'no') === 'yes';
 if (sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--sizes must be positive integers, got ${sizes.join(',')}`);
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got ${runs}`);
 
@@ -71,7 +77,19 @@ async function sandboxInfo(bench: BenchStack) {
   };
 }
 
-async function handWritten(bench: BenchStack, n: number, runId: string): Promise<{ ms: number; calls: number }> {
+/** One run of the hand-written client: its wall time and its calls (the token and the job polls included). */
+interface HandRun {
+  ms: number;
+  calls: number;
+  polls: number;
+}
+
+/** A job poll: a GET of a job by its id (how many a client makes depends on the job's duration and the poll interval). */
+function isJobPoll(call: { method: string; route: string }): boolean {
+  return call.method === 'GET' && call.route.endsWith('{job_id}');
+}
+
+async function handWritten(bench: BenchStack, n: number, runId: string): Promise<HandRun> {
   const info = await sandboxInfo(bench);
   const account = info.accounts.find((a) => String(a.account_id) === ACCOUNT);
   if (!account) throw new Error(`the sandbox has no account ${ACCOUNT}`);
@@ -83,8 +101,8 @@ async function handWritten(bench: BenchStack, n: number, runId: string): Promise
   ];
   const result = await timedProcess(argv, {}, REPO_ROOT);
   if (result.code !== 0) throw new Error(`the hand-written client failed at ${n}: ${result.stderr.slice(-2000)}`);
-  const { calls } = JSON.parse(result.stdout.trim().split('\n').pop()!) as { calls: number };
-  return { ms: result.ms, calls };
+  const { calls, polls } = JSON.parse(result.stdout.trim().split('\n').pop()!) as { calls: number; polls: number };
+  return { ms: result.ms, calls, polls };
 }
 
 /** History events of every workflow of a study (the study's and its target groups'), as they stand. */
@@ -97,11 +115,48 @@ async function historyEvents(bench: BenchStack, studyId: string): Promise<number
   return events;
 }
 
+/** The study workflow's history events, ms after `fromMs`. */
+async function studyEvents(bench: BenchStack, studyId: string, fromMs: number): Promise<TimedEvent[]> {
+  const history = await bench.client.workflow.getHandle(studyWorkflowId(ACCOUNT, studyId)).fetchHistory();
+  return (history.events ?? []).map((event) => ({
+    type: (proto.temporal.api.enums.v1.EventType[event.eventType ?? 0] ?? String(event.eventType)).replace(/^EVENT_TYPE_/, '').toLowerCase(),
+    atMs: Number(event.eventTime?.seconds ?? 0) * 1000 + Math.round((event.eventTime?.nanos ?? 0) / 1e6) - fromMs,
+  }));
+}
+
+/**
+ * `--trace yes`: the API calls and the study workflow's history events of a run, in one timeline of ms after
+ * the spawn (a run of many target groups prints the calls of each route as one line: first, last, count).
+ */
+async function printTrace(bench: BenchStack, studyId: string, n: number, exitMs: number, fromMs: number, calls: RequestLogEntry[]): Promise<void> {
+  const lines: { at: number; text: string }[] = [];
+  const byRoute = new Map<string, { first: number; last: number; count: number }>();
+  for (const e of calls) {
+    const at = Date.parse(e.time) - fromMs;
+    const key = `${e.method.padEnd(6)} ${shortRoute(e.route ?? e.path)}`;
+    const seen = byRoute.get(key);
+    if (seen && n > 1) {
+      seen.last = at;
+      seen.count += 1;
+    } else if (!seen) byRoute.set(key, { first: at, last: at, count: 1 });
+    if (n === 1) lines.push({ at, text: `API   ${key}  ${e.status}` });
+  }
+  if (n > 1) for (const [key, r] of byRoute) lines.push({ at: r.first, text: `API   ${key}  x${r.count}, last at +${Math.round(r.last)}` });
+  for (const event of await studyEvents(bench, studyId, fromMs)) lines.push({ at: event.atMs, text: `study ${event.type}` });
+  process.stderr.write(`trace of ${n} target group(s), ms after spawn (exit at ${exitMs} ms):\n`);
+  for (const line of lines.sort((a, b) => a.at - b.at)) process.stderr.write(`  +${String(Math.round(line.at)).padStart(5)}  ${line.text}\n`);
+}
+
 function entriesDuring(log: RequestLogEntry[], fromMs: number, toMs: number): RequestLogEntry[] {
   return log.filter((e) => {
     const t = Date.parse(e.time);
     return t >= fromMs && t <= toMs;
   });
+}
+
+/** A route without the account prefix, and `TG` for a target group's path, for the trace. */
+function shortRoute(route: string): string {
+  return route.replace('/v1/demand/accounts/{account_id}', '').replace('/projects/{project_id}/target-groups/{target_group_id}', '/TG');
 }
 
 async function studyflowRun(bench: BenchStack, root: string, workerPid: number | undefined, n: number, runId: string, reapply: boolean): Promise<BuyerViewRun> {
@@ -113,16 +168,23 @@ async function studyflowRun(bench: BenchStack, root: string, workerPid: number |
   const meter = cpuMeter({ temporalServer: temporalPid, worker: workerPid });
   const fromMs = Date.now();
   const applied = await timedProcess([path.join(root, 'bin', 'studyflow.js'), 'apply', file, '--require-live', '--timeout', '300'], bench.env, bench.dir);
-  const toMs = Date.now();
-  const cpu = meter.stop();
   if (applied.code !== 0) throw new Error(`studyflow apply of ${n} target groups exited ${applied.code}: ${applied.stderr.slice(-2000)}`);
-  const during = entriesDuring(await bench.sandbox.requests(), fromMs, toMs);
+  // The workflows may go on a moment after the command returns (the watchers of target groups that went
+  // live start once the revision settled): CPU, calls and history are counted until worker and server idle.
+  await waitForIdleProcesses([temporalPid, workerPid]);
+  const cpu = meter.stop();
+  const during = entriesDuring(await bench.sandbox.requests(), fromMs, Date.now());
+  if (trace && reapply) await printTrace(bench, studyId, n, applied.ms, fromMs, during);
+  const timed = apiCalls(during).map((c) => ({ method: c.method, route: c.route, atMs: c.startMs - fromMs }));
+  const timeline = reapply ? applyTimeline(timed, await studyEvents(bench, studyId, fromMs), applied.ms) : undefined;
   const run: BuyerViewRun = {
     ms: applied.ms,
     calls: apiCalls(during).length,
+    polls: apiCalls(during).filter(isJobPoll).length,
     writes: apiWrites(during),
     historyEvents: await historyEvents(bench, studyId),
     cpuMs: { worker: cpu.cpuMs.worker ?? 0, temporalServer: cpu.cpuMs.temporalServer ?? 0 },
+    ...(timeline ? { timeline } : {}),
   };
   if (reapply) {
     const again = Date.now();
@@ -133,7 +195,7 @@ async function studyflowRun(bench: BenchStack, root: string, workerPid: number |
   return run;
 }
 
-function row(n: number, handRuns: { ms: number; calls: number }[], studyflowRuns: BuyerViewRun[]): BuyerViewRow {
+function row(n: number, handRuns: HandRun[], studyflowRuns: BuyerViewRun[]): BuyerViewRow {
   const sf = median(studyflowRuns.map((r) => r.ms));
   const hand = handRuns.length ? median(handRuns.map((r) => r.ms)) : null;
   const perTg = (f: (r: BuyerViewRun) => number) => Number((median(studyflowRuns.map(f)) / n).toFixed(1));
@@ -143,11 +205,13 @@ function row(n: number, handRuns: { ms: number; calls: number }[], studyflowRuns
     handWrittenMs: hand,
     handWrittenRunsMs: handRuns.map((r) => r.ms),
     handWrittenCallsPerTargetGroup: handRuns.length ? Number((median(handRuns.map((r) => r.calls)) / n).toFixed(1)) : null,
+    handWrittenPollsPerTargetGroup: handRuns.length ? Number((median(handRuns.map((r) => r.polls)) / n).toFixed(1)) : null,
     studyflowMs: sf,
     studyflowRunsMs: studyflowRuns.map((r) => r.ms),
     ratioToHandWritten: ratio(sf, hand),
     ratioToBound: ratio(sf, boundMs),
     callsPerTargetGroup: perTg((r) => r.calls),
+    pollsPerTargetGroup: perTg((r) => r.polls),
     writesPerTargetGroup: perTg((r) => r.writes),
     historyEventsPerTargetGroup: perTg((r) => r.historyEvents),
     cpuMsPerTargetGroup: { worker: perTg((r) => r.cpuMs.worker), temporalServer: perTg((r) => r.cpuMs.temporalServer) },
@@ -170,7 +234,7 @@ async function measure(label: string, root: string, withHandWritten: boolean): P
         incomplete.push(n);
         continue;
       }
-      const handRuns: { ms: number; calls: number }[] = [];
+      const handRuns: HandRun[] = [];
       const studyflowRuns: BuyerViewRun[] = [];
       for (let r = 0; r < runs; r += 1) {
         const runId = `${label}-${n}-${r}-${process.pid}`;

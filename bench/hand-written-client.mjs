@@ -8,7 +8,7 @@
 //   node bench/hand-written-client.mjs --base-url URL --auth-url URL --audience A --client-id ID --client-secret S
 //       --account ACC --business-unit BU --project-manager UUID --target-groups N [--poll-ms 50]
 //       [--version-header Svc-API-Version] [--run-id ID]
-// Prints one JSON line: {targetGroups, calls, ms}. Exit 1 on any failure.
+// Prints one JSON line: {targetGroups, calls, polls, ms} (calls include the job polls). Exit 1 on any failure.
 import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({
@@ -38,6 +38,7 @@ const n = Number(values['target-groups']);
 const pollMs = Number(values['poll-ms']);
 const base = `${values['base-url']}/v1/demand/accounts/${values.account}`;
 let calls = 0;
+let polls = 0;
 
 async function call(method, url, { body, token, idempotencyKey } = {}) {
   calls += 1;
@@ -105,6 +106,7 @@ async function oneTargetGroup(i) {
   if (!jobId) throw new Error(`launch of target group ${i} named no job`);
   for (;;) {
     const polled = performance.now();
+    polls += 1;
     const job = (await call('GET', `${base}/projects/${projectId}/target-groups/${targetGroupId}/fielding-run-jobs/launch-from-draft/${jobId}`, { token })).json;
     if (job.status === 'Completed') break;
     if (job.status === 'Failed') throw new Error(`launch job of target group ${i} failed: ${JSON.stringify(job.failure_reason)}`);
@@ -114,4 +116,4 @@ async function oneTargetGroup(i) {
 }
 
 await Promise.all(Array.from({ length: n }, (_, i) => oneTargetGroup(i)));
-process.stdout.write(`${JSON.stringify({ targetGroups: n, calls, ms: Math.round(performance.now() - started) })}\n`);
+process.stdout.write(`${JSON.stringify({ targetGroups: n, calls, polls, ms: Math.round(performance.now() - started) })}\n`);

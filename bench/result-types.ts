@@ -1,6 +1,7 @@
 // The JSON each benchmark writes to bench/out/<name>.json, as bench/report.ts reads it.
 import type { RunContext } from './bench-stack';
 import type { Distribution } from './stats';
+import type { ApplyTimeline } from './timeline';
 
 /** Fields every result carries: what ran, where, when, under which load. */
 export interface ResultHeader extends RunContext {
@@ -197,13 +198,18 @@ export interface WebhookFigures {
 export interface BuyerViewRun {
   /** Spawn to exit of `studyflow apply --require-live`. */
   ms: number;
+  /** API calls during the run, job polls included. */
   calls: number;
+  /** Of those, GETs of a job by its id. */
+  polls: number;
   writes: number;
-  /** Events in the histories of the study's workflows when the command returned. */
+  /** Events in the histories of the study's workflows once worker and server were idle after the command. */
   historyEvents: number;
   cpuMs: { worker: number; temporalServer: number };
   /** The same file applied again at once (first run of each size). */
   reapply?: { ms: number; writes: number };
+  /** Where the wall time went (first run of each size). */
+  timeline?: ApplyTimeline;
 }
 
 export interface BuyerViewRow {
@@ -212,11 +218,14 @@ export interface BuyerViewRow {
   handWrittenMs: number | null;
   handWrittenRunsMs: number[];
   handWrittenCallsPerTargetGroup: number | null;
+  handWrittenPollsPerTargetGroup: number | null;
   studyflowMs: number;
   studyflowRunsMs: number[];
   ratioToHandWritten: number | null;
   ratioToBound: number | null;
   callsPerTargetGroup: number;
+  /** Job polls per target group (included in callsPerTargetGroup). */
+  pollsPerTargetGroup: number;
   writesPerTargetGroup: number;
   historyEventsPerTargetGroup: number;
   cpuMsPerTargetGroup: { worker: number; temporalServer: number };

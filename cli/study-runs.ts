@@ -1,7 +1,15 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import type { DesiredStudy } from '../plan/types';
-import { applyUpdate, statusQuery, studyWorkflowId, type ApplyAccepted, type StudyStatus } from '../workflows/messages';
+import {
+  applyUpdate,
+  awaitRevisionUpdate,
+  revisionOutcome,
+  statusQuery,
+  studyWorkflowId,
+  type ApplyAccepted,
+  type StudyStatus,
+} from '../workflows/messages';
 import { ACCOUNT_ID, STUDY_ID } from '../workflows/search-attributes';
 import type { studyWorkflow } from '../workflows/study-workflow';
 
@@ -43,20 +51,23 @@ export async function queryStatus(client: Client, workflowId: string): Promise<S
   return await client.workflow.getHandle(workflowId).query(statusQuery);
 }
 
-/** Where a followed revision stands. */
-export type RevisionOutcome = 'running' | 'settled' | 'superseded';
-
-export function revisionOutcome(status: StudyStatus, revision: string): RevisionOutcome {
-  if (status.revision !== revision) return 'superseded';
-  if (status.appliedRevision === revision && status.phase !== 'applying' && status.phase !== 'planning') return 'settled';
-  if (status.phase === 'failed' && status.error) return 'settled';
-  return 'running';
+/**
+ * The study's status once `revision` is no longer running: one update that the workflow completes when the
+ * revision settles (asked again if the workflow continued as new meanwhile), so the answer comes as soon as
+ * the workflow knows it, with no polling.
+ */
+export async function awaitRevision(client: Client, workflowId: string, revision: string): Promise<StudyStatus> {
+  for (;;) {
+    const status = await client.workflow.getHandle(workflowId).executeUpdate(awaitRevisionUpdate, { args: [{ revision }] });
+    if (revisionOutcome(status, revision) !== 'running') return status;
+  }
 }
 
-/** The commit the files come from: --git-revision, GITHUB_SHA, or `git rev-parse HEAD` where that works. */
-export function gitRevisionOf(explicit: string | undefined, env: NodeJS.ProcessEnv, cwd: string): string | undefined {
+/** The commit the files come from: --git-revision, GITHUB_SHA, or `git rev-parse HEAD` where that works (asked while Temporal connects). */
+export async function gitRevisionOf(explicit: string | undefined, env: NodeJS.ProcessEnv, cwd: string): Promise<string | undefined> {
   if (explicit) return explicit;
   if (env.GITHUB_SHA) return env.GITHUB_SHA;
-  const git = spawnSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd, encoding: 'utf8' });
-  return git.status === 0 ? git.stdout.trim() || undefined : undefined;
+  return await new Promise((resolve) => {
+    execFile('git', ['rev-parse', '--short=12', 'HEAD'], { cwd, encoding: 'utf8' }, (error, stdout) => resolve(error ? undefined : stdout.trim() || undefined));
+  });
 }

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+// The CLI's side of Temporal: settings, payload codec and the client. Nothing here loads @temporalio/worker
+// (about 70 ms at every CLI start); the worker's connection is in worker-connection.ts.
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
 import type { DataConverter } from '@temporalio/common';
 import { loadCodecKeys } from './codec-keys';
-import { installRuntimeLogging } from './runtime-logging';
 import { dataConverterFor, KeylessPayloadCodec } from './payload-codec';
 
 export const DEFAULT_TASK_QUEUE = 'studyflow';
@@ -72,10 +72,4 @@ export async function connectClient(
   const connection = await Connection.connect({ ...settings.connectionOptions, address: settings.address, connectTimeout: 5000 });
   const client = new Client({ connection, namespace: settings.namespace, dataConverter: dataConverterFromEnv(env) });
   return { client, connection };
-}
-
-/** The worker's native connection. */
-export async function connectWorker(settings = temporalSettings()): Promise<NativeConnection> {
-  installRuntimeLogging();
-  return await NativeConnection.connect({ ...settings.connectionOptions, address: settings.address } as Parameters<typeof NativeConnection.connect>[0]);
 }

@@ -246,6 +246,16 @@ export interface LaunchHandOver {
 }
 
 export const applyUpdate = defineUpdate<ApplyAccepted, [ApplyRequest]>('apply');
+/**
+ * Completes when the study has settled `revision` (or it was superseded, or failed), with the study's status:
+ * what `studyflow apply --wait` waits on instead of asking for the status in a loop. It may also complete
+ * while the revision is still running, when the workflow is about to continue as new; the caller then asks
+ * again (the update reaches the new run).
+ */
+export const awaitRevisionUpdate = defineUpdate<StudyStatus, [AwaitRevisionRequest]>('awaitRevision');
+export interface AwaitRevisionRequest {
+  revision: string;
+}
 export const approveUpdate = defineUpdate<string[], [ApproveRequest]>('approve');
 export const approveSignal = defineSignal<[ApproveRequest]>('approve');
 export const fieldingControlUpdate = defineUpdate<string, [FieldingControlRequest]>('fieldingControl');
@@ -298,4 +308,14 @@ export function knownFromStatus(status: StudyStatus | undefined): {
     exclusionGroupIds: { ...(status?.exclusionGroups ?? {}) },
     recontactLists: Object.fromEntries(tgs.filter((t) => t.recontactList).map((t) => [t.key, t.recontactList as { sha256: string; count: number }])),
   };
+}
+
+/** Where a revision stands in a study's status. */
+export type RevisionOutcome = 'running' | 'settled' | 'superseded';
+
+export function revisionOutcome(status: StudyStatus, revision: string): RevisionOutcome {
+  if (status.revision !== revision) return 'superseded';
+  if (status.appliedRevision === revision && status.phase !== 'applying' && status.phase !== 'planning') return 'settled';
+  if (status.phase === 'failed' && status.error) return 'settled';
+  return 'running';
 }

@@ -15,8 +15,10 @@ import {
   applyUpdate,
   approveSignal,
   approveUpdate,
+  awaitRevisionUpdate,
   fieldingControlUpdate,
   reportQuery,
+  revisionOutcome,
   statusQuery,
   targetGroupApproveSignal,
   targetGroupControlSignal,
@@ -131,6 +133,10 @@ function registerHandlers(state: StudyState): void {
       },
     },
   );
+  setHandler(awaitRevisionUpdate, async ({ revision }) => {
+    await condition(() => revisionOutcome(state.status, revision) !== 'running' || workflowInfo().continueAsNewSuggested);
+    return state.status;
+  });
   setHandler(approveUpdate, (request) => Promise.resolve(approve(state, request)), {
     validator: (request) => {
       if (request.targetGroup && !state.status.targetGroups[request.targetGroup]) throw new Error(`no target group "${request.targetGroup}" in study ${state.studyId}`);

@@ -1,6 +1,6 @@
 import path from 'node:path';
+import type { Client } from '@temporalio/client';
 import { connectClient, temporalSettings, workflowTaskQueue } from '../../worker/temporal-connection';
-import type { StudyStatus } from '../../workflows/messages';
 import { reportDiagnostics } from '../diagnostics-view';
 import { appendStepSummary, applyAnnotations, applySummaryMarkdown, type AppliedStudy } from '../github-view';
 import type { CliContext } from '../main';
@@ -9,7 +9,11 @@ import { parseSeconds } from '../options';
 import { prepareStudies } from '../prepare-studies';
 import { LiveDisplay } from '../live-display';
 import { statusTable, temporalUiLink } from '../status-view';
-import { gitRevisionOf, queryStatus, revisionOutcome, submitRevision } from '../study-runs';
+import { revisionOutcome, type StudyStatus } from '../../workflows/messages';
+import { awaitRevision, gitRevisionOf, queryStatus, submitRevision } from '../study-runs';
+
+/** How often the progress display asks for the study's status while it waits. */
+const PROGRESS_INTERVAL_MS = 1000;
 
 interface ApplyOptions {
   wait: boolean;
@@ -37,8 +41,7 @@ export async function run(ctx: CliContext, paths: string[], options: ApplyOption
   if (prepared.length === 0) throw new CliError(`no study files found in ${paths.join(', ')}`);
 
   const settings = temporalSettings(ctx.env);
-  const gitRevision = gitRevisionOf(options.gitRevision, ctx.env, ctx.cwd);
-  const { client, connection } = await connectClient(settings, ctx.env);
+  const [gitRevision, { client, connection }] = await Promise.all([gitRevisionOf(options.gitRevision, ctx.env, ctx.cwd), connectClient(settings, ctx.env)]);
   try {
     const followed: Followed[] = await Promise.all(
       prepared.map(async ({ loaded, desired }) => {
@@ -55,26 +58,36 @@ export async function run(ctx: CliContext, paths: string[], options: ApplyOption
       return 0;
     }
 
+    // Each study's revision is awaited with one update that the workflow completes when the revision settles;
+    // the status is asked for only to show progress (once a second), never to find out that it is done.
     const display = new LiveDisplay(ctx.out);
+    const showProgress = format !== 'json';
     const deadline = Date.now() + timeoutMs;
-    let detached = false;
-    void ctx.interrupted.then(() => (detached = true));
-    while (followed.some((f) => f.outcome === 'running')) {
-      await Promise.all(
-        followed
-          .filter((f) => f.outcome === 'running')
-          .map(async (f) => {
-            f.status = await queryStatus(client, f.workflowId);
-            const outcome = revisionOutcome(f.status, f.revision);
-            if (outcome !== 'running') f.outcome = outcome;
-          }),
-      );
-      display.update(followed.map((f) => ({ name: f.file, status: f.status })));
-      if (detached || Date.now() > deadline) {
-        for (const f of followed) if (f.outcome === 'running') f.outcome = detached ? 'detached' : 'timeout';
-        break;
+    const settled = Promise.all(
+      followed.map(async (f) => {
+        const status = await awaitRevision(client, f.workflowId, f.revision);
+        f.status = status;
+        f.outcome = revisionOutcome(status, f.revision);
+        if (showProgress) display.update(followed.map((g) => ({ name: g.file, status: g.status })));
+      }),
+    );
+    let stopped: 'detached' | 'timeout' | undefined;
+    const timedOut = sleep(timeoutMs).then(() => 'timeout' as const);
+    const interrupted = ctx.interrupted.then(() => 'detached' as const);
+    while (!stopped && followed.some((f) => f.outcome === 'running')) {
+      const tick = showProgress ? sleep(PROGRESS_INTERVAL_MS).then(() => 'tick' as const) : new Promise<never>(() => undefined);
+      const next = await Promise.race([settled.then(() => 'settled' as const), timedOut, interrupted, tick]);
+      if (next === 'timeout' || next === 'detached') stopped = next;
+      else if (next === 'tick' && Date.now() < deadline) {
+        await refreshRunning(client, followed);
+        if (followed.some((f) => f.outcome === 'running')) display.update(followed.map((f) => ({ name: f.file, status: f.status })));
       }
-      if (followed.some((f) => f.outcome === 'running')) await Promise.race([sleep(500), ctx.interrupted]);
+    }
+    // An update still waiting is abandoned with the connection (closed below); its rejection is expected.
+    settled.catch(() => undefined);
+    if (stopped) {
+      await refreshRunning(client, followed);
+      for (const f of followed) if (f.outcome === 'running') f.outcome = stopped;
     }
     display.finish();
 
@@ -130,6 +143,19 @@ export async function run(ctx: CliContext, paths: string[], options: ApplyOption
   }
 }
 
+/** The latest status of the studies still running, for the display and the summary (a failed query keeps the last one). */
+async function refreshRunning(client: Client, followed: Followed[]): Promise<void> {
+  await Promise.all(
+    followed
+      .filter((f) => f.outcome === 'running')
+      .map(async (f) => {
+        const status = await queryStatus(client, f.workflowId).catch(() => undefined);
+        // The update may have brought the final status meanwhile; a query's answer never replaces it.
+        if (status && f.outcome === 'running') f.status = status;
+      }),
+  );
+}
+
 function describeOutcome(f: Followed, status: StudyStatus | undefined): string {
   switch (f.outcome) {
     case 'settled':
@@ -145,6 +171,7 @@ function describeOutcome(f: Followed, status: StudyStatus | undefined): string {
   }
 }
 
+/** A timer that does not keep the process alive (the command exits once the studies are followed). */
 function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -85,6 +85,33 @@ describe('ensureDraftTargetGroups', () => {
     expect(made).toBe(5 - committed);
   });
 
+  it('observedAbsent: creates at once without listing; a lost answer retried makes no duplicate (the Idempotency-Key)', async () => {
+    const projectId = await newProject();
+    const batch = items(projectId, 4).map((item) => ({ ...item, observedAbsent: true }));
+    h.sandbox.setFaults({ drop_after_commit_rate: 1 });
+    const lost = await h.activities.ensureDraftTargetGroups({ items: batch });
+    h.sandbox.setFaults({});
+    expect(lost.results.every((r) => !r.ok && r.retryable)).toBe(true);
+    expect(Object.keys(h.sandbox.state().target_groups)).toHaveLength(4);
+
+    const retried = await h.activities.ensureDraftTargetGroups({ items: batch });
+    expect(retried.results.every((r) => r.ok && r.created)).toBe(true);
+    // The same four drafts: the API answered the repeated creates with what the first ones made.
+    expect(Object.keys(h.sandbox.state().target_groups)).toHaveLength(4);
+    expect(new Set(retried.results.map((r) => (r.ok ? r.targetGroupId : '')))).toEqual(new Set(Object.keys(h.sandbox.state().target_groups)));
+    expect(apiLog().filter((r) => r.method === 'GET' && r.path.endsWith('/target-groups'))).toHaveLength(0);
+    expect(apiLog().filter((r) => r.method === 'POST' && r.path.endsWith('/target-groups'))).toHaveLength(8);
+  });
+
+  it('observedAbsent on the project: one create, no list', async () => {
+    const desired = { name: 'Absent', project_customer_reference_number: 'PO-ABSENT', business_unit_id: '2001' };
+    const first = await h.activities.ensureProject({ ctx, idempotencyKey: 'p:absent', desired, observedAbsent: true });
+    const again = await h.activities.ensureProject({ ctx, idempotencyKey: 'p:absent', desired, observedAbsent: true });
+    expect(again.project.id).toBe(first.project.id);
+    expect(apiLog().filter((r) => r.path.endsWith('/projects')).map((r) => r.method)).toEqual(['POST', 'POST']);
+    expect(Object.keys(h.sandbox.state().projects)).toHaveLength(1);
+  });
+
   it(`refuses more than ${BATCH_MAX} drafts as invalid input, before any call`, async () => {
     const projectId = await newProject();
     const before = apiLog().length;

@@ -170,10 +170,34 @@ describe('S3 blob store (versitygw)', () => {
   });
 
   it('is chosen by STUDYFLOW_BLOB_URL, else the local directory', () => {
-    const s3 = blobStoreFromEnv({ STUDYFLOW_BLOB_URL: 's3://lists/p', ...server.env });
+    const s3 = blobStoreFromEnv({ STUDYFLOW_BLOB_URL: 's3://lists/p/', ...server.env });
     expect(s3.location).toBe('s3://lists/p');
+    expect(() => blobStoreFromEnv({ STUDYFLOW_BLOB_URL: 's3://B/x' })).toThrow(BlobStoreError);
     expect(blobStoreFromEnv({ STUDYFLOW_BLOB_DIR: path.join(dir, 'b') }).location).toBe(path.join(dir, 'b'));
     expect(blobStoreFromEnv({ STUDYFLOW_BLOB_URL: `file://${path.join(dir, 'c')}` }).location).toBe(path.join(dir, 'c'));
     expect(() => blobStoreFromEnv({ STUDYFLOW_BLOB_URL: 'gs://x' })).toThrow(/s3:\/\/bucket\/prefix/);
+  });
+
+  it('from STUDYFLOW_BLOB_URL loads the SDK on first use and keeps the whole store contract', async () => {
+    const lazy = blobStoreFromEnv({ STUDYFLOW_BLOB_URL: 's3://lists/lazy', ...server.env });
+    const stored = await lazy.put(['b\n', 'a\n', 'b\n']);
+    expect(stored.count).toBe(2);
+    expect((await drain(lazy.open(stored.ref))).toString()).toBe('a\nb\n');
+    expect(await lazy.has(stored.ref)).toBe(true);
+    expect(await lazy.size(stored.ref)).toBe(stored.bytes);
+    // The same bytes as the eagerly built store at the same place.
+    const eager = createS3BlobStore({ url: 's3://lists/lazy', env: server.env });
+    expect((await drain(eager.open(stored.ref))).toString()).toBe('a\nb\n');
+    eager.client.destroy();
+
+    const missing = `sha256:${'0'.repeat(64)}`;
+    expect(await lazy.has(missing)).toBe(false);
+    expect((await errorOf(drain(lazy.open(missing)))).code).toBe('not_found');
+    expect((await errorOf(drain(lazy.open('not-a-ref')))).code).toBe('invalid_ref');
+
+    await lazy.objects.put('secrets/one.sealed', new Uint8Array([1, 2, 3]));
+    expect(Array.from((await lazy.objects.get('secrets/one.sealed')) ?? [])).toEqual([1, 2, 3]);
+    expect(await lazy.objects.list('secrets/')).toEqual(['secrets/one.sealed']);
+    expect(await lazy.objects.get('secrets/none')).toBeUndefined();
   });
 });

@@ -15,7 +15,7 @@ import type {
   LaunchAndAwaitBatchInput,
   LaunchAndAwaitBatchOutput,
 } from '../../activities';
-import { connectWorker } from '../../worker/temporal-connection';
+import { connectWorker } from '../../worker/worker-connection';
 import { startStudyflowWorkers, type RunningWorkers } from '../../worker/studyflow-worker';
 import { createWorkerActivities } from '../../worker/worker-activities';
 import { startTestStack, writeStudy, type TestStack } from './harness';

@@ -79,8 +79,12 @@ describe('walking skeleton: study file -> apply -> live target group', () => {
       study.events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === name)?.activityTaskScheduledEventAttributes?.workflowTaskCompletedEventId?.toString();
     expect(scheduledBy('checkLaunchGatesBatch')).toBeDefined();
     expect(scheduledBy('checkLaunchGatesBatch')).toBe(scheduledBy('ensureProject'));
-    // The target group's workflow made no call on its way to live and told its study once.
-    const tg = await activityNames('study/1001/skeleton-demo/tg/us_gen_pop');
+    // The target group's workflow starts once the revision settled (apply may have returned before it ran):
+    // it made no call on its way to live and told its study once.
+    const tgId = 'study/1001/skeleton-demo/tg/us_gen_pop';
+    const signalled = async () => (await activityNames(tgId).catch(() => undefined))?.events.some((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes);
+    for (const deadline = Date.now() + 30_000; !(await signalled()) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 100));
+    const tg = await activityNames(tgId);
     for (const name of ['checkLaunchGatesBatch', 'calculateFeasibility', 'generatePricePrediction', 'launchAndAwaitBatch', 'launchFromDraft', 'getLaunchJob', 'getTargetGroup']) {
       expect(tg.names).not.toContain(name);
     }

@@ -11,13 +11,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { submitRevision } from '../../cli/study-runs';
+import { awaitRevision, submitRevision } from '../../cli/study-runs';
 import { planStudy } from '../../plan/plan-study';
 import { scheduleStudy } from '../../plan/schedule';
 import type { DesiredStudy, DesiredTargetGroup } from '../../plan/types';
 import { DEV_SERVER_DYNAMIC_CONFIG, startTemporalDevServer, type RunningDevServer } from '../../worker/temporal-dev-server';
 import { startStudyflowWorkers, type RunningWorkers } from '../../worker/studyflow-worker';
-import { fieldingControlUpdate, statusQuery, studyWorkflowId, webhookEventSignal, type StudyStatus } from '../../workflows/messages';
+import { fieldingControlUpdate, revisionOutcome, statusQuery, studyWorkflowId, webhookEventSignal, type StudyStatus } from '../../workflows/messages';
 import { FakeApi, targetGroup } from './fake-api';
 
 /** History length after which the server suggests continue-as-new (Temporal's default is 4 Ki events). */
@@ -120,6 +120,25 @@ describe('study workflow', () => {
     // Writes: project, group, three drafts, membership, three launches, b's profiles.
     expect(s.writes).toBe(10);
     expect(s.managedTargetGroups?.sort()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('awaitRevision answers once the revision settles (what apply --wait waits on), and at once for a superseded one', async () => {
+    fake = new FakeApi();
+    const desired = study('await', [targetGroup('a'), targetGroup('b')]);
+    const id = studyWorkflowId('1001', 'await');
+    await apply(desired);
+    // Asked right after the revision was accepted: the answer is the settled status, not the one of that moment.
+    const answered = await awaitRevision(env.client, id, desired.revision);
+    expect(revisionOutcome(answered, desired.revision)).toBe('settled');
+    expect(answered).toMatchObject({ appliedRevision: desired.revision, phase: 'converged' });
+    expect(Object.values(answered.targetGroups).map((t) => t.phase)).toEqual(['live', 'live']);
+    expect(await status('await')).toMatchObject({ appliedRevision: desired.revision, phase: 'converged' });
+
+    const newer = study('await', [targetGroup('a'), targetGroup('b', { draft: { ...targetGroup('b').draft, filling_goal: 150 } })]);
+    await apply(newer);
+    const superseded = await awaitRevision(env.client, id, desired.revision);
+    expect(revisionOutcome(superseded, desired.revision)).toBe('superseded');
+    expect(revisionOutcome(await awaitRevision(env.client, id, newer.revision), newer.revision)).toBe('settled');
   });
 
   it('holds a target group at its gate, then launches it when a revision lets the gate pass', async () => {

@@ -3,7 +3,7 @@ import { scheduleStudy, type Launcher, type StudySchedule } from '../../plan/sch
 import type { DesiredStudy, ObservedStudy } from '../../plan/types';
 import type { Api } from '../activity-proxies';
 import { readGates } from '../launch';
-import type { ApplyRequest } from '../messages';
+import type { ApplyRequest, LaunchHandOver } from '../messages';
 import { startOrReviseChildren, untilSettled } from './children';
 import { writeDrafts, writeSecondPass } from './drafts';
 import { writeExclusionGroups } from './exclusion-groups';
@@ -43,11 +43,16 @@ export async function applyRevision(state: StudyState, api: Api, request: ApplyR
 
   // The launch jobs the draft batches started are awaited while the study writes what comes before the
   // others' launches; each target group's workflow starts as soon as the study is done with it.
+  // A target group that went live here needs its workflow only to watch it from now on: that workflow
+  // starts once the revision has settled, so the buyer waiting on the revision does not wait on it.
   const by = (launcher: Launcher) => keysLaunchedBy(schedule, launcher);
+  const watchOnly: { keys: string[]; handOver: Record<string, LaunchHandOver> } = { keys: [], handOver: {} };
   await Promise.all([
-    launchScheduled(state, api, desired, by('draft_batch'), gates, drafts).then((handOver) =>
-      startOrReviseChildren(state, desired, plan, by('draft_batch'), handOver, drafts.failed),
-    ),
+    launchScheduled(state, api, desired, by('draft_batch'), gates, drafts).then((handOver) => {
+      watchOnly.handOver = handOver;
+      watchOnly.keys = by('draft_batch').filter((k) => handOver[k]?.live);
+      return startOrReviseChildren(state, desired, plan, by('draft_batch').filter((k) => !handOver[k]?.live), handOver, drafts.failed);
+    }),
     (async () => {
       await writeSecondPass(state, api, desired, schedule, drafts.failed);
       await writeMemberships(state, api, schedule, drafts.failed);
@@ -58,12 +63,13 @@ export async function applyRevision(state: StudyState, api: Api, request: ApplyR
     })(),
   ]);
 
-  await untilSettled(state, desired, drafts.failed);
+  await untilSettled(state, desired, drafts.failed, watchOnly.keys);
   state.checkpoint();
   state.status.appliedRevision = desired.revision;
   const keys = desired.targetGroups.map((t) => t.key);
   const failed = keys.filter((k) => state.status.targetGroups[k]?.phase === 'failed');
   state.setPhase(failed.length === 0 ? 'converged' : failed.length === keys.length ? 'failed' : 'partially_failed');
+  await startOrReviseChildren(state, desired, plan, watchOnly.keys, watchOnly.handOver, drafts.failed);
 }
 
 function keysLaunchedBy(schedule: StudySchedule, launcher: Launcher): string[] {

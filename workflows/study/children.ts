@@ -64,15 +64,20 @@ async function startOrRevise(state: StudyState, desired: DesiredStudy, tg: Desir
   }
 }
 
-/** Waits until every target group has settled for this revision, or a newer revision arrived. */
-export async function untilSettled(state: StudyState, desired: DesiredStudy, failed: ReadonlySet<string>): Promise<void> {
+/**
+ * Waits until every target group has settled for this revision, or a newer revision arrived. A failed
+ * target group, and one the study itself took live (`settledByStudy`, whose workflow starts after), settle
+ * with the study's revision; the others with the revision their workflow was last given.
+ */
+export async function untilSettled(state: StudyState, desired: DesiredStudy, failed: ReadonlySet<string>, settledByStudy: readonly string[]): Promise<void> {
   const keys = desired.targetGroups.map((t) => t.key);
+  const byStudy = new Set([...failed, ...settledByStudy]);
   await condition(
     () =>
       state.pending !== undefined ||
       keys.every((k) => {
         const s = state.status.targetGroups[k];
-        return s !== undefined && s.settledRevision === (failed.has(k) ? desired.revision : state.childRevisions[k]);
+        return s !== undefined && s.settledRevision === (byStudy.has(k) ? desired.revision : state.childRevisions[k]);
       }),
   );
 }

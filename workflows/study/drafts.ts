@@ -25,8 +25,16 @@ function draftBody(state: StudyState, tg: DesiredTargetGroup): TargetGroupDesire
   return body as TargetGroupDesired;
 }
 
+/** A new draft's input: the plan creates only drafts that observing did not find, so there is no second look. */
 function draftInput(state: StudyState, tg: DesiredTargetGroup): DraftBatchItem {
-  return { ctx: state.ctxFor(`tg:${tg.key}`), projectId: state.projectId as string, idempotencyKey: state.keyFor(`target-group/${tg.key}`), knownId: state.targetGroupIds[tg.key], desired: draftBody(state, tg) };
+  return {
+    ctx: state.ctxFor(`tg:${tg.key}`),
+    projectId: state.projectId as string,
+    idempotencyKey: state.keyFor(`target-group/${tg.key}`),
+    knownId: state.targetGroupIds[tg.key],
+    desired: draftBody(state, tg),
+    observedAbsent: true,
+  };
 }
 
 /**

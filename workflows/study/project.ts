@@ -12,6 +12,8 @@ export async function writeProject(state: StudyState, api: Api, desired: Desired
       idempotencyKey: state.keyFor('project'),
       knownId: state.projectId,
       desired: desired.project,
+      // The plan creates only a project that observing did not find: no second look before the create.
+      observedAbsent: true,
     });
     state.projectId = result.project.id;
     if (result.created) state.countWrites();
