@@ -3,6 +3,8 @@ import { callApi, expectObject } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireObject, requireText } from './activity-input';
 import { invalidInputFailure } from './http/errors';
+import { SuggestDaysAnswer } from './http/wire/calendar';
+import { readAnswer } from './http/wire/read-answer';
 import type { ActivityCtx, JsonObject } from './types';
 
 export interface SuggestTimeRangeInput {
@@ -25,7 +27,8 @@ export interface SuggestDaysInput {
   request: JsonObject;
 }
 export interface SuggestDaysOutput {
-  suggestion: Record<string, unknown>;
+  /** The reference's answer: `{days}` (days absent when the calendar suggests none). */
+  suggestion: { days?: number } & Record<string, unknown>;
 }
 
 const CALENDAR = '/v1/demand/intelligent-calendar';
@@ -51,7 +54,7 @@ export function calendarActivities(deps: ActivityDeps) {
       const ctx = checkCtx('suggestDays', input.ctx);
       const request = requireObject('suggestDays', 'request', input.request);
       const req = { method: 'POST', path: `${CALENDAR}/suggest-days`, json: request } as const;
-      return { suggestion: expectObject(req, await callApi(deps.api, ctx, req)) };
+      return { suggestion: readAnswer({ operation: 'suggest_days', method: req.method, path: req.path }, SuggestDaysAnswer, await callApi(deps.api, ctx, req)) };
     },
   };
 }

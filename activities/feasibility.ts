@@ -1,5 +1,7 @@
 // Feasibility and price prediction.
 import { accountPath, callApi, expectObject, seg } from './api-call';
+import { FeasibilityAnswer } from './http/wire/feasibility';
+import { readAnswer } from './http/wire/read-answer';
 import type { ActivityDeps } from './activity-deps';
 import { eachItem, type BatchItemResult } from './batch';
 import { checkCtx, requireObject, requireText } from './activity-input';
@@ -8,11 +10,12 @@ import { fromWireBody, toWireBody } from './version-adapter';
 
 export interface CalculateFeasibilityInput {
   ctx: ActivityCtx;
-  /** Feasibility request (2025-12-18 names; no project_id; allocations may hold supplier_ids). */
+  /** Feasibility request: the reference's CalculateTargetGroupFeasibilityRequest, with the spec's filling_goal. */
   request: JsonObject;
 }
 export interface CalculateFeasibilityOutput {
-  feasibility: Record<string, unknown>;
+  /** The answer, checked against the reference's CalculateTargetGroupFeasibilityResponse. */
+  feasibility: FeasibilityAnswer;
 }
 export interface GeneratePricePredictionInput {
   ctx: ActivityCtx;
@@ -26,11 +29,11 @@ export interface GeneratePricePredictionOutput {
 
 export interface CheckLaunchGatesInput {
   ctx: ActivityCtx;
-  businessUnitId: string;
+  /** The feasibility request (plan/launch-gates.ts feasibilityRequest). */
   feasibility: JsonObject;
-  priceQuery: Record<string, string | number | boolean>;
 }
-export interface CheckLaunchGatesOutput extends CalculateFeasibilityOutput, GeneratePricePredictionOutput {}
+/** Feasibility answers both gates (its suggested_price is the price max_cpi judges): one call per target group. */
+export type CheckLaunchGatesOutput = CalculateFeasibilityOutput;
 export interface CheckLaunchGatesBatchInput {
   /** At most BATCH_MAX (activities/batch.ts). */
   items: CheckLaunchGatesInput[];
@@ -51,7 +54,8 @@ export function feasibilityActivities(deps: ActivityDeps) {
         path: `${accountPath(ctx)}/target-groups/calculate-feasibility`,
         json: toWireBody(request, ctx.apiVersion),
       } as const;
-      return { feasibility: fromWireBody(expectObject(req, await callApi(deps.api, ctx, req)), ctx.apiVersion) };
+      const answer = readAnswer({ operation: 'calculate_target_group_feasibility', method: req.method, path: req.path }, FeasibilityAnswer, await callApi(deps.api, ctx, req));
+      return { feasibility: fromWireBody(answer, ctx.apiVersion) };
     },
 
     /** GET P/business-units/{id}/generate-price-prediction?… (carries the renamed pricing_model/type value). */
@@ -69,9 +73,9 @@ export function feasibilityActivities(deps: ActivityDeps) {
 
 
     /**
-     * What the launch gate reads, for one target group or many: per item feasibility and the price
-     * prediction, sent side by side (they do not depend on each other), a result (or failure) per item.
-     * Both are reads, so a retry repeats both.
+     * What the launch gate reads, for one target group or many: per item the feasibility answer (its
+     * suggested_price answers the price question too, so no price prediction is asked), a result (or
+     * failure) per item. A read, so a retry repeats it.
      */
     async checkLaunchGatesBatch(input: CheckLaunchGatesBatchInput): Promise<CheckLaunchGatesBatchOutput> {
       return { results: await eachItem('checkLaunchGatesBatch', input?.items, readLaunchGates) };
@@ -79,11 +83,7 @@ export function feasibilityActivities(deps: ActivityDeps) {
   };
 
   async function readLaunchGates(input: CheckLaunchGatesInput): Promise<CheckLaunchGatesOutput> {
-    const [{ feasibility }, { prediction }] = await Promise.all([
-      activities.calculateFeasibility({ ctx: input.ctx, request: input.feasibility }),
-      activities.generatePricePrediction({ ctx: input.ctx, businessUnitId: input.businessUnitId, query: input.priceQuery }),
-    ]);
-    return { feasibility, prediction };
+    return activities.calculateFeasibility({ ctx: input.ctx, request: input.feasibility });
   }
   return activities;
 }

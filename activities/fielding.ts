@@ -1,10 +1,12 @@
 // Launch from draft (an asynchronous job) and control of fielding runs with ETags.
 import { ApplicationFailure } from '@temporalio/common';
-import { callApi, expectObject, expectResource, seg, targetGroupPath } from './api-call';
+import { callApi, expectResource, seg, targetGroupPath } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireText } from './activity-input';
 import type { ApiResponse } from './http/demand-api-client';
-import { failureFromAnswer, unexpectedResponseFailure } from './http/errors';
+import { failureFromAnswer } from './http/errors';
+import { FieldingRunAnswer, LaunchJobAnswer } from './http/wire/fielding';
+import { readAnswer, wireMismatchFailure, describeShape } from './http/wire/read-answer';
 import { parseJobStatus } from './job-status';
 import type { ActivityCtx, ApiObject } from './types';
 import { fromWireBody } from './version-adapter';
@@ -84,9 +86,11 @@ export function fieldingActivities(deps: ActivityDeps) {
   async function readRun(ctx: ActivityCtx, path: string): Promise<FieldingRunOutput> {
     const req = { method: 'GET', path } as const;
     const res = await callApi(deps.api, ctx, req);
+    const call = { operation: 'get_fielding_run', method: req.method, path: req.path };
+    const run = readAnswer(call, FieldingRunAnswer, res);
     const etag = res.headers.etag;
-    if (!etag) throw unexpectedResponseFailure(req, res.status, 'the fielding run answer has no ETag');
-    return { run: fromWireBody(expectObject(req, res), ctx.apiVersion), etag };
+    if (!etag) throw wireMismatchFailure(call, res.status, describeShape(res.body), ['the ETag header is missing']);
+    return { run: fromWireBody(run, ctx.apiVersion), etag };
   }
 
   async function control(activity: string, action: ControlAction, input: FieldingRunControlInput): Promise<FieldingRunControlOutput> {
@@ -158,10 +162,11 @@ export function fieldingActivities(deps: ActivityDeps) {
         }
         throw error;
       }
-      const body = (res.body ?? {}) as Record<string, unknown>;
-      let jobId = typeof body.job_id === 'string' || typeof body.job_id === 'number' ? String(body.job_id) : undefined;
-      if (!jobId && res.headers.location) jobId = decodeURIComponent(res.headers.location.split('?')[0].split('/').pop() ?? '') || undefined;
-      if (!jobId) throw unexpectedResponseFailure(req, res.status, 'no job_id and no Location');
+      // The reference answers 201 without a body: the job is the last segment of the Location header.
+      const jobId = res.headers.location ? decodeURIComponent(res.headers.location.split('?')[0].split('/').pop() ?? '') : '';
+      if (!jobId) {
+        throw wireMismatchFailure({ operation: 'create_launch_fielding_run_from_draft_job', method: req.method, path: req.path }, res.status, describeShape(res.body), ['the Location header naming the job is missing']);
+      }
       return { jobId, alreadyLaunched: false, fieldingRunId: null };
     },
 
@@ -170,7 +175,7 @@ export function fieldingActivities(deps: ActivityDeps) {
       const [ctx, path] = tgPath('getLaunchJob', input);
       const jobId = requireText('getLaunchJob', 'jobId', input.jobId);
       const req = { method: 'GET', path: `${path}/fielding-run-jobs/launch-from-draft/${seg(jobId)}` } as const;
-      const { status, failureReason, body } = parseJobStatus('get_launch_fielding_run_from_draft_job', req, await callApi(deps.api, ctx, req));
+      const { status, failureReason, body } = parseJobStatus('get_launch_fielding_run_from_draft_job', req, await callApi(deps.api, ctx, req), LaunchJobAnswer);
       const out: LaunchJobOutput = { status };
       const runId = body.created_fielding_run_id;
       if (typeof runId === 'string' || typeof runId === 'number') out.fieldingRunId = String(runId);

@@ -1,8 +1,11 @@
 // Recontact: upload the list of pre-identified respondents of a recontact target group, and poll the job.
-import { callApi, expectString, seg, targetGroupPath } from './api-call';
+import { callApi, seg, targetGroupPath } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireText } from './activity-input';
 import { invalidInputFailure } from './http/errors';
+import { JobCreated } from './http/wire/jobs';
+import { readAnswer } from './http/wire/read-answer';
+import { RecontactJobAnswer } from './http/wire/recontact';
 import { uploadIdListFile } from './id-list-upload';
 import { parseJobStatus } from './job-status';
 import type { ActivityCtx, IdListEntityType, ListRef } from './types';
@@ -45,7 +48,7 @@ export function recontactActivities(deps: ActivityDeps) {
       if (entityType !== 'RSID' && entityType !== 'ACCESS_RESPONDENT_GUID') throw invalidInputFailure('uploadRecontactList', 'entityType must be RSID or ACCESS_RESPONDENT_GUID');
       const path = jobs(ctx, p, t);
       const res = await uploadIdListFile(deps, ctx, { activity: 'uploadRecontactList', path, query: { entity_type: entityType }, list: input.list, idempotencyKey: key });
-      return { jobId: expectString({ method: 'POST', path }, res, 'job_id') };
+      return { jobId: readAnswer({ operation: 'recontact_create_upload_respondents_by_file_job', method: 'POST', path }, JobCreated, res).job_id };
     },
 
     /** GET TG/recontacts/jobs/upload-respondents-by-file/{job_id} */
@@ -55,7 +58,7 @@ export function recontactActivities(deps: ActivityDeps) {
       const t = requireText('getRecontactJob', 'targetGroupId', input.targetGroupId);
       const jobId = requireText('getRecontactJob', 'jobId', input.jobId);
       const req = { method: 'GET', path: `${jobs(ctx, p, t)}/${seg(jobId)}` } as const;
-      const { status, failureReason } = parseJobStatus('get_recontact_upload_respondents_by_file_job', req, await callApi(deps.api, ctx, req));
+      const { status, failureReason } = parseJobStatus('get_recontact_upload_respondents_by_file_job', req, await callApi(deps.api, ctx, req), RecontactJobAnswer);
       return failureReason === undefined ? { status } : { status, failureReason };
     },
   };

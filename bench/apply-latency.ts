@@ -64,7 +64,7 @@ async function sequentialBaseline(file: string, env: Record<string, string>): Pr
   const { project } = await a.ensureProject({ ctx, idempotencyKey: `baseline/${desired.studyId}/project`, desired: desired.project });
   for (const tg of desired.targetGroups) {
     const { targetGroup } = await a.ensureDraftTargetGroup({ ctx, projectId: project.id, idempotencyKey: `baseline/${desired.studyId}/${tg.key}`, desired: tg.draft as TargetGroupDesired });
-    await a.calculateFeasibility({ ctx, request: feasibilityRequest(tg) });
+    await a.calculateFeasibility({ ctx, request: feasibilityRequest(tg, desired.businessUnitId) });
     await a.generatePricePrediction({ ctx, businessUnitId: desired.businessUnitId, query: priceQuery(tg) });
     const base = { ctx, projectId: project.id, targetGroupId: targetGroup.id };
     const launched = await a.launchFromDraft({ ...base, idempotencyKey: `baseline/${desired.studyId}/${tg.key}/launch`, endFieldingAt: new Date(Date.now() + 30 * 86_400_000).toISOString() });

@@ -24,6 +24,7 @@ import { studyWorkflowId } from '../workflows/messages';
 import { STUDY_ID } from '../workflows/search-attributes';
 import { benchStudyYaml, numberArg, REPO_ROOT, startBenchStack, stringArg, writeResult, runContext, type BenchStack } from './bench-stack';
 import { apiCalls, apiWrites } from './critical-path';
+import { applyTimeline, type TimedEvent } from './timeline';
 import { cpuMeter, processNamed, waitForIdleProcesses } from './process-cpu';
 import { median, ratio } from './stats';
 import type { BuyerViewResult, BuyerViewRow, BuyerViewRun } from './result-types';
@@ -114,6 +115,15 @@ async function historyEvents(bench: BenchStack, studyId: string): Promise<number
   return events;
 }
 
+/** The study workflow's history events, ms after `fromMs`. */
+async function studyEvents(bench: BenchStack, studyId: string, fromMs: number): Promise<TimedEvent[]> {
+  const history = await bench.client.workflow.getHandle(studyWorkflowId(ACCOUNT, studyId)).fetchHistory();
+  return (history.events ?? []).map((event) => ({
+    type: (proto.temporal.api.enums.v1.EventType[event.eventType ?? 0] ?? String(event.eventType)).replace(/^EVENT_TYPE_/, '').toLowerCase(),
+    atMs: Number(event.eventTime?.seconds ?? 0) * 1000 + Math.round((event.eventTime?.nanos ?? 0) / 1e6) - fromMs,
+  }));
+}
+
 /**
  * `--trace yes`: the API calls and the study workflow's history events of a run, in one timeline of ms after
  * the spawn (a run of many target groups prints the calls of each route as one line: first, last, count).
@@ -132,13 +142,7 @@ async function printTrace(bench: BenchStack, studyId: string, n: number, exitMs:
     if (n === 1) lines.push({ at, text: `API   ${key}  ${e.status}` });
   }
   if (n > 1) for (const [key, r] of byRoute) lines.push({ at: r.first, text: `API   ${key}  x${r.count}, last at +${Math.round(r.last)}` });
-  const history = await bench.client.workflow.getHandle(studyWorkflowId(ACCOUNT, studyId)).fetchHistory();
-  for (const event of history.events ?? []) {
-    const seconds = Number(event.eventTime?.seconds ?? 0);
-    const at = seconds * 1000 + Math.round((event.eventTime?.nanos ?? 0) / 1e6) - fromMs;
-    const type = (proto.temporal.api.enums.v1.EventType[event.eventType ?? 0] ?? String(event.eventType)).replace(/^EVENT_TYPE_/, '').toLowerCase();
-    lines.push({ at, text: `study ${type}` });
-  }
+  for (const event of await studyEvents(bench, studyId, fromMs)) lines.push({ at: event.atMs, text: `study ${event.type}` });
   process.stderr.write(`trace of ${n} target group(s), ms after spawn (exit at ${exitMs} ms):\n`);
   for (const line of lines.sort((a, b) => a.at - b.at)) process.stderr.write(`  +${String(Math.round(line.at)).padStart(5)}  ${line.text}\n`);
 }
@@ -171,6 +175,8 @@ async function studyflowRun(bench: BenchStack, root: string, workerPid: number |
   const cpu = meter.stop();
   const during = entriesDuring(await bench.sandbox.requests(), fromMs, Date.now());
   if (trace && reapply) await printTrace(bench, studyId, n, applied.ms, fromMs, during);
+  const timed = apiCalls(during).map((c) => ({ method: c.method, route: c.route, atMs: c.startMs - fromMs }));
+  const timeline = reapply ? applyTimeline(timed, await studyEvents(bench, studyId, fromMs), applied.ms) : undefined;
   const run: BuyerViewRun = {
     ms: applied.ms,
     calls: apiCalls(during).length,
@@ -178,6 +184,7 @@ async function studyflowRun(bench: BenchStack, root: string, workerPid: number |
     writes: apiWrites(during),
     historyEvents: await historyEvents(bench, studyId),
     cpuMs: { worker: cpu.cpuMs.worker ?? 0, temporalServer: cpu.cpuMs.temporalServer ?? 0 },
+    ...(timeline ? { timeline } : {}),
   };
   if (reapply) {
     const again = Date.now();

@@ -162,6 +162,21 @@ const BUYER_VIEW_TARGETS: readonly (readonly [number, number])[] = [
   [200, 2],
 ];
 
+/** Where the wall time of the first run of each size went, phase by phase (bench/timeline.ts). */
+function timelineTable(rows: readonly BuyerViewRow[]): string[] {
+  const timed = rows.flatMap((r) => (r.runs[0]?.timeline ? [{ n: r.targetGroups, ms: r.runs[0].ms, t: r.runs[0].timeline }] : []));
+  if (!timed.length) return [];
+  return [
+    '',
+    'Where the time goes (the first run of each size, from the sandbox\'s request log and the study workflow\'s history; the phases add up to the wall time):',
+    '',
+    markdownTable(
+      ['Target groups', 'Start-up (node, CLI, validate, connect, update-with-start)', 'Reads before the first write', 'Project, drafts, launches', 'Launch jobs (to the last poll)', 'Settle (to the update apply waits on)', 'CLI exit', 'Wall'],
+      timed.map(({ n, ms, t }) => [String(n), formatMs(t.startUpMs), formatMs(t.beforeFirstWriteMs), formatMs(t.writesMs), formatMs(t.launchJobsMs), formatMs(t.settleMs), formatMs(t.exitMs), formatMs(ms)]),
+    ),
+  ];
+}
+
 /** Calls per target group with the job polls among them, studyflow's and the hand-written client's. */
 function callsCell(r: BuyerViewRow): string {
   const polls = (calls: number, n: number | null | undefined) => (n === null || n === undefined ? `${calls}` : `${calls} (${n} polls)`);
@@ -197,6 +212,7 @@ function buyerViewSection(b: BuyerViewResult | undefined): string[] {
     ),
   );
   if (main.incomplete.length) out.push('', `Not measured within the time budget: ${main.incomplete.join(', ')} target groups.`);
+  out.push(...timelineTable(main.rows));
   for (const other of others) {
     out.push(
       '',

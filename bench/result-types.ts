@@ -1,6 +1,7 @@
 // The JSON each benchmark writes to bench/out/<name>.json, as bench/report.ts reads it.
 import type { RunContext } from './bench-stack';
 import type { Distribution } from './stats';
+import type { ApplyTimeline } from './timeline';
 
 /** Fields every result carries: what ran, where, when, under which load. */
 export interface ResultHeader extends RunContext {
@@ -207,6 +208,8 @@ export interface BuyerViewRun {
   cpuMs: { worker: number; temporalServer: number };
   /** The same file applied again at once (first run of each size). */
   reapply?: { ms: number; writes: number };
+  /** Where the wall time went (first run of each size). */
+  timeline?: ApplyTimeline;
 }
 
 export interface BuyerViewRow {

@@ -80,7 +80,7 @@ export async function askServer(runtime: Runtime, ctx: ActivityCtx, businessUnit
   const locale = String(desired.draft.locale ?? '');
   const [validated, feasibility, price, distributed, questions] = await Promise.all([
     validation ? attempt(() => activities.validateProfiles({ ctx, profiles: validation.profiles, extra: validation.extra })) : undefined,
-    attempt(async () => (await activities.calculateFeasibility({ ctx, request: feasibilityCheckRequest(desired) })).feasibility),
+    attempt(async () => (await activities.calculateFeasibility({ ctx, request: feasibilityCheckRequest(desired, businessUnitId, Date.now()) })).feasibility),
     attempt(async () => (await activities.generatePricePrediction({ ctx, businessUnitId, query: priceCheckQuery(desired) })).prediction),
     distribution ? attempt(async () => (await activities.supplierQuotaDistribution({ ctx, request: distribution })).result) : undefined,
     questionIds.length
@@ -90,7 +90,7 @@ export async function askServer(runtime: Runtime, ctx: ActivityCtx, businessUnit
   const answers: ServerAnswers = { validation: validated, feasibility, price, distribution: distributed, questions };
   const days = suggestDaysRequest(desired, gateCpi(answers, desired));
   if ('request' in days) answers.suggestedDays = await attempt(async () => (await activities.suggestDays({ ctx, request: days.request })).suggestion);
-  const span = calendarDays(answers.suggestedDays, answers.feasibility);
+  const span = calendarDays(answers.suggestedDays);
   answers.timeRange = await attempt(async () => (await activities.suggestTimeRange({ ctx, locale, days: span })).suggestion);
   return answers;
 }

@@ -22,7 +22,13 @@ export const MAX_LINE_BYTES = 1024;
 /** Invalid lines reported one by one; the rest are counted in one summary diagnostic. */
 export const MAX_LINE_DIAGNOSTICS = 20;
 
-const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+/**
+ * The reference types both respondent identifiers as UUIDs (`format: uuid` on the RSID and the
+ * ACCESS_RESPONDENT_GUID exclusion lists, ExclusionsRespondentIDListResponse and CobraIDListPaginatedResponse;
+ * the recontact upload's example file is UUIDs too).
+ */
+export const RESPONDENT_ID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const UUID = RESPONDENT_ID_PATTERN;
 const HEADER = /^(rs_?ids?|ids?|respondent_?ids?|respondent_?guids?|guids?|access_respondent_guids?|uuids?|entity_type)$/i;
 
 export interface IdListCheck {
@@ -63,6 +69,9 @@ function lineProblem(line: string, kind: IdListKind): { code: DiagnosticCode; me
   }
   if (kind === 'respondent_guids' && !UUID.test(line)) {
     return { code: 'SF6003', message: 'not a GUID', hint: 'ACCESS_RESPONDENT_GUIDs are UUIDs such as 3f2b8c1e-7d4a-4e0b-9c55-2a1f0e6d9b77', column: 1 };
+  }
+  if (kind !== 'respondent_guids' && !UUID.test(line)) {
+    return { code: 'SF6003', message: 'not an RSID (a UUID)', hint: 'RSIDs are UUIDs such as 0f1ce179-a917-49ff-9d50-b05fc91f7bd4', column: 1 };
   }
   return undefined;
 }
@@ -180,7 +189,8 @@ async function scan(source: AsyncIterable<Uint8Array>, kind: IdListKind, display
       }
       continue;
     }
-    const id = kind === 'respondent_guids' ? line.toLowerCase() : line;
+    // Every respondent ID is a UUID: compared and kept in lowercase.
+    const id = line.toLowerCase();
     const seen = firstLineOf.get(id);
     if (seen !== undefined) {
       duplicates++;
@@ -261,7 +271,7 @@ function checkOf(result: ScanResult): IdListCheck {
 
 /**
  * Checks an ID list file line by line. Unreadable files (and anything but a regular file) give one
- * SF6001 diagnostic. GUIDs are compared and normalized in lowercase. `displayFile` names the file in
+ * SF6001 diagnostic. IDs (UUIDs) are compared and normalized in lowercase. `displayFile` names the file in
  * diagnostics (default: `file`).
  */
 export async function checkIdListFile(file: string, kind: IdListKind, displayFile = file): Promise<IdListCheck> {

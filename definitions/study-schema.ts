@@ -57,8 +57,11 @@ export const LaunchRulesSchema = z
       .enum(['auto', 'manual'])
       .default('manual')
       .meta({ description: 'auto: launch once the gates pass; manual: wait for `studyflow approve`.' }),
-    require_feasible: z.boolean().default(true).meta({ description: 'Launch only when feasibility says the filling goal can be reached.' }),
-    max_cpi: MoneySchema.optional().meta({ description: 'Launch only when the predicted cost per interview is at most this.' }),
+    require_feasible: z
+      .boolean()
+      .default(true)
+      .meta({ description: 'Launch only when feasibility says the filling goal can be reached (at most the max of its suggested completes range).' }),
+    max_cpi: MoneySchema.optional().meta({ description: 'Launch only when the price feasibility suggests (cost per interview) is at most this.' }),
     calendar: z.enum(['suggest', 'none']).default('none').meta({ description: 'suggest: ask the intelligent calendar for a fielding window.' }),
   })
   .meta({ id: 'LaunchRules', description: 'When and how a target group is put into fielding.' });

@@ -1,38 +1,97 @@
 import type { DesiredTargetGroup, Money } from './types';
 
-// The launch gate: what feasibility and price must say before a target group goes into fielding.
-// Pure functions over the API's answers, so the workflow and `studyflow plan` judge alike.
+// The launch gate: what feasibility must say before a target group goes into fielding. Pure functions over
+// the API's answers, so the workflow and `studyflow plan` judge alike.
+//
+// calculate_target_group_feasibility (the reference) answers `suggested_completes_goal_range {min, max}` (the
+// completes the fielding window can deliver) and `suggested_price` (the cost per interview it suggests); there
+// is no `feasible` flag and no `suggested_cpi`. So:
+// - feasible: the wanted completes (filling_goal) are at most the range's max (wanting fewer than its min is
+//   still deliverable: the range is what the window can reach, not a floor);
+// - the price the max_cpi gate judges: `suggested_price`. One feasibility call answers both questions, so the
+//   launch gate makes no price-prediction call.
 
 export interface FeasibilityVerdict {
   feasible: boolean;
+  /** The most completes the window can deliver: the suggested range's max. */
   feasibleCompletes?: number;
+  /** The suggested range's min. */
+  minCompletes?: number;
   fillingGoal?: number;
-  suggestedCpi?: Money;
+  /** The answer's suggested_price (cost per interview). */
+  suggestedPrice?: Money;
 }
 
 /** Fielding window when the study file gives no end_fielding_at. */
-const DEFAULT_FIELDING_DAYS = 30;
+export const DEFAULT_FIELDING_DAYS = 30;
+const DAY_MS = 86_400_000;
+
+/** RFC 3339 UTC with 3 fractional digits, as the reference writes timestamps. */
+const rfc3339 = (ms: number): string => new Date(ms).toISOString();
 
 /** When the fielding run of a launch ends: the study file's end_fielding_at, else 30 days from now (workflow time). */
 export function endFieldingAt(desired: DesiredTargetGroup): string {
-  return desired.launch.endFieldingAt ?? new Date(Date.now() + DEFAULT_FIELDING_DAYS * 86_400_000).toISOString();
+  return desired.launch.endFieldingAt ?? rfc3339(Date.now() + DEFAULT_FIELDING_DAYS * DAY_MS);
 }
 
-/** The feasibility request for a draft (2025-12-18 names, no project_id). */
-export function feasibilityRequest(desired: DesiredTargetGroup): Record<string, unknown> {
+function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/**
+ * The window feasibility is asked for: the draft's fielding_specification, its start moved to `nowMs` when it
+ * lies in the past (a launch starts now); without one, now to {@link endFieldingAt}.
+ */
+export function feasibilityWindow(desired: DesiredTargetGroup, nowMs: number): { start_at: string; end_at: string } {
+  const spec = record(desired.draft.fielding_specification);
+  const start = typeof spec?.start_at === 'string' ? Date.parse(spec.start_at) : NaN;
+  const end = typeof spec?.end_at === 'string' ? Date.parse(spec.end_at) : NaN;
+  if (Number.isFinite(end)) return { start_at: rfc3339(Number.isFinite(start) && start > nowMs ? start : nowMs), end_at: rfc3339(end) };
+  return { start_at: rfc3339(nowMs), end_at: rfc3339(Date.parse(endFieldingAt(desired))) };
+}
+
+/**
+ * `profile_adjustment_type` of a set of profiles: `nominal` when a quota gives completes_goal, else
+ * `percentage` (the reference refuses the two mixed).
+ */
+export function profileAdjustmentType(profiles: readonly unknown[]): 'nominal' | 'percentage' {
+  for (const profile of profiles) {
+    const targets = record(profile)?.targets;
+    for (const target of Array.isArray(targets) ? targets : []) {
+      if (typeof record(record(target)?.quota)?.completes_goal === 'number') return 'nominal';
+    }
+  }
+  return 'percentage';
+}
+
+/** The reference's integer business unit id: the draft's `business_unit_id`, else the study's business unit. */
+export function businessUnitIdOf(desired: DesiredTargetGroup, studyBusinessUnit: string): number | string {
+  const id = desired.draft.business_unit_id ?? studyBusinessUnit;
+  return typeof id === 'string' && /^\d{1,15}$/.test(id) ? Number(id) : (id as number | string);
+}
+
+/**
+ * The feasibility request for a draft (reference: CalculateTargetGroupFeasibilityRequest; `filling_goal` as the
+ * spec names it), from the draft's own fields: business_unit_id and fielding_specification where the draft
+ * carries them, else the study's business unit and the window of {@link feasibilityWindow}. `nowMs` is the
+ * caller's clock (workflow time in a workflow).
+ */
+export function feasibilityRequest(desired: DesiredTargetGroup, studyBusinessUnit: string, nowMs: number = Date.now()): Record<string, unknown> {
   const d = desired.draft;
   const request: Record<string, unknown> = {
+    business_unit_id: businessUnitIdOf(desired, studyBusinessUnit),
     locale: d.locale,
     expected_incidence_rate: d.expected_incidence_rate,
     expected_length_of_interview_minutes: d.expected_length_of_interview_minutes,
     filling_goal: d.filling_goal,
+    fielding_specification: feasibilityWindow(desired, nowMs),
   };
-  if (desired.launch.endFieldingAt) request.end_fielding_at = desired.launch.endFieldingAt;
-  if (desired.profiles?.length) request.profiles = desired.profiles;
+  if (typeof d.collects_pii === 'boolean') request.collects_pii = d.collects_pii;
+  if (desired.profiles?.length) request.profiling = { profile_adjustment_type: profileAdjustmentType(desired.profiles), profiles: desired.profiles };
   return request;
 }
 
-/** Query of the business unit's price prediction for a draft. */
+/** Query of the business unit's price prediction for a draft (the spec's GET; `studyflow plan` shows its total). */
 export function priceQuery(desired: DesiredTargetGroup): Record<string, string | number | boolean> {
   const d = desired.draft;
   const query: Record<string, string | number | boolean> = {
@@ -46,49 +105,57 @@ export function priceQuery(desired: DesiredTargetGroup): Record<string, string |
 }
 
 function money(value: unknown): Money | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const m = value as Record<string, unknown>;
-  if ((typeof m.value === 'string' || typeof m.value === 'number') && typeof m.currency_code === 'string') {
+  const m = record(value);
+  if (m && (typeof m.value === 'string' || typeof m.value === 'number') && typeof m.currency_code === 'string') {
     return { value: String(m.value), currency_code: m.currency_code };
   }
   return undefined;
 }
 
-function numberOf(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+function count(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
 }
 
+/** The verdict of a feasibility answer for the draft's filling_goal. */
 export function readFeasibility(answer: Record<string, unknown>, desired: DesiredTargetGroup): FeasibilityVerdict {
-  const fillingGoal = numberOf(answer.filling_goal) ?? numberOf(desired.draft.filling_goal);
-  const feasibleCompletes = numberOf(answer.feasible_completes) ?? numberOf(answer.feasibility);
-  const feasible =
-    typeof answer.feasible === 'boolean'
-      ? answer.feasible
-      : feasibleCompletes !== undefined && fillingGoal !== undefined && feasibleCompletes >= fillingGoal;
-  return { feasible, feasibleCompletes, fillingGoal, suggestedCpi: money(answer.suggested_cpi) };
+  const fillingGoal = count(desired.draft.filling_goal);
+  const range = record(answer.suggested_completes_goal_range);
+  const max = count(range?.max);
+  const min = count(range?.min);
+  const verdict: FeasibilityVerdict = { feasible: max !== undefined && fillingGoal !== undefined && fillingGoal <= max };
+  if (max !== undefined) verdict.feasibleCompletes = max;
+  if (min !== undefined) verdict.minCompletes = min;
+  if (fillingGoal !== undefined) verdict.fillingGoal = fillingGoal;
+  const price = money(answer.suggested_price);
+  if (price) verdict.suggestedPrice = price;
+  return verdict;
 }
 
-/** The predicted CPI of a price prediction (the sandbox answers `cost_per_interview`; other spellings are accepted). */
+/** The predicted CPI of a price prediction (the sandbox answers `cost_per_interview`). */
 export function readPrice(answer: Record<string, unknown>): Money | undefined {
-  return money(answer.cost_per_interview) ?? money(answer.cpi) ?? money(answer.price) ?? money(answer.predicted_cpi) ?? money(answer.suggested_cpi);
+  return money(answer.cost_per_interview);
 }
 
-/** The CPI the gate judges: the price prediction's, else the one feasibility suggests. */
+/** The CPI the gate judges: feasibility's suggested_price; a price prediction's only where feasibility gave none. */
 export function judgedCpi(prediction: Record<string, unknown> | undefined, feasibility: FeasibilityVerdict | undefined): Money | undefined {
-  return (prediction ? readPrice(prediction) : undefined) ?? feasibility?.suggestedCpi;
+  return feasibility?.suggestedPrice ?? (prediction ? readPrice(prediction) : undefined);
 }
 
 /** Why the gate holds: an empty list means the target group may launch. */
 export function gateFailures(desired: DesiredTargetGroup, feasibility: FeasibilityVerdict, cpi: Money | undefined): string[] {
   const blocked: string[] = [];
   if (desired.launch.requireFeasible && !feasibility.feasible) {
-    blocked.push(`infeasible: ${feasibility.feasibleCompletes ?? '?'} feasible completes for a filling_goal of ${feasibility.fillingGoal ?? '?'}`);
+    blocked.push(
+      feasibility.feasibleCompletes === undefined
+        ? `infeasible: feasibility gave no completes range for a filling_goal of ${feasibility.fillingGoal ?? '?'}`
+        : `infeasible: at most ${feasibility.feasibleCompletes} completes in the fielding window for a filling_goal of ${feasibility.fillingGoal ?? '?'}`,
+    );
   }
   const max = desired.launch.maxCpi;
   if (max) {
-    if (!cpi) blocked.push(`max_cpi is set but the API predicted no price`);
-    else if (cpi.currency_code !== max.currency_code) blocked.push(`predicted CPI is in ${cpi.currency_code}, max_cpi in ${max.currency_code}`);
-    else if (Number(cpi.value) > Number(max.value)) blocked.push(`predicted CPI ${cpi.value} ${cpi.currency_code} is above max_cpi ${max.value}`);
+    if (!cpi) blocked.push(`max_cpi is set but the API suggested no price`);
+    else if (cpi.currency_code !== max.currency_code) blocked.push(`suggested price is in ${cpi.currency_code}, max_cpi in ${max.currency_code}`);
+    else if (Number(cpi.value) > Number(max.value)) blocked.push(`suggested price ${cpi.value} ${cpi.currency_code} is above max_cpi ${max.value}`);
   }
   return blocked;
 }

@@ -3,7 +3,7 @@
 // results. Pure: the caller asks the API (cli/plan-checks.ts) and hands the answers in; the launch
 // rules are judged by the same functions the target-group workflow's gate uses.
 
-import { feasibilityRequest, gateFailures, judgedCpi, priceQuery, readFeasibility, readPrice, type FeasibilityVerdict } from './launch-gates';
+import { feasibilityRequest, gateFailures, judgedCpi, priceQuery, readFeasibility, type FeasibilityVerdict } from './launch-gates';
 import type { DesiredTargetGroup, Money } from './types';
 
 export type ServerCheckName = 'profiles' | 'feasibility' | 'price' | 'supplier_distribution' | 'calendar';
@@ -96,8 +96,8 @@ export function validationRequest(desired: DesiredTargetGroup): { profiles: Reco
 }
 
 /** The feasibility request: exactly what the launch gate sends. */
-export function feasibilityCheckRequest(desired: DesiredTargetGroup): Record<string, unknown> {
-  return feasibilityRequest(desired);
+export function feasibilityCheckRequest(desired: DesiredTargetGroup, studyBusinessUnit: string, nowMs: number): Record<string, unknown> {
+  return feasibilityRequest(desired, studyBusinessUnit, nowMs);
 }
 
 /** The price prediction query: exactly what the launch gate sends. */
@@ -135,8 +135,8 @@ export function profileQuestionIds(desired: DesiredTargetGroup): number[] {
 export function suggestDaysRequest(desired: DesiredTargetGroup, cpi: Money | undefined): { request: Record<string, unknown> } | { skip: string } {
   const incidence = Number(desired.draft.expected_incidence_rate);
   const completes = Number(desired.draft.filling_goal);
-  if (!cpi) return { skip: 'no predicted CPI to ask with' };
-  if (cpi.currency_code !== 'USD') return { skip: `the calendar takes USD prices only (predicted CPI is in ${cpi.currency_code})` };
+  if (!cpi) return { skip: 'no price to ask with' };
+  if (cpi.currency_code !== 'USD') return { skip: `the calendar takes USD prices only (the price is in ${cpi.currency_code})` };
   if (!(incidence > 0 && incidence < 1)) return { skip: 'the calendar needs an incidence rate strictly between 0 and 1' };
   if (!(completes >= 1 && completes <= MAX_FEASIBILITY_GOAL)) return { skip: 'filling_goal is outside 1 … 100,000' };
   return {
@@ -150,15 +150,14 @@ export function suggestDaysRequest(desired: DesiredTargetGroup, cpi: Money | und
   };
 }
 
-/** How many days to ask suggest-time-range for: suggest-days' answer, else feasibility's field time, else 14. */
-export function calendarDays(suggestedDays: Answer<Record<string, unknown>> | undefined, feasibility: Answer<Record<string, unknown>> | undefined): number {
-  const fromDays = suggestedDays?.ok ? num(suggestedDays.value.suggested_days) : undefined;
-  const fromFeasibility = feasibility?.ok ? num(feasibility.value.estimated_field_time_days) : undefined;
-  const days = fromDays ?? fromFeasibility ?? DEFAULT_CALENDAR_DAYS;
+/** How many days to ask suggest-time-range for: suggest-days' answer (`days`), else 14. */
+export function calendarDays(suggestedDays: Answer<Record<string, unknown>> | undefined): number {
+  const fromDays = suggestedDays?.ok ? num(suggestedDays.value.days) : undefined;
+  const days = fromDays ?? DEFAULT_CALENDAR_DAYS;
   return Math.min(365, Math.max(1, Math.ceil(days)));
 }
 
-/** The CPI the gate would judge: the price prediction's, else feasibility's suggested CPI. */
+/** The CPI the gate would judge: feasibility's suggested_price, else the price prediction's. */
 export function gateCpi(answers: Pick<ServerAnswers, 'feasibility' | 'price'>, desired: DesiredTargetGroup): Money | undefined {
   return judgedCpi(answers.price?.ok ? answers.price.value : undefined, answers.feasibility?.ok ? readFeasibility(answers.feasibility.value, desired) : undefined);
 }
@@ -217,13 +216,12 @@ export function feasibilityCheck(desired: DesiredTargetGroup, answer: Answer<Rec
   if (!answer) return { name: 'feasibility', outcome: 'skipped', summary: 'not asked' };
   if (!answer.ok) return unavailable('feasibility', answer.reason);
   const verdict = readFeasibility(answer.value, desired);
-  const days = num(answer.value.estimated_field_time_days);
+  const range = verdict.feasibleCompletes === undefined ? 'no completes range' : `${verdict.minCompletes ?? '?'}-${verdict.feasibleCompletes} completes in the window`;
   const parts = [
-    `${verdict.feasibleCompletes ?? '?'} feasible completes for a filling_goal of ${verdict.fillingGoal ?? '?'}`,
-    verdict.suggestedCpi ? `suggested CPI ${moneyText(verdict.suggestedCpi)}` : undefined,
-    days !== undefined ? `about ${Math.ceil(days)} day(s) in field` : answer.value.estimated_field_time_days === null ? 'never reaches the goal' : undefined,
+    `${range} for a filling_goal of ${verdict.fillingGoal ?? '?'}`,
+    verdict.suggestedPrice ? `suggested price ${moneyText(verdict.suggestedPrice)}` : undefined,
   ].filter(Boolean);
-  const data = { feasible: verdict.feasible, feasibleCompletes: verdict.feasibleCompletes, fillingGoal: verdict.fillingGoal, suggestedCpi: verdict.suggestedCpi, estimatedFieldTimeDays: days };
+  const data = { feasible: verdict.feasible, feasibleCompletes: verdict.feasibleCompletes, minCompletes: verdict.minCompletes, fillingGoal: verdict.fillingGoal, suggestedPrice: verdict.suggestedPrice };
   const summary = `${verdict.feasible ? 'feasible' : 'infeasible'}: ${parts.join(', ')}`;
   if (verdict.feasible) return { name: 'feasibility', outcome: 'pass', summary, data };
   const failures = gateFailures({ ...desired, launch: { ...desired.launch, maxCpi: undefined } }, verdict, undefined);
@@ -231,19 +229,23 @@ export function feasibilityCheck(desired: DesiredTargetGroup, answer: Answer<Rec
   return { name: 'feasibility', outcome: 'warning', summary: `${summary} (require_feasible is off)`, data };
 }
 
+/**
+ * The price check judges what the launch gate judges: feasibility's suggested_price, else the price
+ * prediction's CPI (`studyflow plan` also asks the prediction, for its total cost).
+ */
 export function priceCheck(desired: DesiredTargetGroup, answers: Pick<ServerAnswers, 'feasibility' | 'price'>): ServerCheck {
   const answer = answers.price;
-  if (!answer) return { name: 'price', outcome: 'skipped', summary: 'not asked' };
-  if (!answer.ok) return unavailable('price', answer.reason);
+  const suggested = answers.feasibility?.ok ? readFeasibility(answers.feasibility.value, desired).suggestedPrice : undefined;
+  if (!answer && !suggested) return { name: 'price', outcome: 'skipped', summary: 'not asked' };
+  if (!suggested && answer && !answer.ok) return unavailable('price', answer.reason);
   const cpi = gateCpi(answers, desired);
-  const predicted = readPrice(answer.value);
-  const total = moneyOf(answer.value.total_cost);
+  const total = answer?.ok ? moneyOf(answer.value.total_cost) : undefined;
   const max = desired.launch.maxCpi;
-  const source = predicted ? 'predicted CPI' : 'CPI (feasibility suggestion; no prediction in the answer)';
+  const source = suggested ? 'suggested price (feasibility)' : 'predicted CPI';
   const summary = cpi
-    ? `${source} ${moneyText(cpi)}${total ? `, total ${moneyText(total)}` : ''}${max ? ` (max_cpi ${moneyText(max)})` : ''}`
-    : 'the API predicted no price';
-  const data = { cpi, totalCost: total, maxCpi: max, pricingModel: answer.value.pricing_model };
+    ? `${source} ${moneyText(cpi)}${total ? `, predicted total ${moneyText(total)}` : ''}${max ? ` (max_cpi ${moneyText(max)})` : ''}`
+    : 'the API suggested no price';
+  const data = { cpi, totalCost: total, maxCpi: max, pricingModel: answer?.ok ? answer.value.pricing_model : undefined };
   const noFeasibility: FeasibilityVerdict = { feasible: true };
   const failures = gateFailures({ ...desired, launch: { ...desired.launch, requireFeasible: false } }, noFeasibility, cpi);
   if (failures.length) return { name: 'price', outcome: 'blocking', summary, reason: `${failures.join('; ')} (max_cpi)`, data };
@@ -295,16 +297,11 @@ export function calendarCheck(desired: DesiredTargetGroup, answers: Pick<ServerA
     details.push(`time range unavailable: ${range.reason}`);
   }
   if (days?.ok) {
-    const suggested = num(days.value.suggested_days);
-    const market = moneyOf(days.value.market_cpi);
+    const suggested = num(days.value.days);
+    const completes = String(desired.draft.filling_goal);
     data.suggestedDays = suggested ?? null;
-    data.marketCpi = market;
-    if (days.value.feasible === false || suggested === undefined) {
-      warning = `the panel cannot deliver ${String(days.value.completes ?? desired.draft.filling_goal)} completes at this price`;
-    } else {
-      parts.push(`${suggested} day(s) suggested for ${String(days.value.completes ?? desired.draft.filling_goal)} completes`);
-    }
-    if (market) details.push(`market CPI ${moneyText(market)}`);
+    if (suggested === undefined) warning = `the calendar suggests no number of days for ${completes} completes at this price`;
+    else parts.push(`${suggested} day(s) suggested for ${completes} completes`);
     const endAt = desired.launch.endFieldingAt ? Date.parse(desired.launch.endFieldingAt) : NaN;
     if (suggested !== undefined && Number.isFinite(endAt)) {
       const left = Math.floor((endAt - now) / 86_400_000);

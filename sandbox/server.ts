@@ -311,7 +311,8 @@ export class SandboxServer {
       fingerprint = idempotencyFingerprint(method, path, `${version}\n${sortedQuery}`, fingerprintBody);
       const stored = lookupIdempotent(services.store, String(account.account_id), idemKey, fingerprint);
       if (stored) {
-        return { reply: { status: stored.status, body: stored.body, headers: { ...stored.headers, 'idempotent-replayed': 'true' } }, drop: false };
+        // An answer without a body (e.g. launch-from-draft's 201 with only Location) is replayed without one.
+        return { reply: { status: stored.status, body: stored.body ?? undefined, headers: { ...stored.headers, 'idempotent-replayed': 'true' } }, drop: false };
       }
     }
     const reply = await route.handler(ctx);

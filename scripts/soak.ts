@@ -42,7 +42,8 @@ export const SOAK_FAULTS: Partial<Faults> = {
 export const SOAK_TARGET_GROUPS = ['us', 'uk', 'de', 'fr'] as const;
 const LOCALES: Record<(typeof SOAK_TARGET_GROUPS)[number], string> = { us: 'en_US', uk: 'en_GB', de: 'de_DE', fr: 'fr_FR' };
 /** Respondent IDs excluded from the `us` target group of every study (also scanned for in logs). */
-export const SOAK_RSIDS = Array.from({ length: 200 }, (_, i) => `soak-rsid-${String(i).padStart(5, '0')}`);
+/** RSIDs are UUIDs (the reference's format): these 200 differ in their last group. */
+export const SOAK_RSIDS = Array.from({ length: 200 }, (_, i) => `50a4c0de-0000-4000-8000-${String(i).padStart(12, '0')}`);
 
 /**
  * Allowed excess of an observed one-second peak over the limit. Temporal enforces the limit with a

@@ -3,7 +3,7 @@
 // groups the plan gives the draft batch or the study; a target-group workflow runs it for itself.
 import type { ActivityCtx, AwaitJobOutput, BatchItemResult, CheckLaunchGatesOutput } from '../activities';
 import { jobWaitOptions } from '../plan/job-timing';
-import { endFieldingAt, feasibilityRequest, gateFailures, judgedCpi, priceQuery, readFeasibility } from '../plan/launch-gates';
+import { endFieldingAt, feasibilityRequest, gateFailures, judgedCpi, readFeasibility } from '../plan/launch-gates';
 import type { DesiredTargetGroup } from '../plan/types';
 import type { Api } from './activity-proxies';
 import { eachInBatches } from './batch-calls';
@@ -57,7 +57,7 @@ export type LaunchOutcome =
 /** Judges what the API said of a target group's feasibility and price against its launch rules. */
 export function judgeGate(desired: DesiredTargetGroup, answer: CheckLaunchGatesOutput): GateReading {
   const verdict = readFeasibility(answer.feasibility, desired);
-  const price = judgedCpi(answer.prediction, verdict);
+  const price = judgedCpi(undefined, verdict);
   return { feasibility: verdict, ...(price ? { price } : {}), held: gateFailures(desired, verdict, price) };
 }
 
@@ -70,7 +70,7 @@ export async function readGates(api: Api, items: readonly GateItem[]): Promise<R
     'feasibility and price',
     (batch, summary) =>
       api(summary, 'long').checkLaunchGatesBatch({
-        items: batch.map((item) => ({ ctx: item.ctx, businessUnitId: item.businessUnitId, feasibility: feasibilityRequest(item.desired), priceQuery: priceQuery(item.desired) })),
+        items: batch.map((item) => ({ ctx: item.ctx, feasibility: feasibilityRequest(item.desired, item.businessUnitId, Date.now()) })),
       }),
     (item, result) => {
       reads[item.desired.key] = result.ok ? { ok: true, gate: judgeGate(item.desired, result) } : result;

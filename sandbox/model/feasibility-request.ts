@@ -1,11 +1,17 @@
-// The calculate-feasibility request body (sandbox shape, documented in docs/sandbox.md):
-// {locale, expected_incidence_rate, expected_length_of_interview_minutes, filling_goal,
-//  start_fielding_at?, end_fielding_at? (window, default now .. now + 14 days),
-//  profiles? (in the request version's shape), profile_template_ids?, allocations? {supplier_ids?, template_id?},
-//  target_group_id? (its ID exclusion lists shrink the population), business_unit_id? (price factor)}.
+// The calculate-feasibility request body.
+// 2025-12-18, the reference's CalculateTargetGroupFeasibilityRequest (docs/api-conventions.md) with the spec's
+// filling_goal in place of completes_goal (a listed spec deviation):
+//   {business_unit_id (integer), locale, expected_incidence_rate, expected_length_of_interview_minutes,
+//    filling_goal, fielding_specification {start_at, end_at}, collects_pii?, step_days?,
+//    cost_per_interview?, price?, rate_card_price_boost? (money), profiling? {profile_adjustment_type, profiles},
+//    allocations? (the spec's supplier_ids, or the reference's open/private exchange allocations)}.
+// Before 2025-12-18 (sandbox shape, docs/sandbox.md): {locale, expected_incidence_rate,
+//  expected_length_of_interview_minutes, filling_goal, start_fielding_at?, end_fielding_at? (window, default
+//  now .. now + 14 days), profiles?, profile_template_ids?, allocations? {supplier_ids?, template_id?},
+//  target_group_id?, business_unit_id?}.
 // filling_goal: up to 100,000 in 2025-12-18, 10,000 before. No project_id in the 2025-12-18 body.
 
-import { ISO_TIMESTAMP, ObjectReader } from '../core/input-validation';
+import { ISO_TIMESTAMP, isPlainObject, ObjectReader } from '../core/input-validation';
 import { usesCurrentNames, type ApiVersion } from './api-version';
 import { canonicalLocale, findLocaleMarket, type LocaleMarket } from './locale-markets';
 import { readProfilesRequest } from './profile-version-translation';
@@ -33,14 +39,18 @@ export interface FeasibilityRequest {
   supplierIds: number[];
   targetGroupId: string | null;
   businessUnitId: number | null;
+  /** The reference's body (fielding_specification, profiling): answered with the reference's answer. */
+  referenceShape?: boolean;
 }
 
 export const feasibilityFillingGoalCap = (version: ApiVersion): number =>
   usesCurrentNames(version) ? FEASIBILITY_FILLING_GOAL_CAP : LEGACY_FEASIBILITY_FILLING_GOAL_CAP;
 
 export function readFeasibilityRequest(body: unknown, version: ApiVersion, nowMs: number): FeasibilityRequest {
+  // Older versions take the reference's body too (their profile layout and FeasibilityRequest answer aside).
+  if (usesCurrentNames(version) || (isPlainObject(body) && 'fielding_specification' in body)) return readCurrentFeasibilityRequest(body, version);
   const reader = ObjectReader.body(body);
-  const current = usesCurrentNames(version);
+  const current = false;
   reader.rejectUnknown(
     ['locale', 'expected_incidence_rate', 'expected_length_of_interview_minutes', 'filling_goal', 'start_fielding_at', 'end_fielding_at',
       'profiles', 'profile_template_ids', 'allocations', 'target_group_id', 'business_unit_id', ...(current ? [] : ['interlocked_profiles'])],
@@ -96,5 +106,94 @@ export function readFeasibilityRequest(body: unknown, version: ApiVersion, nowMs
     supplierIds,
     targetGroupId: targetGroupId ?? null,
     businessUnitId: businessUnitId ?? null,
+  };
+}
+
+/** Money in a request (MonetaryAmountRequestModel): `{value: decimal string, currency_code}`. */
+function readMoneyField(reader: ObjectReader, field: string): void {
+  const money = reader.object(field, { nullable: true });
+  if (!money) return;
+  money.rejectUnknown(['value', 'currency_code']);
+  money.string('value', { required: true, pattern: /^\d+(\.\d+)?$/, patternReason: 'must be a decimal string such as "4.50"' });
+  money.string('currency_code', { required: true, pattern: /^[A-Z]{3}$/, patternReason: 'must be a three-letter currency code' });
+}
+
+/** The 2025-12-18 body (the reference's request, filling_goal as the spec says). */
+function readCurrentFeasibilityRequest(body: unknown, version: ApiVersion): FeasibilityRequest {
+  const reader = ObjectReader.body(body);
+  reader.rejectUnknown(
+    ['business_unit_id', 'locale', 'collects_pii', 'expected_incidence_rate', 'expected_length_of_interview_minutes', 'filling_goal', 'fielding_specification',
+      'step_days', 'cost_per_interview', 'price', 'rate_card_price_boost', 'profiling', 'allocations'],
+    {
+      project_id: 'calculate-feasibility takes no project_id in 2025-12-18 (the project-scoped endpoint was removed)',
+      completes_goal: 'the spec names the wanted completes filling_goal on feasibility',
+      profiles: 'profiles go under profiling: {profile_adjustment_type, profiles}',
+      start_fielding_at: 'the window is fielding_specification: {start_at, end_at}',
+      end_fielding_at: 'the window is fielding_specification: {start_at, end_at}',
+      interlocked_profiles: 'renamed to profiles entries with object = blended in 2025-12-18',
+    },
+  );
+  const businessUnitId = reader.integer('business_unit_id', { required: true, min: 1 });
+  const locale = reader.string('locale', { required: true, maxLength: 10 });
+  reader.boolean('collects_pii', { nullable: true });
+  const incidenceRate = reader.number('expected_incidence_rate', { required: true, exclusiveMin: 0, max: 1 });
+  const lengthOfInterview = reader.integer('expected_length_of_interview_minutes', { required: true, min: 1, max: MAX_LENGTH_OF_INTERVIEW_MINUTES });
+  const fillingGoal = reader.integer('filling_goal', { required: true, min: 1, max: FEASIBILITY_FILLING_GOAL_CAP });
+  reader.number('step_days', { nullable: true, min: 0 });
+  for (const field of ['cost_per_interview', 'price', 'rate_card_price_boost']) readMoneyField(reader, field);
+  const window = reader.object('fielding_specification', { required: true });
+  let startMs = NaN;
+  let endMs = NaN;
+  if (window) {
+    window.rejectUnknown(['start_at', 'end_at']);
+    const start = window.string('start_at', { required: true, pattern: ISO_TIMESTAMP, patternReason: 'must be an RFC 3339 timestamp' });
+    const end = window.string('end_at', { required: true, pattern: ISO_TIMESTAMP, patternReason: 'must be an RFC 3339 timestamp' });
+    startMs = start ? Date.parse(start) : NaN;
+    endMs = end ? Date.parse(end) : NaN;
+    if (start && Number.isNaN(startMs)) reader.fail('fielding_specification.start_at', 'is not a valid date');
+    else if (end && Number.isNaN(endMs)) reader.fail('fielding_specification.end_at', 'is not a valid date');
+    else if (start && end && endMs <= startMs) reader.fail('fielding_specification.end_at', 'must be after start_at');
+    else if (start && end && endMs - startMs > MAX_FIELDING_DAYS * DAY_MS) reader.fail('fielding_specification.end_at', `the fielding window is at most ${MAX_FIELDING_DAYS} days`);
+  }
+  let rawProfiles: unknown[] = [];
+  const profiling = reader.object('profiling', { nullable: true });
+  if (profiling) {
+    profiling.rejectUnknown(['profile_adjustment_type', 'profiles', ...(usesCurrentNames(version) ? [] : ['interlocked_profiles'])]);
+    profiling.string('profile_adjustment_type', { required: true, pattern: /^(percentage|nominal)$/, patternReason: 'must be percentage or nominal' });
+    const profiles = profiling.array('profiles', { required: true });
+    if (profiles) rawProfiles = readProfilesRequest(profiling.value, version) as unknown[];
+  }
+  const supplierIds: number[] = [];
+  const allocations = reader.object('allocations', { nullable: true });
+  if (allocations) {
+    allocations.rejectUnknown(['supplier_ids', 'open_exchange_allocations', 'private_exchange_allocations']);
+    const ids = allocations.array('supplier_ids', { nullable: true, maxItems: 100 }) ?? [];
+    ids.forEach((id, index) => {
+      if (typeof id !== 'number' || !Number.isInteger(id) || id < 1) reader.problems.push({ name: `allocations.supplier_ids[${index}]`, reason: 'must be a positive integer supplier id' });
+      else supplierIds.push(id);
+    });
+    allocations.object('open_exchange_allocations', { nullable: true });
+    allocations.object('private_exchange_allocations', { nullable: true });
+  }
+  if (typeof locale === 'string' && !canonicalLocale(locale)) reader.fail('locale', 'must be a locale such as en_US, en_us or eng_us');
+  reader.finish('The feasibility request is invalid.');
+
+  const market = findLocaleMarket(locale!);
+  if (!market) throw new RuleViolation(422, 'unsupported_locale', `The sandbox has no panel for locale ${locale}.`, [{ name: 'locale', reason: 'unsupported locale' }]);
+  return {
+    market,
+    locale: locale!,
+    incidenceRate: incidenceRate!,
+    lengthOfInterviewMinutes: lengthOfInterview!,
+    fillingGoal: fillingGoal!,
+    startMs,
+    endMs,
+    fieldingDays: (endMs - startMs) / DAY_MS,
+    rawProfiles,
+    profileTemplateIds: [],
+    supplierIds,
+    targetGroupId: null,
+    businessUnitId: businessUnitId!,
+    referenceShape: true,
   };
 }

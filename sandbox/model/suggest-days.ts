@@ -5,13 +5,13 @@
 // value a decimal string above 0; USD only; length_of_interview 1-180 minutes; completes 1-100,000.
 // Model: completes/day of the whole locale panel (feasibility with no profiles) scaled by how the offered
 // price compares with the market CPI ((price/market)^0.8, clamped to 0.25-2); suggested_days =
-// ceil(completes / that rate). When the panel can never deliver the completes: feasible false,
-// suggested_days null. Response: {locale, completes, suggested_days, feasible, market_cpi}.
+// ceil(completes / that rate). Response (the reference's SuggestDaysResponse): {days}; when the panel can
+// never deliver the completes, {} (days is optional in the reference).
 
 import { ObjectReader } from '../core/input-validation';
 import { estimateFeasibility } from './feasibility';
 import { canonicalLocale, findLocaleMarket, type LocaleMarket } from './locale-markets';
-import { decimalStringToNumber, isDecimalString, moneyFromMinorUnits, type Money } from './money';
+import { decimalStringToNumber, isDecimalString } from './money';
 import { costPerCompleteMinorUnits } from './pricing';
 
 export const SUGGEST_DAYS_MAX_COMPLETES = 100_000;
@@ -27,11 +27,8 @@ export interface SuggestDaysRequest {
 }
 
 export interface SuggestDaysAnswer {
-  locale: string;
-  completes: number;
-  suggested_days: number | null;
-  feasible: boolean;
-  market_cpi: Money;
+  /** Absent when the panel can never deliver the completes. */
+  days?: number;
 }
 
 export function readSuggestDaysRequest(body: unknown): SuggestDaysRequest {
@@ -87,11 +84,5 @@ export function suggestDays(request: SuggestDaysRequest): SuggestDaysAnswer {
   });
   const perDay = estimate.completes_per_day * priceSpeedFactor(request.priceMinorUnits, marketCpi);
   const feasible = estimate.estimated_field_time_days !== null && perDay > 0;
-  return {
-    locale: request.locale,
-    completes: request.completes,
-    suggested_days: feasible ? Math.max(1, Math.ceil(request.completes / perDay - 1e-9)) : null,
-    feasible,
-    market_cpi: moneyFromMinorUnits(marketCpi),
-  };
+  return feasible ? { days: Math.max(1, Math.ceil(request.completes / perDay - 1e-9)) } : {};
 }

@@ -3,7 +3,10 @@
 //   POST P/projects/{project_id}/target-groups/calculate-feasibility  before 2025-12-18 only (404 in 2025-12-18)
 //   GET  P/business-units/{business_unit_id}/generate-price-prediction?locale&expected_incidence_rate
 //        &expected_length_of_interview_minutes[&filling_goal]
-// Request body: model/feasibility-request.ts. Response: {feasible, feasible_completes, filling_goal,
+// Request body: model/feasibility-request.ts. Response in 2025-12-18 (the reference's
+// CalculateTargetGroupFeasibilityResponse): {suggested_price, suggested_price_range, suggested_completes_goal_range
+// {min, max}}: max is the completes the window can deliver, min a tenth lower; the price is the business unit's
+// predicted cost per interview. Before 2025-12-18 (sandbox shape): {feasible, feasible_completes, filling_goal,
 // completes_per_day, estimated_field_time_days, fielding_days, suggested_cpi, locale}.
 
 import { ApiError, badRequest, notFound } from '../core/api-error';
@@ -54,6 +57,14 @@ function calculateFeasibility(ctx: RequestContext) {
     excludedRespondentCount: excluded,
     supplierIds: request.supplierIds,
   });
+  if (request.referenceShape) {
+    const priceMinor = predictedCostPerCompleteMinorUnits(request.market, request.incidenceRate, request.lengthOfInterviewMinutes, request.businessUnitId!);
+    return ok({
+      suggested_price: moneyFromMinorUnits(priceMinor),
+      suggested_price_range: { min: moneyFromMinorUnits(Math.round(priceMinor * 0.9)), max: moneyFromMinorUnits(Math.round(priceMinor * 1.15)) },
+      suggested_completes_goal_range: { min: Math.floor(estimate.feasible_completes * 0.9), max: estimate.feasible_completes },
+    });
+  }
   if (request.businessUnitId !== null) {
     estimate.suggested_cpi = moneyFromMinorUnits(predictedCostPerCompleteMinorUnits(request.market, request.incidenceRate, request.lengthOfInterviewMinutes, request.businessUnitId));
   }

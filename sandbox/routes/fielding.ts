@@ -7,7 +7,7 @@ import type { FieldingRunRecord, FieldingRunStatus, JobRecord } from '../core/st
 import { assertWriteVersionAllowed, pinWriteVersion } from '../core/versioning';
 import { requireTargetGroup } from '../resources/lookups';
 import { emitTargetGroupEvent } from '../resources/target-group-events';
-import { LAUNCH_KIND, SIMULATED_FAILURE_REASON, assertNoRunningJob, createTargetGroupJob, renderJob, requireJob } from '../resources/target-group-jobs';
+import { LAUNCH_KIND, SANDBOX_API_USER_ID, SIMULATED_FAILURE_REASON, assertNoRunningJob, createTargetGroupJob, renderJob, requireJob } from '../resources/target-group-jobs';
 import { recontactRespondentCount } from './recontacts';
 import { TG } from './paths';
 
@@ -31,7 +31,8 @@ function launchFromDraft(ctx: RequestContext) {
   }
   const job = createTargetGroupJob(ctx, tg, LAUNCH_KIND, { end_fielding_at: new Date(Date.parse(end!)).toISOString() });
   pinWriteVersion(tg, ctx.version);
-  return created({ job_id: job.id, status: job.status }, { location: `${ctx.path}/${job.id}` });
+  // The reference: 201 without a body; the job is named by the Location header only.
+  return created(undefined, { location: `${ctx.path}/${job.id}` });
 }
 
 const settleLaunch = (services: SandboxServices) => (job: JobRecord) => {
@@ -77,15 +78,15 @@ function requireRun(ctx: RequestContext): FieldingRunRecord {
   return run;
 }
 
+/** The reference's GetFieldingRunResponse: {id, last_changed_at, last_changed_by, start_fielding_at, end_fielding_at, status, version}. */
 const renderRun = (run: FieldingRunRecord) => ({
   id: run.id,
-  target_group_id: run.target_group_id,
-  project_id: run.project_id,
-  status: run.status,
+  last_changed_at: run.updated_at,
+  last_changed_by: SANDBOX_API_USER_ID,
+  start_fielding_at: run.started_at,
   end_fielding_at: run.end_fielding_at,
-  started_at: run.started_at,
-  updated_at: run.updated_at,
-  completed_at: run.completed_at,
+  status: run.status,
+  version: run.revision,
 });
 
 const TRANSITIONS: Record<'pause' | 'resume' | 'complete', { from: FieldingRunStatus[]; to: FieldingRunStatus; change: TargetGroupChange }> = {
@@ -99,7 +100,8 @@ function controlRun(ctx: RequestContext, action: keyof typeof TRANSITIONS) {
   const run = requireRun(ctx);
   assertWriteVersionAllowed(tg, ctx.version, 'target group');
   const ifMatch = ctx.header('if-match');
-  if (ifMatch === undefined) throw new ApiError(428, 'precondition_required', 'If-Match with the ETag of the fielding run is required.');
+  // The reference: If-Match is a required parameter (IfMatchRequired); without it the request is malformed.
+  if (ifMatch === undefined) throw new ApiError(400, 'bad_request_error', 'If-Match with the ETag of the fielding run is required.', { invalidParams: [{ name: 'If-Match', reason: 'is required' }] });
   const current = etagOf(run);
   const tags = ifMatch.split(',').map((t) => t.trim());
   if (!tags.includes('*') && !tags.includes(current)) {

@@ -204,16 +204,15 @@ async function drafts(n: number): Promise<LaunchAndAwaitInput[]> {
 }
 
 describe('checkLaunchGatesBatch', () => {
-  it('reads feasibility and the price prediction of every item', async () => {
-    const request = (goal: number) => ({ locale: 'en_US', expected_incidence_rate: 0.5, expected_length_of_interview_minutes: 10, filling_goal: goal });
-    const { results } = await h.activities.checkLaunchGatesBatch({
-      items: [100, 200].map((goal) => ({ ctx, businessUnitId: '2001', feasibility: request(goal), priceQuery: request(goal) })),
-    });
+  it('reads the feasibility of every item (its suggested price answers the price question)', async () => {
+    const window = { start_at: new Date(Date.now() + 3_600_000).toISOString(), end_at: new Date(Date.now() + 20 * 86_400_000).toISOString() };
+    const request = (goal: number) => ({ business_unit_id: 2001, locale: 'en_US', expected_incidence_rate: 0.5, expected_length_of_interview_minutes: 10, filling_goal: goal, fielding_specification: window });
+    const { results } = await h.activities.checkLaunchGatesBatch({ items: [100, 200].map((goal) => ({ ctx, feasibility: request(goal) })) });
     expect(results).toHaveLength(2);
     for (const r of results) {
       if (!r.ok) throw new Error(r.failure.message);
-      expect(r.feasibility).toBeTypeOf('object');
-      expect(r.prediction).toBeTypeOf('object');
+      expect(r.feasibility.suggested_price).toMatchObject({ currency_code: 'USD' });
+      expect(r.feasibility.suggested_completes_goal_range!.max).toBeGreaterThanOrEqual(r.feasibility.suggested_completes_goal_range!.min);
     }
   });
 });

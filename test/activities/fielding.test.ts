@@ -17,18 +17,22 @@ describe('launchFromDraft', () => {
   it('posts end_fielding_at with the Idempotency-Key after checking the target group is a draft', async () => {
     m = createMockActivities();
     m.on('GET', TG, () => ({ status: 200, body: { id: 'tg1', status: 'draft', fielding_run_id: null } }));
-    m.on('POST', `${TG}/fielding-run-jobs/launch-from-draft`, () => ({ status: 201, body: { job_id: 'job9', status: 'Processing' }, headers: { location: `${TG}/fielding-run-jobs/launch-from-draft/job9` } }));
+    m.on('POST', `${TG}/fielding-run-jobs/launch-from-draft`, () => ({ status: 201, headers: { location: `${TG}/fielding-run-jobs/launch-from-draft/job9` } }));
     const out = await m.activities.launchFromDraft({ ...target, idempotencyKey: 'launch-k', endFieldingAt: '2026-12-20T00:00:00Z' });
     expect(out).toEqual({ jobId: 'job9', alreadyLaunched: false, fieldingRunId: null });
     expect(m.requests[1].body).toEqual({ end_fielding_at: '2026-12-20T00:00:00Z' });
     expect(m.requests[1].headers['idempotency-key']).toBe('launch-k');
   });
 
-  it('takes the job id from Location when the body has none', async () => {
+  it('takes the job id from Location (the reference answers no body); an answer without Location is wire_mismatch', async () => {
     m = createMockActivities();
     m.on('GET', TG, () => ({ status: 200, body: { id: 'tg1', status: 'draft' } }));
     m.on('POST', `${TG}/fielding-run-jobs/launch-from-draft`, () => ({ status: 201, headers: { location: `${TG}/fielding-run-jobs/launch-from-draft/job7` } }));
     expect((await m.activities.launchFromDraft({ ...target, idempotencyKey: 'k', endFieldingAt: '2026-12-20T00:00:00Z' })).jobId).toBe('job7');
+    m.on('POST', `${TG}/fielding-run-jobs/launch-from-draft`, () => ({ status: 201, body: { job_id: 'job8' } }));
+    const failure = await rejectionOf(m.activities.launchFromDraft({ ...target, idempotencyKey: 'k2', endFieldingAt: '2026-12-20T00:00:00Z', knownDraft: true }));
+    expect(failure).toMatchObject({ type: 'wire_mismatch', nonRetryable: true });
+    expect(failure.message).toContain('create_launch_fielding_run_from_draft_job');
   });
 
   it('does not launch again a target group that is already live', async () => {
@@ -116,9 +120,14 @@ describe('fielding runs', () => {
     expect(f.nonRetryable).toBe(true);
   });
 
-  it('a run answer without ETag is an unexpected response', async () => {
+  it('a run answer without ETag, or not of the reference\'s shape, is wire_mismatch naming get_fielding_run', async () => {
     m = createMockActivities();
     m.on('GET', RUN, () => ({ status: 200, body: { id: 'run1', status: 'live' } }));
-    expect((await rejectionOf(m.activities.getFieldingRun({ ...target, fieldingRunId: 'run1' }))).type).toBe('unexpected_response');
+    const noEtag = await rejectionOf(m.activities.getFieldingRun({ ...target, fieldingRunId: 'run1' }));
+    expect(noEtag).toMatchObject({ type: 'wire_mismatch', nonRetryable: true });
+    expect(noEtag.message).toContain('the ETag header is missing');
+    m.on('GET', RUN, () => ({ status: 200, body: { run_id: 'run1', state: 'live' }, headers: { etag: '"r1.1"' } }));
+    const shape = await rejectionOf(m.activities.getFieldingRun({ ...target, fieldingRunId: 'run1' }));
+    expect(shape.message).toContain('get_fielding_run');
   });
 });

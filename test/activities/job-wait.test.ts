@@ -48,8 +48,8 @@ describe('awaitJob', () => {
 
   it('reads recontact jobs from their own path', async () => {
     m = createMockActivities();
-    m.on('GET', `${TG}/recontacts/jobs/upload-respondents-by-file/r1`, () => ({ status: 200, body: { job_id: 'r1', status: 'Success' } }));
-    expect(await m.activities.awaitJob({ ...target, kind: 'recontact_upload', jobId: 'r1', ...fast })).toEqual({ status: 'Success', polls: 1, done: true });
+    m.on('GET', `${TG}/recontacts/jobs/upload-respondents-by-file/r1`, () => ({ status: 200, body: { job_id: 'r1', status: 'Completed' } }));
+    expect(await m.activities.awaitJob({ ...target, kind: 'recontact_upload', jobId: 'r1', ...fast })).toEqual({ status: 'Completed', polls: 1, done: true });
   });
 
   it('rejects an unknown job kind as invalid input, without a call', async () => {
@@ -72,7 +72,7 @@ describe('launchAndAwaitBatch', () => {
   it('launches a draft with the Idempotency-Key, then waits for the job in the same activity', async () => {
     m = createMockActivities();
     m.on('GET', TG, () => ({ status: 200, body: { id: 'tg1', status: 'draft', fielding_run_id: null } }));
-    m.on('POST', LAUNCH_JOB, () => ({ status: 201, body: { job_id: 'job9', status: 'Processing' } }));
+    m.on('POST', LAUNCH_JOB, () => ({ status: 201, headers: { location: `${LAUNCH_JOB}/job9` } }));
     m.on('GET', `${LAUNCH_JOB}/job9`, () => ({ status: 200, body: { job_id: 'job9', status: 'Processing' } }));
     m.on('GET', `${LAUNCH_JOB}/job9`, () => ({ status: 200, body: { job_id: 'job9', status: 'Completed', created_fielding_run_id: 'run7' } }));
     const out = await m.activities.launchAndAwaitBatch({ items: [{ ...target, idempotencyKey: 'launch-k', endFieldingAt: '2026-12-20T00:00:00Z', wait: fast }] });

@@ -82,9 +82,9 @@ describe('calendar', () => {
   it('suggestDays posts the request; a 400 bad_request is non-retryable', async () => {
     m = createMockActivities();
     const request = { locale: 'en_US', price: { value: '2.50', currency_code: 'USD' }, length_of_interview: 10, incidence_rate: 0.5, completes: 300 };
-    m.on('POST', '/v1/demand/intelligent-calendar/suggest-days', (req) => ({ status: 200, body: { days: 7, echo: req.body } }));
+    m.on('POST', '/v1/demand/intelligent-calendar/suggest-days', () => ({ status: 200, body: { days: 7 } }));
     m.on('POST', '/v1/demand/intelligent-calendar/suggest-days', () => ({ status: 400, body: apiError('bad_request', 'incidence_rate must be between 0 and 1') }));
-    expect((await m.activities.suggestDays({ ctx, request })).suggestion).toEqual({ days: 7, echo: request });
+    expect((await m.activities.suggestDays({ ctx, request })).suggestion).toEqual({ days: 7 });
     const f = await rejectionOf(m.activities.suggestDays({ ctx, request: { ...request, incidence_rate: 1 } }));
     expect(f.type).toBe('bad_request');
     expect(f.nonRetryable).toBe(true);
@@ -94,8 +94,9 @@ describe('calendar', () => {
 describe('feasibility, recontact, accounts', () => {
   it('calculateFeasibility posts to P/target-groups/calculate-feasibility', async () => {
     m = createMockActivities();
-    m.on('POST', `${P}/target-groups/calculate-feasibility`, () => ({ status: 200, body: { feasible: true } }));
-    expect(await m.activities.calculateFeasibility({ ctx, request: { filling_goal: 100 } })).toEqual({ feasibility: { feasible: true } });
+    const answer = { suggested_price: { value: '4.25', currency_code: 'USD' }, suggested_completes_goal_range: { min: 90, max: 100 } };
+    m.on('POST', `${P}/target-groups/calculate-feasibility`, () => ({ status: 200, body: answer }));
+    expect(await m.activities.calculateFeasibility({ ctx, request: { filling_goal: 100 } })).toEqual({ feasibility: answer });
   });
 
   it('generatePricePrediction passes the query and renames ratecard back for old versions', async () => {
@@ -112,21 +113,25 @@ describe('feasibility, recontact, accounts', () => {
     expect(m.requests).toHaveLength(2);
   });
 
-  it('checkLaunchGatesBatch reads feasibility and the price prediction of an item side by side', async () => {
+  it('checkLaunchGatesBatch reads only feasibility: one call an item, the answer checked against the reference', async () => {
     m = createMockActivities();
-    m.on('POST', `${P}/target-groups/calculate-feasibility`, () => ({ status: 200, body: { feasible: true } }));
-    m.on('GET', `${P}/business-units/2001/generate-price-prediction?locale=en_US&filling_goal=100`, () => ({ status: 200, body: { pricing_model: 'ratecard' } }));
-    expect(await m.activities.checkLaunchGatesBatch({ items: [{ ctx: old, businessUnitId: '2001', feasibility: { filling_goal: 100 }, priceQuery: { locale: 'en_US', filling_goal: 100 } }] })).toEqual({
-      results: [{ ok: true, feasibility: { feasible: true }, prediction: { pricing_model: 'rate_card' } }],
-    });
-    expect(m.requests.map((r) => r.method).sort()).toEqual(['GET', 'POST']);
+    const answer = { suggested_price: { value: '4.25', currency_code: 'USD', currency_scale: 2 }, suggested_completes_goal_range: { min: 450, max: 500 } };
+    m.on('POST', `${P}/target-groups/calculate-feasibility`, () => ({ status: 200, body: answer }));
+    expect(await m.activities.checkLaunchGatesBatch({ items: [{ ctx, feasibility: { filling_goal: 100 } }] })).toEqual({ results: [{ ok: true, feasibility: answer }] });
+    expect(m.requests.map((r) => r.method)).toEqual(['POST']);
+  });
+
+  it('checkLaunchGatesBatch fails an item whose answer is not the reference\'s (the old feasible/suggested_cpi shape) as wire_mismatch', async () => {
+    m = createMockActivities();
+    m.on('POST', `${P}/target-groups/calculate-feasibility`, () => ({ status: 200, body: { feasible: true, suggested_cpi: { value: '4.25', currency_code: 'USD' } } }));
+    const { results } = await m.activities.checkLaunchGatesBatch({ items: [{ ctx, feasibility: { filling_goal: 100 } }] });
+    expect(results).toEqual([{ ok: false, retryable: false, failure: { type: 'wire_mismatch', message: expect.stringContaining('calculate_target_group_feasibility') } }]);
   });
 
   it('checkLaunchGatesBatch fails an item as its failing read does (a final 422 stays final)', async () => {
     m = createMockActivities();
-    m.on('POST', `${P}/target-groups/calculate-feasibility`, () => ({ status: 200, body: { feasible: true } }));
-    m.on('GET', `${P}/business-units/2001/generate-price-prediction?locale=xx`, () => ({ status: 422, body: apiError('unprocessable_entity', 'locale is not supported') }));
-    const { results } = await m.activities.checkLaunchGatesBatch({ items: [{ ctx, businessUnitId: '2001', feasibility: { filling_goal: 100 }, priceQuery: { locale: 'xx' } }] });
+    m.on('POST', `${P}/target-groups/calculate-feasibility`, () => ({ status: 422, body: apiError('unprocessable_entity', 'locale is not supported') }));
+    const { results } = await m.activities.checkLaunchGatesBatch({ items: [{ ctx, feasibility: { locale: 'xx' } }] });
     expect(results).toEqual([{ ok: false, retryable: false, failure: { type: 'unprocessable_entity', message: expect.any(String) } }]);
   });
 

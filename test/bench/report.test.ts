@@ -362,7 +362,7 @@ describe('the buyer-view headline', () => {
     historyEventsPerTargetGroup: 60,
     cpuMsPerTargetGroup: { worker: 40, temporalServer: 60 },
     reapplyWrites,
-    runs: [run(studyflowMs)],
+    runs: [{ ...run(studyflowMs), timeline: { startUpMs: 300, beforeFirstWriteMs: 60, writesMs: 110, launchJobsMs: 520, settleMs: 60, exitMs: studyflowMs - 1050 } }],
   });
   const md = renderMarkdown({
     buyerView: {
@@ -393,6 +393,11 @@ describe('the buyer-view headline', () => {
     expect(md).toMatch(/within 2x the hand-written client at 200 target groups \| 2\.17x .* \| NOT met \|/);
     expect(md).toMatch(/\| at most 8 API calls per target group on a first apply \(job polls apart\) \| 9 at most, plus up to 10 job polls \| NOT met \|/);
     expect(md).toMatch(/\| re-applies make 0 writes \| 2 \| NOT met \|/);
+  });
+
+  it('says where the time of the first run of each size went, phase by phase', () => {
+    expect(md).toContain('Where the time goes');
+    expect(md).toContain('| 50 | 300 ms | 60 ms | 110 ms | 520 ms | 60 ms | 350 ms | 1,400 ms |');
   });
 
   it('compares another version in the same run, size by size', () => {

@@ -42,7 +42,7 @@ beforeAll(() => {
   // 3. bytes that are not text: Latin-1 in a study, an escaped NUL, a binary ID list
   put('latin1.yaml', Buffer.concat([Buffer.from(HEAD('latin-one').replace('name: latin-one\n', 'name: Caf')), Buffer.from([0xe9, 0x0a])]));
   put('nul.yaml', `${HEAD('nul-value').replace('name: nul-value', 'name: "a\\0b"')}target_groups:\n  us:\n${GROUP}`);
-  put('binary.bin', Buffer.from([0x52, 0x53, 0x31, 0x0a, 0x52, 0x53, 0x00, 0x32, 0x0a]));
+  put('binary.bin', Buffer.concat([Buffer.from('0f1ce179-a917-49ff-9d50-b05fc91f7bd4\n'), Buffer.from([0x52, 0x53, 0x00, 0x32, 0x0a])]));
   put('binary.yaml', withList('binary-list', 'binary.bin'));
   // 4. a path outside the study repository
   put('outside.yaml', withList('outside-list', '../../../../../../etc/hostname'));

@@ -48,12 +48,22 @@ function load(): void {
   components = openApiToJsonSchema(doc.components) as Json;
 }
 
-/** OpenAPI 3.0 schema -> JSON Schema: `nullable: true` becomes "or null"; everything else is kept. */
+/**
+ * OpenAPI 3.0 schema -> JSON Schema: `nullable: true` becomes "or null"; the boolean `exclusiveMinimum` /
+ * `exclusiveMaximum` of OpenAPI 3.0 become the bound itself; everything else is kept.
+ */
 function openApiToJsonSchema(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(openApiToJsonSchema);
   if (!node || typeof node !== 'object') return node;
   const out: Json = {};
   for (const [k, v] of Object.entries(node as Json)) if (k !== 'nullable' && k !== 'example' && k !== 'examples') out[k] = openApiToJsonSchema(v);
+  for (const [flag, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+    if (typeof out[flag] !== 'boolean') continue;
+    if (out[flag] === true && typeof out[bound] === 'number') {
+      out[flag] = out[bound];
+      delete out[bound];
+    } else delete out[flag];
+  }
   if ((node as Json).nullable === true) return { anyOf: [out, { type: 'null' }] };
   return out;
 }

@@ -30,7 +30,9 @@ async function writeLines(name: string, count: number, line: (i: number) => stri
 }
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
-const rsid = (i: number) => `RS${String(i).padStart(7, '0')}`;
+/** RSIDs are UUIDs (the reference's format); these sort as their numbers do. */
+const rsid = (i: number) => `0f1ce179-a917-49ff-9d50-${String(i).padStart(12, '0')}`;
+const [R1, R2, R3] = [1, 2, 3].map(rsid);
 
 class CollectingSink extends Writable {
   chunks: string[] = [];
@@ -67,11 +69,11 @@ describe('checkIdListFile', () => {
   it('hashes the normalized list: order, duplicates and CRLF do not change it', async () => {
     const a = path.join(dir, 'a.txt');
     const b = path.join(dir, 'b.txt');
-    await writeFile(a, 'RS3\nRS1\nRS2\n');
-    await writeFile(b, '\uFEFFRS2\r\nRS1\r\nRS3\r\nRS1');
+    await writeFile(a, `${R3}\n${R1}\n${R2}\n`);
+    await writeFile(b, `\uFEFF${R2}\r\n${R1.toUpperCase()}\r\n${R3}\r\n${R1}`);
     const [ra, rb] = await Promise.all([checkIdListFile(a, 'respondent_ids'), checkIdListFile(b, 'respondent_ids')]);
     expect(ra.sha256).toBe(rb.sha256);
-    expect(ra.sha256).toBe(hashIdList(['RS1', 'RS2', 'RS3']));
+    expect(ra.sha256).toBe(hashIdList([R1, R2, R3]));
     expect(ra.count).toBe(3);
     expect(rb.duplicates).toBe(1);
   });
@@ -83,6 +85,19 @@ describe('checkIdListFile', () => {
     const result = await checkIdListFile(file, 'respondent_guids');
     expect(result.count).toBe(1);
     expect(result.sha256).toBe(sha(`${guid}\n`));
+  });
+
+  it('refuses RSIDs (respondent_ids and recontact lists) that are not UUIDs at their line, naming the line, never the ID', async () => {
+    const file = path.join(dir, 'short-codes.txt');
+    await writeFile(file, `${R1}\nRS83082061\n${R2}\nrespondent-42\n`);
+    for (const kind of ['respondent_ids', 'recontact'] as const) {
+      const result = await checkIdListFile(file, kind);
+      expect(result.diagnostics.map((d) => [d.code, d.file, d.line, d.column, d.message])).toEqual([
+        ['SF6003', file, 2, 1, 'invalid RSID on line 2: not an RSID (a UUID)'],
+        ['SF6003', file, 4, 1, 'invalid RSID on line 4: not an RSID (a UUID)'],
+      ]);
+      for (const d of result.diagnostics) expect(`${d.message} ${d.hint ?? ''}`).not.toMatch(/RS83082061|respondent-42/);
+    }
   });
 
   it('reports bad lines by number, the first 20 one by one and the rest in a summary', async () => {
@@ -110,7 +125,7 @@ describe('lines that are too long, and bytes that are not text', () => {
 
   it('caps a line at MAX_LINE_BYTES while reading: a file a little over the cap is refused at that line', async () => {
     const file = path.join(dir, 'long-line.txt');
-    await writeFile(file, `RS1\n${'a'.repeat(MAX_LINE_BYTES + 1)}\nRS2\n`);
+    await writeFile(file, `${R1}\n${'a'.repeat(MAX_LINE_BYTES + 1)}\n${R2}\n`);
     const result = await checkIdListFile(file, 'respondent_ids');
     expect(codes(result)).toEqual([['SF6009', 2, 1]]);
     expect(result.diagnostics[0].message).toBe('line 2 is longer than 1,024 bytes; reading stopped there');
@@ -118,10 +133,13 @@ describe('lines that are too long, and bytes that are not text', () => {
 
   it('takes a line of exactly MAX_LINE_BYTES (with or without CR) as a line, and refuses it as an ID over MAX_ID_LENGTH', async () => {
     const file = path.join(dir, 'at-cap.txt');
-    await writeFile(file, `RS1\r\n${'b'.repeat(MAX_LINE_BYTES)}\r\n${'c'.repeat(MAX_ID_LENGTH)}\n`);
+    await writeFile(file, `${R1}\r\n${'b'.repeat(MAX_LINE_BYTES)}\r\n${'c'.repeat(MAX_ID_LENGTH)}\n`);
     const result = await checkIdListFile(file, 'respondent_ids');
-    expect(codes(result)).toEqual([['SF6003', 2, MAX_ID_LENGTH + 1]]);
-    expect(result.diagnostics[0].message).toBe(`invalid RSID on line 2: ID longer than ${MAX_ID_LENGTH} characters`);
+    expect(codes(result)).toEqual([['SF6003', 2, MAX_ID_LENGTH + 1], ['SF6003', 3, 1]]);
+    expect(result.diagnostics.map((d) => d.message)).toEqual([
+      `invalid RSID on line 2: ID longer than ${MAX_ID_LENGTH} characters`,
+      'invalid RSID on line 3: not an RSID (a UUID)',
+    ]);
   });
 
   it('stops reading an endless line after about MAX_LINE_BYTES: a stream that never ends a line is consumed only that far', async () => {
@@ -153,7 +171,7 @@ describe('lines that are too long, and bytes that are not text', () => {
 
   it('refuses bytes that are not UTF-8 at their line and column, and stops reading there', async () => {
     const file = path.join(dir, 'latin1.txt');
-    await writeFile(file, Buffer.concat([Buffer.from('RS1\nRSé\nRS'), Buffer.from([0xe9]), Buffer.from('2\n'), Buffer.from([0xff, 0xfe, 0x00]), Buffer.from('\n')]));
+    await writeFile(file, Buffer.concat([Buffer.from(`${R1}\n${R2}\nRS`), Buffer.from([0xe9]), Buffer.from('2\n'), Buffer.from([0xff, 0xfe, 0x00]), Buffer.from('\n')]));
     const result = await checkIdListFile(file, 'respondent_ids');
     expect(codes(result)).toEqual([['SF6010', 3, 3]]);
     expect(result.diagnostics[0].message).toBe('line 3 is not text: its byte 3 (0xe9) is not UTF-8; reading stopped there');
@@ -161,9 +179,9 @@ describe('lines that are too long, and bytes that are not text', () => {
 
   it('refuses a NUL or another control character inside a line, and a bare CR, at its column', async () => {
     const cases: [string, string | Buffer, number, number, string][] = [
-      ['nul.txt', 'RS1\nRS\u00002\n', 2, 3, 'U+0000 (NUL)'],
-      ['esc.txt', 'RS1\u001b[0m\n', 1, 4, 'U+001B (ESC)'],
-      ['bare-cr.txt', 'RS1\rRS2\rRS3\n', 1, 4, 'U+000D (carriage return)'],
+      ['nul.txt', `${R1}\nRS\u00002\n`, 2, 3, 'U+0000 (NUL)'],
+      ['esc.txt', `${R1}\u001b[0m\n`, 1, 37, 'U+001B (ESC)'],
+      ['bare-cr.txt', `${R1}\r${R2}\r${R3}\n`, 1, 37, 'U+000D (carriage return)'],
     ];
     for (const [name, content, line, column, what] of cases) {
       const file = path.join(dir, name);
@@ -200,7 +218,7 @@ describe('writeNormalizedIdList', () => {
 
   it('refuses a file with errors, naming the problem', async () => {
     const file = path.join(dir, 'bad.txt');
-    await writeFile(file, 'RS1\nRS 2\n');
+    await writeFile(file, `${R1}\n${R2.slice(0, 4)} ${R2.slice(5)}\n`);
     await expect(writeNormalizedIdList(file, 'respondent_ids', new CollectingSink())).rejects.toBeInstanceOf(IdListFileError);
     await expect(writeNormalizedIdList(file, 'respondent_ids', new CollectingSink())).rejects.toThrow(/invalid RSID on line 2/);
   });

@@ -75,8 +75,8 @@ describe('the study repository', () => {
 describe('ID list paths outside the study repository', () => {
   it('outside git: refuses a parent path, an absolute path, a missing path and a symlink that points out, at the reference', async () => {
     const home = path.join(dir, 'plain');
-    const outside = await put(path.join(dir, 'outside-ids.txt'), 'RS1\nRS 2\n');
-    await put(path.join(home, 'inside.txt'), 'RS3\n');
+    const outside = await put(path.join(dir, 'outside-ids.txt'), '0f1ce179-a917-49ff-9d50-000000000001\n0f1ce179 a917-49ff-9d50-000000000002\n');
+    await put(path.join(home, 'inside.txt'), '0f1ce179-a917-49ff-9d50-000000000003\n');
     await symlink(outside, path.join(home, 'link.txt'));
     const file = await put(path.join(home, 'study.yaml'), study('plain-study', ['../outside-ids.txt', outside, '../../nowhere/ids.txt', 'link.txt', 'inside.txt']));
     const { study: loaded, diagnostics } = await loadStudyFile(file, { env: {} });
@@ -93,8 +93,8 @@ describe('ID list paths outside the study repository', () => {
     const repo = path.join(dir, 'git-repo');
     await mkdir(repo, { recursive: true });
     execFileSync('git', ['init', '-q', repo]);
-    await put(path.join(repo, 'ids', 'past.txt'), 'RS1\nRS2\n');
-    await put(path.join(dir, 'beside-repo.txt'), 'RS9\n');
+    await put(path.join(repo, 'ids', 'past.txt'), '0f1ce179-a917-49ff-9d50-000000000001\n0f1ce179-a917-49ff-9d50-000000000002\n');
+    await put(path.join(dir, 'beside-repo.txt'), '0f1ce179-a917-49ff-9d50-000000000009\n');
     await symlink(path.join(repo, 'ids', 'past.txt'), path.join(repo, 'ids', 'link-inside.txt'));
     await symlink('/etc', path.join(repo, 'ids', 'etc'));
     const file = await put(
@@ -111,7 +111,7 @@ describe('ID list paths outside the study repository', () => {
 
   it('is lifted by allowOutsidePaths: the outside file is read and checked like any other', async () => {
     const home = path.join(dir, 'opt-out');
-    const outside = await put(path.join(dir, 'opt-out-ids.txt'), 'RS1\nRS2\n');
+    const outside = await put(path.join(dir, 'opt-out-ids.txt'), '0f1ce179-a917-49ff-9d50-000000000001\n0f1ce179-a917-49ff-9d50-000000000002\n');
     const file = await put(path.join(home, 'study.yaml'), study('opt-out-study', ['../opt-out-ids.txt']));
     const { study: loaded, diagnostics } = await loadStudyFile(file, { env: {}, allowOutsidePaths: true });
     expect(diagnostics).toEqual([]);
@@ -120,7 +120,7 @@ describe('ID list paths outside the study repository', () => {
 
   it('studyflow validate: refused by default, accepted with --allow-outside-paths or STUDYFLOW_ALLOW_OUTSIDE_PATHS=1', async () => {
     const home = path.join(dir, 'cli');
-    await put(path.join(dir, 'cli-ids.txt'), 'RS1\n');
+    await put(path.join(dir, 'cli-ids.txt'), '0f1ce179-a917-49ff-9d50-000000000001\n');
     const file = await put(path.join(home, 'study.yaml'), study('cli-study', ['../cli-ids.txt']));
     const refused = await runCli(['validate', file], { env: {} });
     expect(refused.code).toBe(1);

@@ -5,8 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStack, writeStudy, type TestStack } from './harness';
+import { syntheticRsids } from '../helpers/respondent-ids';
 
-const RSIDS = Array.from({ length: 25 }, (_, i) => `dev-s3-rsid-${i}`);
+const RSIDS = syntheticRsids('dev-s3', 25);
 
 describe('studyflow dev --blob s3 (embedded stack with a local S3 server)', () => {
   let t: TestStack;

@@ -6,7 +6,6 @@
 // the runner; one worker host is SIGKILLed mid-way; every webhook delivery goes to both receivers and
 // some twice. Loopback only, bounded in time.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -28,6 +27,7 @@ import { statusQuery, studyWorkflowId, type StudyStatus } from '../../workflows/
 import { SandboxTestClient } from '../sandbox/sandbox-test-client';
 import { REPO_ROOT, eventually, historyPayloads } from './harness';
 import { targetGroupReference } from '../../plan/desired';
+import { syntheticRsids } from '../helpers/respondent-ids';
 
 const ACCOUNT = '1001';
 const BIN = path.join(REPO_ROOT, 'bin/studyflow.js');
@@ -207,7 +207,7 @@ describe('multi-host: CI runner, two worker hosts and two receivers sharing only
     const everyExclusion = copy('every-exclusion', (t) => t.replace('project: "5001"', `project: "${project.id}"`).replace('target_group_id: "7001"', `target_group_id: "${outsideTg.id}"`));
     const recontact = copy('recontact-wave');
     const tracker = copy('multi-country-tracker', (t) => t.replace('https://hooks.example.com/studyflow', fanOutUrl));
-    hundredK = Array.from({ length: HUNDRED_K }, (_, i) => `rsid-${String(i).padStart(6, '0')}-${createHash('sha1').update(String(i)).digest('hex').slice(0, 8)}`);
+    hundredK = syntheticRsids('multi-host-100k', HUNDRED_K);
     fs.mkdirSync(path.join(ci.dir, 'panel'), { recursive: true });
     fs.writeFileSync(path.join(ci.dir, 'panel', 'past-100k.txt'), `${hundredK.join('\n')}\n`);
     const large = path.join(ci.dir, 'panel', 'study.yaml');

@@ -127,16 +127,16 @@ describe('plan: server-side checks against the sandbox', () => {
   it('marks an infeasible target group BLOCKING with the reason', () => {
     const feasibility = check(plan, 'infeasible', 'feasibility');
     expect(feasibility.outcome).toBe('blocking');
-    expect(feasibility.reason).toMatch(/^infeasible: \d+ feasible completes for a filling_goal of 9000 \(require_feasible\)$/);
+    expect(feasibility.reason).toMatch(/^infeasible: at most \d+ completes in the fielding window for a filling_goal of 9000 \(require_feasible\)$/);
     expect(feasibility.data?.feasible).toBe(false);
     expect(plan.studies[0].checks.find((g) => g.key === 'infeasible')?.blocking).toBe(true);
     expect(check(plan, 'infeasible', 'profiles').details).toContain('  Young adults: 42 "What is your age?" in 18–24');
   });
 
-  it('marks a predicted CPI above max_cpi BLOCKING', () => {
+  it('marks a suggested price above max_cpi BLOCKING', () => {
     const price = check(plan, 'pricey', 'price');
     expect(price.outcome).toBe('blocking');
-    expect(price.reason).toBe('predicted CPI 2.65 USD is above max_cpi 1.00 (max_cpi)');
+    expect(price.reason).toBe('suggested price 2.65 USD is above max_cpi 1.00 (max_cpi)');
     expect(check(plan, 'pricey', 'feasibility').outcome).toBe('pass');
     expect(check(plan, 'pricey', 'profiles').outcome).toBe('skipped');
   });
@@ -165,11 +165,11 @@ describe('plan: server-side checks against the sandbox', () => {
     const out = result.stdout;
     expect(out).toContain('\nServer checks: 2 blocking, 3 unavailable, 1 warning(s), 8 passed, 6 skipped.\n');
     expect(out).toContain('  feasible\n    ✓ profiles: valid: 1 profile (2 targets)');
-    expect(out).toMatch(/^ {4}✓ feasibility: feasible: \d+ feasible completes for a filling_goal of 200, suggested CPI 2\.65 USD/m);
+    expect(out).toMatch(/^ {4}✓ feasibility: feasible: \d+-\d+ completes in the window for a filling_goal of 200, suggested price 2\.65 USD/m);
     expect(out).toContain('  infeasible (BLOCKING)');
-    expect(out).toMatch(/^ {4}✗ feasibility: BLOCKING: infeasible: \d+ feasible completes for a filling_goal of 9000 \(require_feasible\)$/m);
+    expect(out).toMatch(/^ {4}✗ feasibility: BLOCKING: infeasible: at most \d+ completes in the fielding window for a filling_goal of 9000 \(require_feasible\)$/m);
     expect(out).toContain('  pricey (BLOCKING)');
-    expect(out).toContain('    ✗ price: BLOCKING: predicted CPI 2.65 USD is above max_cpi 1.00 (max_cpi)');
+    expect(out).toContain('    ✗ price: BLOCKING: suggested price 2.65 USD is above max_cpi 1.00 (max_cpi)');
     expect(out).toMatch(/^ {4}\? feasibility: unavailable: HTTP 422 unsupported_locale/m);
     // Without supplier ids the distribution is skipped, and says how to ask for it.
     expect(out).toContain('    - supplier distribution: skipped: no supplier ids to distribute over (STUDYFLOW_PLAN_SUPPLIER_IDS)');
@@ -177,11 +177,11 @@ describe('plan: server-side checks against the sandbox', () => {
 
   it('annotates blocking checks for GitHub and tables them in markdown', async () => {
     const github = await t.cli(['plan', file, '--format', 'github']);
-    expect(github.stdout).toContain('title=BLOCKING price pricey::predicted CPI 2.65 USD is above max_cpi 1.00 (max_cpi)');
+    expect(github.stdout).toContain('title=BLOCKING price pricey::suggested price 2.65 USD is above max_cpi 1.00 (max_cpi)');
     expect(github.stdout).toMatch(/::warning file=[^\n]*title=BLOCKING feasibility infeasible::infeasible: /);
     expect(github.stdout).toMatch(/::notice file=[^\n]*title=unavailable feasibility unknown_market::unavailable: HTTP 422/);
     const markdown = await t.cli(['plan', file, '--format', 'markdown']);
-    expect(markdown.stdout).toContain('| pricey | price | ⛔ **BLOCKING** | predicted CPI 2.65 USD is above max_cpi 1.00 (max_cpi)');
+    expect(markdown.stdout).toContain('| pricey | price | ⛔ **BLOCKING** | suggested price 2.65 USD is above max_cpi 1.00 (max_cpi)');
   });
 
   it('plans from the local checks alone, and says so, when the API cannot be reached', async () => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobRecord, SandboxStateData } from '../../sandbox/core/state-records';
 import { eventually, startTestStack, threeMarketStudy, writeStudy, type TestStack } from './harness';
+import { syntheticRsids } from '../helpers/respondent-ids';
 
 // The Demand API goes away twice during one apply, each time while jobs are Processing: first while
 // the ID-list uploads run, then while the launches run. Each time the sandbox is closed (open
@@ -10,7 +11,7 @@ import { eventually, startTestStack, threeMarketStudy, writeStudy, type TestStac
 // converge with exactly the desired resources: one project, three live target groups, one fielding
 // run each, one exclusion group with its two members, and the ID lists uploaded once.
 
-const RSIDS = Array.from({ length: 120 }, (_, i) => `rsid-restart-${String(i).padStart(4, '0')}`);
+const RSIDS = syntheticRsids('restart-sandbox', 120);
 const KEYS = ['us', 'uk', 'de'];
 
 const STUDY = threeMarketStudy({ studyId: 'sandbox-restart', title: 'Sandbox restart', reference: 'PO-SANDBOX-RESTART', urlPrefix: 'restart', waveMembers: ['us', 'uk'] });

@@ -10,13 +10,14 @@ import { connectClient } from '../../worker/temporal-connection';
 import { startTemporalDevServer, type RunningDevServer } from '../../worker/temporal-dev-server';
 import { statusQuery, studyWorkflowId, type StudyStatus } from '../../workflows/messages';
 import { eventually, runCli, scanWorkflowHistories, spawnWorkerProcess, threeMarketStudy, writeStudy } from './harness';
+import { syntheticRsids } from '../helpers/respondent-ids';
 
 // This file runs its own Temporal dev server (the suite's shared one must not be restarted). The
 // server is stopped in the middle of an apply while ID-list upload jobs are Processing, stays down
 // for a while, and is started again on the same port with the same SQLite file. The worker process
 // started before the restart is NOT replaced: it keeps retrying its polls and reconnects by itself.
 
-const RSIDS = Array.from({ length: 150 }, (_, i) => `rsid-tmprl-${String(i).padStart(4, '0')}`);
+const RSIDS = syntheticRsids('restart-temporal', 150);
 const KEYS = ['us', 'uk', 'de'];
 const STUDY_ID = 'temporal-restart';
 const DOWN_FOR_MS = 8000;

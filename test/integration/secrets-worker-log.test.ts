@@ -1,15 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { syntheticRsids } from '../helpers/respondent-ids';
 import { eventually, startTestStack, writeStudy, type TestStack } from './harness';
 
 // A worker process logging at DEBUG (the most it ever says) runs an apply through injected 503s,
-// 429s, lost responses and tokens that expire every second, and an ID list the API refuses. Its
-// stderr must hold no client secret, no bearer token and no respondent ID.
+// 429s, lost responses and tokens that expire every second, and an ID list whose upload the API fails.
+// Its stderr must hold no client secret, no bearer token and no respondent ID.
 
-const RSIDS = Array.from({ length: 80 }, (_, i) => `rsid-leak-${String(i).padStart(4, '0')}`);
-/** Accepted by the CLI's line check, refused by the API (over 64 characters): the upload job fails. */
-const REFUSED_RSID = `rsid-refused-${'z'.repeat(60)}`;
+const RSIDS = syntheticRsids('secrets-leak', 80);
+/** In the list whose upload job the API fails (RSIDs are UUIDs; the CLI refuses anything else before any call). */
+const REFUSED_RSID = syntheticRsids('secrets-refused', 1)[0];
 
 const study = (id: string, list: string) => `format: studyflow/v1
 study: ${id}
@@ -49,15 +50,19 @@ describe('worker logs under faults', () => {
   afterAll(async () => t?.stop());
 
   it('carry no client secret, bearer token or respondent ID, at DEBUG level', async () => {
-    t.stack.sandbox.setFaults({ error_rate: 0.15, rate_limit_rate: 0.1, drop_after_commit_rate: 0.05, token_ttl_seconds: 1, seed: 7 });
+    const faults = { error_rate: 0.15, rate_limit_rate: 0.1, drop_after_commit_rate: 0.05, token_ttl_seconds: 1, seed: 7 };
+    t.stack.sandbox.setFaults(faults);
     t.spawnWorker({ env: { STUDYFLOW_LOG_LEVEL: 'DEBUG' }, onStderr: (text) => (log += text) });
     const good = writeStudy(t.dir, 'good.yaml', study('leak-good', 'good.txt'));
     const refused = writeStudy(t.dir, 'refused.yaml', study('leak-refused', 'refused.txt'));
-    const applied = await t.cli(['apply', good, refused, '--timeout', '240']);
-    // The refused list fails its target group; everything else goes live.
-    expect(applied.code, applied.stdout + applied.stderr).toBe(1);
+    const applied = await t.cli(['apply', good, '--timeout', '240']);
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
     const goodStatus = await t.status('1001', 'leak-good');
     expect(goodStatus.phase).toBe('converged');
+    // Now the API fails every job: the refused list's upload fails its target group.
+    t.stack.sandbox.setFaults({ ...faults, job_failure_rate: 1 });
+    const failed = await t.cli(['apply', refused, '--timeout', '240']);
+    expect(failed.code, failed.stdout + failed.stderr).toBe(1);
     const refusedStatus = await eventually(async () => {
       const s = await t.status('1001', 'leak-refused');
       return s.targetGroups.us?.phase === 'failed' ? s : undefined;

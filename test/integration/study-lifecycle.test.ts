@@ -3,8 +3,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startTestStack, writeCalls, writeStudy, type TestStack } from './harness';
 import { PROGRESS_INTERVAL_MS, PROGRESS_PACING_SUMMARY } from '../../workflows/target-group-workflow';
+import { syntheticRsid, syntheticRsids } from '../helpers/respondent-ids';
 
-const RSIDS = Array.from({ length: 250 }, (_, i) => `rsid-${String(i).padStart(5, '0')}`);
+const RSIDS = syntheticRsids('lifecycle', 250);
+const FEW = [syntheticRsid('lifecycle-few', 1), syntheticRsid('lifecycle-few', 2)];
 
 function study(id: string, targetGroups: string, extra = ''): string {
   return `format: studyflow/v1
@@ -91,7 +93,7 @@ describe('study lifecycle on the real dev server and sandbox', () => {
     const blocked = await t.cli(['apply', file]);
     expect(blocked.code).toBe(0);
     expect(blocked.stdout).toMatch(/rare\s+gate_blocked/);
-    expect(blocked.stdout).toMatch(/infeasible: \d+ feasible completes for a filling_goal of 9000/);
+    expect(blocked.stdout).toMatch(/infeasible: at most \d+ completes in the fielding window for a filling_goal of 9000/);
     expect(Object.values(t.stack.sandbox.state().target_groups).find((x) => x.target_group_customer_reference_number === 'feasibility-gate_rare')?.status).toBe('draft');
 
     writeStudy(t.dir, 'gate.yaml', hard(20));
@@ -147,7 +149,7 @@ describe('study lifecycle on the real dev server and sandbox', () => {
   });
 
   it('fails a target group whose upload job fails, with the reason, and never launches it', async () => {
-    fs.writeFileSync(path.join(t.dir, 'few.txt'), 'rsid-a\nrsid-b\n');
+    fs.writeFileSync(path.join(t.dir, 'few.txt'), `${FEW.join('\n')}\n`);
     const file = writeStudy(
       t.dir,
       'upload-fail.yaml',
@@ -199,7 +201,7 @@ describe('study lifecycle on the real dev server and sandbox', () => {
   });
 
   it('keeps secrets, tokens and respondent IDs out of every workflow history', async () => {
-    const scanned = await t.scanHistories([t.env.STUDYFLOW_CLIENT_SECRET, ...RSIDS.slice(0, 20), 'rsid-a', 'rsid-b'], 'lifecycle');
+    const scanned = await t.scanHistories([t.env.STUDYFLOW_CLIENT_SECRET, ...RSIDS.slice(0, 20), ...FEW], 'lifecycle');
     expect(scanned.workflows).toBeGreaterThan(5);
   });
 });

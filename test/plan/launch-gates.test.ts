@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DesiredTargetGroup } from '../../plan/types';
-import { feasibilityRequest, gateFailures, judgedCpi, readFeasibility, readPrice } from '../../plan/launch-gates';
+import { feasibilityRequest, feasibilityWindow, gateFailures, judgedCpi, profileAdjustmentType, readFeasibility, readPrice } from '../../plan/launch-gates';
 import { nextPollDelay } from '../../plan/job-timing';
 
 const tg: DesiredTargetGroup = {
@@ -13,43 +13,79 @@ const tg: DesiredTargetGroup = {
 };
 
 describe('launch gates', () => {
-  it('builds the feasibility request from the draft, without project_id', () => {
-    const request = feasibilityRequest(tg);
-    expect(request).toEqual({ locale: 'en_US', expected_incidence_rate: 0.3, expected_length_of_interview_minutes: 12, filling_goal: 400 });
+  const now = Date.parse('2026-03-02T10:00:00Z');
+  const usd = (value: string) => ({ value, currency_code: 'USD' });
+  const answer = (max: number, price = '4.25') => ({ suggested_price: { ...usd(price), currency_scale: 2 }, suggested_completes_goal_range: { min: Math.floor(max * 0.9), max } });
+
+  it('builds the reference\'s feasibility request from the draft: business unit, window, filling_goal, no project_id', () => {
+    const request = feasibilityRequest({ ...tg, launch: { ...tg.launch, endFieldingAt: '2026-03-20T00:00:00Z' } }, '2001', now);
+    expect(request).toEqual({
+      business_unit_id: 2001,
+      locale: 'en_US',
+      expected_incidence_rate: 0.3,
+      expected_length_of_interview_minutes: 12,
+      filling_goal: 400,
+      fielding_specification: { start_at: '2026-03-02T10:00:00.000Z', end_at: '2026-03-20T00:00:00.000Z' },
+    });
     expect(request).not.toHaveProperty('project_id');
   });
 
-  it('reads feasibility from an explicit flag or from completes against the goal', () => {
-    expect(readFeasibility({ feasible: false, feasible_completes: 120, filling_goal: 400 }, tg)).toMatchObject({ feasible: false, feasibleCompletes: 120 });
-    expect(readFeasibility({ feasible_completes: 500 }, tg)).toMatchObject({ feasible: true, fillingGoal: 400 });
-    expect(readFeasibility({ feasible_completes: 399 }, tg).feasible).toBe(false);
+  it('takes business_unit_id and fielding_specification from the draft when it carries them; a past start becomes now', () => {
+    const draft = { ...tg.draft, business_unit_id: 2002, fielding_specification: { start_at: '2026-01-01T00:00:00Z', end_at: '2026-04-01T00:00:00Z' } };
+    expect(feasibilityRequest({ ...tg, draft }, '2001', now)).toMatchObject({
+      business_unit_id: 2002,
+      fielding_specification: { start_at: '2026-03-02T10:00:00.000Z', end_at: '2026-04-01T00:00:00.000Z' },
+    });
+    const later = { ...draft, fielding_specification: { start_at: '2026-03-10T00:00:00Z', end_at: '2026-04-01T00:00:00Z' } };
+    expect(feasibilityWindow({ ...tg, draft: later }, now)).toEqual({ start_at: '2026-03-10T00:00:00.000Z', end_at: '2026-04-01T00:00:00.000Z' });
+    // No end anywhere: the default 30-day window from now.
+    expect(feasibilityWindow(tg, now)).toMatchObject({ start_at: '2026-03-02T10:00:00.000Z' });
   });
 
-  it('holds the gate for an infeasible target group and for a price above max_cpi, and says why', () => {
-    const verdict = readFeasibility({ feasible: false, feasible_completes: 120, filling_goal: 400 }, tg);
-    const reasons = gateFailures(tg, verdict, { value: '6.10', currency_code: 'USD' });
-    expect(reasons).toHaveLength(2);
-    expect(reasons[0]).toContain('120 feasible completes for a filling_goal of 400');
-    expect(reasons[1]).toContain('6.10 USD is above max_cpi 5.00');
+  it('sends profiles under profiling with the adjustment type their quotas use', () => {
+    const nominal = { object: 'regular', name: 'Gender', quotas_enabled: true, targets: [{ conditions: [{ object: 'selection', question_id: 43, option: '1' }], quota: { name: 'm', completes_goal: 200 } }] };
+    const percentage = { ...nominal, targets: [{ ...nominal.targets[0], quota: { name: 'm', completes_goal_percentage: 50 } }] };
+    expect(feasibilityRequest({ ...tg, profiles: [nominal] }, '2001', now).profiling).toEqual({ profile_adjustment_type: 'nominal', profiles: [nominal] });
+    expect(profileAdjustmentType([percentage])).toBe('percentage');
+    expect(profileAdjustmentType([{ ...nominal, quotas_enabled: false, targets: [{ conditions: nominal.targets[0].conditions }] }])).toBe('percentage');
+  });
+
+  it('is feasible when the filling goal is at most the suggested range\'s max (fewer than its min is deliverable too)', () => {
+    expect(readFeasibility(answer(500), tg)).toEqual({ feasible: true, feasibleCompletes: 500, minCompletes: 450, fillingGoal: 400, suggestedPrice: usd('4.25') });
+    expect(readFeasibility(answer(400), tg).feasible).toBe(true);
+    expect(readFeasibility(answer(399), tg).feasible).toBe(false);
+    expect(readFeasibility(answer(100_000), tg).feasible).toBe(true);
+    // An answer without the range cannot say feasible.
+    expect(readFeasibility({ suggested_price: usd('4.25') }, tg)).toEqual({ feasible: false, fillingGoal: 400, suggestedPrice: usd('4.25') });
+  });
+
+  it('holds the gate for an infeasible target group and for a suggested price above max_cpi, and says why', () => {
+    const verdict = readFeasibility(answer(120, '6.10'), tg);
+    const reasons = gateFailures(tg, verdict, judgedCpi(undefined, verdict));
+    expect(reasons).toEqual([
+      'infeasible: at most 120 completes in the fielding window for a filling_goal of 400',
+      'suggested price 6.10 USD is above max_cpi 5.00',
+    ]);
+    expect(gateFailures(tg, readFeasibility({ suggested_price: usd('4.00') }, tg), usd('4.00'))).toEqual(['infeasible: feasibility gave no completes range for a filling_goal of 400']);
+    expect(gateFailures(tg, readFeasibility(answer(500), tg), { value: '4.00', currency_code: 'EUR' })).toEqual(['suggested price is in EUR, max_cpi in USD']);
   });
 
   it('passes the gate when feasible and within price; a missing price with max_cpi set holds it', () => {
-    const ok = readFeasibility({ feasible: true }, tg);
-    expect(gateFailures(tg, ok, { value: '4.99', currency_code: 'USD' })).toEqual([]);
-    expect(gateFailures(tg, ok, undefined)).toEqual(['max_cpi is set but the API predicted no price']);
-    expect(gateFailures({ ...tg, launch: { ...tg.launch, requireFeasible: false, maxCpi: undefined } }, readFeasibility({ feasible: false }, tg), undefined)).toEqual([]);
+    const ok = readFeasibility(answer(1000), tg);
+    expect(gateFailures(tg, ok, usd('4.99'))).toEqual([]);
+    expect(gateFailures(tg, ok, undefined)).toEqual(['max_cpi is set but the API suggested no price']);
+    expect(gateFailures({ ...tg, launch: { ...tg.launch, requireFeasible: false, maxCpi: undefined } }, readFeasibility(answer(1), tg), undefined)).toEqual([]);
   });
 
-  it('reads money in the API currency format', () => {
-    expect(readPrice({ cpi: { value: '3.25', currency_code: 'USD', currency_scale: 2 } })).toEqual({ value: '3.25', currency_code: 'USD' });
+  it('reads a price prediction\'s cost_per_interview', () => {
+    expect(readPrice({ cost_per_interview: { value: '3.25', currency_code: 'USD', currency_scale: 2 } })).toEqual(usd('3.25'));
     expect(readPrice({ nothing: true })).toBeUndefined();
   });
 
-  it('judges the predicted CPI, else the one feasibility suggests', () => {
-    const usd = (value: string) => ({ value, currency_code: 'USD' });
-    const verdict = { feasible: true, suggestedCpi: usd('4.00') };
-    expect(judgedCpi({ cost_per_interview: usd('2.50') }, verdict)).toEqual(usd('2.50'));
-    expect(judgedCpi({ nothing: true }, verdict)).toEqual(usd('4.00'));
+  it('judges feasibility\'s suggested price; a prediction only where feasibility gave none', () => {
+    const verdict = readFeasibility(answer(1000, '4.00'), tg);
+    expect(judgedCpi({ cost_per_interview: usd('2.50') }, verdict)).toEqual(usd('4.00'));
+    expect(judgedCpi({ cost_per_interview: usd('2.50') }, { feasible: true })).toEqual(usd('2.50'));
     expect(judgedCpi(undefined, verdict)).toEqual(usd('4.00'));
     expect(judgedCpi(undefined, undefined)).toBeUndefined();
   });

@@ -98,19 +98,19 @@ describe('profiles check', () => {
 });
 
 describe('feasibility check', () => {
-  const answer = (feasible: boolean, completes: number) => ok({ feasible, feasible_completes: completes, filling_goal: 200, suggested_cpi: usd('2.65'), estimated_field_time_days: feasible ? 3.2 : null });
+  const answer = (_feasible: boolean, completes: number) => ok({ suggested_price: usd('2.65'), suggested_completes_goal_range: { min: Math.floor(completes * 0.9), max: completes } });
 
   it('passes a feasible target group', () => {
     const check = feasibilityCheck(tg(), answer(true, 5000));
-    expect(check).toMatchObject({ outcome: 'pass', summary: 'feasible: 5000 feasible completes for a filling_goal of 200, suggested CPI 2.65 USD, about 4 day(s) in field' });
+    expect(check).toMatchObject({ outcome: 'pass', summary: 'feasible: 4500-5000 completes in the window for a filling_goal of 200, suggested price 2.65 USD' });
     expect(check.data).toMatchObject({ feasible: true, feasibleCompletes: 5000, fillingGoal: 200 });
   });
 
   it('is BLOCKING under require_feasible, with the gate reason', () => {
     const check = feasibilityCheck(tg(), answer(false, 40));
     expect(check.outcome).toBe('blocking');
-    expect(check.reason).toBe('infeasible: 40 feasible completes for a filling_goal of 200 (require_feasible)');
-    expect(check.summary).toContain('never reaches the goal');
+    expect(check.reason).toBe('infeasible: at most 40 completes in the fielding window for a filling_goal of 200 (require_feasible)');
+    expect(check.summary).toBe('infeasible: 36-40 completes in the window for a filling_goal of 200, suggested price 2.65 USD');
   });
 
   it('is only a warning when require_feasible is off', () => {
@@ -127,29 +127,33 @@ describe('price check', () => {
 
   it('passes a predicted CPI at or below max_cpi', () => {
     const check = priceCheck(tg({}, { maxCpi: { value: '2.65', currency_code: 'USD' } }), { price: prediction('2.65') });
-    expect(check).toMatchObject({ outcome: 'pass', summary: 'predicted CPI 2.65 USD, total 530.00 USD (max_cpi 2.65 USD)' });
+    expect(check).toMatchObject({ outcome: 'pass', summary: 'predicted CPI 2.65 USD, predicted total 530.00 USD (max_cpi 2.65 USD)' });
   });
 
   it('is BLOCKING above max_cpi', () => {
     const check = priceCheck(tg({}, { maxCpi: { value: '2.00', currency_code: 'USD' } }), { price: prediction('2.65') });
     expect(check.outcome).toBe('blocking');
-    expect(check.reason).toBe('predicted CPI 2.65 USD is above max_cpi 2.00 (max_cpi)');
+    expect(check.reason).toBe('suggested price 2.65 USD is above max_cpi 2.00 (max_cpi)');
   });
 
   it('is BLOCKING when the currencies differ or no price comes back while max_cpi is set', () => {
     const max = { maxCpi: { value: '5.00', currency_code: 'EUR' } };
-    expect(priceCheck(tg({}, max), { price: prediction('2.65') }).reason).toBe('predicted CPI is in USD, max_cpi in EUR (max_cpi)');
-    expect(priceCheck(tg({}, max), { price: ok({}) }).reason).toBe('max_cpi is set but the API predicted no price (max_cpi)');
+    expect(priceCheck(tg({}, max), { price: prediction('2.65') }).reason).toBe('suggested price is in USD, max_cpi in EUR (max_cpi)');
+    expect(priceCheck(tg({}, max), { price: ok({}) }).reason).toBe('max_cpi is set but the API suggested no price (max_cpi)');
   });
 
-  it('judges the feasibility suggestion when the prediction has no CPI, as the gate does', () => {
-    const check = priceCheck(tg({}, { maxCpi: { value: '2.00', currency_code: 'USD' } }), { price: ok({}), feasibility: ok({ feasible: true, suggested_cpi: usd('3.10') }) });
-    expect(check).toMatchObject({ outcome: 'blocking', reason: 'predicted CPI 3.10 USD is above max_cpi 2.00 (max_cpi)' });
-    expect(check.summary).toContain('feasibility suggestion');
+  it('judges feasibility\'s suggested price before the prediction, as the gate does', () => {
+    const feasibility = ok({ suggested_price: usd('3.10'), suggested_completes_goal_range: { min: 1, max: 900 } });
+    const check = priceCheck(tg({}, { maxCpi: { value: '2.00', currency_code: 'USD' } }), { price: prediction('1.50'), feasibility });
+    expect(check).toMatchObject({ outcome: 'blocking', reason: 'suggested price 3.10 USD is above max_cpi 2.00 (max_cpi)' });
+    expect(check.summary).toContain('suggested price (feasibility) 3.10 USD');
+    // Without the prediction (not asked, or failed) feasibility still answers the price.
+    expect(priceCheck(tg(), { feasibility })).toMatchObject({ outcome: 'pass', summary: 'suggested price (feasibility) 3.10 USD' });
+    expect(priceCheck(tg(), { feasibility, price: failed('HTTP 404 not_found') }).outcome).toBe('pass');
   });
 
   it('warns when no price comes back and no max_cpi is set', () => {
-    expect(priceCheck(tg(), { price: ok({}) })).toMatchObject({ outcome: 'warning', summary: 'the API predicted no price' });
+    expect(priceCheck(tg(), { price: ok({}) })).toMatchObject({ outcome: 'warning', summary: 'the API suggested no price' });
   });
 
   it('is unavailable when the call fails, even with max_cpi set', () => {
@@ -181,16 +185,16 @@ describe('supplier distribution check', () => {
 
 describe('calendar check', () => {
   const range = ok({ locale: 'en_US', days: 3, suggested_start: '2026-03-03T00:00:00.000Z', suggested_end: '2026-03-05T23:59:59.999Z' });
-  const days = (suggested: number | null) => ok({ locale: 'en_US', completes: 200, suggested_days: suggested, feasible: suggested !== null, market_cpi: usd('2.65') });
+  const days = (suggested: number | null) => ok(suggested === null ? {} : { days: suggested });
 
   it('passes with the suggested window and days', () => {
     const check = calendarCheck(tg(), { timeRange: range, suggestedDays: days(3) }, NOW);
     expect(check).toMatchObject({ outcome: 'pass', summary: 'field 2026-03-03T00:00:00.000Z to 2026-03-05T23:59:59.999Z (3 day(s)); 3 day(s) suggested for 200 completes' });
-    expect(check.data).toMatchObject({ suggestedDays: 3, suggestedStart: '2026-03-03T00:00:00.000Z', marketCpi: { value: '2.65', currency_code: 'USD' } });
+    expect(check.data).toMatchObject({ suggestedDays: 3, suggestedStart: '2026-03-03T00:00:00.000Z' });
   });
 
   it('warns when the panel cannot deliver, or end_fielding_at leaves too few days', () => {
-    expect(calendarCheck(tg(), { timeRange: range, suggestedDays: days(null) }, NOW).summary).toContain('the panel cannot deliver 200 completes at this price');
+    expect(calendarCheck(tg(), { timeRange: range, suggestedDays: days(null) }, NOW)).toMatchObject({ outcome: 'warning', summary: expect.stringContaining('the calendar suggests no number of days for 200 completes at this price') });
     const short = tg({}, { endFieldingAt: '2026-03-04T12:00:00Z' });
     expect(calendarCheck(short, { timeRange: range, suggestedDays: days(3) }, NOW)).toMatchObject({ outcome: 'warning', summary: expect.stringContaining('3 day(s) suggested, but end_fielding_at leaves 2') });
   });
@@ -207,16 +211,17 @@ describe('calendar check', () => {
     expect(suggestDaysRequest(tg(), { value: '2.65', currency_code: 'USD' })).toEqual({
       request: { locale: 'en_US', price: { value: '2.65', currency_code: 'USD' }, length_of_interview: 10, incidence_rate: 0.5, completes: 200 },
     });
-    expect(suggestDaysRequest(tg(), { value: '2.65', currency_code: 'EUR' })).toEqual({ skip: 'the calendar takes USD prices only (predicted CPI is in EUR)' });
+    expect(suggestDaysRequest(tg(), { value: '2.65', currency_code: 'EUR' })).toEqual({ skip: 'the calendar takes USD prices only (the price is in EUR)' });
     expect(suggestDaysRequest(tg({ draft: { ...tg().draft, expected_incidence_rate: 1 } }), { value: '2.65', currency_code: 'USD' })).toEqual({ skip: 'the calendar needs an incidence rate strictly between 0 and 1' });
-    expect(suggestDaysRequest(tg(), undefined)).toEqual({ skip: 'no predicted CPI to ask with' });
+    expect(suggestDaysRequest(tg(), undefined)).toEqual({ skip: 'no price to ask with' });
   });
 
-  it('asks the time range for suggest-days\' days, else feasibility\'s field time, else 14', () => {
-    expect(calendarDays(days(3), ok({ estimated_field_time_days: 9.2 }))).toBe(3);
-    expect(calendarDays(failed('x'), ok({ estimated_field_time_days: 9.2 }))).toBe(10);
-    expect(calendarDays(undefined, ok({ estimated_field_time_days: null }))).toBe(14);
-    expect(calendarDays(ok({ suggested_days: 900 }), undefined)).toBe(365);
+  it('asks the time range for suggest-days\' days (clamped to 1-365), else 14', () => {
+    expect(calendarDays(days(3))).toBe(3);
+    expect(calendarDays(failed('x'))).toBe(14);
+    expect(calendarDays(days(null))).toBe(14);
+    expect(calendarDays(undefined)).toBe(14);
+    expect(calendarDays(ok({ days: 900 }))).toBe(365);
   });
 });
 
@@ -239,7 +244,7 @@ describe('conditions with question texts', () => {
 describe('all checks of a target group', () => {
   it('is blocking when any check blocks, and lists the five checks in order', () => {
     const answers: ServerAnswers = {
-      feasibility: ok({ feasible: true, feasible_completes: 900, filling_goal: 200 }),
+      feasibility: ok({ suggested_completes_goal_range: { min: 800, max: 900 } }),
       price: ok({ cost_per_interview: usd('9.00') }),
     };
     const result = evaluateServerChecks(tg({}, { maxCpi: { value: '5.00', currency_code: 'USD' } }), answers, { supplierIds: [], now: NOW });
@@ -260,10 +265,10 @@ describe('all checks of a target group', () => {
         fc.option(money, { nil: undefined }),
         (requireFeasible, feasibleCompletes, maxCpi, predicted, suggested) => {
           const desired = tg({}, { requireFeasible, maxCpi });
-          const feasibility = { feasible_completes: feasibleCompletes, filling_goal: 200, ...(suggested ? { suggested_cpi: suggested } : {}) };
+          const feasibility = { suggested_completes_goal_range: { min: 0, max: feasibleCompletes }, ...(suggested ? { suggested_price: suggested } : {}) };
           const prediction = predicted ? { cost_per_interview: predicted } : {};
           const result = evaluateServerChecks(desired, { feasibility: ok(feasibility), price: ok(prediction) }, { supplierIds: [], now: NOW });
-          const gate = gateFailures(desired, readFeasibility(feasibility, desired), predicted ?? suggested);
+          const gate = gateFailures(desired, readFeasibility(feasibility, desired), suggested ?? predicted);
           expect(result.blocking).toBe(gate.length > 0);
           const reasons = result.checks.filter((c) => c.outcome === 'blocking').map((c) => c.reason?.replace(/ \((require_feasible|max_cpi)\)$/, ''));
           expect(reasons).toEqual(gate);

@@ -47,8 +47,8 @@ describe('Calendar › suggest days', () => {
   it('answers the suggested number of days', async () => {
     const res = await api.req('POST', DAYS, { body: daysBody });
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ locale: 'eng_us', completes: 20_000, feasible: true });
-    expect(res.body.suggested_days).toBeGreaterThanOrEqual(2);
+    expect(Object.keys(res.body)).toEqual(['days']);
+    expect(res.body.days).toBeGreaterThanOrEqual(2);
   });
 
   it('rejects incidence_rate 0 or 1, a price without value or currency, a value not above 0 and currencies other than USD with object bad_request', async () => {

@@ -14,34 +14,42 @@ beforeEach(() => sb.reset());
 afterAll(() => sb.close());
 
 const easy = { locale: 'eng_us', expected_incidence_rate: 0.5, expected_length_of_interview_minutes: 10, filling_goal: 500 };
+/** The reference's body (2025-12-18): business unit, fielding window; the spec's filling_goal. */
+const window = { start_at: '2026-03-01T00:00:00.000Z', end_at: '2026-03-15T00:00:00.000Z' };
+const reference = { ...easy, business_unit_id: 2001, fielding_specification: window };
 const FEASIBILITY = `${P()}/target-groups/calculate-feasibility`;
+const women = { object: 'regular', name: 'G', quotas_enabled: false, targets: [{ conditions: [{ object: 'selection', question_id: 43, option: '2' }] }] };
 
-describe('Feasibility › POST P/target-groups/calculate-feasibility', () => {
-  it('answers an estimate for an easy study: feasible, with a suggested CPI in the money format', async () => {
-    const res = await api.req('POST', FEASIBILITY, { body: easy });
+describe('Feasibility › POST P/target-groups/calculate-feasibility (2025-12-18: the reference\'s request and answer)', () => {
+  it('answers suggested_price (the business unit\'s), its range and suggested_completes_goal_range; no feasible, no suggested_cpi', async () => {
+    const res = await api.req('POST', FEASIBILITY, { body: reference });
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ feasible: true, filling_goal: 500, locale: 'eng_us', fielding_days: 14 });
-    expect(res.body.feasible_completes).toBeGreaterThanOrEqual(500);
-    expect(res.body.suggested_cpi).toEqual({ value: '2.65', currency_code: 'USD', currency_scale: 2 });
+    expect(Object.keys(res.body).sort()).toEqual(['suggested_completes_goal_range', 'suggested_price', 'suggested_price_range']);
+    expect(res.body.suggested_price).toEqual({ value: '2.65', currency_code: 'USD', currency_scale: 2 });
+    expect(res.body.suggested_completes_goal_range.max).toBeGreaterThanOrEqual(500);
+    expect(res.body.suggested_completes_goal_range.min).toBeLessThanOrEqual(res.body.suggested_completes_goal_range.max);
+    const other = await api.req('POST', FEASIBILITY, { body: { ...reference, business_unit_id: 2002 } });
+    expect(other.body.suggested_price.value).toBe('2.39');
+    expect((await api.req('POST', FEASIBILITY, { body: { ...reference, business_unit_id: 2101 } })).status).toBe(422);
   });
 
-  it('a demanding target group comes out infeasible', async () => {
-    const res = await api.req('POST', FEASIBILITY, {
-      body: {
-        locale: 'eng_us', expected_incidence_rate: 0.01, expected_length_of_interview_minutes: 60, filling_goal: 50_000,
-        start_fielding_at: '2026-03-01T00:00:00Z', end_fielding_at: '2026-03-08T00:00:00Z',
-        profiles: [{ object: 'regular', name: 'Age', quotas_enabled: true, targets: [{ conditions: [{ object: 'range', question_id: 42, min: 18, max: 20 }], quota: { completes_goal: 50_000 } }] }],
-      },
-    });
+  it('a demanding target group reaches fewer completes than it wants; a longer window reaches more', async () => {
+    const hard = {
+      ...reference, expected_incidence_rate: 0.01, expected_length_of_interview_minutes: 60, filling_goal: 50_000,
+      fielding_specification: { start_at: '2026-03-01T00:00:00Z', end_at: '2026-03-08T00:00:00Z' },
+      profiling: { profile_adjustment_type: 'nominal', profiles: [{ object: 'regular', name: 'Age', quotas_enabled: true, targets: [{ conditions: [{ object: 'range', question_id: 42, min: 18, max: 20 }], quota: { completes_goal: 50_000 } }] }] },
+    };
+    const res = await api.req('POST', FEASIBILITY, { body: hard });
     expect(res.status, res.text).toBe(200);
-    expect(res.body.feasible).toBe(false);
-    expect(res.body.feasible_completes).toBeLessThan(50_000);
-    expect(res.body.estimated_field_time_days).toBeNull();
+    expect(res.body.suggested_completes_goal_range.max).toBeLessThan(50_000);
+    const shortWindow = (await api.req('POST', FEASIBILITY, { body: { ...reference, locale: 'swe_se', expected_incidence_rate: 0.05, fielding_specification: { start_at: '2026-03-01T00:00:00Z', end_at: '2026-03-02T00:00:00Z' } } })).body;
+    const longWindow = (await api.req('POST', FEASIBILITY, { body: { ...reference, locale: 'swe_se', expected_incidence_rate: 0.05 } })).body;
+    expect(longWindow.suggested_completes_goal_range.max).toBeGreaterThan(shortWindow.suggested_completes_goal_range.max);
   });
 
   it('filling_goal up to 100,000 in 2025-12-18 (400 above), 10,000 before', async () => {
-    expect((await api.req('POST', FEASIBILITY, { body: { ...easy, filling_goal: 100_000 } })).status).toBe(200);
-    const over = await api.req('POST', FEASIBILITY, { body: { ...easy, filling_goal: 100_001 } });
+    expect((await api.req('POST', FEASIBILITY, { body: { ...reference, filling_goal: 100_000 } })).status).toBe(200);
+    const over = await api.req('POST', FEASIBILITY, { body: { ...reference, filling_goal: 100_001 } });
     expect(over.status).toBe(400);
     expect(over.body.invalid_params).toEqual([{ name: 'filling_goal', reason: 'must be at most 100000' }]);
     expect((await api.req('POST', FEASIBILITY, { body: { ...easy, filling_goal: 10_001 }, version: V_MID })).status).toBe(400);
@@ -49,50 +57,55 @@ describe('Feasibility › POST P/target-groups/calculate-feasibility', () => {
   });
 
   it('takes no project_id in 2025-12-18; allocations may hold supplier_ids, which narrow supply', async () => {
-    expect(paramNames(await api.req('POST', FEASIBILITY, { body: { ...easy, project_id: 'prj_1' } }))).toEqual(['project_id']);
-    const all = await api.req('POST', FEASIBILITY, { body: easy });
-    const some = await api.req('POST', FEASIBILITY, { body: { ...easy, allocations: { supplier_ids: [17] } } });
+    expect(paramNames(await api.req('POST', FEASIBILITY, { body: { ...reference, project_id: 'prj_1' } }))).toEqual(['project_id']);
+    const all = await api.req('POST', FEASIBILITY, { body: reference });
+    const some = await api.req('POST', FEASIBILITY, { body: { ...reference, allocations: { supplier_ids: [17] } } });
     expect(some.status).toBe(200);
-    expect(some.body.completes_per_day).toBeLessThan(all.body.completes_per_day);
-    expect(paramNames(await api.req('POST', FEASIBILITY, { body: { ...easy, allocations: { supplier_ids: [0] } } }))).toEqual(['allocations.supplier_ids[0]']);
+    expect(some.body.suggested_completes_goal_range.max).toBeLessThan(all.body.suggested_completes_goal_range.max);
+    expect(paramNames(await api.req('POST', FEASIBILITY, { body: { ...reference, allocations: { supplier_ids: [0] } } }))).toEqual(['allocations.supplier_ids[0]']);
   });
 
-  it('ID exclusions of a named target group shrink the population', async () => {
+  it('ID exclusions of a named target group shrink the population (the older versions\' target_group_id)', async () => {
     const { tg, tgPath } = await api.projectWithTargetGroup({ locale: 'swe_se' });
     const narrow = { ...easy, locale: 'swe_se', expected_incidence_rate: 0.05, filling_goal: 100, start_fielding_at: '2026-01-01T00:00:00Z', end_fielding_at: '2026-12-01T00:00:00Z' };
-    const before = (await api.req('POST', FEASIBILITY, { body: { ...narrow, target_group_id: tg.id } })).body.feasible_completes;
+    const before = (await api.req('POST', FEASIBILITY, { body: { ...narrow, target_group_id: tg.id }, version: V_MID })).body.feasible_completes;
     const ids = Array.from({ length: 60_000 }, (_, i) => `r${i}`).join('\n');
     const upload = await api.upload(`${tgPath}/exclusions/jobs/upload-respondents-by-file`, ids, 'RSID');
     await api.waitForJob(`${tgPath}/exclusions/jobs/upload-respondents-by-file/${upload.body.job_id}`);
-    const after = (await api.req('POST', FEASIBILITY, { body: { ...narrow, target_group_id: tg.id } })).body.feasible_completes;
+    const after = (await api.req('POST', FEASIBILITY, { body: { ...narrow, target_group_id: tg.id }, version: V_MID })).body.feasible_completes;
     expect(after).toBeLessThan(before);
-    expect((await api.req('POST', FEASIBILITY, { body: { ...narrow, target_group_id: 'tg_nope' } })).status).toBe(404);
+    expect((await api.req('POST', FEASIBILITY, { body: { ...narrow, target_group_id: 'tg_nope' }, version: V_MID })).status).toBe(404);
+    expect(paramNames(await api.req('POST', FEASIBILITY, { body: { ...reference, target_group_id: tg.id } }))).toEqual(['target_group_id']);
   });
 
-  it('profiles narrow the estimate and follow the request version\'s names', async () => {
-    const women = { object: 'regular', name: 'G', quotas_enabled: false, targets: [{ conditions: [{ object: 'selection', question_id: 43, option: '2' }] }] };
-    const all = (await api.req('POST', FEASIBILITY, { body: easy })).body.completes_per_day;
-    const narrowed = await api.req('POST', FEASIBILITY, { body: { ...easy, profiles: [women] } });
-    expect(narrowed.body.completes_per_day).toBeCloseTo(all / 2, 0);
-    const legacy = await api.req('POST', FEASIBILITY, { body: { ...easy, profiles: [{ name: 'G', quotas_enabled: false, ungrouped: [{ index: { object: 'selection', question_id: 43, option: '2' } }] }] }, version: V_OLD });
-    expect(legacy.body.completes_per_day).toBe(narrowed.body.completes_per_day);
-    expect((await api.req('POST', FEASIBILITY, { body: { ...easy, profiles: [{ name: 'G', ungrouped: [] }] } })).body.invalid_params[0].name).toBe('ungrouped');
+  it('profiles (under profiling) narrow the estimate and follow the request version\'s names', async () => {
+    const all = (await api.req('POST', FEASIBILITY, { body: easy, version: V_OLD })).body.completes_per_day;
+    const narrowedOld = await api.req('POST', FEASIBILITY, { body: { ...easy, profiles: [{ name: 'G', quotas_enabled: false, ungrouped: [{ index: { object: 'selection', question_id: 43, option: '2' } }] }] }, version: V_OLD });
+    expect(narrowedOld.body.completes_per_day).toBeCloseTo(all / 2, 0);
+    const wide = (await api.req('POST', FEASIBILITY, { body: { ...reference, filling_goal: 100 } })).body.suggested_completes_goal_range.max;
+    const narrowed = await api.req('POST', FEASIBILITY, { body: { ...reference, filling_goal: 100, profiling: { profile_adjustment_type: 'percentage', profiles: [women] } } });
+    expect(narrowed.status, narrowed.text).toBe(200);
+    expect(narrowed.body.suggested_completes_goal_range.max).toBeLessThan(wide);
+    expect((await api.req('POST', FEASIBILITY, { body: { ...reference, profiling: { profile_adjustment_type: 'percentage', profiles: [{ name: 'G', ungrouped: [] }] } } })).body.invalid_params[0].name).toBe('ungrouped');
+    expect(paramNames(await api.req('POST', FEASIBILITY, { body: { ...reference, profiles: [women] } }))).toEqual(['profiles']);
   });
 
   it('400 for malformed bodies and out-of-range values; 422 for an unsupported locale', async () => {
     for (const [body, name] of [
-      [{ ...easy, expected_incidence_rate: 0 }, 'expected_incidence_rate'],
-      [{ ...easy, expected_length_of_interview_minutes: 0 }, 'expected_length_of_interview_minutes'],
-      [{ ...easy, filling_goal: 0 }, 'filling_goal'],
-      [{ ...easy, locale: undefined }, 'locale'],
-      [{ ...easy, end_fielding_at: 'tomorrow' }, 'end_fielding_at'],
-      [{ ...easy, bogus: true }, 'bogus'],
+      [{ ...reference, expected_incidence_rate: 0 }, 'expected_incidence_rate'],
+      [{ ...reference, expected_length_of_interview_minutes: 0 }, 'expected_length_of_interview_minutes'],
+      [{ ...reference, filling_goal: 0 }, 'filling_goal'],
+      [{ ...reference, locale: undefined }, 'locale'],
+      [{ ...reference, business_unit_id: undefined }, 'business_unit_id'],
+      [{ ...reference, fielding_specification: { start_at: 'tomorrow', end_at: window.end_at } }, 'fielding_specification.start_at'],
+      [{ ...reference, fielding_specification: { start_at: window.start_at } }, 'fielding_specification.end_at'],
+      [{ ...reference, bogus: true }, 'bogus'],
     ] as const) {
       const res = await api.req('POST', FEASIBILITY, { body });
       expect(res.status).toBe(400);
       expect(paramNames(res)).toContain(name);
     }
-    expect((await api.req('POST', FEASIBILITY, { body: { ...easy, locale: 'xx_yy' } })).status).toBe(422);
+    expect((await api.req('POST', FEASIBILITY, { body: { ...reference, locale: 'xx_yy' } })).status).toBe(422);
   });
 });
 

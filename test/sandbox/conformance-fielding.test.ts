@@ -20,7 +20,7 @@ const END = { end_fielding_at: '2099-01-01T00:00:00Z' };
 async function liveTargetGroup() {
   const { tgPath } = await api.projectWithTargetGroup({ live_url: 'https://survey.example/s' });
   const launch = await api.req('POST', `${tgPath}/fielding-run-jobs/launch-from-draft`, { body: END });
-  const job = await api.waitForJob(`${tgPath}/fielding-run-jobs/launch-from-draft/${launch.body.job_id}`);
+  const job = await api.waitForJob(launch.headers.get('location')!);
   const runPath = `${tgPath}/fielding-runs/${job.body.created_fielding_run_id}`;
   return { tgPath, runPath };
 }
@@ -35,13 +35,14 @@ describe('States and transitions › launch from draft', () => {
     expect(await api.state()).toEqual(before);
   });
 
-  it('answers 201 with the job and its Location; the group goes live only when the job completes', async () => {
+  it('answers 201 without a body, the job named by its Location; the group goes live only when the job completes', async () => {
     sb.setFaults({ job_duration_ms: 150 });
     const { tgPath } = await api.projectWithTargetGroup({ live_url: 'https://survey.example/s' });
     const res = await api.req('POST', `${tgPath}/fielding-run-jobs/launch-from-draft`, { body: END });
     expect(res.status).toBe(201);
-    expect(res.body.status).toBe('Processing');
-    expect(res.headers.get('location')).toBe(`${tgPath}/fielding-run-jobs/launch-from-draft/${res.body.job_id}`);
+    expect(res.text).toBe('');
+    expect(res.headers.get('location')).toMatch(new RegExp(`^${tgPath}/fielding-run-jobs/launch-from-draft/[0-9A-Z]{26}$`));
+    expect((await api.req('GET', res.headers.get('location')!)).body.status).toBe('Processing');
     expect((await api.req('GET', tgPath)).body.status).toBe('draft');
     const job = await api.waitForJob(res.headers.get('location')!);
     expect(job.body.status).toBe('Completed');
@@ -74,7 +75,7 @@ describe('States and transitions › launch from draft', () => {
     sb.setFaults({ job_duration_ms: 5, job_failure_rate: 1 });
     const { tgPath } = await api.projectWithTargetGroup({ live_url: 'https://survey.example/s' });
     const res = await api.req('POST', `${tgPath}/fielding-run-jobs/launch-from-draft`, { body: END });
-    const job = await api.waitForJob(`${tgPath}/fielding-run-jobs/launch-from-draft/${res.body.job_id}`);
+    const job = await api.waitForJob(res.headers.get('location')!);
     expect(job.body.status).toBe('Failed');
     expect(job.body.failure_reason).toMatchObject({ code: 'job_failed', description: expect.any(String) });
     expect(job.body).not.toHaveProperty('created_fielding_run_id');
@@ -99,15 +100,17 @@ describe('States and transitions › fielding run control', () => {
     const { runPath } = await liveTargetGroup();
     const res = await api.req('GET', runPath);
     expect(res.status).toBe(200);
-    expect(res.body.status).toBe('live');
+    expect(Object.keys(res.body).sort()).toEqual(['end_fielding_at', 'id', 'last_changed_at', 'last_changed_by', 'start_fielding_at', 'status', 'version']);
+    expect(res.body).toMatchObject({ status: 'live', version: 1, end_fielding_at: '2099-01-01T00:00:00.000Z' });
     expect(res.headers.get('etag')).toMatch(/^".+"$/);
   });
 
-  it('requires If-Match (428), refuses a stale ETag (412), answers 204 with a new ETag', async () => {
+  it('requires If-Match (400 naming it), refuses a stale ETag (412), answers 204 with a new ETag', async () => {
     const { tgPath, runPath } = await liveTargetGroup();
     const etag = (await api.req('GET', runPath)).headers.get('etag')!;
     const missing = await api.req('POST', `${runPath}/pause`);
-    expect(missing.status).toBe(428);
+    expect(missing.status).toBe(400);
+    expect(paramNames(missing)).toEqual(['If-Match']);
     const paused = await api.req('POST', `${runPath}/pause`, { headers: { 'if-match': etag } });
     expect(paused.status).toBe(204);
     const fresh = paused.headers.get('etag');

@@ -63,7 +63,7 @@ describe('Idempotency', () => {
     const up3 = await api.upload(`${tgPath}/exclusions/jobs/upload-respondents-by-file`, 'a\nb\n', 'ACCESS_RESPONDENT_GUID', { headers: key('up') });
     expect(up3.status).toBe(422);
     const l1 = await api.req('POST', `${tgPath}/fielding-run-jobs/launch-from-draft`, { body: { end_fielding_at: '2099-01-01T00:00:00Z' }, headers: key('launch') });
-    await api.waitForJob(`${tgPath}/fielding-run-jobs/launch-from-draft/${l1.body.job_id}`);
+    await api.waitForJob(l1.headers.get('location')!);
     const l2 = await api.req('POST', `${tgPath}/fielding-run-jobs/launch-from-draft`, { body: { end_fielding_at: '2099-01-01T00:00:00Z' }, headers: key('launch') });
     expect(l2.status).toBe(201);
     expect(l2.body).toEqual(l1.body);

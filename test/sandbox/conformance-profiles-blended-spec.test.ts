@@ -202,12 +202,18 @@ describe('Profiles › blended profiles in the spec shape (conditions on several
 
   it('narrows feasibility like any profile', async () => {
     const feasibility = (profiles: unknown[]) =>
-      api.req('POST', `${P()}/target-groups/calculate-feasibility`, { body: { locale: 'eng_us', expected_incidence_rate: 0.5, expected_length_of_interview_minutes: 10, filling_goal: 200, profiles } });
+      api.req('POST', `${P()}/target-groups/calculate-feasibility`, {
+        body: {
+          business_unit_id: 2001, locale: 'eng_us', expected_incidence_rate: 0.5, expected_length_of_interview_minutes: 10, filling_goal: 200,
+          fielding_specification: { start_at: '2026-03-01T00:00:00Z', end_at: '2026-03-15T00:00:00Z' },
+          ...(profiles.length ? { profiling: { profile_adjustment_type: 'percentage', profiles } } : {}),
+        },
+      });
     const open = await feasibility([]);
     const narrow = await feasibility([ageGender({ quotas_enabled: false, targets: [cell('a', [gender('1'), age(18, 24)])] })]);
     expect([open.status, narrow.status]).toEqual([200, 200]);
-    expect(narrow.body.feasible_completes).toBeLessThan(open.body.feasible_completes * 0.2);
-    expect(narrow.body.feasible_completes).toBeGreaterThan(0);
+    expect(narrow.body.suggested_completes_goal_range.max).toBeLessThan(open.body.suggested_completes_goal_range.max * 0.2);
+    expect(narrow.body.suggested_completes_goal_range.max).toBeGreaterThan(0);
   });
 });
 

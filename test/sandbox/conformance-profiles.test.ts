@@ -54,7 +54,7 @@ async function launch(tgPath: string) {
   const body = { ...update.body };
   const res = await api.req('POST', `${tgPath}/fielding-run-jobs/launch-from-draft`, { body: { end_fielding_at: '2099-01-01T00:00:00Z' } });
   expect(res.status, res.text).toBe(201);
-  await api.waitForJob(`${tgPath}/fielding-run-jobs/launch-from-draft/${res.body.job_id}`);
+  await api.waitForJob(res.headers.get('location')!);
   return body;
 }
 

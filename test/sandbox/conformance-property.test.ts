@@ -31,12 +31,12 @@ beforeAll(async () => {
   const upload = await api.upload(`${tgPath}/exclusions/jobs/upload-respondents-by-file`, 'a\nb\n', 'RSID');
   await api.waitForJob(`${tgPath}/exclusions/jobs/upload-respondents-by-file/${upload.body.job_id}`);
   const launch = await api.req('POST', `${tgPath}/fielding-run-jobs/launch-from-draft`, { body: { end_fielding_at: '2099-01-01T00:00:00Z' } });
-  const launched = await api.waitForJob(`${tgPath}/fielding-run-jobs/launch-from-draft/${launch.body.job_id}`);
+  const launched = await api.waitForJob(launch.headers.get('location')!);
   const group = (await api.req('POST', `${P()}/exclusion-groups`, { body: { name: 'G', target_group_ids: [tg.id] } })).body;
   ids.account_id = ['1001', '1001', '1001', '1002'];
   ids.project_id = [project.id];
   ids.target_group_id = [tg.id, draft.id];
-  ids.job_id = [upload.body.job_id, launch.body.job_id];
+  ids.job_id = [upload.body.job_id, launched.body.job_id];
   ids.fielding_run_id = [launched.body.created_fielding_run_id];
   ids.exclusion_group_id = [group.id];
 });

@@ -42,6 +42,16 @@ const FIELDS: Record<string, fc.Arbitrary<unknown>> = {
   compression: fc.constantFrom('gzip', null, 'deflate', 1),
   start_fielding_at: fc.constantFrom('2026-01-01T00:00:00Z', 'soon'),
   end_fielding_at: fc.constantFrom('2026-02-01T00:00:00Z', '2025-01-01T00:00:00Z'),
+  fielding_specification: fc.oneof(
+    fc.constant({ start_at: '2026-01-01T00:00:00Z', end_at: '2026-02-01T00:00:00Z' }),
+    fc.constant({ start_at: '2026-02-01T00:00:00Z', end_at: '2026-01-01T00:00:00Z' }),
+    fc.jsonValue({ maxDepth: 2 }),
+  ),
+  profiling: fc.oneof(
+    fc.constant({ profile_adjustment_type: 'percentage', profiles: [{ object: 'regular', name: 'G', quotas_enabled: false, targets: [{ conditions: [selection('1')] }] }] }),
+    fc.constant({ profile_adjustment_type: 'nominal', profiles: [{ name: 'G', quotas_enabled: false, ungrouped: [{ index: selection('2') }] }] }),
+    fc.jsonValue({ maxDepth: 3 }),
+  ),
   target_group_id: fc.oneof(fc.constant('tg_nope'), fc.jsonValue({ maxDepth: 0 })),
   business_unit_id: fc.constantFrom(2001, 2101, 'x'),
   quotas_enabled: fc.jsonValue({ maxDepth: 0 }),
@@ -66,7 +76,7 @@ const RELEVANT: [RegExp, string[]][] = [
   [/disable-quotas$/, ['profile_ids']],
   [/convert-to-regular-profile$/, ['profile_id']],
   [/group-quotas$/, ['profile_id', 'target_ids', 'name']],
-  [/calculate-feasibility$/, ['locale', 'expected_incidence_rate', 'expected_length_of_interview_minutes', 'filling_goal', 'allocations', 'profiles', 'target_group_id', 'business_unit_id', 'start_fielding_at', 'end_fielding_at']],
+  [/calculate-feasibility$/, ['locale', 'expected_incidence_rate', 'expected_length_of_interview_minutes', 'filling_goal', 'allocations', 'profiles', 'profiling', 'target_group_id', 'business_unit_id', 'fielding_specification', 'start_fielding_at', 'end_fielding_at']],
   [/suggest-days$/, ['locale', 'price', 'length_of_interview', 'incidence_rate', 'completes']],
   [/webhooks/, ['url', 'events', 'compression']],
 ];
@@ -88,7 +98,7 @@ beforeAll(async () => {
   const live = await api.createTargetGroup(project.id, { live_url: 'https://s.example/x' });
   const livePath = `${P()}/projects/${project.id}/target-groups/${live.id}`;
   const launch = await api.req('POST', `${livePath}/fielding-run-jobs/launch-from-draft`, { body: { end_fielding_at: '2099-01-01T00:00:00Z' } });
-  await api.waitForJob(`${livePath}/fielding-run-jobs/launch-from-draft/${launch.body.job_id}`);
+  await api.waitForJob(launch.headers.get('location')!);
   const webhook = await api.req('POST', '/v1/accounts/1001/webhooks', { body: { url: 'http://127.0.0.1:9/h', events: ['com.svc.session.updated'] } });
   ids.account_id = ['1001', '1001', '1001', '1001', '1002'];
   ids.project_id = [project.id];

@@ -29,7 +29,7 @@ async function liveGroup(overrides: Record<string, unknown> = {}, setup?: (tgPat
   if (setup) await setup(made.tgPath);
   const launch = await api.req('POST', `${made.tgPath}/fielding-run-jobs/launch-from-draft`, { body: { end_fielding_at: '2099-01-01T00:00:00Z' } });
   expect(launch.status, launch.text).toBe(201);
-  await api.waitForJob(`${made.tgPath}/fielding-run-jobs/launch-from-draft/${launch.body.job_id}`);
+  await api.waitForJob(launch.headers.get('location')!);
   return made;
 }
 
@@ -95,7 +95,7 @@ describe('Reporting › target group performance', () => {
     const made = await api.projectWithTargetGroup({ live_url: 'https://survey.example/s', filling_goal: 10_000, expected_incidence_rate: 0.01 });
     const end = new Date(Date.now() + 2 * 3_600_000).toISOString();
     const launch = await api.req('POST', `${made.tgPath}/fielding-run-jobs/launch-from-draft`, { body: { end_fielding_at: end } });
-    await api.waitForJob(`${made.tgPath}/fielding-run-jobs/launch-from-draft/${launch.body.job_id}`);
+    await api.waitForJob(launch.headers.get('location')!);
     await advance(60);
     expect((await api.req('GET', made.tgPath)).body.status).toBe('live');
     await advance(90);
@@ -126,7 +126,7 @@ describe('Reporting › target group performance', () => {
     const second = await api.createTargetGroup(first.project.id, { live_url: 'https://survey.example/s', filling_goal: 40, expected_incidence_rate: 1, respondent_activity_exclusions: [{ type: 'target-group', id: first.tg.id }] });
     const path = `${P()}/projects/${first.project.id}/target-groups/${second.id}`;
     const launch = await api.req('POST', `${path}/fielding-run-jobs/launch-from-draft`, { body: { end_fielding_at: '2099-01-01T00:00:00Z' } });
-    await api.waitForJob(`${path}/fielding-run-jobs/launch-from-draft/${launch.body.job_id}`);
+    await api.waitForJob(launch.headers.get('location')!);
     await advance(24 * 60);
     // A reconciled complete (Complete -> Terminate) no longer excludes; judge by the final status in the first group.
     const stillComplete = new Set((await sessions(first.tg.id)).filter((s) => s.status === 'Complete').map((s) => s.respondent_id));

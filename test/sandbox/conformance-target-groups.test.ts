@@ -119,7 +119,7 @@ describe('Endpoints › Target groups', () => {
   it('allows draft update only while the target group is a draft (422 afterwards)', async () => {
     const tg = await api.createTargetGroup(projectId, { live_url: 'https://s.example/a' });
     const launch = await api.req('POST', `${tgs}/${tg.id}/fielding-run-jobs/launch-from-draft`, { body: { end_fielding_at: '2099-01-01T00:00:00Z' } });
-    await api.waitForJob(`${tgs}/${tg.id}/fielding-run-jobs/launch-from-draft/${launch.body.job_id}`);
+    await api.waitForJob(launch.headers.get('location')!);
     const res = await api.req('PUT', `${tgs}/${tg.id}`, { body: draftBody() });
     expect(res.status).toBe(422);
     expect(res.body.object).toBe('invalid_state_error');

@@ -75,7 +75,7 @@ const eventsOfType = (type: string) => received.filter((r) => r.event.type === t
 async function liveGroup(filling_goal = 20) {
   const made = await api.projectWithTargetGroup({ live_url: 'https://survey.example/s', filling_goal });
   const launch = await api.req('POST', `${made.tgPath}/fielding-run-jobs/launch-from-draft`, { body: { end_fielding_at: '2099-01-01T00:00:00Z' } });
-  await api.waitForJob(`${made.tgPath}/fielding-run-jobs/launch-from-draft/${launch.body.job_id}`);
+  await api.waitForJob(launch.headers.get('location')!);
   return made;
 }
 

@@ -120,7 +120,9 @@ describe('pricing', () => {
 });
 
 describe('readFeasibilityRequest', () => {
-  const body = { locale: 'en_US', expected_incidence_rate: 0.3, expected_length_of_interview_minutes: 12, filling_goal: 1000 };
+  const window = { start_at: '2026-03-02T10:00:00.000Z', end_at: '2026-03-16T10:00:00.000Z' };
+  const body = { business_unit_id: 2001, locale: 'en_US', expected_incidence_rate: 0.3, expected_length_of_interview_minutes: 12, filling_goal: 1000, fielding_specification: window };
+  const legacyBody = { locale: 'en_US', expected_incidence_rate: 0.3, expected_length_of_interview_minutes: 12, filling_goal: 1000 };
   const reject = (value: unknown, version: '2025-02-17' | '2025-12-18' = '2025-12-18') => {
     try {
       readFeasibilityRequest(value, version, Date.parse('2026-03-02T10:00:00Z'));
@@ -130,30 +132,47 @@ describe('readFeasibilityRequest', () => {
     throw new Error('expected a rejection');
   };
 
-  it('defaults the window to 14 days from now and reads supplier_ids from allocations', () => {
+  it('reads the reference\'s body in 2025-12-18: the window from fielding_specification, supplier_ids from allocations', () => {
     const request = readFeasibilityRequest({ ...body, allocations: { supplier_ids: [3, 4] } }, '2025-12-18', 0);
     expect(request.fieldingDays).toBe(14);
     expect(request.supplierIds).toEqual([3, 4]);
     expect(request.market.locale).toBe('en_US');
+    expect(request).toMatchObject({ businessUnitId: 2001, referenceShape: true });
+  });
+
+  it('defaults the window to 14 days from now in the older versions\' own body', () => {
+    const request = readFeasibilityRequest(legacyBody, '2025-02-17', 0);
+    expect(request.fieldingDays).toBe(14);
+    expect(request.referenceShape).toBeUndefined();
   });
 
   it('caps filling_goal at 100,000 in 2025-12-18 and 10,000 before', () => {
     expect(readFeasibilityRequest({ ...body, filling_goal: 100_000 }, '2025-12-18', 0).fillingGoal).toBe(100_000);
     expect(reject({ ...body, filling_goal: 100_001 }).invalidParams![0]).toEqual({ name: 'filling_goal', reason: 'must be at most 100000' });
-    expect(reject({ ...body, filling_goal: 10_001 }, '2025-02-17').status).toBe(400);
+    expect(reject({ ...legacyBody, filling_goal: 10_001 }, '2025-02-17').status).toBe(400);
   });
 
-  it('refuses project_id in 2025-12-18, bad windows, bad supplier ids and unknown locales', () => {
+  it('requires business_unit_id and fielding_specification; refuses project_id, completes_goal, top-level profiles, bad windows, bad supplier ids and unknown locales', () => {
+    const { business_unit_id: _b, ...noUnit } = body;
+    expect(reject(noUnit).invalidParams).toContainEqual({ name: 'business_unit_id', reason: 'is required' });
+    const { fielding_specification: _f, ...noWindow } = body;
+    expect(reject(noWindow).invalidParams).toContainEqual({ name: 'fielding_specification', reason: 'is required' });
     expect(reject({ ...body, project_id: 'p1' }).invalidParams![0].name).toBe('project_id');
-    expect(reject({ ...body, start_fielding_at: '2026-03-05T00:00:00Z', end_fielding_at: '2026-03-04T00:00:00Z' }).invalidParams![0].name).toBe('end_fielding_at');
+    expect(reject({ ...body, completes_goal: 10 }).invalidParams![0].name).toBe('completes_goal');
+    expect(reject({ ...body, profiles: [] }).invalidParams![0].name).toBe('profiles');
+    expect(reject({ ...body, fielding_specification: { start_at: '2026-03-05T00:00:00Z', end_at: '2026-03-04T00:00:00Z' } }).invalidParams![0].name).toBe('fielding_specification.end_at');
+    expect(reject({ ...body, business_unit_id: '2001' }).invalidParams![0].name).toBe('business_unit_id');
     expect(reject({ ...body, allocations: { supplier_ids: ['x'] } }).invalidParams![0].name).toBe('allocations.supplier_ids[0]');
     expect(reject({ ...body, locale: 'xx_YY' }).status).toBe(422);
     expect(reject({ ...body, expected_incidence_rate: 0 }).status).toBe(400);
   });
 
-  it('reads profiles in the request version (old names before 2025-12-18)', () => {
-    const legacy = readFeasibilityRequest({ ...body, profiles: [{ name: 'G', quotas_enabled: false, ungrouped: [{ index: { object: 'selection', question_id: 43, option: '1' } }] }] }, '2025-05-27', 0);
+  it('reads profiles under profiling, and in the request version (old names before 2025-12-18)', () => {
+    const gender = { object: 'regular', name: 'G', quotas_enabled: false, targets: [{ conditions: [{ object: 'selection', question_id: 43, option: '1' }] }] };
+    expect(readFeasibilityRequest({ ...body, profiling: { profile_adjustment_type: 'percentage', profiles: [gender] } }, '2025-12-18', 0).rawProfiles).toHaveLength(1);
+    expect(reject({ ...body, profiling: { profiles: [gender] } }).invalidParams).toContainEqual({ name: 'profiling.profile_adjustment_type', reason: 'is required' });
+    const legacy = readFeasibilityRequest({ ...legacyBody, profiles: [{ name: 'G', quotas_enabled: false, ungrouped: [{ index: { object: 'selection', question_id: 43, option: '1' } }] }] }, '2025-05-27', 0);
     expect(legacy.rawProfiles).toEqual([{ name: 'G', quotas_enabled: false, object: 'regular', targets: [{ conditions: [{ object: 'selection', question_id: 43, option: '1' }] }] }]);
-    expect(reject({ ...body, profiles: [{ ungrouped: [] }] }).invalidParams![0].name).toBe('ungrouped');
+    expect(reject({ ...body, profiling: { profile_adjustment_type: 'percentage', profiles: [{ ungrouped: [] }] } }).invalidParams![0].name).toBe('ungrouped');
   });
 });

@@ -195,7 +195,8 @@ export class FakeApi {
         results: input.items.map((item, n) => {
           const goal = Number(item.feasibility.filling_goal);
           const feasible = this.feasible(keys[n], goal);
-          return { ok: true as const, feasibility: { feasible, feasible_completes: feasible ? goal * 10 : Math.floor(goal / 2), filling_goal: goal }, prediction: { cost_per_interview: { value: '2.50', currency_code: 'USD' } } };
+          const max = feasible ? goal * 10 : Math.floor(goal / 2);
+          return { ok: true as const, feasibility: { suggested_price: { value: '2.50', currency_code: 'USD' }, suggested_completes_goal_range: { min: Math.floor(max * 0.9), max } } };
         }),
       };
     },

@@ -26,6 +26,11 @@ import { JobCreated, JobStatusAnswer } from './jobs';
 import { WebhookAnswer, WebhookCreated, WebhookRequest } from './webhooks';
 import { CreatedDraftTargetGroupResponse, DraftTargetGroupRequest } from './target-groups';
 import { CreateProjectRequest, CreateProjectResponse, ProjectDetails, ProjectOverview, UpdateProjectRequest, UpdateProjectResponse } from './projects';
+import { ErrorBody } from './common';
+import { SuggestDaysAnswer, SuggestDaysRequest } from './calendar';
+import { FeasibilityAnswer, FeasibilityRequest } from './feasibility';
+import { FieldingRunAnswer, LaunchFromDraftRequest, LaunchJobAnswer } from './fielding';
+import { RecontactJobAnswer } from './recontact';
 
 export interface WireOperation {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -41,6 +46,35 @@ export interface WireOperation {
 
 const EG = '/demand/accounts/{account_id}/exclusion-groups';
 const TG = '/demand/accounts/{account_id}/projects/{project_id}/target-groups/{target_group_id}';
+const RUN = `${TG}/fielding-runs/{fielding_run_id}`;
+const RECONTACT_UPLOAD = `${TG}/recontacts/jobs/upload-respondents-by-file`;
+/** A fielding-run control: If-Match, 204 with the new ETag; 412 precondition_failed_error, 422 invalid_state_error (read, then decided on). */
+const control = (action: string): WireOperation => ({
+  method: 'POST', path: `${RUN}/${action}`, answers: { 204: null, 412: ErrorBody, 422: ErrorBody }, headers: ['if-match'],
+});
+
+/**
+ * Feasibility, the calendar's suggest-days, launch from draft and the fielding runs, and the recontact upload
+ * (their contract test: test/contract/launch-fielding.contract.test.ts).
+ */
+export const LAUNCH_FIELDING_OPERATIONS: Readonly<Record<string, WireOperation>> = {
+  calculate_target_group_feasibility: {
+    method: 'POST', path: '/demand/accounts/{account_id}/target-groups/calculate-feasibility', request: FeasibilityRequest, answers: { 200: FeasibilityAnswer },
+  },
+  suggest_days: { method: 'POST', path: '/demand/intelligent-calendar/suggest-days', request: SuggestDaysRequest, answers: { 200: SuggestDaysAnswer } },
+  create_launch_fielding_run_from_draft_job: {
+    method: 'POST', path: `${TG}/fielding-run-jobs/launch-from-draft`, request: LaunchFromDraftRequest, answers: { 201: null }, headers: ['idempotency-key'],
+  },
+  get_launch_fielding_run_from_draft_job: { method: 'GET', path: `${TG}/fielding-run-jobs/launch-from-draft/{job_id}`, answers: { 200: LaunchJobAnswer } },
+  get_fielding_run: { method: 'GET', path: RUN, answers: { 200: FieldingRunAnswer } },
+  pause_fielding_run: control('pause'),
+  resume_fielding_run: control('resume'),
+  complete_fielding_run: control('complete'),
+  recontact_create_upload_respondents_by_file_job: {
+    method: 'POST', path: RECONTACT_UPLOAD, answers: { 201: JobCreated }, headers: ['idempotency-key', 'entity_type'],
+  },
+  get_recontact_upload_respondents_by_file_job: { method: 'GET', path: `${RECONTACT_UPLOAD}/{job_id}`, answers: { 200: RecontactJobAnswer } },
+};
 
 export const WIRE_OPERATIONS: Readonly<Record<string, WireOperation>> = {
   get_user_accounts: { method: 'GET', path: '/accounts', answers: { 200: AccountsList } },
@@ -90,6 +124,7 @@ export const WIRE_OPERATIONS: Readonly<Record<string, WireOperation>> = {
   create_webhook: { method: 'POST', path: '/accounts/{account_id}/webhooks', request: WebhookRequest, answers: { 201: WebhookCreated }, headers: ['idempotency-key'] },
   update_webhook: { method: 'PUT', path: '/accounts/{account_id}/webhooks/{webhook_id}', request: WebhookRequest, answers: { 200: WebhookAnswer } },
   delete_webhook: { method: 'DELETE', path: '/accounts/{account_id}/webhooks/{webhook_id}', answers: { 204: null } },
+  ...LAUNCH_FIELDING_OPERATIONS,
 };
 
 /** The operation of a call, by method and path (without query, starting `/v1/`). */
