@@ -18,6 +18,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { RequestLogEntry } from '../sandbox';
 import proto from '@temporalio/proto';
 import { studyWorkflowId } from '../workflows/messages';
@@ -159,10 +160,20 @@ function shortRoute(route: string): string {
   return route.replace('/v1/demand/accounts/{account_id}', '').replace('/projects/{project_id}/target-groups/{target_group_id}', '/TG');
 }
 
+/**
+ * The benchmark study in the format of the checkout under test: a --compare checkout from before a study
+ * format change writes its study with its own bench/bench-stack.ts.
+ */
+async function studyYamlOf(root: string): Promise<typeof benchStudyYaml> {
+  if (path.resolve(root) === REPO_ROOT) return benchStudyYaml;
+  const theirs = (await import(pathToFileURL(path.join(root, 'bench', 'bench-stack.ts')).href)) as { benchStudyYaml: typeof benchStudyYaml };
+  return theirs.benchStudyYaml;
+}
+
 async function studyflowRun(bench: BenchStack, root: string, workerPid: number | undefined, n: number, runId: string, reapply: boolean): Promise<BuyerViewRun> {
   const studyId = `bv-${runId}`;
   const file = path.join(bench.dir, `${studyId}.yaml`);
-  fs.writeFileSync(file, benchStudyYaml(studyId, n));
+  fs.writeFileSync(file, (await studyYamlOf(root))(studyId, n));
   const temporalPid = processNamed(bench.temporal.pid, 'temporal');
   await waitForIdleProcesses([temporalPid, workerPid, bench.sandbox.pid]);
   const meter = cpuMeter({ temporalServer: temporalPid, worker: workerPid });
