@@ -342,7 +342,7 @@ function applySection(apply: ApplyLatencyResult | undefined, overhead?: EngineOv
       `(the default of 20 activity starts per second would be the bound for big studies; see API economy). A warm-up study${apply.warmUpTargetGroups ? ` of ${apply.warmUpTargetGroups} target groups` : ''} runs first and is not counted.` +
       (apply.repeat && apply.repeat > 1 ? ` Every size is applied ${apply.repeat} times, as fresh studies; the table shows the median run (its figures everywhere below) and lists all runs.` : ''),
     '',
-    '"Live after" is from the start of `studyflow apply` until the last target group was live, as the study workflow recorded it; "CLI returned" is when the command exited (it polls every 500 ms).',
+    '"Live after" is from the start of `studyflow apply` until the last target group was live, as the study workflow recorded it; "CLI returned" is when the command exited (it waits on the awaitRevision update of the study workflow, which completes when the revision settles; it runs inside the benchmark process here, so its start-up is not in it: "Speed as a buyer sees it" times it as its own process).',
     '',
   );
   if (apply.chain) {
