@@ -19,7 +19,8 @@ export function describeOperationChecks(operations: Readonly<Record<string, Wire
       expect(seen.length).toBeGreaterThan(0);
       for (const e of seen) {
         if (op.headers?.includes('idempotency-key')) expect(e.idempotencyKey, `${id} Idempotency-Key`).toMatch(/\S/);
-        if (op.headers?.includes('if-match')) expect(e.ifMatch, `${id} If-Match`).toMatch(/^".+"$/);
+        // If-Match carries an entity tag as RFC 9110 writes it, strong or weak.
+        if (op.headers?.includes('if-match')) expect(e.ifMatch, `${id} If-Match`).toMatch(/^(W\/)?".+"$/);
         if (op.headers?.includes('entity_type')) expect(e.query.entity_type, `${id} entity_type`).toMatch(/^(RSID|ACCESS_RESPONDENT_GUID)$/);
       }
     });

@@ -6,14 +6,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { createBlobStore } from '../../activities/blob-store';
 import { createApiConfig } from '../../activities/http/api-config';
 import { createDemandApiClient } from '../../activities/http/demand-api-client';
-import { LAUNCH_FIELDING_OPERATIONS, WIRE_OPERATIONS, wireOperationOf } from '../../activities/http/wire/operations';
+import { LAUNCH_FIELDING_OPERATIONS, WIRE_OPERATIONS } from '../../activities/http/wire/operations';
 import { createActivities } from '../../activities/index';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index';
-import { answerProblems, referenceAvailable, referenceOperation, requestProblems } from './reference-openapi';
+import { describeOperationChecks, type ReferenceGaps } from './operation-checks';
 import { recordingClient, type RecordedExchange } from './recording-client';
 
 const ctx = { accountId: '1001', apiVersion: '2025-12-18' as const };
@@ -114,7 +114,7 @@ afterAll(async () => {
  * wire: the spec's explicit deviations (kept as the spec says), and the fields whose formats follow once
  * the study format carries them (docs/api-conventions.md, "Not yet on the reference's wire").
  */
-const REFERENCE_GAPS: Record<string, Array<{ problem: RegExp; why: string }>> = {
+const REFERENCE_GAPS: ReferenceGaps = {
   create_target_group: [{ problem: /must have required property 'completes_goal'/, why: 'spec: filling_goal on draft create and update (the reference: completes_goal)' }],
   update_target_group: [{ problem: /must have required property 'completes_goal'/, why: 'spec: filling_goal on draft create and update (the reference: completes_goal)' }],
   get_list_target_groups: [
@@ -122,48 +122,9 @@ const REFERENCE_GAPS: Record<string, Array<{ problem: RegExp; why: string }>> = 
   ],
 };
 
-const byOperation = (id: string) => exchanges.filter((e) => wireOperationOf(e.method, e.path.split('?')[0]) === id);
-
 // Operations with a contract test of their own (launch-fielding.contract.test.ts) are checked there.
-describe.each(Object.keys(WIRE_OPERATIONS).filter((id) => !(id in LAUNCH_FIELDING_OPERATIONS)))('%s', (id) => {
-  const op = WIRE_OPERATIONS[id];
-
-  it('is exercised by the run, each request carrying the headers the operation needs', () => {
-    const seen = byOperation(id);
-    expect(seen.length).toBeGreaterThan(0);
-    for (const e of seen) {
-      if (op.headers?.includes('idempotency-key')) expect(e.idempotencyKey, `${id} Idempotency-Key`).toMatch(/\S/);
-      if (op.headers?.includes('if-match')) expect(e.ifMatch, `${id} If-Match`).toMatch(/\S/);
-      if (op.headers?.includes('entity_type')) expect(e.query.entity_type, `${id} entity_type`).toMatch(/^(RSID|ACCESS_RESPONDENT_GUID)$/);
-    }
-  });
-
-  it('the client sends the body studyflow\'s wire schema gives, and the sandbox answers a status and body it reads', () => {
-    for (const e of byOperation(id)) {
-      if (op.request) expect(op.request.safeParse(e.json).error?.issues ?? [], `${id} request`).toEqual([]);
-      else expect(e.json, `${id} sends no body`).toBeUndefined();
-      expect(Object.keys(op.answers).map(Number), `${id} status`).toContain(e.status);
-      const schema = op.answers[e.status];
-      if (schema) expect(schema.safeParse(e.body).error?.issues ?? [], `${id} answer`).toEqual([]);
-      else expect(e.body === undefined || e.body === null || e.body === '', `${id} answers ${e.status} without a body`).toBe(true);
-    }
-  });
-
-  it.skipIf(!referenceAvailable)('request and answer fit the reference\'s own JSON schemas (ajv from the yml), apart from the listed gaps', () => {
-    expect(referenceOperation(id)).toEqual({ method: op.method, path: op.path });
-    const gaps = REFERENCE_GAPS[id] ?? [];
-    const used = new Set<number>();
-    const unexplained = (problems: string[]) =>
-      problems.filter((problem) => {
-        const i = gaps.findIndex((g) => g.problem.test(problem));
-        if (i >= 0) used.add(i);
-        return i < 0;
-      });
-    for (const e of byOperation(id)) {
-      expect(unexplained(requestProblems(id, e.json)), `${id} request vs reference`).toEqual([]);
-      expect(unexplained(answerProblems(id, e.status, e.body)), `${id} answer vs reference`).toEqual([]);
-    }
-    // A gap that no longer shows is closed: remove it from the list (and from docs/api-conventions.md).
-    expect(gaps.filter((_, i) => !used.has(i)).map((g) => g.why), `${id} stale gaps`).toEqual([]);
-  });
-});
+describeOperationChecks(
+  Object.fromEntries(Object.entries(WIRE_OPERATIONS).filter(([id]) => !(id in LAUNCH_FIELDING_OPERATIONS))),
+  () => exchanges,
+  REFERENCE_GAPS,
+);
