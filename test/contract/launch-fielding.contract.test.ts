@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { createBlobStore } from '../../activities/blob-store';
-import { createApiConfig } from '../../activities/http/api-config';
 import { createDemandApiClient } from '../../activities/http/demand-api-client';
 import { LAUNCH_FIELDING_OPERATIONS } from '../../activities/http/wire/operations';
 import { createActivities } from '../../activities/index';
@@ -17,6 +16,7 @@ import { suggestDaysRequest } from '../../plan/server-checks';
 import type { DesiredTargetGroup } from '../../plan/types';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index';
 import { describeOperationChecks } from './operation-checks';
+import { sandboxApiConfig } from '../activities/helpers/sandbox-harness';
 import { recordingClient, type RecordedExchange } from './recording-client';
 
 const ctx = { accountId: '1001', apiVersion: '2025-12-18' as const };
@@ -31,13 +31,7 @@ beforeAll(async () => {
   sandbox = await startSandbox({ quiet: true });
   agent = new Agent({ keepAliveTimeout: 1000 });
   blobDir = await mkdtemp(join(tmpdir(), 'studyflow-contract-launch-'));
-  const config = createApiConfig({
-    baseUrl: sandbox.info.base_url,
-    authUrl: sandbox.info.auth_url,
-    audience: sandbox.info.audience,
-    clientId: sandbox.info.client_id,
-    clientSecret: sandbox.info.client_secret,
-  });
+  const config = sandboxApiConfig(sandbox);
   const blobs = createBlobStore({ dir: blobDir });
   const a = createActivities({
     api: recordingClient(createDemandApiClient({ config, dispatcher: agent }), exchanges),

@@ -5,13 +5,13 @@
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlobStore } from '../../activities/blob-store';
-import { createApiConfig } from '../../activities/http/api-config';
 import { createDemandApiClient, type ApiRequest, type ApiResponse, type DemandApiClient } from '../../activities/http/demand-api-client';
 import { createActivities } from '../../activities/index';
 import { holdsDesired } from '../../plan/compare';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index';
 import { rejectionOf } from '../activities/helpers/mock-api';
 import { referenceAvailable, requiredAnswerHeaders } from './reference-openapi';
+import { sandboxApiConfig } from '../activities/helpers/sandbox-harness';
 import { recordingClient, type RecordedExchange } from './recording-client';
 
 const ctx = { accountId: '1001', apiVersion: '2025-12-18' as const };
@@ -47,13 +47,7 @@ beforeAll(async () => {
   sandbox = await startSandbox({ quiet: true });
   agent = new Agent({ keepAliveTimeout: 1000 });
   inner = createDemandApiClient({
-    config: createApiConfig({
-      baseUrl: sandbox.info.base_url,
-      authUrl: sandbox.info.auth_url,
-      audience: sandbox.info.audience,
-      clientId: sandbox.info.client_id,
-      clientSecret: sandbox.info.client_secret,
-    }),
+    config: sandboxApiConfig(sandbox),
     dispatcher: agent,
   });
 });

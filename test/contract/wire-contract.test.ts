@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { createBlobStore } from '../../activities/blob-store';
-import { createApiConfig } from '../../activities/http/api-config';
 import { createDemandApiClient } from '../../activities/http/demand-api-client';
 import { LAUNCH_FIELDING_OPERATIONS, WIRE_OPERATIONS } from '../../activities/http/wire/operations';
 import { createActivities } from '../../activities/index';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index';
 import { describeOperationChecks, type ReferenceGaps } from './operation-checks';
+import { sandboxApiConfig } from '../activities/helpers/sandbox-harness';
 import { recordingClient, type RecordedExchange } from './recording-client';
 
 const ctx = { accountId: '1001', apiVersion: '2025-12-18' as const };
@@ -26,13 +26,7 @@ beforeAll(async () => {
   sandbox = await startSandbox({ quiet: true });
   agent = new Agent({ keepAliveTimeout: 1000 });
   blobDir = await mkdtemp(join(tmpdir(), 'studyflow-contract-'));
-  const config = createApiConfig({
-    baseUrl: sandbox.info.base_url,
-    authUrl: sandbox.info.auth_url,
-    audience: sandbox.info.audience,
-    clientId: sandbox.info.client_id,
-    clientSecret: sandbox.info.client_secret,
-  });
+  const config = sandboxApiConfig(sandbox);
   const secrets = new Map<string, string>();
   const blobs = createBlobStore({ dir: blobDir });
   // Small pages, so that every list is walked across more than one page.

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from 'undici';
 import { createBlobStore, type BlobStore } from '../../../activities/blob-store';
-import { createApiConfig, type ApiTimeouts } from '../../../activities/http/api-config';
+import { createApiConfig, type ApiConfig, type ApiTimeouts } from '../../../activities/http/api-config';
 import { createDemandApiClient, type DemandApiClient, type DemandApiClientOptions } from '../../../activities/http/demand-api-client';
 import { createActivities } from '../../../activities/index';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../sandbox/index';
@@ -20,6 +20,18 @@ export interface SandboxHarness {
   close(): Promise<void>;
 }
 
+/** The client settings of a running sandbox: its URLs and its seeded credentials. */
+export function sandboxApiConfig(sandbox: RunningSandbox, timeouts?: Partial<ApiTimeouts>): ApiConfig {
+  return createApiConfig({
+    baseUrl: sandbox.info.base_url,
+    authUrl: sandbox.info.auth_url,
+    audience: sandbox.info.audience,
+    clientId: sandbox.info.client_id,
+    clientSecret: sandbox.info.client_secret,
+    timeouts,
+  });
+}
+
 export async function startSandboxHarness(options: SandboxOptions = {}): Promise<SandboxHarness> {
   const sandbox = await startSandbox({ quiet: true, ...options });
   const dir = await mkdtemp(join(tmpdir(), 'studyflow-sandbox-blobs-'));
@@ -27,14 +39,7 @@ export async function startSandboxHarness(options: SandboxOptions = {}): Promise
   const agent = new Agent({ keepAliveTimeout: 1000 });
   const secrets = new Map<string, string>();
   const connect: SandboxHarness['connect'] = (opts = {}) => {
-    const config = createApiConfig({
-      baseUrl: sandbox.info.base_url,
-      authUrl: sandbox.info.auth_url,
-      audience: sandbox.info.audience,
-      clientId: sandbox.info.client_id,
-      clientSecret: sandbox.info.client_secret,
-      timeouts: opts.timeouts,
-    });
+    const config = sandboxApiConfig(sandbox, opts.timeouts);
     const api = createDemandApiClient({ ...opts.client, config, dispatcher: agent });
     const activities = createActivities({
       api,
