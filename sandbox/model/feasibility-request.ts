@@ -50,11 +50,10 @@ export function readFeasibilityRequest(body: unknown, version: ApiVersion, nowMs
   // Older versions take the reference's body too (their profile layout and FeasibilityRequest answer aside).
   if (usesCurrentNames(version) || (isPlainObject(body) && 'fielding_specification' in body)) return readCurrentFeasibilityRequest(body, version);
   const reader = ObjectReader.body(body);
-  const current = false;
   reader.rejectUnknown(
     ['locale', 'expected_incidence_rate', 'expected_length_of_interview_minutes', 'filling_goal', 'start_fielding_at', 'end_fielding_at',
-      'profiles', 'profile_template_ids', 'allocations', 'target_group_id', 'business_unit_id', ...(current ? [] : ['interlocked_profiles'])],
-    current ? { project_id: 'calculate-feasibility takes no project_id in 2025-12-18 (the project-scoped endpoint was removed)', interlocked_profiles: 'renamed to profiles entries with object = blended in 2025-12-18' } : {},
+      'profiles', 'profile_template_ids', 'allocations', 'target_group_id', 'business_unit_id', 'interlocked_profiles'],
+    {},
   );
   const locale = reader.string('locale', { required: true, maxLength: 10 });
   const incidenceRate = reader.number('expected_incidence_rate', { required: true, exclusiveMin: 0, max: 1 });
@@ -67,17 +66,12 @@ export function readFeasibilityRequest(body: unknown, version: ApiVersion, nowMs
   templateIds.forEach((id, index) => {
     if (typeof id !== 'string' || id.length === 0) reader.problems.push({ name: `profile_template_ids[${index}]`, reason: 'must be a template id string' });
   });
-  const supplierIds: number[] = [];
   const allocations = reader.object('allocations', { nullable: true });
   if (allocations) {
     allocations.rejectUnknown(['supplier_ids', 'template_id']);
     allocations.string('template_id', { nullable: true, maxLength: 64 });
-    const ids = allocations.array('supplier_ids', { nullable: true, maxItems: 100 }) ?? [];
-    ids.forEach((id, index) => {
-      if (typeof id !== 'number' || !Number.isInteger(id) || id < 1) reader.problems.push({ name: `allocations.supplier_ids[${index}]`, reason: 'must be a positive integer supplier id' });
-      else supplierIds.push(id);
-    });
   }
+  const supplierIds = readSupplierIds(reader, allocations);
   const targetGroupId = reader.string('target_group_id', { nullable: true, maxLength: 64 });
   const businessUnitId = reader.integer('business_unit_id', { nullable: true, min: 1, allowNumericString: true });
   if (typeof locale === 'string' && !canonicalLocale(locale)) reader.fail('locale', 'must be a locale such as en_US, en_us or eng_us');
@@ -89,8 +83,7 @@ export function readFeasibilityRequest(body: unknown, version: ApiVersion, nowMs
   else if (endMs - startMs > MAX_FIELDING_DAYS * DAY_MS) reader.fail('end_fielding_at', `the fielding window is at most ${MAX_FIELDING_DAYS} days`);
   reader.finish('The feasibility request is invalid.');
 
-  const market = findLocaleMarket(locale!);
-  if (!market) throw new RuleViolation(422, 'unsupported_locale', `The sandbox has no panel for locale ${locale}.`, [{ name: 'locale', reason: 'unsupported locale' }]);
+  const market = marketOf(locale!);
   const rawProfiles = reader.value.profiles === undefined || reader.value.profiles === null ? [] : readProfilesRequest(reader.value, version);
   return {
     market,
@@ -107,6 +100,24 @@ export function readFeasibilityRequest(body: unknown, version: ApiVersion, nowMs
     targetGroupId: targetGroupId ?? null,
     businessUnitId: businessUnitId ?? null,
   };
+}
+
+/** `allocations.supplier_ids`: positive integers, at most 100; a wrong one is a problem of `reader`'s body. */
+function readSupplierIds(reader: ObjectReader, allocations: ObjectReader | null | undefined): number[] {
+  const supplierIds: number[] = [];
+  const ids = allocations?.array('supplier_ids', { nullable: true, maxItems: 100 }) ?? [];
+  ids.forEach((id, index) => {
+    if (typeof id !== 'number' || !Number.isInteger(id) || id < 1) reader.problems.push({ name: `allocations.supplier_ids[${index}]`, reason: 'must be a positive integer supplier id' });
+    else supplierIds.push(id);
+  });
+  return supplierIds;
+}
+
+/** The panel of a (valid) locale; 422 unsupported_locale when the sandbox has none. */
+function marketOf(locale: string) {
+  const market = findLocaleMarket(locale);
+  if (!market) throw new RuleViolation(422, 'unsupported_locale', `The sandbox has no panel for locale ${locale}.`, [{ name: 'locale', reason: 'unsupported locale' }]);
+  return market;
 }
 
 /** Money in a request (MonetaryAmountRequestModel): `{value: decimal string, currency_code}`. */
@@ -163,23 +174,17 @@ function readCurrentFeasibilityRequest(body: unknown, version: ApiVersion): Feas
     const profiles = profiling.array('profiles', { required: true });
     if (profiles) rawProfiles = readProfilesRequest(profiling.value, version) as unknown[];
   }
-  const supplierIds: number[] = [];
   const allocations = reader.object('allocations', { nullable: true });
+  if (allocations) allocations.rejectUnknown(['supplier_ids', 'open_exchange_allocations', 'private_exchange_allocations']);
+  const supplierIds = readSupplierIds(reader, allocations);
   if (allocations) {
-    allocations.rejectUnknown(['supplier_ids', 'open_exchange_allocations', 'private_exchange_allocations']);
-    const ids = allocations.array('supplier_ids', { nullable: true, maxItems: 100 }) ?? [];
-    ids.forEach((id, index) => {
-      if (typeof id !== 'number' || !Number.isInteger(id) || id < 1) reader.problems.push({ name: `allocations.supplier_ids[${index}]`, reason: 'must be a positive integer supplier id' });
-      else supplierIds.push(id);
-    });
     allocations.object('open_exchange_allocations', { nullable: true });
     allocations.object('private_exchange_allocations', { nullable: true });
   }
   if (typeof locale === 'string' && !canonicalLocale(locale)) reader.fail('locale', 'must be a locale such as en_US, en_us or eng_us');
   reader.finish('The feasibility request is invalid.');
 
-  const market = findLocaleMarket(locale!);
-  if (!market) throw new RuleViolation(422, 'unsupported_locale', `The sandbox has no panel for locale ${locale}.`, [{ name: 'locale', reason: 'unsupported locale' }]);
+  const market = marketOf(locale!);
   return {
     market,
     locale: locale!,
