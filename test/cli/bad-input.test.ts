@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, runCli } from './run-cli';
+import { MINIMAL_TARGET_GROUP_FIELDS as GROUP } from '../helpers/study-yaml';
 
 const HEAD = (id: string) => `format: studyflow/v1
 study: ${id}
@@ -11,14 +12,6 @@ account: "1001"
 business_unit: "2001"
 project:
   name: ${id}
-`;
-const GROUP = `    locale: en_US
-    live_url: https://survey.example.com/s?rid=[%RID%]
-    expected_incidence_rate: 0.5
-    expected_length_of_interview_minutes: 10
-    filling_goal: 100
-    project_manager_id: "6f1c2a4e-3001-4c8e-9d2b-000000003001"
-    collects_pii: false
 `;
 const withList = (id: string, file: string) => `${HEAD(id)}target_groups:\n  us:\n${GROUP}    exclusions:\n      respondent_ids: { file: ${file} }\n`;
 

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDiagnostic, loadStudies, loadStudyFile } from '../../definitions';
+import { MINIMAL_TARGET_GROUP_FIELDS } from '../helpers/study-yaml';
 
 let dir: string;
 beforeAll(async () => {
@@ -22,14 +23,7 @@ project:
   name: ${id}
 target_groups:
   us:
-    locale: en_US
-    live_url: https://survey.example.com/s?rid=[%RID%]
-    expected_incidence_rate: 0.5
-    expected_length_of_interview_minutes: 10
-    filling_goal: 100
-    project_manager_id: "6f1c2a4e-3001-4c8e-9d2b-000000003001"
-    collects_pii: false
-${targetGroupExtra}${extra}`;
+${MINIMAL_TARGET_GROUP_FIELDS}${targetGroupExtra}${extra}`;
 }
 
 const SHARED = `format: studyflow/v1

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadStudyFile, type Diagnostic } from '../../definitions';
 import { allowOutsidePathsFromEnv, studyRepositoryOf } from '../../definitions/study-repository';
 import { runCli } from '../cli/run-cli';
+import { MINIMAL_TARGET_GROUP_FIELDS } from '../helpers/study-yaml';
 
 let dir: string;
 beforeAll(async () => {
@@ -21,14 +22,7 @@ function study(id: string, lists: string[]): string {
   const groups = lists
     .map(
       (file, i) => `  tg${i}:
-    locale: en_US
-    live_url: https://survey.example.com/s?rid=[%RID%]
-    expected_incidence_rate: 0.5
-    expected_length_of_interview_minutes: 10
-    filling_goal: 100
-    project_manager_id: "6f1c2a4e-3001-4c8e-9d2b-000000003001"
-    collects_pii: false
-    exclusions:
+${MINIMAL_TARGET_GROUP_FIELDS}    exclusions:
       respondent_ids: { file: ${JSON.stringify(file)} }
 `,
     )

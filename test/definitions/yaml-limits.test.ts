@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadStudies, loadStudyFile, loadStudyText, type Diagnostic } from '../../definitions';
 import { MAX_ALIAS_COUNT, MAX_EXPANDED_VALUES, MAX_NESTING_DEPTH } from '../../definitions/yaml-source';
+import { MINIMAL_TARGET_GROUP_FIELDS as GROUP } from '../helpers/study-yaml';
 
 let dir: string;
 beforeAll(async () => {
@@ -23,14 +24,6 @@ project:
   name: limits
 `;
 
-const GROUP = `    locale: en_US
-    live_url: https://survey.example.com/s?rid=[%RID%]
-    expected_incidence_rate: 0.5
-    expected_length_of_interview_minutes: 10
-    filling_goal: 100
-    project_manager_id: "6f1c2a4e-3001-4c8e-9d2b-000000003001"
-    collects_pii: false
-`;
 
 const located = (diagnostics: Diagnostic[]) => diagnostics.map((d) => `${d.code} ${d.line}:${d.column}`);
 
