@@ -25,7 +25,7 @@ import { studyWorkflowId } from '../workflows/messages';
 import { STUDY_ID } from '../workflows/search-attributes';
 import { benchStudyYaml, numberArg, REPO_ROOT, startBenchStack, stringArg, writeResult, runContext, type BenchStack } from './bench-stack';
 import { apiCalls, apiWrites } from './critical-path';
-import { applyTimeline, type TimedEvent } from './timeline';
+import { applyTimeline, isJobPoll, type TimedEvent } from './timeline';
 import { cpuMeter, processNamed, waitForIdleProcesses } from './process-cpu';
 import { median, ratio } from './stats';
 import type { BuyerViewResult, BuyerViewRow, BuyerViewRun } from './result-types';
@@ -83,11 +83,6 @@ interface HandRun {
   ms: number;
   calls: number;
   polls: number;
-}
-
-/** A job poll: a GET of a job by its id (how many a client makes depends on the job's duration and the poll interval). */
-function isJobPoll(call: { method: string; route: string }): boolean {
-  return call.method === 'GET' && call.route.endsWith('{job_id}');
 }
 
 async function handWritten(bench: BenchStack, n: number, runId: string): Promise<HandRun> {
@@ -186,12 +181,13 @@ async function studyflowRun(bench: BenchStack, root: string, workerPid: number |
   const cpu = meter.stop();
   const during = entriesDuring(await bench.sandbox.requests(), fromMs, Date.now());
   if (trace && reapply) await printTrace(bench, studyId, n, applied.ms, fromMs, during);
-  const timed = apiCalls(during).map((c) => ({ method: c.method, route: c.route, atMs: c.startMs - fromMs }));
+  const calls = apiCalls(during);
+  const timed = calls.map((c) => ({ method: c.method, route: c.route, atMs: c.startMs - fromMs }));
   const timeline = reapply ? applyTimeline(timed, await studyEvents(bench, studyId, fromMs), applied.ms) : undefined;
   const run: BuyerViewRun = {
     ms: applied.ms,
-    calls: apiCalls(during).length,
-    polls: apiCalls(during).filter(isJobPoll).length,
+    calls: calls.length,
+    polls: calls.filter(isJobPoll).length,
     writes: apiWrites(during),
     historyEvents: await historyEvents(bench, studyId),
     cpuMs: { worker: cpu.cpuMs.worker ?? 0, temporalServer: cpu.cpuMs.temporalServer ?? 0 },

@@ -31,7 +31,8 @@ export interface ApplyTimeline {
 
 const isWrite = (c: TimedCall) => c.method !== 'GET';
 const isLaunch = (c: TimedCall) => c.method === 'POST' && c.route.endsWith('/launch-from-draft');
-const isJobPoll = (c: TimedCall) => c.method === 'GET' && c.route.endsWith('{job_id}');
+/** A job poll: a GET of a job by its id (how many a client makes depends on the job's duration and the poll interval). */
+export const isJobPoll = (c: { method: string; route: string }) => c.method === 'GET' && c.route.endsWith('{job_id}');
 
 /**
  * The phases of a first apply that launched every target group. Undefined when a mark is missing (no

@@ -62,7 +62,6 @@ export async function run(ctx: CliContext, paths: string[], options: ApplyOption
     // the status is asked for only to show progress (once a second), never to find out that it is done.
     const display = new LiveDisplay(ctx.out);
     const showProgress = format !== 'json';
-    const deadline = Date.now() + timeoutMs;
     const settled = Promise.all(
       followed.map(async (f) => {
         const status = await awaitRevision(client, f.workflowId, f.revision);
@@ -78,7 +77,7 @@ export async function run(ctx: CliContext, paths: string[], options: ApplyOption
       const tick = showProgress ? sleep(PROGRESS_INTERVAL_MS).then(() => 'tick' as const) : new Promise<never>(() => undefined);
       const next = await Promise.race([settled.then(() => 'settled' as const), timedOut, interrupted, tick]);
       if (next === 'timeout' || next === 'detached') stopped = next;
-      else if (next === 'tick' && Date.now() < deadline) {
+      else if (next === 'tick') {
         await refreshRunning(client, followed);
         if (followed.some((f) => f.outcome === 'running')) display.update(followed.map((f) => ({ name: f.file, status: f.status })));
       }
