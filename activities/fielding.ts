@@ -1,6 +1,6 @@
 // Launch from draft (an asynchronous job) and control of fielding runs with ETags.
 import { ApplicationFailure } from '@temporalio/common';
-import { callApi, expectResource, seg, targetGroupPath } from './api-call';
+import { callApi, seg, targetGroupPath } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireText } from './activity-input';
 import type { ApiResponse } from './http/demand-api-client';
@@ -8,7 +8,8 @@ import { failureFromAnswer } from './http/errors';
 import { FieldingRunAnswer, LaunchJobAnswer } from './http/wire/fielding';
 import { readAnswer, wireMismatchFailure, describeShape } from './http/wire/read-answer';
 import { parseJobStatus } from './job-status';
-import type { ActivityCtx, ApiObject } from './types';
+import { targetGroupStateReader } from './target-group-state';
+import type { ActivityCtx } from './types';
 import { fromWireBody } from './version-adapter';
 
 export interface LaunchFromDraftInput {
@@ -78,6 +79,7 @@ type ControlAction = 'pause' | 'resume' | 'complete';
 const STATE_AFTER: Record<ControlAction, string> = { pause: 'paused', resume: 'live', complete: 'completed' };
 
 export function fieldingActivities(deps: ActivityDeps) {
+  const { readTargetGroupState } = targetGroupStateReader(deps);
   const tgPath = (activity: string, input: { ctx: ActivityCtx; projectId: string; targetGroupId: string }): [ActivityCtx, string] => {
     const ctx = checkCtx(activity, input.ctx);
     return [ctx, targetGroupPath(ctx, requireText(activity, 'projectId', input.projectId), requireText(activity, 'targetGroupId', input.targetGroupId))];
@@ -123,7 +125,8 @@ export function fieldingActivities(deps: ActivityDeps) {
 
   return {
     /**
-     * Reads the target group first: if it is no longer a draft, reports it as already launched. Otherwise
+     * Reads the target group first (GET TG; after its 301 the fielding runs): if it is no longer a draft,
+     * reports it as already launched. Otherwise
      * POST TG/fielding-run-jobs/launch-from-draft with the Idempotency-Key -> the job id (201 = the job exists).
      */
     async launchFromDraft(input: LaunchFromDraftInput): Promise<LaunchFromDraftOutput> {
@@ -131,12 +134,11 @@ export function fieldingActivities(deps: ActivityDeps) {
       const key = requireText('launchFromDraft', 'idempotencyKey', input.idempotencyKey);
       const endFieldingAt = requireText('launchFromDraft', 'endFieldingAt', input.endFieldingAt);
       /** The target group's launch when it is no longer a draft (launched by an earlier attempt, another launcher or by hand). */
+      // GET TG answers a draft (one call) or 301 once launched; then only its fielding run is read.
       const launchedAlready = async (): Promise<LaunchFromDraftOutput | undefined> => {
-        const tgReq = { method: 'GET', path } as const;
-        const targetGroup: ApiObject = expectResource(tgReq, await callApi(deps.api, ctx, tgReq));
-        const runId = targetGroup.fielding_run_id;
-        if (targetGroup.status === 'draft') return undefined;
-        return { jobId: null, alreadyLaunched: true, fieldingRunId: typeof runId === 'string' || typeof runId === 'number' ? String(runId) : null };
+        const state = await readTargetGroupState(ctx, input.projectId, input.targetGroupId, ['fieldingRun']);
+        if (!state || state.status === 'draft') return undefined;
+        return { jobId: null, alreadyLaunched: true, fieldingRunId: state.fieldingRunId };
       };
       if (input.knownDraft !== true) {
         const launched = await launchedAlready();

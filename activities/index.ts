@@ -44,6 +44,7 @@ export { API_VERSIONS, CURRENT_API_VERSION } from './types';
 export type * from './accounts';
 export type * from './projects';
 export type * from './target-groups';
+export type * from './target-group-state';
 export type * from './feasibility';
 export type * from './activity-exclusions';
 export type * from './id-list-exclusions';

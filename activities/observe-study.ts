@@ -2,7 +2,8 @@
 // Only reads; lists come back as {count, sha256}, never the IDs.
 import type { DesiredStudy, ObservedList, ObservedStudy, ObservedTargetGroup } from '../plan/types';
 import { heartbeatProgress } from './activity-context';
-import { projectPath, readResourceOrMissing, targetGroupPath } from './api-call';
+import { projectPath, readResourceOrMissing } from './api-call';
+import { activityExclusionActivities } from './activity-exclusions';
 import { ambiguousNaturalKeyFailure } from './http/errors';
 import { findProjectsByReference } from './projects';
 import type { ActivityDeps } from './activity-deps';
@@ -10,6 +11,7 @@ import { checkCtx } from './activity-input';
 import { inParallel } from './concurrency';
 import { exclusionGroupActivities } from './exclusion-groups';
 import { idListExclusionActivities } from './id-list-exclusions';
+import { targetGroupStateReader, type TargetGroupState } from './target-group-state';
 import { targetGroupActivities } from './target-groups';
 import { webhookActivities } from './webhooks';
 import type { ActivityCtx, ApiObject } from './types';
@@ -35,6 +37,8 @@ export function observeStudyActivities(deps: ActivityDeps) {
   const idLists = idListExclusionActivities(deps);
   const groups = exclusionGroupActivities(deps);
   const webhooks = webhookActivities(deps);
+  const activityExclusions = activityExclusionActivities(deps);
+  const { readTargetGroupState } = targetGroupStateReader(deps);
 
   async function findProject(input: ObserveStudyInput): Promise<ApiObject | undefined> {
     const { ctx, known, desired } = input;
@@ -47,15 +51,18 @@ export function observeStudyActivities(deps: ActivityDeps) {
     return found[0] ? await readResourceOrMissing(deps.api, ctx, projectPath(ctx, found[0].id)) : undefined;
   }
 
-  async function findTargetGroup(ctx: ActivityCtx, projectId: string, known: string | undefined, references: string[]): Promise<ApiObject | undefined> {
+  /** The planner compares fields and needs the status and the run: a draft is one read, a launched group four. */
+  const readState = (ctx: ActivityCtx, projectId: string, id: string) => readTargetGroupState(ctx, projectId, id, ['status', 'fieldingRun', 'fields'], { missingOk: true });
+
+  async function findTargetGroup(ctx: ActivityCtx, projectId: string, known: string | undefined, references: string[]): Promise<TargetGroupState | undefined> {
     if (known) {
-      const byId = await readResourceOrMissing(deps.api, ctx, targetGroupPath(ctx, projectId, known));
+      const byId = await readState(ctx, projectId, known);
       if (byId) return byId;
     }
     for (const reference of references) {
       const { targetGroups: found } = await targetGroups.listTargetGroups({ ctx, projectId, targetGroupCustomerReferenceNumber: reference });
       const match = found.find((t) => t.target_group_customer_reference_number === reference);
-      if (match) return (await targetGroups.getTargetGroup({ ctx, projectId, targetGroupId: match.id })).targetGroup;
+      if (match) return await readState(ctx, projectId, match.id);
     }
     return undefined;
   }
@@ -87,18 +94,24 @@ export function observeStudyActivities(deps: ActivityDeps) {
             lists[entityType] = await idLists.listExcludedIds({ ctx, projectId: project.id, targetGroupId: remote.id, entityType });
           }
           const memberOf = (await groups.getTargetGroupExclusionGroups({ ctx, targetGroupId: remote.id })).exclusionGroups.map((g) => g.id);
-          const exclusions = remote.respondent_activity_exclusions;
+          // A draft's read carries its activity exclusions; TG/details does not, so a launched group's are read
+          // on their own, and only when the study declares some.
+          const exclusions = remote.fields.respondent_activity_exclusions;
+          const activity: ObservedTargetGroup['activityExclusions'] = Array.isArray(exclusions)
+            ? { items: exclusions }
+            : remote.status !== 'draft' && tg.activityExclusions
+              ? await activityExclusions.getActivityExclusions({ ctx, projectId: project.id, targetGroupId: remote.id })
+              : undefined;
           observed.targetGroups[tg.key] = {
             id: remote.id,
-            status: String(remote.status ?? 'draft'),
-            fields: remote,
-            activityExclusions: Array.isArray(exclusions)
-              ? { items: exclusions, duration: (remote.respondent_activity_exclusions_duration as string | undefined) ?? undefined }
-              : undefined,
+            status: remote.status,
+            fields: remote.fields,
+            fieldsRead: remote.fieldsRead,
+            activityExclusions: activity,
             idLists: lists,
             recontact: known.recontactLists?.[tg.key],
             exclusionGroupIds: memberOf,
-            fieldingRunId: (remote.fielding_run_id as string | null | undefined) ?? null,
+            fieldingRunId: remote.fieldingRunId,
           };
         });
         // The same key order however the reads interleaved.

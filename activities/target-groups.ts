@@ -1,5 +1,5 @@
-// Target groups: ensure a draft (read before create), update a draft, get, list, overview, performance.
-import { callApi, expectObject, expectResource, projectPath, readResourceOrMissing, targetGroupPath } from './api-call';
+// Target groups: ensure a draft (read before create), update a draft, read the state, list, overview, performance.
+import { callApi, expectObject, projectPath, targetGroupPath } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireObject, requireText } from './activity-input';
 import { eachItem, itemOutcome, type BatchItemResult } from './batch';
@@ -9,6 +9,7 @@ import { listAllPages } from './pagination';
 import { LIST_TARGET_GROUPS } from './http/wire/lists';
 import { describeShape, readAnswer, wireMismatchFailure } from './http/wire/read-answer';
 import { requestBody } from './http/wire/request-body';
+import { targetGroupStateReader, type TargetGroupState, type TargetGroupStateRead } from './target-group-state';
 import { CreatedDraftTargetGroupResponse, DraftTargetGroupRequest } from './http/wire/target-groups';
 import type { ActivityCtx, ApiObject, JsonObject } from './types';
 import { fromWireBody, toWireBody } from './version-adapter';
@@ -83,6 +84,16 @@ export interface TargetGroupInput {
 export interface TargetGroupOutput {
   targetGroup: ApiObject;
 }
+export interface ReadTargetGroupStateInput extends TargetGroupInput {
+  /**
+   * What to read of a launched target group: `status` (TG/overview), `fieldingRun` (TG/fielding-runs),
+   * `fields` (TG/details). A draft answers all three with its one GET.
+   */
+  reads: TargetGroupStateRead[];
+}
+export interface ReadTargetGroupStateOutput {
+  state: TargetGroupState;
+}
 export interface ListTargetGroupsInput {
   ctx: ActivityCtx;
   projectId: string;
@@ -103,8 +114,12 @@ export interface TargetGroupPerformanceOutput {
 export function targetGroupActivities(deps: ActivityDeps) {
   const pageSize = deps.listPageSize ?? 100;
 
-  const readTargetGroup = (ctx: ActivityCtx, projectId: string, targetGroupId: string) =>
-    readResourceOrMissing(deps.api, ctx, targetGroupPath(ctx, projectId, targetGroupId));
+  const { readTargetGroupState } = targetGroupStateReader(deps);
+  /** The target group by id (its draft fields when a draft), or undefined on 404: one call. */
+  const readTargetGroup = async (ctx: ActivityCtx, projectId: string, targetGroupId: string): Promise<ApiObject | undefined> => {
+    const state = await readTargetGroupState(ctx, projectId, targetGroupId, [], { missingOk: true });
+    return state && { ...state.fields, id: state.id, status: state.status };
+  };
 
   async function listTargetGroups(ctx: ActivityCtx, projectId: string, reference?: string): Promise<ApiObject[]> {
     // get_list_target_groups filters by the plural target_group_customer_reference_numbers (an array).
@@ -136,7 +151,7 @@ export function targetGroupActivities(deps: ActivityDeps) {
             (tg) => String(tg.target_group_customer_reference_number) === reference,
           )
         : undefined,
-      getFull: (id) => readTargetGroup(ctx, projectId, id),
+      // The list item (id, status) is all the caller uses: no second read.
       create: async () => {
         const json = requestBody('ensureDraftTargetGroup', 'create_target_group', DraftTargetGroupRequest, desired);
         const req = {
@@ -223,12 +238,16 @@ export function targetGroupActivities(deps: ActivityDeps) {
       return { targetGroup: { ...desired, id: targetGroupId, status: 'draft' } };
     },
 
-    async getTargetGroup(input: TargetGroupInput): Promise<TargetGroupOutput> {
-      const ctx = checkCtx('getTargetGroup', input.ctx);
-      const projectId = requireText('getTargetGroup', 'projectId', input.projectId);
-      const targetGroupId = requireText('getTargetGroup', 'targetGroupId', input.targetGroupId);
-      const req = { method: 'GET', path: targetGroupPath(ctx, projectId, targetGroupId) } as const;
-      return { targetGroup: fromWireBody(expectResource(req, await callApi(deps.api, ctx, req)), ctx.apiVersion) };
+    /**
+     * The target group's state (activities/target-group-state.ts): GET TG answers a draft (one call); a group
+     * that left draft answers 301, and then only the `reads` asked for are made. A 404 is the API's failure.
+     */
+    async readTargetGroupState(input: ReadTargetGroupStateInput): Promise<ReadTargetGroupStateOutput> {
+      const ctx = checkCtx('readTargetGroupState', input.ctx);
+      const projectId = requireText('readTargetGroupState', 'projectId', input.projectId);
+      const targetGroupId = requireText('readTargetGroupState', 'targetGroupId', input.targetGroupId);
+      const reads = (Array.isArray(input.reads) ? input.reads : []).filter((r): r is TargetGroupStateRead => r === 'status' || r === 'fieldingRun' || r === 'fields');
+      return { state: (await readTargetGroupState(ctx, projectId, targetGroupId, reads)) as TargetGroupState };
     },
 
     /** Every target group of the project (all pages). */

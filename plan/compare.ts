@@ -27,11 +27,14 @@ export function holdsDesired(desired: unknown, observed: unknown): boolean {
   return desired === observed;
 }
 
-/** The top-level fields whose remote value does not hold the desired one, in the desired key order. */
-export function fieldChanges(desired: Record<string, unknown>, observed: Record<string, unknown>): FieldChange[] {
+/**
+ * The top-level fields whose remote value does not hold the desired one, in the desired key order. With
+ * `read`, only the fields the remote read carries are compared (a field it cannot show is not drift).
+ */
+export function fieldChanges(desired: Record<string, unknown>, observed: Record<string, unknown>, read?: readonly string[]): FieldChange[] {
   const changes: FieldChange[] = [];
   for (const [field, to] of Object.entries(desired)) {
-    if (to === undefined) continue;
+    if (to === undefined || (read && !read.includes(field))) continue;
     if (!holdsDesired(to, observed[field])) changes.push({ field, from: observed[field] ?? null, to });
   }
   return changes;

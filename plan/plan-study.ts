@@ -108,7 +108,7 @@ function planTargetGroup(desired: DesiredTargetGroup, study: DesiredStudy, obser
 
   const moved = via !== key ? ` (renamed from ${via}; updated in place)` : '';
   const isDraft = tg.status === 'draft';
-  const changes = fieldChanges(desired.draft, tg.fields);
+  const changes = fieldChanges(desired.draft, tg.fields, tg.fieldsRead);
   if (changes.length === 0) {
     actions.push({ kind: 'none', resource: 'target_group', key, reason: `draft fields match${moved}` });
   } else if (isDraft) {
@@ -139,7 +139,8 @@ function planTargetGroup(desired: DesiredTargetGroup, study: DesiredStudy, obser
     }
   }
 
-  if (desired.profiles) {
+  // A launched group's read (TG/details) carries no profiles: nothing to compare there.
+  if (desired.profiles && (!tg.fieldsRead || tg.fieldsRead.includes('profiles'))) {
     if (!holdsDesired(desired.profiles, tg.fields.profiles ?? [])) {
       actions.push({
         kind: isDraft ? 'update' : 'blocked',

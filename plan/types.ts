@@ -96,6 +96,8 @@ export interface ObservedTargetGroup {
   id: string;
   status: string;
   fields: Record<string, unknown>;
+  /** The draft-body fields the read carries (a launched group's details lack some): only these are compared. Absent: all. */
+  fieldsRead?: string[];
   activityExclusions?: { duration?: string; items: unknown[] };
   idLists: Partial<Record<IdListEntityType, ObservedList>>;
   recontact?: ObservedList;

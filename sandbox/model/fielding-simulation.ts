@@ -26,7 +26,7 @@ import type { Profile } from './profile-types';
 import { exclusionReason, type ActivityExclusionRule, type ParticipationRecord } from './respondent-eligibility';
 import { hashString, unitHash } from './seeded-random';
 import { changeSessionStatus, startSession, type SessionRecord, type TerminalStatus } from './session-record';
-import { accessRespondentGuidOf, qualifyRespondent, respondentRsid, type RespondentIdentity } from './synthetic-respondents';
+import { accessRespondentGuidOf, panelIndexOfRsid, qualifyRespondent, respondentRsid, type RespondentIdentity } from './synthetic-respondents';
 import { targetingShare } from './targeting-share';
 
 const DAY_MS = 86_400_000;
@@ -274,8 +274,7 @@ class Simulation {
       let index: number;
       if (recontact) {
         rsid = recontact[Math.floor(u * recontact.length)];
-        const parsed = /^sbx-[A-Za-z]{2}_[A-Za-z]{2}-(\d{6})$/.exec(rsid);
-        index = parsed ? Number(parsed[1]) : hashString(rsid) % this.config.poolSize;
+        index = panelIndexOfRsid(group.market.locale, rsid) ?? hashString(rsid) % this.config.poolSize;
       } else {
         index = Math.floor(u * this.config.poolSize);
         rsid = respondentRsid(group.market.locale, index);
@@ -288,7 +287,7 @@ class Simulation {
     return undefined;
   }
 
-  /** The recontact rsids, sorted (ids outside the sbx-<locale>-NNNNNN form act as extra respondents). */
+  /** The recontact rsids, sorted (ids outside the locale's panel act as extra respondents). */
   private recontactList(group: SimulatedTargetGroup): string[] {
     let list = this.recontactLists.get(group.id);
     if (!list) {

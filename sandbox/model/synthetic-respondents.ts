@@ -1,7 +1,7 @@
 // The simulated panel: respondent number i of a locale has a fixed identity and fixed answers to
 // every catalogue question, all derived by hashing (locale, i), so the same respondent looks the
 // same in every target group and every run.
-//   rsid                    sbx-<locale>-<i, six digits>, e.g. sbx-en_US-000042
+//   rsid                    a UUID (the reference's RSID format): <locale hash, 8 hex>-5b00-4000-8000-<i, 12 digits>
 //   access_respondent_guid  a UUID-shaped hex string derived from the rsid
 // Answers: single-choice by the option shares; multi-choice each option independently; age by the
 // band shares; zip code and free-text answers fall in one of 1/share "slots", and a listed code or
@@ -18,7 +18,19 @@ export interface RespondentIdentity {
 }
 
 export function respondentRsid(locale: string, index: number): string {
-  return `sbx-${canonicalLocale(locale) ?? locale}-${String(index).padStart(6, '0')}`;
+  return `${rsidPrefix(locale)}-${String(index).padStart(12, '0')}`;
+}
+
+/** The part of a locale's panel RSIDs before the respondent's number. */
+export function rsidPrefix(locale: string): string {
+  return `${hashString(`rsid:${canonicalLocale(locale) ?? locale}`).toString(16).padStart(8, '0')}-5b00-4000-8000`;
+}
+
+/** The panel member number of a locale's RSID, or undefined for an RSID outside that panel. */
+export function panelIndexOfRsid(locale: string, rsid: string): number | undefined {
+  const prefix = `${rsidPrefix(locale)}-`;
+  const rest = rsid.toLowerCase().startsWith(prefix) ? rsid.slice(prefix.length) : '';
+  return /^\d{12}$/.test(rest) ? Number(rest) : undefined;
 }
 
 export function respondentIdentity(locale: string, index: number): RespondentIdentity {

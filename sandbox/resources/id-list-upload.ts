@@ -4,7 +4,7 @@ import { badRequest, type InvalidParam } from '../core/api-error';
 import { created, type RequestContext } from '../core/route-module';
 import type { JobKind, TargetGroupRecord } from '../core/state-records';
 import { assertWriteVersionAllowed, pinWriteVersion } from '../core/versioning';
-import { parseIdListFile, readEntityType, type EntityType } from './id-list-file';
+import { firstNonUuidRsidLine, parseIdListFile, readEntityType, type EntityType } from './id-list-file';
 import { requireTargetGroup } from './lookups';
 import { assertNoRunningJob, assertNotCompleted, createTargetGroupJob } from './target-group-jobs';
 
@@ -28,6 +28,9 @@ export function acceptIdListUpload(ctx: RequestContext, rules: IdListUploadRules
   const entityType = readEntityType(ctx.query, problems, rules.defaultEntityType);
   const file = ctx.form!.get('file');
   if (!file) problems.push({ name: 'file', reason: 'multipart field "file" is required' });
+  // RSIDs are UUIDs (the reference): a file with any other line is refused before a job starts, naming the line only.
+  const badLine = file && entityType === 'RSID' ? firstNonUuidRsidLine(file) : undefined;
+  if (badLine !== undefined) problems.push({ name: 'file', reason: `line ${badLine} is not an RSID (a UUID)` });
   if (problems.length > 0) throw badRequest('The upload is invalid.', problems);
   rules.assertTargetGroup?.(tg);
   assertNotCompleted(tg);

@@ -250,44 +250,99 @@ export const targetGroupRenderHooks: { profiles: (profiles: unknown[], version: 
   profiles: (profiles) => profiles,
 };
 
+/**
+ * A DRAFT as get_target_group answers it (reference: FetchTargetGroupResponse + DraftTargetGroupLinks): no id,
+ * status or fielding run (those live in overview, details and fielding-runs once launched); the goal as the
+ * reference's reads name it, `completes_goal` (the spec names only the draft body's `filling_goal`); the
+ * allocations in the answer's shape (suppliers as objects). Beyond the reference, as the spec says: `type`
+ * (Endpoints › Target groups: get returns pricing_model, type, client_cost_per_interview_note) and the recontact
+ * allocations template. Fields without a value are left out (the reference marks none nullable).
+ */
 export function renderTargetGroup(tg: TargetGroupRecord, version: ApiVersion): Record<string, unknown> {
   const out: Record<string, unknown> = {
-    id: tg.id,
-    project_id: tg.project_id,
     name: tg.name,
-    status: tg.status,
-    locale: tg.locale,
-    live_url: tg.live_url,
-    test_url: tg.test_url,
-    expected_incidence_rate: tg.expected_incidence_rate,
-    expected_length_of_interview_minutes: tg.expected_length_of_interview_minutes,
-    filling_goal: tg.filling_goal,
-    project_manager_id: tg.project_manager_id,
     business_unit_id: tg.business_unit_id,
-    fielding_specification: tg.fielding_specification ? { ...tg.fielding_specification } : null,
+    locale: tg.locale,
     collects_pii: tg.collects_pii,
     study_type_code: tg.study_type,
     pricing_model: pricingValueOut(tg.pricing_model, version),
     type: pricingValueOut(tg.type, version),
     [noteField(version)]: tg.client_cost_per_interview_note,
-    target_group_customer_reference_number: tg.target_group_customer_reference_number,
-    allocations: renderAllocations(tg.allocations),
-    fielding_assistant_assignment: tg.fielding_assistant_assignment ? structuredClone(tg.fielding_assistant_assignment) : {},
+    project_manager_id: tg.project_manager_id,
+    fielding_specification: tg.fielding_specification ? { ...tg.fielding_specification } : null,
+    completes_goal: tg.filling_goal,
+    expected_length_of_interview_minutes: tg.expected_length_of_interview_minutes,
+    expected_incidence_rate: tg.expected_incidence_rate,
     respondent_activity_exclusions: tg.respondent_activity_exclusions.map(renderActivityExclusion),
-    profiles: targetGroupRenderHooks.profiles(tg.profiles, version),
-    fielding_run_id: tg.fielding_run_id,
-    end_fielding_at: tg.end_fielding_at,
+    live_url: tg.live_url,
+    test_url: tg.test_url,
+    fielding_assistant_assignment: tg.fielding_assistant_assignment ? structuredClone(tg.fielding_assistant_assignment) : {},
     created_at: tg.created_at,
-    updated_at: tg.updated_at,
+    allocations: renderAllocations(tg.allocations),
+    profiles: targetGroupRenderHooks.profiles(tg.profiles, version),
+    target_group_customer_reference_number: tg.target_group_customer_reference_number,
   };
+  for (const key of Object.keys(out)) if (out[key] === null && key !== 'target_group_customer_reference_number') delete out[key];
+  if (tg.test_url) out.links = { test_client_survey: tg.test_url };
   return out;
 }
 
-/** The allocations as given: the template id (when set) and the exchanges the draft named. */
+/** SupplierIds (text) as the answer's SupplierResponse `{id}` (an integer where the id is one). */
+const supplierOut = (id: string) => ({ id: /^\d+$/.test(id) ? Number(id) : id });
+
+/** The allocations in GetDraftSupplyAllocationGroupResponse's shape, plus the spec's template id when set. */
 function renderAllocations(a: AllocationsRecord): Record<string, unknown> {
-  const out: Record<string, unknown> = { template_id: a.template_id };
-  if (a.open_exchange_allocations) out.open_exchange_allocations = structuredClone(a.open_exchange_allocations);
-  if (a.private_exchange_allocations) out.private_exchange_allocations = structuredClone(a.private_exchange_allocations);
+  const out: Record<string, unknown> = {};
+  if (a.template_id) out.template_id = a.template_id;
+  const open = a.open_exchange_allocations;
+  if (open) {
+    out.open_exchange_allocations = {
+      exchange_min_percentage: open.exchange_min_percentage,
+      exchange_max_percentage: open.exchange_max_percentage,
+      blocked_suppliers: open.blocked_supplier_ids.map(supplierOut),
+      groups: open.groups.map((g) => ({ group_name: g.group_name, min_percentage: g.min_percentage, max_percentage: g.max_percentage, suppliers: (g.suppliers ?? []).map(supplierOut) })),
+    };
+  }
+  const priv = a.private_exchange_allocations;
+  if (priv) {
+    out.private_exchange_allocations = {
+      blocked_suppliers: priv.blocked_supplier_ids.map(supplierOut),
+      groups: priv.groups.map((g) => ({ group_name: g.group_name, min_percentage: g.min_percentage, max_percentage: g.max_percentage, supplier: supplierOut(g.supplier_id ?? '') })),
+    };
+  }
+  return out;
+}
+
+/**
+ * A launched target group's details (reference: get_target_group_details, TargetGroupDetails + TargetGroupLinks).
+ * `business_unit_id` is text here; the sandbox keeps no industry, so `industry_code` and `industry_lockout_code`
+ * carry the reference's defaults (`other`, `no_lock_out`).
+ */
+export function renderTargetGroupDetails(tg: TargetGroupRecord, accountName: string, version: ApiVersion): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: tg.id,
+    name: tg.name ?? tg.id,
+    account_name: accountName,
+    business_unit_id: tg.business_unit_id === null ? '' : String(tg.business_unit_id),
+    project_manager_id: tg.project_manager_id,
+    study_type_code: tg.study_type,
+    industry_code: 'other',
+    locale: tg.locale ?? '',
+    completes_goal: tg.filling_goal,
+    expected_length_of_interview_minutes: tg.expected_length_of_interview_minutes,
+    expected_incidence_rate: tg.expected_incidence_rate,
+    industry_lockout_code: 'no_lock_out',
+    [noteField(version)]: tg.client_cost_per_interview_note,
+    collects_pii: tg.collects_pii,
+    live_url: tg.live_url,
+    test_url: tg.test_url,
+    created_at: tg.created_at,
+    target_group_customer_reference_number: tg.target_group_customer_reference_number,
+  };
+  for (const key of Object.keys(out)) if (out[key] === null && key !== 'target_group_customer_reference_number') delete out[key];
+  const links: Record<string, string> = {};
+  if (tg.test_url) links.test_client_survey = tg.test_url;
+  if (Object.keys(links).length) out.links = links;
   return out;
 }
 

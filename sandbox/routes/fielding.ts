@@ -129,6 +129,16 @@ export const fieldingRoutes: RouteModule = {
     { method: 'POST', path: LAUNCH, idempotent: true, handler: launchFromDraft },
     { method: 'GET', path: `${LAUNCH}/{job_id}`, handler: (ctx) => ok(renderJob(requireJob(ctx, requireTargetGroup(ctx), [LAUNCH_KIND]))) },
     {
+      // get_fielding_runs_by_target_group_id: zero or one run (a draft has none); has_more is always false.
+      method: 'GET',
+      path: `${TG}/fielding-runs`,
+      handler: (ctx) => {
+        const tg = requireTargetGroup(ctx);
+        const run = tg.fielding_run_id ? ctx.store.data.fielding_runs[tg.fielding_run_id] : undefined;
+        return ok({ data: run ? [renderRun(run)] : [], has_more: false });
+      },
+    },
+    {
       method: 'GET',
       path: RUN,
       handler: (ctx) => {

@@ -1,14 +1,18 @@
-// Target groups: create draft, update draft (PUT), get, list, overview (spec: Endpoints › Target groups).
-import { ApiError } from '../core/api-error';
+// Target groups: create draft, update draft (PUT), get (a draft; 301 to the details once launched), details,
+// list, overview (spec: Endpoints › Target groups; reference: get_target_group, get_target_group_details,
+// get_target_group_overview).
+import { ApiError, notFound } from '../core/api-error';
 import { keyedListBody, parsePageRequest, paginate } from '../core/pagination';
 import { created, noContent, ok, type RequestContext, type RouteModule } from '../core/route-module';
 import type { TargetGroupRecord } from '../core/state-records';
 import { assertWriteVersionAllowed, pinWriteVersion } from '../core/versioning';
 import { requireProject, requireTargetGroup } from '../resources/lookups';
 import { emitTargetGroupEvent } from '../resources/target-group-events';
-import { changedFields, noteField, pricingValueOut, readTargetGroupInput, renderTargetGroup, renderTargetGroupListItem, type TargetGroupInput } from '../resources/target-group-wire';
+import { moneyFromMinorUnits, toMinorUnits } from '../model/money';
+import { changedFields, pricingValueOut, readTargetGroupInput, renderTargetGroup, renderTargetGroupDetails, renderTargetGroupListItem, type TargetGroupInput } from '../resources/target-group-wire';
 import { LAUNCH_KIND, assertNoRunningJob } from '../resources/target-group-jobs';
 import { PAGE } from './projects';
+import { advanceSimulation, sessionsOf } from './reporting-fielding-simulation';
 import { TARGET_GROUPS, TG } from './paths';
 
 function applyInput(tg: TargetGroupRecord, input: TargetGroupInput): void {
@@ -81,25 +85,71 @@ function listParam(query: URLSearchParams, name: string): string[] {
   return query.getAll(name).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
 }
 
-function targetGroupOverview(ctx: RequestContext) {
+/** GET TG: a draft as the reference answers it; once launched, 301 to TG/details (reference: get_target_group). */
+function getTargetGroup(ctx: RequestContext) {
   const tg = requireTargetGroup(ctx);
-  return ok({
-    id: tg.id,
-    project_id: tg.project_id,
-    name: tg.name,
-    status: tg.status,
-    study_type_code: tg.study_type,
-    filling_goal: tg.filling_goal,
-    completes: tg.metrics.completes,
-    prescreens: tg.metrics.prescreens,
-    remaining_completes: Math.max(0, tg.filling_goal - tg.metrics.completes),
+  if (tg.status !== 'draft') return { status: 301, body: undefined, headers: { location: `${ctx.path}/details` } };
+  return ok(renderTargetGroup(tg, ctx.version));
+}
+
+/** The reference: details and overview are for launched target groups; a draft is not found there. */
+function requireLaunched(ctx: RequestContext) {
+  const tg = requireTargetGroup(ctx);
+  if (tg.status === 'draft') throw notFound(`Target group ${tg.id} is a draft; its details and overview exist once it is launched (read the draft at its own path).`);
+  return tg;
+}
+
+function targetGroupDetails(ctx: RequestContext) {
+  const tg = requireLaunched(ctx);
+  return ok(renderTargetGroupDetails(tg, ctx.account!.name, ctx.version));
+}
+
+const rate = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 10_000) / 10_000 : 0);
+
+/**
+ * TargetGroupOverview from the target group and its simulated sessions: progress, money (the 2025-12-18
+ * decimal form), status, the locale's country and language, and rates (conversion: completes per entry;
+ * drop-off: entries still unfinished; incidence: completes among qualified and screened-out finishes). The spec's
+ * renamed pricing_model/type value (Resources › Target group) is carried, `type` beyond the reference.
+ */
+function targetGroupOverview(ctx: RequestContext) {
+  const tg = requireLaunched(ctx);
+  // The figures so far, as performance gives them (the simulation runs up to now first).
+  advanceSimulation(ctx);
+  const project = ctx.store.data.projects[tg.project_id];
+  const sessions = sessionsOf(ctx, tg.id);
+  const completes = sessions.filter((s) => s.status === 'Complete');
+  const screenedOut = sessions.filter((s) => s.status === 'Terminate').length;
+  const cost = completes.reduce((sum, s) => sum + (s.cost_per_interview ? toMinorUnits(Number(s.cost_per_interview.value)) : 0), 0);
+  const last = completes.at(-1)?.cost_per_interview;
+  const [language, country] = (tg.locale ?? '_').split('_');
+  const out: Record<string, unknown> = {
+    project_name: project?.name ?? '',
+    target_group_name: tg.name ?? tg.id,
+    project_manager_id: tg.project_manager_id,
+    progress: {
+      current_completes: tg.metrics.completes,
+      current_prescreens: tg.metrics.prescreens,
+      filling_goal: tg.filling_goal,
+      filling_strategy: 'completes',
+    },
     pricing_model: pricingValueOut(tg.pricing_model, ctx.version),
     type: pricingValueOut(tg.type, ctx.version),
-    [noteField(ctx.version)]: tg.client_cost_per_interview_note,
-    fielding_run_id: tg.fielding_run_id,
-    end_fielding_at: tg.end_fielding_at,
-    updated_at: tg.updated_at,
-  });
+    is_pricing_restricted: false,
+    current_cost_per_interview: last ? moneyFromMinorUnits(toMinorUnits(Number(last.value))) : moneyFromMinorUnits(0),
+    average_cost_per_interview: moneyFromMinorUnits(completes.length ? Math.round(cost / completes.length) : 0),
+    current_cost: moneyFromMinorUnits(cost),
+    status: tg.status,
+    country_code: (country ?? '').toUpperCase(),
+    language_code: (language ?? '').toUpperCase(),
+    conversion_rate: rate(completes.length, sessions.length),
+    drop_off_rate: rate(sessions.filter((s) => s.status === 'Started').length, sessions.length),
+    incidence_rate: rate(completes.length, completes.length + screenedOut),
+    study_type_code: tg.study_type,
+    target_group_customer_reference_number: tg.target_group_customer_reference_number,
+    created_at: tg.created_at,
+  };
+  return ok(out);
 }
 
 export const targetGroupsRoutes: RouteModule = {
@@ -107,8 +157,9 @@ export const targetGroupsRoutes: RouteModule = {
   routes: [
     { method: 'GET', path: TARGET_GROUPS, handler: listTargetGroups },
     { method: 'POST', path: TARGET_GROUPS, idempotent: true, handler: createTargetGroup },
-    { method: 'GET', path: TG, handler: (ctx) => ok(renderTargetGroup(requireTargetGroup(ctx), ctx.version)) },
+    { method: 'GET', path: TG, handler: getTargetGroup },
     { method: 'PUT', path: TG, handler: updateTargetGroup },
+    { method: 'GET', path: `${TG}/details`, handler: targetGroupDetails },
     { method: 'GET', path: `${TG}/overview`, handler: targetGroupOverview },
   ],
 };

@@ -59,8 +59,8 @@ describe.each(['2025-12-18', '2025-02-17'] as const)('sandbox API areas in %s', 
 
     const [g] = managed.profiles;
     await h.activities.updateCompletesGoal({ ...target, request: { profiles: [{ id: g.id, targets: [{ id: g.targets[0].id, quota: { completes_goal: 120 } }, { id: g.targets[1].id, quota: { completes_goal: 80 } }] }] } });
-    const { targetGroup } = await h.activities.getTargetGroup(target);
-    const stored = targetGroup.profiles as typeof managed.profiles;
+    const { state } = await h.activities.readTargetGroupState({ ...target, reads: [] });
+    const stored = state.fields.profiles as typeof managed.profiles;
     // (The sandbox's legacy target group GET currently omits interlocked_profiles, so only the regular ones are checked here.)
     expect(stored.filter((p) => p.object === 'regular').map((p) => p.id)).toEqual(ids);
     expect(stored[0].targets.map((t) => t.quota.completes_goal)).toEqual([120, 80]);

@@ -57,8 +57,9 @@ describe('sandbox: projects and target groups', () => {
       desired: draftTargetGroup({ pricing_model: 'rate_card', client_cost_per_interview_note: 'about 2 USD' }),
     });
     expect(targetGroup).toMatchObject({ pricing_model: 'rate_card', client_cost_per_interview_note: 'about 2 USD' });
-    const viaCurrent = await h.activities.getTargetGroup({ ctx, projectId: project.id, targetGroupId: targetGroup.id });
-    expect(viaCurrent.targetGroup).toMatchObject({ pricing_model: 'rate_card', client_cost_per_interview_note: 'about 2 USD' });
+    const viaCurrent = await h.activities.readTargetGroupState({ ctx, projectId: project.id, targetGroupId: targetGroup.id, reads: [] });
+    expect(viaCurrent.state.status).toBe('draft');
+    expect(viaCurrent.state.fields).toMatchObject({ pricing_model: 'rate_card', client_cost_per_interview_note: 'about 2 USD' });
   });
 
   it('after a 2025-12-18 write, an older-version write is refused non-retryably', async () => {

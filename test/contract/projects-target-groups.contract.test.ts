@@ -126,8 +126,11 @@ describe('draft target groups on the wire', () => {
     const changed = { ...draft, filling_goal: 150, fielding_assistant_assignment: {} };
     await a.updateDraftTargetGroup({ ctx, projectId, targetGroupId: targetGroup.id, desired: changed });
     expect(of('PUT', new RegExp(`/target-groups/${targetGroup.id}$`)).at(-1)).toMatchObject({ status: 204 });
-    const read = (await a.getTargetGroup({ ctx, projectId, targetGroupId: targetGroup.id })).targetGroup;
-    expect(Object.entries(changed).filter(([field, value]) => !holdsDesired(value, read[field])).map(([field]) => field)).toEqual([]);
+    const { state } = await a.readTargetGroupState({ ctx, projectId, targetGroupId: targetGroup.id, reads: [] });
+    expect(state).toMatchObject({ id: targetGroup.id, status: 'draft', fieldingRunId: null });
+    // Every field sent is one the draft read carries (allocations read back from the answer's shape, completes_goal as filling_goal).
+    expect(Object.keys(changed).filter((field) => !state.fieldsRead.includes(field))).toEqual([]);
+    expect(Object.entries(changed).filter(([field, value]) => !holdsDesired(value, state.fields[field])).map(([field]) => field)).toEqual([]);
     // Found again by its reference number: no second draft.
     expect((await a.ensureDraftTargetGroup({ ctx, projectId, idempotencyKey: 'wire/tg-1', desired: changed })).created).toBe(false);
   });

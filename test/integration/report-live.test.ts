@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHART } from '../../cli/report-html';
 import type { ReportView } from '../../cli/report-model';
 import { reportQuery, studyWorkflowId } from '../../workflows/messages';
+import { rsidPrefix } from '../../sandbox/model/synthetic-respondents';
 import { eventually, REPO_ROOT, startTestStack, writeStudy, type TestStack } from './harness';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -148,9 +149,9 @@ describe('report of a live study with simulated sessions', () => {
   it('keeps respondent IDs out of the query and the histories, and the report signals small', async () => {
     const handle = t.client.workflow.getHandle(studyWorkflowId('1001', 'report-live'));
     const raw = await handle.query(reportQuery);
-    expect(JSON.stringify(raw)).not.toMatch(/sbx-[a-z]{2}_[A-Z]{2}-\d{6}/);
-    // The panel's respondent IDs look like sbx-en_US-000042: none in any history of this study.
-    await t.scanHistories(['sbx-en_US-', 'sbx-en_GB-', t.env.STUDYFLOW_CLIENT_SECRET]);
+    expect(JSON.stringify(raw)).not.toMatch(/[0-9a-f]{8}-5b00-4000-8000-\d{12}/);
+    // The panel's respondent IDs are UUIDs with a prefix per locale (sandbox/model/synthetic-respondents.ts): none in any history of this study.
+    await t.scanHistories([rsidPrefix('en_US'), rsidPrefix('en_GB'), t.env.STUDYFLOW_CLIENT_SECRET]);
     const history = await handle.fetchHistory();
     const reports = (history.events ?? []).filter((event) => event.workflowExecutionSignaledEventAttributes?.signalName === 'targetGroupReport');
     expect(reports.length).toBeGreaterThanOrEqual(6);

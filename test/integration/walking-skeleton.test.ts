@@ -84,7 +84,7 @@ describe('walking skeleton: study file -> apply -> live target group', () => {
     const signalled = async () => (await activityNames(tgId).catch(() => undefined))?.events.some((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes);
     for (const deadline = Date.now() + 30_000; !(await signalled()) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 100));
     const tg = await activityNames(tgId);
-    for (const name of ['checkLaunchGatesBatch', 'calculateFeasibility', 'generatePricePrediction', 'launchAndAwaitBatch', 'launchFromDraft', 'getLaunchJob', 'getTargetGroup']) {
+    for (const name of ['checkLaunchGatesBatch', 'calculateFeasibility', 'generatePricePrediction', 'launchAndAwaitBatch', 'launchFromDraft', 'getLaunchJob', 'readTargetGroupState']) {
       expect(tg.names).not.toContain(name);
     }
     // Its first report reaches the study one watch interval (30 s here) after live: until then, one signal.

@@ -43,11 +43,14 @@ describe('States and transitions › launch from draft', () => {
     expect(res.text).toBe('');
     expect(res.headers.get('location')).toMatch(new RegExp(`^${tgPath}/fielding-run-jobs/launch-from-draft/[0-9A-Z]{26}$`));
     expect((await api.req('GET', res.headers.get('location')!)).body.status).toBe('Processing');
-    expect((await api.req('GET', tgPath)).body.status).toBe('draft');
+    expect((await api.tgStatus(tgPath))).toBe('draft');
     const job = await api.waitForJob(res.headers.get('location')!);
     expect(job.body.status).toBe('Completed');
-    const tg = (await api.req('GET', tgPath)).body;
-    expect(tg).toMatchObject({ status: 'live', fielding_run_id: job.body.created_fielding_run_id, end_fielding_at: '2099-01-01T00:00:00.000Z' });
+    // Launched: GET TG moves to the details; the state is in the overview and the fielding runs.
+    expect((await api.req('GET', tgPath)).status).toBe(301);
+    expect(await api.tgStatus(tgPath)).toBe('live');
+    const runs = (await api.req('GET', `${tgPath}/fielding-runs`)).body;
+    expect(runs).toMatchObject({ has_more: false, data: [{ id: job.body.created_fielding_run_id, status: 'live', end_fielding_at: '2099-01-01T00:00:00.000Z' }] });
   });
 
   it('answers 409 conflict_error while a launch job is running, 422 invalid_state_error once the group is no longer a draft', async () => {
@@ -79,7 +82,7 @@ describe('States and transitions › launch from draft', () => {
     expect(job.body.status).toBe('Failed');
     expect(job.body.failure_reason).toMatchObject({ code: 'job_failed', description: expect.any(String) });
     expect(job.body).not.toHaveProperty('created_fielding_run_id');
-    expect((await api.req('GET', tgPath)).body.status).toBe('draft');
+    expect((await api.tgStatus(tgPath))).toBe('draft');
   });
 
   it('refuses a draft update while the launch job runs (409)', async () => {
@@ -115,7 +118,7 @@ describe('States and transitions › fielding run control', () => {
     expect(paused.status).toBe(204);
     const fresh = paused.headers.get('etag');
     expect(fresh).not.toBe(etag);
-    expect((await api.req('GET', tgPath)).body.status).toBe('paused');
+    expect((await api.tgStatus(tgPath))).toBe('paused');
     const stale = await api.req('POST', `${runPath}/resume`, { headers: { 'if-match': etag } });
     expect(stale.status).toBe(412);
     expect(stale.body.object).toBe('precondition_failed_error');
@@ -132,9 +135,9 @@ describe('States and transitions › fielding run control', () => {
     expect((await step('pause')).status).toBe(204);
     expect((await step('pause')).body.object).toBe('invalid_state_error');
     expect((await step('resume')).status).toBe(204);
-    expect((await api.req('GET', tgPath)).body.status).toBe('live');
+    expect((await api.tgStatus(tgPath))).toBe('live');
     expect((await step('complete')).status).toBe(204);
-    expect((await api.req('GET', tgPath)).body.status).toBe('completed');
+    expect((await api.tgStatus(tgPath))).toBe('completed');
     expect((await api.req('GET', runPath)).body.status).toBe('completed');
     expect((await step('resume')).status).toBe(422);
   });

@@ -20,6 +20,9 @@ beforeEach(async () => {
 afterAll(() => sb.close());
 
 const uploadPath = () => `${X}/jobs/upload-respondents-by-file`;
+/** RSIDs are UUIDs (the reference): number i of a series. */
+const rsid = (i: number, series = 0) => `${String(series).padStart(8, '0')}-0000-4000-8000-${String(i).padStart(12, '0')}`;
+const [r1, r2, r3] = [rsid(1), rsid(2), rsid(3)];
 async function uploadAndWait(lines: string, entityType = 'RSID') {
   const res = await api.upload(uploadPath(), lines, entityType);
   expect(res.status).toBe(201);
@@ -29,7 +32,7 @@ const readAll = async (kind: 'rsid' | 'access-respondent-guid') => (await api.re
 
 describe('Endpoints › ID-based exclusions › upload by file', () => {
   it('answers 201 {job_id}; the job is Processing, then Success, and the IDs are readable', async () => {
-    const res = await api.upload(uploadPath(), 'rsid-1\nrsid-2\n', 'RSID');
+    const res = await api.upload(uploadPath(), `${r1}\n${r2}\n`, 'RSID');
     expect(res.status).toBe(201);
     expect(typeof res.body.job_id).toBe('string');
     expect(res.headers.get('location')).toBe(`${uploadPath()}/${res.body.job_id}`);
@@ -37,19 +40,19 @@ describe('Endpoints › ID-based exclusions › upload by file', () => {
     const done = await api.waitForJob(`${uploadPath()}/${res.body.job_id}`);
     expect(done.body).toMatchObject({ job_id: res.body.job_id, status: 'Success', ids_added: 2 });
     expect(done.body).not.toHaveProperty('failure_reason');
-    expect(await readAll('rsid')).toEqual(['rsid-1', 'rsid-2']);
+    expect(await readAll('rsid')).toEqual([r1, r2]);
   });
 
   it('adds IDs to the list (de-duplicated), never replaces it', async () => {
-    await uploadAndWait('a\nb\n');
-    const second = await uploadAndWait('b\nc\nc\n');
+    await uploadAndWait(`${r1}\n${r2}\n`);
+    const second = await uploadAndWait(`${r2}\n${r3}\n${r3.toUpperCase()}\n`);
     expect(second.ids_added).toBe(1);
-    expect(await readAll('rsid')).toEqual(['a', 'b', 'c']);
+    expect(await readAll('rsid')).toEqual([r1, r2, r3]);
   });
 
   it('accepts CRLF lines, blank lines and a BOM', async () => {
-    await uploadAndWait('\ufeffx1\r\n\r\nx2\r\n');
-    expect(await readAll('rsid')).toEqual(['x1', 'x2']);
+    await uploadAndWait(`\ufeff${r1}\r\n\r\n${r2}\r\n`);
+    expect(await readAll('rsid')).toEqual([r1, r2]);
   });
 
   it('stores access respondent GUIDs in their own list (lower-cased)', async () => {
@@ -60,8 +63,6 @@ describe('Endpoints › ID-based exclusions › upload by file', () => {
   });
 
   it.each([
-    ['RSID', 'ok\nhas space\n', 'line 2'],
-    ['RSID', `${'x'.repeat(65)}\n`, 'line 1'],
     ['ACCESS_RESPONDENT_GUID', `${randomUUID()}\n${randomUUID()}\nnot-a-guid\n`, 'line 3'],
     ['RSID', '\n\n', 'no IDs'],
   ])('fails a %s job with a bad file, naming the problem (%#), and adds nothing', async (entityType, lines, reason) => {
@@ -71,14 +72,31 @@ describe('Endpoints › ID-based exclusions › upload by file', () => {
     expect((await api.state()).counts.excluded_ids).toBe(0);
   });
 
+  it.each([
+    ['a line that is not a UUID', `${r1}\nrsid-2\n`, 2],
+    ['a line with a space', `${r1}\n${r2}\n${r3} \n`, 3],
+    ['a UUID without its dashes', `${r1.replace(/-/g, '')}\n`, 1],
+  ])('refuses an RSID file with %s at once: 400 bad_request_error naming the line, not its content; no job', async (_what, lines, line) => {
+    const res = await api.upload(uploadPath(), lines, 'RSID');
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ object: 'bad_request_error', invalid_params: [{ name: 'file', reason: `line ${line} is not an RSID (a UUID)` }] });
+    expect(typeof res.body.id).toBe('string');
+    expect(res.text).not.toContain('rsid-2');
+    expect((await api.state()).counts.jobs).toBe(0);
+    // The recontact upload takes RSIDs too: the same rule.
+    const recontact = await api.upload(`${tgPath}/recontacts/jobs/upload-respondents-by-file`, lines, 'RSID');
+    expect(recontact.status).toBe(400);
+    expect(recontact.body.invalid_params).toEqual([{ name: 'file', reason: `line ${line} is not an RSID (a UUID)` }]);
+  });
+
   it('requires entity_type RSID or ACCESS_RESPONDENT_GUID and the multipart field "file"', async () => {
     for (const entityType of [null, 'EMAIL']) {
-      const res = await api.upload(uploadPath(), 'a\n', entityType);
+      const res = await api.upload(uploadPath(), `${r1}\n`, entityType);
       expect(res.status).toBe(400);
       expect(paramNames(res)).toEqual(['entity_type']);
     }
     const form = new FormData();
-    form.append('other', new Blob(['a\n']), 'ids.txt');
+    form.append('other', new Blob([`${r1}\n`]), 'ids.txt');
     const noFile = await api.req('POST', `${uploadPath()}?entity_type=RSID`, { raw: form });
     expect(noFile.status).toBe(400);
     expect(paramNames(noFile)).toEqual(['file']);
@@ -92,19 +110,19 @@ describe('Endpoints › ID-based exclusions › upload by file', () => {
 
   it('runs one job per target group at a time (409 conflict_error)', async () => {
     sb.setFaults({ job_duration_ms: 60_000 });
-    expect((await api.upload(uploadPath(), 'a\n', 'RSID')).status).toBe(201);
-    const second = await api.upload(uploadPath(), 'b\n', 'RSID');
+    expect((await api.upload(uploadPath(), `${r1}\n`, 'RSID')).status).toBe(201);
+    const second = await api.upload(uploadPath(), `${r2}\n`, 'RSID');
     expect(second.status).toBe(409);
     expect(second.body.object).toBe('conflict_error');
     const removeAll = await api.req('POST', `${X}/jobs/remove-all-respondents?entity_type=RSID`);
     expect(removeAll.status).toBe(409);
     const other = (await api.projectWithTargetGroup()).tgPath;
-    expect((await api.upload(`${other}/exclusions/jobs/upload-respondents-by-file`, 'a\n', 'RSID')).status).toBe(201);
+    expect((await api.upload(`${other}/exclusions/jobs/upload-respondents-by-file`, `${r1}\n`, 'RSID')).status).toBe(201);
   });
 
   it('ends a job Failed with failure_reason under the job_failure_rate fault', async () => {
     sb.setFaults({ job_duration_ms: 5, job_failure_rate: 1 });
-    const job = await uploadAndWait('a\n');
+    const job = await uploadAndWait(`${r1}\n`);
     expect(job.status).toBe('Failed');
     expect(job.failure_reason.description).toMatch(/simulated/);
     expect(await readAll('rsid')).toEqual([]);
@@ -113,40 +131,40 @@ describe('Endpoints › ID-based exclusions › upload by file', () => {
   it('answers 404 for an unknown job and for a job of another target group', async () => {
     expect((await api.req('GET', `${uploadPath()}/job_missing`)).status).toBe(404);
     const other = (await api.projectWithTargetGroup()).tgPath;
-    const res = await api.upload(`${other}/exclusions/jobs/upload-respondents-by-file`, 'a\n', 'RSID');
+    const res = await api.upload(`${other}/exclusions/jobs/upload-respondents-by-file`, `${r1}\n`, 'RSID');
     expect((await api.req('GET', `${uploadPath()}/${res.body.job_id}`)).status).toBe(404);
   });
 });
 
 describe('Limits › ID-based exclusions per target group', () => {
-  const ids = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `${prefix}${i}`).join('\n');
+  const ids = (n: number, series: number) => Array.from({ length: n }, (_, i) => rsid(i, series)).join('\n');
 
   it('accepts 100,000 IDs, then fails a job that would exceed 100,000 in total (nothing added)', async () => {
-    const full = await uploadAndWait(ids(100_000, 'r'));
+    const full = await uploadAndWait(ids(100_000, 1));
     expect(full).toMatchObject({ status: 'Success', ids_added: 100_000 });
-    const over = await uploadAndWait('one-more\n');
+    const over = await uploadAndWait(`${rsid(0, 2)}\n`);
     expect(over.status).toBe('Failed');
     expect(over.failure_reason.description).toContain('100000');
-    const again = await uploadAndWait('r5\n');
+    const again = await uploadAndWait(`${rsid(5, 1)}\n`);
     expect(again).toMatchObject({ status: 'Success', ids_added: 0 });
     expect((await api.state()).counts.excluded_ids).toBe(100_000);
   });
 
   it('counts RSIDs and GUIDs together towards the limit', async () => {
-    await uploadAndWait(ids(99_999, 'r'));
+    await uploadAndWait(ids(99_999, 1));
     const guids = `${randomUUID()}\n${randomUUID()}\n`;
     const job = await uploadAndWait(guids, 'ACCESS_RESPONDENT_GUID');
     expect(job.status).toBe('Failed');
   });
 
   it('fails a file with more than 100,000 distinct IDs', async () => {
-    const job = await uploadAndWait(ids(100_001, 'q'));
+    const job = await uploadAndWait(ids(100_001, 3));
     expect(job.status).toBe('Failed');
     expect(job.failure_reason.description).toMatch(/file holds more than 100000/);
   });
 
   it('answers 413 content_too_large_error for an upload body above 8 MiB', async () => {
-    const res = await api.upload(uploadPath(), 'x'.repeat(60).concat('\n').repeat(140_000), 'RSID');
+    const res = await api.upload(uploadPath(), `${r1}${'0'.repeat(24)}\n`.repeat(140_000), 'RSID');
     expect(res.status).toBe(413);
     expect(res.body.object).toBe('content_too_large_error');
     expect((await api.state()).counts.jobs).toBe(0);
@@ -155,14 +173,14 @@ describe('Limits › ID-based exclusions per target group', () => {
 
 describe('Endpoints › ID-based exclusions › paginated reads and remove-all', () => {
   it('pages RSIDs with page_size up to 1000 and start_after', async () => {
-    await uploadAndWait(Array.from({ length: 2500 }, (_, i) => `id${i}`).join('\n'));
+    await uploadAndWait(Array.from({ length: 2500 }, (_, i) => rsid(i)).join('\n'));
     const first = await api.req('GET', `${X}/rsid/paginated?page_size=1000`);
     // The reference's ID pages: {data, url, next_cursor}, no has_more; the last page has no cursor.
     expect(first.body.data).toHaveLength(1000);
     expect(first.body).not.toHaveProperty('has_more');
     expect(first.body.url).toBe(`${X}/rsid/paginated`);
     const second = await api.req('GET', `${X}/rsid/paginated?page_size=1000&start_after=${first.body.next_cursor}`);
-    expect(second.body.data[0]).toBe('id1000');
+    expect(second.body.data[0]).toBe(rsid(1000));
     const third = await api.req('GET', `${X}/rsid/paginated?page_size=1000&start_after=${second.body.next_cursor}`);
     expect(third.body.data).toHaveLength(500);
     expect(third.body).not.toHaveProperty('next_cursor');
@@ -170,7 +188,7 @@ describe('Endpoints › ID-based exclusions › paginated reads and remove-all',
   });
 
   it('removes the IDs of one entity_type with the remove-all job (201 {job_id}, then Success); entity_type is required', async () => {
-    await uploadAndWait('a\nb\n');
+    await uploadAndWait(`${r1}\n${r2}\n`);
     const guid = randomUUID();
     await uploadAndWait(`${guid}\n`, 'ACCESS_RESPONDENT_GUID');
     const missing = await api.req('POST', `${X}/jobs/remove-all-respondents`);

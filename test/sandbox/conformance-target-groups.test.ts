@@ -19,6 +19,16 @@ afterAll(() => sb.close());
 
 const REQUIRED = ['expected_incidence_rate', 'expected_length_of_interview_minutes', 'filling_goal', 'project_manager_id', 'collects_pii'];
 const RECONTACT = { study_type_code: 'recontact', allocations: { template_id: 'recontact-global' } };
+/** RSIDs are UUIDs (the reference). */
+const rsid = (i: number) => `0e8b5c1a-1234-4abc-8def-${String(i).padStart(12, '0')}`;
+
+/** A draft launched from draft (its job awaited): the group has left draft. */
+async function launched(overrides: Record<string, unknown> = {}) {
+  const tg = await api.createTargetGroup(projectId, { live_url: 'https://s.example/a', ...overrides });
+  const launch = await api.req('POST', `${tgs}/${tg.id}/fielding-run-jobs/launch-from-draft`, { body: { end_fielding_at: '2099-01-01T00:00:00Z' } });
+  await api.waitForJob(launch.headers.get('location')!);
+  return tg;
+}
 
 describe('Resources and their fields › Target group', () => {
   it('creates a draft: 201 {id} (a ULID, reference: CreatedDraftTargetGroupResponse); the get carries every documented field', async () => {
@@ -28,11 +38,12 @@ describe('Resources and their fields › Target group', () => {
     expect(res.body).toEqual({ id: expect.stringMatching(/^[0-9A-Z]{26}$/) });
     expect(res.headers.get('location')).toBe(`${tgs}/${res.body.id}`);
     const read = (await api.req('GET', `${tgs}/${res.body.id}`)).body;
-    expect(read).toMatchObject({
-      project_id: projectId, status: 'draft', live_url: null, test_url: null, fielding_run_id: null, filling_goal: 200, study_type_code: 'adhoc',
-      business_unit_id: 2001, fielding_specification: window,
-    });
-    for (const field of ['id', 'pricing_model', 'type', 'client_cost_per_interview_note', 'respondent_activity_exclusions', 'profiles', 'end_fielding_at', 'created_at', 'updated_at']) {
+    // The reference's FetchTargetGroupResponse: the goal is completes_goal; no id, status or fielding run;
+    // fields without a value are left out (none is nullable there).
+    expect(read).toMatchObject({ completes_goal: 200, study_type_code: 'adhoc', business_unit_id: 2001, fielding_specification: window, target_group_customer_reference_number: 'TG-1' });
+    for (const field of ['id', 'project_id', 'status', 'fielding_run_id', 'end_fielding_at', 'filling_goal', 'live_url', 'test_url', 'updated_at']) expect(read).not.toHaveProperty(field);
+    // pricing_model, type and the note as the spec says get returns them.
+    for (const field of ['pricing_model', 'type', 'respondent_activity_exclusions', 'profiles', 'allocations', 'fielding_assistant_assignment', 'created_at']) {
       expect(read).toHaveProperty(field);
     }
   });
@@ -113,23 +124,50 @@ describe('Endpoints › Target groups', () => {
     const res = await api.req('PUT', `${tgs}/${tg.id}`, { body: draftBody({ filling_goal: 300 }) });
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
-    expect((await api.req('GET', `${tgs}/${tg.id}`)).body).toMatchObject({ filling_goal: 300, live_url: null, status: 'draft' });
+    const read = await api.req('GET', `${tgs}/${tg.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ completes_goal: 300 });
+    expect(read.body).not.toHaveProperty('live_url');
   });
 
   it('allows draft update only while the target group is a draft (422 afterwards)', async () => {
-    const tg = await api.createTargetGroup(projectId, { live_url: 'https://s.example/a' });
-    const launch = await api.req('POST', `${tgs}/${tg.id}/fielding-run-jobs/launch-from-draft`, { body: { end_fielding_at: '2099-01-01T00:00:00Z' } });
-    await api.waitForJob(launch.headers.get('location')!);
+    const tg = await launched();
     const res = await api.req('PUT', `${tgs}/${tg.id}`, { body: draftBody() });
     expect(res.status).toBe(422);
     expect(res.body.object).toBe('invalid_state_error');
   });
 
-  it('gets a target group and answers 404 under another project', async () => {
+  it('gets a draft target group and answers 404 under another project', async () => {
     const tg = await api.createTargetGroup(projectId);
-    expect((await api.req('GET', `${tgs}/${tg.id}`)).body).toEqual(tg);
+    expect({ id: tg.id, ...(await api.req('GET', `${tgs}/${tg.id}`)).body }).toEqual(tg);
     const other = await api.createProject();
     expect((await api.req('GET', `${P()}/projects/${other.id}/target-groups/${tg.id}`)).status).toBe(404);
+  });
+
+  it('a draft has no details or overview (404) and no fielding run; once launched, GET TG answers 301 to its details', async () => {
+    const draft = await api.createTargetGroup(projectId);
+    for (const tail of ['details', 'overview']) {
+      const res = await api.req('GET', `${tgs}/${draft.id}/${tail}`);
+      expect(res.status).toBe(404);
+      expect(res.body.object).toBe('not_found_error');
+    }
+    expect((await api.req('GET', `${tgs}/${draft.id}/fielding-runs`)).body).toEqual({ data: [], has_more: false });
+    const tg = await launched({ name: 'Launched group', test_url: 'https://s.example/t', target_group_customer_reference_number: 'TG-L' });
+    const moved = await api.req('GET', `${tgs}/${tg.id}`);
+    expect(moved.status).toBe(301);
+    expect(moved.headers.get('location')).toBe(`${tgs}/${tg.id}/details`);
+    expect(moved.text).toBe('');
+    const details = await api.req('GET', `${tgs}/${tg.id}/details`);
+    expect(details.body).toMatchObject({
+      id: tg.id, name: 'Launched group', account_name: 'Sandbox Research Buyer', project_manager_id: tg.project_manager_id, study_type_code: 'adhoc', industry_code: 'other',
+      completes_goal: 200, industry_lockout_code: 'no_lock_out', collects_pii: false, live_url: 'https://s.example/a', links: { test_client_survey: 'https://s.example/t' },
+      target_group_customer_reference_number: 'TG-L', created_at: tg.created_at,
+    });
+    for (const field of ['status', 'fielding_run_id', 'allocations', 'filling_goal']) expect(details.body).not.toHaveProperty(field);
+    const runs = (await api.req('GET', `${tgs}/${tg.id}/fielding-runs`)).body;
+    expect(runs).toMatchObject({ has_more: false, data: [{ status: 'live', version: 1 }] });
+    expect(runs.data).toHaveLength(1);
+    expect((await api.req('GET', `${tgs}/${tg.id}/fielding-runs/${runs.data[0].id}`)).body).toEqual(runs.data[0]);
   });
 
   it('lists {target_groups, url, has_more, next_cursor} and filters by the plural target_group_customer_reference_numbers', async () => {
@@ -149,11 +187,16 @@ describe('Endpoints › Target groups', () => {
     expect(page.body).not.toHaveProperty('data');
   });
 
-  it('serves an overview with status, goal, completes and the pricing fields', async () => {
-    const tg = await api.createTargetGroup(projectId, { client_cost_per_interview_note: 'n' });
+  it('serves a launched group\'s overview (TargetGroupOverview): status, progress, money, the pricing fields', async () => {
+    const tg = await launched({ locale: 'en_US', name: 'Overview group' });
     const res = await api.req('GET', `${tgs}/${tg.id}/overview`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: tg.id, status: 'draft', filling_goal: 200, completes: 0, pricing_model: 'rate_card', type: 'rate_card', client_cost_per_interview_note: 'n' });
+    expect(res.body).toMatchObject({
+      target_group_name: 'Overview group', project_name: 'Brand tracker', status: 'live', pricing_model: 'rate_card', type: 'rate_card', is_pricing_restricted: false,
+      progress: { current_completes: 0, current_prescreens: 0, filling_goal: 200, filling_strategy: 'completes' },
+      current_cost: { value: '0.00', currency_code: 'USD' }, country_code: 'US', language_code: 'EN', conversion_rate: 0, drop_off_rate: 0, incidence_rate: 0,
+    });
+    expect(res.body).not.toHaveProperty('id');
   });
 
   it('emits target_group.created and target_group.updated (with changed fields) on the event bus', async () => {
@@ -194,26 +237,25 @@ describe('Resources and their fields › Target group › recontact study', () =
 
   it('uploads the recontact respondent list only for recontact studies (job Processing -> Completed)', async () => {
     const adhoc = await api.createTargetGroup(projectId);
-    const refused = await api.upload(`${tgs}/${adhoc.id}/recontacts/jobs/upload-respondents-by-file`, 'r1\n', 'RSID');
+    const refused = await api.upload(`${tgs}/${adhoc.id}/recontacts/jobs/upload-respondents-by-file`, `${rsid(1)}\n`, 'RSID');
     expect(refused.status).toBe(422);
     expect(refused.body.object).toBe('study_type_not_recontact');
     const tg = await api.createTargetGroup(projectId, RECONTACT);
     const path = `${tgs}/${tg.id}/recontacts/jobs/upload-respondents-by-file`;
-    const up = await api.upload(path, 'r1\nr2\n', 'RSID');
+    const up = await api.upload(path, `${rsid(1)}\n${rsid(2)}\n`, 'RSID');
     expect(up.status).toBe(201);
     expect((await api.req('GET', `${path}/${up.body.job_id}`)).body.status).toBe('Processing');
     const done = await api.waitForJob(`${path}/${up.body.job_id}`);
     expect(done.body).toMatchObject({ status: 'Completed', ids_added: 2 });
-    expect(sb.state().recontact_respondents[tg.id].rsid).toEqual(['r1', 'r2']);
+    expect(sb.state().recontact_respondents[tg.id].rsid).toEqual([rsid(1), rsid(2)]);
   });
 
-  it('fails a recontact upload job with a bad line, naming the line', async () => {
+  it('refuses a recontact upload with an RSID that is not a UUID at once (400), naming the line', async () => {
     const tg = await api.createTargetGroup(projectId, RECONTACT);
     const path = `${tgs}/${tg.id}/recontacts/jobs/upload-respondents-by-file`;
-    const up = await api.upload(path, 'ok\nnot ok\n', 'RSID');
-    const done = await api.waitForJob(`${path}/${up.body.job_id}`);
-    expect(done.body.status).toBe('Failed');
-    expect(done.body.failure_reason.description).toContain('line 2');
+    const up = await api.upload(path, `${rsid(1)}\nnot ok\n`, 'RSID');
+    expect(up.status).toBe(400);
+    expect(up.body).toMatchObject({ object: 'bad_request_error', invalid_params: [{ name: 'file', reason: 'line 2 is not an RSID (a UUID)' }] });
   });
 
   it('refuses to launch a recontact study before respondents are uploaded', async () => {
@@ -222,7 +264,7 @@ describe('Resources and their fields › Target group › recontact study', () =
     const res = await api.req('POST', launch, { body: { end_fielding_at: '2099-01-01T00:00:00Z' } });
     expect(res.status).toBe(422);
     expect(res.body.object).toBe('recontact_respondents_required');
-    const up = await api.upload(`${tgs}/${tg.id}/recontacts/jobs/upload-respondents-by-file`, 'r1\n', 'RSID');
+    const up = await api.upload(`${tgs}/${tg.id}/recontacts/jobs/upload-respondents-by-file`, `${rsid(1)}\n`, 'RSID');
     await api.waitForJob(`${tgs}/${tg.id}/recontacts/jobs/upload-respondents-by-file/${up.body.job_id}`);
     expect((await api.req('POST', launch, { body: { end_fielding_at: '2099-01-01T00:00:00Z' } })).status).toBe(201);
   });

@@ -49,7 +49,8 @@ describe('core › multipart parser', () => {
 
 describe('core › ID list files', () => {
   it('skips blank lines, strips a BOM and CR, de-duplicates in order', () => {
-    expect(parseIdListFile(Buffer.from('\ufeffa\r\n\nb\na\n'), 'RSID')).toEqual({ ok: true, ids: ['a', 'b'], lines: 5 });
+    const [a, b] = ['0e8b5c1a-1234-4abc-8def-0123456789ab', '0e8b5c1a-1234-4abc-8def-0123456789ac'];
+    expect(parseIdListFile(Buffer.from(`\ufeff${a}\r\n\n${b}\n${a.toUpperCase()}\n`), 'RSID')).toEqual({ ok: true, ids: [a, b], lines: 5 });
   });
 
   it('lower-cases GUIDs and de-duplicates case-insensitively', () => {
@@ -58,13 +59,13 @@ describe('core › ID list files', () => {
   });
 
   it('names the first bad line without echoing its content', () => {
-    const res = parseIdListFile(Buffer.from('good\nsecret id\n'), 'RSID');
+    const res = parseIdListFile(Buffer.from('0e8b5c1a-1234-4abc-8def-0123456789ab\nsecret id\n'), 'RSID');
     expect(res).toEqual({ ok: false, reason: expect.stringContaining('line 2') });
     expect(JSON.stringify(res)).not.toContain('secret id');
   });
 
   it(`refuses more than ${MAX_IDS_PER_TARGET_GROUP} distinct IDs`, () => {
-    const lines = Array.from({ length: MAX_IDS_PER_TARGET_GROUP + 1 }, (_, i) => `i${i}`).join('\n');
+    const lines = Array.from({ length: MAX_IDS_PER_TARGET_GROUP + 1 }, (_, i) => `0e8b5c1a-1234-4abc-8def-${String(i).padStart(12, '0')}`).join('\n');
     expect(parseIdListFile(Buffer.from(lines), 'RSID').ok).toBe(false);
   });
 });

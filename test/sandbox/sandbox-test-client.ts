@@ -67,7 +67,8 @@ export class SandboxTestClient {
     }
     if (opts.contentType) headers['content-type'] = opts.contentType;
     Object.assign(headers, opts.headers);
-    const res = await fetch(url, { method, headers, body });
+    // Redirects are answers to check (GET TG's 301 once launched), never followed.
+    const res = await fetch(url, { method, headers, body, redirect: 'manual' });
     const text = await res.text();
     let parsed: any = undefined;
     try {
@@ -105,7 +106,21 @@ export class SandboxTestClient {
     // create_target_group answers {id} only; the draft as the API holds it is a get_target_group away.
     const read = await this.req('GET', `${P(opts.account)}/projects/${projectId}/target-groups/${res.body.id}`, { version: opts.version });
     if (read.status !== 200) throw new Error(`createTargetGroup read: ${read.status} ${read.text}`);
-    return read.body;
+    // get_target_group carries no id (reference: FetchTargetGroupResponse): the create's is added here.
+    return { id: res.body.id as string, ...read.body };
+  }
+
+  /**
+   * A target group's status as the reference keeps it: GET TG answers a draft (200) or, once launched, 301 to
+   * its details; the status of a launched one is in TG/overview.
+   */
+  async tgStatus(tgPath: string, opts: RequestOptions = {}): Promise<string> {
+    const read = await this.req('GET', tgPath, opts);
+    if (read.status === 200) return 'draft';
+    if (read.status !== 301) throw new Error(`tgStatus: GET TG answered ${read.status} ${read.text}`);
+    const overview = await this.req('GET', `${tgPath}/overview`, opts);
+    if (overview.status !== 200) throw new Error(`tgStatus: overview answered ${overview.status} ${overview.text}`);
+    return overview.body.status as string;
   }
 
   /** Creates a project and a draft target group; returns ids and the TG path. */

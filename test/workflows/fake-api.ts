@@ -229,10 +229,21 @@ export class FakeApi {
       await this.record('getLaunchJob', [this.keyOfId(input.targetGroupId)]);
       return this.poll(input.jobId);
     },
-    getTargetGroup: async (input: { targetGroupId: string }) => {
-      await this.record('getTargetGroup', [this.keyOfId(input.targetGroupId)]);
+    readTargetGroupState: async (input: { targetGroupId: string; reads: string[] }) => {
+      await this.record('readTargetGroupState', [this.keyOfId(input.targetGroupId)]);
       const tg = this.tgs.get(input.targetGroupId) as FakeTargetGroup;
-      return { targetGroup: { id: tg.id, ...tg.draft, status: tg.status, fielding_run_id: tg.fieldingRunId ?? null } };
+      // As the reader answers: a draft with its fields; a launched group with what the caller asked for.
+      const draft = tg.status === 'draft';
+      const fields = draft || input.reads.includes('fields') ? { ...tg.draft } : {};
+      return {
+        state: {
+          id: tg.id,
+          status: draft || input.reads.includes('status') ? tg.status : 'launched',
+          fields,
+          fieldsRead: Object.keys(fields),
+          fieldingRunId: !draft && input.reads.includes('fieldingRun') ? (tg.fieldingRunId ?? null) : null,
+        },
+      };
     },
     getTargetGroupPerformance: async (input: { targetGroupId: string }) => {
       await this.record('getTargetGroupPerformance', [this.keyOfId(input.targetGroupId)]);

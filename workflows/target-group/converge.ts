@@ -27,9 +27,9 @@ export async function converge(state: TargetGroupState, api: Api): Promise<void>
     return;
   }
   if (!revision.actions.some((a) => a.kind === 'launch')) {
-    const current = await api().getTargetGroup(state.base);
-    const runId = current.targetGroup.fielding_run_id;
-    state.enter(eventOfRemote(current.targetGroup.status), { fieldingRunId: runId === null || runId === undefined ? state.status.fieldingRunId : String(runId) });
+    // Status and run only: a draft is one read, a launched group three (GET TG's 301, overview, fielding runs).
+    const { state: current } = await api().readTargetGroupState({ ...state.base, reads: ['status', 'fieldingRun'] });
+    state.enter(eventOfRemote(current.status), { fieldingRunId: current.fieldingRunId ?? state.status.fieldingRunId });
     return;
   }
   const gate = await passGate(state, api);

@@ -55,10 +55,14 @@ function recordEvent(state: TargetGroupState, event: WebhookEventSignal): void {
   }
 }
 
-/** Reads the target group and reports drift from the study file (never overwriting it) and a phase changed in the API. */
+/**
+ * Reads the target group and reports drift from the study file (never overwriting it) and a phase changed in
+ * the API. A launched group's fields come from its details, which lack some draft fields (allocations, the
+ * fielding window, …): only the fields the read carries are compared.
+ */
 async function checkDrift(state: TargetGroupState, api: Api): Promise<void> {
-  const remote = (await api().getTargetGroup(state.base)).targetGroup;
-  const drift = fieldChanges(state.revision.desired.draft, remote).map((c) => ({ field: c.field, expected: c.to, actual: c.from }));
+  const { state: remote } = await api().readTargetGroupState({ ...state.base, reads: ['status', 'fields'] });
+  const drift = fieldChanges(state.revision.desired.draft, remote.fields, remote.fieldsRead).map((c) => ({ field: c.field, expected: c.to, actual: c.from }));
   const event = eventOfRemote(remote.status);
   const fields = (list: { field: string }[] | undefined) => (list ?? []).map((d) => d.field).join(', ');
   if (fields(drift) !== fields(state.status.drift)) {

@@ -31,6 +31,7 @@ import { SuggestDaysAnswer, SuggestDaysRequest } from './calendar';
 import { FeasibilityAnswer, FeasibilityRequest } from './feasibility';
 import { FieldingRunAnswer, LaunchFromDraftRequest, LaunchJobAnswer } from './fielding';
 import { RecontactJobAnswer } from './recontact';
+import { DraftTargetGroupAnswer, FieldingRunsAnswer, TargetGroupDetailsAnswer, TargetGroupOverviewAnswer } from './target-group-state';
 
 export interface WireOperation {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -74,6 +75,17 @@ export const LAUNCH_FIELDING_OPERATIONS: Readonly<Record<string, WireOperation>>
     method: 'POST', path: RECONTACT_UPLOAD, answers: { 201: JobCreated }, headers: ['idempotency-key', 'entity_type'],
   },
   get_recontact_upload_respondents_by_file_job: { method: 'GET', path: `${RECONTACT_UPLOAD}/{job_id}`, answers: { 200: RecontactJobAnswer } },
+};
+
+/**
+ * The reads of a target group's state: GET TG (a draft, or 301 with Location to the details once launched),
+ * details, overview and the fielding runs (their contract test: test/contract/target-group-state.contract.test.ts).
+ */
+export const TARGET_GROUP_STATE_OPERATIONS: Readonly<Record<string, WireOperation>> = {
+  get_target_group: { method: 'GET', path: TG, answers: { 200: DraftTargetGroupAnswer, 301: null } },
+  get_target_group_details: { method: 'GET', path: `${TG}/details`, answers: { 200: TargetGroupDetailsAnswer } },
+  get_target_group_overview: { method: 'GET', path: `${TG}/overview`, answers: { 200: TargetGroupOverviewAnswer } },
+  get_fielding_runs_by_target_group_id: { method: 'GET', path: `${TG}/fielding-runs`, answers: { 200: FieldingRunsAnswer } },
 };
 
 export const WIRE_OPERATIONS: Readonly<Record<string, WireOperation>> = {
@@ -125,6 +137,7 @@ export const WIRE_OPERATIONS: Readonly<Record<string, WireOperation>> = {
   update_webhook: { method: 'PUT', path: '/accounts/{account_id}/webhooks/{webhook_id}', request: WebhookRequest, answers: { 200: WebhookAnswer } },
   delete_webhook: { method: 'DELETE', path: '/accounts/{account_id}/webhooks/{webhook_id}', answers: { 204: null } },
   ...LAUNCH_FIELDING_OPERATIONS,
+  ...TARGET_GROUP_STATE_OPERATIONS,
 };
 
 /** The operation of a call, by method and path (without query, starting `/v1/`). */
