@@ -75,7 +75,7 @@ describe('Sandbox state file', () => {
     const client = new SandboxTestClient(first);
     const token = await client.token();
     const { project, tg, tgPath } = await client.projectWithTargetGroup();
-    const upload = await client.upload(`${tgPath}/exclusions/jobs/upload-respondents-by-file`, 'p1\np2\n', 'RSID');
+    const upload = await client.upload(`${tgPath}/exclusions/jobs/upload-respondents-by-file`, '0e8b5c1a-1234-4abc-8def-000000000001\n0e8b5c1a-1234-4abc-8def-000000000002\n', 'RSID');
     expect(upload.status).toBe(201);
     const onDisk = JSON.parse(readFileSync(stateFile, 'utf8'));
     expect(Object.keys(onDisk.projects)).toEqual([project.id]);
@@ -88,10 +88,10 @@ describe('Sandbox state file', () => {
       const again = new SandboxTestClient(second);
       const res = await again.req('GET', `${P()}/projects/${project.id}/target-groups/${tg.id}`, { token });
       expect(res.status).toBe(200);
-      expect(res.body.id).toBe(tg.id);
+      expect({ id: tg.id, ...res.body }).toEqual(tg);
       const job = await again.waitForJob(`${tgPath}/exclusions/jobs/upload-respondents-by-file/${upload.body.job_id}`, { token });
       expect(job.body.status).toBe('Success');
-      expect((await again.req('GET', `${tgPath}/exclusions/rsid/paginated`, { token })).body.data).toEqual(['p1', 'p2']);
+      expect((await again.req('GET', `${tgPath}/exclusions/rsid/paginated`, { token })).body.data).toEqual(['0e8b5c1a-1234-4abc-8def-000000000001', '0e8b5c1a-1234-4abc-8def-000000000002']);
       expect(JSON.parse(readFileSync(stateFile, 'utf8')).jobs[upload.body.job_id].status).toBe('Success');
     } finally {
       await second.close();

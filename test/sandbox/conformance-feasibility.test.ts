@@ -69,7 +69,7 @@ describe('Feasibility › POST P/target-groups/calculate-feasibility (2025-12-18
     const { tg, tgPath } = await api.projectWithTargetGroup({ locale: 'swe_se' });
     const narrow = { ...easy, locale: 'swe_se', expected_incidence_rate: 0.05, filling_goal: 100, start_fielding_at: '2026-01-01T00:00:00Z', end_fielding_at: '2026-12-01T00:00:00Z' };
     const before = (await api.req('POST', FEASIBILITY, { body: { ...narrow, target_group_id: tg.id }, version: V_MID })).body.feasible_completes;
-    const ids = Array.from({ length: 60_000 }, (_, i) => `r${i}`).join('\n');
+    const ids = Array.from({ length: 60_000 }, (_, i) => `0e8b5c1a-1234-4abc-8def-${String(i).padStart(12, '0')}`).join('\n');
     const upload = await api.upload(`${tgPath}/exclusions/jobs/upload-respondents-by-file`, ids, 'RSID');
     await api.waitForJob(`${tgPath}/exclusions/jobs/upload-respondents-by-file/${upload.body.job_id}`);
     const after = (await api.req('POST', FEASIBILITY, { body: { ...narrow, target_group_id: tg.id }, version: V_MID })).body.feasible_completes;

@@ -91,7 +91,7 @@ describe('States and transitions › launch from draft', () => {
     await api.req('POST', `${tgPath}/fielding-run-jobs/launch-from-draft`, { body: END });
     const tg = (await api.req('GET', tgPath)).body;
     const res = await api.req('PUT', tgPath, {
-      body: { expected_incidence_rate: 0.5, expected_length_of_interview_minutes: 10, filling_goal: tg.filling_goal, project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001', collects_pii: false },
+      body: { expected_incidence_rate: 0.5, expected_length_of_interview_minutes: 10, filling_goal: tg.completes_goal, project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001', collects_pii: false },
     });
     expect(res.status).toBe(409);
     expect(res.body.object).toBe('conflict_error');

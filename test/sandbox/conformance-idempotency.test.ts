@@ -56,11 +56,12 @@ describe('Idempotency', () => {
     const b = await api.req('POST', tgs, { body: draftBody({ live_url: 'https://s.example/x' }), headers: key('tg') });
     expect(b.body.id).toBe(a.body.id);
     const tgPath = `${tgs}/${a.body.id}`;
-    const up1 = await api.upload(`${tgPath}/exclusions/jobs/upload-respondents-by-file`, 'a\nb\n', 'RSID', { headers: key('up') });
-    const up2 = await api.upload(`${tgPath}/exclusions/jobs/upload-respondents-by-file`, 'a\nb\n', 'RSID', { headers: key('up') });
+    const ids = '0e8b5c1a-1234-4abc-8def-000000000001\n0e8b5c1a-1234-4abc-8def-000000000002\n';
+    const up1 = await api.upload(`${tgPath}/exclusions/jobs/upload-respondents-by-file`, ids, 'RSID', { headers: key('up') });
+    const up2 = await api.upload(`${tgPath}/exclusions/jobs/upload-respondents-by-file`, ids, 'RSID', { headers: key('up') });
     expect(up2.status).toBe(201);
     expect(up2.body.job_id).toBe(up1.body.job_id);
-    const up3 = await api.upload(`${tgPath}/exclusions/jobs/upload-respondents-by-file`, 'a\nb\n', 'ACCESS_RESPONDENT_GUID', { headers: key('up') });
+    const up3 = await api.upload(`${tgPath}/exclusions/jobs/upload-respondents-by-file`, ids, 'ACCESS_RESPONDENT_GUID', { headers: key('up') });
     expect(up3.status).toBe(422);
     const l1 = await api.req('POST', `${tgPath}/fielding-run-jobs/launch-from-draft`, { body: { end_fielding_at: '2099-01-01T00:00:00Z' }, headers: key('launch') });
     await api.waitForJob(l1.headers.get('location')!);

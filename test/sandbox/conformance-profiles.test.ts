@@ -2,7 +2,7 @@
 // duplicate conditions), Versioning (renames, removed endpoints, forward-only). Sandbox choices: docs/sandbox.md.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../sandbox/index';
-import { P, SandboxTestClient, V_MID, V_NEW, V_OLD, paramNames, startTestSandbox } from './sandbox-test-client';
+import { P, SandboxTestClient, V_MID, V_NEW, V_OLD, draftBody, paramNames, startTestSandbox } from './sandbox-test-client';
 
 let sb: RunningSandbox;
 let api: SandboxTestClient;
@@ -186,9 +186,9 @@ describe('Profiles › manage-profiles (apply-profiles before 2025-12-18)', () =
   it('a new filling goal keeps the quota percentages and recomputes the goals', async () => {
     const { tgPath, tg } = await draft();
     await api.req('POST', `${tgPath}/profiles/manage-profiles`, { body: { profiles: [gender()] } });
-    const { id: _id, project_id: _p, status: _s, fielding_run_id: _f, end_fielding_at: _e, created_at: _c, updated_at: _u, profiles: _pr, ...rest } = (await api.req('GET', tgPath)).body;
-    expect(tg.filling_goal).toBe(200);
-    const res = await api.req('PUT', tgPath, { body: { ...rest, filling_goal: 400 } });
+    expect(tg.completes_goal).toBe(200);
+    // The draft as created (projectWithTargetGroup's draftBody), with the new goal.
+    const res = await api.req('PUT', tgPath, { body: draftBody({ filling_goal: 400 }) });
     expect(res.status, res.text).toBe(204);
     await sb.events.idle();
     const quotas = (await api.req('GET', tgPath)).body.profiles[0].targets.map((t: { quota: { completes_goal: number } }) => t.quota.completes_goal);

@@ -82,17 +82,22 @@ describe('Versioning › renames in 2025-12-18 › project', () => {
 });
 
 describe('Versioning › renames in 2025-12-18 › target group', () => {
-  it('spells the pricing value ratecard before 2025-12-18 and rate_card from 2025-12-18 (get and overview)', async () => {
+  it('spells the pricing value ratecard before 2025-12-18 and rate_card from 2025-12-18 (get of a draft, overview once launched)', async () => {
     const project = await api.createProject();
-    const tg = await api.createTargetGroup(project.id, { pricing_model: 'ratecard', type: 'ratecard' }, { version: V_OLD });
+    const tg = await api.createTargetGroup(project.id, { pricing_model: 'ratecard', type: 'ratecard', live_url: 'https://survey.example/s' }, { version: V_OLD });
     const base = `${P()}/projects/${project.id}/target-groups/${tg.id}`;
     expect(tg.pricing_model).toBe('ratecard');
-    for (const path of [base, `${base}/overview`]) {
+    const spelled = async (path: string) => {
       const newer = (await api.req('GET', path)).body;
       expect([newer.pricing_model, newer.type]).toEqual(['rate_card', 'rate_card']);
       const older = (await api.req('GET', path, { version: V_MID })).body;
       expect([older.pricing_model, older.type]).toEqual(['ratecard', 'ratecard']);
-    }
+    };
+    await spelled(base);
+    const launch = await api.req('POST', `${base}/fielding-run-jobs/launch-from-draft`, { version: V_MID, body: { end_fielding_at: '2099-01-01T00:00:00Z' } });
+    expect(launch.status).toBe(201);
+    await api.waitForJob(launch.headers.get('location')!, { version: V_MID });
+    await spelled(`${base}/overview`);
   });
 
   it('rejects ratecard in 2025-12-18 and rate_card in older versions', async () => {
@@ -153,7 +158,7 @@ describe('Versioning › removed and version-specific endpoints', () => {
 
   it.each([V_OLD, V_MID, V_NEW])('keeps the ID-based exclusion endpoints in %s', async (version) => {
     const { tgPath } = await api.projectWithTargetGroup({}, { version });
-    const up = await api.upload(`${tgPath}/exclusions/jobs/upload-respondents-by-file`, 'a\n', 'RSID', { version });
+    const up = await api.upload(`${tgPath}/exclusions/jobs/upload-respondents-by-file`, '0e8b5c1a-1234-4abc-8def-000000000001\n', 'RSID', { version });
     expect(up.status).toBe(201);
     expect((await api.waitForJob(`${tgPath}/exclusions/jobs/upload-respondents-by-file/${up.body.job_id}`, { version })).body.status).toBe('Success');
     expect((await api.req('GET', `${tgPath}/exclusions/rsid/paginated`, { version })).status).toBe(200);
@@ -187,7 +192,7 @@ describe('Versioning › forward-only policy from 2025-12-18', () => {
     const { tgPath } = await api.projectWithTargetGroup({ live_url: 'https://survey.example/s' });
     const writes = [
       api.req('PUT', `${tgPath}/respondent-activity-exclusions`, { version: V_OLD, body: { respondent_activity_exclusions: [] } }),
-      api.upload(`${tgPath}/exclusions/jobs/upload-respondents-by-file`, 'a\n', 'RSID', { version: V_OLD }),
+      api.upload(`${tgPath}/exclusions/jobs/upload-respondents-by-file`, '0e8b5c1a-1234-4abc-8def-000000000001\n', 'RSID', { version: V_OLD }),
       api.req('POST', `${tgPath}/fielding-run-jobs/launch-from-draft`, { version: V_MID, body: { end_fielding_at: '2099-01-01T00:00:00Z' } }),
     ];
     for (const res of await Promise.all(writes)) {

@@ -7,7 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../sandbox/index';
 import { verifySignatureHeader } from '../../sandbox/model/webhook-signature';
-import { SandboxTestClient, V_OLD, paramNames, startTestSandbox } from './sandbox-test-client';
+import { SandboxTestClient, V_OLD, draftBody, paramNames, startTestSandbox } from './sandbox-test-client';
 
 interface Received {
   path: string;
@@ -129,9 +129,9 @@ describe('Webhooks › resource', () => {
 describe('Webhooks › deliveries', () => {
   it('target-group-updated: a CloudEvents 1.0 envelope, Content-Type application/json, signed over the JSON', async () => {
     const webhook = await createWebhook({});
-    const { tgPath, tg } = await api.projectWithTargetGroup();
-    const { id: _i, project_id: _p, status: _s, fielding_run_id: _f, end_fielding_at: _e, created_at: _c, updated_at: _u, profiles: _pr, ...rest } = (await api.req('GET', tgPath)).body;
-    expect((await api.req('PUT', tgPath, { body: { ...rest, filling_goal: 321 } })).status).toBe(204);
+    const { tgPath, tg, project } = await api.projectWithTargetGroup();
+    // The draft as created (projectWithTargetGroup's draftBody), with a new goal.
+    expect((await api.req('PUT', tgPath, { body: draftBody({ filling_goal: 321 }) })).status).toBe(204);
     const [delivery] = await until(() => eventsOfType('target-group-updated'), (list) => list.length > 0, 'a target-group-updated delivery');
     expect(delivery.path).toBe('/hook');
     expect(delivery.headers['content-type']).toBe('application/json');
@@ -140,10 +140,10 @@ describe('Webhooks › deliveries', () => {
     expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     expect(verifySignatureHeader(header, webhook.secret, delivery.json, Math.floor(Date.now() / 1000))).toBe(true);
     expect(verifySignatureHeader(header, 'whsec_wrong', delivery.json, Math.floor(Date.now() / 1000))).toBe(false);
-    expect(delivery.event).toMatchObject({ specversion: '1.0', type: 'target-group-updated', datacontenttype: 'application/json', source: `/v1/demand/accounts/1001/projects/${tg.project_id}/target-groups/${tg.id}` });
+    expect(delivery.event).toMatchObject({ specversion: '1.0', type: 'target-group-updated', datacontenttype: 'application/json', source: `/v1/demand/accounts/1001/projects/${project.id}/target-groups/${tg.id}` });
     expect(delivery.event.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(Date.parse(delivery.event.time)).not.toBeNaN();
-    expect(delivery.event.data).toEqual({ account_id: 1001, project_id: tg.project_id, target_group_id: tg.id, changes: [{ object: 'field_change', field: 'filling_goal', previous: 200, current: 321 }] });
+    expect(delivery.event.data).toEqual({ account_id: 1001, project_id: project.id, target_group_id: tg.id, changes: [{ object: 'field_change', field: 'filling_goal', previous: 200, current: 321 }] });
     const records = await until(deliveries, (list) => list.some((d) => d.status === 'delivered'), 'a delivered record');
     expect(records[0]).toMatchObject({ webhook_id: webhook.id, event_type: 'target-group-updated', status: 'delivered' });
     expect(records[0]).not.toHaveProperty('payload');
