@@ -1,6 +1,6 @@
 // Launch from draft (read before create, job polling) and fielding-run control with ETags and typed outcomes.
 import { afterEach, describe, expect, it } from 'vitest';
-import { API_ORIGIN, apiError, rejectionOf } from './helpers/mock-api';
+import { API_ORIGIN, apiError, draftAnswer, fieldingRunsAnswer, movedAnswer, rejectionOf } from './helpers/mock-api';
 import { createMockActivities, type MockActivities } from './helpers/mock-activities';
 
 const TG = '/v1/demand/accounts/1001/projects/p1/target-groups/tg1';
@@ -16,7 +16,7 @@ afterEach(async () => {
 describe('launchFromDraft', () => {
   it('posts end_fielding_at with the Idempotency-Key after checking the target group is a draft', async () => {
     m = createMockActivities();
-    m.on('GET', TG, () => ({ status: 200, body: { id: 'tg1', status: 'draft', fielding_run_id: null } }));
+    m.on('GET', TG, () => draftAnswer());
     m.on('POST', `${TG}/fielding-run-jobs/launch-from-draft`, () => ({ status: 201, headers: { location: `${TG}/fielding-run-jobs/launch-from-draft/job9` } }));
     const out = await m.activities.launchFromDraft({ ...target, idempotencyKey: 'launch-k', endFieldingAt: '2026-12-20T00:00:00Z' });
     expect(out).toEqual({ jobId: 'job9', alreadyLaunched: false, fieldingRunId: null });
@@ -26,7 +26,7 @@ describe('launchFromDraft', () => {
 
   it('takes the job id from Location (the reference answers no body); an answer without Location is wire_mismatch', async () => {
     m = createMockActivities();
-    m.on('GET', TG, () => ({ status: 200, body: { id: 'tg1', status: 'draft' } }));
+    m.on('GET', TG, () => draftAnswer());
     m.on('POST', `${TG}/fielding-run-jobs/launch-from-draft`, () => ({ status: 201, headers: { location: `${TG}/fielding-run-jobs/launch-from-draft/job7` } }));
     expect((await m.activities.launchFromDraft({ ...target, idempotencyKey: 'k', endFieldingAt: '2026-12-20T00:00:00Z' })).jobId).toBe('job7');
     m.on('POST', `${TG}/fielding-run-jobs/launch-from-draft`, () => ({ status: 201, body: { job_id: 'job8' } }));
@@ -35,25 +35,27 @@ describe('launchFromDraft', () => {
     expect(failure.message).toContain('create_launch_fielding_run_from_draft_job');
   });
 
-  it('does not launch again a target group that is already live', async () => {
+  it('does not launch again a target group that is already live (GET TG answers 301; its run is read, not followed)', async () => {
     m = createMockActivities();
-    m.on('GET', TG, () => ({ status: 200, body: { id: 'tg1', status: 'live', fielding_run_id: 'run1' } }));
+    m.on('GET', TG, () => movedAnswer(TG));
+    m.on('GET', `${TG}/fielding-runs`, () => fieldingRunsAnswer('run1'));
     expect(await m.activities.launchFromDraft({ ...target, idempotencyKey: 'k', endFieldingAt: '2026-12-20T00:00:00Z' })).toEqual({ jobId: null, alreadyLaunched: true, fieldingRunId: 'run1' });
-    expect(m.requests).toHaveLength(1);
+    expect(m.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET ${TG}`, `GET ${TG}/fielding-runs`]);
   });
 
   it('counts a target group another launch took live between its read and this launch (422 invalid_state_error, as the reference answers) as launched', async () => {
     m = createMockActivities();
-    m.on('GET', TG, () => ({ status: 200, body: { id: 'tg1', status: 'draft', fielding_run_id: null } }));
+    m.on('GET', TG, () => draftAnswer());
     m.on('POST', `${TG}/fielding-run-jobs/launch-from-draft`, () => ({ status: 422, body: apiError('invalid_state_error', 'Target group tg1 is live; only a draft can be launched.') }));
-    m.on('GET', TG, () => ({ status: 200, body: { id: 'tg1', status: 'live', fielding_run_id: 'run3' } }));
+    m.on('GET', TG, () => movedAnswer(TG));
+    m.on('GET', `${TG}/fielding-runs`, () => fieldingRunsAnswer('run3'));
     expect(await m.activities.launchFromDraft({ ...target, idempotencyKey: 'k', endFieldingAt: '2026-12-20T00:00:00Z' })).toEqual({ jobId: null, alreadyLaunched: true, fieldingRunId: 'run3' });
-    expect(m.requests.map((r) => r.method)).toEqual(['GET', 'POST', 'GET']);
+    expect(m.requests.map((r) => r.method)).toEqual(['GET', 'POST', 'GET', 'GET']);
   });
 
   it('422 live_url_required is a non-retryable failure of that type', async () => {
     m = createMockActivities();
-    m.on('GET', TG, () => ({ status: 200, body: { id: 'tg1', status: 'draft' } }));
+    m.on('GET', TG, () => draftAnswer());
     m.on('POST', `${TG}/fielding-run-jobs/launch-from-draft`, () => ({ status: 422, body: apiError('live_url_required', 'set live_url first') }));
     const f = await rejectionOf(m.activities.launchFromDraft({ ...target, idempotencyKey: 'k', endFieldingAt: '2026-12-20T00:00:00Z' }));
     expect(f.type).toBe('live_url_required');

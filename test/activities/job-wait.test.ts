@@ -1,6 +1,6 @@
 // Waiting for a job inside one activity (awaitJob) and launching with the wait (launchAndAwait).
 import { afterEach, describe, expect, it } from 'vitest';
-import { API_ORIGIN, rejectionOf } from './helpers/mock-api';
+import { API_ORIGIN, draftAnswer, fieldingRunsAnswer, movedAnswer, rejectionOf } from './helpers/mock-api';
 import { createMockActivities, type MockActivities } from './helpers/mock-activities';
 
 const TG = '/v1/demand/accounts/1001/projects/p1/target-groups/tg1';
@@ -71,7 +71,7 @@ describe('awaitJob', () => {
 describe('launchAndAwaitBatch', () => {
   it('launches a draft with the Idempotency-Key, then waits for the job in the same activity', async () => {
     m = createMockActivities();
-    m.on('GET', TG, () => ({ status: 200, body: { id: 'tg1', status: 'draft', fielding_run_id: null } }));
+    m.on('GET', TG, () => draftAnswer());
     m.on('POST', LAUNCH_JOB, () => ({ status: 201, headers: { location: `${LAUNCH_JOB}/job9` } }));
     m.on('GET', `${LAUNCH_JOB}/job9`, () => ({ status: 200, body: { job_id: 'job9', status: 'Processing' } }));
     m.on('GET', `${LAUNCH_JOB}/job9`, () => ({ status: 200, body: { job_id: 'job9', status: 'Completed', created_fielding_run_id: 'run7' } }));
@@ -82,9 +82,10 @@ describe('launchAndAwaitBatch', () => {
 
   it('does not launch, nor wait, for a target group already live', async () => {
     m = createMockActivities();
-    m.on('GET', TG, () => ({ status: 200, body: { id: 'tg1', status: 'live', fielding_run_id: 'run1' } }));
+    m.on('GET', TG, () => movedAnswer(TG));
+    m.on('GET', `${TG}/fielding-runs`, () => fieldingRunsAnswer('run1'));
     const out = await m.activities.launchAndAwaitBatch({ items: [{ ...target, idempotencyKey: 'k', endFieldingAt: '2026-12-20T00:00:00Z', wait: fast }] });
     expect(out.results).toEqual([{ ok: true, jobId: null, alreadyLaunched: true, fieldingRunId: 'run1' }]);
-    expect(m.requests).toHaveLength(1);
+    expect(m.requests).toHaveLength(2);
   });
 });

@@ -1,6 +1,6 @@
 // ensureProject / ensureDraftTargetGroup read before they create, and create with the caller's Idempotency-Key.
 import { afterEach, describe, expect, it } from 'vitest';
-import { API_ORIGIN, apiError, rejectionOf } from './helpers/mock-api';
+import { API_ORIGIN, apiError, draftAnswer, movedAnswer, rejectionOf } from './helpers/mock-api';
 import { createMockActivities, type MockActivities } from './helpers/mock-activities';
 
 const P = '/v1/demand/accounts/1001';
@@ -168,18 +168,26 @@ const tgItem = (id: string, reference: string | null = null) => ({ id, status: '
 const tgPage = (target_groups: unknown[], next: string | null = null) => ({ status: 200, body: { target_groups, url: TGS, has_more: next !== null, next_cursor: next } });
 
 describe('ensureDraftTargetGroup', () => {
-  it('finds by knownId first', async () => {
+  it('finds by knownId first (GET TG: the draft\'s fields, completes_goal read as filling_goal; the id is the one asked for)', async () => {
     m = createMockActivities();
-    m.on('GET', `${TGS}/tg1`, () => ({ status: 200, body: tg }));
-    expect(await m.activities.ensureDraftTargetGroup({ ctx, projectId: 'p1', idempotencyKey: 'k', knownId: 'tg1', desired: desiredTg })).toEqual({ targetGroup: tg, created: false });
+    const { filling_goal: goal, ...rest } = desiredTg;
+    m.on('GET', `${TGS}/tg1`, () => draftAnswer({ ...rest, completes_goal: goal }));
+    expect(await m.activities.ensureDraftTargetGroup({ ctx, projectId: 'p1', idempotencyKey: 'k', knownId: 'tg1', desired: desiredTg })).toEqual({ targetGroup: { ...tg, locale: 'eng_us' }, created: false });
   });
 
-  it('finds by target_group_customer_reference_number and re-reads the full resource (lists omit fields)', async () => {
+  it('a known id that left draft is found too (GET TG answers 301, not followed): nothing is created', async () => {
+    m = createMockActivities();
+    m.on('GET', `${TGS}/tg1`, () => movedAnswer(`${TGS}/tg1`));
+    expect(await m.activities.ensureDraftTargetGroup({ ctx, projectId: 'p1', idempotencyKey: 'k', knownId: 'tg1', desired: desiredTg })).toEqual({ targetGroup: { id: 'tg1', status: 'launched' }, created: false });
+    expect(m.requests).toHaveLength(1);
+  });
+
+  it('finds by target_group_customer_reference_number in the list and uses the list item (id, status) without a second read', async () => {
     m = createMockActivities();
     // The plural array filter of get_list_target_groups.
     m.on('GET', `${TGS}?target_group_customer_reference_numbers=us_gen_pop&page_size=2`, () => tgPage([tgItem(TA, 'us_gen_pop')]));
-    m.on('GET', `${TGS}/${TA}`, () => ({ status: 200, body: tg }));
-    expect(await m.activities.ensureDraftTargetGroup({ ctx, projectId: 'p1', idempotencyKey: 'k', desired: desiredTg })).toEqual({ targetGroup: tg, created: false });
+    expect(await m.activities.ensureDraftTargetGroup({ ctx, projectId: 'p1', idempotencyKey: 'k', desired: desiredTg })).toEqual({ targetGroup: tgItem(TA, 'us_gen_pop'), created: false });
+    expect(m.requests).toHaveLength(1);
   });
 
   it('without a reference number it creates directly, relying on the Idempotency-Key', async () => {

@@ -17,6 +17,8 @@ beforeEach(() => {
 });
 
 const policy = { maximumAttempts: 30, initialIntervalMs: 5, backoffCoefficient: 1.5, maximumIntervalMs: 50 };
+/** RSIDs are UUIDs (the reference); the sandbox refuses any other line. */
+const rsid = (n: number) => `0e8b5c1a-1234-4abc-8def-${String(n).padStart(12, '0')}`;
 const apiLog = () => h.sandbox.requests().filter((r) => r.path.startsWith('/v1/'));
 const tokenLog = () => h.sandbox.requests().filter((r) => r.path === '/auth/oauth/token');
 
@@ -84,7 +86,7 @@ describe('sandbox faults: retries', () => {
     const { activities } = h.connect();
     await activities.getAccounts({ ctx });
     h.sandbox.setFaults({ drop_after_commit_rate: 0.5, error_rate: 0.2, seed: 5 });
-    const stored = await h.blobs.put(['x-1\nx-2\nx-3\n']);
+    const stored = await h.blobs.put([`${rsid(1)}\n${rsid(2)}\n${rsid(3)}\n`]);
     for (const n of [1, 2, 3]) {
       const { result: projectId } = await runWithRetries(() => newProject(activities, `PO-S${n}`), policy);
       const { result: tg } = await runWithRetries(
@@ -162,8 +164,8 @@ describe('sandbox faults: busy jobs and timeouts', () => {
     const projectId = await newProject(activities);
     const { targetGroup } = await activities.ensureDraftTargetGroup({ ctx, projectId, idempotencyKey: 'tg', desired: draftTargetGroup() });
     h.sandbox.setFaults({ job_duration_ms: 60_000 });
-    const a = await h.blobs.put(['a-1\n']);
-    const b = await h.blobs.put(['b-1\n']);
+    const a = await h.blobs.put([`${rsid(11)}\n`]);
+    const b = await h.blobs.put([`${rsid(12)}\n`]);
     await activities.uploadIdList({ ctx, projectId, targetGroupId: targetGroup.id, entityType: 'RSID', list: a, idempotencyKey: 'a' });
     const f = await rejectionOf(activities.uploadIdList({ ctx, projectId, targetGroupId: targetGroup.id, entityType: 'RSID', list: b, idempotencyKey: 'b' }));
     expect(f).toMatchObject({ type: 'job_already_running', nonRetryable: false });
@@ -175,7 +177,7 @@ describe('sandbox faults: busy jobs and timeouts', () => {
     const projectId = await newProject(activities);
     const { targetGroup } = await activities.ensureDraftTargetGroup({ ctx, projectId, idempotencyKey: 'tg', desired: draftTargetGroup() });
     h.sandbox.setFaults({ job_failure_rate: 1, job_duration_ms: 0 });
-    const list = await h.blobs.put(['f-1\n']);
+    const list = await h.blobs.put([`${rsid(21)}\n`]);
     const { jobId } = await activities.uploadIdList({ ctx, projectId, targetGroupId: targetGroup.id, entityType: 'RSID', list, idempotencyKey: 'f' });
     const job = await activities.getIdListJob({ ctx, projectId, targetGroupId: targetGroup.id, jobId });
     expect(job.status).toBe('Failed');

@@ -15,6 +15,8 @@ beforeEach(() => {
 });
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** RSIDs are UUIDs (the reference); the sandbox refuses any other line. */
+const rsid = (n: number) => `0e8b5c1a-1234-4abc-8def-${String(n).padStart(12, '0')}`;
 
 async function pollUntilDone<T extends { status: string }>(read: () => Promise<T>): Promise<T> {
   for (let i = 0; i < 100; i += 1) {
@@ -98,7 +100,7 @@ describe('sandbox: exclusions', () => {
 
   it('upload, job, remote digest equals the blob digest; remove-all empties the list', async () => {
     const { projectId, targetGroupId } = await projectAndDraft();
-    const stored = await h.blobs.put(['rsid-3\nrsid-1\nrsid-2\nrsid-1\n']);
+    const stored = await h.blobs.put([`${rsid(3)}\n${rsid(1)}\n${rsid(2)}\n${rsid(1)}\n`]);
     const list = { ref: stored.ref, sha256: stored.sha256, count: stored.count };
     const { jobId } = await h.activities.uploadIdList({ ctx, projectId, targetGroupId, entityType: 'RSID', list, idempotencyKey: 'up-1' });
     expect(await pollUntilDone(() => h.activities.getIdListJob({ ctx, projectId, targetGroupId, jobId }))).toEqual({ status: 'Success' });
@@ -137,7 +139,7 @@ describe('sandbox: exclusions', () => {
     const { projectId, targetGroupId } = await projectAndDraft('PO-RC', {
       study_type_code: 'recontact', live_url: 'https://s.example.com/r?rsid=[%RECONTACT_RSID%]', allocations: { template_id: 'recontact-global', open_exchange_allocations: { exchange_min_percentage: 0, exchange_max_percentage: 100, blocked_supplier_ids: [], groups: [] } },
     });
-    const stored = await h.blobs.put(['rc-1\nrc-2\n']);
+    const stored = await h.blobs.put([`${rsid(101)}\n${rsid(102)}\n`]);
     const { jobId } = await h.activities.uploadRecontactList({ ctx, projectId, targetGroupId, list: stored, idempotencyKey: 'rc-1' });
     expect((await pollUntilDone(() => h.activities.getRecontactJob({ ctx, projectId, targetGroupId, jobId }))).status).toBe('Completed');
   });

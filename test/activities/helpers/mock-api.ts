@@ -103,6 +103,31 @@ export function apiError(object: string, detail = `${object} happened`, invalidP
   return { id: '7b0c1f3e-2a59-4f0e-9a51-0d6f3c1b2a11', object, detail, ...(invalidParams ? { invalid_params: invalidParams } : {}) };
 }
 
+/** get_target_group of a draft (reference: FetchTargetGroupResponse): its fields, no id, status or fielding run. */
+export function draftAnswer(fields: Record<string, unknown> = {}) {
+  return {
+    status: 200,
+    body: {
+      name: 'Adults 18-65', locale: 'eng_us', collects_pii: false, project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001', completes_goal: 200,
+      expected_length_of_interview_minutes: 10, expected_incidence_rate: 0.5, ...fields,
+    },
+  };
+}
+
+/** get_target_group once the group left draft: 301 to its details. */
+export function movedAnswer(tgPath: string) {
+  return { status: 301, headers: { location: `${tgPath}/details` } };
+}
+
+/** get_fielding_runs_by_target_group_id with the one run (FieldingRunItem). */
+export function fieldingRunsAnswer(runId: string, status = 'live') {
+  const at = '2026-12-01T00:00:00.000Z';
+  return {
+    status: 200,
+    body: { data: [{ id: runId, last_changed_at: at, last_changed_by: '6f1c2a4e-3001-4c8e-9d2b-000000003001', start_fielding_at: at, end_fielding_at: '2026-12-20T00:00:00.000Z', status, version: 1 }], has_more: false },
+  };
+}
+
 /** Awaits a promise that must reject, and returns the rejection. */
 export async function rejectionOf(promise: Promise<unknown>): Promise<any> {
   try {
