@@ -1,6 +1,6 @@
 import { ApplicationFailure, isCancellation } from '@temporalio/workflow';
 import type { DraftBatchItem, DraftBatchResult, DraftLaunchResult, TargetGroupDesired } from '../../activities';
-import { endFieldingAt } from '../../plan/launch-gates';
+import { draftFieldingSpecification, endFieldingAt } from '../../plan/launch-gates';
 import { resolveActivityItems } from '../../plan/plan-study';
 import type { StudySchedule } from '../../plan/schedule';
 import type { DesiredStudy, DesiredTargetGroup } from '../../plan/types';
@@ -18,9 +18,12 @@ export interface DraftsWritten {
   launches: Record<string, DraftLaunchResult>;
 }
 
-/** The draft body: the draft fields and the activity exclusions, with references resolved as far as they can be. */
+/**
+ * The draft body: the draft fields, the fielding window (the study's, else from now: the reference requires
+ * one) and the activity exclusions, with references resolved as far as they can be.
+ */
 function draftBody(state: StudyState, tg: DesiredTargetGroup): TargetGroupDesired {
-  const body: Record<string, unknown> = { ...tg.draft };
+  const body: Record<string, unknown> = { ...tg.draft, fielding_specification: draftFieldingSpecification(tg, Date.now()) };
   if (tg.activityExclusions) body.respondent_activity_exclusions = resolveActivityItems(tg.activityExclusions.items, (k) => state.targetGroupIds[k], state.projectId).items;
   return body as TargetGroupDesired;
 }
