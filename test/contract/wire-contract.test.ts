@@ -6,13 +6,17 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from 'undici';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlobStore } from '../../activities/blob-store';
 import { createDemandApiClient } from '../../activities/http/demand-api-client';
 import { LAUNCH_FIELDING_OPERATIONS, TARGET_GROUP_STATE_OPERATIONS, WIRE_OPERATIONS } from '../../activities/http/wire/operations';
 import { createActivities } from '../../activities/index';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index';
+import { ErrorBody } from '../../activities/http/wire/common';
+import { boundaryFromSeed, multipartFileBody } from '../../activities/http/multipart-body';
+import { rejectionOf } from '../activities/helpers/mock-api';
 import { describeOperationChecks, type ReferenceGaps } from './operation-checks';
+import { answerProblems, referenceAvailable } from './reference-openapi';
 import { sandboxApiConfig } from '../activities/helpers/sandbox-harness';
 import { recordingClient, type RecordedExchange } from './recording-client';
 
@@ -122,3 +126,42 @@ describeOperationChecks(
   () => exchanges,
   REFERENCE_GAPS,
 );
+
+describe('exclusion_create_upload_rids_by_file_job: an RSID that is not a UUID', () => {
+  const PM = '6f1c2a4e-3001-4c8e-9d2b-000000003001';
+  const lines = '0f1ce179-a917-49ff-9d50-000000000001\nrespondent-42\n';
+
+  it('is refused at once with the reference\'s error object (400 bad_request_error naming the line, not its content); no job starts', async () => {
+    const client = createDemandApiClient({ config: sandboxApiConfig(sandbox), dispatcher: agent });
+    const a = createActivities({ api: client, blobs: createBlobStore({ dir: blobDir }), webhookSecrets: { save: async () => undefined, has: async () => false } });
+    const projectId = (await a.ensureProject({ ctx, idempotencyKey: 'contract/rsid-p', desired: { name: 'RSID refusals', project_customer_reference_number: 'PO-RSID-1', project_manager_id: PM } })).project.id;
+    const tg = (await a.ensureDraftTargetGroup({
+      ctx, projectId, idempotencyKey: 'contract/rsid-tg',
+      desired: {
+        name: 'RSID refusals us', expected_incidence_rate: 0.4, expected_length_of_interview_minutes: 10, filling_goal: 100, project_manager_id: PM, collects_pii: false,
+        business_unit_id: '2001', locale: 'eng_us', fielding_specification: { start_at: '2027-01-04T00:00:00Z', end_at: '2027-02-01T00:00:00Z' },
+        allocations: { open_exchange_allocations: { exchange_min_percentage: 0, exchange_max_percentage: 100, blocked_supplier_ids: [], groups: [] } },
+        fielding_assistant_assignment: {}, target_group_customer_reference_number: 'contract-rsid',
+      },
+    })).targetGroup.id;
+    const path = `/v1/demand/accounts/${ctx.accountId}/projects/${projectId}/target-groups/${tg}/exclusions/jobs/upload-respondents-by-file`;
+    const bytes = Buffer.from(lines);
+    const stream = multipartFileBody({ field: 'file', filename: 'ids.txt', contentType: 'text/plain', size: bytes.length, open: async function* () { yield bytes; } }, boundaryFromSeed('rsid'));
+    const res = await client.request({ method: 'POST', path, apiVersion: ctx.apiVersion, query: { entity_type: 'RSID' }, stream, idempotencyKey: 'contract/rsid-raw', acceptStatuses: [400] });
+    expect(res.status).toBe(400);
+    expect(ErrorBody.safeParse(res.body).error?.issues ?? []).toEqual([]);
+    expect(res.body).toMatchObject({ object: 'bad_request_error', invalid_params: [{ name: 'file', reason: 'line 2 is not an RSID (a UUID)' }] });
+    expect(JSON.stringify(res.body)).not.toContain('respondent-42');
+    if (referenceAvailable) expect(answerProblems('exclusion_create_upload_rids_by_file_job', 400, res.body)).toEqual([]);
+
+    // Through the activity (a list the study-file check would have refused with SF6003): a final failure of that type.
+    const list = await createBlobStore({ dir: blobDir }).put([lines]);
+    const f = await rejectionOf(a.uploadIdList({ ctx, projectId, targetGroupId: tg, entityType: 'RSID', list, idempotencyKey: 'contract/rsid-activity' }));
+    expect(f).toMatchObject({ type: 'bad_request_error', nonRetryable: true });
+    expect(f.details?.[0]).toMatchObject({ status: 400, invalid_params: [{ name: 'file', reason: 'line 2 is not an RSID (a UUID)' }] });
+    // Nothing was excluded and no job runs: a valid upload starts at once.
+    expect(await a.listExcludedIds({ ctx, projectId, targetGroupId: tg, entityType: 'RSID' })).toMatchObject({ count: 0 });
+    const good = await createBlobStore({ dir: blobDir }).put(['0f1ce179-a917-49ff-9d50-000000000001\n']);
+    expect((await a.uploadIdList({ ctx, projectId, targetGroupId: tg, entityType: 'RSID', list: good, idempotencyKey: 'contract/rsid-good' })).jobId).toMatch(/\S/);
+  });
+});
