@@ -143,6 +143,13 @@ describe('report of a live study with simulated sessions', () => {
     expect(us.series.at(-1)?.completes).toBe(us.completes);
     for (let i = 1; i < us.series.length; i += 1) expect(us.series[i].completes).toBeGreaterThanOrEqual(us.series[i - 1].completes);
     expect(us.changes[0]).toMatchObject({ kind: 'phase', detail: 'launching -> live' });
+    // The watch read each launched group's state every interval (GET TG's 301, overview, details) and compared
+    // only the fields the details carry: no drift invented for what they lack (allocations, fielding window, …).
+    for (const key of ['us_gen_pop', 'uk_gen_pop']) {
+      expect(tgOf(view, key).drift ?? []).toEqual([]);
+      expect(tgOf(view, key).changes.filter((c) => c.kind === 'drift')).toEqual([]);
+    }
+    expect(t.stack.sandbox.requests().filter((r) => r.method === 'GET' && /\/target-groups\/[^/]+\/details$/.test(r.path)).length).toBeGreaterThan(0);
     expect(tgOf(view, 'uk_gen_pop').completes).toBeGreaterThan(0);
   });
 
@@ -174,6 +181,13 @@ describe('report of a live study with simulated sessions', () => {
     expect(events).toContainEqual(expect.stringMatching(/^target-group-updated: (.+, )?allocations_open_exchange_group_added group grp-a(, |$)/));
     // The launch itself is the first change: the phase, before any event.
     expect(us.changes[0]).toMatchObject({ kind: 'phase', detail: 'launching -> live' });
+    // The watch read each launched group's state every interval (GET TG's 301, overview, details) and compared
+    // only the fields the details carry: no drift invented for what they lack (allocations, fielding window, …).
+    for (const key of ['us_gen_pop', 'uk_gen_pop']) {
+      expect(tgOf(view, key).drift ?? []).toEqual([]);
+      expect(tgOf(view, key).changes.filter((c) => c.kind === 'drift')).toEqual([]);
+    }
+    expect(t.stack.sandbox.requests().filter((r) => r.method === 'GET' && /\/target-groups\/[^/]+\/details$/.test(r.path)).length).toBeGreaterThan(0);
     expect(us.events.received).toBeGreaterThan(0);
   });
 
