@@ -104,6 +104,28 @@ describe('planStudy', () => {
     expect(action?.reason).toMatch(/live.*draft/);
   });
 
+  it('compares a launched group only on the fields its read carries (TG/details lacks allocations, profiles, …)', () => {
+    const allocations = { open_exchange_allocations: { exchange_min_percentage: 0, exchange_max_percentage: 100, blocked_supplier_ids: [], groups: [] } };
+    const desired = tg('us', { draft: { ...tg('us').draft, allocations }, profiles: [{ object: 'regular', name: 'Gender', targets: [] }] });
+    const { allocations: _a, ...details } = desired.draft;
+    const read = Object.keys(details);
+    const observed = (fields: Record<string, unknown>): ObservedStudy => ({
+      project: { id: 'p1', fields: { ...study([]).project } },
+      targetGroups: { us: observedTg(desired, { status: 'live', fields, fieldsRead: read }) },
+      exclusionGroups: {},
+    });
+    // Nothing the details cannot show is a difference: no blocked draft fields, no blocked profiles.
+    const quiet = planStudy(study([desired]), observed(details));
+    expect(quiet.actions.filter((a) => a.kind === 'blocked')).toEqual([]);
+    expect(quiet.hasChanges).toBe(false);
+    // A field the details carry and that differs still shows.
+    const changed = planStudy(study([desired]), observed({ ...details, filling_goal: 300 })).actions.find((a) => a.resource === 'target_group');
+    expect(changed).toMatchObject({ kind: 'blocked', changes: [{ field: 'filling_goal', from: 300, to: 200 }] });
+    // Without the list (every field read), the missing allocations are a difference.
+    const all = planStudy(study([desired]), { ...observed(details), targetGroups: { us: observedTg(desired, { status: 'live', fields: details }) } });
+    expect(all.actions.find((a) => a.resource === 'target_group')).toMatchObject({ kind: 'blocked', changes: [{ field: 'allocations' }] });
+  });
+
   it('updates a renamed target group in place through moved_from', () => {
     const renamed = tg('us_main', { movedFrom: 'us' });
     const observed: ObservedStudy = {
