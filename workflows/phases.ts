@@ -42,15 +42,21 @@ export type TargetGroupEvent = keyof typeof TRANSITIONS;
 /** The phases a target group passes through (its progress to the study is paced). */
 export const PASSING_PHASES: ReadonlySet<TargetGroupPhase> = new Set(Object.values(TRANSITIONS).filter((t) => t.passing).map((t) => t.phase));
 
-/** The event that a target group's status in the API (`status` of the target group) stands for. */
+/**
+ * The event that a target group's status in the API stands for (the reference's TargetGroupStatus, read from
+ * TG/overview once launched): `scheduled` (launched, its fielding run starts at its start time) counts as live,
+ * `archived` as completed; anything else not launched is a draft.
+ */
 export function eventOfRemote(remoteStatus: unknown): TargetGroupEvent {
   switch (remoteStatus) {
     case 'live':
     case 'fielding':
+    case 'scheduled':
       return 'found_live';
     case 'paused':
       return 'found_paused';
     case 'completed':
+    case 'archived':
       return 'found_completed';
     default:
       return 'found_draft';
