@@ -12,11 +12,12 @@ const Rate = z.number().min(0).max(1);
 
 /**
  * FetchTargetGroupResponse (+ DraftTargetGroupLinks). The reference marks no field required; studyflow
- * requires those every draft holds because create_target_group requires them, so that an answer of
- * another shape is a wire mismatch rather than a draft without fields.
+ * requires those every draft holds in every API version (the spec's five required on draft create and update,
+ * the goal under the reads' name `completes_goal`), so that an answer of another shape is a wire mismatch
+ * rather than a draft without fields. (`name` became required on create only in 2025-12-18.)
  */
 export const DraftTargetGroupAnswer = z.looseObject({
-  name: z.string(),
+  name: z.string().optional(),
   business_unit_id: z.number().int().optional(),
   locale: z.string().optional(),
   collects_pii: z.boolean(),
