@@ -187,7 +187,7 @@ describe('Profiles › manage-profiles (apply-profiles before 2025-12-18)', () =
   it('a new filling goal keeps the quota percentages and recomputes the goals', async () => {
     const { tgPath, tg } = await draft();
     await api.req('POST', `${tgPath}/profiles/manage-profiles`, { body: { profiles: [gender()] } });
-    const { id: _id, project_id: _p, status: _s, fielding_run_id: _f, end_fielding_at: _e, created_at: _c, updated_at: _u, profiles: _pr, ...rest } = (await api.req('GET', tgPath)).body;
+    const { id: _id, project_id: _p, status: _s, fielding_run_id: _f, end_fielding_at: _e, created_at: _c, updated_at: _u, profiles: _pr, pricing_model: _pm, type: _ty, ...rest } = (await api.req('GET', tgPath)).body;
     expect(tg.filling_goal).toBe(200);
     const res = await api.req('PUT', tgPath, { body: { ...rest, filling_goal: 400 } });
     expect(res.status, res.text).toBe(204);
