@@ -56,9 +56,12 @@ describe('sandbox: projects and target groups', () => {
     expect(read).not.toHaveProperty('human-readable-id');
     const { targetGroup } = await h.activities.ensureDraftTargetGroup({
       ctx: old, projectId: project.id, idempotencyKey: 'tg-old',
-      desired: draftTargetGroup({ pricing_model: 'rate_card', client_cost_per_interview_note: { value: '2.50', currency_code: 'USD' } }),
+      desired: draftTargetGroup({ client_cost_per_interview_note: { value: '2.50', currency_code: 'USD' } }),
     });
-    expect(targetGroup).toMatchObject({ pricing_model: 'rate_card', client_cost_per_interview_note: { value: '2.50', currency_code: 'USD' } });
+    expect(targetGroup).toMatchObject({ client_cost_per_interview_note: { value: '2.50', currency_code: 'USD' } });
+    // The old version answers `ratecard` and `client_cpi`; the client reads them in 2025-12-18 names.
+    const viaOld = await h.activities.readTargetGroupState({ ctx: old, projectId: project.id, targetGroupId: targetGroup.id, reads: [] });
+    expect(viaOld.state.fields).toMatchObject({ pricing_model: 'rate_card', client_cost_per_interview_note: { value: '2.50', currency_code: 'USD' } });
     const viaCurrent = await h.activities.readTargetGroupState({ ctx, projectId: project.id, targetGroupId: targetGroup.id, reads: [] });
     expect(viaCurrent.state.status).toBe('draft');
     expect(viaCurrent.state.fields).toMatchObject({ pricing_model: 'rate_card', client_cost_per_interview_note: { value: '2.50', currency_code: 'USD' } });
