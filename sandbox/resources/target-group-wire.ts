@@ -55,7 +55,8 @@ export function readTargetGroupInput(body: unknown, version: ApiVersion, account
   const newNames = usesNewNames(version);
   const note = noteField(version);
   const explain: Record<string, string> = Object.fromEntries(READ_ONLY.map((f) => [f, 'is read-only']));
-  explain.profiles = 'is set with the profile operations (manage-profiles), not on the target group';
+  explain.profiles = newNames ? 'is set in profiling ({profile_adjustment_type, profiles, template_id?})' : 'is set with the profile operations (apply-profiles), not on the target group';
+  if (!newNames) explain.profiling = notYetReason('profiling', 'apply-profiles');
   explain.study_type = 'is study_type_code';
   if (newNames) explain.client_cpi = renamedReason('client_cpi', 'client_cost_per_interview_note');
   else explain.client_cost_per_interview_note = notYetReason('client_cost_per_interview_note', 'client_cpi');
@@ -63,7 +64,7 @@ export function readTargetGroupInput(body: unknown, version: ApiVersion, account
     [
       'name', 'locale', 'live_url', 'test_url', 'expected_incidence_rate', 'expected_length_of_interview_minutes',
       'filling_goal', 'project_manager_id', 'business_unit_id', 'fielding_specification', 'fielding_assistant_assignment', 'collects_pii', 'study_type_code', 'pricing_model', 'type', note,
-      'target_group_customer_reference_number', 'allocations', 'respondent_activity_exclusions',
+      'target_group_customer_reference_number', 'allocations', 'respondent_activity_exclusions', ...(newNames ? ['profiling'] : []),
     ],
     explain,
   );
@@ -245,9 +246,13 @@ export function assertProfilingAllowed(tg: TargetGroupRecord): void {
   }
 }
 
-/** Pluggable pieces of the target group rendering (part 2 sets `profiles` to rename per version). */
-export const targetGroupRenderHooks: { profiles: (profiles: unknown[], version: ApiVersion) => unknown } = {
+/**
+ * Pluggable pieces of the target group rendering (part 2 sets `profiles` to rename per version, and
+ * `profiling`, the 2025-12-18 ProfilingResponse).
+ */
+export const targetGroupRenderHooks: { profiles: (profiles: unknown[], version: ApiVersion) => unknown; profiling: (tg: TargetGroupRecord) => unknown } = {
   profiles: (profiles) => profiles,
+  profiling: () => null,
 };
 
 export function renderTargetGroup(tg: TargetGroupRecord, version: ApiVersion): Record<string, unknown> {
@@ -274,7 +279,7 @@ export function renderTargetGroup(tg: TargetGroupRecord, version: ApiVersion): R
     allocations: renderAllocations(tg.allocations),
     fielding_assistant_assignment: tg.fielding_assistant_assignment ? structuredClone(tg.fielding_assistant_assignment) : {},
     respondent_activity_exclusions: tg.respondent_activity_exclusions.map(renderActivityExclusion),
-    profiles: targetGroupRenderHooks.profiles(tg.profiles, version),
+    ...(usesNewNames(version) ? { profiling: targetGroupRenderHooks.profiling(tg) } : { profiles: targetGroupRenderHooks.profiles(tg.profiles, version) }),
     fielding_run_id: tg.fielding_run_id,
     end_fielding_at: tg.end_fielding_at,
     created_at: tg.created_at,

@@ -24,7 +24,7 @@ const FIELDS: Record<string, fc.Arbitrary<unknown>> = {
     fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 3 }),
   ),
   interlocked_profiles: fc.jsonValue({ maxDepth: 2 }),
-  profile_template_ids: fc.oneof(fc.constant(['tpl_parents']), fc.constant(['nope']), fc.jsonValue({ maxDepth: 1 })),
+  profile_template_ids: fc.oneof(fc.constant(['0b7c3f6e-5a41-4c1e-9a6d-1f2e3d4c5b02']), fc.constant(['nope']), fc.jsonValue({ maxDepth: 1 })),
   profile_ids: fc.oneof(fc.constant(['gender', 'kids']), fc.jsonValue({ maxDepth: 1 })),
   targets: fc.oneof(fc.constant([{ conditions: [{ object: 'selection', question_id: 7064, option: '1' }] }]), fc.jsonValue({ maxDepth: 2 })),
   locale: fc.constantFrom('eng_us', 'en_US', 'xx_yy', '', 'de', 42),
@@ -106,7 +106,7 @@ beforeAll(async () => {
   ids.profile_id = ['gender', 'kids', 'nope'];
   ids.webhook_id = [webhook.body.id];
   ids.business_unit_id = ['2001', '2002', '2101'];
-  ids.template_id = ['tpl_parents', 'tpl_nope'];
+  ids.template_id = ['0b7c3f6e-5a41-4c1e-9a6d-1f2e3d4c5b02', 'tpl_nope'];
   ids.question_id = ['43', '42', '0'];
 });
 afterAll(() => sb.close());

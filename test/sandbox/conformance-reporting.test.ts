@@ -3,7 +3,7 @@
 // questions-translation. Fielding is simulated (docs/sandbox.md › Fielding simulation).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../sandbox/index';
-import { P, SandboxTestClient, V_MID, V_OLD, paramNames, startTestSandbox } from './sandbox-test-client';
+import { P, SandboxTestClient, V_MID, V_OLD, draftBody, paramNames, startTestSandbox } from './sandbox-test-client';
 
 let sb: RunningSandbox;
 let api: SandboxTestClient;
@@ -56,7 +56,9 @@ describe('Reporting › target group performance', () => {
         { id: 'm', conditions: [{ object: 'selection', question_id: 43, option: '1' }], quota: { completes_goal: 20 } },
         { id: 'f', conditions: [{ object: 'selection', question_id: 43, option: '2' }], quota: { completes_goal: 20 } },
       ] };
-      expect((await api.req('POST', `${path}/profiles/manage-profiles`, { body: { profiles: [quota] } })).status).toBe(200);
+      // A draft's profiles travel in its own profiling.
+      const put = await api.req('PUT', path, { body: draftBody({ live_url: 'https://survey.example/s', filling_goal: 40, profiling: { profile_adjustment_type: 'nominal', profiles: [quota] } }) });
+      expect(put.status, put.text).toBe(204);
     });
     expect((await api.req('GET', `${tgPath}/performance`)).body.completes).toBe(0);
     await advance(60);
@@ -69,7 +71,8 @@ describe('Reporting › target group performance', () => {
     expect(perf.completes_cost).toEqual({ value: (perf.completes * cpi).toFixed(2), currency_code: 'USD', currency_scale: 2 });
     const overview = (await api.req('GET', `${tgPath}/overview`)).body;
     expect(overview.completes).toBe(perf.completes);
-    const tg = (await api.req('GET', tgPath)).body;
+    // The stored profiles' counters (a launched target group's profiles are not on GET TG, which shows a draft's profiling).
+    const tg = sb.services.store.data.target_groups[tgPath.split('/').pop()!] as unknown as { profiles: { targets: { quota: { completes: number } }[] }[] };
     const quotaCompletes = tg.profiles[0].targets.reduce((sum: number, t: { quota: { completes: number } }) => sum + t.quota.completes, 0);
     expect(quotaCompletes).toBe(perf.completes);
     expect(perf.quotas.map((q: { target_id: string }) => q.target_id)).toEqual(['m', 'f']);

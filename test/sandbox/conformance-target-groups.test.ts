@@ -32,7 +32,7 @@ describe('Resources and their fields › Target group', () => {
       project_id: projectId, status: 'draft', live_url: null, test_url: null, fielding_run_id: null, filling_goal: 200, study_type_code: 'adhoc',
       business_unit_id: 2001, fielding_specification: window,
     });
-    for (const field of ['id', 'pricing_model', 'type', 'client_cost_per_interview_note', 'respondent_activity_exclusions', 'profiles', 'end_fielding_at', 'created_at', 'updated_at']) {
+    for (const field of ['id', 'pricing_model', 'type', 'client_cost_per_interview_note', 'respondent_activity_exclusions', 'profiling', 'end_fielding_at', 'created_at', 'updated_at']) {
       expect(read).toHaveProperty(field);
     }
   });

@@ -31,6 +31,7 @@ import { SuggestDaysAnswer, SuggestDaysRequest } from './calendar';
 import { FeasibilityAnswer, FeasibilityRequest } from './feasibility';
 import { FieldingRunAnswer, LaunchFromDraftRequest, LaunchJobAnswer } from './fielding';
 import { RecontactJobAnswer } from './recontact';
+import { ManageProfilesRequest, ProfileBadRequest, ProfilesResponse, ProfileValidationError, ValidateProfilesRequest } from './profiles';
 
 export interface WireOperation {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -74,6 +75,19 @@ export const LAUNCH_FIELDING_OPERATIONS: Readonly<Record<string, WireOperation>>
     method: 'POST', path: RECONTACT_UPLOAD, answers: { 201: JobCreated }, headers: ['idempotency-key', 'entity_type'],
   },
   get_recontact_upload_respondents_by_file_job: { method: 'GET', path: `${RECONTACT_UPLOAD}/{job_id}`, answers: { 200: RecontactJobAnswer } },
+};
+
+/**
+ * Profiles of a launched target group and the stateless validation (a draft's profiles travel in its own
+ * `profiling`; their contract test: test/contract/profiles.contract.test.ts).
+ */
+export const PROFILE_OPERATIONS: Readonly<Record<string, WireOperation>> = {
+  manage_target_group_profiles: {
+    method: 'POST', path: `${TG}/profiles/manage-profiles`, request: ManageProfilesRequest, answers: { 201: ProfilesResponse, 400: ErrorBody, 422: ProfileValidationError },
+  },
+  validate_profiles: {
+    method: 'POST', path: '/demand/accounts/{account_id}/profiles/validate', request: ValidateProfilesRequest, answers: { 204: null, 400: ProfileBadRequest, 422: ProfileValidationError },
+  },
 };
 
 export const WIRE_OPERATIONS: Readonly<Record<string, WireOperation>> = {
@@ -125,6 +139,7 @@ export const WIRE_OPERATIONS: Readonly<Record<string, WireOperation>> = {
   update_webhook: { method: 'PUT', path: '/accounts/{account_id}/webhooks/{webhook_id}', request: WebhookRequest, answers: { 200: WebhookAnswer } },
   delete_webhook: { method: 'DELETE', path: '/accounts/{account_id}/webhooks/{webhook_id}', answers: { 204: null } },
   ...LAUNCH_FIELDING_OPERATIONS,
+  ...PROFILE_OPERATIONS,
 };
 
 /** The operation of a call, by method and path (without query, starting `/v1/`). */
