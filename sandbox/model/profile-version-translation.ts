@@ -256,14 +256,20 @@ export function renderQuota(quota: Quota, version: ApiVersion): JsonRecord {
 
 /**
  * A stored profile in the reference's 2025-12-18 shape (DraftRegularProfileV3 / RegularProfileV3): open-ended
- * conditions (zip codes among them) as `{allow_all_values, open_ended_values}`; the sandbox's own
- * bookkeeping (`open_ended_group`, `template_id`) stays inside.
+ * conditions (zip codes among them) as `{allow_all_values, open_ended_values}`, no `quota` on a target without
+ * a goal; the sandbox's own bookkeeping (`open_ended_group`, `template_id`, a goal-less quota's name and counters)
+ * stays inside.
  */
 function renderCurrentProfile(profile: Profile): unknown {
   const { open_ended_group: _group, template_id: _template, ...copy } = structuredClone(profile) as RegularProfile;
   return {
     ...copy,
-    targets: copy.targets.map((target) => ({ ...target, conditions: target.conditions.map(renderCurrentCondition), quota: renderQuota(target.quota, '2025-12-18') })),
+    // A target without a goal is the reference's target without a quota: no `quota` at all.
+    targets: copy.targets.map(({ quota, ...target }) => ({
+      ...target,
+      conditions: target.conditions.map(renderCurrentCondition),
+      ...(quota.completes_goal === null && quota.completes_goal_percentage === null ? {} : { quota: renderQuota(quota, '2025-12-18') }),
+    })),
   };
 }
 

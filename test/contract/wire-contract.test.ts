@@ -9,7 +9,7 @@ import { Agent } from 'undici';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { createBlobStore } from '../../activities/blob-store';
 import { createDemandApiClient } from '../../activities/http/demand-api-client';
-import { LAUNCH_FIELDING_OPERATIONS, WIRE_OPERATIONS } from '../../activities/http/wire/operations';
+import { LAUNCH_FIELDING_OPERATIONS, PROFILE_OPERATIONS, WIRE_OPERATIONS } from '../../activities/http/wire/operations';
 import { createActivities } from '../../activities/index';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index';
 import { describeOperationChecks, type ReferenceGaps } from './operation-checks';
@@ -116,9 +116,9 @@ const REFERENCE_GAPS: ReferenceGaps = {
   ],
 };
 
-// Operations with a contract test of their own (launch-fielding.contract.test.ts) are checked there.
+// Operations with a contract test of their own (launch-fielding.contract.test.ts, profiles.contract.test.ts) are checked there.
 describeOperationChecks(
-  Object.fromEntries(Object.entries(WIRE_OPERATIONS).filter(([id]) => !(id in LAUNCH_FIELDING_OPERATIONS))),
+  Object.fromEntries(Object.entries(WIRE_OPERATIONS).filter(([id]) => !(id in LAUNCH_FIELDING_OPERATIONS) && !(id in PROFILE_OPERATIONS))),
   () => exchanges,
   REFERENCE_GAPS,
 );
