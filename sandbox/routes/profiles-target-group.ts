@@ -44,7 +44,7 @@ export function rawProfileSet(body: JsonRecord, version: ApiVersion, templateIds
 }
 
 export interface ProfilingTargetGroupOptions {
-  /** Only a draft may change this way (422 target_group_not_draft otherwise). */
+  /** Only a draft may change this way (422 invalid_state_error otherwise). */
   draftOnly: boolean;
 }
 
