@@ -87,6 +87,9 @@ async function main(): Promise<void> {
       desired: {
         name: 'upload bench', expected_incidence_rate: 0.5, expected_length_of_interview_minutes: 10, filling_goal: 100,
         project_manager_id: process.env.STUDYFLOW_BENCH_PM ?? '6f1c2a4e-3001-4c8e-9d2b-000000003001', collects_pii: false,
+        business_unit_id: process.env.STUDYFLOW_BENCH_BU ?? '2001', locale: 'en_US', fielding_assistant_assignment: {},
+        fielding_specification: { start_at: new Date().toISOString(), end_at: new Date(Date.now() + 30 * 86_400_000).toISOString() },
+        allocations: { open_exchange_allocations: { exchange_min_percentage: 0, exchange_max_percentage: 100, blocked_supplier_ids: [], groups: [] } },
       },
     });
     const target = { ctx, projectId: project.id, targetGroupId: targetGroup.id };

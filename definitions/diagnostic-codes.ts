@@ -37,6 +37,7 @@ export const DIAGNOSTIC_CODES = {
   SF3001: { severity: 'error', title: 'field renamed in API version 2025-12-18' },
   SF3002: { severity: 'error', title: 'value renamed in API version 2025-12-18' },
   SF3003: { severity: 'error', title: 'field the API assigns, not settable from a study file' },
+  SF3004: { severity: 'error', title: 'text where API version 2025-12-18 takes an amount of money' },
 
   SF4001: { severity: 'error', title: 'required draft field missing' },
   SF4002: { severity: 'error', title: 'live_url required to launch automatically' },

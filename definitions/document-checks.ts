@@ -4,7 +4,7 @@ import type { Diagnostic } from './diagnostic';
 import { isWithin, pathKey, type DocPath } from './doc-path';
 import { findWrittenCredentials } from './credentials';
 import { resolveEnvReferences } from './env-references';
-import { findLegacyNames, legacyMessage, MIGRATE_HINT, MIGRATE_REMOVE_HINT, OPEN_ENDED_VALUES } from './legacy-names';
+import { findLegacyNames, legacyMessage, MIGRATE_HINT, MIGRATE_REMOVE_HINT, moneyHint, OPEN_ENDED_VALUES } from './legacy-names';
 import { FileReporter } from './reporter';
 import { checkStructure, type SchemaKind, type StructureIssue } from './structure-check';
 import { parseYamlText, type ParsedYaml } from './yaml-source';
@@ -37,6 +37,8 @@ export function checkDocument(
   for (const name of findLegacyNames(parsed.doc)) {
     if (name.kind === 'removed') {
       r.report('SF3003', name.path, legacyMessage(name), { target: 'key', hint: MIGRATE_REMOVE_HINT });
+    } else if (name.kind === 'money') {
+      r.report('SF3004', name.path, legacyMessage(name), { hint: moneyHint(name) });
     } else if (name.kind === 'field') {
       r.report('SF3001', name.path, legacyMessage(name), { target: 'key', hint: MIGRATE_HINT });
       suppressRequired.add(pathKey([...name.parentPath, name.to]));

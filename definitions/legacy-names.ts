@@ -71,9 +71,28 @@ export const VALUE_RENAMES = [
   { from: 'zip_code', to: 'open_ended', fields: ['object'], message: 'there is no `zip_code` condition: zip codes are an `open_ended` condition on the postal-code question' },
 ] as const;
 
+/** Fields whose value became an amount of money `{value, currency_code}` (reference: MonetaryAmountRequestModel). */
+export const MONEY_FIELDS = ['client_cost_per_interview_note'] as const;
+
+/**
+ * The amount an older text or number note stands for, when it is one: `2.50 USD`, `USD 2.50` (a decimal
+ * greater than 0 and a three-letter currency code). A number alone or free text has no currency to take,
+ * so it is left for the user.
+ */
+export function moneyOfText(value: unknown): { value: string; currency_code: string } | undefined {
+  if (typeof value !== 'string') return undefined;
+  const m = /^\s*(?:([A-Za-z]{3})\s*)?(\d+(?:\.\d{1,6})?)\s*(?:([A-Za-z]{3}))?\s*$/.exec(value);
+  if (!m || Boolean(m[1]) === Boolean(m[3]) || !/[1-9]/.test(m[2])) return undefined;
+  return { value: m[2], currency_code: (m[1] ?? m[3]).toUpperCase() };
+}
+
 export interface LegacyName {
-  /** `removed`: a field the API assigns (or that has no place on the wire); `to` is empty and `note` says why. */
-  kind: 'field' | 'value' | 'removed';
+  /**
+   * `removed`: a field the API assigns (or that has no place on the wire); `to` is empty and `note` says why.
+   * `money`: a text or number where the API takes an amount of money; `from` is `field: text`, `to` the amount
+   * written as YAML (empty when the text is not one).
+   */
+  kind: 'field' | 'value' | 'removed' | 'money';
   from: string;
   to: string;
   api: string;
@@ -104,6 +123,12 @@ export function findLegacyNames(doc: Document): LegacyName[] {
           found.push({ kind: 'removed', from: key, to: '', api: '', note: removed.note, parentPath: nodePath, path: childPath, map: node, pair });
           continue;
         }
+        if ((MONEY_FIELDS as readonly string[]).includes(key) && isScalar(pair.value) && pair.value.value !== null) {
+          const amount = moneyOfText(pair.value.value);
+          const to = amount ? `{ value: "${amount.value}", currency_code: ${amount.currency_code} }` : '';
+          found.push({ kind: 'money', from: `${key}: ${String(pair.value.value)}`, to, api: key, parentPath: nodePath, path: childPath, map: node, pair });
+          continue;
+        }
         const valueRename = VALUE_RENAMES.find((r) => (r.fields as readonly string[]).includes(key));
         if (valueRename && isScalar(pair.value) && pair.value.value === valueRename.from) {
           const message = 'message' in valueRename ? valueRename.message : undefined;
@@ -122,6 +147,9 @@ export function findLegacyNames(doc: Document): LegacyName[] {
 export function legacyMessage(name: LegacyName): string {
   if (name.message) return `\`${name.from}\`: ${name.message}`;
   if (name.kind === 'removed') return `\`${name.from}\` cannot be set in a study file: ${name.note ?? 'the API assigns it'}`;
+  if (name.kind === 'money') {
+    return `\`${name.api}\` is an amount of money in API version 2025-12-18 ({value, currency_code}), not text`;
+  }
   if (name.from === 'interlocked_profiles') {
     return '`interlocked_profiles` were replaced in API version 2025-12-18 by `profiles` entries with `object: blended`';
   }
@@ -130,6 +158,12 @@ export function legacyMessage(name: LegacyName): string {
 }
 
 export const MIGRATE_HINT = 'run `studyflow migrate <file>` to rewrite the pre-2025-12-18 names';
+/** What to do about a note that is text: migrate converts an amount with its currency; anything else is the user's to write. */
+export function moneyHint(name: LegacyName): string {
+  return name.to
+    ? `run \`studyflow migrate <file>\`: it writes ${name.to}`
+    : 'write the amount and its currency, such as { value: "2.50", currency_code: USD } (a note that is not an amount has no place in the API)';
+}
 export const MIGRATE_REMOVE_HINT = 'run `studyflow migrate <file>`: it removes the field (or delete the line yourself)';
 
 export function keyScalar(pair: Pair): Scalar | undefined {

@@ -193,6 +193,14 @@ function migrateOnce(text: string, openEnded: Set<string>): { text: string; chan
       removals.push(name);
       continue;
     }
+    if (name.kind === 'money') {
+      // An amount with its currency becomes the money object; other text is left for the user (the loader says so).
+      const value = name.pair.value;
+      if (!name.to || !isScalar(value) || !value.range) continue;
+      edits.push({ start: value.range[0], end: value.range[1], text: name.to });
+      record(name, value.range[0]);
+      continue;
+    }
     if (name.kind === 'value') {
       const value = name.pair.value;
       if (!isScalar(value) || !value.range) continue;

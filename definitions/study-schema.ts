@@ -263,7 +263,7 @@ const targetGroupSettings = {
   study_type: patterned(/^[a-z][a-z0-9_]*$/, 'a lowercase word such as adhoc, tracker or recontact', 'Study type.').optional(),
   pricing_model: z.enum(PRICING_MODELS).optional().meta({ description: 'Pricing model.' }),
   type: z.enum(TARGET_GROUP_TYPES).optional().meta({ description: 'Target group (pricing) type.' }),
-  client_cost_per_interview_note: text('A note about the cost per interview (not the cost itself).').optional(),
+  client_cost_per_interview_note: MoneySchema.optional().meta({ description: 'The cost per interview agreed with your client, kept with the target group as a note (not what the exchange charges).' }),
   start_fielding_at: isoTimestamp('When fielding starts (the draft\'s fielding_specification.start_at); with end_fielding_at, the fielding window.').optional(),
   end_fielding_at: isoTimestamp('When fielding ends (fielding_specification.end_at; the launch sends it as end_fielding_at).').optional(),
   allocations: AllocationsSchema.optional(),

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Study, TargetGroupSpec } from '../definitions';
 import { canonicalJson } from './compare';
+import { DEFAULT_FIELDING_DAYS } from './launch-gates';
 import { profilingOf } from './profiling';
 import type { DesiredActivityItem, DesiredStudy, DesiredTargetGroup, IdListEntityType, ListRef, Timing } from './types';
 
@@ -72,17 +73,26 @@ function activityItems(tg: TargetGroupSpec): DesiredActivityItem[] {
 }
 
 /**
+ * When fielding ends: the study's `end_fielding_at`; with only `start_fielding_at`, the default fielding days
+ * after it; with neither, undefined (the workflow takes its default from the time of the launch).
+ */
+function fieldingEndOf(tg: TargetGroupSpec): string | undefined {
+  if (tg.end_fielding_at) return tg.end_fielding_at;
+  return tg.start_fielding_at ? new Date(Date.parse(tg.start_fielding_at) + DEFAULT_FIELDING_DAYS * 86_400_000).toISOString() : undefined;
+}
+
+/**
  * Draft body in the API's 2025-12-18 names; undefined fields are left out. The study's business unit goes
  * on every draft as `business_unit_id`; the fielding window as `fielding_specification {start_at, end_at}`
- * once both ends are known (end_fielding_at also goes with the launch). A recontact study carries the
- * recontact allocations template. The profiles travel in the draft's own `profiling` (reference:
- * ProfilingRequest), so a draft with profiles is one create call.
+ * from the study's start_fielding_at (without one, the workflow starts it when it writes the draft; end_fielding_at
+ * also goes with the launch). A recontact study carries the recontact allocations template. The profiles travel
+ * in the draft's own `profiling` (reference: ProfilingRequest), so a draft with profiles is one create call.
  */
 function draftOf(studyId: string, businessUnitId: string, key: string, tg: TargetGroupSpec): Record<string, unknown> {
   const draft: Record<string, unknown> = {
     name: tg.name ?? defaultTargetGroupName(studyId, key),
     business_unit_id: businessUnitId,
-    fielding_specification: tg.start_fielding_at && tg.end_fielding_at ? { start_at: tg.start_fielding_at, end_at: tg.end_fielding_at } : undefined,
+    fielding_specification: tg.start_fielding_at ? { start_at: tg.start_fielding_at, end_at: fieldingEndOf(tg) } : undefined,
     locale: tg.locale,
     live_url: tg.live_url,
     test_url: tg.test_url,
@@ -135,7 +145,7 @@ export function desiredStudyOf(study: Study, lists: StudyListRefs, options: { wa
         mode: tg.launch.mode,
         requireFeasible: tg.launch.require_feasible,
         maxCpi: tg.launch.max_cpi,
-        endFieldingAt: tg.end_fielding_at,
+        endFieldingAt: fieldingEndOf(tg),
       },
       timing: timingOf(tg, watch),
     };

@@ -31,12 +31,25 @@ const DAY_MS = 86_400_000;
 const rfc3339 = (ms: number): string => new Date(ms).toISOString();
 
 /** When the fielding run of a launch ends: the study file's end_fielding_at, else 30 days from now (workflow time). */
-export function endFieldingAt(desired: DesiredTargetGroup): string {
-  return desired.launch.endFieldingAt ?? rfc3339(Date.now() + DEFAULT_FIELDING_DAYS * DAY_MS);
+export function endFieldingAt(desired: DesiredTargetGroup, nowMs: number = Date.now()): string {
+  return desired.launch.endFieldingAt ?? rfc3339(nowMs + DEFAULT_FIELDING_DAYS * DAY_MS);
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/**
+ * The draft's fielding window (reference: `fielding_specification`, required on draft create and update): the
+ * study file's window when it gives one, else from `nowMs` (workflow time, when the draft is written) to
+ * {@link endFieldingAt}. A study that names no start has its draft start when it is written: fielding
+ * itself starts when the target group is launched.
+ */
+export function draftFieldingSpecification(desired: DesiredTargetGroup, nowMs: number): { start_at: string; end_at: string } {
+  const spec = record(desired.draft.fielding_specification);
+  if (typeof spec?.start_at === 'string' && typeof spec.end_at === 'string') return { start_at: spec.start_at, end_at: spec.end_at };
+  const end = Date.parse(endFieldingAt(desired, nowMs));
+  return { start_at: rfc3339(Math.min(nowMs, end - 60_000)), end_at: rfc3339(end) };
 }
 
 /**

@@ -79,7 +79,8 @@ export interface TargetGroupRecord extends Sequenced, VersionPinned {
   study_type: string;
   pricing_model: string;
   type: string;
-  client_cost_per_interview_note: string | null;
+  /** Money `{value, currency_code}` from 2025-12-18; a text note written with an older version stays text. */
+  client_cost_per_interview_note: { value: string; currency_code?: string } | string | null;
   target_group_customer_reference_number: string | null;
   allocations: AllocationsRecord;
   /** Request-level duration given on the last activity-exclusions PUT (null when none). */

@@ -18,6 +18,10 @@ export const MAX_FILLING_GOAL = 10_000;
 export const MAX_LENGTH_OF_INTERVIEW_MINUTES = 180;
 export const LOCALE = /^[a-z]{2,3}_[A-Za-z]{2}$/;
 const TEMPLATE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+const DECIMAL = /^\d+(\.\d+)?$/;
+const CURRENCY = /^[A-Z]{3}$/;
+/** The client's cost per interview: money from 2025-12-18; a note in text (or a number) before. */
+export type ClientCpiNote = { value: string; currency_code?: string } | string;
 const READ_ONLY = ['id', 'project_id', 'status', 'fielding_run_id', 'end_fielding_at', 'created_at', 'updated_at'];
 
 export interface TargetGroupInput {
@@ -36,7 +40,7 @@ export interface TargetGroupInput {
   study_type: string;
   pricing_model: string;
   type: string;
-  client_cost_per_interview_note: string | null;
+  client_cost_per_interview_note: ClientCpiNote | null;
   target_group_customer_reference_number: string | null;
   allocations: AllocationsRecord;
   respondent_activity_exclusions: ActivityExclusionRecord[];
@@ -68,8 +72,11 @@ export function readTargetGroupInput(body: unknown, version: ApiVersion, account
     ],
     explain,
   );
-  const name = r.string('name', { nullable: true, maxLength: 255 });
-  const locale = r.string('locale', { nullable: true, pattern: LOCALE, patternReason: 'must be a locale such as en_US, en_us or eng_us (language_country)' });
+  // The reference's CreateDraftTargetGroupRequest / UpdateDraftTargetGroupRequest require these from 2025-12-18
+  // beside the spec's required fields; older versions keep the spec's list.
+  const referenceRequired = newNames ? { required: true } : { nullable: true };
+  const name = r.string('name', { ...referenceRequired, maxLength: 255 });
+  const locale = r.string('locale', { ...referenceRequired, pattern: LOCALE, patternReason: 'must be a locale such as en_US, en_us or eng_us (language_country)' });
   const url = { nullable: true, maxLength: 2048, pattern: /^https?:\/\/\S+$/, patternReason: 'must be an absolute http(s) URL' };
   const liveUrl = r.string('live_url', url);
   const testUrl = r.string('test_url', url);
@@ -81,9 +88,9 @@ export function readTargetGroupInput(body: unknown, version: ApiVersion, account
   const fillingGoal = r.integer('filling_goal', { ...required, min: 1, max: MAX_FILLING_GOAL });
   const pmId = r.string('project_manager_id', { ...required, pattern: UUID, patternReason: 'must be a UUID (reference: UserID)' });
   const collectsPii = r.boolean('collects_pii', required);
-  const businessUnitId = r.integer('business_unit_id', { nullable: true, min: 1, allowNumericString: true });
+  const businessUnitId = r.integer('business_unit_id', { ...referenceRequired, min: 1, allowNumericString: true });
   let fielding: { start_at: string; end_at: string } | null = null;
-  const window = r.object('fielding_specification', { nullable: true });
+  const window = r.object('fielding_specification', referenceRequired);
   if (window) {
     window.rejectUnknown(['start_at', 'end_at']);
     const timestamp = { required: true, pattern: ISO_TIMESTAMP, patternReason: 'must be an ISO-8601 date-time' };
@@ -97,14 +104,27 @@ export function readTargetGroupInput(body: unknown, version: ApiVersion, account
   const studyType = r.oneOf('study_type_code', STUDY_TYPES) ?? 'adhoc';
   const pricingModel = readPricingValue(r, 'pricing_model', PRICING_MODELS, newNames);
   const type = readPricingValue(r, 'type', TARGET_GROUP_TYPES, newNames);
-  let noteValue: string | null | undefined;
-  if (!newNames && typeof r.value.client_cpi === 'number' && Number.isFinite(r.value.client_cpi)) noteValue = String(r.value.client_cpi);
-  else noteValue = r.string(note, { nullable: true, maxLength: 500 });
+  // An amount of money (2025-12-18, reference: TargetGroupClientCpiMonetaryAmountRequestModel; older versions
+  // take it too); before 2025-12-18 `client_cpi` may also be a text note or a number.
+  let noteValue: ClientCpiNote | null | undefined;
+  const given = r.value[note];
+  if (typeof given === 'number' && !newNames && Number.isFinite(given)) noteValue = String(given);
+  else if (typeof given === 'string' && !newNames) noteValue = r.string(note, { nullable: true, maxLength: 500 });
+  else if (typeof given === 'string' || typeof given === 'number') r.fail(note, 'must be an amount of money {value, currency_code} (reference: MonetaryAmountRequestModel)');
+  else {
+    const money = r.object(note, { nullable: true });
+    if (money) {
+      money.rejectUnknown(['value', 'currency_code']);
+      const value = money.string('value', { required: true, pattern: DECIMAL, patternReason: 'must be a decimal in a string, such as "2.50"' });
+      const currency = money.string('currency_code', { nullable: true, pattern: CURRENCY, patternReason: 'must be a three-letter ISO-4217 code' });
+      if (value) noteValue = currency ? { value, currency_code: currency } : { value };
+    } else noteValue = money;
+  }
   const reference = r.string('target_group_customer_reference_number', { nullable: true, maxLength: 100 });
   let templateId: string | null = null;
   let openExchange: AllocationsRecord['open_exchange_allocations'] = null;
   let privateExchange: AllocationsRecord['private_exchange_allocations'] = null;
-  const allocations = r.object('allocations', { nullable: true });
+  const allocations = r.object('allocations', referenceRequired);
   if (allocations) {
     allocations.rejectUnknown(['template_id', 'open_exchange_allocations', 'private_exchange_allocations']);
     templateId = allocations.string('template_id', { nullable: true, pattern: TEMPLATE_ID, patternReason: 'must be a template id (letters, digits, - and _)' }) ?? null;
@@ -127,7 +147,7 @@ export function readTargetGroupInput(body: unknown, version: ApiVersion, account
     }
   }
   let assistant: Record<string, unknown> | null = null;
-  const modules = r.object('fielding_assistant_assignment', { nullable: true });
+  const modules = r.object('fielding_assistant_assignment', referenceRequired);
   if (modules) {
     modules.rejectUnknown(['pricing', 'quota_overlay', 'pacing', 'soft_launch']);
     const overlay = modules.object('quota_overlay', { nullable: true });

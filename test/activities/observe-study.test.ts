@@ -8,6 +8,7 @@ import { observeStudyActivities } from '../../activities/observe-study';
 import type { TargetGroupDesired } from '../../activities';
 import { loadStudyFile } from '../../definitions';
 import { desiredStudyOf } from '../../plan/desired';
+import { draftFieldingSpecification } from '../../plan/launch-gates';
 import type { DesiredStudy } from '../../plan/types';
 import { ctx, startSandboxHarness, type SandboxHarness } from './helpers/sandbox-harness';
 
@@ -52,7 +53,7 @@ describe('observeStudy', () => {
     const ids: Record<string, string> = {};
     // Created in reverse, so the API's own order is not the study's.
     for (const tg of [...desired.targetGroups].reverse()) {
-      const { targetGroup } = await h.activities.ensureDraftTargetGroup({ ctx, projectId: project.id, idempotencyKey: `observe/${tg.key}`, desired: tg.draft as TargetGroupDesired });
+      const { targetGroup } = await h.activities.ensureDraftTargetGroup({ ctx, projectId: project.id, idempotencyKey: `observe/${tg.key}`, desired: { ...tg.draft, fielding_specification: draftFieldingSpecification(tg, Date.now()) } as TargetGroupDesired });
       ids[tg.key] = targetGroup.id;
     }
     h.sandbox.setFaults({ latency_ms: 40 });

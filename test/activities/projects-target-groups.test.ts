@@ -158,6 +158,9 @@ const TGS = `${P}/projects/p1/target-groups`;
 const desiredTg = {
   name: 'US general population', expected_incidence_rate: 0.3, expected_length_of_interview_minutes: 12, filling_goal: 400,
   project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001', collects_pii: false, target_group_customer_reference_number: 'us_gen_pop',
+  business_unit_id: '2001', locale: 'eng_us', fielding_assistant_assignment: {},
+  fielding_specification: { start_at: '2027-01-04T00:00:00.000Z', end_at: '2027-02-01T00:00:00.000Z' },
+  allocations: { open_exchange_allocations: { blocked_supplier_ids: [], exchange_min_percentage: 0, exchange_max_percentage: 100, groups: [] } },
 };
 const tg = { id: 'tg1', status: 'draft', ...desiredTg };
 const TA = '01JTARGETGR0UP000000000001';
@@ -201,7 +204,8 @@ describe('ensureDraftTargetGroup', () => {
     const f = await rejectionOf(m.activities.ensureDraftTargetGroup({ ctx, projectId: 'p1', idempotencyKey: 'k', desired: noRef as never }));
     expect(f.type).toBe('wire_mismatch');
     expect(f.message).toContain('create_target_group');
-    for (const bad of [{ name: 'US' }, { project_manager_id: '3001' }, { expected_length_of_interview_minutes: 60 }]) {
+    const noWindow = { fielding_specification: undefined };
+    for (const bad of [{ name: 'US' }, { project_manager_id: '3001' }, { expected_length_of_interview_minutes: 60 }, { client_cost_per_interview_note: 'about 2 USD' }, noWindow]) {
       const g = await rejectionOf(m.activities.ensureDraftTargetGroup({ ctx, projectId: 'p1', idempotencyKey: 'k', desired: { ...noRef, ...bad } as never }));
       expect(g.type, JSON.stringify(bad)).toBe('invalid_activity_input');
       expect(g.nonRetryable).toBe(true);
@@ -214,9 +218,9 @@ describe('ensureDraftTargetGroup', () => {
     const old = { accountId: '1001', apiVersion: '2025-02-17' as const };
     // update_target_group answers 204 without a body.
     m.on('PUT', `${TGS}/tg1`, () => ({ status: 204 }));
-    const out = await m.activities.updateDraftTargetGroup({ ctx: old, projectId: 'p1', targetGroupId: 'tg1', desired: { ...desiredTg, pricing_model: 'rate_card', client_cost_per_interview_note: 'n' } });
-    expect(m.requests[0].body).toMatchObject({ pricing_model: 'ratecard', client_cpi: 'n' });
-    expect(out.targetGroup).toMatchObject({ id: 'tg1', pricing_model: 'rate_card', client_cost_per_interview_note: 'n' });
+    const out = await m.activities.updateDraftTargetGroup({ ctx: old, projectId: 'p1', targetGroupId: 'tg1', desired: { ...desiredTg, pricing_model: 'rate_card', client_cost_per_interview_note: { value: '2.50', currency_code: 'USD' } } });
+    expect(m.requests[0].body).toMatchObject({ pricing_model: 'ratecard', client_cpi: { value: '2.50', currency_code: 'USD' } });
+    expect(out.targetGroup).toMatchObject({ id: 'tg1', pricing_model: 'rate_card', client_cost_per_interview_note: { value: '2.50', currency_code: 'USD' } });
   });
 
   it('an update answered with anything but 204 is a named wire_mismatch', async () => {

@@ -54,11 +54,11 @@ describe('sandbox: projects and target groups', () => {
     expect(read).not.toHaveProperty('human-readable-id');
     const { targetGroup } = await h.activities.ensureDraftTargetGroup({
       ctx: old, projectId: project.id, idempotencyKey: 'tg-old',
-      desired: draftTargetGroup({ pricing_model: 'rate_card', client_cost_per_interview_note: 'about 2 USD' }),
+      desired: draftTargetGroup({ pricing_model: 'rate_card', client_cost_per_interview_note: { value: '2.50', currency_code: 'USD' } }),
     });
-    expect(targetGroup).toMatchObject({ pricing_model: 'rate_card', client_cost_per_interview_note: 'about 2 USD' });
+    expect(targetGroup).toMatchObject({ pricing_model: 'rate_card', client_cost_per_interview_note: { value: '2.50', currency_code: 'USD' } });
     const viaCurrent = await h.activities.getTargetGroup({ ctx, projectId: project.id, targetGroupId: targetGroup.id });
-    expect(viaCurrent.targetGroup).toMatchObject({ pricing_model: 'rate_card', client_cost_per_interview_note: 'about 2 USD' });
+    expect(viaCurrent.targetGroup).toMatchObject({ pricing_model: 'rate_card', client_cost_per_interview_note: { value: '2.50', currency_code: 'USD' } });
   });
 
   it('after a 2025-12-18 write, an older-version write is refused non-retryably', async () => {

@@ -204,7 +204,7 @@ describe('studyflow migrate', () => {
     expect(result.stderr).toBe('');
     const report = JSON.parse(result.stdout) as { written: boolean; changes: unknown[] };
     expect(report.written).toBe(true);
-    expect(report.changes).toHaveLength(7);
+    expect(report.changes).toHaveLength(8);
   });
 
   it('names a missing file in one line, exit 1', async () => {

@@ -44,6 +44,8 @@ beforeAll(async () => {
   const draft = {
     name: 'Launch contract us', locale: 'en_US', live_url: 'https://survey.example.com/s?rid=[%RID%]', expected_incidence_rate: 0.5,
     expected_length_of_interview_minutes: 10, filling_goal: 200, project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001', collects_pii: false,
+    business_unit_id: '2001', fielding_specification: { start_at: '2027-01-04T00:00:00.000Z', end_at: '2027-02-01T00:00:00.000Z' }, fielding_assistant_assignment: {},
+    allocations: { open_exchange_allocations: { exchange_min_percentage: 0, exchange_max_percentage: 100, blocked_supplier_ids: [], groups: [] } },
   };
   const tgId = (await a.ensureDraftTargetGroup({ ctx, projectId, idempotencyKey: 'contract-launch/tg', desired: { ...draft, target_group_customer_reference_number: 'contract-launch_us' } })).targetGroup.id;
 

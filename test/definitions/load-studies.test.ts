@@ -173,9 +173,9 @@ describe('${ENV} references', () => {
   });
 
   it('take $${ as a literal ${', async () => {
-    const root = await tree('env-escape', { 'a.yaml': study('acme-env-escape', '    client_cost_per_interview_note: "costs $${budget}"\n') });
+    const root = await tree('env-escape', { 'a.yaml': study('acme-env-escape', '    name: "costs $${budget} each"\n') });
     const { study: loaded, diagnostics } = await loadStudyFile(path.join(root, 'a.yaml'), { env: {} });
     expect(diagnostics).toEqual([]);
-    expect(loaded!.study.target_groups.us.client_cost_per_interview_note).toBe('costs ${budget}');
+    expect(loaded!.study.target_groups.us.name).toBe('costs ${budget} each');
   });
 });

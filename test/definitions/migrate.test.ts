@@ -27,6 +27,7 @@ describe('migrateStudyText', () => {
       '21 ratecard->rate_card',
       '22 ratecard->rate_card',
       '23 client_cpi->client_cost_per_interview_note',
+      '23 client_cost_per_interview_note: 2.00 USD->{ value: "2.00", currency_code: USD }',
       '28 ungrouped->targets',
       '29 index->conditions',
       '33 quota_percentage->completes_goal_percentage',
@@ -120,6 +121,29 @@ describe('migrateStudyText', () => {
   it('leaves an old name alone when its new name already holds another value', () => {
     const text = 'quota:\n  name: q\n  completes_goal: 40\n  quota_nominal: 50\n';
     expect(migrateStudyText(text)).toEqual({ text, changes: [] });
+  });
+
+  it('turns a cost note written as an amount with its currency into money, and leaves other text for the user', async () => {
+    const note = (value: string) => `target_groups:\n  us:\n    client_cost_per_interview_note: ${value} # agreed\n`;
+    for (const [value, money] of [
+      ['2.50 USD', '{ value: "2.50", currency_code: USD }'],
+      ['"USD 12"', '{ value: "12", currency_code: USD }'],
+      ["'3.125 eur'", '{ value: "3.125", currency_code: EUR }'],
+    ]) {
+      const { text, changes } = migrateStudyText(note(value));
+      expect(text).toBe(note(money));
+      expect(changes).toEqual([{ line: 3, from: `client_cost_per_interview_note: ${value.replace(/^["']|["']$/g, '')}`, to: money }]);
+    }
+    for (const value of ['ask finance', '2.50', '0 USD', 'USD 2 EUR', '{ value: "2.50", currency_code: USD }']) {
+      expect(migrateStudyText(note(value))).toEqual({ text: note(value), changes: [] });
+    }
+    // What migrate leaves is reported where it stands, with what to write.
+    const file = path.join(fixtures, 'invalid', 'client-note-text.yaml');
+    const { diagnostics } = await loadStudyText(read('invalid/client-note-text.yaml'), file, { env: {} });
+    expect(diagnostics.map((d) => [d.code, d.line, d.message])).toEqual([
+      ['SF3004', 18, '`client_cost_per_interview_note` is an amount of money in API version 2025-12-18 ({value, currency_code}), not text'],
+    ]);
+    expect(diagnostics[0].hint).toContain('currency_code: USD');
   });
 
   it.each(legacyFixtures)('fixes invalid/%s completely', async (file) => {

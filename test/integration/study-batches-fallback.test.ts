@@ -66,8 +66,10 @@ describe('study batches when a batch cannot do everything', () => {
         if (which === 'whole-batch-fails') {
           throw ApplicationFailure.create({ type: 'injected', message: 'the batch failed as a whole', nonRetryable: true });
         }
-        // The real batch makes every draft but "b": 'one-draft-lost' gets it back as retryable,
-        // 'one-draft-refused' as refused for good.
+        // 'one-draft-lost': the real batch makes every draft, "b" too (not launched), but the answer for "b" is
+        // lost and comes back retryable: the draft's own activity then sends the same create with the same
+        // Idempotency-Key, so it must send the same body (its fielding window too) and gets the same draft.
+        // 'one-draft-refused': "b" is not made and comes back refused for good.
         if (which === 'draft-launch-refused') {
           // The draft batch makes every draft, but the launch of "l" is not sent and comes back refused.
           const made = await real.ensureDraftTargetGroups({ items: input.items.map((i) => (keyOf(i.idempotencyKey) === 'l' ? { ...i, launch: undefined } : i)) });
@@ -77,9 +79,13 @@ describe('study batches when a batch cannot do everything', () => {
             ),
           };
         }
+        const refused = which === 'one-draft-refused';
+        if (which === 'one-draft-lost') {
+          const made = await real.ensureDraftTargetGroups({ items: input.items.map((i) => (keyOf(i.idempotencyKey) === 'b' ? { ...i, launch: undefined } : i)) });
+          return { results: made.results.map((r, n) => (keyOf(input.items[n].idempotencyKey) === 'b' ? { ok: false, retryable: true, failure: { type: 'server_error', message: 'injected: answer lost' } } : r)) };
+        }
         const others = input.items.filter((i) => keyOf(i.idempotencyKey) !== 'b');
         const made = await real.ensureDraftTargetGroups({ items: others });
-        const refused = which === 'one-draft-refused';
         return {
           results: input.items.map((i) =>
             keyOf(i.idempotencyKey) === 'b'
@@ -153,7 +159,7 @@ describe('study batches when a batch cannot do everything', () => {
   const targetGroupsOf = (studyId: string) =>
     Object.values(t.stack.sandbox.state().target_groups).filter((x) => String(x.target_group_customer_reference_number).startsWith(`${studyId}_`));
 
-  it('makes a draft its batch came back without in an activity of its own', async () => {
+  it('makes a draft its batch came back without in an activity of its own, with the same body under the same key', async () => {
     const file = writeStudy(t.dir, 'lost.yaml', study('one-draft-lost', ['a', 'b', 'c']));
     const result = await t.cli(['apply', file, '--require-live']);
     expect(result.code, result.stdout + result.stderr).toBe(0);

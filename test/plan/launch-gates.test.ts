@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DesiredTargetGroup } from '../../plan/types';
-import { feasibilityRequest, feasibilityWindow, gateFailures, judgedCpi, readFeasibility, readPrice } from '../../plan/launch-gates';
+import { draftFieldingSpecification, feasibilityRequest, feasibilityWindow, gateFailures, judgedCpi, readFeasibility, readPrice } from '../../plan/launch-gates';
 import { adjustmentTypeOf, profilingOf } from '../../plan/profiling';
 import { nextPollDelay } from '../../plan/job-timing';
 
@@ -41,6 +41,17 @@ describe('launch gates', () => {
     expect(feasibilityWindow({ ...tg, draft: later }, now)).toEqual({ start_at: '2026-03-10T00:00:00.000Z', end_at: '2026-04-01T00:00:00.000Z' });
     // No end anywhere: the default 30-day window from now.
     expect(feasibilityWindow(tg, now)).toMatchObject({ start_at: '2026-03-02T10:00:00.000Z' });
+  });
+
+  it('gives every draft a fielding window: the study\'s, else from when the draft is written to the launch\'s end', () => {
+    const window = { start_at: '2026-04-01T00:00:00Z', end_at: '2026-04-20T00:00:00Z' };
+    expect(draftFieldingSpecification({ ...tg, draft: { ...tg.draft, fielding_specification: window } }, now)).toEqual(window);
+    const withEnd = { ...tg, launch: { ...tg.launch, endFieldingAt: '2026-03-20T00:00:00Z' } };
+    expect(draftFieldingSpecification(withEnd, now)).toEqual({ start_at: '2026-03-02T10:00:00.000Z', end_at: '2026-03-20T00:00:00.000Z' });
+    expect(draftFieldingSpecification(tg, now)).toEqual({ start_at: '2026-03-02T10:00:00.000Z', end_at: new Date(now + 30 * 86_400_000).toISOString() });
+    // An end already past still gives a window that ends after it starts (the API then says what it thinks of it).
+    const past = draftFieldingSpecification({ ...tg, launch: { ...tg.launch, endFieldingAt: '2026-03-01T00:00:00Z' } }, now);
+    expect(Date.parse(past.start_at)).toBeLessThan(Date.parse(past.end_at));
   });
 
   it('sends profiles under profiling with the adjustment type their quotas use', () => {

@@ -1,7 +1,7 @@
 // Spec: "Resources and their fields › Target group", "Endpoints › Target groups", recontact rules.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../sandbox/index';
-import { P, SandboxTestClient, V_MID, draftBody, paramNames, startTestSandbox } from './sandbox-test-client';
+import { OPEN_EXCHANGE, P, SandboxTestClient, V_MID, draftBody, paramNames, startTestSandbox } from './sandbox-test-client';
 
 let sb: RunningSandbox;
 let api: SandboxTestClient;
@@ -150,10 +150,37 @@ describe('Endpoints › Target groups', () => {
   });
 
   it('serves an overview with status, goal, completes and the pricing fields', async () => {
-    const tg = await api.createTargetGroup(projectId, { client_cost_per_interview_note: 'n' });
+    const note = { value: '2.50', currency_code: 'USD' };
+    const tg = await api.createTargetGroup(projectId, { client_cost_per_interview_note: note });
     const res = await api.req('GET', `${tgs}/${tg.id}/overview`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: tg.id, status: 'draft', filling_goal: 200, completes: 0, pricing_model: 'rate_card', type: 'rate_card', client_cost_per_interview_note: 'n' });
+    expect(res.body).toMatchObject({ id: tg.id, status: 'draft', filling_goal: 200, completes: 0, pricing_model: 'rate_card', type: 'rate_card', client_cost_per_interview_note: note });
+  });
+
+  it('takes client_cost_per_interview_note as money from 2025-12-18 and refuses text or a bad amount, naming the field', async () => {
+    for (const [note, name] of [
+      ['about 2 USD', 'client_cost_per_interview_note'],
+      [2.5, 'client_cost_per_interview_note'],
+      [{ value: 'two', currency_code: 'USD' }, 'client_cost_per_interview_note.value'],
+      [{ value: '2.50', currency_code: 'usd' }, 'client_cost_per_interview_note.currency_code'],
+      [{ value: '2.50', currency: 'USD' }, 'client_cost_per_interview_note.currency'],
+    ] as const) {
+      const res = await api.req('POST', tgs, { body: draftBody({ client_cost_per_interview_note: note }) });
+      expect([res.status, res.body.object], JSON.stringify(note)).toEqual([400, 'bad_request_error']);
+      expect(paramNames(res)).toEqual([name]);
+    }
+    const made = await api.req('POST', tgs, { body: draftBody({ client_cost_per_interview_note: { value: '2.50' } }) });
+    expect(made.status).toBe(201);
+  });
+
+  it('requires the reference\'s draft fields from 2025-12-18: name, business unit, locale, fielding window, fielding assistant, allocations', async () => {
+    for (const field of ['name', 'business_unit_id', 'locale', 'fielding_specification', 'fielding_assistant_assignment', 'allocations']) {
+      const { [field]: _gone, ...body } = draftBody() as Record<string, unknown>;
+      const res = await api.req('POST', tgs, { body });
+      expect([res.status, paramNames(res)], field).toEqual([400, [field]]);
+    }
+    const older = await api.req('POST', tgs, { body: { ...draftBody(), business_unit_id: undefined, fielding_specification: undefined, allocations: undefined }, version: V_MID });
+    expect(older.status).toBe(201);
   });
 
   it('emits target_group.created and target_group.updated (with changed fields) on the event bus', async () => {
@@ -179,11 +206,14 @@ describe('Resources and their fields › Target group › recontact study', () =
   });
 
   it('requires the recontact global allocations template (template_id recontact-global)', async () => {
-    for (const allocations of [undefined, { template_id: 'other' }, { template_id: null }]) {
+    for (const allocations of [{ ...OPEN_EXCHANGE }, { ...OPEN_EXCHANGE, template_id: 'other' }, { ...OPEN_EXCHANGE, template_id: null }]) {
       const res = await api.req('POST', tgs, { body: draftBody({ study_type_code: 'recontact', allocations }) });
       expect(res.status).toBe(400);
       expect(paramNames(res)).toEqual(['allocations.template_id']);
     }
+    // From 2025-12-18 allocations are required of every draft (reference: CreateDraftTargetGroupRequest).
+    const { allocations: _a, ...without } = draftBody({ study_type_code: 'recontact' });
+    expect(paramNames(await api.req('POST', tgs, { body: without }))).toContain('allocations');
   });
 
   it('keeps recontact-global for recontact studies only', async () => {

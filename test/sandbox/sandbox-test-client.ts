@@ -138,10 +138,18 @@ export function projectManager(account?: number): string {
   return account === BASIC_ACCOUNT ? '6f1c2a4e-3101-4c8e-9d2b-000000003101' : '6f1c2a4e-3001-4c8e-9d2b-000000003001';
 }
 
+/** The reference's default: the whole open exchange. */
+export const OPEN_EXCHANGE = { open_exchange_allocations: { blocked_supplier_ids: [], exchange_min_percentage: 0, exchange_max_percentage: 100, groups: [] } };
+
+/** A draft body with every field the reference requires on create and update (and the spec's filling_goal). */
 export function draftBody(overrides: Record<string, unknown> = {}, account?: number) {
   return {
     name: 'Adults 18-65',
+    business_unit_id: account === BASIC_ACCOUNT ? '2101' : '2001',
     locale: 'eng_us',
+    fielding_specification: { start_at: '2027-01-04T00:00:00.000Z', end_at: '2027-02-01T00:00:00.000Z' },
+    fielding_assistant_assignment: {},
+    allocations: OPEN_EXCHANGE,
     expected_incidence_rate: 0.5,
     expected_length_of_interview_minutes: 10,
     filling_goal: 200,

@@ -1,6 +1,6 @@
 import { ApplicationFailure, isCancellation } from '@temporalio/workflow';
 import type { DraftBatchItem, DraftBatchResult, DraftLaunchResult, TargetGroupDesired } from '../../activities';
-import { endFieldingAt } from '../../plan/launch-gates';
+import { draftFieldingSpecification, endFieldingAt } from '../../plan/launch-gates';
 import { resolveActivityItems } from '../../plan/plan-study';
 import type { StudySchedule } from '../../plan/schedule';
 import type { DesiredStudy, DesiredTargetGroup } from '../../plan/types';
@@ -18,21 +18,28 @@ export interface DraftsWritten {
   launches: Record<string, DraftLaunchResult>;
 }
 
-/** The draft body: the draft fields and the activity exclusions, with references resolved as far as they can be. */
-function draftBody(state: StudyState, tg: DesiredTargetGroup): TargetGroupDesired {
-  const body: Record<string, unknown> = { ...tg.draft };
+/**
+ * The draft body: the draft fields, the fielding window (the study's, else from now: the reference requires
+ * one) and the activity exclusions, with references resolved as far as they can be.
+ */
+function draftBody(state: StudyState, tg: DesiredTargetGroup, writtenAt: number): TargetGroupDesired {
+  const body: Record<string, unknown> = { ...tg.draft, fielding_specification: draftFieldingSpecification(tg, writtenAt) };
   if (tg.activityExclusions) body.respondent_activity_exclusions = resolveActivityItems(tg.activityExclusions.items, (k) => state.targetGroupIds[k], state.projectId).items;
   return body as TargetGroupDesired;
 }
 
-/** A new draft's input: the plan creates only drafts that observing did not find, so there is no second look. */
-function draftInput(state: StudyState, tg: DesiredTargetGroup): DraftBatchItem {
+/**
+ * A new draft's input: the plan creates only drafts that observing did not find, so there is no second look.
+ * Every try of the same create sends the same body (`writtenAt` is fixed for the step), as its Idempotency-Key
+ * requires.
+ */
+function draftInput(state: StudyState, tg: DesiredTargetGroup, writtenAt: number): DraftBatchItem {
   return {
     ctx: state.ctxFor(`tg:${tg.key}`),
     projectId: state.projectId as string,
     idempotencyKey: state.keyFor(`target-group/${tg.key}`),
     knownId: state.targetGroupIds[tg.key],
-    desired: draftBody(state, tg),
+    desired: draftBody(state, tg, writtenAt),
     observedAbsent: true,
   };
 }
@@ -45,6 +52,8 @@ function draftInput(state: StudyState, tg: DesiredTargetGroup): DraftBatchItem {
  */
 export async function writeDrafts(state: StudyState, api: Api, desired: DesiredStudy, schedule: StudySchedule, gates: Record<string, GateRead>): Promise<DraftsWritten> {
   const written: DraftsWritten = { failed: new Set(), launches: {} };
+  // When the drafts of this step are written (workflow time): where the study names no start, their window starts here.
+  const writtenAt = Date.now();
   const tgOf = new Map(desired.targetGroups.map((tg) => [tg.key, tg]));
   const launcher = new Map(schedule.targetGroups.map((t) => [t.key, t.launch.by]));
   const record = (tg: DesiredTargetGroup, result: { targetGroupId: string; created: boolean; launch?: DraftLaunchResult }) => {
@@ -61,14 +70,14 @@ export async function writeDrafts(state: StudyState, api: Api, desired: DesiredS
   };
   const createAlone = async (tg: DesiredTargetGroup) => {
     try {
-      const r = await api(`create draft ${tg.key}`).ensureDraftTargetGroup(draftInput(state, tg));
+      const r = await api(`create draft ${tg.key}`).ensureDraftTargetGroup(draftInput(state, tg, writtenAt));
       record(tg, { targetGroupId: r.targetGroup.id, created: r.created });
     } catch (error) {
       fail(tg, error);
     }
   };
   const batchItem = (tg: DesiredTargetGroup): DraftBatchItem => {
-    const item = draftInput(state, tg);
+    const item = draftInput(state, tg, writtenAt);
     const gate = gates[tg.key];
     if (launcher.get(tg.key) === 'draft_batch' && gate?.ok && gate.gate.held.length === 0) {
       item.launch = { endFieldingAt: endFieldingAt(tg), idempotencyKeyPrefix: state.keyFor(`launch/${tg.key}`) };
@@ -93,7 +102,7 @@ export async function writeDrafts(state: StudyState, api: Api, desired: DesiredS
       const tg = tgOf.get(key) as DesiredTargetGroup;
       if (!state.targetGroupIds[key]) return;
       try {
-        await api(`update draft ${key}`).updateDraftTargetGroup({ ctx: state.ctxFor(`tg:${key}`), projectId: state.projectId as string, targetGroupId: state.targetGroupIds[key], desired: draftBody(state, tg) });
+        await api(`update draft ${key}`).updateDraftTargetGroup({ ctx: state.ctxFor(`tg:${key}`), projectId: state.projectId as string, targetGroupId: state.targetGroupIds[key], desired: draftBody(state, tg, writtenAt) });
         state.countWrites();
         state.pin(`tg:${key}`);
       } catch (error) {
@@ -106,10 +115,11 @@ export async function writeDrafts(state: StudyState, api: Api, desired: DesiredS
 
 /** Updates the drafts whose activity exclusions name target groups this apply created, now that they exist. */
 export async function writeSecondPass(state: StudyState, api: Api, desired: DesiredStudy, schedule: StudySchedule, failed: ReadonlySet<string>): Promise<void> {
+  const writtenAt = Date.now();
   for (const key of schedule.secondPass) {
     const tg = desired.targetGroups.find((t) => t.key === key);
     if (!tg || failed.has(key) || !state.targetGroupIds[key]) continue;
-    await api(`update draft ${key} (activity exclusions)`).updateDraftTargetGroup({ ctx: state.ctxFor(`tg:${key}`), projectId: state.projectId as string, targetGroupId: state.targetGroupIds[key], desired: draftBody(state, tg) });
+    await api(`update draft ${key} (activity exclusions)`).updateDraftTargetGroup({ ctx: state.ctxFor(`tg:${key}`), projectId: state.projectId as string, targetGroupId: state.targetGroupIds[key], desired: draftBody(state, tg, writtenAt) });
     state.countWrites();
   }
 }

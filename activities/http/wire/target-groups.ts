@@ -16,8 +16,8 @@ export const DraftTargetGroupRequest = z.strictObject({
   /** TargetGroupName: 5 to 128 characters. */
   name: z.string().min(5).max(128),
   /** BusinessUnitIDWithReference: text. */
-  business_unit_id: z.string().regex(/^\d+$/).optional(),
-  locale: z.string().optional(),
+  business_unit_id: z.string().regex(/^\d+$/),
+  locale: z.string(),
   live_url: z.string().max(3000).nullable().optional(),
   test_url: z.string().max(3000).nullable().optional(),
   /** TargetGroupExpectedIncidenceRate: 0 to 1. */
@@ -32,8 +32,9 @@ export const DraftTargetGroupRequest = z.strictObject({
   study_type_code: z.string().optional(),
   pricing_model: z.string().optional(),
   type: z.string().optional(),
-  client_cost_per_interview_note: z.string().optional(),
-  fielding_specification: FieldingSpecification.optional(),
+  /** TargetGroupClientCpiMonetaryAmountRequestModel: money, the value a decimal in a string. */
+  client_cost_per_interview_note: z.strictObject({ value: z.string().regex(/^\d+(\.\d+)?$/), currency_code: z.string().regex(/^[A-Z]{3}$/) }).optional(),
+  fielding_specification: FieldingSpecification,
   /** CreateDraftAllocationSpecificationGroupRequest, plus the spec's recontact allocations template (`template_id`). */
   allocations: z
     .strictObject({
@@ -50,8 +51,7 @@ export const DraftTargetGroupRequest = z.strictObject({
         })
         .optional(),
       template_id: z.string().optional(),
-    })
-    .optional(),
+    }),
   /** FieldingAssistantModulesAssignmentRequestModel (every module optional). */
   fielding_assistant_assignment: z
     .strictObject({
@@ -59,8 +59,7 @@ export const DraftTargetGroupRequest = z.strictObject({
       quota_overlay: z.strictObject({ prevent_overfill: z.boolean(), balance_fill: z.boolean() }).optional(),
       pacing: z.looseObject({ type: z.enum(['linear', 'adaptive', 'gemini']) }).nullable().optional(),
       soft_launch: z.strictObject({ end_at: Timestamp, filling_goal_percentage: z.number().int().min(1).max(100), demographics_strictness_percentage: z.number().int().min(0).max(100) }).optional(),
-    })
-    .optional(),
+    }),
   respondent_activity_exclusions: z.array(z.looseObject({ id: z.string() })).optional(),
   /** ProfilingRequest: the draft's profiles travel in its own body (activities/http/wire/profiles.ts). */
   profiling: ProfilingRequest.optional(),

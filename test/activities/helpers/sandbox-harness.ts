@@ -75,6 +75,11 @@ export const ctx = { accountId: '1001', apiVersion: '2025-12-18' as const };
 export function draftTargetGroup(overrides: Record<string, unknown> = {}) {
   return {
     name: 'US general population',
+    business_unit_id: '2001',
+    locale: 'eng_us',
+    fielding_specification: { start_at: '2027-01-04T00:00:00.000Z', end_at: '2027-02-01T00:00:00.000Z' },
+    fielding_assistant_assignment: {},
+    allocations: { open_exchange_allocations: { blocked_supplier_ids: [], exchange_min_percentage: 0, exchange_max_percentage: 100, groups: [] } },
     expected_incidence_rate: 0.35,
     expected_length_of_interview_minutes: 12,
     filling_goal: 400,

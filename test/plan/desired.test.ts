@@ -1,0 +1,46 @@
+// The draft body the planner derives from a study file: the fielding window and the cost note as the reference takes them.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadStudyText } from '../../definitions';
+import { desiredStudyOf } from '../../plan/desired';
+import { MINIMAL_TARGET_GROUP_FIELDS } from '../helpers/study-yaml';
+
+async function desiredOf(fields: string) {
+  const text = `format: studyflow/v1
+study: window-study
+account: "1001"
+business_unit: "2001"
+project:
+  name: Window project
+target_groups:
+  us:
+${MINIMAL_TARGET_GROUP_FIELDS}${fields}`;
+  const loaded = await loadStudyText(text, path.join(process.cwd(), 'window-study.yaml'), { env: {} });
+  expect(loaded.diagnostics).toEqual([]);
+  return desiredStudyOf(loaded.study!.study, {}).targetGroups[0];
+}
+
+describe('the draft body from a study file', () => {
+  it('sends the study\'s fielding window; with a start alone it ends 30 days later, at the launch too', async () => {
+    const both = await desiredOf('    start_fielding_at: 2027-01-04T00:00:00Z\n    end_fielding_at: 2027-01-20T00:00:00Z\n');
+    expect(both.draft.fielding_specification).toEqual({ start_at: '2027-01-04T00:00:00Z', end_at: '2027-01-20T00:00:00Z' });
+    expect(both.launch.endFieldingAt).toBe('2027-01-20T00:00:00Z');
+    const start = await desiredOf('    start_fielding_at: 2027-01-04T00:00:00Z\n');
+    expect(start.draft.fielding_specification).toEqual({ start_at: '2027-01-04T00:00:00Z', end_at: '2027-02-03T00:00:00.000Z' });
+    expect(start.launch.endFieldingAt).toBe('2027-02-03T00:00:00.000Z');
+  });
+
+  it('leaves the window to the workflow when the study names no start (it starts when the draft is written)', async () => {
+    const end = await desiredOf('    end_fielding_at: 2027-01-20T00:00:00Z\n');
+    expect(end.draft).not.toHaveProperty('fielding_specification');
+    expect(end.launch.endFieldingAt).toBe('2027-01-20T00:00:00Z');
+    const neither = await desiredOf('');
+    expect(neither.draft).not.toHaveProperty('fielding_specification');
+    expect(neither.launch.endFieldingAt).toBeUndefined();
+  });
+
+  it('sends the cost note as money', async () => {
+    const noted = await desiredOf('    client_cost_per_interview_note: { value: "2.50", currency_code: USD }\n');
+    expect(noted.draft.client_cost_per_interview_note).toEqual({ value: '2.50', currency_code: 'USD' });
+  });
+});
