@@ -180,7 +180,9 @@ export const ProfileSchema = z
 export const ProfileTemplateRefSchema = z
   .union([
     localName('Name of a template under profile_templates (this file or shared.yaml).'),
-    z.strictObject({ id: remoteId('Remote profile template id.') }),
+    z.strictObject({
+      id: patterned(UUID_PATTERN, 'a profile template id in UUID form such as 0b7c3f6e-5a41-4c1e-9a6d-1f2e3d4c5b02', 'Id of a profile template in the API (the reference\'s template_id, a UUID).'),
+    }),
   ])
   .meta({ id: 'ProfileTemplateRef', description: 'A template name, or `{id: …}` for a template that exists in the API.' });
 

@@ -38,7 +38,8 @@ export const WireProfileRequest = z.union([
   z.strictObject({ object: z.literal('blended'), blended_type: z.enum(['interlock', 'control']).optional(), name: z.string(), quotas_enabled: z.boolean(), targets: Targets }),
 ]);
 const Profiles = z.array(WireProfileRequest).min(1);
-const TemplateId = z.uuid();
+/** ProfileTemplateId: a UUID (written as the study format checks it: hex digits in 8-4-4-4-12 groups). */
+const TemplateId = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/);
 
 /** Own profiles with either adjustment type (ProfilingDraftRequest). */
 const OnlyProfiles = z.strictObject({ profile_adjustment_type: z.enum(['percentage', 'nominal']), profiles: Profiles });
