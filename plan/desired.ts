@@ -102,8 +102,6 @@ function draftOf(studyId: string, businessUnitId: string, key: string, tg: Targe
     project_manager_id: tg.project_manager_id,
     collects_pii: tg.collects_pii,
     study_type_code: tg.study_type,
-    pricing_model: tg.pricing_model,
-    type: tg.type,
     client_cost_per_interview_note: tg.client_cost_per_interview_note,
     target_group_customer_reference_number: targetGroupReference(studyId, key),
     fielding_assistant_assignment: tg.fielding_assistant_assignment,
@@ -150,6 +148,8 @@ export function desiredStudyOf(study: Study, lists: StudyListRefs, options: { wa
       timing: timingOf(tg, watch),
     };
     if (tg.moved_from) desired.movedFrom = tg.moved_from;
+    const expected = Object.fromEntries(Object.entries({ pricing_model: tg.pricing_model, type: tg.type }).filter(([, v]) => v !== undefined));
+    if (Object.keys(expected).length) desired.expected = expected;
     const profiles = profilesOf(tg);
     if (profiles) desired.profiles = profiles;
     if (tg.remote_profile_template_ids.length) desired.profileTemplateIds = [...tg.remote_profile_template_ids];

@@ -101,7 +101,7 @@ export function priceQuery(desired: DesiredTargetGroup): Record<string, string |
     expected_length_of_interview_minutes: Number(d.expected_length_of_interview_minutes),
     filling_goal: Number(d.filling_goal),
   };
-  if (typeof d.pricing_model === 'string') query.pricing_model = d.pricing_model;
+  if (desired.expected?.pricing_model) query.pricing_model = desired.expected.pricing_model;
   return query;
 }
 

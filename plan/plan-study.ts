@@ -146,6 +146,18 @@ function planTargetGroup(desired: DesiredTargetGroup, study: DesiredStudy, obser
     });
   }
 
+  // What the API sets itself and the study file states: reported where they differ (studyflow cannot write them).
+  const unmet = Object.entries(desired.expected ?? {}).filter(([field, value]) => tg.fields[field] !== undefined && tg.fields[field] !== value);
+  if (unmet.length) {
+    actions.push({
+      kind: 'blocked',
+      resource: 'target_group',
+      key,
+      changes: unmet.map(([field, value]) => ({ field, from: tg.fields[field], to: value })),
+      reason: `${unmet.map(([field, value]) => `${field} is ${JSON.stringify(tg.fields[field])} in the API, ${JSON.stringify(value)} in the study file`).join('; ')}: the API sets it (a target group's pricing model comes from its business unit), so studyflow cannot change it`,
+    });
+  }
+
   if (desired.activityExclusions) {
     const { items, unresolved } = resolveActivityItems(desired.activityExclusions.items, idOf, observed.project?.id);
     const want = { duration: desired.activityExclusions.duration, items };

@@ -58,6 +58,11 @@ export interface DesiredTargetGroup {
   exclusionGroups: string[];
   launch: LaunchRules;
   timing: Timing;
+  /**
+   * Values the API sets itself (the pricing model comes from the business unit), which the study file states:
+   * compared with the target group as read, never sent (the reference's draft request has neither).
+   */
+  expected?: { pricing_model?: string; type?: string };
 }
 
 export interface DesiredExclusionGroup {

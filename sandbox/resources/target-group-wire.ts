@@ -38,8 +38,9 @@ export interface TargetGroupInput {
   fielding_assistant_assignment: Record<string, unknown> | null;
   collects_pii: boolean;
   study_type: string;
-  pricing_model: string;
-  type: string;
+  /** Given before 2025-12-18 only; from 2025-12-18 the business unit's pricing model applies (an update keeps it). */
+  pricing_model?: string;
+  type?: string;
   client_cost_per_interview_note: ClientCpiNote | null;
   target_group_customer_reference_number: string | null;
   allocations: AllocationsRecord;
@@ -62,12 +63,17 @@ export function readTargetGroupInput(body: unknown, version: ApiVersion, account
   explain.profiles = newNames ? 'is set in profiling ({profile_adjustment_type, profiles, template_id?})' : 'is set with the profile operations (apply-profiles), not on the target group';
   if (!newNames) explain.profiling = notYetReason('profiling', 'apply-profiles');
   explain.study_type = 'is study_type_code';
+  if (newNames) {
+    // The reference's draft request has neither: a target group's pricing model comes from its business unit.
+    explain.pricing_model = 'is not a field of the draft request (the business unit sets the pricing model)';
+    explain.type = 'is not a field of the draft request';
+  }
   if (newNames) explain.client_cpi = renamedReason('client_cpi', 'client_cost_per_interview_note');
   else explain.client_cost_per_interview_note = notYetReason('client_cost_per_interview_note', 'client_cpi');
   r.rejectUnknown(
     [
       'name', 'locale', 'live_url', 'test_url', 'expected_incidence_rate', 'expected_length_of_interview_minutes',
-      'filling_goal', 'project_manager_id', 'business_unit_id', 'fielding_specification', 'fielding_assistant_assignment', 'collects_pii', 'study_type_code', 'pricing_model', 'type', note,
+      'filling_goal', 'project_manager_id', 'business_unit_id', 'fielding_specification', 'fielding_assistant_assignment', 'collects_pii', 'study_type_code', ...(newNames ? [] : ['pricing_model', 'type']), note,
       'target_group_customer_reference_number', 'allocations', 'respondent_activity_exclusions', ...(newNames ? ['profiling'] : []),
     ],
     explain,
@@ -102,8 +108,9 @@ export function readTargetGroupInput(body: unknown, version: ApiVersion, account
     }
   }
   const studyType = r.oneOf('study_type_code', STUDY_TYPES) ?? 'adhoc';
-  const pricingModel = readPricingValue(r, 'pricing_model', PRICING_MODELS, newNames);
-  const type = readPricingValue(r, 'type', TARGET_GROUP_TYPES, newNames);
+  // From 2025-12-18 neither is taken (refused above as unknown); the business unit's pricing model applies.
+  const pricingModel = newNames ? undefined : readPricingValue(r, 'pricing_model', PRICING_MODELS, newNames);
+  const type = newNames ? undefined : readPricingValue(r, 'type', TARGET_GROUP_TYPES, newNames);
   // An amount of money (2025-12-18, reference: TargetGroupClientCpiMonetaryAmountRequestModel; older versions
   // take it too); before 2025-12-18 `client_cpi` may also be a text note or a number.
   let noteValue: ClientCpiNote | null | undefined;
@@ -198,8 +205,7 @@ export function readTargetGroupInput(body: unknown, version: ApiVersion, account
     project_manager_id: pmId!,
     collects_pii: collectsPii!,
     study_type: studyType,
-    pricing_model: pricingModel ?? 'rate_card',
-    type: type ?? 'rate_card',
+    ...(newNames ? {} : { pricing_model: pricingModel ?? 'rate_card', type: type ?? 'rate_card' }),
     client_cost_per_interview_note: noteValue ?? null,
     target_group_customer_reference_number: reference ?? null,
     allocations: { template_id: templateId, open_exchange_allocations: openExchange, private_exchange_allocations: privateExchange },

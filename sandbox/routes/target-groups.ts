@@ -23,6 +23,9 @@ function createTargetGroup(ctx: RequestContext) {
   const id = ctx.newId('tg');
   const tg: TargetGroupRecord = {
     ...input,
+    // The business unit's pricing model (every seeded business unit offers rate_card first).
+    pricing_model: input.pricing_model ?? 'rate_card',
+    type: input.type ?? 'rate_card',
     id,
     seq: ctx.store.nextSeq(),
     account_id: project.account_id,

@@ -205,7 +205,7 @@ describe('ensureDraftTargetGroup', () => {
     expect(f.type).toBe('wire_mismatch');
     expect(f.message).toContain('create_target_group');
     const noWindow = { fielding_specification: undefined };
-    for (const bad of [{ name: 'US' }, { project_manager_id: '3001' }, { expected_length_of_interview_minutes: 60 }, { client_cost_per_interview_note: 'about 2 USD' }, noWindow]) {
+    for (const bad of [{ name: 'US' }, { project_manager_id: '3001' }, { expected_length_of_interview_minutes: 60 }, { client_cost_per_interview_note: 'about 2 USD' }, noWindow, { pricing_model: 'rate_card' }, { type: 'custom' }]) {
       const g = await rejectionOf(m.activities.ensureDraftTargetGroup({ ctx, projectId: 'p1', idempotencyKey: 'k', desired: { ...noRef, ...bad } as never }));
       expect(g.type, JSON.stringify(bad)).toBe('invalid_activity_input');
       expect(g.nonRetryable).toBe(true);
@@ -213,14 +213,15 @@ describe('ensureDraftTargetGroup', () => {
     expect(m.requests).toHaveLength(1);
   });
 
-  it('translates the draft for 2025-02-17 (rate_card, client note) and back', async () => {
+  it('translates the draft for 2025-02-17 (the client note) and back', async () => {
     m = createMockActivities();
     const old = { accountId: '1001', apiVersion: '2025-02-17' as const };
     // update_target_group answers 204 without a body.
     m.on('PUT', `${TGS}/tg1`, () => ({ status: 204 }));
-    const out = await m.activities.updateDraftTargetGroup({ ctx: old, projectId: 'p1', targetGroupId: 'tg1', desired: { ...desiredTg, pricing_model: 'rate_card', client_cost_per_interview_note: { value: '2.50', currency_code: 'USD' } } });
-    expect(m.requests[0].body).toMatchObject({ pricing_model: 'ratecard', client_cpi: { value: '2.50', currency_code: 'USD' } });
-    expect(out.targetGroup).toMatchObject({ id: 'tg1', pricing_model: 'rate_card', client_cost_per_interview_note: { value: '2.50', currency_code: 'USD' } });
+    const out = await m.activities.updateDraftTargetGroup({ ctx: old, projectId: 'p1', targetGroupId: 'tg1', desired: { ...desiredTg, client_cost_per_interview_note: { value: '2.50', currency_code: 'USD' } } });
+    expect(m.requests[0].body).toMatchObject({ client_cpi: { value: '2.50', currency_code: 'USD' } });
+    expect(m.requests[0].body).not.toHaveProperty('client_cost_per_interview_note');
+    expect(out.targetGroup).toMatchObject({ id: 'tg1', client_cost_per_interview_note: { value: '2.50', currency_code: 'USD' } });
   });
 
   it('an update answered with anything but 204 is a named wire_mismatch', async () => {

@@ -54,9 +54,12 @@ describe('sandbox: projects and target groups', () => {
     expect(read).not.toHaveProperty('human-readable-id');
     const { targetGroup } = await h.activities.ensureDraftTargetGroup({
       ctx: old, projectId: project.id, idempotencyKey: 'tg-old',
-      desired: draftTargetGroup({ pricing_model: 'rate_card', client_cost_per_interview_note: { value: '2.50', currency_code: 'USD' } }),
+      desired: draftTargetGroup({ client_cost_per_interview_note: { value: '2.50', currency_code: 'USD' } }),
     });
-    expect(targetGroup).toMatchObject({ pricing_model: 'rate_card', client_cost_per_interview_note: { value: '2.50', currency_code: 'USD' } });
+    expect(targetGroup).toMatchObject({ client_cost_per_interview_note: { value: '2.50', currency_code: 'USD' } });
+    // The old version answers `ratecard` and `client_cpi`; the client reads them in 2025-12-18 names.
+    const viaOld = await h.activities.getTargetGroup({ ctx: old, projectId: project.id, targetGroupId: targetGroup.id });
+    expect(viaOld.targetGroup).toMatchObject({ pricing_model: 'rate_card', client_cost_per_interview_note: { value: '2.50', currency_code: 'USD' } });
     const viaCurrent = await h.activities.getTargetGroup({ ctx, projectId: project.id, targetGroupId: targetGroup.id });
     expect(viaCurrent.targetGroup).toMatchObject({ pricing_model: 'rate_card', client_cost_per_interview_note: { value: '2.50', currency_code: 'USD' } });
   });

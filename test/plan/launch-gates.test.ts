@@ -6,7 +6,8 @@ import { nextPollDelay } from '../../plan/job-timing';
 
 const tg: DesiredTargetGroup = {
   key: 'us',
-  draft: { locale: 'en_US', expected_incidence_rate: 0.3, expected_length_of_interview_minutes: 12, filling_goal: 400, pricing_model: 'rate_card' },
+  draft: { locale: 'en_US', expected_incidence_rate: 0.3, expected_length_of_interview_minutes: 12, filling_goal: 400 },
+  expected: { pricing_model: 'rate_card' },
   idLists: {},
   exclusionGroups: [],
   launch: { mode: 'auto', requireFeasible: true, maxCpi: { value: '5.00', currency_code: 'USD' } },

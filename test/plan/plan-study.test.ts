@@ -105,6 +105,26 @@ describe('planStudy', () => {
     expect(action?.reason).toMatch(/live.*draft/);
   });
 
+  it('checks the pricing model the API sets against the study file: reported where it differs, never written', () => {
+    const desired = tg('us', { expected: { pricing_model: 'rate_card' } });
+    const observedWith = (pricing_model: string | undefined) => ({
+      project: { id: 'p1', fields: { ...study([]).project } },
+      targetGroups: { us: observedTg(desired, { fields: { ...desired.draft, id: 'tg-us', ...(pricing_model ? { pricing_model } : {}) } }) },
+      exclusionGroups: {},
+    });
+    const same = planStudy(study([desired]), observedWith('rate_card'));
+    expect(same.actions.filter((a) => a.resource === 'target_group').map((a) => a.kind)).toEqual(['none']);
+    // A read that does not carry the field says nothing about it.
+    expect(planStudy(study([desired]), observedWith(undefined)).actions.filter((a) => a.resource === 'target_group').map((a) => a.kind)).toEqual(['none']);
+    const other = planStudy(study([desired]), observedWith('dynamic'));
+    const blocked = other.actions.find((a) => a.kind === 'blocked');
+    expect(blocked).toMatchObject({ resource: 'target_group', key: 'us', changes: [{ field: 'pricing_model', from: 'dynamic', to: 'rate_card' }] });
+    expect(blocked?.reason).toContain('pricing_model is "dynamic" in the API, "rate_card" in the study file');
+    expect(other.actions.filter((a) => isWrite(a) && a.resource === 'target_group')).toEqual([]);
+    // Never in the draft body.
+    expect(desired.draft).not.toHaveProperty('pricing_model');
+  });
+
   it('updates a renamed target group in place through moved_from', () => {
     const renamed = tg('us_main', { movedFrom: 'us' });
     const observed: ObservedStudy = {

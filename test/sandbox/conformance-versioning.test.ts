@@ -95,12 +95,20 @@ describe('Versioning › renames in 2025-12-18 › target group', () => {
     }
   });
 
-  it('rejects ratecard in 2025-12-18 and rate_card in older versions', async () => {
+  it('takes no pricing_model or type on a 2025-12-18 draft (the reference\'s request has neither), and refuses rate_card in older versions', async () => {
     const project = await api.createProject();
     const path = `${P()}/projects/${project.id}/target-groups`;
-    const a = await api.req('POST', path, { body: draftBody({ pricing_model: 'ratecard' }) });
-    expect(a.status).toBe(400);
-    expect(paramNames(a)).toEqual(['pricing_model']);
+    for (const value of ['ratecard', 'rate_card']) {
+      const a = await api.req('POST', path, { body: draftBody({ pricing_model: value, type: value }) });
+      expect(a.status).toBe(400);
+      expect(a.body.invalid_params).toEqual([
+        { name: 'pricing_model', reason: 'is not a field of the draft request (the business unit sets the pricing model)' },
+        { name: 'type', reason: 'is not a field of the draft request' },
+      ]);
+    }
+    // What the target group reads back is the business unit's pricing model, in the version's spelling.
+    const made = await api.req('POST', path, { body: draftBody() });
+    expect((await api.req('GET', `${path}/${made.body.id}`)).body.pricing_model).toBe('rate_card');
     const b = await api.req('POST', path, { version: V_OLD, body: draftBody({ type: 'rate_card' }) });
     expect(b.status).toBe(400);
     expect(paramNames(b)).toEqual(['type']);

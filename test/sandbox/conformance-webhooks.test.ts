@@ -130,7 +130,7 @@ describe('Webhooks › deliveries', () => {
   it('target-group-updated: a CloudEvents 1.0 envelope, Content-Type application/json, signed over the JSON', async () => {
     const webhook = await createWebhook({});
     const { tgPath, tg } = await api.projectWithTargetGroup();
-    const { id: _i, project_id: _p, status: _s, fielding_run_id: _f, end_fielding_at: _e, created_at: _c, updated_at: _u, profiles: _pr, ...rest } = (await api.req('GET', tgPath)).body;
+    const { id: _i, project_id: _p, status: _s, fielding_run_id: _f, end_fielding_at: _e, created_at: _c, updated_at: _u, profiles: _pr, pricing_model: _pm, type: _ty, ...rest } = (await api.req('GET', tgPath)).body;
     expect((await api.req('PUT', tgPath, { body: { ...rest, filling_goal: 321 } })).status).toBe(204);
     const [delivery] = await until(() => eventsOfType('target-group-updated'), (list) => list.length > 0, 'a target-group-updated delivery');
     expect(delivery.path).toBe('/hook');

@@ -30,8 +30,6 @@ export const DraftTargetGroupRequest = z.strictObject({
   collects_pii: z.boolean(),
   /** StudyTypeCodeWithReference. */
   study_type_code: z.string().optional(),
-  pricing_model: z.string().optional(),
-  type: z.string().optional(),
   /** TargetGroupClientCpiMonetaryAmountRequestModel: money, the value a decimal in a string. */
   client_cost_per_interview_note: z.strictObject({ value: z.string().regex(/^\d+(\.\d+)?$/), currency_code: z.string().regex(/^[A-Z]{3}$/) }).optional(),
   fielding_specification: FieldingSpecification,
