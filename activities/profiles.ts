@@ -2,8 +2,12 @@
 import { accountPath, callApi, expectObject, targetGroupPath } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireArray, requireObject, requireText } from './activity-input';
+import { ManageProfilesRequest, ProfileBadRequest, ProfilesResponse, ProfileValidationError, ValidateProfilesRequest } from './http/wire/profiles';
+import { describeShape, readAnswer, wireMismatchFailure } from './http/wire/read-answer';
+import { requestBody } from './http/wire/request-body';
 import type { ApiResponse } from './http/demand-api-client';
-import { type InvalidParam } from './http/errors';
+import { invalidInputFailure, type InvalidParam } from './http/errors';
+import { CURRENT_API_VERSION } from '../shared/api-version';
 import { listAllPages } from './pagination';
 import { LIST_QUESTIONS_TRANSLATION } from './http/wire/lists';
 import type { ActivityCtx, JsonObject } from './types';
@@ -11,10 +15,8 @@ import { fromWireBody, toWireBody } from './version-adapter';
 
 export interface ValidateProfilesInput {
   ctx: ActivityCtx;
-  /** Profiles in the 2025-12-18 shape. */
-  profiles: JsonObject[];
-  /** Other fields of the validation request (e.g. locale), passed through. */
-  extra?: JsonObject;
+  /** The reference's ValidateProfilesRequestV3 `{locale, completes_goal, profiling}` (plan/profiling.ts validateProfilesBody). */
+  request: JsonObject;
 }
 export interface ValidateProfilesOutput {
   valid: boolean;
@@ -29,9 +31,15 @@ export interface TargetGroupProfilesInput {
   targetGroupId: string;
 }
 export interface ManageProfilesInput extends TargetGroupProfilesInput {
-  /** The complete new set of profiles; replaces all existing ones. */
-  profiles: JsonObject[];
-  extra?: JsonObject;
+  /**
+   * The reference's ManageProfilesRequestV3 `{completes_goal, profiling}` (plan/profiling.ts manageProfilesBody):
+   * the complete new set, which replaces every profile of the launched target group.
+   */
+  request: JsonObject;
+}
+export interface ManageProfilesOutput {
+  /** The answer, checked against the reference's ProfilesResponseV3. */
+  result: ProfilesResponse;
 }
 export interface ProfileOperationInput extends TargetGroupProfilesInput {
   request: JsonObject;
@@ -55,6 +63,16 @@ export interface QuestionTextsOutput {
   items: unknown[];
 }
 
+/**
+ * The context of an operation that exists on the reference's wire in 2025-12-18 only (its profiling shapes;
+ * the spec's version-forward policy): another version is a caller's bug, non-retryable `invalid_activity_input`.
+ */
+function currentVersionCtx(activity: string, raw: ActivityCtx): ActivityCtx {
+  const ctx = checkCtx(activity, raw);
+  if (ctx.apiVersion !== CURRENT_API_VERSION) throw invalidInputFailure(activity, `profiles travel in the ${CURRENT_API_VERSION} shapes; the call asked for API version ${ctx.apiVersion}`);
+  return ctx;
+}
+
 export function profileActivities(deps: ActivityDeps) {
   async function send(ctx: ActivityCtx, method: 'POST' | 'PUT', path: string, json: JsonObject): Promise<ProfileOperationOutput> {
     const req = { method, path, json: toWireBody(json, ctx.apiVersion) };
@@ -70,28 +88,38 @@ export function profileActivities(deps: ActivityDeps) {
   }
 
   return {
-    /** POST P/profiles/validate: 204 means valid; a 400/422 answer is returned as `valid: false`, not thrown. */
+    /**
+     * validate_profiles `POST P/profiles/validate` `{locale, completes_goal, profiling}`: 204 means valid; a 400
+     * or 422 answer (checked against the reference's error shapes) is returned as `valid: false`, not thrown.
+     */
     async validateProfiles(input: ValidateProfilesInput): Promise<ValidateProfilesOutput> {
-      const ctx = checkCtx('validateProfiles', input.ctx);
-      const profiles = requireArray('validateProfiles', 'profiles', input.profiles);
-      const json = toWireBody({ ...input.extra, profiles }, ctx.apiVersion);
-      const res = await callApi(deps.api, ctx, { method: 'POST', path: `${accountPath(ctx)}/profiles/validate`, json, acceptStatuses: [400, 422] });
-      if (res.status < 300) return { valid: true };
-      const body = (res.body ?? {}) as Record<string, unknown>;
+      const ctx = currentVersionCtx('validateProfiles', input.ctx);
+      const json = requestBody('validateProfiles', 'validate_profiles', ValidateProfilesRequest, requireObject('validateProfiles', 'request', input.request));
+      const req = { method: 'POST', path: `${accountPath(ctx)}/profiles/validate`, json, acceptStatuses: [400, 422] } as const;
+      const res = await callApi(deps.api, ctx, req);
+      const call = { operation: 'validate_profiles', method: req.method, path: req.path };
+      if (res.status < 300) {
+        if (res.status !== 204 || res.body !== undefined) throw wireMismatchFailure(call, res.status, describeShape(res.body), ['a valid configuration is answered 204 without a body']);
+        return { valid: true };
+      }
+      const body = readAnswer(call, res.status === 400 ? ProfileBadRequest : ProfileValidationError, res);
       const out: ValidateProfilesOutput = { valid: false };
       if (typeof body.object === 'string') out.object = body.object;
       if (typeof body.detail === 'string') out.detail = body.detail;
-      if (Array.isArray(body.invalid_params)) {
-        out.invalidParams = body.invalid_params.map((p: Record<string, unknown>) => ({ name: String(p?.name ?? ''), reason: String(p?.reason ?? '') }));
-      }
+      if (body.invalid_params) out.invalidParams = body.invalid_params.map((p) => ({ name: p.name, reason: p.reason }));
       return out;
     },
 
-    /** POST TG/profiles/manage-profiles (apply-profiles before 2025-12-18): replaces all profiles of the draft. */
-    async manageProfiles(input: ManageProfilesInput): Promise<ProfileOperationOutput> {
-      const [ctx, path] = tg('manageProfiles', input);
-      const profiles = requireArray('manageProfiles', 'profiles', input.profiles);
-      return send(ctx, 'POST', `${path}/profiles/manage-profiles`, { ...input.extra, profiles });
+    /**
+     * manage_target_group_profiles `POST TG/profiles/manage-profiles` `{completes_goal, profiling}`: replaces
+     * every profile of a launched target group (a draft's profiles travel in its own `profiling`); 201 ProfilesResponseV3.
+     */
+    async manageProfiles(input: ManageProfilesInput): Promise<ManageProfilesOutput> {
+      const [, path] = tg('manageProfiles', input);
+      const ctx = currentVersionCtx('manageProfiles', input.ctx);
+      const json = requestBody('manageProfiles', 'manage_target_group_profiles', ManageProfilesRequest, requireObject('manageProfiles', 'request', input.request));
+      const req = { method: 'POST', path: `${path}/profiles/manage-profiles`, json } as const;
+      return { result: readAnswer({ operation: 'manage_target_group_profiles', method: req.method, path: req.path }, ProfilesResponse, await callApi(deps.api, ctx, req)) };
     },
 
     /** POST P/drafts/generate-blended-profile */

@@ -79,7 +79,7 @@ export async function askServer(runtime: Runtime, ctx: ActivityCtx, businessUnit
   const questionIds = profileQuestionIds(desired);
   const locale = String(desired.draft.locale ?? '');
   const [validated, feasibility, price, distributed, questions] = await Promise.all([
-    validation ? attempt(() => activities.validateProfiles({ ctx, profiles: validation.profiles, extra: validation.extra })) : undefined,
+    validation ? attempt(() => activities.validateProfiles({ ctx, request: validation })) : undefined,
     attempt(async () => (await activities.calculateFeasibility({ ctx, request: feasibilityCheckRequest(desired, businessUnitId, Date.now()) })).feasibility),
     attempt(async () => (await activities.generatePricePrediction({ ctx, businessUnitId, query: priceCheckQuery(desired) })).prediction),
     distribution ? attempt(async () => (await activities.supplierQuotaDistribution({ ctx, request: distribution })).result) : undefined,

@@ -164,6 +164,11 @@ export function analyzeStudy(doc: CheckedDocument, shared: SharedDefinitions): S
       const at = [...self, 'profile_templates', j];
       if (typeof ref !== 'string') {
         remoteTemplateIds.push(ref.id);
+        if (remoteTemplateIds.length > 1) {
+          r.report('SF4116', at, `a target group takes one profile template in the API; this is another one`, {
+            hint: 'keep one `{id: …}` template; declare the other profiles under profile_templates or profiles',
+          });
+        }
         return;
       }
       const template = localTemplates.get(ref) ?? shared.templates.get(ref);
@@ -182,7 +187,7 @@ export function analyzeStudy(doc: CheckedDocument, shared: SharedDefinitions): S
       checkProfileDefinition(profile, [...self, 'profiles', i], r);
       inUse.push({ profile, at: [...self, 'profiles', i] });
     });
-    checkProfilesOfTargetGroup(inUse, tg.filling_goal, apiVersion, r);
+    checkProfilesOfTargetGroup(inUse, tg.filling_goal, apiVersion, r, remoteTemplateIds.length);
 
     tg.exclusions?.exclusion_groups?.forEach((group, g) => {
       if (!groupNames.includes(group)) {

@@ -4,7 +4,7 @@ import type { Diagnostic } from './diagnostic';
 import { isWithin, pathKey, type DocPath } from './doc-path';
 import { findWrittenCredentials } from './credentials';
 import { resolveEnvReferences } from './env-references';
-import { findLegacyNames, legacyMessage, MIGRATE_HINT, MIGRATE_REMOVE_HINT, moneyHint } from './legacy-names';
+import { findLegacyNames, legacyMessage, MIGRATE_HINT, MIGRATE_REMOVE_HINT, moneyHint, OPEN_ENDED_VALUES } from './legacy-names';
 import { FileReporter } from './reporter';
 import { checkStructure, type SchemaKind, type StructureIssue } from './structure-check';
 import { parseYamlText, type ParsedYaml } from './yaml-source';
@@ -42,6 +42,7 @@ export function checkDocument(
     } else if (name.kind === 'field') {
       r.report('SF3001', name.path, legacyMessage(name), { target: 'key', hint: MIGRATE_HINT });
       suppressRequired.add(pathKey([...name.parentPath, name.to]));
+      if (name.to === OPEN_ENDED_VALUES) suppressRequired.add(pathKey([...name.parentPath, 'allow_all_values']));
     } else {
       r.report('SF3002', name.path, legacyMessage(name), { hint: MIGRATE_HINT });
     }

@@ -13,6 +13,8 @@ interface FieldRename {
   /** Only inside a mapping held under this key. */
   onlyUnder?: string;
   note?: string;
+  /** The whole message, when the change is not one of the API's renames. */
+  message?: string;
 }
 
 export const FIELD_RENAMES: readonly FieldRename[] = [
@@ -31,7 +33,24 @@ export const FIELD_RENAMES: readonly FieldRename[] = [
   },
   { from: 'client_cpi', to: 'client_cost_per_interview_note', api: 'client_cost_per_interview_note' },
   { from: 'purchase_order_number', to: 'project_customer_reference_number', api: 'project_customer_reference_number' },
+  {
+    from: 'values',
+    to: 'open_ended_values',
+    api: 'open_ended_values',
+    onlyUnder: 'conditions',
+    message: 'an open-ended condition lists its answers under `open_ended_values`, with `allow_all_values: false` (the reference\'s shape)',
+  },
+  {
+    from: 'zip_codes',
+    to: 'open_ended_values',
+    api: 'open_ended_values',
+    onlyUnder: 'conditions',
+    message: 'zip codes are the `open_ended_values` of an open-ended condition on the postal-code question, with `allow_all_values: false` (the reference has no zip_code kind)',
+  },
 ];
+
+/** Renames that make an open-ended condition, which also needs `allow_all_values` beside the new name. */
+export const OPEN_ENDED_VALUES = 'open_ended_values';
 
 /**
  * Fields a study file may no longer hold because the API assigns them: `project.human_readable_id` (and
@@ -40,9 +59,17 @@ export const FIELD_RENAMES: readonly FieldRename[] = [
 export const REMOVED_FIELDS = [
   { field: 'human_readable_id', onlyUnder: 'project', note: 'the API assigns a project\'s human_readable_id; a study file cannot set it' },
   { field: 'human-readable-id', onlyUnder: 'project', note: 'the API assigns a project\'s human_readable_id; a study file cannot set it' },
+  {
+    field: 'open_ended_group',
+    onlyUnder: 'profiles',
+    note: 'the reference has no group field: open-ended questions are grouped by listing their conditions in the targets of one regular profile, as they already are',
+  },
 ] as const;
 
-export const VALUE_RENAMES = [{ from: 'ratecard', to: 'rate_card', fields: ['pricing_model', 'type'] }] as const;
+export const VALUE_RENAMES = [
+  { from: 'ratecard', to: 'rate_card', fields: ['pricing_model', 'type'] },
+  { from: 'zip_code', to: 'open_ended', fields: ['object'], message: 'there is no `zip_code` condition: zip codes are an `open_ended` condition on the postal-code question' },
+] as const;
 
 /** Fields whose value became an amount of money `{value, currency_code}` (reference: MonetaryAmountRequestModel). */
 export const MONEY_FIELDS = ['client_cost_per_interview_note'] as const;
@@ -61,15 +88,16 @@ export function moneyOfText(value: unknown): { value: string; currency_code: str
 
 export interface LegacyName {
   /**
-   * `removed`: a field the API assigns; `to` is empty and `note` says why. `money`: a text or number where
-   * the API takes an amount of money; `from` is `field: text`, `to` the amount written as YAML (empty when
-   * the text is not one).
+   * `removed`: a field the API assigns (or that has no place on the wire); `to` is empty and `note` says why.
+   * `money`: a text or number where the API takes an amount of money; `from` is `field: text`, `to` the amount
+   * written as YAML (empty when the text is not one).
    */
   kind: 'field' | 'value' | 'removed' | 'money';
   from: string;
   to: string;
   api: string;
   note?: string;
+  message?: string;
   /** Path of the mapping that holds the key. */
   parentPath: DocPath;
   /** Path of the old key (field) or of the old value. */
@@ -103,7 +131,8 @@ export function findLegacyNames(doc: Document): LegacyName[] {
         }
         const valueRename = VALUE_RENAMES.find((r) => (r.fields as readonly string[]).includes(key));
         if (valueRename && isScalar(pair.value) && pair.value.value === valueRename.from) {
-          found.push({ kind: 'value', from: valueRename.from, to: valueRename.to, api: valueRename.to, parentPath: nodePath, path: childPath, map: node, pair });
+          const message = 'message' in valueRename ? valueRename.message : undefined;
+          found.push({ kind: 'value', from: valueRename.from, to: valueRename.to, api: valueRename.to, ...(message ? { message } : {}), parentPath: nodePath, path: childPath, map: node, pair });
         }
         walk(pair.value, childPath, key);
       }
@@ -116,6 +145,7 @@ export function findLegacyNames(doc: Document): LegacyName[] {
 }
 
 export function legacyMessage(name: LegacyName): string {
+  if (name.message) return `\`${name.from}\`: ${name.message}`;
   if (name.kind === 'removed') return `\`${name.from}\` cannot be set in a study file: ${name.note ?? 'the API assigns it'}`;
   if (name.kind === 'money') {
     return `\`${name.api}\` is an amount of money in API version 2025-12-18 ({value, currency_code}), not text`;

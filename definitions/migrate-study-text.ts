@@ -1,6 +1,7 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
 import { pathKey } from './doc-path';
-import { findLegacyNames, keyScalar, type LegacyName } from './legacy-names';
+import { CURRENT_API_VERSION } from '../shared/api-version';
+import { findLegacyNames, keyScalar, OPEN_ENDED_VALUES, type LegacyName } from './legacy-names';
 import { keyText } from './source-map';
 
 /** One rewritten name: the 1-based line (in the input text) of the old key or value, and the old and new names. */
@@ -30,7 +31,7 @@ interface PassChange {
 /** What a removed field becomes in the list of changes. */
 export const REMOVED = '(removed)';
 
-const MAX_PASSES = 5;
+const MAX_PASSES = 8;
 
 /** The document, or undefined when the text has YAML errors (or the parser gives up on it). */
 function parseClean(text: string, lineCounter: LineCounter): Document | undefined {
@@ -101,13 +102,16 @@ function blendedMarkers(text: string, lines: LineCounter, seq: YAMLSeq): Edit[] 
   return edits;
 }
 
-/** Removes a `key: scalar` line of a block mapping; false when the pair is not on a line of its own. */
+/**
+ * Removes a `key: value` pair of a block mapping, with the lines of a block value; false when the pair does
+ * not start a line of its own (or a scalar value is not on the key's line).
+ */
 function removePairLine(text: string, pair: Pair, edits: Edit[]): boolean {
   const key = keyScalar(pair);
-  const value = pair.value;
-  if (!key?.range || !isScalar(value) || !value.range) return false;
+  const value = pair.value as Node | null;
+  if (!key?.range || !value?.range || !(isScalar(value) || isMap(value) || isSeq(value))) return false;
   const start = lineStart(text, key.range[0]);
-  if (text.slice(start, key.range[0]).trim() !== '' || text.slice(key.range[1], value.range[0]).includes('\n')) return false;
+  if (text.slice(start, key.range[0]).trim() !== '' || (isScalar(value) && text.slice(key.range[1], value.range[0]).includes('\n'))) return false;
   edits.push({ start, end: endOfLastLine(text, value.range[1]), text: '' });
   return true;
 }
@@ -140,7 +144,37 @@ function moveIntoProfiles(text: string, lines: LineCounter, name: LegacyName, pr
   return true;
 }
 
-function migrateOnce(text: string): { text: string; changes: PassChange[] } | undefined {
+/** Whether a `profiles` list (or a target group's `profile_templates`) with entries appears anywhere in the file. */
+function declaresProfiles(node: unknown): boolean {
+  if (isMap(node)) return node.items.some((p) => ((keyText(p) === 'profiles' || keyText(p) === 'interlocked_profiles') && isSeq(p.value) && p.value.items.length > 0) || declaresProfiles(p.value));
+  if (isSeq(node)) return node.items.some(declaresProfiles);
+  return false;
+}
+
+/**
+ * `allow_all_values: false` beside the `open_ended_values` of each condition renamed earlier (the listed answers
+ * never meant every answer). It adds lines, so it runs once every rename and removal is done.
+ */
+function allowAllValuesEdits(doc: Document, lines: LineCounter, openEnded: ReadonlySet<string>): Edit[] {
+  const edits: Edit[] = [];
+  const walk = (node: unknown, at: (string | number)[]) => {
+    if (isMap(node)) {
+      const values = node.items.find((p) => keyText(p) === OPEN_ENDED_VALUES);
+      const key = values ? keyScalar(values) : undefined;
+      if (key?.range && openEnded.has(pathKey(at)) && !node.items.some((p) => keyText(p) === 'allow_all_values')) {
+        const indent = ' '.repeat(lines.linePos(key.range[0]).col - 1);
+        edits.push({ start: key.range[0], end: key.range[0], text: node.flow ? 'allow_all_values: false, ' : `allow_all_values: false\n${indent}` });
+      }
+      for (const pair of node.items) walk(pair.value, [...at, keyText(pair)]);
+    } else if (isSeq(node)) {
+      node.items.forEach((item, i) => walk(item, [...at, i]));
+    }
+  };
+  walk(doc.contents, []);
+  return edits;
+}
+
+function migrateOnce(text: string, openEnded: Set<string>): { text: string; changes: PassChange[] } | undefined {
   const lines = new LineCounter();
   const doc = parseClean(text, lines);
   if (!doc) return undefined;
@@ -186,6 +220,7 @@ function migrateOnce(text: string): { text: string; changes: PassChange[] } | un
     taken.add(name.to);
     claimed.set(name.map, taken);
     edits.push({ start: key.range[0], end: key.range[1], text: quoted(text.slice(key.range[0], key.range[1]), name.to) });
+    if (name.to === OPEN_ENDED_VALUES) openEnded.add(pathKey(name.parentPath));
     const value = name.pair.value;
     if (name.from === 'index' && isMap(value) && value.range) wrapMappingInList(text, value, edits);
     if (name.from === 'interlocked_profiles' && isSeq(value)) edits.push(...blendedMarkers(text, lines, value));
@@ -197,6 +232,15 @@ function migrateOnce(text: string): { text: string; changes: PassChange[] } | un
       if (moveIntoProfiles(text, lines, name, profiles, edits)) record(name, keyScalar(name.pair)!.range![0]);
     }
   }
+  // Profiles travel in the 2025-12-18 shapes (the draft's `profiling`): a file that declares them moves to it.
+  if (edits.length === 0) {
+    const version = isMap(doc.contents) ? doc.contents.items.find((p) => keyText(p) === 'api_version') : undefined;
+    const value = version?.value;
+    if (isScalar(value) && value.range && typeof value.value === 'string' && value.value !== CURRENT_API_VERSION && declaresProfiles(doc.contents)) {
+      edits.push({ start: value.range[0], end: value.range[1], text: quoted(text.slice(value.range[0], value.range[1]), CURRENT_API_VERSION) });
+      changes.push({ path: 'api_version', line: lines.linePos(value.range[0]).line, from: value.value, to: CURRENT_API_VERSION, note: 'profiles travel in the 2025-12-18 shapes' });
+    }
+  }
   // A removal shifts the lines after it, so it runs last, once every rename (reported by its line) is done.
   if (edits.length === 0) {
     for (const name of removals) {
@@ -204,13 +248,19 @@ function migrateOnce(text: string): { text: string; changes: PassChange[] } | un
       if (removePairLine(text, name.pair, edits)) changes.push({ path: pathKey(name.path), line: lines.linePos(key.range![0]).line, from: name.from, to: REMOVED, note: name.note });
     }
   }
+  if (edits.length === 0) {
+    edits.push(...allowAllValuesEdits(doc, lines, openEnded));
+    openEnded.clear();
+  }
   if (edits.length === 0) return undefined;
   return { text: applyEdits(text, edits), changes };
 }
 
 /**
  * Rewrites the pre-2025-12-18 names of the spec's rename table (and the `ratecard` value) in a
- * study or shared file, and removes the fields the API assigns (`project.human_readable_id`). Edits the text by source ranges, so comments, quoting and layout stay as
+ * study or shared file, and removes the fields the API assigns (`project.human_readable_id`). Older
+ * conditions take the reference's shape: `zip_code` becomes `open_ended`, `zip_codes` and `values` become
+ * `open_ended_values` (with `allow_all_values: false`), and a profile's `open_ended_group` goes. Edits the text by source ranges, so comments, quoting and layout stay as
  * they were. `index: {…}` becomes a one-item `conditions` list; `interlocked_profiles` entries get
  * `object: blended` and join `profiles`; a `quota_nominal` equal to `completes_goal` is dropped.
  * A name whose new name already exists beside it with another value is left for the user (the
@@ -227,12 +277,15 @@ export function migrateStudyText(text: string): { text: string; changes: Migrati
   }
   let current = text;
   const changes: MigrationChange[] = [];
+  const openEnded = new Set<string>();
   for (let pass = 0; pass < MAX_PASSES; pass++) {
-    const result = migrateOnce(current);
+    const result = migrateOnce(current, openEnded);
     if (!result) break;
     current = result.text;
     for (const c of result.changes) {
-      const change: MigrationChange = { line: originalLines.get(`${c.from}@${c.path}`) ?? c.line, from: c.from, to: c.to };
+      // A name inside an interlocked_profiles list renamed to profiles is found under its old path.
+      const before = originalLines.get(`${c.from}@${c.path}`) ?? originalLines.get(`${c.from}@${c.path.replace('"profiles"', '"interlocked_profiles"')}`);
+      const change: MigrationChange = { line: before ?? c.line, from: c.from, to: c.to };
       if (c.note) change.note = c.note;
       changes.push(change);
     }

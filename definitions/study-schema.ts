@@ -120,21 +120,33 @@ const SelectionConditionSchema = z
   .strictObject({ object: z.literal('selection'), question_id: questionId, option: text('Answer option (its id as text).') })
   .meta({ id: 'SelectionCondition', description: 'The respondent chose this option.' });
 const RangeConditionSchema = z
-  .strictObject({ object: z.literal('range'), question_id: questionId, min: z.number().int(), max: z.number().int() })
-  .meta({ id: 'RangeCondition', description: 'A whole-number answer between min and max, inclusive (e.g. age 18-34).' });
-const ZipCodeConditionSchema = z
   .strictObject({
-    object: z.literal('zip_code'),
+    object: z.literal('range'),
     question_id: questionId,
-    zip_codes: z.array(patterned(/^\S(.*\S)?$/, 'a zip or postal code without leading or trailing spaces', 'Zip or postal code.')).min(1),
+    min: z.number().int().min(1).max(99),
+    max: z.number().int().min(1).max(99),
   })
-  .meta({ id: 'ZipCodeCondition', description: 'The respondent lives in one of these zip or postal codes.' });
+  .meta({ id: 'RangeCondition', description: 'A whole-number answer between min and max, inclusive, each 1 to 99 (e.g. age 18-34).' });
+/** At most this many open-ended values in one condition (the reference's maxItems). */
+export const MAX_OPEN_ENDED_VALUES = 10_000;
 const OpenEndedConditionSchema = z
-  .strictObject({ object: z.literal('open_ended'), question_id: questionId, values: z.array(text('A free-text answer.')).min(1) })
-  .meta({ id: 'OpenEndedCondition', description: 'The respondent gave one of these free-text answers to an open-ended question.' });
+  .strictObject({
+    object: z.literal('open_ended'),
+    question_id: questionId,
+    allow_all_values: z.boolean().meta({ description: 'true: any answer qualifies (open_ended_values empty or null); false: only the answers in open_ended_values.' }),
+    open_ended_values: z
+      .array(patterned(/^\S(.*\S)?$/, 'an answer without leading or trailing spaces', 'A free-text answer, or a zip or postal code of the postal-code question.'))
+      .max(MAX_OPEN_ENDED_VALUES)
+      .nullable()
+      .meta({ description: 'The answers that qualify (1 to 10,000) when allow_all_values is false; empty or null when it is true.' }),
+  })
+  .meta({
+    id: 'OpenEndedCondition',
+    description: 'Answers to an open-ended question, zip or postal codes included (the postal-code question is open-ended): every answer, or the ones listed.',
+  });
 export const ConditionSchema = z
-  .discriminatedUnion('object', [SelectionConditionSchema, RangeConditionSchema, ZipCodeConditionSchema, OpenEndedConditionSchema])
-  .meta({ id: 'Condition', description: 'A condition on one question: selection, range, zip_code or open_ended.' });
+  .discriminatedUnion('object', [SelectionConditionSchema, RangeConditionSchema, OpenEndedConditionSchema])
+  .meta({ id: 'Condition', description: 'A condition on one question: selection, range or open_ended.' });
 
 export const QuotaSchema = z
   .strictObject({
@@ -146,30 +158,21 @@ export const QuotaSchema = z
 
 export const TargetSchema = z
   .strictObject({
-    text: text('Label of the target.').optional(),
+    text: text('Label of the target, for your own reading (shown by `studyflow plan`; not sent).').optional(),
     conditions: z.array(ConditionSchema).min(1),
     quota: QuotaSchema.optional(),
   })
   .meta({ id: 'Target', description: 'Links conditions and a quota.' });
 
-export const OpenEndedGroupSchema = z
-  .strictObject({
-    name: text('Group name.'),
-    question_ids: z
-      .array(questionId)
-      .min(2)
-      .refine((a) => new Set(a).size === a.length)
-      .meta({ uniqueItems: true }),
-  })
-  .meta({ id: 'OpenEndedGroup', description: 'Several open-ended questions profiled together as one group (2025-12-18 only).' });
-
 export const ProfileSchema = z
   .strictObject({
-    object: z.enum(['regular', 'blended']).meta({ description: 'regular: one question (or an open-ended group); blended: targets combine several questions.' }),
+    object: z.enum(['regular', 'blended']).meta({
+      description: 'regular: one question, or several open-ended questions grouped in its targets; blended: targets combine several questions.',
+    }),
+    blended_type: z.enum(['interlock', 'control']).optional().meta({ description: 'A blended profile only: interlock (the default) or control.' }),
     name: text('Profile name.'),
-    description: text('Question text in the survey language.').optional(),
+    description: text('Question text, for your own reading (shown by `studyflow plan`; not sent).').optional(),
     quotas_enabled: z.boolean().default(false),
-    open_ended_group: OpenEndedGroupSchema.optional(),
     targets: z.array(TargetSchema).min(1),
   })
   .meta({ id: 'Profile', description: 'Profiling in the 2025-12-18 shape.' });
@@ -177,7 +180,9 @@ export const ProfileSchema = z
 export const ProfileTemplateRefSchema = z
   .union([
     localName('Name of a template under profile_templates (this file or shared.yaml).'),
-    z.strictObject({ id: remoteId('Remote profile template id.') }),
+    z.strictObject({
+      id: patterned(UUID_PATTERN, 'a profile template id in UUID form such as 0b7c3f6e-5a41-4c1e-9a6d-1f2e3d4c5b02', 'Id of a profile template in the API (the reference\'s template_id, a UUID).'),
+    }),
   ])
   .meta({ id: 'ProfileTemplateRef', description: 'A template name, or `{id: …}` for a template that exists in the API.' });
 

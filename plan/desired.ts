@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Study, TargetGroupSpec } from '../definitions';
 import { canonicalJson } from './compare';
 import { DEFAULT_FIELDING_DAYS } from './launch-gates';
+import { profilingOf } from './profiling';
 import type { DesiredActivityItem, DesiredStudy, DesiredTargetGroup, IdListEntityType, ListRef, Timing } from './types';
 
 /** The ID lists of a study, already in the blob store, by target-group key. */
@@ -84,8 +85,8 @@ function fieldingEndOf(tg: TargetGroupSpec): string | undefined {
  * Draft body in the API's 2025-12-18 names; undefined fields are left out. The study's business unit goes
  * on every draft as `business_unit_id`; the fielding window as `fielding_specification {start_at, end_at}`
  * from the study's start_fielding_at (without one, the workflow starts it when it writes the draft; end_fielding_at
- * also goes with the launch). A recontact study carries the
- * recontact allocations template.
+ * also goes with the launch). A recontact study carries the recontact allocations template. The profiles travel
+ * in the draft's own `profiling` (reference: ProfilingRequest), so a draft with profiles is one create call.
  */
 function draftOf(studyId: string, businessUnitId: string, key: string, tg: TargetGroupSpec): Record<string, unknown> {
   const draft: Record<string, unknown> = {
@@ -106,12 +107,13 @@ function draftOf(studyId: string, businessUnitId: string, key: string, tg: Targe
     fielding_assistant_assignment: tg.fielding_assistant_assignment,
     // The reference's allocations; a recontact study adds the spec's recontact allocations template.
     allocations: tg.study_type === 'recontact' ? { ...tg.allocations, template_id: RECONTACT_ALLOCATIONS_TEMPLATE_ID } : tg.allocations,
+    profiling: profilingOf(tg.profiles, tg.remote_profile_template_ids),
   };
   for (const k of Object.keys(draft)) if (draft[k] === undefined) delete draft[k];
   return draft;
 }
 
-/** Profiles in the API's 2025-12-18 shape (the study model uses it as is); undefined when none are declared. */
+/** The study file's profiles (labels included; plan/profiling.ts makes the wire shape); undefined when none are declared. */
 function profilesOf(tg: TargetGroupSpec): unknown[] | undefined {
   if (!tg.profiles.length && !tg.remote_profile_template_ids.length) return undefined;
   return JSON.parse(JSON.stringify(tg.profiles)) as unknown[];

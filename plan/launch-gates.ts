@@ -1,4 +1,5 @@
 import type { DesiredTargetGroup, Money } from './types';
+import { desiredProfiling } from './profiling';
 
 // The launch gate: what feasibility must say before a target group goes into fielding. Pure functions over
 // the API's answers, so the workflow and `studyflow plan` judge alike.
@@ -63,20 +64,6 @@ export function feasibilityWindow(desired: DesiredTargetGroup, nowMs: number): {
   return { start_at: rfc3339(nowMs), end_at: rfc3339(Date.parse(endFieldingAt(desired))) };
 }
 
-/**
- * `profile_adjustment_type` of a set of profiles: `nominal` when a quota gives completes_goal, else
- * `percentage` (the reference refuses the two mixed).
- */
-export function profileAdjustmentType(profiles: readonly unknown[]): 'nominal' | 'percentage' {
-  for (const profile of profiles) {
-    const targets = record(profile)?.targets;
-    for (const target of Array.isArray(targets) ? targets : []) {
-      if (typeof record(record(target)?.quota)?.completes_goal === 'number') return 'nominal';
-    }
-  }
-  return 'percentage';
-}
-
 /** The reference's integer business unit id: the draft's `business_unit_id`, else the study's business unit. */
 export function businessUnitIdOf(desired: DesiredTargetGroup, studyBusinessUnit: string): number | string {
   const id = desired.draft.business_unit_id ?? studyBusinessUnit;
@@ -100,7 +87,8 @@ export function feasibilityRequest(desired: DesiredTargetGroup, studyBusinessUni
     fielding_specification: feasibilityWindow(desired, nowMs),
   };
   if (typeof d.collects_pii === 'boolean') request.collects_pii = d.collects_pii;
-  if (desired.profiles?.length) request.profiling = { profile_adjustment_type: profileAdjustmentType(desired.profiles), profiles: desired.profiles };
+  const profiling = desiredProfiling(desired);
+  if (profiling?.profiles?.length) request.profiling = { profile_adjustment_type: profiling.profile_adjustment_type, profiles: profiling.profiles };
   return request;
 }
 

@@ -1,4 +1,5 @@
 import { fieldChanges, holdsDesired } from './compare';
+import { profilingHolds } from './profiling';
 import type {
   DesiredActivityItem,
   DesiredStudy,
@@ -77,6 +78,28 @@ function listAction(
   };
 }
 
+/** What a new draft's create call carries inline besides its fields. */
+function inline(desired: DesiredTargetGroup): string {
+  const parts = [desired.draft.profiling ? 'profiles' : '', desired.activityExclusions ? 'activity exclusions' : ''].filter(Boolean);
+  return parts.length ? ` with its ${parts.join(' and ')} inline` : '';
+}
+
+/**
+ * A launched target group's profiles. manage-profiles (the reference's operation for launched target groups)
+ * replaces them when the observed state carries the target group's `profiling` and it differs. The spec
+ * removes the target group's profile list in 2025-12-18 and the details answer carries none, so a launched
+ * target group usually shows no `profiling`: then they are not compared, and the plan says so.
+ */
+function launchedProfilesAction(key: string, profiling: unknown, fields: Record<string, unknown>, status: string): PlannedAction | undefined {
+  if (!('profiling' in fields)) {
+    return profiling ? { kind: 'none', resource: 'profiles', key, reason: `not compared: the profiles of a ${status} target group cannot be read` } : undefined;
+  }
+  if (profilingHolds(profiling, fields.profiling)) return undefined;
+  if (!profiling) return { kind: 'blocked', resource: 'profiles', key, reason: `the study declares no profiles; the ${status} target group keeps its own` };
+  if (status === 'completed') return { kind: 'blocked', resource: 'profiles', key, reason: 'profiles differ but the target group is completed' };
+  return { kind: 'update', resource: 'profiles', key, reason: `replace the profiles of the ${status} target group with manage-profiles` };
+}
+
 function planTargetGroup(desired: DesiredTargetGroup, study: DesiredStudy, observed: ObservedStudy): PlannedAction[] {
   const actions: PlannedAction[] = [];
   const { tg, via } = observedFor(desired, observed);
@@ -88,12 +111,9 @@ function planTargetGroup(desired: DesiredTargetGroup, study: DesiredStudy, obser
       kind: 'create',
       resource: 'target_group',
       key,
-      reason: desired.activityExclusions ? 'new draft target group with its activity exclusions inline' : 'new draft target group',
+      reason: `new draft target group${inline(desired)}`,
       changes: Object.entries(desired.draft).map(([field, to]) => ({ field, from: null, to })),
     });
-    if (desired.profiles?.length) {
-      actions.push({ kind: 'update', resource: 'profiles', key, reason: `apply ${desired.profiles.length} profile(s) with manage-profiles` });
-    }
     for (const entityType of ENTITY_TYPES) {
       const list = desired.idLists[entityType];
       if (list) actions.push(listAction('id_list', key, entityType, list, undefined, `${entityType} exclusion list`));
@@ -108,7 +128,10 @@ function planTargetGroup(desired: DesiredTargetGroup, study: DesiredStudy, obser
 
   const moved = via !== key ? ` (renamed from ${via}; updated in place)` : '';
   const isDraft = tg.status === 'draft';
-  const changes = fieldChanges(desired.draft, tg.fields, tg.fieldsRead);
+  // A draft's profiles are a field of the draft (`profiling`); a launched target group's are compared below.
+  const { profiling, ...draftFields } = desired.draft;
+  const changes = fieldChanges(draftFields, tg.fields, tg.fieldsRead);
+  if (isDraft && profiling !== undefined && !profilingHolds(profiling, tg.fields.profiling)) changes.push({ field: 'profiling', from: tg.fields.profiling ?? null, to: profiling });
   if (changes.length === 0) {
     actions.push({ kind: 'none', resource: 'target_group', key, reason: `draft fields match${moved}` });
   } else if (isDraft) {
@@ -151,16 +174,9 @@ function planTargetGroup(desired: DesiredTargetGroup, study: DesiredStudy, obser
     }
   }
 
-  // A launched group's read (TG/details) carries no profiles: nothing to compare there.
-  if (desired.profiles && (!tg.fieldsRead || tg.fieldsRead.includes('profiles'))) {
-    if (!holdsDesired(desired.profiles, tg.fields.profiles ?? [])) {
-      actions.push({
-        kind: isDraft ? 'update' : 'blocked',
-        resource: 'profiles',
-        key,
-        reason: isDraft ? `replace profiles (${desired.profiles.length}) with manage-profiles` : `profiles differ but the target group is ${tg.status}`,
-      });
-    }
+  if (!isDraft) {
+    const action = launchedProfilesAction(key, profiling, tg.fields, tg.status);
+    if (action) actions.push(action);
   }
 
   for (const entityType of ENTITY_TYPES) {

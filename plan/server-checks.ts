@@ -5,6 +5,7 @@
 
 import { feasibilityRequest, gateFailures, judgedCpi, priceQuery, readFeasibility, type FeasibilityVerdict } from './launch-gates';
 import type { DesiredTargetGroup, Money } from './types';
+import { desiredProfiling, validateProfilesBody } from './profiling';
 
 export type ServerCheckName = 'profiles' | 'feasibility' | 'price' | 'supplier_distribution' | 'calendar';
 
@@ -80,19 +81,16 @@ const MAX_FEASIBILITY_GOAL = 100_000;
 // ---------------------------------------------------------------------------------------------
 // Requests: what to ask the API for a target group.
 
-/** The profiles of a target group as the API takes them, or undefined when it declares none. */
+/** The profiles of a target group as the wire carries them (its draft's `profiling`), or undefined when it declares none. */
 function profilesOf(desired: DesiredTargetGroup): Record<string, unknown>[] | undefined {
-  if (!desired.profiles?.length && !desired.profileTemplateIds?.length) return undefined;
-  return (desired.profiles ?? []) as Record<string, unknown>[];
+  const profiling = desiredProfiling(desired);
+  if (!profiling) return undefined;
+  return profiling.profiles ?? [];
 }
 
-/** Body of `validateProfiles` (profiles plus `extra`), or undefined when there is nothing to validate. */
-export function validationRequest(desired: DesiredTargetGroup): { profiles: Record<string, unknown>[]; extra: Record<string, unknown> } | undefined {
-  const profiles = profilesOf(desired);
-  if (!profiles) return undefined;
-  const extra: Record<string, unknown> = { locale: desired.draft.locale, filling_goal: desired.draft.filling_goal };
-  if (desired.profileTemplateIds?.length) extra.profile_template_ids = desired.profileTemplateIds;
-  return { profiles, extra };
+/** Body of `validateProfiles` (ValidateProfilesRequestV3), or undefined when there are no own profiles to validate. */
+export function validationRequest(desired: DesiredTargetGroup): { locale: unknown; completes_goal: unknown; profiling: { profile_adjustment_type: string; profiles: Record<string, unknown>[] } } | undefined {
+  return validateProfilesBody(desired) as ReturnType<typeof validationRequest>;
 }
 
 /** The feasibility request: exactly what the launch gate sends. */
@@ -115,12 +113,10 @@ export function distributionRequest(desired: DesiredTargetGroup, supplierIds: nu
   return request;
 }
 
-/** Every question id the profiles use (conditions and open-ended groups), ascending. */
+/** Every question id the profiles use, ascending. */
 export function profileQuestionIds(desired: DesiredTargetGroup): number[] {
   const ids = new Set<number>();
   for (const profile of (desired.profiles ?? []) as Record<string, unknown>[]) {
-    const group = record(profile.open_ended_group);
-    for (const id of array(group?.question_ids)) if (isCount(id)) ids.add(id);
     for (const target of array(profile.targets)) {
       for (const condition of array(record(target)?.conditions)) {
         const id = record(condition)?.question_id;
@@ -194,8 +190,8 @@ export function profilesCheck(desired: DesiredTargetGroup, answer: Answer<Profil
   if (!answer) return { name: 'profiles', outcome: 'skipped', summary: 'not validated' };
   const details = profileLines(desired, questions);
   if (!answer.ok) return { ...unavailable('profiles', answer.reason), details };
-  const profiles = request.profiles.length;
-  const targets = request.profiles.reduce((n, p) => n + array(p.targets).length, 0);
+  const profiles = request.profiling.profiles.length;
+  const targets = request.profiling.profiles.reduce((n, p) => n + array(p.targets).length, 0);
   const templates = desired.profileTemplateIds?.length ? ` and ${plural(desired.profileTemplateIds.length, 'template')}` : '';
   const counted = `${plural(profiles, 'profile')} (${plural(targets, 'target')})${templates}`;
   if (answer.value.valid) return { name: 'profiles', outcome: 'pass', summary: `valid: ${counted}`, details, data: { valid: true, profiles, targets } };
@@ -350,12 +346,9 @@ export function conditionText(condition: Record<string, unknown>, questions: Map
     }
     case 'range':
       return `${head} in ${String(condition.min)}–${String(condition.max)}`;
-    case 'zip_code': {
-      const codes = array(condition.zip_codes).map(String);
-      return `${head} zip codes ${codes.slice(0, 5).join(', ')}${codes.length > 5 ? `, … (${codes.length})` : ''}`;
-    }
     case 'open_ended': {
-      const values = array(condition.values).map((v) => `"${String(v)}"`);
+      if (condition.allow_all_values === true) return `${head} any answer`;
+      const values = array(condition.open_ended_values).map((v) => `"${String(v)}"`);
       return `${head} answers ${values.slice(0, 5).join(', ')}${values.length > 5 ? `, … (${values.length})` : ''}`;
     }
     default:

@@ -1,5 +1,7 @@
-// Profile rules: duplicate conditions (rejected by the API), duplicate zip codes (removed by the
-// API), ranges, and quotas that are consistent with each other and with the filling goal.
+// Profile rules: duplicate conditions (rejected by the API), duplicate open-ended values such as zip
+// codes (removed by the API), open-ended conditions that agree with allow_all_values, ranges, one
+// question per regular profile (several open-ended ones may be grouped), and quotas that are
+// consistent with each other, with the filling goal, and of one adjustment type per target group.
 import type { DocPath } from '../doc-path';
 import type { FileReporter } from '../reporter';
 import { CURRENT_API_VERSION, type Condition, type Profile } from '../study-schema';
@@ -21,7 +23,9 @@ const PERCENT_TOLERANCE = 1e-6;
 export function checkProfileDefinition(profile: Profile, at: DocPath, r: FileReporter): void {
   const seenInProfile = new Map<string, DocPath>();
   const seenTargets = new Map<string, number>();
-  const seenZips = new Set<string>();
+  const seenValues = new Map<number, Set<string>>();
+  const questions = new Set<number>();
+  let onlyOpenEnded = true;
   profile.targets.forEach((target, t) => {
     const targetPath = [...at, 'targets', t];
     const seenInTarget = new Set<string>();
@@ -30,17 +34,10 @@ export function checkProfileDefinition(profile: Profile, at: DocPath, r: FileRep
       if (condition.object === 'range' && condition.min > condition.max) {
         r.report('SF4104', [...conditionPath, 'min'], `range min ${condition.min} is greater than max ${condition.max}`, { hint: 'swap min and max' });
       }
-      if (condition.object === 'zip_code') {
-        const repeated = condition.zip_codes.filter((zip) => {
-          const again = seenZips.has(zip);
-          seenZips.add(zip);
-          return again;
-        });
-        if (repeated.length) {
-          r.report('SF4103', [...conditionPath, 'zip_codes'], `zip codes repeated in profile "${profile.name}": ${[...new Set(repeated)].slice(0, 5).join(', ')}${repeated.length > 5 ? ', …' : ''}`, {
-            hint: 'the API removes duplicate zip codes before saving; remove them to keep the file equal to what is stored',
-          });
-        }
+      questions.add(condition.question_id);
+      if (condition.object !== 'open_ended') onlyOpenEnded = false;
+      if (condition.object === 'open_ended') {
+        checkOpenEnded(condition, profile, conditionPath, seenValues, r);
         return;
       }
       const key = conditionKey(condition);
@@ -69,7 +66,43 @@ export function checkProfileDefinition(profile: Profile, at: DocPath, r: FileRep
       }
     }
   });
+  if (profile.object === 'regular' && questions.size > 1 && !onlyOpenEnded) {
+    r.report('SF4117', [...at, 'targets'], `regular profile "${profile.name}" uses ${questions.size} questions (${[...questions].sort((a, b) => a - b).join(', ')})`, {
+      hint: 'a regular profile asks one question (only open-ended questions may be grouped in one profile); combine questions in a profile with `object: blended`',
+    });
+  }
   checkQuotaShapes(profile, at, r);
+}
+
+type OpenEnded = Extract<Condition, { object: 'open_ended' }>;
+
+/** allow_all_values against open_ended_values, and values repeated in the profile (the API removes them). */
+function checkOpenEnded(condition: OpenEnded, profile: Profile, conditionPath: DocPath, seenValues: Map<number, Set<string>>, r: FileReporter): void {
+  const values = condition.open_ended_values ?? [];
+  if (condition.allow_all_values && values.length > 0) {
+    r.report('SF4118', [...conditionPath, 'open_ended_values'], `allow_all_values is true, so open_ended_values must be empty or null (it lists ${values.length})`, {
+      hint: 'set `allow_all_values: false` to qualify only the listed answers, or remove the list',
+    });
+    return;
+  }
+  if (!condition.allow_all_values && values.length === 0) {
+    r.report('SF4118', [...conditionPath, 'open_ended_values'], 'allow_all_values is false, so open_ended_values must list at least one answer', {
+      hint: 'list the answers that qualify, or set `allow_all_values: true` to accept every answer',
+    });
+    return;
+  }
+  const seen = seenValues.get(condition.question_id) ?? new Set<string>();
+  seenValues.set(condition.question_id, seen);
+  const repeated = values.filter((value) => {
+    const again = seen.has(value);
+    seen.add(value);
+    return again;
+  });
+  if (repeated.length) {
+    r.report('SF4103', [...conditionPath, 'open_ended_values'], `open-ended values repeated in profile "${profile.name}": ${[...new Set(repeated)].slice(0, 5).join(', ')}${repeated.length > 5 ? ', …' : ''}`, {
+      hint: 'the API removes duplicate open-ended values (zip codes among them) before saving; remove them to keep the file equal to what is stored',
+    });
+  }
 }
 
 function checkQuotaShapes(profile: Profile, at: DocPath, r: FileReporter): void {
@@ -94,7 +127,12 @@ function checkQuotaShapes(profile: Profile, at: DocPath, r: FileReporter): void 
       return;
     }
     const { completes_goal: goal, completes_goal_percentage: percent } = target.quota;
-    if (goal === undefined && percent === undefined) {
+    if (goal !== undefined && percent !== undefined) {
+      percentagesOnly = false;
+      r.report('SF4111', [...targetPath, 'quota'], `quota "${target.quota.name}" gives both completes_goal and completes_goal_percentage`, {
+        hint: 'a quota is nominal (completes_goal) or a percentage (completes_goal_percentage), not both',
+      });
+    } else if (goal === undefined && percent === undefined) {
       percentagesOnly = false;
       r.report('SF4112', [...targetPath, 'quota'], `quota "${target.quota.name}" has no goal`, { hint: 'set completes_goal or completes_goal_percentage' });
     } else if (goal !== undefined) {
@@ -123,10 +161,16 @@ export interface ProfileInUse {
 export const goalOfPercentage = (percentage: number, fillingGoal: number): number => Math.round((fillingGoal * percentage) / 100);
 
 /** Rules across a target group's profiles: names, API version, and quota goals against its filling goal. */
-export function checkProfilesOfTargetGroup(profiles: ProfileInUse[], fillingGoal: number | undefined, apiVersion: string, r: FileReporter): void {
+export function checkProfilesOfTargetGroup(profiles: ProfileInUse[], fillingGoal: number | undefined, apiVersion: string, r: FileReporter, remoteTemplates = 0): void {
   const profileNames = new Map<string, string | undefined>();
   const quotaNames = new Map<string, string | undefined>();
   const via = (template: string | undefined) => (template ? ` (from profile template ${template})` : '');
+  if (profiles.length && apiVersion !== CURRENT_API_VERSION) {
+    const first = profiles[0];
+    r.report('SF4013', first.at, `profiles need api_version ${CURRENT_API_VERSION}; the study uses ${apiVersion}`, {
+      hint: `set \`api_version: "${CURRENT_API_VERSION}"\`: a draft carries its profiles in \`profiling\`, and once profiling uses ${CURRENT_API_VERSION}, later writes to it must too`,
+    });
+  }
   for (const { profile, at, template } of profiles) {
     const own = (...rest: (string | number)[]) => (template === undefined ? [...at, ...rest] : at);
     if (profileNames.has(profile.name)) {
@@ -135,11 +179,6 @@ export function checkProfilesOfTargetGroup(profiles: ProfileInUse[], fillingGoal
       });
     } else {
       profileNames.set(profile.name, template);
-    }
-    if (profile.open_ended_group && apiVersion !== CURRENT_API_VERSION) {
-      r.report('SF4013', own('open_ended_group'), `open-ended question groups need api_version ${CURRENT_API_VERSION}; the study uses ${apiVersion}`, {
-        hint: `set \`api_version: "${CURRENT_API_VERSION}"\`; once profiling uses it, later writes to it must too`,
-      });
     }
     profile.targets.forEach((target, t) => {
       if (!target.quota) return;
@@ -153,6 +192,32 @@ export function checkProfilesOfTargetGroup(profiles: ProfileInUse[], fillingGoal
     });
     if (profile.quotas_enabled && fillingGoal !== undefined) checkGoals(profile, fillingGoal, own, r);
   }
+  checkAdjustmentType(profiles, remoteTemplates, r);
+}
+
+/**
+ * One profile_adjustment_type per target group (the API refuses nominal quotas beside percentage ones,
+ * and a profile template in the API takes percentages only): the first quota of the other kind is shown.
+ */
+function checkAdjustmentType(profiles: ProfileInUse[], remoteTemplates: number, r: FileReporter): void {
+  let first: { kind: 'nominal' | 'percentage'; name: string } | undefined = remoteTemplates > 0 ? { kind: 'percentage', name: 'the profile template in the API' } : undefined;
+  for (const { profile, at, template } of profiles) {
+    if (!profile.quotas_enabled) continue;
+    for (const [t, target] of profile.targets.entries()) {
+      const quota = target.quota;
+      if (!quota || (quota.completes_goal === undefined) === (quota.completes_goal_percentage === undefined)) continue;
+      const kind = quota.completes_goal !== undefined ? 'nominal' : 'percentage';
+      if (!first) {
+        first = { kind, name: `quota "${quota.name}"` };
+      } else if (first.kind !== kind) {
+        const field = kind === 'nominal' ? 'completes_goal' : 'completes_goal_percentage';
+        r.report('SF4115', template === undefined ? [...at, 'targets', t, 'quota', field] : at, `quota "${quota.name}" is ${kind} but ${first.name} is ${first.kind}; a target group's quotas are all nominal or all percentages`, {
+          hint: first.kind === 'percentage' ? 'give this quota completes_goal_percentage instead' : 'give this quota completes_goal instead',
+        });
+        return;
+      }
+    }
+  }
 }
 
 function checkGoals(profile: Profile, fillingGoal: number, own: (...rest: (string | number)[]) => DocPath, r: FileReporter): void {
@@ -163,11 +228,6 @@ function checkGoals(profile: Profile, fillingGoal: number, own: (...rest: (strin
     if (goal !== undefined && goal > fillingGoal) {
       r.report('SF4109', own('targets', t, 'quota', 'completes_goal'), `quota goal ${goal} of profile "${profile.name}" is above the filling_goal ${fillingGoal}`, {
         hint: 'a quota cannot need more completes than the target group collects',
-      });
-    }
-    if (goal !== undefined && percent !== undefined && Math.abs(goalOfPercentage(percent, fillingGoal) - goal) > 1) {
-      r.report('SF4111', own('targets', t, 'quota'), `quota "${target.quota!.name}": completes_goal ${goal} disagrees with completes_goal_percentage ${percent} (${goalOfPercentage(percent, fillingGoal)} of filling_goal ${fillingGoal})`, {
-        hint: 'give one of the two, or make them agree within one complete',
       });
     }
     effective.push(goal ?? (percent !== undefined ? goalOfPercentage(percent, fillingGoal) : undefined));

@@ -88,6 +88,9 @@ export interface TargetGroupRecord extends Sequenced, VersionPinned {
   respondent_activity_exclusions: ActivityExclusionRecord[];
   /** Owned by the profiles routes (part 2); stored here so the target group is one record. */
   profiles: unknown[];
+  /** The profiling's profile_adjustment_type and template (2025-12-18 `profiling`); absent before any profiling. */
+  profiling_adjustment_type?: 'nominal' | 'percentage' | null;
+  profiling_template_id?: string | null;
   fielding_run_id: string | null;
   end_fielding_at: string | null;
   /** Counters the fielding simulation may advance; shown by the overviews. */

@@ -10,7 +10,7 @@ import { findOption, findQuestion, isAskedIn, type Question } from './question-c
 import type { ValidationProblems } from './validation-problems';
 
 export const MAX_ZIP_CODES_PER_CONDITION = 10_000;
-export const MAX_OPEN_ENDED_VALUES = 100;
+export const MAX_OPEN_ENDED_VALUES = 10_000;
 export const MAX_OPEN_ENDED_VALUE_LENGTH = 100;
 
 export function readCondition(raw: unknown, path: string, market: LocaleMarket, problems: ValidationProblems): Condition | undefined {
@@ -39,8 +39,10 @@ export function readCondition(raw: unknown, path: string, market: LocaleMarket, 
     case 'range':
       return readRange(raw.min, raw.max, questionId, question, path, problems);
     case 'zip_code':
+      if (raw.allow_all_values === true) return requireQuestion(question, questionId, ['zip_code'], 'zip_code', path, problems) ? { object: 'zip_code', question_id: questionId, allow_all_values: true, zip_codes: [] } : undefined;
       return readZipCodes(raw.zip_codes, questionId, question, path, market, problems);
     default:
+      if (raw.allow_all_values === true) return requireQuestion(question, questionId, ['open_ended'], 'open_ended', path, problems) ? { object: 'open_ended', question_id: questionId, allow_all_values: true, values: [] } : undefined;
       return readOpenEnded(raw.values, questionId, question, path, problems);
   }
 }
@@ -111,7 +113,7 @@ function readZipCodes(codes: unknown, questionId: number, question: Question | u
     problems.rule('invalid_zip_code', `${path}.zip_codes`, `not valid zip codes for ${market.locale}: ${invalid.slice(0, 5).join(', ')}${invalid.length > 5 ? ', …' : ''}`);
     return undefined;
   }
-  return { object: 'zip_code', question_id: questionId, zip_codes: unique };
+  return { object: 'zip_code', question_id: questionId, allow_all_values: false, zip_codes: unique };
 }
 
 function readOpenEnded(values: unknown, questionId: number, question: Question | undefined, path: string, problems: ValidationProblems): OpenEndedCondition | undefined {
@@ -134,7 +136,7 @@ function readOpenEnded(values: unknown, questionId: number, question: Question |
     problems.rule('invalid_condition', `${path}.values`, `at most ${MAX_OPEN_ENDED_VALUES} values of up to ${MAX_OPEN_ENDED_VALUE_LENGTH} characters`);
     return undefined;
   }
-  return { object: 'open_ended', question_id: questionId, values: unique };
+  return { object: 'open_ended', question_id: questionId, allow_all_values: false, values: unique };
 }
 
 /**
@@ -145,7 +147,7 @@ export function removeDuplicateZipCodesAcrossConditions(conditions: Condition[])
   const seenByQuestion = new Map<number, Set<string>>();
   const result: Condition[] = [];
   for (const condition of conditions) {
-    if (condition.object !== 'zip_code') {
+    if (condition.object !== 'zip_code' || condition.allow_all_values) {
       result.push(condition);
       continue;
     }
@@ -175,8 +177,9 @@ export function describeCondition(condition: Condition, language: string): strin
     case 'range':
       return `${condition.min}-${condition.max}`;
     case 'zip_code':
+      if (condition.allow_all_values) return '*';
       return condition.zip_codes.length <= 3 ? condition.zip_codes.join(', ') : `${condition.zip_codes.slice(0, 3).join(', ')} (+${condition.zip_codes.length - 3})`;
     default:
-      return condition.values.join(' / ');
+      return condition.allow_all_values ? '*' : condition.values.join(' / ');
   }
 }

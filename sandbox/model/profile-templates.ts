@@ -1,6 +1,6 @@
 // The seeded catalogue of profile templates. A template is a ready-made set of regular profiles
 // (2025-12-18 input shape, quotas as percentages) that a caller applies to a target group by id,
-// alone or together with its own profiles.
+// alone or together with its own profiles. Template ids are UUIDs (the reference's ProfileTemplateId).
 
 import { RuleViolation } from './rule-violation';
 
@@ -26,7 +26,7 @@ const rangeTarget = (min: number, max: number, percentage: number) => ({
 
 const templates: ProfileTemplate[] = [
   {
-    id: 'tpl_gen_pop_age_gender',
+    id: '0b7c3f6e-5a41-4c1e-9a6d-1f2e3d4c5b01',
     name: 'General population: age and gender',
     description: 'Nationally representative age bands and gender split.',
     profiles: [
@@ -35,13 +35,13 @@ const templates: ProfileTemplate[] = [
     ],
   },
   {
-    id: 'tpl_parents',
+    id: '0b7c3f6e-5a41-4c1e-9a6d-1f2e3d4c5b02',
     name: 'Parents of children under 18',
     description: 'Respondents with children under 18 in the household.',
     profiles: [{ object: 'regular', name: 'Children in household', quotas_enabled: false, targets: [selectionTarget('Children under 18', 7064, ['1'], 100)] }],
   },
   {
-    id: 'tpl_income_quintiles',
+    id: '0b7c3f6e-5a41-4c1e-9a6d-1f2e3d4c5b03',
     name: 'Household income quintiles',
     description: 'Even split over the five household income quintiles.',
     profiles: [
@@ -52,7 +52,7 @@ const templates: ProfileTemplate[] = [
     ],
   },
   {
-    id: 'tpl_working_adults',
+    id: '0b7c3f6e-5a41-4c1e-9a6d-1f2e3d4c5b04',
     name: 'Working adults',
     description: 'Employed full-time, part-time or self-employed.',
     profiles: [{ object: 'regular', name: 'Employment', quotas_enabled: false, targets: [selectionTarget('Working', 2189, ['1', '2', '3'], 100)] }],

@@ -15,17 +15,23 @@ export interface RangeCondition {
   max: number;
 }
 
-/** Sandbox-defined: a list of zip / postal codes; duplicates are removed silently. */
+/**
+ * The stored form of an open-ended condition on the postal-code question: the zip / postal codes (duplicates
+ * removed silently), or every code (`allow_all_values`, no codes). On the 2025-12-18 wire it is an open_ended
+ * condition (`allow_all_values`, `open_ended_values`); the `zip_code` kind exists only in older versions' bodies.
+ */
 export interface ZipCodeCondition {
   object: 'zip_code';
   question_id: number;
+  allow_all_values: boolean;
   zip_codes: string[];
 }
 
-/** Sandbox-defined: free-text answers to an open-ended question, matched case-insensitively. */
+/** Free-text answers to an open-ended question, matched case-insensitively, or every answer (`allow_all_values`). */
 export interface OpenEndedCondition {
   object: 'open_ended';
   question_id: number;
+  allow_all_values: boolean;
   values: string[];
 }
 
@@ -93,6 +99,8 @@ export interface BlendedProfile {
   quotas_enabled: boolean;
   /** Sandbox-defined: the regular profiles it combines; absent in the spec's shape. */
   profile_ids?: string[];
+  /** The reference's blended_type (interlock or control), when the request gave one. */
+  blended_type?: 'interlock' | 'control';
   targets: BlendedTarget[];
 }
 

@@ -140,7 +140,13 @@ class ProfileReader {
   }
 
   readBlended(raw: JsonRecord, path: string, regulars: Map<string, RegularProfile>): BlendedProfile | undefined {
-    return raw.profile_ids === undefined || raw.profile_ids === null ? this.readBlendedByConditions(raw, path) : this.readCombinedBlended(raw, path, regulars);
+    const blendedType = raw.blended_type;
+    if (blendedType !== undefined && blendedType !== null && blendedType !== 'interlock' && blendedType !== 'control') {
+      this.problems.shape(`${path}.blended_type`, 'must be interlock or control');
+      return undefined;
+    }
+    const profile = raw.profile_ids === undefined || raw.profile_ids === null ? this.readBlendedByConditions(raw, path) : this.readCombinedBlended(raw, path, regulars);
+    return profile && typeof blendedType === 'string' ? { ...profile, blended_type: blendedType } : profile;
   }
 
   /** The spec's shape: targets give their own conditions, on several questions. */

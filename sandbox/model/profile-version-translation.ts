@@ -11,11 +11,17 @@
 // In 2025-12-18 requests a renamed-away field is 400 bad_request naming the new field; quota_nominal is
 // tolerated only as an echo equal to completes_goal (responses still carry it). In older requests the
 // 2025-12-18-only fields are 400 too. Old-version responses cannot show open_ended_group (it is omitted).
+// 2025-12-18 conditions are the reference's (InterlockProfileConditionsV3): selection, range, and open_ended
+// `{allow_all_values, open_ended_values}`, zip codes included (the postal-code question is open-ended); the
+// sandbox stores a postal-code condition as `zip_code` and an older version's body still names it so. Several
+// open-ended questions in one regular profile's targets are its open-ended group (the reference has no group
+// field); a target without a quota may carry the reference's `object: nominal`.
 
 import { usesCurrentNames, type ApiVersion } from './api-version';
 import { hasOwn, isRecord, type JsonRecord } from './json-shape';
-import type { BlendedProfile, Profile, Quota, RegularProfile, Target } from './profile-types';
+import type { BlendedProfile, Condition, Profile, Quota, RegularProfile, Target } from './profile-types';
 import { RuleViolation, type InvalidParam } from './rule-violation';
+import { findQuestion, isOpenEndedQuestion } from './question-catalogue';
 
 export interface ProfileRename {
   old: string;
@@ -90,16 +96,66 @@ export function readQuotaInput(raw: unknown, version: ApiVersion, path: string):
 function currentProfileInput(raw: unknown, path: string, problems: RenameProblems): unknown {
   if (!isRecord(raw)) return raw;
   for (const old of ['ungrouped', 'grouped']) if (hasOwn(raw, old)) problems.add(old, renamedReason(old), `${path}.${old}`);
+  if (hasOwn(raw, 'open_ended_group') && raw.open_ended_group !== null) {
+    problems.add('open_ended_group', 'is not a 2025-12-18 field: list the conditions of the open-ended questions in the targets of one regular profile', `${path}.open_ended_group`);
+  }
   if (!Array.isArray(raw.targets)) return raw;
-  return {
-    ...raw,
-    targets: raw.targets.map((target, index) => {
-      const targetPath = `${path}.targets[${index}]`;
-      if (!isRecord(target)) return target;
-      for (const old of ['index', 'indexes']) if (hasOwn(target, old)) problems.add(old, renamedReason(old), `${targetPath}.${old}`);
-      return hasOwn(target, 'quota') ? { ...target, quota: currentQuotaInput(target.quota, `${targetPath}.quota`, problems) } : target;
-    }),
-  };
+  const targets = raw.targets.map((target, index) => {
+    const targetPath = `${path}.targets[${index}]`;
+    if (!isRecord(target)) return target;
+    for (const old of ['index', 'indexes']) if (hasOwn(target, old)) problems.add(old, renamedReason(old), `${targetPath}.${old}`);
+    const { object, ...rest } = target;
+    if (object !== undefined && (object !== 'nominal' || hasOwn(target, 'quota'))) {
+      problems.add('object', 'a target carries `object: nominal` only when it has no quota', `${targetPath}.object`);
+    }
+    const read: JsonRecord = { ...rest };
+    if (Array.isArray(rest.conditions)) read.conditions = rest.conditions.map((condition, c) => currentConditionInput(condition, `${targetPath}.conditions[${c}]`, problems));
+    if (hasOwn(rest, 'quota')) read.quota = currentQuotaInput(rest.quota, `${targetPath}.quota`, problems);
+    return read;
+  });
+  const group = raw.object === 'regular' && (raw.open_ended_group ?? null) === null ? openEndedGroupOf(targets, raw.name) : undefined;
+  return group ? { ...raw, open_ended_group: group, targets } : { ...raw, targets };
+}
+
+/** The open-ended group of a regular profile whose targets name two or more open-ended questions (and nothing else). */
+function openEndedGroupOf(targets: unknown[], name: unknown): { name: string; question_ids: number[] } | undefined {
+  const ids: number[] = [];
+  for (const target of targets) {
+    for (const condition of isRecord(target) && Array.isArray(target.conditions) ? target.conditions : []) {
+      const id = isRecord(condition) ? condition.question_id : undefined;
+      const question = typeof id === 'number' ? findQuestion(id) : undefined;
+      if (!question || !isOpenEndedQuestion(question)) return undefined;
+      if (!ids.includes(id as number)) ids.push(id as number);
+    }
+  }
+  return ids.length >= 2 ? { name: typeof name === 'string' && name !== '' ? name : 'open-ended group', question_ids: ids } : undefined;
+}
+
+/**
+ * A 2025-12-18 condition into the stored form: an open_ended condition on the postal-code question becomes
+ * the stored `zip_code` kind; `values`, `zip_codes` and the `zip_code` kind are older names (400).
+ */
+function currentConditionInput(raw: unknown, path: string, problems: RenameProblems): unknown {
+  if (!isRecord(raw)) return raw;
+  if (raw.object === 'zip_code') {
+    problems.add('object', 'there is no zip_code condition in 2025-12-18: zip codes are the open_ended_values of the postal-code question', `${path}.object`);
+    return raw;
+  }
+  if (raw.object !== 'open_ended') return raw;
+  for (const old of ['values', 'zip_codes']) if (hasOwn(raw, old)) problems.add(old, 'is open_ended_values (with allow_all_values) in 2025-12-18', `${path}.${old}`);
+  const all = raw.allow_all_values;
+  const values = raw.open_ended_values;
+  if (typeof all !== 'boolean') {
+    problems.add('allow_all_values', 'must be true or false on an open_ended condition', `${path}.allow_all_values`);
+    return raw;
+  }
+  if (!hasOwn(raw, 'open_ended_values')) problems.add('open_ended_values', 'is required (null or [] when allow_all_values is true)', `${path}.open_ended_values`);
+  else if (all && values !== null && !(Array.isArray(values) && values.length === 0)) problems.add('open_ended_values', 'must be null or empty when allow_all_values is true', `${path}.open_ended_values`);
+  else if (!all && !(Array.isArray(values) && values.length >= 1 && values.length <= 10_000)) problems.add('open_ended_values', 'must list 1 to 10000 values when allow_all_values is false', `${path}.open_ended_values`);
+  const { open_ended_values: _values, ...rest } = raw;
+  const list = Array.isArray(values) ? values : [];
+  const question = typeof raw.question_id === 'number' ? findQuestion(raw.question_id) : undefined;
+  return question?.kind === 'zip_code' ? { ...rest, object: 'zip_code', zip_codes: list } : { ...rest, values: list };
 }
 
 function currentQuotaInput(raw: unknown, path: string, problems: RenameProblems): unknown {
@@ -198,10 +254,29 @@ export function renderQuota(quota: Quota, version: ApiVersion): JsonRecord {
   };
 }
 
+/**
+ * A stored profile in the reference's 2025-12-18 shape (DraftRegularProfileV3 / RegularProfileV3): open-ended
+ * conditions (zip codes among them) as `{allow_all_values, open_ended_values}`, no `quota` on a target without
+ * a goal; the sandbox's own bookkeeping (`open_ended_group`, `template_id`, a goal-less quota's name and counters)
+ * stays inside.
+ */
 function renderCurrentProfile(profile: Profile): unknown {
-  const copy = structuredClone(profile) as Profile;
-  for (const target of copy.targets) target.quota = renderQuota(target.quota, '2025-12-18') as unknown as Quota;
-  return copy;
+  const { open_ended_group: _group, template_id: _template, ...copy } = structuredClone(profile) as RegularProfile;
+  return {
+    ...copy,
+    // A target without a goal is the reference's target without a quota: no `quota` at all.
+    targets: copy.targets.map(({ quota, ...target }) => ({
+      ...target,
+      conditions: target.conditions.map(renderCurrentCondition),
+      ...(quota.completes_goal === null && quota.completes_goal_percentage === null ? {} : { quota: renderQuota(quota, '2025-12-18') }),
+    })),
+  };
+}
+
+function renderCurrentCondition(condition: Condition): unknown {
+  if (condition.object === 'zip_code') return { object: 'open_ended', question_id: condition.question_id, allow_all_values: condition.allow_all_values, open_ended_values: condition.zip_codes };
+  if (condition.object === 'open_ended') return { object: 'open_ended', question_id: condition.question_id, allow_all_values: condition.allow_all_values, open_ended_values: condition.values };
+  return { ...condition };
 }
 
 function renderLegacyTargets(targets: readonly Target[]): { ungrouped: unknown[]; grouped: unknown[] } {

@@ -8,6 +8,9 @@ export type { InvalidParam };
 export type RuleViolationStatus = 400 | 401 | 404 | 409 | 422;
 
 export class RuleViolation extends ApiError {
+  /** The rule code of each invalid param, in order (when the problems came from several rules). */
+  paramCodes: string[] | undefined;
+
   constructor(status: RuleViolationStatus, object: string, detail: string, invalidParams: InvalidParam[] = []) {
     super(status, object, detail, { invalidParams });
     this.name = 'RuleViolation';

@@ -84,10 +84,12 @@ function conditionMatches(condition: Condition, locale: string, index: number, m
       return value >= condition.min && value <= condition.max;
     }
     case 'zip_code': {
+      if (condition.allow_all_values) return true;
       const slot = Math.floor(unitHash('zip', locale, index) * market.zipCodeCount);
       return condition.zip_codes.some((code) => slotOf(code, market.zipCodeCount) === slot);
     }
     default: {
+      if (condition.allow_all_values) return true;
       const slots = Math.max(1, Math.round(1 / (question.sharePerValue ?? 1)));
       const slot = Math.floor(unitHash('free-text', locale, index, question.id) * slots);
       return condition.values.some((value) => slotOf(value.toLowerCase(), slots) === slot);

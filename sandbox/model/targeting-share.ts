@@ -16,9 +16,9 @@ export function conditionShare(condition: Condition, market: LocaleMarket): numb
     case 'range':
       return rangeShare(question, condition.min, condition.max);
     case 'zip_code':
-      return Math.min(1, condition.zip_codes.length / market.zipCodeCount);
+      return condition.allow_all_values ? 1 : Math.min(1, condition.zip_codes.length / market.zipCodeCount);
     default:
-      return Math.min(1, condition.values.length * (question.sharePerValue ?? 0));
+      return condition.allow_all_values ? 1 : Math.min(1, condition.values.length * (question.sharePerValue ?? 0));
   }
 }
 

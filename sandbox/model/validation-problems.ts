@@ -31,12 +31,14 @@ export class ValidationProblems {
     }
     if (this.ruleProblems.length > 0) {
       const first = this.ruleProblems[0];
-      throw new RuleViolation(
+      const violation = new RuleViolation(
         422,
         first.code,
         `${subject}: ${first.reason}${this.ruleProblems.length > 1 ? ` (and ${this.ruleProblems.length - 1} more)` : ''}`,
         this.ruleProblems.map(({ name, reason }) => ({ name, reason })),
       );
+      violation.paramCodes = this.ruleProblems.map(({ code }) => code);
+      throw violation;
     }
   }
 }

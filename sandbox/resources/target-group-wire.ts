@@ -60,7 +60,8 @@ export function readTargetGroupInput(body: unknown, version: ApiVersion, account
   const newNames = usesNewNames(version);
   const note = noteField(version);
   const explain: Record<string, string> = Object.fromEntries(READ_ONLY.map((f) => [f, 'is read-only']));
-  explain.profiles = 'is set with the profile operations (manage-profiles), not on the target group';
+  explain.profiles = newNames ? 'is set in profiling ({profile_adjustment_type, profiles, template_id?})' : 'is set with the profile operations (apply-profiles), not on the target group';
+  if (!newNames) explain.profiling = notYetReason('profiling', 'apply-profiles');
   explain.study_type = 'is study_type_code';
   if (newNames) {
     // The reference's draft request has neither: a target group's pricing model comes from its business unit.
@@ -73,7 +74,7 @@ export function readTargetGroupInput(body: unknown, version: ApiVersion, account
     [
       'name', 'locale', 'live_url', 'test_url', 'expected_incidence_rate', 'expected_length_of_interview_minutes',
       'filling_goal', 'project_manager_id', 'business_unit_id', 'fielding_specification', 'fielding_assistant_assignment', 'collects_pii', 'study_type_code', ...(newNames ? [] : ['pricing_model', 'type']), note,
-      'target_group_customer_reference_number', 'allocations', 'respondent_activity_exclusions',
+      'target_group_customer_reference_number', 'allocations', 'respondent_activity_exclusions', ...(newNames ? ['profiling'] : []),
     ],
     explain,
   );
@@ -271,9 +272,13 @@ export function assertProfilingAllowed(tg: TargetGroupRecord): void {
   }
 }
 
-/** Pluggable pieces of the target group rendering (part 2 sets `profiles` to rename per version). */
-export const targetGroupRenderHooks: { profiles: (profiles: unknown[], version: ApiVersion) => unknown } = {
+/**
+ * Pluggable pieces of the target group rendering (part 2 sets `profiles` to rename per version, and
+ * `profiling`, the 2025-12-18 ProfilingResponse).
+ */
+export const targetGroupRenderHooks: { profiles: (profiles: unknown[], version: ApiVersion) => unknown; profiling: (tg: TargetGroupRecord) => unknown } = {
   profiles: (profiles) => profiles,
+  profiling: () => null,
 };
 
 /**
@@ -305,7 +310,8 @@ export function renderTargetGroup(tg: TargetGroupRecord, version: ApiVersion): R
     fielding_assistant_assignment: tg.fielding_assistant_assignment ? structuredClone(tg.fielding_assistant_assignment) : {},
     created_at: tg.created_at,
     allocations: renderAllocations(tg.allocations),
-    profiles: targetGroupRenderHooks.profiles(tg.profiles, version),
+    // 2025-12-18: the draft's profiling (ProfilingResponse); before: the older versions' profiles list.
+    ...(usesNewNames(version) ? { profiling: targetGroupRenderHooks.profiling(tg) } : { profiles: targetGroupRenderHooks.profiles(tg.profiles, version) }),
     target_group_customer_reference_number: tg.target_group_customer_reference_number,
   };
   for (const key of Object.keys(out)) if (out[key] === null && key !== 'target_group_customer_reference_number') delete out[key];

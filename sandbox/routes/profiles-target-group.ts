@@ -5,11 +5,12 @@ import { ApiError, badRequest } from '../core/api-error';
 import { ObjectReader } from '../core/input-validation';
 import type { RequestContext } from '../core/route-module';
 import type { TargetGroupRecord } from '../core/state-records';
-import { assertWriteVersionAllowed, pinWriteVersion, type ApiVersion } from '../core/versioning';
+import { CURRENT_VERSION, assertWriteVersionAllowed, pinWriteVersion, type ApiVersion } from '../core/versioning';
 import { requireTargetGroup } from '../resources/lookups';
 import { emitTargetGroupEvent } from '../resources/target-group-events';
 import { assertProfilingAllowed } from '../resources/target-group-wire';
-import { isRecord, type JsonRecord } from '../model/json-shape';
+import { hasOwn, isRecord, type JsonRecord } from '../model/json-shape';
+import { readProfiling } from '../model/profiling-request';
 import { expandProfileTemplates } from '../model/profile-templates';
 import type { Profile } from '../model/profile-types';
 import { validateProfiles, type ProfileValidationContext } from '../model/profile-validation';
@@ -43,7 +44,7 @@ export function rawProfileSet(body: JsonRecord, version: ApiVersion, templateIds
 }
 
 export interface ProfilingTargetGroupOptions {
-  /** Only a draft may change this way (422 target_group_not_draft otherwise). */
+  /** Only a draft may change this way (422 invalid_state_error otherwise). */
   draftOnly: boolean;
 }
 
@@ -82,6 +83,47 @@ export function storeProfiles(ctx: RequestContext, tg: TargetGroupRecord, profil
   tg.updated_at = ctx.clock.iso();
   pinWriteVersion(tg, ctx.version);
   emitTargetGroupEvent(ctx, 'updated', tg, ['profiles']);
+}
+
+/**
+ * The `profiling` of a draft create or update body (2025-12-18): `undefined` when the body has none (the
+ * stored profiles stay), else the validated profiles to store (none for `null`/`{}`). `draft` is the target
+ * group as it will be (locale, filling goal, study type, the stored profiles for their counters).
+ */
+export function readDraftProfiling(ctx: RequestContext, draft: TargetGroupRecord, body: unknown): DraftProfiling | undefined {
+  if (!isRecord(body) || !hasOwn(body, 'profiling')) return undefined;
+  const profiling = readProfiling(body.profiling, 'profiling', ctx.version, { template: true, none: true });
+  if (!profiling) return { profiles: [], adjustment: null, templateId: null };
+  assertProfilingAllowed(draft);
+  const profiles = validateTargetGroupProfiles(ctx, draft, profiling.rawProfiles);
+  return { profiles, adjustment: profiling.adjustment, templateId: profiling.templateId };
+}
+
+export interface DraftProfiling {
+  profiles: Profile[];
+  adjustment: 'nominal' | 'percentage' | null;
+  templateId: string | null;
+}
+
+/** Stores a draft's profiling on its record (no event: the create or update emits its own). */
+export function applyDraftProfiling(tg: TargetGroupRecord, profiling: DraftProfiling): void {
+  tg.profiles = profiling.profiles;
+  tg.profiling_adjustment_type = profiling.adjustment;
+  tg.profiling_template_id = profiling.templateId;
+}
+
+/**
+ * The 2025-12-18 `profiling` of GET TG (ProfilingResponse): null without profiles, else the adjustment type,
+ * the template (when one was applied) and every profile (the template's first).
+ */
+export function renderProfiling(tg: TargetGroupRecord): unknown {
+  const profiles = storedProfiles(tg);
+  if (profiles.length === 0) return null;
+  const adjustment = tg.profiling_adjustment_type ?? (profiles.some((p) => p.targets.some((t) => t.quota.completes_goal !== null && t.quota.completes_goal_percentage === null)) ? 'nominal' : 'percentage');
+  const out: Record<string, unknown> = { profile_adjustment_type: adjustment };
+  if (tg.profiling_template_id) out.template_id = tg.profiling_template_id;
+  out.profiles = renderProfiles(profiles, CURRENT_VERSION).profiles;
+  return out;
 }
 
 /** `{target_group_id, profiles[, interlocked_profiles]}` in the request version. */

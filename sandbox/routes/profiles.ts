@@ -1,7 +1,9 @@
 // Profile operations (spec: Resources › Profile; Endpoints › Webhooks and others; Versioning).
 // 2025-12-18 paths (older names in older versions; each 404s in the other versions):
-//   POST P/profiles/validate                              204 when valid
-//   POST TG/profiles/manage-profiles      (/apply-profiles)              replaces all profiles of a draft
+//   POST P/profiles/validate                              204 when valid; 2025-12-18 body {locale, completes_goal, profiling}
+//   POST TG/profiles/manage-profiles      (/apply-profiles)              2025-12-18: {completes_goal, profiling} replaces
+//        every profile of a LAUNCHED target group (201 {locale, completes_goal, profiles}); a draft's profiles
+//        travel in its own `profiling` on create and update. apply-profiles (older versions) replaces a draft's.
 //   POST P/drafts/generate-blended-profile (/generate-interlocked-profile) a blended profile, not saved
 //   POST TG/profiles/create-blended-profile (/create_interlocked_profile) adds a blended profile to a draft
 //   POST P/supplier-quota-distribution/draft (/panel-distribution/draft)
@@ -17,7 +19,8 @@ import { ObjectReader } from '../core/input-validation';
 import { created, noContent, ok, type RequestContext, type RouteModule } from '../core/route-module';
 import { CURRENT_VERSION, LEGACY_VERSIONS, type ApiVersion } from '../core/versioning';
 import { requireTargetGroup } from '../resources/lookups';
-import { targetGroupRenderHooks } from '../resources/target-group-wire';
+import { MAX_FILLING_GOAL, targetGroupRenderHooks } from '../resources/target-group-wire';
+import { demographicsError, readProfiling } from '../model/profiling-request';
 import { generateBlendedProfileInput } from '../model/blended-profiles';
 import { canonicalLocale, findLocaleMarket } from '../model/locale-markets';
 import { rescaleQuotasToFillingGoal } from '../model/profile-quotas';
@@ -30,8 +33,8 @@ import { FEASIBILITY_FILLING_GOAL_CAP } from '../model/feasibility-request';
 import { legacyProfileRoutes } from './profiles-legacy';
 import { updateCompletesGoal } from './profiles-completes-goal';
 import {
-  PROFILE_SET_FIELDS, asRawProfiles, profileIds, rawProfileSet, readTemplateIds, renderProfileSet, requireBodyRecord,
-  requireProfilingTargetGroup, storeProfiles, storedProfiles, validateTargetGroupProfiles,
+  PROFILE_SET_FIELDS, applyDraftProfiling, asRawProfiles, profileIds, rawProfileSet, readTemplateIds, renderProfileSet, renderProfiling, requireBodyRecord,
+  requireProfilingTargetGroup, storeProfiles, storedProfiles, targetGroupValidationContext, validateTargetGroupProfiles,
 } from './profiles-target-group';
 import { P, TG } from './paths';
 
@@ -71,7 +74,58 @@ function validateRoute(ctx: RequestContext) {
   return noContent();
 }
 
-/** manage-profiles (apply-profiles): replaces every profile of a draft target group. */
+/** validate (2025-12-18): ValidateProfilesRequestV3 `{locale, completes_goal, profiling}`; 204, 400, or 422 (ValidationErrorResponseDemographics). */
+function validateCurrentRoute(ctx: RequestContext) {
+  const body = requireBodyRecord(ctx.body);
+  const reader = ObjectReader.body(body);
+  reader.rejectUnknown(['locale', 'completes_goal', 'profiling'], { profiles: 'is profiling.profiles in 2025-12-18', filling_goal: 'is completes_goal here' });
+  const locale = reader.string('locale', { required: true, maxLength: 10 });
+  if (typeof locale === 'string' && !canonicalLocale(locale)) reader.fail('locale', 'must be a locale such as en_US, en_us or eng_us');
+  const completesGoal = reader.integer('completes_goal', { required: true, min: 1, max: FEASIBILITY_FILLING_GOAL_CAP });
+  reader.object('profiling', { required: true });
+  reader.finish('The profile validation request is invalid.');
+  try {
+    const profiling = readProfiling(body.profiling, 'profiling', ctx.version, { template: false, none: false })!;
+    validateProfiles(profiling.rawProfiles, { locale: requireSupportedLocale(locale!), fillingGoal: completesGoal!, newId: profileIds(ctx) });
+  } catch (error) {
+    throw demographicsError(error);
+  }
+  return noContent();
+}
+
+/**
+ * manage-profiles (2025-12-18): ManageProfilesRequestV3 `{completes_goal, profiling}` replaces every profile of a
+ * launched target group; completes_goal becomes its goal. A draft is refused (422 invalid_state_error): its
+ * profiles are set in its own `profiling`. 201 ProfilesResponseV3; a profile rule broken: 422 ValidationErrorResponseDemographics.
+ */
+function manageLaunchedProfilesRoute(ctx: RequestContext) {
+  const tg = requireProfilingTargetGroup(ctx, { draftOnly: false });
+  if (tg.status === 'draft') {
+    throw new ApiError(422, 'invalid_state_error', `Target group ${tg.id} is a draft; set its profiles in the draft's profiling (update_target_group).`);
+  }
+  const body = requireBodyRecord(ctx.body);
+  const reader = ObjectReader.body(body);
+  reader.rejectUnknown(['completes_goal', 'profiling'], { profiles: 'is profiling.profiles in 2025-12-18', profile_template_ids: 'is profiling.template_id in 2025-12-18' });
+  const completesGoal = reader.integer('completes_goal', { required: true, min: 1, max: MAX_FILLING_GOAL });
+  reader.object('profiling', { required: true });
+  reader.finish('The profiles are invalid.');
+  let profiles: Profile[];
+  let profiling: ReturnType<typeof readProfiling>;
+  try {
+    profiling = readProfiling(body.profiling, 'profiling', ctx.version, { template: true, none: false })!;
+    profiles = validateProfiles(profiling.rawProfiles, { ...targetGroupValidationContext(ctx, tg), fillingGoal: completesGoal! });
+  } catch (error) {
+    throw demographicsError(error);
+  }
+  if (tg.filling_goal !== completesGoal) {
+    tg.filling_goal = completesGoal!;
+  }
+  applyDraftProfiling(tg, { profiles, adjustment: profiling!.adjustment, templateId: profiling!.templateId });
+  storeProfiles(ctx, tg, profiles);
+  return created({ locale: tg.locale, completes_goal: tg.filling_goal, profiles: renderProfiles(profiles, ctx.version).profiles });
+}
+
+/** apply-profiles (before 2025-12-18): replaces every profile of a draft target group. */
 function manageProfilesRoute(ctx: RequestContext) {
   const tg = requireProfilingTargetGroup(ctx, { draftOnly: true });
   const body = requireBodyRecord(ctx.body);
@@ -202,8 +256,8 @@ function templateSummary(templateId: string, version: ApiVersion, withProfiles: 
 export const profilesRoutes: RouteModule = {
   name: 'profiles',
   routes: [
-    { method: 'POST', path: `${P}/profiles/validate`, handler: validateRoute },
-    { method: 'POST', path: `${TG}/profiles/manage-profiles`, versions: CURRENT_ONLY, handler: manageProfilesRoute },
+    { method: 'POST', path: `${P}/profiles/validate`, handler: (ctx) => (ctx.version === CURRENT_VERSION ? validateCurrentRoute(ctx) : validateRoute(ctx)) },
+    { method: 'POST', path: `${TG}/profiles/manage-profiles`, versions: CURRENT_ONLY, handler: manageLaunchedProfilesRoute },
     { method: 'POST', path: `${TG}/profiles/apply-profiles`, versions: LEGACY_VERSIONS, handler: manageProfilesRoute },
     { method: 'POST', path: `${P}/drafts/generate-blended-profile`, versions: CURRENT_ONLY, handler: generateBlendedRoute },
     { method: 'POST', path: `${P}/drafts/generate-interlocked-profile`, versions: LEGACY_VERSIONS, handler: generateBlendedRoute },
@@ -227,6 +281,7 @@ export const profilesRoutes: RouteModule = {
   ],
   init(services) {
     targetGroupRenderHooks.profiles = (profiles, version) => renderProfiles(profiles as Profile[], version).profiles;
+    targetGroupRenderHooks.profiling = renderProfiling;
     // A changed filling_goal keeps the quota percentages and recomputes the goals.
     return services.events.on('target_group.updated', (event) => {
       if (!event.changed_fields.includes('filling_goal')) return;

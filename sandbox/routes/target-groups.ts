@@ -11,6 +11,7 @@ import { emitTargetGroupEvent } from '../resources/target-group-events';
 import { moneyFromMinorUnits, toMinorUnits } from '../model/money';
 import { changedFields, pricingValueOut, readTargetGroupInput, renderTargetGroup, renderTargetGroupDetails, renderTargetGroupListItem, type TargetGroupInput } from '../resources/target-group-wire';
 import { LAUNCH_KIND, assertNoRunningJob } from '../resources/target-group-jobs';
+import { applyDraftProfiling, readDraftProfiling } from './profiles-target-group';
 import { PAGE } from './projects';
 import { advanceSimulation, sessionsOf } from './reporting-fielding-simulation';
 import { TARGET_GROUPS, TG } from './paths';
@@ -43,6 +44,9 @@ function createTargetGroup(ctx: RequestContext) {
     created_at: now,
     updated_at: now,
   };
+  // A draft's profiles travel in its own `profiling` (reference: ProfilingRequest).
+  const profiling = readDraftProfiling(ctx, tg, ctx.body);
+  if (profiling) applyDraftProfiling(tg, profiling);
   pinWriteVersion(tg, ctx.version);
   ctx.store.data.target_groups[id] = tg;
   emitTargetGroupEvent(ctx, 'created', tg);
@@ -59,7 +63,11 @@ function updateTargetGroup(ctx: RequestContext) {
   assertNoRunningJob(ctx, tg, [LAUNCH_KIND], 'launch');
   const input = readTargetGroupInput(ctx.body, ctx.version, ctx.account!, ctx.store.data);
   const before = structuredClone(tg);
+  const next = structuredClone(tg);
+  applyInput(next, input);
+  const profiling = readDraftProfiling(ctx, next, ctx.body);
   applyInput(tg, input);
+  if (profiling) applyDraftProfiling(tg, profiling);
   tg.updated_at = ctx.clock.iso();
   pinWriteVersion(tg, ctx.version);
   const changed = changedFields(before, tg);

@@ -8,10 +8,6 @@ const TG = `${P}/projects/p1/target-groups/tg1`;
 const ctx = { accountId: '1001', apiVersion: '2025-12-18' as const };
 const old = { accountId: '1001', apiVersion: '2025-02-17' as const };
 const target = { projectId: 'p1', targetGroupId: 'tg1' };
-const profile = {
-  object: 'regular', id: 'age', name: 'Age', quotas_enabled: true,
-  targets: [{ id: 't1', conditions: [{ object: 'selection', question_id: 1, option: '1' }], quota: { name: 'q', completes_goal: 10 } }],
-};
 let m: MockActivities;
 afterEach(async () => {
   expect(m.agent.pendingInterceptors().filter((i) => i.origin === API_ORIGIN)).toEqual([]);
@@ -19,28 +15,42 @@ afterEach(async () => {
 });
 
 describe('profiles', () => {
-  it('validateProfiles: 204 is valid; 400/422 come back as valid: false with invalid_params', async () => {
+  const profiling = { profile_adjustment_type: 'nominal', profiles: [{ object: 'regular', name: 'Age', quotas_enabled: true, targets: [{ conditions: [{ object: 'selection', question_id: 1, option: '1' }], quota: { name: 'q', completes_goal: 10 } }] }] };
+
+  it('validateProfiles sends {locale, completes_goal, profiling}: 204 is valid; 400/422 come back as valid: false with invalid_params', async () => {
     m = createMockActivities();
     m.on('POST', `${P}/profiles/validate`, () => ({ status: 204 }));
-    m.on('POST', `${P}/profiles/validate`, () => ({ status: 422, body: apiError('invalid_profiles', 'duplicates', [{ name: 'profiles[0].targets[1]', reason: 'duplicate condition' }]) }));
-    expect(await m.activities.validateProfiles({ ctx, profiles: [profile] })).toEqual({ valid: true });
-    expect(await m.activities.validateProfiles({ ctx, profiles: [profile] })).toEqual({
-      valid: false, object: 'invalid_profiles', detail: 'duplicates', invalidParams: [{ name: 'profiles[0].targets[1]', reason: 'duplicate condition' }],
+    m.on('POST', `${P}/profiles/validate`, () => ({
+      status: 422,
+      body: { object: 'unprocessable_entity_error', title: 'profile request validation', detail: 'Validation error: duplicates', invalid_params: [{ error_type: 'data_validation_error', name: 'profile_validation_error_039', reason: 'duplicate_condition_039', detail: 'profiles[0].targets[1]' }] },
+    }));
+    const request = { locale: 'en_US', completes_goal: 10, profiling };
+    expect(await m.activities.validateProfiles({ ctx, request })).toEqual({ valid: true });
+    expect(m.requests[0].body).toEqual(request);
+    expect(await m.activities.validateProfiles({ ctx, request })).toEqual({
+      valid: false, object: 'unprocessable_entity_error', detail: 'Validation error: duplicates', invalidParams: [{ name: 'profile_validation_error_039', reason: 'duplicate_condition_039' }],
     });
   });
 
-  it('manageProfiles uses manage-profiles in 2025-12-18 and apply-profiles with the legacy layout before', async () => {
+  it('validateProfiles refuses a body the reference would refuse (mixed adjustment, zip_code kind, older version) without calling', async () => {
     m = createMockActivities();
-    m.on('POST', `${TG}/profiles/manage-profiles`, (req) => ({ status: 200, body: req.body }));
-    m.on('POST', `${TG}/profiles/apply-profiles`, (req) => ({ status: 200, body: req.body }));
-    const current = await m.activities.manageProfiles({ ctx, ...target, profiles: [profile] });
-    const legacy = await m.activities.manageProfiles({ ctx: old, ...target, profiles: [profile] });
-    expect(m.requests[0].body).toEqual({ profiles: [profile] });
-    expect(m.requests[1].body).toEqual({
-      profiles: [{ id: 'age', name: 'Age', quotas_enabled: true, ungrouped: [{ id: 't1', index: { object: 'selection', question_id: 1, option: '1' }, quota: { name: 'q', filling_goal: 10, quota_nominal: 10 } }], grouped: [] }],
-    });
-    expect(current.result).toEqual({ profiles: [profile] });
-    expect(legacy.result).toEqual({ profiles: [{ ...profile, targets: [{ ...profile.targets[0], quota: { name: 'q', completes_goal: 10, quota_nominal: 10 } }] }] });
+    const mixed = { ...profiling, profile_adjustment_type: 'percentage' };
+    expect(await rejectionOf(m.activities.validateProfiles({ ctx, request: { locale: 'en_US', completes_goal: 10, profiling: mixed } }))).toMatchObject({ type: 'invalid_activity_input', nonRetryable: true });
+    const zip = { profile_adjustment_type: 'percentage', profiles: [{ object: 'regular', name: 'Zip', quotas_enabled: false, targets: [{ object: 'nominal', conditions: [{ object: 'zip_code', question_id: 45, zip_codes: ['10001'] }] }] }] };
+    expect(await rejectionOf(m.activities.validateProfiles({ ctx, request: { locale: 'en_US', completes_goal: 10, profiling: zip } }))).toMatchObject({ type: 'invalid_activity_input' });
+    expect(await rejectionOf(m.activities.validateProfiles({ ctx: old, request: { locale: 'en_US', completes_goal: 10, profiling } }))).toMatchObject({ type: 'invalid_activity_input' });
+    expect(m.requests).toEqual([]);
+  });
+
+  it('manageProfiles POSTs {completes_goal, profiling} to manage-profiles and reads 201 ProfilesResponseV3; another answer is wire_mismatch', async () => {
+    m = createMockActivities();
+    const answer = { locale: 'en_US', completes_goal: 10, profiles: [{ object: 'regular', id: '01J0000000000000000000000A', name: 'Age', description: 'Age?', quotas_enabled: true, targets: [{ id: '01J0000000000000000000000B', conditions: [{ object: 'selection', question_id: 1, option: '1' }], quota: { completes_goal_percentage: 100, quota_nominal: 10, completes_goal: 10 } }] }] };
+    m.on('POST', `${TG}/profiles/manage-profiles`, () => ({ status: 201, body: answer }));
+    m.on('POST', `${TG}/profiles/manage-profiles`, () => ({ status: 201, body: { profiles: [] } }));
+    const { result } = await m.activities.manageProfiles({ ctx, ...target, request: { completes_goal: 10, profiling } });
+    expect(m.requests[0].body).toEqual({ completes_goal: 10, profiling });
+    expect(result).toEqual(answer);
+    expect(await rejectionOf(m.activities.manageProfiles({ ctx, ...target, request: { completes_goal: 10, profiling } }))).toMatchObject({ type: 'wire_mismatch', nonRetryable: true });
   });
 
   it('blended and distribution operations go to the renamed endpoints in older versions', async () => {

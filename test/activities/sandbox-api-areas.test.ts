@@ -16,20 +16,22 @@ beforeEach(() => {
   h.sandbox.reset();
 });
 
+/** Profiles on the reference's wire (RequestDraftRegularProfileV3): no ids or texts; a target without a quota is `object: nominal`. */
 const gender = {
-  object: 'regular', id: 'gender', name: 'Gender', quotas_enabled: true,
+  object: 'regular', name: 'Gender', quotas_enabled: true,
   targets: [
-    { text: 'Male', conditions: [{ object: 'selection', question_id: 43, option: '1' }], quota: { name: 'male', completes_goal: 100 } },
-    { text: 'Female', conditions: [{ object: 'selection', question_id: 43, option: '2' }], quota: { name: 'female', completes_goal: 100 } },
+    { conditions: [{ object: 'selection', question_id: 43, option: '1' }], quota: { name: 'male', completes_goal: 100 } },
+    { conditions: [{ object: 'selection', question_id: 43, option: '2' }], quota: { name: 'female', completes_goal: 100 } },
   ],
 };
 const age = {
-  object: 'regular', id: 'age', name: 'Age', quotas_enabled: false,
+  object: 'regular', name: 'Age', quotas_enabled: false,
   targets: [
-    { text: '18-34', conditions: [{ object: 'range', question_id: 42, min: 18, max: 34 }], quota: { name: 'young', completes_goal: 100 } },
-    { text: '35+', conditions: [{ object: 'range', question_id: 42, min: 35, max: 99 }], quota: { name: 'older', completes_goal: 100 } },
+    { object: 'nominal', conditions: [{ object: 'range', question_id: 42, min: 18, max: 34 }] },
+    { object: 'nominal', conditions: [{ object: 'range', question_id: 42, min: 35, max: 99 }] },
   ],
 };
+const profiling = { profile_adjustment_type: 'nominal', profiles: [gender, age] };
 
 describe.each(['2025-12-18', '2025-02-17'] as const)('sandbox API areas in %s', (apiVersion) => {
   const ctx = { accountId: '1001', apiVersion };
@@ -40,17 +42,33 @@ describe.each(['2025-12-18', '2025-02-17'] as const)('sandbox API areas in %s', 
     return { ctx, projectId: project.id, targetGroupId: targetGroup.id };
   }
 
-  it('profiles: validate, manage, blend, update completes goal, read back in 2025-12-18 shape', async () => {
-    const target = await draft();
-    expect(await h.activities.validateProfiles({ ctx, profiles: [gender, age], extra: { locale: 'en_US', filling_goal: 200 } })).toEqual({ valid: true });
-    const invalid = await h.activities.validateProfiles({ ctx, profiles: [{ ...gender, targets: [gender.targets[0], gender.targets[0]] }], extra: { locale: 'en_US', filling_goal: 200 } });
+  it('profiles: validate, a draft created with its profiling, blend, update completes goal, read back in 2025-12-18 shape', async () => {
+    if (apiVersion !== '2025-12-18') {
+      // Profiles travel in the 2025-12-18 shapes only (the spec's version-forward policy): refused before any call.
+      const target = await draft();
+      expect(await rejectionOf(h.activities.validateProfiles({ ctx, request: { locale: 'en_US', completes_goal: 200, profiling } }))).toMatchObject({ type: 'invalid_activity_input' });
+      expect(await rejectionOf(h.activities.manageProfiles({ ...target, request: { completes_goal: 200, profiling } }))).toMatchObject({ type: 'invalid_activity_input' });
+      const legacy = (await h.activities.generateBlendedProfile({ ctx, request: { profiles: [{ ...gender, id: 'gender' }, { ...age, id: 'age', targets: age.targets.map(({ object: _o, ...t }) => t) }], locale: 'en_US', filling_goal: 200, profile_ids: ['gender', 'age'] } })).result as { profiles: { object: string }[] };
+      expect(legacy.profiles.map((p) => p.object)).toEqual(['regular', 'regular', 'blended']);
+      return;
+    }
+    expect(await h.activities.validateProfiles({ ctx, request: { locale: 'en_US', completes_goal: 200, profiling } })).toEqual({ valid: true });
+    const twice = { ...gender, targets: [gender.targets[0], gender.targets[0]] };
+    const invalid = await h.activities.validateProfiles({ ctx, request: { locale: 'en_US', completes_goal: 200, profiling: { profile_adjustment_type: 'nominal', profiles: [twice] } } });
     expect(invalid.valid).toBe(false);
-    expect(invalid.invalidParams?.length).toBeGreaterThan(0);
+    expect(invalid.object).toBe('unprocessable_entity_error');
+    expect(invalid.invalidParams?.map((p) => p.reason)).toContain('duplicate_condition_039');
 
-    const managed = (await h.activities.manageProfiles({ ...target, profiles: [gender, age] })).result as { profiles: { id: string; object: string; targets: { id: string; conditions: unknown[]; quota: { completes_goal: number } }[] }[] };
+    // One create call carries the profiles.
+    const { project } = await h.activities.ensureProject({ ctx, idempotencyKey: 'p', desired: { name: 'Project P', project_customer_reference_number: 'PO-A', project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001' } });
+    const created = await h.activities.ensureDraftTargetGroup({ ctx, projectId: project.id, idempotencyKey: 't', desired: draftTargetGroup({ locale: 'en_US', filling_goal: 200, profiling }) });
+    const target = { ctx, projectId: project.id, targetGroupId: created.targetGroup.id };
+    const read = (await h.activities.readTargetGroupState({ ...target, reads: [] })).state.fields as unknown as { profiling: { profile_adjustment_type: string; profiles: { id: string; object: string; targets: { id: string; conditions: unknown[]; quota?: { completes_goal: number } }[] }[] } };
+    const managed = read.profiling;
+    expect(managed.profile_adjustment_type).toBe('nominal');
     expect(managed.profiles.map((p) => [p.object, p.targets.length])).toEqual([['regular', 2], ['regular', 2]]);
     expect(managed.profiles[0].targets[0].conditions).toEqual([{ object: 'selection', question_id: 43, option: '1' }]);
-    expect(managed.profiles[0].targets[0].quota.completes_goal).toBe(100);
+    expect(managed.profiles[0].targets[0].quota!.completes_goal).toBe(100);
 
     const ids = managed.profiles.map((p) => p.id);
     const blended = (await h.activities.createBlendedProfile({ ...target, request: { profile_ids: ids, name: 'Gender x Age' } })).result as { profiles: { object: string; targets: unknown[] }[] };
@@ -60,12 +78,11 @@ describe.each(['2025-12-18', '2025-02-17'] as const)('sandbox API areas in %s', 
     const [g] = managed.profiles;
     await h.activities.updateCompletesGoal({ ...target, request: { profiles: [{ id: g.id, targets: [{ id: g.targets[0].id, quota: { completes_goal: 120 } }, { id: g.targets[1].id, quota: { completes_goal: 80 } }] }] } });
     const { state } = await h.activities.readTargetGroupState({ ...target, reads: [] });
-    const stored = state.fields.profiles as typeof managed.profiles;
-    // (The sandbox's legacy target group GET currently omits interlocked_profiles, so only the regular ones are checked here.)
+    const stored = (state.fields as unknown as typeof read).profiling.profiles;
     expect(stored.filter((p) => p.object === 'regular').map((p) => p.id)).toEqual(ids);
-    expect(stored[0].targets.map((t) => t.quota.completes_goal)).toEqual([120, 80]);
+    expect(stored[0].targets.map((t) => t.quota!.completes_goal)).toEqual([120, 80]);
 
-    const generated = (await h.activities.generateBlendedProfile({ ctx, request: { profiles: [gender, age], locale: 'en_US', filling_goal: 200, profile_ids: ['gender', 'age'] } })).result as { profiles: { object: string }[] };
+    const generated = (await h.activities.generateBlendedProfile({ ctx, request: { profiles: [{ ...gender, id: 'gender' }, { ...age, id: 'age' }], locale: 'en_US', filling_goal: 200, profile_ids: ['gender', 'age'] } })).result as { profiles: { object: string }[] };
     expect(generated.profiles.map((p) => p.object)).toEqual(['regular', 'regular', 'blended']);
     const distribution = (await h.activities.supplierQuotaDistribution({ ctx, request: { profiles: [gender], locale: 'en_US', filling_goal: 200, supplier_ids: [1, 2] } })).result;
     expect(distribution.filling_goal).toBe(200);
@@ -80,10 +97,8 @@ describe.each(['2025-12-18', '2025-02-17'] as const)('sandbox API areas in %s', 
     expect(feasibility.suggested_price.currency_code).toBe('USD');
     const { prediction } = await h.activities.generatePricePrediction({ ctx, businessUnitId: '2001', query: { locale: 'en_US', expected_incidence_rate: 0.5, expected_length_of_interview_minutes: 10 } });
     expect(prediction.pricing_model).toBe('rate_card');
-    await h.activities.manageProfiles({ ...target, profiles: [gender] });
     const { performance } = await h.activities.getTargetGroupPerformance(target);
     expect(performance.completes_cost).toEqual({ value: '0.00', currency_code: 'USD', currency_scale: 2 });
-    expect((performance.quotas as { completes_goal: number }[]).map((q) => q.completes_goal)).toEqual([100, 100]);
   });
 
   it('calendar: suggestions, and a bad request is non-retryable bad_request', async () => {

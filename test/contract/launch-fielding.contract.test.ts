@@ -12,6 +12,7 @@ import { createDemandApiClient } from '../../activities/http/demand-api-client';
 import { LAUNCH_FIELDING_OPERATIONS } from '../../activities/http/wire/operations';
 import { createActivities } from '../../activities/index';
 import { feasibilityRequest, judgedCpi, readFeasibility } from '../../plan/launch-gates';
+import { profilingOf } from '../../plan/profiling';
 import { suggestDaysRequest } from '../../plan/server-checks';
 import type { DesiredTargetGroup } from '../../plan/types';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index';
@@ -50,31 +51,33 @@ beforeAll(async () => {
 
   // Feasibility: the request the launch gate builds, with profiles (nominal quotas) and without.
   const end = new Date(Date.now() + 20 * 86_400_000).toISOString();
+  const desiredProfiles = [
+    {
+      object: 'regular', name: 'Gender', quotas_enabled: true,
+      targets: [
+        { text: 'Men', conditions: [{ object: 'selection', question_id: 43, option: '1' }], quota: { name: 'men', completes_goal: 100 } },
+        { text: 'Women', conditions: [{ object: 'selection', question_id: 43, option: '2' }], quota: { name: 'women', completes_goal: 100 } },
+      ],
+    },
+    {
+      object: 'regular', name: 'Age', quotas_enabled: false,
+      targets: [{ text: '18-34', conditions: [{ object: 'range', question_id: 42, min: 18, max: 34 }] }],
+    },
+  ];
   const desired: DesiredTargetGroup = {
     key: 'us',
-    draft,
+    // As plan/desired.ts builds it: the draft carries the profiles in its profiling, which feasibility sends.
+    draft: { ...draft, profiling: profilingOf(desiredProfiles) },
     idLists: {},
     exclusionGroups: [],
     launch: { mode: 'auto', requireFeasible: true, maxCpi: { value: '5.00', currency_code: 'USD' }, endFieldingAt: end },
     timing: { jobPollInitialMs: 20, jobPollMaxMs: 50, jobTimeoutMs: 10_000, launchRetries: 1, watchIntervalMs: 60_000 },
-    profiles: [
-      {
-        object: 'regular', name: 'Gender', quotas_enabled: true,
-        targets: [
-          { text: 'Men', conditions: [{ object: 'selection', question_id: 43, option: '1' }], quota: { name: 'men', completes_goal: 100 } },
-          { text: 'Women', conditions: [{ object: 'selection', question_id: 43, option: '2' }], quota: { name: 'women', completes_goal: 100 } },
-        ],
-      },
-      {
-        object: 'regular', name: 'Age', quotas_enabled: false,
-        targets: [{ text: '18-34', conditions: [{ object: 'range', question_id: 42, min: 18, max: 34 }] }],
-      },
-    ],
+    profiles: desiredProfiles,
   };
   const { feasibility } = await a.calculateFeasibility({ ctx, request: feasibilityRequest(desired, '2001') });
   const verdict = readFeasibility(feasibility, desired);
   expect(verdict).toMatchObject({ feasible: true, fillingGoal: 200 });
-  await a.checkLaunchGatesBatch({ items: [{ ctx, feasibility: feasibilityRequest({ ...desired, profiles: undefined }, '2001') }] });
+  await a.checkLaunchGatesBatch({ items: [{ ctx, feasibility: feasibilityRequest({ ...desired, draft, profiles: undefined }, '2001') }] });
 
   // suggest-days with the price the gate judged.
   const days = suggestDaysRequest(desired, judgedCpi(undefined, verdict));

@@ -74,11 +74,11 @@ describe('loadStudies', () => {
 
   it('checks quota goals of a shared template against each target group that uses it', async () => {
     const root = await tree('shared-goals', {
-      'shared.yaml': SHARED.replace('completes_goal_percentage: 50}\n          - conditions', 'completes_goal: 30}\n          - conditions'),
+      'shared.yaml': SHARED.replace('completes_goal_percentage: 50', 'completes_goal: 30').replace('completes_goal_percentage: 50', 'completes_goal: 50'),
       'a.yaml': study('acme-goals', '    profile_templates: [gender]\n'),
     });
     const { diagnostics } = await loadStudies([root], { env: {} });
-    // 30 + round(100 x 50%) = 80 < filling_goal 100: reported where the template is applied.
+    // 30 + 50 = 80 < filling_goal 100: reported where the template is applied.
     expect(codesOf(diagnostics, root)).toEqual(['SF4108 a.yaml:16']);
   });
 

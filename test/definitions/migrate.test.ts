@@ -21,6 +21,7 @@ describe('migrateStudyText', () => {
     const { text, changes } = migrateStudyText(read('migrate/legacy-study.yaml'));
     expect(text).toBe(read('migrate/legacy-study.migrated.yaml'));
     expect(changes.map((c) => `${c.line} ${c.from}->${c.to}`)).toEqual([
+      '4 2025-05-27->2025-12-18',
       '10 human-readable-id->(removed)',
       '11 purchase_order_number->project_customer_reference_number',
       '21 ratecard->rate_card',
@@ -31,15 +32,20 @@ describe('migrateStudyText', () => {
       '29 index->conditions',
       '33 quota_percentage->completes_goal_percentage',
       '34 index->conditions',
-      '37 filling_goal->completes_goal',
-      '38 quota_nominal->completes_goal',
+      '37 quota_percentage->completes_goal_percentage',
+      '41 indexes->conditions',
       '42 indexes->conditions',
-      '43 indexes->conditions',
-      '44 interlocked_profiles->profiles',
-      '47 grouped->targets',
-      '48 indexes->conditions',
-      '51 indexes->conditions',
-      '63 interlocked_profiles->profiles',
+      '45 open_ended_group->(removed)',
+      '50 zip_code->open_ended',
+      '52 zip_codes->open_ended_values',
+      '53 values->open_ended_values',
+      '54 interlocked_profiles->profiles',
+      '57 grouped->targets',
+      '58 indexes->conditions',
+      '61 indexes->conditions',
+      '73 interlocked_profiles->profiles',
+      '82 filling_goal->completes_goal',
+      '83 quota_nominal->completes_goal',
     ]);
   });
 
@@ -75,10 +81,17 @@ describe('migrateStudyText', () => {
     expect(us.profiles.map((p) => [p.name, p.object])).toEqual([
       ['gender', 'regular'],
       ['age', 'regular'],
+      ['places', 'regular'],
       ['age_gender', 'blended'],
       ['gender_only', 'blended'],
     ]);
-    expect(us.profiles[0].targets[1].quota).toEqual({ name: 'f', completes_goal: 50 });
+    expect(us.profiles[0].targets[1].quota).toEqual({ name: 'f', completes_goal_percentage: 50 });
+    // Zip codes and free-text answers are open-ended conditions in the reference's shape; the group field is gone.
+    expect(us.profiles[2].targets[0].conditions).toEqual([
+      { object: 'open_ended', question_id: 45, allow_all_values: false, open_ended_values: ['10001', '10002'] },
+      { object: 'open_ended', question_id: 9001, allow_all_values: false, open_ended_values: ['acme'] },
+    ]);
+    expect(after.study!.study.api_version).toBe('2025-12-18');
     expect(after.study!.study.project.project_customer_reference_number).toBe('PO-1');
   });
 

@@ -142,7 +142,8 @@ describe('report of a live study with simulated sessions', () => {
     expect(us.series.length).toBeGreaterThanOrEqual(3);
     expect(us.series.at(-1)?.completes).toBe(us.completes);
     for (let i = 1; i < us.series.length; i += 1) expect(us.series[i].completes).toBeGreaterThanOrEqual(us.series[i - 1].completes);
-    expect(us.changes[0]).toMatchObject({ kind: 'phase', detail: 'launching -> live' });
+    // Its profiles travel in its draft, so the draft batch launches it: the first change is the draft going live.
+    expect(us.changes[0]).toMatchObject({ kind: 'phase', detail: 'draft -> live' });
     // The watch read each launched group's state every interval (GET TG's 301, overview, details) and compared
     // only the fields the details carry: no drift invented for what they lack (allocations, fielding window, …).
     for (const key of ['us_gen_pop', 'uk_gen_pop']) {
@@ -180,7 +181,8 @@ describe('report of a live study with simulated sessions', () => {
     const events = us.changes.filter((c) => c.kind === 'event').map((c) => c.detail);
     expect(events).toContainEqual(expect.stringMatching(/^target-group-updated: (.+, )?allocations_open_exchange_group_added group grp-a(, |$)/));
     // The launch itself is the first change: the phase, before any event.
-    expect(us.changes[0]).toMatchObject({ kind: 'phase', detail: 'launching -> live' });
+    // Its profiles travel in its draft, so the draft batch launches it: the first change is the draft going live.
+    expect(us.changes[0]).toMatchObject({ kind: 'phase', detail: 'draft -> live' });
     // The watch read each launched group's state every interval (GET TG's 301, overview, details) and compared
     // only the fields the details carry: no drift invented for what they lack (allocations, fielding window, …).
     for (const key of ['us_gen_pop', 'uk_gen_pop']) {
@@ -201,7 +203,7 @@ describe('report of a live study with simulated sessions', () => {
     expect(result.stdout).toMatch(/^ {2}completes by status: Complete \d+, Terminate \d+, OverQuota \d+, SecurityFailure \d+, FinancialTerm \d+, PreClientSurveyProcess \d+; in progress \d+, prescreens \d+$/m);
     expect(result.stdout).toMatch(/^ {4}QUOTA\s+PROFILE\/TARGET\s+COMPLETES\s+GOAL\s+FILL$/m);
     expect(result.stdout).toMatch(/^ {4}men\s+\S+\s+\d+\s+200\s+\d+\.\d%$/m);
-    expect(result.stdout).toContain('launching -> live');
+    expect(result.stdout).toContain('draft -> live');
     expect(result.stdout).toMatch(/event {2}target-group-updated: /);
     expect(us.completes).toBeGreaterThan(0);
     expect(result.stderr).toContain('/workflows/study%2F1001%2Freport-live');

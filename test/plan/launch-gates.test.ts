@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DesiredTargetGroup } from '../../plan/types';
-import { draftFieldingSpecification, feasibilityRequest, feasibilityWindow, gateFailures, judgedCpi, profileAdjustmentType, readFeasibility, readPrice } from '../../plan/launch-gates';
+import { draftFieldingSpecification, feasibilityRequest, feasibilityWindow, gateFailures, judgedCpi, readFeasibility, readPrice } from '../../plan/launch-gates';
+import { adjustmentTypeOf, profilingOf } from '../../plan/profiling';
 import { nextPollDelay } from '../../plan/job-timing';
 
 const tg: DesiredTargetGroup = {
@@ -57,9 +58,12 @@ describe('launch gates', () => {
   it('sends profiles under profiling with the adjustment type their quotas use', () => {
     const nominal = { object: 'regular', name: 'Gender', quotas_enabled: true, targets: [{ conditions: [{ object: 'selection', question_id: 43, option: '1' }], quota: { name: 'm', completes_goal: 200 } }] };
     const percentage = { ...nominal, targets: [{ ...nominal.targets[0], quota: { name: 'm', completes_goal_percentage: 50 } }] };
-    expect(feasibilityRequest({ ...tg, profiles: [nominal] }, '2001', now).profiling).toEqual({ profile_adjustment_type: 'nominal', profiles: [nominal] });
-    expect(profileAdjustmentType([percentage])).toBe('percentage');
-    expect(profileAdjustmentType([{ ...nominal, quotas_enabled: false, targets: [{ conditions: nominal.targets[0].conditions }] }])).toBe('percentage');
+    const withProfiling = { ...tg, profiles: [nominal], draft: { ...tg.draft, profiling: profilingOf([nominal]) } };
+    expect(feasibilityRequest(withProfiling, '2001', now).profiling).toEqual({ profile_adjustment_type: 'nominal', profiles: [nominal] });
+    expect(adjustmentTypeOf([percentage])).toBe('percentage');
+    expect(adjustmentTypeOf([{ ...nominal, quotas_enabled: false, targets: [{ conditions: nominal.targets[0].conditions }] }])).toBe('percentage');
+    // A template in the API takes percentages only, with or without own profiles.
+    expect(profilingOf([], ['3f1c2a4e-3001-4c8e-9d2b-000000003001'])).toEqual({ profile_adjustment_type: 'percentage', template_id: '3f1c2a4e-3001-4c8e-9d2b-000000003001' });
   });
 
   it('is feasible when the filling goal is at most the suggested range\'s max (fewer than its min is deliverable too)', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { planStudy, isWrite } from '../../plan';
 import { holdsDesired, canonicalJson } from '../../plan/compare';
+import { profilingOf } from '../../plan/profiling';
 import type { DesiredStudy, DesiredTargetGroup, ObservedStudy, ObservedTargetGroup } from '../../plan/types';
 
 const timing = { jobPollInitialMs: 100, jobPollMaxMs: 1000, jobTimeoutMs: 60_000, launchRetries: 3, watchIntervalMs: 60_000 };
@@ -231,6 +232,81 @@ describe('planStudy', () => {
     const actions = planStudy(study([], { webhooks: hooks }), observed).actions.filter((a) => a.resource === 'webhook');
     expect(actions.map((a) => `${a.kind}:${a.key}`)).toEqual(['create:https://h.example.com/a', 'update:https://h.example.com/b', 'none:https://h.example.com/c']);
     expect(actions[1].changes).toEqual([{ field: 'compression', from: 'gzip', to: null }]);
+  });
+
+  describe('profiles, in the draft\'s profiling', () => {
+    const gender = (goal: number) => ({
+      object: 'regular', name: 'Gender', quotas_enabled: true,
+      targets: [
+        { text: 'Men', conditions: [{ object: 'selection', question_id: 43, option: '1' }], quota: { name: 'men', completes_goal: goal } },
+        { text: 'Women', conditions: [{ object: 'selection', question_id: 43, option: '2' }], quota: { name: 'women', completes_goal: 200 - goal } },
+      ],
+    });
+    const zip = { object: 'regular', name: 'Metro', quotas_enabled: false, targets: [{ conditions: [{ object: 'open_ended', question_id: 45, allow_all_values: false, open_ended_values: ['10001'] }] }] };
+    const profiled = (profiles: unknown[], templates: string[] = []) => {
+      const base = tg('us');
+      return tg('us', { profiles, draft: { ...base.draft, profiling: profilingOf(profiles, templates) } });
+    };
+    /** What GET TG answers for a draft: ids, texts and counters of its own, no `object` on targets, the quota's derived half. */
+    const answered = (profiling: ReturnType<typeof profilingOf>, templateProfiles: Record<string, unknown>[] = []) => ({
+      ...profiling,
+      profiles: [...templateProfiles, ...(profiling!.profiles ?? [])].map((p, i) => ({
+        ...p,
+        id: `P${i}`,
+        description: 'What is your gender?',
+        targets: (p.targets as Record<string, unknown>[]).map(({ object: _object, quota, ...t }, j) => ({
+          ...t,
+          id: `T${i}${j}`,
+          text: 'label',
+          ...(quota ? { quota: { ...(quota as object), completes_goal_percentage: 50, quota_nominal: 100, completes: 0, prescreens: 0 } } : {}),
+        })),
+      })),
+    });
+
+    it('a new draft carries them in its create call: no separate profiles write', () => {
+      const plan = planStudy(study([profiled([gender(100), zip])]), empty);
+      expect(plan.actions.filter((a) => a.resource === 'profiles')).toEqual([]);
+      expect(plan.actions.find((a) => a.resource === 'target_group')).toMatchObject({ kind: 'create', reason: 'new draft target group with its profiles inline' });
+    });
+
+    it('re-apply writes nothing when the draft\'s profiling holds them (a template\'s profiles beside them too)', () => {
+      const desired = profiled([gender(100), zip]);
+      const observed = observedTg(desired, { fields: { ...desired.draft, profiling: answered(desired.draft.profiling as ReturnType<typeof profilingOf>) } });
+      const plan = planStudy(study([desired]), { ...empty, project: { id: 'p1', fields: study([]).project }, targetGroups: { us: observed } });
+      expect(plan.actions.filter(isWrite)).toEqual([expect.objectContaining({ kind: 'launch' })]);
+      const shares = gender(100);
+      const pct = { ...shares, targets: shares.targets.map((t) => ({ ...t, quota: { name: t.quota.name, completes_goal_percentage: 50 } })) };
+      const withTemplate = profiled([pct], ['3f1c2a4e-3001-4c8e-9d2b-000000000001']);
+      const fromTemplate = { object: 'regular', name: 'Age', quotas_enabled: false, targets: [{ conditions: [{ object: 'range', question_id: 42, min: 18, max: 34 }] }] };
+      const held = observedTg(withTemplate, { fields: { ...withTemplate.draft, profiling: answered(withTemplate.draft.profiling as ReturnType<typeof profilingOf>, [fromTemplate]) } });
+      expect(planStudy(study([withTemplate]), { ...empty, targetGroups: { us: held } }).actions.filter((a) => a.resource === 'target_group')).toEqual([
+        expect.objectContaining({ kind: 'none' }),
+      ]);
+    });
+
+    it('updates the draft when its profiling differs, naming the field', () => {
+      const before = profiled([gender(100)]);
+      const after = profiled([gender(120)]);
+      const observed = observedTg(after, { fields: { ...after.draft, profiling: answered(before.draft.profiling as ReturnType<typeof profilingOf>) } });
+      const action = planStudy(study([after]), { ...empty, targetGroups: { us: observed } }).actions.find((a) => a.resource === 'target_group');
+      expect(action).toMatchObject({ kind: 'update', reason: 'update profiling' });
+    });
+
+    it('a launched target group: manage-profiles when its profiling shows and differs; not compared when it does not show', () => {
+      const after = profiled([gender(120)]);
+      const shown = observedTg(after, { status: 'live', fields: { ...after.draft, profiling: answered(profiled([gender(100)]).draft.profiling as ReturnType<typeof profilingOf>) } });
+      const actions = planStudy(study([after]), { ...empty, targetGroups: { us: shown } }).actions;
+      expect(actions.find((a) => a.resource === 'profiles')).toMatchObject({ kind: 'update', reason: 'replace the profiles of the live target group with manage-profiles' });
+      expect(actions.find((a) => a.resource === 'target_group')).toMatchObject({ kind: 'none' });
+      const { profiling: _profiling, ...withoutProfiling } = after.draft;
+      const hidden = observedTg(after, { status: 'live', fields: withoutProfiling });
+      expect(planStudy(study([after]), { ...empty, targetGroups: { us: hidden } }).actions.find((a) => a.resource === 'profiles')).toMatchObject({
+        kind: 'none',
+        reason: 'not compared: the profiles of a live target group cannot be read',
+      });
+      const completed = observedTg(after, { status: 'completed', fields: shown.fields });
+      expect(planStudy(study([after]), { ...empty, targetGroups: { us: completed } }).actions.find((a) => a.resource === 'profiles')).toMatchObject({ kind: 'blocked' });
+    });
   });
 
   it('is deterministic: the same inputs give the same plan', () => {

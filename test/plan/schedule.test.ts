@@ -98,7 +98,7 @@ describe('scheduleStudy', () => {
     expect(s.targetGroups[0].launch.reason).toMatch(/new draft with nothing to write before its launch/);
   });
 
-  it('gives the study a target group that joins an exclusion group, and its own workflow one with lists, profiles or a manual launch', () => {
+  it('gives the study a target group that joins an exclusion group, and its own workflow one with lists or a manual launch; profiles travel in the draft', () => {
     const desired = studyOf(
       [
         tgOf('grouped', { exclusionGroups: ['waves'] }),
@@ -109,10 +109,10 @@ describe('scheduleStudy', () => {
       { exclusionGroups: [{ name: 'waves', title: 'Waves', targetGroups: ['grouped'] }] },
     );
     const s = schedule(desired);
-    expect(launcher(s)).toEqual({ grouped: 'study', listed: 'target_group', profiled: 'target_group', manual: 'target_group' });
+    expect(launcher(s)).toEqual({ grouped: 'study', listed: 'target_group', profiled: 'draft_batch', manual: 'target_group' });
     expect(s.memberships).toEqual([{ group: 'waves', add: ['grouped'], remove: [] }]);
     expect(s.exclusionGroups).toEqual(['waves']);
-    expect(s.gateReads).toEqual(['grouped']);
+    expect(s.gateReads).toEqual(['grouped', 'profiled']);
     expect(s.targetGroups.find((t) => t.key === 'listed')?.launch.reason).toMatch(/first has to upload 3 IDs to the RSID exclusion list/);
     expect(s.targetGroups.find((t) => t.key === 'manual')?.launch.reason).toMatch(/approve/);
   });

@@ -21,6 +21,7 @@ import {
 } from '../../plan/server-checks';
 import type { DesiredTargetGroup } from '../../plan/types';
 import { gateFailures, readFeasibility } from '../../plan/launch-gates';
+import { profilingOf, wireProfile } from '../../plan/profiling';
 
 const timing = { jobPollInitialMs: 100, jobPollMaxMs: 1000, jobTimeoutMs: 60_000, launchRetries: 3, watchIntervalMs: 60_000 };
 const NOW = Date.parse('2026-03-02T12:00:00Z');
@@ -31,14 +32,17 @@ const GENDER = {
   quotas_enabled: true,
   targets: [
     { text: 'Men', conditions: [{ object: 'selection', question_id: 43, option: '1' }], quota: { name: 'men', completes_goal_percentage: 50 } },
-    { text: 'Women', conditions: [{ object: 'selection', question_id: 43, option: '2' }], quota: { name: 'women', completes_goal: 100 } },
+    { text: 'Women', conditions: [{ object: 'selection', question_id: 43, option: '2' }], quota: { name: 'women', completes_goal_percentage: 50 } },
   ],
 };
 
 function tg(patch: Partial<DesiredTargetGroup> = {}, launch: Partial<DesiredTargetGroup['launch']> = {}): DesiredTargetGroup {
+  const draft = { locale: 'en_US', expected_incidence_rate: 0.5, expected_length_of_interview_minutes: 10, filling_goal: 200, project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001', collects_pii: false };
+  // As plan/desired.ts builds it: the draft carries the profiles (and a template in the API) in its profiling.
+  const profiling = profilingOf(patch.profiles ?? [], patch.profileTemplateIds ?? []);
   return {
     key: 'panel',
-    draft: { locale: 'en_US', expected_incidence_rate: 0.5, expected_length_of_interview_minutes: 10, filling_goal: 200, project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001', collects_pii: false },
+    draft: profiling ? { ...draft, profiling } : draft,
     idLists: {},
     exclusionGroups: [],
     launch: { mode: 'auto', requireFeasible: true, ...launch },
@@ -65,7 +69,7 @@ describe('profiles check', () => {
     expect(check.details).toEqual([
       'profile gender (regular, quotas)',
       '  Men: 43 "Geschlecht?" [What is your gender?] = 1 "Männlich" [Male] — quota men 50%, 100 completes',
-      '  Women: 43 "Geschlecht?" [What is your gender?] = 2 "Weiblich" [Female] — quota women 100 completes',
+      '  Women: 43 "Geschlecht?" [What is your gender?] = 2 "Weiblich" [Female] — quota women 50%, 100 completes',
     ]);
   });
 
@@ -89,11 +93,15 @@ describe('profiles check', () => {
     expect(validationRequest(tg())).toBeUndefined();
   });
 
-  it('validates remote templates with the locale and filling goal', () => {
-    expect(validationRequest(tg({ profiles: [], profileTemplateIds: ['tpl_parents'] }))).toEqual({
-      profiles: [],
-      extra: { locale: 'en_US', filling_goal: 200, profile_template_ids: ['tpl_parents'] },
-    });
+  it('validates the own profiles with the locale and completes goal (ValidateProfilesRequestV3 takes no template)', () => {
+    expect(validationRequest(tg({ profiles: [], profileTemplateIds: ['0b7c3f6e-5a41-4c1e-9a6d-1f2e3d4c5b02'] }))).toBeUndefined();
+    const request = validationRequest(tg({ profiles: [GENDER], profileTemplateIds: ['0b7c3f6e-5a41-4c1e-9a6d-1f2e3d4c5b02'] }));
+    expect(request).toEqual({ locale: 'en_US', completes_goal: 200, profiling: { profile_adjustment_type: 'percentage', profiles: [expect.objectContaining({ name: 'gender' })] } });
+    // The wire shape: no labels of the study file's own.
+    expect(request!.profiling.profiles[0].targets).toEqual([
+      { conditions: [{ object: 'selection', question_id: 43, option: '1' }], quota: { name: 'men', completes_goal_percentage: 50 } },
+      { conditions: [{ object: 'selection', question_id: 43, option: '2' }], quota: { name: 'women', completes_goal_percentage: 50 } },
+    ]);
   });
 });
 
@@ -179,7 +187,9 @@ describe('supplier distribution check', () => {
     expect(distributionCheck(tg(), failed('HTTP 400 bad_request'), [101])).toMatchObject({ outcome: 'unavailable', summary: 'unavailable: HTTP 400 bad_request' });
     expect(distributionCheck(tg(), undefined, [])).toMatchObject({ outcome: 'skipped' });
     expect(distributionRequest(tg(), [])).toBeUndefined();
-    expect(distributionRequest(tg({ profiles: [GENDER] }), [101])).toEqual({ locale: 'en_US', filling_goal: 200, supplier_ids: [101], profiles: [GENDER] });
+    // The profiles as the wire carries them (no labels of the study file's own).
+    expect(distributionRequest(tg({ profiles: [GENDER] }), [101])).toEqual({ locale: 'en_US', filling_goal: 200, supplier_ids: [101], profiles: [wireProfile(GENDER)] });
+    expect(wireProfile(GENDER).targets).not.toContainEqual(expect.objectContaining({ text: 'Men' }));
   });
 });
 
@@ -231,12 +241,14 @@ describe('conditions with question texts', () => {
   it('writes each condition kind, with the ids alone when the texts are unknown', () => {
     expect(conditionText({ object: 'range', question_id: 42, min: 18, max: 34 }, byId)).toBe('42 "What is your age?" in 18–34');
     expect(conditionText({ object: 'selection', question_id: 43, option: '9' }, byId)).toBe('43 "Geschlecht?" [What is your gender?] = 9 (unknown option)');
-    expect(conditionText({ object: 'zip_code', question_id: 45, zip_codes: ['1', '2', '3', '4', '5', '6'] }, undefined)).toBe('45 zip codes 1, 2, 3, 4, 5, … (6)');
-    expect(conditionText({ object: 'open_ended', question_id: 9001, values: ['acme'] }, undefined)).toBe('9001 answers "acme"');
+    expect(conditionText({ object: 'open_ended', question_id: 45, allow_all_values: false, open_ended_values: ['1', '2', '3', '4', '5', '6'] }, undefined)).toBe('45 answers "1", "2", "3", "4", "5", … (6)');
+    expect(conditionText({ object: 'open_ended', question_id: 9001, allow_all_values: false, open_ended_values: ['acme'] }, undefined)).toBe('9001 answers "acme"');
+    expect(conditionText({ object: 'open_ended', question_id: 9001, allow_all_values: true, open_ended_values: [] }, undefined)).toBe('9001 any answer');
   });
 
-  it('collects every question id of the profiles, open-ended groups included', () => {
-    const desired = tg({ profiles: [GENDER, { object: 'regular', name: 'oe', open_ended_group: { name: 'g', question_ids: [9002, 9001] }, targets: [{ conditions: [{ object: 'range', question_id: 42, min: 1, max: 2 }] }] }] });
+  it('collects every question id of the profiles, grouped open-ended questions included', () => {
+    const open = (id: number) => ({ object: 'open_ended', question_id: id, allow_all_values: true, open_ended_values: [] });
+    const desired = tg({ profiles: [GENDER, { object: 'regular', name: 'oe', targets: [{ conditions: [open(9002), open(9001)] }, { conditions: [{ object: 'range', question_id: 42, min: 1, max: 2 }] }] }] });
     expect(profileQuestionIds(desired)).toEqual([42, 43, 9001, 9002]);
   });
 });

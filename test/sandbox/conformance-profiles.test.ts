@@ -21,11 +21,13 @@ const gender = (overrides: Record<string, unknown> = {}) => ({
   name: 'Gender',
   quotas_enabled: true,
   targets: [
-    { id: 'm', conditions: [{ object: 'selection', question_id: 43, option: '1' }], quota: { completes_goal_percentage: 50 } },
+    { id: 'm', conditions: [{ object: 'selection', question_id: 43, option: '1' }], quota: { completes_goal: 100 } },
     { id: 'f', conditions: [{ object: 'selection', question_id: 43, option: '2' }], quota: { completes_goal: 100 } },
   ],
   ...overrides,
 });
+/** Gender with percentage quotas (a percentage profiling). */
+const genderShares = () => gender({ targets: gender().targets.map((t) => ({ ...t, quota: { completes_goal_percentage: 50 } })) });
 const kids = () => ({
   object: 'regular',
   id: 'kids',
@@ -44,18 +46,36 @@ const legacyGender = () => ({
   ],
   grouped: [],
 });
+const zipCodes = (values: string[]) => ({ object: 'open_ended', question_id: 45, allow_all_values: false, open_ended_values: values });
+const nominal = (...profiles: unknown[]) => ({ profile_adjustment_type: 'nominal', profiles });
+const percentage = (...profiles: unknown[]) => ({ profile_adjustment_type: 'percentage', profiles });
+const TEMPLATE = '0b7c3f6e-5a41-4c1e-9a6d-1f2e3d4c5b01';
 
 async function draft(version = V_NEW, overrides: Record<string, unknown> = {}) {
   return api.projectWithTargetGroup(overrides, { version });
 }
 
+/** A draft's profiles travel in its own `profiling`: PUT the draft with it. */
+function setProfiling(tgPath: string, profiling: unknown, overrides: Record<string, unknown> = {}, version = V_NEW) {
+  return api.req('PUT', tgPath, { body: { ...draftBody(overrides), profiling }, version });
+}
+
+async function profilingOf(tgPath: string) {
+  return (await api.req('GET', tgPath)).body.profiling;
+}
+
 async function launch(tgPath: string) {
-  const update = await api.req('GET', tgPath);
-  const body = { ...update.body };
   const res = await api.req('POST', `${tgPath}/fielding-run-jobs/launch-from-draft`, { body: { end_fielding_at: '2099-01-01T00:00:00Z' } });
   expect(res.status, res.text).toBe(201);
   await api.waitForJob(res.headers.get('location')!);
-  return body;
+}
+
+/** The reference's ValidationErrorResponseDemographics, with the data-validation names it lists. */
+function expectDemographics(res: { status: number; body: any; text: string }, reasons: string[]) {
+  expect(res.status, res.text).toBe(422);
+  expect(res.body).toMatchObject({ object: 'unprocessable_entity_error', title: 'profile request validation' });
+  expect(res.body.detail).toMatch(/^Validation error/);
+  expect(res.body.invalid_params.map((p: { reason: string }) => p.reason)).toEqual(reasons);
 }
 
 describe('Profiles › validate (POST P/profiles/validate)', () => {
@@ -63,144 +83,212 @@ describe('Profiles › validate (POST P/profiles/validate)', () => {
 
   it('answers 204 for a valid set and changes nothing', async () => {
     const before = await api.state();
-    const res = await validate({ locale: 'eng_us', filling_goal: 200, profiles: [gender(), kids()] });
-    expect(res.status).toBe(204);
+    const res = await validate({ locale: 'eng_us', completes_goal: 200, profiling: nominal(gender(), kids()) });
+    expect(res.status, res.text).toBe(204);
     expect(res.text).toBe('');
     expect(await api.state()).toEqual(before);
+    expect((await validate({ locale: 'eng_us', completes_goal: 200, profiling: percentage(genderShares()) })).status).toBe(204);
   });
 
-  it('rejects duplicate selection or range conditions with 422 duplicate_condition', async () => {
+  it('rejects duplicate selection or range conditions with 422 in the reference\'s validation-error shape', async () => {
     const duplicate = gender();
     duplicate.targets[1].conditions = [{ object: 'selection', question_id: 43, option: '1' }];
-    const res = await validate({ locale: 'eng_us', filling_goal: 200, profiles: [duplicate] });
-    expect(res.status).toBe(422);
-    expect(res.body.object).toBe('duplicate_condition');
-    expect(paramNames(res)).toEqual(['profiles[0].targets[1].conditions[0]']);
-    const ranges = { object: 'regular', name: 'Age', quotas_enabled: false, targets: [{ conditions: [{ object: 'range', question_id: 42, min: 18, max: 30 }, { object: 'range', question_id: 42, min: 18, max: 30 }] }] };
-    expect((await validate({ locale: 'eng_us', profiles: [ranges] })).body.object).toBe('duplicate_condition');
+    const res = await validate({ locale: 'eng_us', completes_goal: 200, profiling: nominal(duplicate) });
+    expectDemographics(res, ['duplicate_condition_039']);
+    expect(res.body.invalid_params[0]).toMatchObject({ error_type: 'data_validation_error', name: 'profile_validation_error_039' });
+    expect(res.body.invalid_params[0].detail).toMatch(/^profiles\[0\]\.targets\[1\]\.conditions\[0\]/);
+    const ranges = { object: 'regular', name: 'Age', quotas_enabled: false, targets: [{ object: 'nominal', conditions: [{ object: 'range', question_id: 42, min: 18, max: 30 }, { object: 'range', question_id: 42, min: 18, max: 30 }] }] };
+    expectDemographics(await validate({ locale: 'eng_us', completes_goal: 200, profiling: percentage(ranges) }), ['duplicate_condition_039']);
   });
 
-  it('accepts duplicate zip codes (they are removed silently)', async () => {
-    const zip = { object: 'regular', name: 'Zip', quotas_enabled: false, targets: [{ conditions: [{ object: 'zip_code', question_id: 45, zip_codes: ['10001', '10001', '10002'] }] }] };
-    expect((await validate({ locale: 'eng_us', profiles: [zip] })).status).toBe(204);
+  it('accepts duplicate zip codes (open-ended values, removed silently); there is no zip_code condition kind', async () => {
+    const zip = { object: 'regular', name: 'Zip', quotas_enabled: false, targets: [{ conditions: [zipCodes(['10001', '10001', '10002'])] }] };
+    expect((await validate({ locale: 'eng_us', completes_goal: 200, profiling: percentage(zip) })).status).toBe(204);
+    const all = { ...zip, targets: [{ conditions: [{ object: 'open_ended', question_id: 45, allow_all_values: true, open_ended_values: null }] }] };
+    expect((await validate({ locale: 'eng_us', completes_goal: 200, profiling: percentage(all) })).status).toBe(204);
+    const old = { ...zip, targets: [{ conditions: [{ object: 'zip_code', question_id: 45, zip_codes: ['10001'] }] }] };
+    const refused = await validate({ locale: 'eng_us', completes_goal: 200, profiling: percentage(old) });
+    expect(refused.status).toBe(400);
+    expect(paramNames(refused)).toEqual(['object']);
+    const mismatched = { ...zip, targets: [{ conditions: [{ object: 'open_ended', question_id: 45, allow_all_values: true, open_ended_values: ['10001'] }] }] };
+    expect(paramNames(await validate({ locale: 'eng_us', completes_goal: 200, profiling: percentage(mismatched) }))).toEqual(['open_ended_values']);
   });
 
-  it('answers 400 naming the new field for a renamed-away field in 2025-12-18, and accepts the old names before', async () => {
-    const res = await validate({ locale: 'eng_us', filling_goal: 200, profiles: [legacyGender()] });
+  it('refuses nominal and percentage quotas mixed, and quotas that do not match the adjustment type (422)', async () => {
+    const mixed = gender({ targets: [gender().targets[0], { ...gender().targets[1], quota: { completes_goal_percentage: 50 } }] });
+    expectDemographics(await validate({ locale: 'eng_us', completes_goal: 200, profiling: nominal(mixed) }), ['nominal_adjustment_cannot_have_percentage_042']);
+    expectDemographics(await validate({ locale: 'eng_us', completes_goal: 200, profiling: percentage(gender()) }), ['percentage_adjustment_cannot_have_nominal_043', 'percentage_adjustment_cannot_have_nominal_043']);
+  });
+
+  it('answers 400 naming the new field for a renamed-away field in 2025-12-18, and accepts the old body before', async () => {
+    const res = await validate({ locale: 'eng_us', completes_goal: 200, profiling: percentage(legacyGender()) });
     expect(res.status).toBe(400);
-    expect(res.body.object).toBe('bad_request');
     expect(res.body.invalid_params).toContainEqual({ name: 'ungrouped', reason: 'renamed to target in 2025-12-18' });
-    const quota = gender();
+    const quota = genderShares();
     (quota.targets[0].quota as Record<string, unknown>) = { quota_percentage: 50 };
-    expect((await validate({ locale: 'eng_us', filling_goal: 200, profiles: [quota] })).body.invalid_params).toEqual([{ name: 'quota_percentage', reason: 'renamed to completes_goal_percentage in 2025-12-18' }]);
-    expect((await validate({ locale: 'eng_us', filling_goal: 200, profiles: [], interlocked_profiles: [] })).body.invalid_params[0].name).toBe('interlocked_profiles');
+    expect((await validate({ locale: 'eng_us', completes_goal: 200, profiling: percentage(quota) })).body.invalid_params).toEqual([{ name: 'quota_percentage', reason: 'renamed to completes_goal_percentage in 2025-12-18' }]);
+    expect(paramNames(await validate({ locale: 'eng_us', filling_goal: 200, profiles: [gender()] }))).toEqual(['filling_goal', 'profiles', 'completes_goal', 'profiling']);
     expect((await validate({ locale: 'eng_us', filling_goal: 200, profiles: [legacyGender()] }, V_MID)).status).toBe(204);
     expect((await validate({ locale: 'eng_us', filling_goal: 200, profiles: [gender()] }, V_OLD)).status).toBe(400);
   });
 
-  it('needs a locale (or a target group), takes the target group\'s locale and filling goal, and applies templates', async () => {
-    expect(paramNames(await validate({ profiles: [gender()] }))).toEqual(['locale']);
-    const { tg } = await draft();
-    const viaGroup = await validate({ target_group_id: tg.id, profiles: [gender({ targets: gender().targets.map((t) => ({ ...t, quota: { completes_goal: 50 } })) })] });
-    expect(viaGroup.status).toBe(422);
-    expect(viaGroup.body.object).toBe('quota_sum_below_filling_goal');
-    expect((await validate({ target_group_id: 'tg_missing', profiles: [] })).status).toBe(404);
-    expect((await validate({ locale: 'eng_us', filling_goal: 500, profiles: [kids()], profile_template_ids: ['tpl_gen_pop_age_gender'] })).status).toBe(204);
-    expect((await validate({ locale: 'eng_us', profiles: [], profile_template_ids: ['nope'] })).body.object).toBe('unknown_profile_template');
+  it('needs locale, completes_goal and profiling; takes no template', async () => {
+    expect(paramNames(await validate({ profiling: nominal(gender()) }))).toEqual(['locale', 'completes_goal']);
+    expect(paramNames(await validate({ locale: 'eng_us', completes_goal: 200, profiling: { ...percentage(kids()), template_id: TEMPLATE } }))).toEqual(['profiling.template_id']);
+    const short = gender({ targets: gender().targets.map((t) => ({ ...t, quota: { completes_goal: 50 } })) });
+    expectDemographics(await validate({ locale: 'eng_us', completes_goal: 200, profiling: nominal(short) }), ['incorrect_sum_of_nominal_010']);
   });
 });
 
-describe('Profiles › manage-profiles (apply-profiles before 2025-12-18)', () => {
-  it('replaces every profile of a draft and shows them on the target group', async () => {
-    const { tgPath } = await draft();
-    const first = await api.req('POST', `${tgPath}/profiles/manage-profiles`, { body: { profiles: [gender(), kids()] } });
-    expect(first.status, first.text).toBe(200);
-    expect(first.body.profiles.map((p: { id: string }) => p.id)).toEqual(['gender', 'kids']);
-    expect(first.body.profiles[0].targets[0].quota).toEqual({ name: 'Male', completes_goal_percentage: 50, completes_goal: 100, quota_nominal: 100, completes: 0, prescreens: 0 });
-    const second = await api.req('POST', `${tgPath}/profiles/manage-profiles`, { body: { profiles: [kids()] } });
-    expect(second.body.profiles.map((p: { id: string }) => p.id)).toEqual(['kids']);
-    expect((await api.req('GET', tgPath)).body.profiles.map((p: { id: string }) => p.id)).toEqual(['kids']);
+describe('Profiles › a draft\'s profiling (create and update carry it)', () => {
+  it('a draft with profiles is one create call; GET shows its profiling in the reference\'s shape', async () => {
+    const { tgPath, tg } = await draft(V_NEW, { profiling: nominal(gender(), kids()) });
+    expect(tg.profiling.profile_adjustment_type).toBe('nominal');
+    expect(tg.profiling.profiles.map((p: { id: string }) => p.id)).toEqual(['gender', 'kids']);
+    expect(tg.profiling.profiles[0].targets[0].quota).toEqual({ name: 'Male', completes_goal_percentage: 50, completes_goal: 100, quota_nominal: 100, completes: 0, prescreens: 0 });
+    expect(tg).not.toHaveProperty('profiles');
+    expect(tg.profiling.profiles[0]).not.toHaveProperty('open_ended_group');
+    expect((await setProfiling(tgPath, nominal(kids()))).status).toBe(204);
+    expect((await profilingOf(tgPath)).profiles.map((p: { id: string }) => p.id)).toEqual(['kids']);
+    // An update without profiling keeps it; null removes it.
+    expect((await api.req('PUT', tgPath, { body: draftBody({ name: 'Adults renamed' }) })).status).toBe(204);
+    expect((await profilingOf(tgPath)).profiles).toHaveLength(1);
+    expect((await setProfiling(tgPath, null)).status).toBe(204);
+    // A draft without profiles answers without `profiling` (fields without a value are left out).
+    expect(await profilingOf(tgPath)).toBeUndefined();
   });
 
-  it('stores zip codes without duplicates', async () => {
+  it('stores zip codes (open-ended values of the postal-code question) without duplicates, and every answer with allow_all_values', async () => {
     const { tgPath } = await draft();
-    const zip = { object: 'regular', name: 'Zip', quotas_enabled: false, targets: [{ conditions: [{ object: 'zip_code', question_id: 45, zip_codes: ['10001', '10001', ' 10002'] }] }] };
-    const res = await api.req('POST', `${tgPath}/profiles/manage-profiles`, { body: { profiles: [zip] } });
-    expect(res.body.profiles[0].targets[0].conditions[0].zip_codes).toEqual(['10001', '10002']);
+    const zip = { object: 'regular', name: 'Zip', quotas_enabled: false, targets: [{ object: 'nominal', conditions: [zipCodes(['10001', '10001', ' 10002'])] }] };
+    expect((await setProfiling(tgPath, percentage(zip))).status).toBe(204);
+    expect((await profilingOf(tgPath)).profiles[0].targets[0].conditions[0]).toEqual({ object: 'open_ended', question_id: 45, allow_all_values: false, open_ended_values: ['10001', '10002'] });
+    const brands = { object: 'regular', name: 'Brand', quotas_enabled: false, targets: [{ conditions: [{ object: 'open_ended', question_id: 9001, allow_all_values: true, open_ended_values: [] }] }] };
+    expect((await setProfiling(tgPath, percentage(brands))).status).toBe(204);
+    expect((await profilingOf(tgPath)).profiles[0].targets[0].conditions[0]).toEqual({ object: 'open_ended', question_id: 9001, allow_all_values: true, open_ended_values: [] });
   });
 
-  it('a rejected set changes nothing', async () => {
+  it('groups several open-ended questions listed in the targets of one regular profile', async () => {
     const { tgPath } = await draft();
-    await api.req('POST', `${tgPath}/profiles/manage-profiles`, { body: { profiles: [kids()] } });
+    const grouped = {
+      object: 'regular', name: 'Brand and occupation', quotas_enabled: false,
+      targets: [{ conditions: [{ object: 'open_ended', question_id: 9001, allow_all_values: false, open_ended_values: ['acme'] }, { object: 'open_ended', question_id: 9002, allow_all_values: false, open_ended_values: ['nurse'] }] }],
+    };
+    const res = await setProfiling(tgPath, percentage(grouped));
+    expect(res.status, res.text).toBe(204);
+    expect((await profilingOf(tgPath)).profiles[0].description).toBe('Brand and occupation');
+    const withGroupField = await setProfiling(tgPath, percentage({ ...grouped, open_ended_group: { name: 'g', question_ids: [9001, 9002] } }));
+    expect(paramNames(withGroupField)).toEqual(['open_ended_group']);
+  });
+
+  it('a template alone or with own profiles takes percentage only; mixed quotas are refused; a refused body changes nothing', async () => {
+    const { tgPath } = await draft();
+    expect((await setProfiling(tgPath, { profile_adjustment_type: 'percentage', template_id: TEMPLATE })).status).toBe(204);
+    expect((await profilingOf(tgPath))).toMatchObject({ template_id: TEMPLATE, profile_adjustment_type: 'percentage' });
+    expect((await setProfiling(tgPath, { ...percentage(kids()), template_id: TEMPLATE }, { filling_goal: 500 })).status).toBe(204);
+    expect((await profilingOf(tgPath)).profiles).toHaveLength(3);
     const before = await api.state();
+    const nominalTemplate = await setProfiling(tgPath, { ...nominal(gender()), template_id: TEMPLATE });
+    expect([nominalTemplate.status, nominalTemplate.body.object]).toEqual([422, 'template_adjustment']);
+    expect((await setProfiling(tgPath, { profile_adjustment_type: 'percentage', template_id: '0b7c3f6e-5a41-4c1e-9a6d-1f2e3d4c5b99' })).status).toBe(422);
+    const mixed = gender({ targets: [gender().targets[0], { ...gender().targets[1], quota: { completes_goal_percentage: 50 } }] });
+    expect((await setProfiling(tgPath, nominal(mixed))).body.object).toBe('nominal_with_percentage');
     const bad = gender();
     bad.targets[0].conditions[0].option = '99';
-    const res = await api.req('POST', `${tgPath}/profiles/manage-profiles`, { body: { profiles: [bad] } });
-    expect(res.status).toBe(422);
-    expect(res.body.object).toBe('unknown_option');
+    expect((await setProfiling(tgPath, nominal(bad))).body.object).toBe('unknown_option');
     expect(await api.state()).toEqual(before);
   });
 
-  it('is 404 under the old name in 2025-12-18 and under the new name before; the old name works in older versions', async () => {
+  it('older versions have no profiling on the draft; recontact studies refuse it; a group without locale cannot be profiled', async () => {
+    const old = await draft(V_MID);
+    const refused = await setProfiling(old.tgPath, nominal(kids()), {}, V_MID);
+    expect(refused.status).toBe(400);
+    expect(paramNames(refused)).toEqual(['profiling']);
+    const recontact = await draft(V_NEW, { study_type_code: 'recontact', allocations: { template_id: 'recontact-global' } });
+    const noProfiling = await setProfiling(recontact.tgPath, nominal(kids()), { study_type_code: 'recontact', allocations: { template_id: 'recontact-global' } });
+    expect([noProfiling.status, noProfiling.body.object]).toEqual([422, 'profiling_not_supported']);
+    // From 2025-12-18 a draft always has a locale (the reference requires it); an older version's may not.
+    const noLocale = await draft(V_MID, { locale: null });
+    expect((await api.req('POST', `${noLocale.tgPath}/profiles/apply-profiles`, { body: { profiles: [] }, version: V_MID })).body.object).toBe('locale_required');
+  });
+
+  it('a new filling goal keeps the quota percentages and recomputes the goals', async () => {
+    const { tgPath } = await draft();
+    expect((await setProfiling(tgPath, percentage(genderShares()))).status).toBe(204);
+    const res = await api.req('PUT', tgPath, { body: draftBody({ filling_goal: 400 }) });
+    expect(res.status, res.text).toBe(204);
+    await sb.events.idle();
+    const quotas = (await profilingOf(tgPath)).profiles[0].targets.map((t: { quota: { completes_goal: number } }) => t.quota.completes_goal);
+    expect(quotas).toEqual([200, 200]);
+  });
+});
+
+describe('Profiles › manage-profiles (launched target groups; apply-profiles before 2025-12-18)', () => {
+  const manage = (tgPath: string, body: unknown, version = V_NEW) => api.req('POST', `${tgPath}/profiles/manage-profiles`, { body, version });
+
+  it('replaces every profile of a launched target group with {completes_goal, profiling} and answers 201 ProfilesResponseV3', async () => {
+    const { tgPath, tg } = await draft(V_NEW, { live_url: 'https://s.example/x', profiling: nominal(gender()) });
+    await launch(tgPath);
+    const res = await manage(tgPath, { completes_goal: 300, profiling: percentage(genderShares(), kids()) });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.locale).toBe('eng_us');
+    expect(res.body.completes_goal).toBe(300);
+    expect(res.body.profiles.map((p: { id: string }) => p.id)).toEqual(['gender', 'kids']);
+    expect(res.body.profiles[0].targets[0].quota).toMatchObject({ completes_goal_percentage: 50, completes_goal: 150 });
+    const stored = sb.services.store.data.target_groups[tg.id] as any;
+    expect(stored.profiles.map((p: { id: string }) => p.id)).toEqual(['gender', 'kids']);
+    expect(stored.filling_goal).toBe(300);
+  });
+
+  it('a draft is refused (its profiles travel in its profiling); a rejected set changes nothing', async () => {
+    const { tgPath } = await draft();
+    const refused = await manage(tgPath, { completes_goal: 200, profiling: nominal(gender()) });
+    expect([refused.status, refused.body.object]).toEqual([422, 'invalid_state_error']);
+    const launched = await draft(V_NEW, { live_url: 'https://s.example/x', profiling: percentage(kids()) });
+    await launch(launched.tgPath);
+    const before = await api.state();
+    const bad = gender();
+    bad.targets[0].conditions[0].option = '99';
+    expectDemographics(await manage(launched.tgPath, { completes_goal: 200, profiling: nominal(bad) }), ['not_supported_question_option_020']);
+    expect(paramNames(await manage(launched.tgPath, { profiles: [kids()] }))).toEqual(['profiles', 'completes_goal', 'profiling']);
+    expect(await api.state()).toEqual(before);
+  });
+
+  it('is 404 under the old name in 2025-12-18 and under the new name before; the old name works on drafts in older versions', async () => {
     const { tgPath } = await draft(V_MID);
     expect((await api.req('POST', `${tgPath}/profiles/apply-profiles`, { body: { profiles: [] } })).status).toBe(404);
-    expect((await api.req('POST', `${tgPath}/profiles/manage-profiles`, { body: { profiles: [] }, version: V_MID })).status).toBe(404);
+    expect((await manage(tgPath, { profiles: [] }, V_MID)).status).toBe(404);
     const res = await api.req('POST', `${tgPath}/profiles/apply-profiles`, { body: { profiles: [legacyGender()] }, version: V_MID });
     expect(res.status, res.text).toBe(200);
     expect(res.body.profiles[0].ungrouped[0].quota).toEqual({ name: 'Male', quota_percentage: 50, filling_goal: 100, quota_nominal: 100, completes: 0, prescreens: 0 });
     expect(res.body.interlocked_profiles).toEqual([]);
-    // The same profiles read with 2025-12-18 use the new names.
-    const current = (await api.req('GET', tgPath)).body.profiles[0];
+    // The same profiles read with 2025-12-18 are the draft's profiling, in the new names.
+    const current = (await profilingOf(tgPath)).profiles[0];
     expect(current.object).toBe('regular');
     expect(current.targets.map((t: { id: string }) => t.id)).toEqual(['m', 'f']);
     // Old-version reads of the target group show the old shape.
     expect((await api.req('GET', tgPath, { version: V_OLD })).body.profiles[0]).toHaveProperty('ungrouped');
   });
 
-  it('forward-only: once written with 2025-12-18, older versions may not write the profiling', async () => {
+  it('forward-only: once the draft is written with 2025-12-18, older versions may not write the profiling', async () => {
     const { tgPath } = await draft(V_MID);
-    await api.req('POST', `${tgPath}/profiles/manage-profiles`, { body: { profiles: [kids()] } });
+    expect((await setProfiling(tgPath, percentage(kids()))).status).toBe(204);
     const res = await api.req('POST', `${tgPath}/profiles/apply-profiles`, { body: { profiles: [] }, version: V_MID });
     expect(res.status).toBe(400);
     expect(res.body.object).toBe('version_downgrade_not_allowed');
   });
 
-  it('only drafts; recontact studies refuse profiling; a group without locale cannot be profiled', async () => {
-    const { tgPath } = await draft(V_NEW, { live_url: 'https://s.example/x' });
-    await launch(tgPath);
-    const live = await api.req('POST', `${tgPath}/profiles/manage-profiles`, { body: { profiles: [kids()] } });
-    expect([live.status, live.body.object]).toEqual([422, 'invalid_state_error']);
-    const recontact = await draft(V_NEW, { study_type_code: 'recontact', allocations: { template_id: 'recontact-global' } });
-    const refused = await api.req('POST', `${recontact.tgPath}/profiles/manage-profiles`, { body: { profiles: [kids()] } });
-    expect([refused.status, refused.body.object]).toEqual([422, 'profiling_not_supported']);
-    // From 2025-12-18 a draft always has a locale (the reference requires it); an older version's may not.
-    const noLocale = await draft(V_MID, { locale: null });
-    expect((await api.req('POST', `${noLocale.tgPath}/profiles/apply-profiles`, { body: { profiles: [] }, version: V_MID })).body.object).toBe('locale_required');
-  });
-
   it('404 for a missing target group or project', async () => {
     const { project } = await draft();
-    expect((await api.req('POST', `${P()}/projects/${project.id}/target-groups/tg_nope/profiles/manage-profiles`, { body: { profiles: [] } })).status).toBe(404);
-    expect((await api.req('POST', `${P()}/projects/prj_nope/target-groups/tg_nope/profiles/manage-profiles`, { body: { profiles: [] } })).status).toBe(404);
-  });
-
-  it('a new filling goal keeps the quota percentages and recomputes the goals', async () => {
-    const { tgPath, tg } = await draft();
-    await api.req('POST', `${tgPath}/profiles/manage-profiles`, { body: { profiles: [gender()] } });
-    expect(tg.completes_goal).toBe(200);
-    // The draft as created (projectWithTargetGroup's draftBody), with the new goal.
-    const res = await api.req('PUT', tgPath, { body: draftBody({ filling_goal: 400 }) });
-    expect(res.status, res.text).toBe(204);
-    await sb.events.idle();
-    const quotas = (await api.req('GET', tgPath)).body.profiles[0].targets.map((t: { quota: { completes_goal: number } }) => t.quota.completes_goal);
-    expect(quotas).toEqual([200, 200]);
+    expect((await api.req('POST', `${P()}/projects/${project.id}/target-groups/tg_nope/profiles/manage-profiles`, { body: { completes_goal: 1, profiling: percentage(kids()) } })).status).toBe(404);
+    expect((await api.req('POST', `${P()}/projects/prj_nope/target-groups/tg_nope/profiles/manage-profiles`, { body: { completes_goal: 1, profiling: percentage(kids()) } })).status).toBe(404);
   });
 });
 
 describe('Profiles › blended profiles', () => {
   it('generate-blended-profile answers the set with the blended profile and saves nothing', async () => {
     const before = await api.state();
-    const res = await api.req('POST', `${P()}/drafts/generate-blended-profile`, { body: { locale: 'eng_us', filling_goal: 200, profiles: [gender(), kids()], profile_ids: ['gender', 'kids'] } });
+    const res = await api.req('POST', `${P()}/drafts/generate-blended-profile`, { body: { locale: 'eng_us', filling_goal: 200, profiles: [genderShares(), kids()], profile_ids: ['gender', 'kids'] } });
     expect(res.status, res.text).toBe(200);
     const blended = res.body.profiles[2];
     expect(blended).toMatchObject({ object: 'blended', profile_ids: ['gender', 'kids'], quotas_enabled: true });
@@ -215,12 +303,11 @@ describe('Profiles › blended profiles', () => {
   });
 
   it('create-blended-profile adds it to the draft (201); unknown sources are 422', async () => {
-    const { tgPath } = await draft();
-    await api.req('POST', `${tgPath}/profiles/manage-profiles`, { body: { profiles: [gender(), kids()] } });
+    const { tgPath } = await draft(V_NEW, { profiling: nominal(gender(), kids()) });
     const res = await api.req('POST', `${tgPath}/profiles/create-blended-profile`, { body: { profile_ids: ['gender', 'kids'], name: 'G×K', quotas_enabled: false } });
     expect(res.status, res.text).toBe(201);
     expect(res.body.profiles.map((p: { object: string }) => p.object)).toEqual(['regular', 'regular', 'blended']);
-    expect((await api.req('GET', tgPath)).body.profiles).toHaveLength(3);
+    expect((await profilingOf(tgPath)).profiles).toHaveLength(3);
     const before = await api.state();
     const bad = await api.req('POST', `${tgPath}/profiles/create-blended-profile`, { body: { profile_ids: ['gender', 'nope'] } });
     expect([bad.status, bad.body.object]).toEqual([422, 'invalid_blended_profile']);
@@ -244,16 +331,14 @@ describe('Profiles › update quotas (PUT TG/profiles/completes-goal)', () => {
   const path = (tgPath: string) => `${tgPath}/profiles/completes-goal`;
 
   it('200 on success; the other half of the quota follows', async () => {
-    const { tgPath } = await draft();
-    await api.req('POST', `${tgPath}/profiles/manage-profiles`, { body: { profiles: [gender()] } });
+    const { tgPath } = await draft(V_NEW, { profiling: nominal(gender()) });
     const res = await api.req('PUT', path(tgPath), { body: { profiles: [{ id: 'gender', targets: [{ id: 'm', quota: { completes_goal: 120 } }] }] } });
     expect(res.status, res.text).toBe(200);
     expect(res.body.profiles[0].targets[0].quota).toMatchObject({ completes_goal: 120, completes_goal_percentage: 60, quota_nominal: 120 });
   });
 
   it('422 for invalid updates (goals short of the filling goal, unknown targets, bad values, malformed bodies), state unchanged', async () => {
-    const { tgPath } = await draft();
-    await api.req('POST', `${tgPath}/profiles/manage-profiles`, { body: { profiles: [gender()] } });
+    const { tgPath } = await draft(V_NEW, { profiling: nominal(gender()) });
     const before = await api.state();
     for (const body of [
       { profiles: [{ id: 'gender', targets: [{ id: 'm', quota: { completes_goal: 10 } }] }] },
@@ -342,19 +427,19 @@ describe('Profiles › endpoints removed in 2025-12-18', () => {
 describe('Profiles › templates', () => {
   it('lists the seeded templates and shows one in the request version', async () => {
     const list = await api.req('GET', `${P()}/profiles/templates`);
-    expect(list.body.data.map((t: { id: string }) => t.id)).toContain('tpl_gen_pop_age_gender');
-    const one = await api.req('GET', `${P()}/profiles/templates/tpl_gen_pop_age_gender`);
+    expect(list.body.data.map((t: { id: string }) => t.id)).toContain('0b7c3f6e-5a41-4c1e-9a6d-1f2e3d4c5b01');
+    const one = await api.req('GET', `${P()}/profiles/templates/0b7c3f6e-5a41-4c1e-9a6d-1f2e3d4c5b01`);
     expect(one.body.profiles).toHaveLength(2);
-    expect((await api.req('GET', `${P()}/profiles/templates/tpl_gen_pop_age_gender`, { version: V_MID })).body.profiles[0]).toHaveProperty('ungrouped');
+    expect((await api.req('GET', `${P()}/profiles/templates/0b7c3f6e-5a41-4c1e-9a6d-1f2e3d4c5b01`, { version: V_MID })).body.profiles[0]).toHaveProperty('ungrouped');
     expect((await api.req('GET', `${P()}/profiles/templates/nope`)).status).toBe(404);
   });
 
-  it('applies a template to a target group, alone or with own profiles', async () => {
-    const { tgPath } = await draft();
-    const res = await api.req('POST', `${tgPath}/profiles/manage-profiles`, { body: { profiles: [kids()], profile_template_ids: ['tpl_gen_pop_age_gender'] } });
-    expect(res.status, res.text).toBe(200);
-    expect(res.body.profiles.map((p: { template_id: string | null }) => p.template_id)).toEqual(['tpl_gen_pop_age_gender', 'tpl_gen_pop_age_gender', null]);
-    const alone = await api.req('POST', `${tgPath}/profiles/manage-profiles`, { body: { profiles: [], profile_template_ids: ['tpl_parents'] } });
-    expect(alone.body.profiles).toHaveLength(1);
+  it('applies a template to a draft in its profiling, alone or with own profiles (the template\'s come first)', async () => {
+    const { tgPath, tg } = await draft(V_NEW, { filling_goal: 500, profiling: { ...percentage(kids()), template_id: TEMPLATE } });
+    expect(tg.profiling.template_id).toBe(TEMPLATE);
+    const stored = (sb.services.store.data.target_groups[tg.id] as any).profiles;
+    expect(stored.map((p: { template_id: string | null }) => p.template_id)).toEqual([TEMPLATE, TEMPLATE, null]);
+    expect((await setProfiling(tgPath, { profile_adjustment_type: 'percentage', template_id: '0b7c3f6e-5a41-4c1e-9a6d-1f2e3d4c5b02' })).status).toBe(204);
+    expect((await profilingOf(tgPath)).profiles).toHaveLength(1);
   });
 });

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../sandbox/index';
 import { apiRouteModules } from '../../sandbox/routes/index';
-import { P, SandboxTestClient, startTestSandbox } from './sandbox-test-client';
+import { P, SandboxTestClient, draftBody, startTestSandbox } from './sandbox-test-client';
 
 let sb: RunningSandbox;
 let api: SandboxTestClient;
@@ -24,7 +24,7 @@ const FIELDS: Record<string, fc.Arbitrary<unknown>> = {
     fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 3 }),
   ),
   interlocked_profiles: fc.jsonValue({ maxDepth: 2 }),
-  profile_template_ids: fc.oneof(fc.constant(['tpl_parents']), fc.constant(['nope']), fc.jsonValue({ maxDepth: 1 })),
+  profile_template_ids: fc.oneof(fc.constant(['0b7c3f6e-5a41-4c1e-9a6d-1f2e3d4c5b02']), fc.constant(['nope']), fc.jsonValue({ maxDepth: 1 })),
   profile_ids: fc.oneof(fc.constant(['gender', 'kids']), fc.jsonValue({ maxDepth: 1 })),
   targets: fc.oneof(fc.constant([{ conditions: [{ object: 'selection', question_id: 7064, option: '1' }] }]), fc.jsonValue({ maxDepth: 2 })),
   locale: fc.constantFrom('eng_us', 'en_US', 'xx_yy', '', 'de', 42),
@@ -49,10 +49,15 @@ const FIELDS: Record<string, fc.Arbitrary<unknown>> = {
   ),
   profiling: fc.oneof(
     fc.constant({ profile_adjustment_type: 'percentage', profiles: [{ object: 'regular', name: 'G', quotas_enabled: false, targets: [{ conditions: [selection('1')] }] }] }),
+    fc.constant({ profile_adjustment_type: 'nominal', profiles: [{ object: 'regular', name: 'G', quotas_enabled: true, targets: [{ conditions: [selection('1')], quota: { completes_goal: 5, completes_goal_percentage: 10 } }] }] }),
+    fc.constant({ profile_adjustment_type: 'percentage', template_id: '0b7c3f6e-5a41-4c1e-9a6d-1f2e3d4c5b02', profiles: [{ object: 'regular', name: 'Z', quotas_enabled: false, targets: [{ object: 'nominal', conditions: [{ object: 'open_ended', question_id: 45, allow_all_values: false, open_ended_values: ['10001', '10001'] }] }] }] }),
+    fc.constant({ profile_adjustment_type: 'percentage', profiles: [{ object: 'regular', name: 'Z', quotas_enabled: false, targets: [{ conditions: [{ object: 'open_ended', question_id: 45, allow_all_values: true, open_ended_values: ['x'] }, { object: 'zip_code', question_id: 45, zip_codes: [] }] }] }] }),
+    fc.constant(null),
     fc.constant({ profile_adjustment_type: 'nominal', profiles: [{ name: 'G', quotas_enabled: false, ungrouped: [{ index: selection('2') }] }] }),
     fc.jsonValue({ maxDepth: 3 }),
   ),
   target_group_id: fc.oneof(fc.constant('tg_nope'), fc.jsonValue({ maxDepth: 0 })),
+  completes_goal: fc.oneof(fc.constantFrom(1, 200, 0, -1, 2.5), fc.jsonValue({ maxDepth: 0 })),
   business_unit_id: fc.constantFrom(2001, 2101, 'x'),
   quotas_enabled: fc.jsonValue({ maxDepth: 0 }),
   name: fc.jsonValue({ maxDepth: 0 }),
@@ -65,8 +70,8 @@ const FIELDS: Record<string, fc.Arbitrary<unknown>> = {
 
 /** The fields each route reads, so random bodies reach its validation rather than stopping at unknown fields. */
 const RELEVANT: [RegExp, string[]][] = [
-  [/profiles\/validate$/, ['profiles', 'profile_template_ids', 'locale', 'filling_goal', 'target_group_id', 'interlocked_profiles']],
-  [/(manage|apply)-profiles$/, ['profiles', 'profile_template_ids', 'interlocked_profiles']],
+  [/profiles\/validate$/, ['profiles', 'profile_template_ids', 'locale', 'filling_goal', 'target_group_id', 'interlocked_profiles', 'completes_goal', 'profiling']],
+  [/(manage|apply)-profiles$/, ['profiles', 'profile_template_ids', 'interlocked_profiles', 'completes_goal', 'profiling']],
   [/generate-(blended|interlocked)-profile$/, ['profiles', 'locale', 'filling_goal', 'profile_ids', 'name', 'quotas_enabled']],
   [/create(-blended-|_interlocked_)profile$/, ['profile_ids', 'name', 'quotas_enabled']],
   [/distribution\/draft$/, ['locale', 'filling_goal', 'supplier_ids', 'profiles']],
@@ -94,7 +99,8 @@ beforeAll(async () => {
       { id: 'm', conditions: [selection('1')], quota: { completes_goal: 100 } }, { id: 'f', conditions: [selection('2')], quota: { completes_goal: 100 } }] },
     { object: 'regular', id: 'kids', name: 'Kids', quotas_enabled: false, targets: [{ id: 'yes', conditions: [{ object: 'selection', question_id: 7064, option: '1' }] }] },
   ];
-  expect((await api.req('POST', `${tgPath}/profiles/manage-profiles`, { body: { profiles } })).status).toBe(200);
+  // A draft's profiles travel in its own profiling.
+  expect((await api.req('PUT', tgPath, { body: { ...draftBody(), profiling: { profile_adjustment_type: 'nominal', profiles } } })).status).toBe(204);
   const live = await api.createTargetGroup(project.id, { live_url: 'https://s.example/x' });
   const livePath = `${P()}/projects/${project.id}/target-groups/${live.id}`;
   const launch = await api.req('POST', `${livePath}/fielding-run-jobs/launch-from-draft`, { body: { end_fielding_at: '2099-01-01T00:00:00Z' } });
@@ -106,7 +112,7 @@ beforeAll(async () => {
   ids.profile_id = ['gender', 'kids', 'nope'];
   ids.webhook_id = [webhook.body.id];
   ids.business_unit_id = ['2001', '2002', '2101'];
-  ids.template_id = ['tpl_parents', 'tpl_nope'];
+  ids.template_id = ['0b7c3f6e-5a41-4c1e-9a6d-1f2e3d4c5b02', 'tpl_nope'];
   ids.question_id = ['43', '42', '0'];
 });
 afterAll(() => sb.close());

@@ -3,7 +3,7 @@
 // questions-translation. Fielding is simulated (docs/sandbox.md › Fielding simulation).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../sandbox/index';
-import { P, SandboxTestClient, V_MID, V_OLD, paramNames, startTestSandbox } from './sandbox-test-client';
+import { P, SandboxTestClient, V_MID, V_OLD, draftBody, paramNames, startTestSandbox } from './sandbox-test-client';
 import { respondentRsid } from '../../sandbox/model/synthetic-respondents';
 
 let sb: RunningSandbox;
@@ -57,7 +57,9 @@ describe('Reporting › target group performance', () => {
         { id: 'm', conditions: [{ object: 'selection', question_id: 43, option: '1' }], quota: { completes_goal: 20 } },
         { id: 'f', conditions: [{ object: 'selection', question_id: 43, option: '2' }], quota: { completes_goal: 20 } },
       ] };
-      expect((await api.req('POST', `${path}/profiles/manage-profiles`, { body: { profiles: [quota] } })).status).toBe(200);
+      // A draft's profiles travel in its own profiling.
+      const put = await api.req('PUT', path, { body: draftBody({ live_url: 'https://survey.example/s', filling_goal: 40, profiling: { profile_adjustment_type: 'nominal', profiles: [quota] } }) });
+      expect(put.status, put.text).toBe(204);
     });
     expect((await api.req('GET', `${tgPath}/performance`)).body.completes).toBe(0);
     await advance(60);

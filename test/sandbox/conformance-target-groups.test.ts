@@ -43,7 +43,7 @@ describe('Resources and their fields › Target group', () => {
     expect(read).toMatchObject({ completes_goal: 200, study_type_code: 'adhoc', business_unit_id: 2001, fielding_specification: window, target_group_customer_reference_number: 'TG-1' });
     for (const field of ['id', 'project_id', 'status', 'fielding_run_id', 'end_fielding_at', 'filling_goal', 'live_url', 'test_url', 'updated_at']) expect(read).not.toHaveProperty(field);
     // pricing_model, type and the note as the spec says get returns them.
-    for (const field of ['pricing_model', 'type', 'respondent_activity_exclusions', 'profiles', 'allocations', 'fielding_assistant_assignment', 'created_at']) {
+    for (const field of ['pricing_model', 'type', 'respondent_activity_exclusions', 'allocations', 'fielding_assistant_assignment', 'created_at']) {
       expect(read).toHaveProperty(field);
     }
   });

@@ -144,8 +144,8 @@ describe('validateProfiles: the 2025-12-18 shape', () => {
     };
     const [profile] = validateProfiles([zip], context());
     expect(profile.targets[0].conditions).toEqual([
-      { object: 'zip_code', question_id: 45, zip_codes: ['10001', '10002'] },
-      { object: 'zip_code', question_id: 45, zip_codes: ['10003'] },
+      { object: 'zip_code', question_id: 45, allow_all_values: false, zip_codes: ['10001', '10002'] },
+      { object: 'zip_code', question_id: 45, allow_all_values: false, zip_codes: ['10003'] },
     ]);
   });
 
@@ -176,7 +176,7 @@ describe('validateProfiles: the 2025-12-18 shape', () => {
     const [profile] = validateProfiles([group], context()) as RegularProfile[];
     expect(profile.open_ended_group).toEqual({ name: 'Brand and place', question_ids: [9001, 45] });
     expect(profile.description).toBe('Brand and place');
-    expect(profile.targets[0].conditions[0]).toEqual({ object: 'open_ended', question_id: 9001, values: ['Acme', 'Globex'] });
+    expect(profile.targets[0].conditions[0]).toEqual({ object: 'open_ended', question_id: 9001, allow_all_values: false, values: ['Acme', 'Globex'] });
   });
 
   it('refuses open-ended groups of closed questions, of one question, and conditions outside the group', () => {
@@ -266,15 +266,15 @@ describe('blended profiles in validateProfiles', () => {
 describe('profile templates', () => {
   it('expands templates into tagged profiles that validate alone and next to own profiling', () => {
     expect(listProfileTemplates().length).toBeGreaterThanOrEqual(3);
-    const expanded = expandProfileTemplates(['tpl_gen_pop_age_gender']);
-    expect(expanded.map((profile) => profile.id)).toEqual(['tpl_gen_pop_age_gender-1', 'tpl_gen_pop_age_gender-2']);
+    const expanded = expandProfileTemplates(['0b7c3f6e-5a41-4c1e-9a6d-1f2e3d4c5b01']);
+    expect(expanded.map((profile) => profile.id)).toEqual(['0b7c3f6e-5a41-4c1e-9a6d-1f2e3d4c5b01-1', '0b7c3f6e-5a41-4c1e-9a6d-1f2e3d4c5b01-2']);
     const profiles = validateProfiles([...expanded, { ...gender(false), id: 'edu', targets: [{ conditions: [{ object: 'selection', question_id: 633, option: '3' }] }] }], context({ fillingGoal: 1000 }));
-    expect(profiles.map((profile) => profile.object === 'regular' && profile.template_id)).toEqual(['tpl_gen_pop_age_gender', 'tpl_gen_pop_age_gender', null]);
+    expect(profiles.map((profile) => profile.object === 'regular' && profile.template_id)).toEqual(['0b7c3f6e-5a41-4c1e-9a6d-1f2e3d4c5b01', '0b7c3f6e-5a41-4c1e-9a6d-1f2e3d4c5b01', null]);
     expect(profiles[0].targets.map((target) => target.quota.completes_goal)).toEqual([300, 350, 350]);
   });
 
   it('conflicts with own profiling on the same question, and refuses unknown template ids', () => {
-    expect(rejection(() => validateProfiles([...expandProfileTemplates(['tpl_gen_pop_age_gender']), gender()], context())).object).toBe('duplicate_question');
+    expect(rejection(() => validateProfiles([...expandProfileTemplates(['0b7c3f6e-5a41-4c1e-9a6d-1f2e3d4c5b01']), gender()], context())).object).toBe('duplicate_question');
     expect(rejection(() => expandProfileTemplates(['tpl_nope'])).object).toBe('unknown_profile_template');
   });
 

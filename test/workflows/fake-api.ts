@@ -27,7 +27,8 @@ interface FakeTargetGroup {
   key: string;
   status: 'draft' | 'live' | 'paused' | 'completed';
   draft: Record<string, unknown>;
-  profiles?: unknown[];
+  /** The ID lists uploaded to it, as the observation reports them. */
+  idLists?: Record<string, { sha256: string; count: number }>;
   fieldingRunId?: string;
 }
 
@@ -123,9 +124,10 @@ export class FakeApi {
       for (const tg of input.desired.targetGroups) {
         const held = [...this.tgs.values()].find((t) => t.key === tg.key);
         if (held) {
-          const fields = { ...held.draft, ...(held.profiles ? { profiles: held.profiles } : {}) };
+          // The draft as sent, its profiling included (a draft's profiles travel in its own body).
+          const fields = { ...held.draft };
           const exclusionGroupIds = [...this.exclusionGroups.values()].filter((g) => g.members.has(held.id)).map((g) => g.id);
-          targetGroups[tg.key] = { id: held.id, status: held.status, fields, idLists: {}, exclusionGroupIds, fieldingRunId: held.fieldingRunId ?? null };
+          targetGroups[tg.key] = { id: held.id, status: held.status, fields, idLists: { ...held.idLists }, exclusionGroupIds, fieldingRunId: held.fieldingRunId ?? null };
         }
       }
       const exclusionGroups = Object.fromEntries([...this.exclusionGroups.entries()].map(([name, g]) => [name, { id: g.id, targetGroupIds: [...g.members] }]));
@@ -183,10 +185,18 @@ export class FakeApi {
       tg.draft = { ...input.desired };
       return { targetGroup: { id: tg.id, ...tg.draft } };
     },
-    manageProfiles: async (input: { targetGroupId: string; profiles: unknown[] }) => {
+    manageProfiles: async (input: { targetGroupId: string; request: { profiling: unknown } }) => {
       await this.record('manageProfiles', [this.keyOfId(input.targetGroupId)]);
-      (this.tgs.get(input.targetGroupId) as FakeTargetGroup).profiles = input.profiles;
+      const tg = this.tgs.get(input.targetGroupId) as FakeTargetGroup;
+      tg.draft = { ...tg.draft, profiling: input.request.profiling };
       return { result: {} };
+    },
+    uploadIdList: async (input: { targetGroupId: string; entityType: string; list: { sha256: string; count: number } }) => {
+      await this.record('uploadIdList', [this.keyOfId(input.targetGroupId)]);
+      const tg = this.tgs.get(input.targetGroupId) as FakeTargetGroup;
+      tg.idLists = { ...tg.idLists, [input.entityType]: { sha256: input.list.sha256, count: input.list.count } };
+      // A job the fake does not track completes on its first poll.
+      return { jobId: `upload-${input.targetGroupId}-${input.entityType}` };
     },
     checkLaunchGatesBatch: async (input: CheckLaunchGatesBatchInput) => {
       const keys = input.items.map((i) => KEY_OF_LOI.get(Number(i.feasibility.expected_length_of_interview_minutes)) ?? '?');

@@ -13,6 +13,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { awaitRevision, submitRevision } from '../../cli/study-runs';
 import { planStudy } from '../../plan/plan-study';
+import { profilingOf } from '../../plan/profiling';
 import { scheduleStudy } from '../../plan/schedule';
 import type { DesiredStudy, DesiredTargetGroup } from '../../plan/types';
 import { DEV_SERVER_DYNAMIC_CONFIG, startTemporalDevServer, type RunningDevServer } from '../../worker/temporal-dev-server';
@@ -83,10 +84,13 @@ async function until(studyId: string, done: (s: StudyStatus) => boolean, what: s
 }
 const settled = (revision: string) => (s: StudyStatus) => s.appliedRevision === revision && ['converged', 'partially_failed', 'failed'].includes(s.phase);
 
+/** An ID list in the blob store: a target group with one is launched by its own workflow, after the upload. */
+const LIST = { ref: 'sha256:aa', sha256: 'aa', count: 3 };
+
 describe('study workflow', () => {
   it('carries out the plan step by step: who the schedule names launches each target group, each gate read once', async () => {
     fake = new FakeApi();
-    const desired = study('lifecycle', [targetGroup('a'), targetGroup('b', { profiles: [{ question_id: 42 }] }), targetGroup('c', { exclusionGroups: ['waves'] })], {
+    const desired = study('lifecycle', [targetGroup('a'), targetGroup('b', { idLists: { RSID: LIST } }), targetGroup('c', { exclusionGroups: ['waves'] })], {
       exclusionGroups: [{ name: 'waves', title: 'Waves', targetGroups: ['c'] }],
     });
     const schedule = scheduleStudy(desired, planStudy(desired, { targetGroups: {}, exclusionGroups: {} }), { targetGroups: {}, exclusionGroups: {} }, new Set());
@@ -109,15 +113,15 @@ describe('study workflow', () => {
     expect(fake.callsOf('ensureDraftTargetGroups')[0].keys).toEqual(schedule.draftBatches[0]);
     expect(Object.keys(fake.callsOf('ensureDraftTargetGroups')[0].launchKeys ?? {})).toEqual(['a']);
     expect(fake.callsOf('awaitJobsBatch').map((c) => c.keys)).toEqual([['a']]);
-    // The study launches c after its membership; b's own workflow launches b after its profiles.
+    // The study launches c after its membership; b's own workflow launches b after its ID list.
     const launches = fake.callsOf('launchAndAwaitBatch');
     const launchedBy = Object.fromEntries(launches.flatMap((c) => Object.entries(c.launchKeys ?? {}).map(([key, idem]) => [key, idem.includes('/tg/') ? 'target_group' : 'study'])));
     expect(launchedBy).toEqual({ b: 'target_group', c: 'study' });
     expect(order.indexOf('addTargetGroupsToExclusionGroup')).toBeLessThan(order.findIndex((a, i) => a === 'launchAndAwaitBatch' && fake.calls[i].keys.includes('c')));
-    expect(order.indexOf('manageProfiles')).toBeLessThan(order.findIndex((a, i) => a === 'launchAndAwaitBatch' && fake.calls[i].keys.includes('b')));
+    expect(order.indexOf('uploadIdList')).toBeLessThan(order.findIndex((a, i) => a === 'launchAndAwaitBatch' && fake.calls[i].keys.includes('b')));
     // Every gate read once in the revision: a and c by the study, b by its own workflow.
     expect(fake.callsOf('checkLaunchGatesBatch').flatMap((c) => c.keys).sort()).toEqual(['a', 'b', 'c']);
-    // Writes: project, group, three drafts, membership, three launches, b's profiles.
+    // Writes: project, group, three drafts, membership, three launches, b's ID list.
     expect(s.writes).toBe(10);
     expect(s.managedTargetGroups?.sort()).toEqual(['a', 'b', 'c']);
   });
@@ -164,6 +168,32 @@ describe('study workflow', () => {
     expect(fake.callsOf('checkLaunchGatesBatch')).toHaveLength(2);
   });
 
+  it('a draft carries its profiles in its create call; a launched target group whose profiles changed gets them with manage-profiles', async () => {
+    fake = new FakeApi();
+    const gender = (options: string[]) => ({ object: 'regular', name: 'Gender', quotas_enabled: false, targets: options.map((option) => ({ conditions: [{ object: 'selection', question_id: 43, option }] })) });
+    const withProfiles = (options: string[]) => targetGroup('pr', { profiles: [gender(options)], draft: { ...targetGroup('pr').draft, profiling: profilingOf([gender(options)]) } });
+    const first = study('profiled', [withProfiles(['1'])]);
+    // Nothing but the draft (its profiles inside) comes before the launch: the draft batch launches it.
+    expect(scheduleStudy(first, planStudy(first, { targetGroups: {}, exclusionGroups: {} }), { targetGroups: {}, exclusionGroups: {} }, new Set()).targetGroups[0].launch.by).toBe('draft_batch');
+    await apply(first);
+    expect((await until('profiled', settled(first.revision), 'converged')).targetGroups.pr.phase).toBe('live');
+    expect(fake.callsOf('ensureDraftTargetGroups')).toHaveLength(1);
+    expect(fake.callsOf('manageProfiles')).toEqual([]);
+
+    const second = study('profiled', [withProfiles(['1', '2'])]);
+    await apply(second);
+    const s = await until('profiled', settled(second.revision), 'the second revision applied');
+    expect(s.targetGroups.pr.phase).toBe('live');
+    expect(fake.callsOf('manageProfiles').map((c) => c.keys)).toEqual([['pr']]);
+    expect(fake.callsOf('updateDraftTargetGroup')).toEqual([]);
+
+    // Applied again, the same profiles make no write.
+    const third = study('profiled', [withProfiles(['1', '2'])]);
+    await apply(third);
+    await until('profiled', settled(third.revision), 'the third revision applied');
+    expect(fake.callsOf('manageProfiles')).toHaveLength(1);
+  });
+
   it('fails a target group whose launch job fails every time, after the launch retries of its study file', async () => {
     fake = new FakeApi();
     fake.failingLaunches.add('x');
@@ -182,7 +212,7 @@ describe('study workflow', () => {
   it('sends a launch whose answer was lost again with the same Idempotency-Key and the same request', async () => {
     fake = new FakeApi();
     fake.lostLaunchAnswers.add('own');
-    const desired = study('lost-answer', [targetGroup('own', { profiles: [{ question_id: 9 }] })]);
+    const desired = study('lost-answer', [targetGroup('own', { idLists: { RSID: LIST } })]);
     await apply(desired);
     const s = await until('lost-answer', settled(desired.revision), 'settled');
     expect(s.targetGroups.own.phase).toBe('live');
@@ -215,11 +245,11 @@ describe('study workflow', () => {
 
   it('continues as new carrying its state: counts each write once, and still steers its target groups', async () => {
     fake = new FakeApi();
-    const desired = study('carried', [targetGroup('p', { profiles: [{ question_id: 7 }] })]);
+    const desired = study('carried', [targetGroup('p', { idLists: { RSID: LIST } })]);
     const handle = env.client.workflow.getHandle(studyWorkflowId('1001', 'carried'));
     await apply(desired);
     const before = await until('carried', settled(desired.revision), 'converged');
-    // Project, draft, profiles and launch by its own workflow.
+    // Project, draft, ID list and launch by its own workflow.
     expect(before.writes).toBe(4);
     const firstRun = (await handle.describe()).runId;
     // Webhook events make the target group report progress until the study has continued as new.

@@ -32,6 +32,7 @@ import { FeasibilityAnswer, FeasibilityRequest } from './feasibility';
 import { FieldingRunAnswer, LaunchFromDraftRequest, LaunchJobAnswer } from './fielding';
 import { RecontactJobAnswer } from './recontact';
 import { DraftTargetGroupAnswer, FieldingRunsAnswer, TargetGroupDetailsAnswer, TargetGroupOverviewAnswer } from './target-group-state';
+import { ManageProfilesRequest, ProfileBadRequest, ProfilesResponse, ProfileValidationError, ValidateProfilesRequest } from './profiles';
 
 export interface WireOperation {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -88,6 +89,19 @@ export const TARGET_GROUP_STATE_OPERATIONS: Readonly<Record<string, WireOperatio
   get_fielding_runs_by_target_group_id: { method: 'GET', path: `${TG}/fielding-runs`, answers: { 200: FieldingRunsAnswer } },
 };
 
+/**
+ * Profiles of a launched target group and the stateless validation (a draft's profiles travel in its own
+ * `profiling`; their contract test: test/contract/profiles.contract.test.ts).
+ */
+export const PROFILE_OPERATIONS: Readonly<Record<string, WireOperation>> = {
+  manage_target_group_profiles: {
+    method: 'POST', path: `${TG}/profiles/manage-profiles`, request: ManageProfilesRequest, answers: { 201: ProfilesResponse, 400: ErrorBody, 422: ProfileValidationError },
+  },
+  validate_profiles: {
+    method: 'POST', path: '/demand/accounts/{account_id}/profiles/validate', request: ValidateProfilesRequest, answers: { 204: null, 400: ProfileBadRequest, 422: ProfileValidationError },
+  },
+};
+
 export const WIRE_OPERATIONS: Readonly<Record<string, WireOperation>> = {
   get_user_accounts: { method: 'GET', path: '/accounts', answers: { 200: AccountsList } },
   get_business_units: { method: 'GET', path: '/accounts/{account_id}/business-units', answers: { 200: BusinessUnitsList } },
@@ -138,6 +152,7 @@ export const WIRE_OPERATIONS: Readonly<Record<string, WireOperation>> = {
   delete_webhook: { method: 'DELETE', path: '/accounts/{account_id}/webhooks/{webhook_id}', answers: { 204: null } },
   ...LAUNCH_FIELDING_OPERATIONS,
   ...TARGET_GROUP_STATE_OPERATIONS,
+  ...PROFILE_OPERATIONS,
 };
 
 /** The operation of a call, by method and path (without query, starting `/v1/`). */

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { CUSTOMER_REFERENCE_PATTERN, ResourceId } from './common';
 import { UserId } from './projects';
+import { ProfilingRequest } from './profiles';
 
 const Timestamp = z.iso.datetime({ offset: true });
 
@@ -58,6 +59,8 @@ export const DraftTargetGroupRequest = z.strictObject({
       soft_launch: z.strictObject({ end_at: Timestamp, filling_goal_percentage: z.number().int().min(1).max(100), demographics_strictness_percentage: z.number().int().min(0).max(100) }).optional(),
     }),
   respondent_activity_exclusions: z.array(z.looseObject({ id: z.string() })).optional(),
+  /** ProfilingRequest: the draft's profiles travel in its own body (activities/http/wire/profiles.ts). */
+  profiling: ProfilingRequest.optional(),
   target_group_customer_reference_number: z.string().min(3).max(128).regex(CUSTOMER_REFERENCE_PATTERN).nullable().optional(),
 });
 
