@@ -1,5 +1,5 @@
 import type { DesiredTargetGroup, Money } from './types';
-import { desiredProfiling } from './profiling';
+import { desiredProfiling, feasibilityProfile } from './profiling';
 
 // The launch gate: what feasibility must say before a target group goes into fielding. Pure functions over
 // the API's answers, so the workflow and `studyflow plan` judge alike.
@@ -88,7 +88,7 @@ export function feasibilityRequest(desired: DesiredTargetGroup, studyBusinessUni
   };
   if (typeof d.collects_pii === 'boolean') request.collects_pii = d.collects_pii;
   const profiling = desiredProfiling(desired);
-  if (profiling?.profiles?.length) request.profiling = { profile_adjustment_type: profiling.profile_adjustment_type, profiles: profiling.profiles };
+  if (profiling?.profiles?.length) request.profiling = { profile_adjustment_type: profiling.profile_adjustment_type, profiles: profiling.profiles.map(feasibilityProfile) };
   return request;
 }
 

@@ -58,6 +58,25 @@ export function wireProfile(raw: unknown): Json {
 }
 
 /**
+ * A profile of the wire's draft shape ({@link wireProfile}) as a feasibility request takes it (reference:
+ * FeasibilityRequestDraftRegularProfileV3): no profile name; a target `{name?, conditions, quota?}`, its name the
+ * draft quota's, its quota the goal alone.
+ */
+export function feasibilityProfile(wire: Json): Json {
+  const { name: _name, targets, ...profile } = wire;
+  return {
+    ...profile,
+    targets: array(targets).map((rawTarget) => {
+      const { object: _object, quota: rawQuota, ...target } = record(rawTarget) ?? {};
+      const quota = record(rawQuota);
+      if (!quota) return target;
+      const { name, ...goal } = quota;
+      return { ...(typeof name === 'string' ? { name } : {}), ...target, quota: goal };
+    }),
+  };
+}
+
+/**
  * `profile_adjustment_type` of a set of profiles: `nominal` when a quota gives completes_goal, else
  * `percentage` (the reference refuses the two mixed; a study file cannot mix them, SF4115).
  */

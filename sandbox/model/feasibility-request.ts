@@ -172,7 +172,7 @@ function readCurrentFeasibilityRequest(body: unknown, version: ApiVersion): Feas
     profiling.rejectUnknown(['profile_adjustment_type', 'profiles', ...(usesCurrentNames(version) ? [] : ['interlocked_profiles'])]);
     profiling.string('profile_adjustment_type', { required: true, pattern: /^(percentage|nominal)$/, patternReason: 'must be percentage or nominal' });
     const profiles = profiling.array('profiles', { required: true });
-    if (profiles) rawProfiles = readProfilesRequest(profiling.value, version) as unknown[];
+    if (profiles) rawProfiles = (readProfilesRequest(profiling.value, version) as unknown[]).map(asProfileRecord);
   }
   const allocations = reader.object('allocations', { nullable: true });
   if (allocations) allocations.rejectUnknown(['supplier_ids', 'open_exchange_allocations', 'private_exchange_allocations']);
@@ -201,4 +201,23 @@ function readCurrentFeasibilityRequest(body: unknown, version: ApiVersion): Feas
     businessUnitId: businessUnitId!,
     referenceShape: true,
   };
+}
+
+/**
+ * A profile of the reference's feasibility request (FeasibilityRequestDraftRegularProfileV3: no profile name, a
+ * target's `name` beside its conditions, a quota of the goal alone) in the shape the sandbox's profile reader
+ * takes: the profile named by its position, each quota by its target's name.
+ */
+function asProfileRecord(raw: unknown, index: number): unknown {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+  const profile = raw as Record<string, unknown>;
+  const targets = Array.isArray(profile.targets)
+    ? profile.targets.map((rawTarget) => {
+        if (!rawTarget || typeof rawTarget !== 'object' || Array.isArray(rawTarget)) return rawTarget;
+        const { name, ...target } = rawTarget as Record<string, unknown>;
+        const quota = target.quota && typeof target.quota === 'object' && !Array.isArray(target.quota) ? (target.quota as Record<string, unknown>) : undefined;
+        return quota && typeof name === 'string' && quota.name === undefined ? { ...target, quota: { ...quota, name } } : target;
+      })
+    : profile.targets;
+  return { ...profile, name: profile.name ?? `profile ${index + 1}`, targets };
 }

@@ -130,6 +130,7 @@ afterAll(async () => {
 describeOperationChecks(LAUNCH_FIELDING_OPERATIONS, () => exchanges, {
   calculate_target_group_feasibility: [
     { problem: /^\(body\) must have required property 'completes_goal'$/, why: 'spec: the wanted completes are filling_goal on feasibility' },
+    { problem: /^\(body\) has filling_goal, a field the reference does not name$/, why: 'spec: the wanted completes are filling_goal on feasibility' },
     // The reference's FeasibilityRequestQuotaDetailsV3.quota is a oneOf of two object schemas without required
     // properties, so every quota object matches both and no quota can pass a strict oneOf; the profile carrying
     // it then fails the profile oneOf too, and the blended branch names its `object`. (The profile without

@@ -165,13 +165,14 @@ const PROFILING_GAPS = [
   { problem: /^\/profiling\/profile_adjustment_type must be equal to one of the allowed values$/, why: `${PROFILING_ONE_OF}: the template branches take percentage only, tried for a nominal profiling` },
 ];
 const FILLING_GOAL = { problem: /must have required property 'completes_goal'/, why: 'spec: filling_goal on draft create and update (the reference: completes_goal)' };
+const FILLING_GOAL_FIELD = { problem: /^\(body\) has filling_goal, a field the reference does not name$/, why: 'spec: filling_goal on draft create and update' };
 
 describeOperationChecks(
   { ...PROFILE_OPERATIONS, create_target_group: WIRE_OPERATIONS.create_target_group, update_target_group: WIRE_OPERATIONS.update_target_group },
   () => exchanges,
   {
-    create_target_group: [FILLING_GOAL, ...PROFILING_GAPS],
-    update_target_group: [FILLING_GOAL, PROFILING_GAPS[0]],
+    create_target_group: [FILLING_GOAL, FILLING_GOAL_FIELD, ...PROFILING_GAPS],
+    update_target_group: [FILLING_GOAL, FILLING_GOAL_FIELD, PROFILING_GAPS[0]],
     manage_target_group_profiles: [
       { problem: /^\/profiles\/\d+\/targets\/\d+ must match exactly one schema in oneOf$/, why: 'reference: QuotaDetailsV3\'s branches with and without a quota both match a target with a quota' },
       { problem: /^\/profiles\/\d+ must match exactly one schema in oneOf$/, why: 'reference: follows from the target oneOf' },

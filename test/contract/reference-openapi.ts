@@ -104,7 +104,53 @@ export function requestProblems(operationId: string, body: unknown): string[] {
   if (!found) return [`the reference has no operation ${operationId}`];
   const schema = deref(found.op.requestBody)?.content?.['application/json']?.schema;
   if (!schema) return body === undefined ? [] : [`${operationId} takes no JSON body`];
-  return run(compile(`${operationId} request`, schema), body);
+  return [...run(compile(`${operationId} request`, schema), body), ...unknownFields(schema, body, '')];
+}
+
+/**
+ * Fields of a request body the reference's schema does not name. The reference leaves `additionalProperties`
+ * open, so a JSON Schema validator lets an invented field through; the real service may ignore it or refuse
+ * it, and either way the client would be speaking something other than the reference. Composition is
+ * followed: allOf, oneOf and anyOf name the union of their branches' fields; a schema that names no fields
+ * (a free-form object) takes any.
+ */
+function unknownFields(schema: Json | undefined, body: unknown, at: string): string[] {
+  const fieldsOf = (node: Json | undefined): Map<string, Json> | undefined => {
+    const s = deref(node);
+    if (!s) return undefined;
+    const branches = [...(s.allOf ?? []), ...(s.oneOf ?? []), ...(s.anyOf ?? [])] as Json[];
+    if (!s.properties && branches.length === 0) return undefined;
+    const out = new Map<string, Json>(Object.entries((s.properties ?? {}) as Record<string, Json>));
+    for (const branch of branches) {
+      const more = fieldsOf(branch);
+      if (!more) {
+        if (deref(branch)?.type === 'object' || deref(branch)?.additionalProperties) return undefined;
+        continue;
+      }
+      // A field several branches name takes what any of them allows there.
+      for (const [k, v] of more) out.set(k, out.has(k) ? { anyOf: [out.get(k)!, v] } : v);
+    }
+    return out;
+  };
+  const s = deref(schema);
+  if (Array.isArray(body)) {
+    const itemsOf = (node: Json | undefined): Json[] => {
+      const n = deref(node);
+      if (!n) return [];
+      if (n.items) return [n.items as Json];
+      return [...((n.allOf ?? []) as Json[]), ...((n.oneOf ?? []) as Json[]), ...((n.anyOf ?? []) as Json[])].flatMap(itemsOf);
+    };
+    const items = itemsOf(s);
+    if (items.length === 0) return [];
+    const schemaOfItem = items.length === 1 ? items[0] : { anyOf: items };
+    return body.flatMap((item, i) => unknownFields(schemaOfItem, item, `${at}/${i}`));
+  }
+  if (!body || typeof body !== 'object') return [];
+  const fields = fieldsOf(s);
+  if (!fields) return [];
+  return Object.entries(body as Json).flatMap(([k, v]) =>
+    fields.has(k) ? unknownFields(fields.get(k), v, `${at}/${k}`) : [`${at || '(body)'} has ${k}, a field the reference does not name`],
+  );
 }
 
 /**

@@ -59,7 +59,16 @@ describe('launch gates', () => {
     const nominal = { object: 'regular', name: 'Gender', quotas_enabled: true, targets: [{ conditions: [{ object: 'selection', question_id: 43, option: '1' }], quota: { name: 'm', completes_goal: 200 } }] };
     const percentage = { ...nominal, targets: [{ ...nominal.targets[0], quota: { name: 'm', completes_goal_percentage: 50 } }] };
     const withProfiling = { ...tg, profiles: [nominal], draft: { ...tg.draft, profiling: profilingOf([nominal]) } };
-    expect(feasibilityRequest(withProfiling, '2001', now).profiling).toEqual({ profile_adjustment_type: 'nominal', profiles: [nominal] });
+    // Feasibility's profiles (FeasibilityRequestDraftRegularProfileV3): no profile name; the quota's name names the target.
+    expect(feasibilityRequest(withProfiling, '2001', now).profiling).toEqual({
+      profile_adjustment_type: 'nominal',
+      profiles: [{ object: 'regular', quotas_enabled: true, targets: [{ name: 'm', conditions: nominal.targets[0].conditions, quota: { completes_goal: 200 } }] }],
+    });
+    const noQuotas = { ...nominal, quotas_enabled: false, targets: [{ conditions: nominal.targets[0].conditions }] };
+    expect(feasibilityRequest({ ...tg, profiles: [noQuotas], draft: { ...tg.draft, profiling: profilingOf([noQuotas]) } }, '2001', now).profiling).toEqual({
+      profile_adjustment_type: 'percentage',
+      profiles: [{ object: 'regular', quotas_enabled: false, targets: [{ conditions: nominal.targets[0].conditions }] }],
+    });
     expect(adjustmentTypeOf([percentage])).toBe('percentage');
     expect(adjustmentTypeOf([{ ...nominal, quotas_enabled: false, targets: [{ conditions: nominal.targets[0].conditions }] }])).toBe('percentage');
     // A template in the API takes percentages only, with or without own profiles.
