@@ -88,7 +88,7 @@ function fieldingEndOf(tg: TargetGroupSpec): string | undefined {
  * also goes with the launch). A recontact study carries the recontact allocations template. The profiles travel
  * in the draft's own `profiling` (reference: ProfilingRequest), so a draft with profiles is one create call.
  */
-function draftOf(studyId: string, businessUnitId: string, key: string, tg: TargetGroupSpec): Record<string, unknown> {
+function draftOf(studyId: string, businessUnitId: string, key: string, tg: TargetGroupSpec, apiVersion: string): Record<string, unknown> {
   const draft: Record<string, unknown> = {
     name: tg.name ?? defaultTargetGroupName(studyId, key),
     business_unit_id: businessUnitId,
@@ -107,7 +107,9 @@ function draftOf(studyId: string, businessUnitId: string, key: string, tg: Targe
     fielding_assistant_assignment: tg.fielding_assistant_assignment,
     // The reference's allocations; a recontact study adds the spec's recontact allocations template.
     allocations: tg.study_type === 'recontact' ? { ...tg.allocations, template_id: RECONTACT_ALLOCATIONS_TEMPLATE_ID } : tg.allocations,
-    profiling: profilingOf(tg.profiles, tg.remote_profile_template_ids),
+    // None declared: `null` ("no profiling"), so a draft whose profiles the study dropped loses them on update.
+    // The profiling field is 2025-12-18's; older versions' drafts leave it out.
+    profiling: profilingOf(tg.profiles, tg.remote_profile_template_ids) ?? (apiVersion === '2025-12-18' ? null : undefined),
   };
   for (const k of Object.keys(draft)) if (draft[k] === undefined) delete draft[k];
   return draft;
@@ -136,7 +138,7 @@ export function desiredStudyOf(study: Study, lists: StudyListRefs, options: { wa
     const items = activityItems(tg);
     const desired: DesiredTargetGroup = {
       key,
-      draft: draftOf(study.study, study.business_unit, key, tg),
+      draft: draftOf(study.study, study.business_unit, key, tg, study.api_version),
       idLists,
       exclusionGroups: [...groupsOf(key)].sort(),
       launch: {

@@ -112,7 +112,8 @@ function planTargetGroup(desired: DesiredTargetGroup, study: DesiredStudy, obser
       resource: 'target_group',
       key,
       reason: `new draft target group${inline(desired)}`,
-      changes: Object.entries(desired.draft).map(([field, to]) => ({ field, from: null, to })),
+      // A field sent as null (no profiling) is not a change from nothing.
+      changes: Object.entries(desired.draft).filter(([, to]) => to !== null).map(([field, to]) => ({ field, from: null, to })),
     });
     for (const entityType of ENTITY_TYPES) {
       const list = desired.idLists[entityType];
@@ -131,6 +132,7 @@ function planTargetGroup(desired: DesiredTargetGroup, study: DesiredStudy, obser
   // A draft's profiles are a field of the draft (`profiling`); a launched target group's are compared below.
   const { profiling, ...draftFields } = desired.draft;
   const changes = fieldChanges(draftFields, tg.fields, tg.fieldsRead);
+  // (`null`: the study declares none, so profiles the draft still holds are removed.)
   if (isDraft && profiling !== undefined && !profilingHolds(profiling, tg.fields.profiling)) changes.push({ field: 'profiling', from: tg.fields.profiling ?? null, to: profiling });
   if (changes.length === 0) {
     actions.push({ kind: 'none', resource: 'target_group', key, reason: `draft fields match${moved}` });

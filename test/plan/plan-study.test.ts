@@ -127,6 +127,19 @@ describe('planStudy', () => {
     expect(all.actions.find((a) => a.resource === 'target_group')).toMatchObject({ kind: 'blocked', changes: [{ field: 'allocations' }] });
   });
 
+  it('removes the profiles a draft still holds when the study declares none (profiling null), and writes nothing when it holds none', () => {
+    const desired = tg('us', { draft: { ...tg('us').draft, profiling: null } });
+    const held = { profile_adjustment_type: 'percentage', profiles: [{ id: 'p1', object: 'regular', name: 'Gender', quotas_enabled: false, targets: [] }] };
+    const observedWith = (profiling: unknown) => ({
+      project: { id: 'p1', fields: { ...study([]).project } },
+      targetGroups: { us: observedTg(desired, { fields: { ...tg('us').draft, id: 'tg-us', ...(profiling === undefined ? {} : { profiling }) } }) },
+      exclusionGroups: {},
+    });
+    const update = planStudy(study([desired]), observedWith(held)).actions.find((a) => a.resource === 'target_group');
+    expect(update).toMatchObject({ kind: 'update', changes: [{ field: 'profiling', from: held, to: null }] });
+    expect(planStudy(study([desired]), observedWith(undefined)).actions.find((a) => a.resource === 'target_group')?.kind).toBe('none');
+  });
+
   it('checks the pricing model the API sets against the study file: reported where it differs, never written', () => {
     const desired = tg('us', { expected: { pricing_model: 'rate_card' } });
     const observedWith = (pricing_model: string | undefined) => ({

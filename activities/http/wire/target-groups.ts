@@ -60,7 +60,8 @@ export const DraftTargetGroupRequest = z.strictObject({
     }),
   respondent_activity_exclusions: z.array(z.looseObject({ id: z.string() })).optional(),
   /** ProfilingRequest: the draft's profiles travel in its own body (activities/http/wire/profiles.ts). */
-  profiling: ProfilingRequest.optional(),
+  /** ProfilingRequest; null is its "No profiling" (a draft without profiles, or one whose profiles are removed). */
+  profiling: ProfilingRequest.nullable().optional(),
   target_group_customer_reference_number: z.string().min(3).max(128).regex(CUSTOMER_REFERENCE_PATTERN).nullable().optional(),
 });
 
