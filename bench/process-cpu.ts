@@ -82,6 +82,7 @@ export async function waitForIdleProcesses(pids: readonly (number | undefined)[]
     const started = performance.now();
     await new Promise((resolve) => setTimeout(resolve, windowMs));
     const share = (total() - before) / (performance.now() - started);
-    if (share < busyShare || Date.now() >= deadline) return Number(share.toFixed(2));
+    // Unrounded: a share just under the bound must not round up to it.
+    if (share < busyShare || Date.now() >= deadline) return share;
   }
 }
