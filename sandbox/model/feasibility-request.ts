@@ -14,6 +14,7 @@
 import { ISO_TIMESTAMP, isPlainObject, ObjectReader } from '../core/input-validation';
 import { usesCurrentNames, type ApiVersion } from './api-version';
 import { canonicalLocale, findLocaleMarket, type LocaleMarket } from './locale-markets';
+import { readRequestMoney } from './money';
 import { readProfilesRequest } from './profile-version-translation';
 import { RuleViolation } from './rule-violation';
 
@@ -120,15 +121,6 @@ function marketOf(locale: string) {
   return market;
 }
 
-/** Money in a request (MonetaryAmountRequestModel): `{value: decimal string, currency_code}`. */
-function readMoneyField(reader: ObjectReader, field: string): void {
-  const money = reader.object(field, { nullable: true });
-  if (!money) return;
-  money.rejectUnknown(['value', 'currency_code']);
-  money.string('value', { required: true, pattern: /^\d+(\.\d+)?$/, patternReason: 'must be a decimal string such as "4.50"' });
-  money.string('currency_code', { required: true, pattern: /^[A-Z]{3}$/, patternReason: 'must be a three-letter currency code' });
-}
-
 /** The 2025-12-18 body (the reference's request, filling_goal as the spec says). */
 function readCurrentFeasibilityRequest(body: unknown, version: ApiVersion): FeasibilityRequest {
   const reader = ObjectReader.body(body);
@@ -151,7 +143,7 @@ function readCurrentFeasibilityRequest(body: unknown, version: ApiVersion): Feas
   const lengthOfInterview = reader.integer('expected_length_of_interview_minutes', { required: true, min: 1, max: MAX_LENGTH_OF_INTERVIEW_MINUTES });
   const fillingGoal = reader.integer('filling_goal', { required: true, min: 1, max: FEASIBILITY_FILLING_GOAL_CAP });
   reader.number('step_days', { nullable: true, min: 0 });
-  for (const field of ['cost_per_interview', 'price', 'rate_card_price_boost']) readMoneyField(reader, field);
+  for (const field of ['cost_per_interview', 'price', 'rate_card_price_boost']) readRequestMoney(reader, field, { currencyRequired: true });
   const window = reader.object('fielding_specification', { required: true });
   let startMs = NaN;
   let endMs = NaN;

@@ -1,6 +1,7 @@
 // Money on the wire: {value: "12.34", currency_code: "USD", currency_scale: 2}. Amounts are kept as
 // integer minor units (cents) inside the sandbox so sums never drift.
 
+import type { ObjectReader } from '../core/input-validation';
 import type { ApiVersion } from './api-version';
 import { usesCurrentNames } from './api-version';
 
@@ -52,4 +53,25 @@ export function decimalStringToNumber(text: string): number {
 /** Round a major-unit amount (dollars) to whole minor units, half away from zero. */
 export function toMinorUnits(majorUnits: number): number {
   return Math.round(majorUnits * 100 + Number.EPSILON * Math.sign(majorUnits));
+}
+
+/** A request's money as it was given: `{value}` and, where it came with one, `currency_code`. */
+export interface RequestMoney {
+  value: string;
+  currency_code?: string;
+}
+
+/**
+ * Money in a request (reference: MonetaryAmountRequestModel): `{value: decimal string, currency_code}`, nothing
+ * else. The reference requires neither part; a caller whose rule needs the currency says so. Problems are
+ * recorded on the reader, naming the field; null when the field is null, undefined when absent or malformed.
+ */
+export function readRequestMoney(reader: ObjectReader, field: string, options: { currencyRequired?: boolean } = {}): RequestMoney | null | undefined {
+  const money = reader.object(field, { nullable: true });
+  if (!money) return money;
+  money.rejectUnknown(['value', 'currency_code']);
+  const value = money.string('value', { required: true, pattern: /^\d+(\.\d+)?$/, patternReason: 'must be a decimal in a string, such as "4.50"' });
+  const currency = money.string('currency_code', { ...(options.currencyRequired ? { required: true } : { nullable: true }), pattern: /^[A-Z]{3}$/, patternReason: 'must be a three-letter ISO-4217 code' });
+  if (!value) return undefined;
+  return currency ? { value, currency_code: currency } : { value };
 }

@@ -7,6 +7,7 @@ import type { SeededAccount } from '../core/seed-data';
 import type { ActivityExclusionRecord, AllocationGroupRecord, AllocationsRecord, SandboxStateData, TargetGroupRecord } from '../core/state-records';
 import { notYetReason, renamedReason, usesNewNames, type ApiVersion } from '../core/versioning';
 import { UUID } from './project-wire';
+import { readRequestMoney, type RequestMoney } from '../model/money';
 import { checkActivityExclusionRules, readActivityExclusionItems, renderActivityExclusion } from './activity-exclusions';
 
 export const STUDY_TYPES = ['adhoc', 'tracker', 'recontact'] as const;
@@ -18,10 +19,8 @@ export const MAX_FILLING_GOAL = 10_000;
 export const MAX_LENGTH_OF_INTERVIEW_MINUTES = 180;
 export const LOCALE = /^[a-z]{2,3}_[A-Za-z]{2}$/;
 const TEMPLATE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
-const DECIMAL = /^\d+(\.\d+)?$/;
-const CURRENCY = /^[A-Z]{3}$/;
 /** The client's cost per interview: money from 2025-12-18; a note in text (or a number) before. */
-export type ClientCpiNote = { value: string; currency_code?: string } | string;
+export type ClientCpiNote = RequestMoney | string;
 const READ_ONLY = ['id', 'project_id', 'status', 'fielding_run_id', 'end_fielding_at', 'created_at', 'updated_at'];
 
 export interface TargetGroupInput {
@@ -118,15 +117,7 @@ export function readTargetGroupInput(body: unknown, version: ApiVersion, account
   if (typeof given === 'number' && !newNames && Number.isFinite(given)) noteValue = String(given);
   else if (typeof given === 'string' && !newNames) noteValue = r.string(note, { nullable: true, maxLength: 500 });
   else if (typeof given === 'string' || typeof given === 'number') r.fail(note, 'must be an amount of money {value, currency_code} (reference: MonetaryAmountRequestModel)');
-  else {
-    const money = r.object(note, { nullable: true });
-    if (money) {
-      money.rejectUnknown(['value', 'currency_code']);
-      const value = money.string('value', { required: true, pattern: DECIMAL, patternReason: 'must be a decimal in a string, such as "2.50"' });
-      const currency = money.string('currency_code', { nullable: true, pattern: CURRENCY, patternReason: 'must be a three-letter ISO-4217 code' });
-      if (value) noteValue = currency ? { value, currency_code: currency } : { value };
-    } else noteValue = money;
-  }
+  else noteValue = readRequestMoney(r, note);
   const reference = r.string('target_group_customer_reference_number', { nullable: true, maxLength: 100 });
   let templateId: string | null = null;
   let openExchange: AllocationsRecord['open_exchange_allocations'] = null;
