@@ -9,6 +9,7 @@ import { listAllPages } from './pagination';
 import { LIST_TARGET_GROUPS } from './http/wire/lists';
 import { describeShape, readAnswer, wireMismatchFailure } from './http/wire/read-answer';
 import { requestBody } from './http/wire/request-body';
+import { TargetGroupPerformanceAnswer } from './http/wire/performance';
 import { targetGroupStateReader, type TargetGroupState, type TargetGroupStateRead } from './target-group-state';
 import { CreatedDraftTargetGroupResponse, DraftTargetGroupRequest } from './http/wire/target-groups';
 import type { ActivityCtx, ApiObject, JsonObject } from './types';
@@ -108,7 +109,8 @@ export interface TargetGroupOverviewOutput {
   overview: Record<string, unknown>;
 }
 export interface TargetGroupPerformanceOutput {
-  performance: Record<string, unknown>;
+  /** TargetGroupPerformance as the reference gives it (2025-12-18 names and money). */
+  performance: TargetGroupPerformanceAnswer;
 }
 
 export function targetGroupActivities(deps: ActivityDeps) {
@@ -265,13 +267,19 @@ export function targetGroupActivities(deps: ActivityDeps) {
       return { overview: fromWireBody(expectObject(req, await callApi(deps.api, ctx, req)), ctx.apiVersion) };
     },
 
-    /** GET TG/performance (path not shown in the spec; the sandbox serves it there). Carries completes_cost. */
+    /**
+     * get_target_group_performance `GET TG/performance`: a launched group's TargetGroupPerformance, checked
+     * with the wire schema (another shape is `wire_mismatch`). A 404 (unknown, or still a draft) is the API's
+     * final not_found_error; the watch reads it best effort and reports the failure.
+     */
     async getTargetGroupPerformance(input: TargetGroupInput): Promise<TargetGroupPerformanceOutput> {
       const ctx = checkCtx('getTargetGroupPerformance', input.ctx);
       const projectId = requireText('getTargetGroupPerformance', 'projectId', input.projectId);
       const targetGroupId = requireText('getTargetGroupPerformance', 'targetGroupId', input.targetGroupId);
       const req = { method: 'GET', path: `${targetGroupPath(ctx, projectId, targetGroupId)}/performance` } as const;
-      return { performance: fromWireBody(expectObject(req, await callApi(deps.api, ctx, req)), ctx.apiVersion) };
+      const res = await callApi(deps.api, ctx, req);
+      // An older version's completes_cost (integer minor units) is made the 2025-12-18 money first.
+      return { performance: readAnswer({ operation: 'get_target_group_performance', ...req }, TargetGroupPerformanceAnswer, { status: res.status, body: fromWireBody(res.body, ctx.apiVersion) }) };
     },
   };
   return activities;

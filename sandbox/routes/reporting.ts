@@ -1,5 +1,5 @@
 // Reporting (spec: Endpoints › Target groups; Removed or deprecated endpoints; Resources › completes_cost).
-//   GET TG/performance                              completes, completes_by_status, completes_cost, quotas
+//   GET TG/performance                              TargetGroupPerformance of a launched target group (404 for a draft)
 //   GET P/questions-translation?locale&question_ids  the question catalogue in a locale (paginated)
 //   GET /v1/demand/questions[?locale], GET /v1/demand/questions/{question_id}[?locale]
 //                                                   deprecated in every version, still answering (Deprecation header)
@@ -8,10 +8,8 @@
 import { badRequest, notFound } from '../core/api-error';
 import { paginate, parsePageRequest } from '../core/pagination';
 import { ok, type RequestContext, type RouteModule } from '../core/route-module';
-import { usesNewNames } from '../core/versioning';
 import { requireTargetGroup } from '../resources/lookups';
 import { canonicalLocale, findLocaleMarket, type LocaleMarket } from '../model/locale-markets';
-import type { Profile } from '../model/profile-types';
 import { findQuestion, listQuestions, textIn, type Question } from '../model/question-catalogue';
 import { summarizePerformance } from '../model/target-group-performance';
 import { advanceSimulation, fieldingSimulationAdminRoutes, sessionsOf, startFieldingSimulation } from './reporting-fielding-simulation';
@@ -20,19 +18,16 @@ import { P, TG } from './paths';
 const QUESTIONS = '/v1/demand/questions';
 const DEPRECATION_HEADERS = { deprecation: 'true', link: '</v1/demand/accounts/{account_id}/questions-translation>; rel="successor-version"' };
 
+/**
+ * get_target_group_performance: the reference's TargetGroupPerformance, from the simulated sessions (the
+ * simulation first runs up to now). The reference describes it for a launched target group; a draft has
+ * no fielding and answers 404, as its details and overview do.
+ */
 function performance(ctx: RequestContext) {
   const tg = requireTargetGroup(ctx);
+  if (tg.status === 'draft') throw notFound(`Target group ${tg.id} is a draft; its performance exists once it is launched.`);
   advanceSimulation(ctx);
-  const summary = summarizePerformance(sessionsOf(ctx, tg.id), tg.profiles as Profile[], ctx.version);
-  return ok({
-    target_group_id: tg.id,
-    project_id: tg.project_id,
-    status: tg.status,
-    filling_goal: tg.filling_goal,
-    remaining_completes: Math.max(0, tg.filling_goal - summary.completes),
-    ...summary,
-    quotas: summary.quotas.map(({ completes_goal, ...rest }) => ({ ...rest, [usesNewNames(ctx.version) ? 'completes_goal' : 'filling_goal']: completes_goal })),
-  });
+  return ok(summarizePerformance(sessionsOf(ctx, tg.id), ctx.version));
 }
 
 function renderQuestion(question: Question, market: LocaleMarket): Record<string, unknown> {

@@ -9,6 +9,7 @@ import { assertWriteVersionAllowed, pinWriteVersion } from '../core/versioning';
 import { requireProject, requireTargetGroup } from '../resources/lookups';
 import { emitTargetGroupEvent } from '../resources/target-group-events';
 import { moneyFromMinorUnits, toMinorUnits } from '../model/money';
+import { sessionRates } from '../model/target-group-performance';
 import { changedFields, pricingValueOut, readTargetGroupInput, renderTargetGroup, renderTargetGroupDetails, renderTargetGroupListItem, type TargetGroupInput } from '../resources/target-group-wire';
 import { LAUNCH_KIND, assertNoRunningJob } from '../resources/target-group-jobs';
 import { applyDraftProfiling, readDraftProfiling } from './profiles-target-group';
@@ -115,12 +116,10 @@ function targetGroupDetails(ctx: RequestContext) {
   return ok(renderTargetGroupDetails(tg, ctx.account!.name, ctx.version));
 }
 
-const rate = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 10_000) / 10_000 : 0);
-
 /**
  * TargetGroupOverview from the target group and its simulated sessions: progress, money (the 2025-12-18
- * decimal form), status, the locale's country and language, and rates (conversion: completes per entry;
- * drop-off: entries still unfinished; incidence: completes among qualified and screened-out finishes). The spec's
+ * decimal form), status, the locale's country and language, and rates (model/target-group-performance.ts
+ * sessionRates, the figures performance gives; 0 while a rate has no denominator: the overview requires them). The spec's
  * renamed pricing_model/type value (Resources › Target group) is carried, `type` beyond the reference.
  */
 function targetGroupOverview(ctx: RequestContext) {
@@ -130,7 +129,7 @@ function targetGroupOverview(ctx: RequestContext) {
   const project = ctx.store.data.projects[tg.project_id];
   const sessions = sessionsOf(ctx, tg.id);
   const completes = sessions.filter((s) => s.status === 'Complete');
-  const screenedOut = sessions.filter((s) => s.status === 'Terminate').length;
+  const rates = sessionRates(sessions);
   const cost = completes.reduce((sum, s) => sum + (s.cost_per_interview ? toMinorUnits(Number(s.cost_per_interview.value)) : 0), 0);
   const last = completes.at(-1)?.cost_per_interview;
   const [language, country] = (tg.locale ?? '_').split('_');
@@ -153,9 +152,9 @@ function targetGroupOverview(ctx: RequestContext) {
     status: tg.status,
     country_code: (country ?? '').toUpperCase(),
     language_code: (language ?? '').toUpperCase(),
-    conversion_rate: rate(completes.length, sessions.length),
-    drop_off_rate: rate(sessions.filter((s) => s.status === 'Started').length, sessions.length),
-    incidence_rate: rate(completes.length, completes.length + screenedOut),
+    conversion_rate: rates.conversion_rate ?? 0,
+    drop_off_rate: rates.drop_off_rate ?? 0,
+    incidence_rate: rates.incidence_rate ?? 0,
     study_type_code: tg.study_type,
     target_group_customer_reference_number: tg.target_group_customer_reference_number,
     created_at: tg.created_at,

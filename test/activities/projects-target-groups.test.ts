@@ -249,10 +249,15 @@ describe('ensureDraftTargetGroup', () => {
     m.on('GET', `${TGS}?page_size=2`, () => tgPage([tgItem(TA), tgItem(TB)], 'x'));
     m.on('GET', `${TGS}?page_size=2&start_after=x`, () => tgPage([tgItem(TC)]));
     m.on('GET', `${TGS}/tg1/overview`, () => ({ status: 200, body: { completes: 3 } }));
-    m.on('GET', `${TGS}/tg1/performance`, () => ({ status: 200, body: { completes_cost: { value: '1.00', currency_code: 'USD', currency_scale: 2 } } }));
+    m.on('GET', `${TGS}/tg1/performance`, () => ({ status: 200, body: { entrants: 9, prescreens: 7, completes: 3, completes_cost: { value: '1.00', currency_code: 'USD', currency_scale: 2 } } }));
+    m.on('GET', `${TGS}/tg2/performance`, () => ({ status: 200, body: { completes: 3, completes_by_status: { Complete: 3 } } }));
     expect((await m.activities.listTargetGroups({ ctx, projectId: 'p1' })).targetGroups.map((t) => t.id)).toEqual([TA, TB, TC]);
     expect(await m.activities.getTargetGroupOverview({ ctx, projectId: 'p1', targetGroupId: 'tg1' })).toEqual({ overview: { completes: 3 } });
-    expect((await m.activities.getTargetGroupPerformance({ ctx, projectId: 'p1', targetGroupId: 'tg1' })).performance).toHaveProperty('completes_cost');
+    expect((await m.activities.getTargetGroupPerformance({ ctx, projectId: 'p1', targetGroupId: 'tg1' })).performance).toMatchObject({ entrants: 9, completes: 3, completes_cost: { value: '1.00' } });
+    // The sandbox's old shape (no entrants or prescreens) is not the reference's: wire_mismatch, final.
+    const f = await rejectionOf(m.activities.getTargetGroupPerformance({ ctx, projectId: 'p1', targetGroupId: 'tg2' }));
+    expect(f).toMatchObject({ type: 'wire_mismatch', nonRetryable: true });
+    expect(f.message).toContain('get_target_group_performance');
   });
 
   it('fails on a cursor that repeats instead of looping forever', async () => {

@@ -42,17 +42,18 @@ const advance = async (minutes: number) => {
 const sessions = async (tgId: string) => (await api.admin('GET', `/fielding/target-groups/${tgId}/sessions`)).body.data as Record<string, any>[];
 
 describe('Reporting › target group performance', () => {
-  it('a draft has no completes and a zero completes_cost in the common money format', async () => {
+  it('a draft has no performance yet: 404 not_found_error, as its details and overview; an unknown target group too', async () => {
     const { tgPath } = await api.projectWithTargetGroup();
     const res = await api.req('GET', `${tgPath}/performance`);
-    expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ status: 'draft', completes: 0, in_progress: 0, completes_cost: { value: '0.00', currency_code: 'USD', currency_scale: 2 } });
-    expect(Object.keys(res.body.completes_by_status).sort()).toEqual([...STATUSES].sort());
+    expect(res.status, res.text).toBe(404);
+    expect(res.body.object).toBe('not_found_error');
+    const unknown = await api.req('GET', `${tgPath.replace(/[^/]+$/, '01ZZZZZZZZZZZZZZZZZZZZZZZZ')}/performance`);
+    expect(unknown.status, unknown.text).toBe(404);
   });
 
-  it('a live group collects completes over simulated time; performance, overview and quotas agree', async () => {
+  it('a live group collects completes over simulated time: TargetGroupPerformance from its sessions, agreeing with the overview and the quotas', async () => {
     await settings({ pool_size: 2000, speed: 1, seed: 'perf' });
-    const { tgPath } = await liveGroup({ filling_goal: 40 }, async (path) => {
+    const { tg, tgPath } = await liveGroup({ filling_goal: 40 }, async (path) => {
       const quota = { object: 'regular', id: 'g', name: 'Gender', quotas_enabled: true, targets: [
         { id: 'm', conditions: [{ object: 'selection', question_id: 43, option: '1' }], quota: { completes_goal: 20 } },
         { id: 'f', conditions: [{ object: 'selection', question_id: 43, option: '2' }], quota: { completes_goal: 20 } },
@@ -61,22 +62,38 @@ describe('Reporting › target group performance', () => {
       const put = await api.req('PUT', path, { body: draftBody({ live_url: 'https://survey.example/s', filling_goal: 40, profiling: { profile_adjustment_type: 'nominal', profiles: [quota] } }) });
       expect(put.status, put.text).toBe(204);
     });
-    expect((await api.req('GET', `${tgPath}/performance`)).body.completes).toBe(0);
+    const before = (await api.req('GET', `${tgPath}/performance`)).body;
+    expect(before).toMatchObject({ entrants: 0, prescreens: 0, completes: 0, completes_cost: { value: '0.00', currency_code: 'USD', currency_scale: 2 } });
+    for (const absent of ['first_complete', 'last_complete', 'incidence_rate', 'conversion_rate', 'drop_off_rate']) expect(before).not.toHaveProperty(absent);
     await advance(60);
-    const perf = (await api.req('GET', `${tgPath}/performance`)).body;
+    const res = await api.req('GET', `${tgPath}/performance`);
+    expect(res.status, res.text).toBe(200);
+    const perf = res.body;
+    // Only the reference's fields: no status, goal, quotas or sessions in progress.
+    expect(Object.keys(perf).sort()).toEqual(['completes', 'completes_cost', 'conversion_rate', 'drop_off_rate', 'entrants', 'first_complete', 'incidence_rate', 'last_complete', 'prescreens', 'respondent_analysis']);
     expect(perf.completes).toBeGreaterThan(0);
     expect(perf.completes).toBeLessThanOrEqual(40);
-    const total = Object.values(perf.completes_by_status as Record<string, number>).reduce((a, b) => a + b, 0) + perf.in_progress;
-    expect(total).toBe((await sessions(perf.target_group_id)).length);
-    const cpi = Number((await sessions(perf.target_group_id)).find((s) => s.status === 'Complete')!.cost_per_interview.value);
+    const all = await sessions(tg.id);
+    expect(perf.entrants).toBe(all.length);
+    expect(perf.prescreens).toBe(all.filter((s) => s.status !== 'PreClientSurveyProcess').length);
+    const live = perf.respondent_analysis.live as { status: string; count: number }[];
+    expect(live.reduce((n, s) => n + s.count, 0)).toBe(all.length);
+    for (const status of STATUSES) expect(live.find((s) => s.status === status)?.count, status).toBe(all.filter((s) => s.status === status).length);
+    expect(live.find((s) => s.status === 'In Survey')?.count).toBe(all.filter((s) => s.status === 'Started').length);
+    const completed = all.filter((s) => s.status === 'Complete');
+    expect(perf.first_complete).toBe(completed.map((s) => s.respondent_update_date).sort()[0]);
+    expect(perf.last_complete).toBe(completed.map((s) => s.respondent_update_date).sort().at(-1));
+    const cpi = Number(completed[0].cost_per_interview.value);
     expect(perf.completes_cost).toEqual({ value: (perf.completes * cpi).toFixed(2), currency_code: 'USD', currency_scale: 2 });
     const overview = (await api.req('GET', `${tgPath}/overview`)).body;
     expect(overview.progress.current_completes).toBe(perf.completes);
-    // A launched group's profiles are not on GET TG (301 to its details): the sandbox's state holds them.
-    const tg = (await api.state()).records.target_groups[perf.target_group_id];
-    const quotaCompletes = tg.profiles[0].targets.reduce((sum: number, t: { quota: { completes: number } }) => sum + t.quota.completes, 0);
+    expect(overview.progress.current_prescreens).toBe(perf.prescreens);
+    expect([overview.incidence_rate, overview.conversion_rate, overview.drop_off_rate]).toEqual([perf.incidence_rate, perf.conversion_rate, perf.drop_off_rate]);
+    expect(perf.incidence_rate).toBe(Math.round((perf.completes / (perf.completes + all.filter((s) => s.status === 'Terminate').length)) * 10_000) / 10_000);
+    // A launched group's profiles are not on GET TG (301 to its details): the sandbox's state holds them, with the quota counters.
+    const record = (await api.state()).records.target_groups[tg.id];
+    const quotaCompletes = record.profiles[0].targets.reduce((sum: number, t: { quota: { completes: number } }) => sum + t.quota.completes, 0);
     expect(quotaCompletes).toBe(perf.completes);
-    expect(perf.quotas.map((q: { target_id: string }) => q.target_id)).toEqual(['m', 'f']);
     // completes_cost before 2025-12-18: integer minor units.
     const legacy = (await api.req('GET', `${tgPath}/performance`, { version: V_MID })).body;
     expect(legacy.completes_cost).toEqual({ value: Math.round(perf.completes * cpi * 100), currency_code: 'USD', currency_scale: 2 });

@@ -6,7 +6,7 @@ import { validateProfiles } from '../../sandbox/model/profile-validation';
 import { exclusionReason } from '../../sandbox/model/respondent-eligibility';
 import type { SessionRecord } from '../../sandbox/model/session-record';
 import { qualifyRespondent, respondentIdentity } from '../../sandbox/model/synthetic-respondents';
-import { summarizePerformance } from '../../sandbox/model/target-group-performance';
+import { quotaCounters, summarizePerformance } from '../../sandbox/model/target-group-performance';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -88,10 +88,12 @@ describe('fielding simulation', () => {
     ] }], { locale: 'en_US', fillingGoal: 60, newId: () => 'x' });
     const { state } = run([group({ profiles, fillingGoal: 60 })], T0 + 3 * DAY);
     const sessions = sessionsOf(state, 'tg-a');
-    const perf = summarizePerformance(sessions, profiles, '2025-12-18');
-    const male = perf.quotas.find((quota) => quota.target_id === 'm')!;
+    const counters = quotaCounters(sessions);
+    const [male, female] = profiles[0].targets.map((target) => counters.get(`${profiles[0].id}/${target.id}`)!);
+    expect(male.completes).toBeGreaterThan(0);
     expect(male.completes).toBeLessThanOrEqual(5);
-    expect(perf.quotas.find((quota) => quota.target_id === 'f')!.completes).toBeLessThanOrEqual(55);
+    expect(female.completes).toBeLessThanOrEqual(55);
+    expect(male.completes + female.completes).toBe(count(sessions, 'Complete'));
     expect(count(sessions, 'OverQuota')).toBeGreaterThan(0);
     // Only respondents who qualify (gender 1 or 2) enter.
     for (const session of sessions) expect(session.quota_target_ids).toHaveLength(1);
@@ -185,13 +187,34 @@ describe('fielding simulation', () => {
 });
 
 describe('summarizePerformance', () => {
-  it('counts completes, statuses, in-progress sessions and the cost of completes in the version format', () => {
+  it('gives the reference\'s TargetGroupPerformance: counts, cost in the version format, complete dates, rates and respondents by status', () => {
     const { state } = run([group({ fillingGoal: 20 })], T0 + DAY);
     const sessions = sessionsOf(state, 'tg-a');
-    const current = summarizePerformance(sessions, [], '2025-12-18');
-    expect(current.completes).toBe(count(sessions, 'Complete'));
-    expect(Object.values(current.completes_by_status).reduce((a, b) => a + b, 0) + current.in_progress).toBe(sessions.length);
-    expect(current.completes_cost).toEqual({ value: `${(current.completes * 2.5).toFixed(2)}`, currency_code: 'USD', currency_scale: 2 });
-    expect(summarizePerformance(sessions, [], '2025-05-27').completes_cost).toEqual({ value: current.completes * 250, currency_code: 'USD', currency_scale: 2 });
+    const current = summarizePerformance(sessions, '2025-12-18');
+    const completes = count(sessions, 'Complete');
+    expect(completes).toBeGreaterThan(0);
+    expect(current).toMatchObject({ entrants: sessions.length, prescreens: sessions.length - count(sessions, 'PreClientSurveyProcess'), completes });
+    expect(current.completes_cost).toEqual({ value: `${(completes * 2.5).toFixed(2)}`, currency_code: 'USD', currency_scale: 2 });
+    expect(summarizePerformance(sessions, '2025-05-27').completes_cost).toEqual({ value: completes * 250, currency_code: 'USD', currency_scale: 2 });
+    const completedAt = sessions.filter((s) => s.status === 'Complete').map((s) => Date.parse(s.respondent_update_date));
+    expect(Date.parse(current.first_complete!)).toBe(Math.min(...completedAt));
+    expect(Date.parse(current.last_complete!)).toBe(Math.max(...completedAt));
+    const round = (n: number) => Math.round(n * 10_000) / 10_000;
+    expect(current.conversion_rate).toBe(round(completes / sessions.length));
+    expect(current.drop_off_rate).toBe(round(count(sessions, 'Started') / sessions.length));
+    expect(current.incidence_rate).toBe(round(completes / (completes + count(sessions, 'Terminate'))));
+    const live = current.respondent_analysis.live;
+    expect(live.map((s) => s.status)).toEqual(['In Survey', 'Complete', 'Terminate', 'OverQuota', 'SecurityFailure', 'FinancialTerm', 'PreClientSurveyProcess']);
+    expect(live.reduce((n, s) => n + s.count, 0)).toBe(sessions.length);
+    expect(live.find((s) => s.status === 'Complete')!.count).toBe(completes);
+    expect(live.every((s) => s.label && s.description)).toBe(true);
+    expect(current.respondent_analysis.test).toEqual([]);
+  });
+
+  it('has no complete dates or rates before anyone entered', () => {
+    expect(summarizePerformance([], '2025-12-18')).toEqual({
+      entrants: 0, prescreens: 0, completes: 0, completes_cost: { value: '0.00', currency_code: 'USD', currency_scale: 2 },
+      respondent_analysis: { live: expect.arrayContaining([expect.objectContaining({ status: 'Complete', count: 0 })]), test: [] },
+    });
   });
 });

@@ -33,6 +33,7 @@ import { FieldingRunAnswer, LaunchFromDraftRequest, LaunchJobAnswer } from './fi
 import { RecontactJobAnswer } from './recontact';
 import { DraftTargetGroupAnswer, FieldingRunsAnswer, TargetGroupDetailsAnswer, TargetGroupOverviewAnswer } from './target-group-state';
 import { ManageProfilesRequest, ProfileBadRequest, ProfilesResponse, ProfileValidationError, ValidateProfilesRequest } from './profiles';
+import { TargetGroupPerformanceAnswer } from './performance';
 
 export interface WireOperation {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -102,6 +103,14 @@ export const PROFILE_OPERATIONS: Readonly<Record<string, WireOperation>> = {
   },
 };
 
+/**
+ * The report's read of a launched target group's figures; 404 for an unknown or draft target group (its
+ * contract test: test/contract/performance.contract.test.ts).
+ */
+export const PERFORMANCE_OPERATIONS: Readonly<Record<string, WireOperation>> = {
+  get_target_group_performance: { method: 'GET', path: `${TG}/performance`, answers: { 200: TargetGroupPerformanceAnswer } },
+};
+
 export const WIRE_OPERATIONS: Readonly<Record<string, WireOperation>> = {
   get_user_accounts: { method: 'GET', path: '/accounts', answers: { 200: AccountsList } },
   get_business_units: { method: 'GET', path: '/accounts/{account_id}/business-units', answers: { 200: BusinessUnitsList } },
@@ -153,6 +162,7 @@ export const WIRE_OPERATIONS: Readonly<Record<string, WireOperation>> = {
   ...LAUNCH_FIELDING_OPERATIONS,
   ...TARGET_GROUP_STATE_OPERATIONS,
   ...PROFILE_OPERATIONS,
+  ...PERFORMANCE_OPERATIONS,
 };
 
 /** The operation of a call, by method and path (without query, starting `/v1/`). */
