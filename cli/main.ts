@@ -84,7 +84,7 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
 
   program
     .command('report')
-    .description('report the figures of a study: completes, statuses, quota fill, cost, changes since launch')
+    .description('report the figures of a study: completes, respondents by status, cost, rates, changes since launch')
     .argument('<study>', 'a study file or a study id')
     .option('--account <id>', 'account id (when a study id is given)')
     .option('--html <file>', 'also write a self-contained HTML page with charts to this file')

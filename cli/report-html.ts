@@ -1,7 +1,7 @@
 // `studyflow report --html FILE`: one self-contained page (inline CSS, inline SVG drawn here; no
 // scripts, fonts or network) that opens offline. The charts carry their figures as data attributes
 // (data-fill, data-completes, data-y-max), which the browser test compares with the JSON report.
-import { moneyText, orderedStatuses, percentText, type ReportView, type TargetGroupReportView } from './report-model';
+import { moneyText, orderedStatuses, percentText, rateText, type ReportView, type TargetGroupReportView } from './report-model';
 
 const PALETTE = ['#2563eb', '#d97706', '#059669', '#dc2626', '#7c3aed', '#0891b2', '#be185d', '#4d7c0f'];
 
@@ -131,6 +131,10 @@ function figure(value: number | null): string {
   return value === null ? '–' : String(value);
 }
 
+function percentOf(part: number, whole: number): number | null {
+  return whole > 0 ? Math.round((part / whole) * 1000) / 10 : null;
+}
+
 function targetGroupSection(tg: TargetGroupReportView, color: string): string {
   const parts = [`<section class="tg" id="tg-${e(tg.key)}" data-key="${e(tg.key)}">`, `<h2><span class="swatch" style="background:${color}"></span>${e(tg.key)} ${stateBadge(tg.state)}</h2>`];
   const meta = [tg.targetGroupId ? `target group ${tg.targetGroupId}` : undefined, tg.launchedAt ? `launched ${timeLabel(tg.launchedAt)}` : undefined, tg.readAt ? `figures read ${timeLabel(tg.readAt)}` : undefined].filter(Boolean);
@@ -139,19 +143,26 @@ function targetGroupSection(tg: TargetGroupReportView, color: string): string {
   if (tg.completes !== null) {
     parts.push('<h3>Completes against goal</h3>');
     parts.push(barChart([{ label: 'completes', value: tg.completes, whole: tg.fillingGoal, text: `${tg.completes} / ${tg.fillingGoal ?? '?'} (${percentText(tg.fillPercent)})` }], { title: `Completes of ${tg.key} against the filling goal`, cls: 'goal-bar', color }));
-    const statuses = orderedStatuses(tg.completesByStatus);
-    const sessions = statuses.reduce((n, [, v]) => n + v, 0);
-    parts.push('<h3>Sessions by status</h3>');
-    parts.push(barChart(statuses.map(([s, n]) => ({ label: s, value: n, whole: sessions, text: `${n} (${percentText(sessions ? Math.round((n / sessions) * 1000) / 10 : null)})` })), { title: `Sessions of ${tg.key} by status`, cls: 'status-bars' }));
-    if (tg.quotas.length) {
-      parts.push('<h3>Quota fill</h3>');
-      parts.push(barChart(tg.quotas.map((q) => ({ label: q.name, value: q.completes, whole: q.completesGoal, text: `${q.completes} / ${q.completesGoal ?? '?'} (${percentText(q.fillPercent)})` })), { title: `Quota fill of ${tg.key}`, cls: 'quota-bars', color }));
+    const dates = tg.firstComplete ? ` · first complete ${timeLabel(tg.firstComplete)}, last ${tg.lastComplete ? timeLabel(tg.lastComplete) : '–'}` : '';
+    parts.push(`<p class="muted remaining">remaining ${figure(tg.remaining.value)} (${e(tg.remaining.basis)})${e(dates)}</p>`);
+    if (tg.entrants !== null) {
+      const entrants = tg.entrants;
+      const step = (label: string, value: number | null) => ({ label, value: value ?? 0, whole: entrants, text: value === null ? '–' : `${value} (${percentText(percentOf(value, entrants))} of entrants)` });
+      parts.push('<h3>From entrants to completes</h3>');
+      parts.push(barChart([step('entrants', entrants), step('prescreens', tg.prescreens), step('completes', tg.completes)], { title: `Entrants, prescreens and completes of ${tg.key}`, cls: 'funnel-bars', color }));
     }
-    parts.push(`<h3>Cost, incidence and length of interview</h3>
+    if (tg.respondents.length) {
+      const whole = tg.entrants ?? tg.respondents.reduce((n, r) => n + r.count, 0);
+      parts.push('<h3>Respondents by status</h3>');
+      parts.push(barChart(tg.respondents.map((r) => ({ label: r.status, value: r.count, whole, text: `${r.count} (${percentText(percentOf(r.count, whole))})${r.label !== r.status ? ` · ${r.label}` : ''}` })), { title: `Live respondents of ${tg.key} by status`, cls: 'status-bars' }));
+    }
+    parts.push(`<h3>Cost and rates</h3>
 <table class="figures">
 <tr><th></th><th>observed</th><th>expected</th><th>basis</th></tr>
 <tr><th>cost per complete</th><td>${e(moneyText(tg.costPerComplete))}</td><td>${e(moneyText(tg.predictedCpi))}</td><td>completes_cost ${e(moneyText(tg.completesCost))} / ${tg.completes} completes; expected: the CPI the launch gate judged</td></tr>
-<tr><th>incidence</th><td class="ir-observed">${figure(tg.incidence.observed)}</td><td>${figure(tg.incidence.expected)}</td><td>${e(tg.incidence.basis)}</td></tr>
+<tr><th>incidence</th><td class="ir-observed">${figure(tg.incidence.observed)}</td><td>${figure(tg.incidence.expected)}</td><td>${e(tg.incidence.basis)}; expected: the study's expected_incidence_rate</td></tr>
+<tr><th>conversion</th><td class="conversion">${e(rateText(tg.conversionRate))}</td><td>–</td><td>conversion_rate of the performance reading</td></tr>
+<tr><th>drop-off</th><td class="drop-off">${e(rateText(tg.dropOffRate))}</td><td>–</td><td>drop_off_rate of the performance reading</td></tr>
 <tr><th>length of interview (min)</th><td>${figure(tg.lengthOfInterview.observed)}</td><td>${figure(tg.lengthOfInterview.expected)}</td><td>${e(tg.lengthOfInterview.basis)}</td></tr>
 </table>`);
   }

@@ -1,7 +1,7 @@
-// `studyflow report` for people: a summary table, then per target group its statuses, quotas and
-// what changed since launch.
+// `studyflow report` for people: a summary table, then per target group its funnel, respondents by
+// status, cost and rates, and what changed since launch.
 import { table, type Output } from './output';
-import { moneyText, orderedStatuses, percentText, type ObservedAgainstExpected, type ReportView, type TargetGroupReportView } from './report-model';
+import { moneyText, orderedStatuses, percentText, rateText, type ObservedAgainstExpected, type ReportView, type TargetGroupReportView } from './report-model';
 import { phaseLabel } from './status-view';
 
 function figure(value: number | null): string {
@@ -22,15 +22,14 @@ function targetGroupSection(out: Output, tg: TargetGroupReportView): string[] {
   if (tg.note) lines.push(`  ${out.yellow(tg.note)}`);
   if (tg.readAt) lines.push(`  read at ${tg.readAt}${tg.launchedAt ? `, launched ${tg.launchedAt}` : ''}`);
   if (tg.completes !== null) {
-    const extra = [tg.inProgress !== null ? `in progress ${tg.inProgress}` : undefined, tg.prescreens !== null ? `prescreens ${tg.prescreens}` : undefined].filter(Boolean);
-    lines.push(`  completes by status: ${statusesText(tg.completesByStatus)}${extra.length ? `; ${extra.join(', ')}` : ''}`);
+    const goal = tg.fillingGoal !== null ? ` of ${tg.fillingGoal} (${percentText(tg.fillPercent)})` : '';
+    lines.push(`  completes ${tg.completes}${goal}; remaining ${figure(tg.remaining.value)} (${tg.remaining.basis})`);
+    lines.push(`  entrants ${figure(tg.entrants)}, prescreens ${figure(tg.prescreens)}; conversion ${rateText(tg.conversionRate)}, drop-off ${rateText(tg.dropOffRate)}`);
+    if (tg.firstComplete) lines.push(`  first complete ${tg.firstComplete}, last complete ${tg.lastComplete ?? '-'}`);
+    lines.push(`  respondents by status: ${tg.respondents.length ? tg.respondents.map((r) => `${r.status} ${r.count}`).join(', ') : 'none'}`);
     lines.push(`  cost: ${moneyText(tg.completesCost)} for ${tg.completes} completes (${moneyText(tg.costPerComplete)} each; predicted CPI ${moneyText(tg.predictedCpi)})`);
     lines.push(`  incidence observed / expected: ${againstExpected(tg.incidence)} (${tg.incidence.basis})`);
     lines.push(`  length of interview observed / expected: ${againstExpected(tg.lengthOfInterview)} min (${tg.lengthOfInterview.basis})`);
-  }
-  if (tg.quotas.length) {
-    const rows = tg.quotas.map((q) => [q.name, `${q.profileId}/${q.targetId}`, String(q.completes), figure(q.completesGoal), percentText(q.fillPercent)]);
-    lines.push('  quota fill:', ...table(['QUOTA', 'PROFILE/TARGET', 'COMPLETES', 'GOAL', 'FILL'], rows).split('\n').map((l) => `    ${l}`));
   }
   if (tg.series.length) {
     const first = tg.series[0];

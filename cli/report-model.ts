@@ -7,14 +7,20 @@ export interface Money {
   currency_code: string;
 }
 
-export interface QuotaFillView {
-  profileId: string;
-  targetId: string;
-  name: string;
-  completes: number;
-  completesGoal: number | null;
-  /** completes / completesGoal in percent, one decimal; null without a goal. */
-  fillPercent: number | null;
+/** Live respondents of one status. */
+export interface RespondentsView {
+  status: string;
+  /** The API's label, else the status. */
+  label: string;
+  count: number;
+  /** count / entrants in percent, one decimal; null without entrants. */
+  percentOfEntrants: number | null;
+}
+
+/** A figure studyflow computes rather than reads, and how. */
+export interface DerivedFigure {
+  value: number | null;
+  basis: string;
 }
 
 /** One figure the study file expects against what fielding shows. */
@@ -32,20 +38,32 @@ export interface TargetGroupReportView {
   launchedAt: string | null;
   /** When the figures were read from the API (the workflow's last performance read). */
   readAt: string | null;
+  /** Respondents who entered the survey. */
+  entrants: number | null;
+  /** Respondents past the pre-survey checks. */
+  prescreens: number | null;
   completes: number | null;
+  /** The goal the study file declares (`filling_goal`); performance carries none. */
   fillingGoal: number | null;
   /** completes / filling goal in percent, one decimal. */
   fillPercent: number | null;
-  completesByStatus: Record<string, number>;
-  inProgress: number | null;
-  prescreens: number | null;
+  /** Derived: the study's goal less the completes, never below 0 (performance carries no remaining count). */
+  remaining: DerivedFigure;
+  firstComplete: string | null;
+  lastComplete: string | null;
+  /** Live respondents by status (`respondent_analysis.live`), completes first, then the spec's order. */
+  respondents: RespondentsView[];
   completesCost: Money | null;
   /** completes_cost / completes. */
   costPerComplete: Money | null;
   /** The CPI the launch gate judged. */
   predictedCpi: Money | null;
-  quotas: QuotaFillView[];
+  /** Observed: the API's `incidence_rate`; expected: the study's `expected_incidence_rate`. */
   incidence: ObservedAgainstExpected;
+  /** The API's `conversion_rate` (0–1). */
+  conversionRate: number | null;
+  /** The API's `drop_off_rate` (0–1). */
+  dropOffRate: number | null;
   lengthOfInterview: ObservedAgainstExpected;
   /** Completes over time (at most 500 readings). */
   series: CompletesPoint[];
@@ -70,16 +88,12 @@ export interface ReportView {
   targetGroups: TargetGroupReportView[];
 }
 
-/** The order the statuses are shown in (the spec's enumeration); others follow alphabetically. */
-export const STATUS_ORDER = ['Complete', 'Terminate', 'OverQuota', 'SecurityFailure', 'FinancialTerm', 'PreClientSurveyProcess'];
+/** The order the statuses are shown in (completes first, the spec's enumeration, then in survey); others follow alphabetically. */
+export const STATUS_ORDER = ['Complete', 'Terminate', 'OverQuota', 'SecurityFailure', 'FinancialTerm', 'PreClientSurveyProcess', 'In Survey'];
 
 export function percent(part: number, whole: number | null | undefined): number | null {
   if (whole === null || whole === undefined || whole <= 0) return null;
   return Math.round((part / whole) * 1000) / 10;
-}
-
-function ratio(part: number, whole: number): number | null {
-  return whole > 0 ? Math.round((part / whole) * 1000) / 1000 : null;
 }
 
 /** Money divided by a count, to the currency's cents. */
@@ -94,44 +108,103 @@ export function orderedStatuses(byStatus: Record<string, number>): [string, numb
   return [...known, ...others];
 }
 
+function rank(status: string): number {
+  const i = STATUS_ORDER.indexOf(status);
+  return i < 0 ? STATUS_ORDER.length : i;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/** The figures of a snapshot as the report reads them; every one may be missing. */
+interface SnapshotFigures {
+  readAt?: string;
+  entrants?: number;
+  prescreens?: number;
+  completes?: number;
+  completesCost?: Money;
+  firstComplete?: string;
+  lastComplete?: string;
+  incidenceRate?: number;
+  conversionRate?: number;
+  dropOffRate?: number;
+  respondents: { status: string; label?: string; count: number }[];
+}
+
+/**
+ * Reads a performance snapshot tolerantly: a workflow that started before the report followed the
+ * reference holds a snapshot of the earlier shape (`completesByStatus`, `quotas`, `status`, …, no
+ * `entrants`). Its counts are still shown (statuses as respondents); what it lacks is left empty, and
+ * its quota, status and goal fields, which the API's performance does not give, are not shown.
+ */
+export function readSnapshot(raw: unknown): SnapshotFigures | undefined {
+  if (!isRecord(raw)) return undefined;
+  const cost = isRecord(raw.completesCost) && str(raw.completesCost.currency_code) && (typeof raw.completesCost.value === 'string' || typeof raw.completesCost.value === 'number')
+    ? { value: String(raw.completesCost.value), currency_code: String(raw.completesCost.currency_code) }
+    : undefined;
+  let respondents = (Array.isArray(raw.respondents) ? raw.respondents : [])
+    .filter(isRecord)
+    .flatMap((r) => (str(r.status) !== undefined && num(r.count) !== undefined ? [{ status: r.status as string, label: str(r.label), count: r.count as number }] : []));
+  if (!Array.isArray(raw.respondents) && isRecord(raw.completesByStatus)) {
+    respondents = Object.entries(raw.completesByStatus).flatMap(([status, n]) => (num(n) !== undefined ? [{ status, label: undefined, count: n as number }] : []));
+  }
+  return {
+    readAt: str(raw.readAt),
+    entrants: num(raw.entrants),
+    prescreens: num(raw.prescreens),
+    completes: num(raw.completes),
+    completesCost: cost,
+    firstComplete: str(raw.firstComplete),
+    lastComplete: str(raw.lastComplete),
+    incidenceRate: num(raw.incidenceRate),
+    conversionRate: num(raw.conversionRate),
+    dropOffRate: num(raw.dropOffRate),
+    respondents,
+  };
+}
+
 function targetGroupView(key: string, status: TargetGroupStatus, data: StudyReport['targetGroups'][string]['report']): TargetGroupReportView {
-  const performance = data?.performance;
-  const completes = performance?.completes ?? null;
-  const fillingGoal = performance?.fillingGoal ?? data?.expected.fillingGoal ?? status.feasibility?.fillingGoal ?? null;
-  const byStatus = performance?.completesByStatus ?? {};
-  const qualified = (byStatus.Complete ?? 0) + (byStatus.Terminate ?? 0);
+  const performance = readSnapshot(data?.performance);
+  const completes = performance ? performance.completes ?? null : null;
+  const fillingGoal = data?.expected.fillingGoal ?? status.feasibility?.fillingGoal ?? null;
+  const entrants = performance?.entrants ?? null;
   const launched = Boolean(data?.launchedAt) || ['live', 'paused', 'completed'].includes(status.phase);
   let note: string | null = null;
   if (data?.performanceError) note = `the last performance read failed: ${data.performanceError}`;
   else if (!performance) note = launched ? 'no performance read yet (the workflow reads it every watch interval)' : 'not launched: no fielding figures';
+  const respondents = [...(performance?.respondents ?? [])]
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => rank(a.r.status) - rank(b.r.status) || (rank(a.r.status) === STATUS_ORDER.length ? a.r.status.localeCompare(b.r.status) : 0) || a.i - b.i)
+    .map(({ r }) => ({ status: r.status, label: r.label ?? r.status, count: r.count, percentOfEntrants: percent(r.count, entrants) }));
+  let remaining: DerivedFigure = { value: null, basis: 'derived once a performance reading gives the completes' };
+  if (fillingGoal === null) remaining = { value: null, basis: 'the study file declares no filling_goal' };
+  else if (completes !== null) remaining = { value: Math.max(0, fillingGoal - completes), basis: `derived: the study's filling_goal ${fillingGoal} less ${completes} completes` };
   return {
     key,
     state: status.phase,
     targetGroupId: status.targetGroupId ?? null,
     launchedAt: data?.launchedAt ?? null,
     readAt: performance?.readAt ?? null,
+    entrants,
+    prescreens: performance?.prescreens ?? null,
     completes,
     fillingGoal,
     fillPercent: completes === null ? null : percent(completes, fillingGoal),
-    completesByStatus: Object.fromEntries(orderedStatuses(byStatus)),
-    inProgress: performance?.inProgress ?? null,
-    prescreens: performance?.prescreens ?? null,
+    remaining,
+    firstComplete: performance?.firstComplete ?? null,
+    lastComplete: performance?.lastComplete ?? null,
+    respondents,
     completesCost: performance?.completesCost ?? null,
     costPerComplete: perUnit(performance?.completesCost, completes ?? 0),
     predictedCpi: status.price ?? null,
-    quotas: (performance?.quotas ?? []).map((q) => ({
-      profileId: q.profileId,
-      targetId: q.targetId,
-      name: q.name ?? `${q.profileId}/${q.targetId}`,
-      completes: q.completes,
-      completesGoal: q.completesGoal ?? null,
-      fillPercent: percent(q.completes, q.completesGoal),
-    })),
     incidence: {
       expected: data?.expected.incidenceRate ?? null,
-      observed: performance ? ratio(byStatus.Complete ?? 0, qualified) : null,
-      basis: performance ? (qualified > 0 ? 'Complete / (Complete + Terminate) sessions' : 'no completed or terminated sessions yet') : 'no performance read yet',
+      observed: performance?.incidenceRate ?? null,
+      basis: !performance ? 'no performance read yet' : performance.incidenceRate !== undefined ? 'incidence_rate of the performance reading' : 'the performance reading gives no incidence_rate yet',
     },
+    conversionRate: performance?.conversionRate ?? null,
+    dropOffRate: performance?.dropOffRate ?? null,
     lengthOfInterview: {
       expected: data?.expected.lengthOfInterviewMinutes ?? null,
       observed: null,
@@ -173,4 +246,9 @@ export function moneyText(money: Money | null): string {
 
 export function percentText(value: number | null): string {
   return value === null ? '-' : `${value.toFixed(1)}%`;
+}
+
+/** A 0–1 rate as a percent with one decimal, or '-'. */
+export function rateText(rate: number | null): string {
+  return rate === null ? '-' : `${(Math.round(rate * 1000) / 10).toFixed(1)}%`;
 }

@@ -135,29 +135,35 @@ export interface CompletesPoint {
   completes: number;
 }
 
-/** Fill of one quota target, from a performance reading. */
-export interface QuotaFill {
-  profileId: string;
-  targetId: string;
-  name?: string;
-  completesGoal?: number;
-  completes: number;
-  prescreens?: number;
+/** Live respondents of one status, from a performance reading (`respondent_analysis.live`). */
+export interface RespondentStatusCount {
+  /** The API's status code (e.g. `Complete`, `Terminate`, `In Survey`). */
+  status: string;
+  label?: string;
+  count: number;
 }
 
-/** A performance reading reduced to counts (no respondent IDs). */
+/**
+ * A performance reading (the reference's TargetGroupPerformance) reduced to counts, money, dates and rates;
+ * no respondent IDs. It carries no status, goal, quota fill or sessions in progress: the API's performance
+ * has none of them (the report derives what remains from the study's goal).
+ */
 export interface PerformanceSnapshot {
   readAt: string;
-  /** The API's status of the target group at the reading. */
-  status?: string;
-  fillingGoal?: number;
+  /** The target-group workflow's phase when it read (the watch's, from the overview; not from performance). */
+  phase?: TargetGroupPhase;
+  entrants: number;
+  prescreens: number;
   completes: number;
-  remainingCompletes?: number;
-  completesByStatus: Record<string, number>;
-  inProgress?: number;
-  prescreens?: number;
   completesCost?: { value: string; currency_code: string };
-  quotas: QuotaFill[];
+  firstComplete?: string;
+  lastComplete?: string;
+  /** 0–1, as the API gives them. */
+  incidenceRate?: number;
+  conversionRate?: number;
+  dropOffRate?: number;
+  /** Live respondents by status, in the API's order, at most 20 (test respondents are left out). */
+  respondents: RespondentStatusCount[];
 }
 
 /** What the study file expects of a target group. */

@@ -1,12 +1,16 @@
 // What the workflows hold for `studyflow report`: a bounded time series of completes, the latest
-// performance reading reduced to counts, and what changed after launch. Pure and deterministic, so
-// it runs in workflow code; no respondent IDs ever enter it (performance answers carry counts only).
-import type { CompletesPoint, ExpectedFigures, PerformanceSnapshot, QuotaFill, ReportChange, TargetGroupReportData, TargetGroupReportUpdate } from './messages';
+// performance reading (the reference's TargetGroupPerformance) reduced to counts, money, dates and rates,
+// and what changed after launch. Pure and deterministic, so it runs in workflow code; no respondent IDs
+// ever enter it (performance answers carry counts only), and every part is bounded in size.
+import type { CompletesPoint, ExpectedFigures, PerformanceSnapshot, ReportChange, RespondentStatusCount, TargetGroupPhase, TargetGroupReportData, TargetGroupReportUpdate } from './messages';
 
 /** Points a series keeps; beyond it, every other older point is dropped (the span stays, resolution halves). */
 export const MAX_SERIES_POINTS = 500;
 /** Changes a report keeps (the most recent). */
 export const MAX_REPORT_CHANGES = 50;
+/** Respondent statuses a snapshot keeps (the API's first ones), and the longest status code and label kept. */
+export const MAX_RESPONDENT_STATUSES = 20;
+const MAX_STATUS_TEXT = 80;
 
 /**
  * Appends a reading. A reading equal to the two before it only moves the plateau's end (flat stretches
@@ -41,44 +45,60 @@ function count(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
-/** The performance answer reduced to the report's counts (unknown fields are dropped). */
-export function performanceSnapshot(performance: Record<string, unknown>, readAt: string): PerformanceSnapshot {
-  const byStatus: Record<string, number> = {};
-  for (const [status, n] of Object.entries(record(performance.completes_by_status) ?? {})) {
-    const value = count(n);
-    if (value !== undefined) byStatus[status] = value;
+function rate(value: unknown): number | undefined {
+  const n = count(value);
+  return n !== undefined && n >= 0 && n <= 1 ? n : undefined;
+}
+
+function text(value: unknown, max = MAX_STATUS_TEXT): string | undefined {
+  return typeof value === 'string' && value !== '' ? value.slice(0, max) : undefined;
+}
+
+/** An ISO-8601 timestamp as the API gave it (bounded), or undefined. */
+function timestamp(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length <= 40 && !Number.isNaN(Date.parse(value)) ? value : undefined;
+}
+
+/**
+ * The performance answer (TargetGroupPerformance, checked by the activity) reduced to the report's figures;
+ * unknown fields are dropped. `phase` is the workflow's phase at the reading (the answer carries no status).
+ * Respondents by status come from `respondent_analysis.live` (test respondents are not fielding figures and
+ * are left out); an entry without a status or count is skipped.
+ */
+export function performanceSnapshot(performance: Record<string, unknown>, readAt: string, phase?: TargetGroupPhase): PerformanceSnapshot {
+  const analysis = record(performance.respondent_analysis);
+  const respondents: RespondentStatusCount[] = [];
+  for (const item of Array.isArray(analysis?.live) ? analysis.live : []) {
+    if (respondents.length >= MAX_RESPONDENT_STATUSES) break;
+    const entry = record(item);
+    const status = text(entry?.status);
+    const n = count(entry?.count);
+    if (status === undefined || n === undefined) continue;
+    const label = text(entry?.label);
+    respondents.push(label !== undefined && label !== status ? { status, label, count: n } : { status, count: n });
   }
-  const quotas: QuotaFill[] = (Array.isArray(performance.quotas) ? performance.quotas : [])
-    .map(record)
-    .filter((q): q is Record<string, unknown> => q !== undefined)
-    .map((q) => {
-      const fill: QuotaFill = { profileId: String(q.profile_id ?? ''), targetId: String(q.target_id ?? ''), completes: count(q.completes) ?? 0 };
-      if (typeof q.name === 'string' && q.name) fill.name = q.name;
-      const goal = count(q.completes_goal) ?? count(q.filling_goal);
-      if (goal !== undefined) fill.completesGoal = goal;
-      const prescreens = count(q.prescreens);
-      if (prescreens !== undefined) fill.prescreens = prescreens;
-      return fill;
-    });
   const snapshot: PerformanceSnapshot = {
     readAt,
-    completes: count(performance.completes) ?? byStatus.Complete ?? 0,
-    completesByStatus: byStatus,
-    quotas,
+    entrants: count(performance.entrants) ?? 0,
+    prescreens: count(performance.prescreens) ?? 0,
+    completes: count(performance.completes) ?? 0,
+    respondents,
   };
-  if (typeof performance.status === 'string') snapshot.status = performance.status;
-  const goal = count(performance.filling_goal);
-  if (goal !== undefined) snapshot.fillingGoal = goal;
-  const remaining = count(performance.remaining_completes);
-  if (remaining !== undefined) snapshot.remainingCompletes = remaining;
-  const inProgress = count(performance.in_progress);
-  if (inProgress !== undefined) snapshot.inProgress = inProgress;
-  const prescreens = count(performance.prescreens);
-  if (prescreens !== undefined) snapshot.prescreens = prescreens;
+  if (phase !== undefined) snapshot.phase = phase;
   const cost = record(performance.completes_cost);
   if (cost && (typeof cost.value === 'string' || typeof cost.value === 'number') && typeof cost.currency_code === 'string') {
-    snapshot.completesCost = { value: String(cost.value), currency_code: cost.currency_code };
+    snapshot.completesCost = { value: String(cost.value), currency_code: cost.currency_code.slice(0, 8) };
   }
+  const first = timestamp(performance.first_complete);
+  if (first !== undefined) snapshot.firstComplete = first;
+  const last = timestamp(performance.last_complete);
+  if (last !== undefined) snapshot.lastComplete = last;
+  const incidence = rate(performance.incidence_rate);
+  if (incidence !== undefined) snapshot.incidenceRate = incidence;
+  const conversion = rate(performance.conversion_rate);
+  if (conversion !== undefined) snapshot.conversionRate = conversion;
+  const dropOff = rate(performance.drop_off_rate);
+  if (dropOff !== undefined) snapshot.dropOffRate = dropOff;
   return snapshot;
 }
 

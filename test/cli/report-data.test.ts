@@ -1,5 +1,6 @@
 // The report figures the workflows hold (workflows/report-data.ts): bounded series, bounded changes,
-// performance reduced to counts, and the study's copy brought up to date by its children's updates.
+// performance (TargetGroupPerformance) reduced to counts, money, dates and rates, and the study's copy
+// brought up to date by its children's updates.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CompletesPoint, TargetGroupReportUpdate } from '../../workflows/messages';
@@ -54,39 +55,66 @@ describe('changes', () => {
 });
 
 describe('performance snapshot', () => {
-  it('keeps counts, cost and quotas, and drops everything else', () => {
-    const snapshot = performanceSnapshot(
-      {
-        target_group_id: 'tg_1',
-        status: 'live',
-        filling_goal: 400,
-        remaining_completes: 358,
-        completes: 42,
-        completes_by_status: { Complete: 42, Terminate: 30, OverQuota: 0, bogus: 'x' },
-        in_progress: 3,
-        prescreens: 75,
-        completes_cost: { value: '111.30', currency_code: 'USD', currency_scale: 2 },
-        quotas: [{ profile_id: 'prf_1', target_id: 'tgt_1', name: 'men', completes_goal: 200, completes: 20, prescreens: 35 }, { profile_id: 'prf_1', target_id: 'tgt_2', filling_goal: 200, completes: 22 }],
-        respondents: ['sbx-en_US-000001'],
-      },
-      at(0),
-    );
+  const answer = {
+    entrants: 180,
+    prescreens: 150,
+    completes: 42,
+    completes_cost: { value: '111.30', currency_code: 'USD', currency_scale: 2 },
+    first_complete: '2026-03-02T12:03:00.000Z',
+    last_complete: '2026-03-02T12:41:00.000Z',
+    incidence_rate: 0.5833,
+    conversion_rate: 0.2333,
+    drop_off_rate: 0.0167,
+    respondent_analysis: {
+      live: [
+        { status: 'In Survey', label: 'In survey', description: 'not finished', count: 3 },
+        { status: 'Complete', label: 'Completed', description: 'done', count: 42 },
+        { status: 'Terminate', label: 'Terminate', count: 30 },
+        { label: 'no status', count: 1 },
+        { status: 'OverQuota' },
+      ],
+      test: [{ status: 'Complete', label: 'Completed', count: 5 }],
+    },
+    respondents: ['sbx-en_US-000001'],
+    status: 'live',
+  };
+
+  it('keeps counts, cost, complete dates, rates and live respondents by status, and drops everything else', () => {
+    const snapshot = performanceSnapshot(answer, at(0), 'live');
     expect(snapshot).toEqual({
       readAt: at(0),
-      status: 'live',
-      fillingGoal: 400,
-      remainingCompletes: 358,
+      phase: 'live',
+      entrants: 180,
+      prescreens: 150,
       completes: 42,
-      completesByStatus: { Complete: 42, Terminate: 30, OverQuota: 0 },
-      inProgress: 3,
-      prescreens: 75,
       completesCost: { value: '111.30', currency_code: 'USD' },
-      quotas: [
-        { profileId: 'prf_1', targetId: 'tgt_1', name: 'men', completesGoal: 200, completes: 20, prescreens: 35 },
-        { profileId: 'prf_1', targetId: 'tgt_2', completesGoal: 200, completes: 22 },
-      ],
+      firstComplete: '2026-03-02T12:03:00.000Z',
+      lastComplete: '2026-03-02T12:41:00.000Z',
+      incidenceRate: 0.5833,
+      conversionRate: 0.2333,
+      dropOffRate: 0.0167,
+      // Test respondents are left out; entries without a status or count are skipped; a label equal to the status is not kept.
+      respondents: [{ status: 'In Survey', label: 'In survey', count: 3 }, { status: 'Complete', label: 'Completed', count: 42 }, { status: 'Terminate', count: 30 }],
     });
     expect(JSON.stringify(snapshot)).not.toContain('sbx-');
+  });
+
+  it('leaves out what the answer does not give, and out-of-range rates or unreadable dates', () => {
+    expect(performanceSnapshot({ entrants: 0, prescreens: 0, completes: 0, incidence_rate: 1.5, first_complete: 'soon' }, at(0))).toEqual({ readAt: at(0), entrants: 0, prescreens: 0, completes: 0, respondents: [] });
+  });
+
+  it('is bounded: at most 20 statuses, status codes and labels cut to 80 characters (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.record({ status: fc.string({ minLength: 1, maxLength: 200 }), label: fc.string({ maxLength: 300 }), count: fc.nat() }), { maxLength: 60 }), (live) => {
+        const snapshot = performanceSnapshot({ entrants: 1, prescreens: 1, completes: 1, respondent_analysis: { live } }, at(0));
+        expect(snapshot.respondents.length).toBe(Math.min(20, live.length));
+        for (const r of snapshot.respondents) {
+          expect(r.status.length).toBeLessThanOrEqual(80);
+          expect((r.label ?? '').length).toBeLessThanOrEqual(80);
+        }
+      }),
+      { numRuns: 100 },
+    );
   });
 
   it('takes the expected figures from the draft', () => {
@@ -99,7 +127,7 @@ describe('the study copy of a child report', () => {
 
   it('appends points and changes, keeps the latest performance and the launch time', () => {
     let held = mergeReportUpdate(undefined, update({ launchedAt: at(0), point: point(1, 0), changes: [{ seq: 1, time: at(0), kind: 'phase', detail: 'launching -> live' }] }));
-    held = mergeReportUpdate(held, update({ point: point(2, 7), performance: { readAt: at(2), completes: 7, completesByStatus: { Complete: 7 }, quotas: [] } }));
+    held = mergeReportUpdate(held, update({ point: point(2, 7), performance: { readAt: at(2), entrants: 9, prescreens: 8, completes: 7, respondents: [{ status: 'Complete', count: 7 }] } }));
     held = mergeReportUpdate(held, update({ performanceError: 'activity timed out' }));
     expect(held.series).toEqual([point(1, 0), point(2, 7)]);
     expect(held.launchedAt).toBe(at(0));
@@ -107,7 +135,7 @@ describe('the study copy of a child report', () => {
     expect(held.performanceError).toBe('activity timed out');
     expect(held.changes.map((c) => c.detail)).toEqual(['launching -> live']);
     // A later good reading clears the error.
-    held = mergeReportUpdate(held, update({ point: point(3, 9), performance: { readAt: at(3), completes: 9, completesByStatus: {}, quotas: [] } }));
+    held = mergeReportUpdate(held, update({ point: point(3, 9), performance: { readAt: at(3), entrants: 12, prescreens: 11, completes: 9, respondents: [] } }));
     expect(held.performanceError).toBeUndefined();
   });
 });

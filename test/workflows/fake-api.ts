@@ -257,7 +257,8 @@ export class FakeApi {
     },
     getTargetGroupPerformance: async (input: { targetGroupId: string }) => {
       await this.record('getTargetGroupPerformance', [this.keyOfId(input.targetGroupId)]);
-      return { performance: { completes: 0, status: this.tgs.get(input.targetGroupId)?.status } };
+      // TargetGroupPerformance: no status (the watch knows the phase from the overview).
+      return { performance: { entrants: 0, prescreens: 0, completes: 0, completes_cost: { value: '0.00', currency_code: 'USD', currency_scale: 2 } } };
     },
     getFieldingRun: async (input: { targetGroupId: string }) => {
       await this.record('getFieldingRun', [this.keyOfId(input.targetGroupId)]);

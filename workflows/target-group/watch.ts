@@ -32,8 +32,8 @@ export async function watchOnce(state: TargetGroupState, api: Api): Promise<void
     await readPerformance(state, api);
     if (state.watching) await checkDrift(state, api);
   }
-  // The last figures of a target group that just completed.
-  if (state.status.phase === 'completed' && state.report.performance?.status !== 'completed') await readPerformance(state, api);
+  // The last figures of a target group that just completed (one reading made once the phase was completed).
+  if (state.status.phase === 'completed' && state.report.performance?.phase !== 'completed') await readPerformance(state, api);
 }
 
 function recordEvent(state: TargetGroupState, event: WebhookEventSignal): void {
@@ -80,7 +80,7 @@ async function readPerformance(state: TargetGroupState, api: Api): Promise<void>
   let point: CompletesPoint | undefined;
   try {
     const { performance } = await api(`performance ${state.revision.desired.key}`, 'best_effort').getTargetGroupPerformance(state.base);
-    const snapshot = performanceSnapshot(performance, new Date().toISOString());
+    const snapshot = performanceSnapshot(performance, new Date().toISOString(), state.status.phase);
     state.report.performance = snapshot;
     delete state.report.performanceError;
     point = { t: snapshot.readAt, completes: snapshot.completes };
