@@ -1,6 +1,6 @@
 // `studyflow report` of a live study on the sandbox's fielding simulation: the figures come from the
 // study workflow's `report` query (completes over time from the children's performance reads, the
-// latest reading, changes since launch), in human, JSON and a self-contained HTML page that headless
+// latest reading of TargetGroupPerformance, changes since launch), in human, JSON and a self-contained HTML page that headless
 // Chromium renders with the same numbers.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -86,7 +86,7 @@ afterAll(async () => t?.stop());
 describe('report of a live study with simulated sessions', () => {
   let view: ReportView;
 
-  it('follows the fielding: completes over time, by status and per quota, from the workflow query', async () => {
+  it('follows the fielding: completes over time, the funnel, respondents by status, cost and rates, from the workflow query', async () => {
     const applied = await t.cli(['apply', file, '--require-live'], { STUDYFLOW_WATCH_INTERVAL_MS: '1000' });
     expect(applied.code, applied.stdout + applied.stderr).toBe(0);
 
@@ -119,24 +119,29 @@ describe('report of a live study with simulated sessions', () => {
     expect(us.completes).toBeGreaterThan(0);
     expect(us.completes).toBeLessThan(400);
     expect(us.completes).toBe(remote.metrics.completes);
+    // The goal is the study file's; remaining is derived from it (performance carries neither).
     expect(us.fillingGoal).toBe(400);
     expect(us.fillPercent).toBe(Math.round((us.completes! / 400) * 1000) / 10);
-    // Completes by status: every terminal status, Complete equal to the completes.
-    expect(Object.keys(us.completesByStatus)).toEqual(['Complete', 'Terminate', 'OverQuota', 'SecurityFailure', 'FinancialTerm', 'PreClientSurveyProcess']);
-    expect(us.completesByStatus.Complete).toBe(us.completes);
-    expect(us.completesByStatus.Terminate).toBeGreaterThan(0);
-    // Quota fill per profile target: the gender targets split the completes, against 200 each.
-    expect(us.quotas.map((q) => [q.name, q.completesGoal])).toEqual([['men', 200], ['women', 200]]);
-    expect(us.quotas.reduce((n, q) => n + q.completes, 0)).toBe(us.completes);
-    for (const q of us.quotas) expect(q.fillPercent).toBe(Math.round((q.completes / 200) * 1000) / 10);
-    const remoteQuotas = (remote.profiles as { targets: { quota: { name: string; completes: number } }[] }[])[0].targets.map((target) => [target.quota.name, target.quota.completes]);
-    expect(us.quotas.map((q) => [q.name, q.completes])).toEqual(remoteQuotas);
-    // Cost and incidence, observed against expected.
+    expect(us.remaining).toEqual({ value: 400 - us.completes!, basis: `derived: the study's filling_goal 400 less ${us.completes} completes` });
+    // The funnel and the live respondents by status of one reading: every session status, adding up to the entrants.
+    const count = (status: string) => us.respondents.find((r) => r.status === status)!.count;
+    expect(us.respondents.map((r) => r.status)).toEqual(['Complete', 'Terminate', 'OverQuota', 'SecurityFailure', 'FinancialTerm', 'PreClientSurveyProcess', 'In Survey']);
+    expect(us.respondents.reduce((n, r) => n + r.count, 0)).toBe(us.entrants);
+    expect(count('Complete')).toBe(us.completes);
+    expect(count('Terminate')).toBeGreaterThan(0);
+    expect(us.prescreens).toBe(us.entrants! - count('PreClientSurveyProcess'));
+    expect(us.entrants).toBeGreaterThan(us.completes!);
+    expect(us.firstComplete! <= us.lastComplete!).toBe(true);
+    // No quota fill: the API's performance carries none (docs/report.md).
+    expect(us).not.toHaveProperty('quotas');
+    // Cost, incidence observed (the API's incidence_rate) against expected, conversion and drop-off.
     expect(us.completesCost?.currency_code).toBe('USD');
     expect(Number(us.completesCost?.value)).toBeCloseTo(us.completes! * 2.65, 2);
     expect(us.costPerComplete).toEqual({ value: '2.65', currency_code: 'USD' });
-    expect(us.incidence.expected).toBe(0.5);
-    expect(us.incidence.observed).toBe(Math.round((us.completesByStatus.Complete / (us.completesByStatus.Complete + us.completesByStatus.Terminate)) * 1000) / 1000);
+    const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
+    expect(us.incidence).toEqual({ expected: 0.5, observed: round4(us.completes! / (us.completes! + count('Terminate'))), basis: 'incidence_rate of the performance reading' });
+    expect(us.conversionRate).toBe(round4(us.completes! / us.entrants!));
+    expect(us.dropOffRate).toBe(round4(count('In Survey') / us.entrants!));
     expect(us.lengthOfInterview).toMatchObject({ expected: 10, observed: null });
     // Completes over time: rising readings, the last one the current figure.
     expect(us.series.length).toBeGreaterThanOrEqual(3);
@@ -200,9 +205,10 @@ describe('report of a live study with simulated sessions', () => {
     expect(result.stdout).toMatch(/^study report-live \(account 1001\): converged, revision [0-9a-f]{16} \(applied\), project [0-9A-Z]{26}/m);
     expect(result.stdout).toMatch(/^TARGET GROUP\s+STATE\s+COMPLETES\s+GOAL\s+FILL\s+COMPLETES COST\s+IR OBS\/EXP\s+LOI OBS\/EXP$/m);
     expect(result.stdout).toMatch(new RegExp(`^us_gen_pop\\s+live\\s+\\d+\\s+400\\s+\\d+\\.\\d%\\s+[\\d.]+ USD\\s+[\\d.]+ / 0\\.5\\s+- / 10$`, 'm'));
-    expect(result.stdout).toMatch(/^ {2}completes by status: Complete \d+, Terminate \d+, OverQuota \d+, SecurityFailure \d+, FinancialTerm \d+, PreClientSurveyProcess \d+; in progress \d+, prescreens \d+$/m);
-    expect(result.stdout).toMatch(/^ {4}QUOTA\s+PROFILE\/TARGET\s+COMPLETES\s+GOAL\s+FILL$/m);
-    expect(result.stdout).toMatch(/^ {4}men\s+\S+\s+\d+\s+200\s+\d+\.\d%$/m);
+    expect(result.stdout).toMatch(/^ {2}completes \d+ of 400 \(\d+\.\d%\); remaining \d+ \(derived: the study's filling_goal 400 less \d+ completes\)$/m);
+    expect(result.stdout).toMatch(/^ {2}entrants \d+, prescreens \d+; conversion \d+\.\d%, drop-off \d+\.\d%$/m);
+    expect(result.stdout).toMatch(/^ {2}respondents by status: Complete \d+, Terminate \d+, OverQuota \d+, SecurityFailure \d+, FinancialTerm \d+, PreClientSurveyProcess \d+, In Survey \d+$/m);
+    expect(result.stdout).not.toMatch(/QUOTA|in progress/);
     expect(result.stdout).toContain('draft -> live');
     expect(result.stdout).toMatch(/event {2}target-group-updated: /);
     expect(us.completes).toBeGreaterThan(0);
@@ -240,10 +246,13 @@ describe('report of a live study with simulated sessions', () => {
 
       for (const tg of json.targetGroups) {
         const section = page.locator(`section.tg[data-key="${tg.key}"]`);
-        // The goal bar and every quota bar: drawn width over track width is the fill, the label the counts.
+        // The goal bar, the funnel and the respondents by status: drawn width over track width is the share, the label the counts.
+        const share = (n: number, whole: number) => Math.round((n / whole) * 1000) / 10;
+        const entrants = tg.entrants!;
         const bars = [
-          { selector: 'svg.goal-bar g.bar', label: 'completes', completes: tg.completes!, goal: tg.fillingGoal!, fill: tg.fillPercent! },
-          ...tg.quotas.map((q) => ({ selector: `svg.quota-bars g.bar[data-label="${q.name}"]`, label: q.name, completes: q.completes, goal: q.completesGoal!, fill: q.fillPercent! })),
+          { selector: 'svg.goal-bar g.bar', value: tg.completes!, whole: tg.fillingGoal!, fill: tg.fillPercent!, text: `${tg.completes} / ${tg.fillingGoal} (${tg.fillPercent!.toFixed(1)}%)` },
+          ...(['entrants', 'prescreens', 'completes'] as const).map((step) => ({ selector: `svg.funnel-bars g.bar[data-label="${step}"]`, value: tg[step]!, whole: entrants, fill: share(tg[step]!, entrants), text: `${tg[step]} (${share(tg[step]!, entrants).toFixed(1)}% of entrants)` })),
+          ...tg.respondents.map((r) => ({ selector: `svg.status-bars g.bar[data-label="${r.status}"]`, value: r.count, whole: entrants, fill: r.percentOfEntrants!, text: `${r.count} (${r.percentOfEntrants!.toFixed(1)}%)${r.label !== r.status ? ` · ${r.label}` : ''}` })),
         ];
         for (const bar of bars) {
           const g = section.locator(bar.selector);
@@ -252,8 +261,9 @@ describe('report of a live study with simulated sessions', () => {
           const track = await g.locator('rect.track').boundingBox();
           const fill = await g.locator('rect.fill').boundingBox();
           expect(track!.width).toBeGreaterThan(100);
-          expect(fill!.width / track!.width).toBeCloseTo(Math.min(1, bar.completes / bar.goal), 2);
-          expect(await g.locator('text.bar-value').textContent()).toBe(`${bar.completes} / ${bar.goal} (${bar.fill.toFixed(1)}%)`);
+          // A bar of 0 draws no box (null): its share is 0.
+          expect((fill?.width ?? 0) / track!.width).toBeCloseTo(Math.min(1, bar.value / bar.whole), 2);
+          expect(await g.locator('text.bar-value').textContent()).toBe(bar.text);
         }
         expect(await page.locator(`table.summary tr[data-key="${tg.key}"] td.completes`).textContent()).toBe(String(tg.completes));
         // The line of completes over time: one vertex per reading, the last at the current completes.
