@@ -50,7 +50,7 @@ const BAR_LABEL_WIDTH = 190;
 const BAR_ROW_HEIGHT = 26;
 
 export function barChart(rows: BarRow[], options: { title: string; cls: string; color?: string }): string {
-  const width = BAR_LABEL_WIDTH + BAR_TRACK_WIDTH + 200;
+  const width = BAR_LABEL_WIDTH + BAR_TRACK_WIDTH + 260;
   const height = Math.max(1, rows.length) * BAR_ROW_HEIGHT;
   const bars = rows.map((row, i) => {
     const share = row.whole && row.whole > 0 ? row.value / row.whole : 0;

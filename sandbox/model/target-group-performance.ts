@@ -49,7 +49,7 @@ const ANALYSIS_CODES: ReadonlyArray<{ session: SessionStatus; status: string; la
   { session: 'OverQuota', status: 'OverQuota', label: 'Over quota', description: 'Qualified for a quota that was already full' },
   { session: 'SecurityFailure', status: 'SecurityFailure', label: 'Security failure', description: 'Refused by a security or quality check' },
   { session: 'FinancialTerm', status: 'FinancialTerm', label: 'Financial terminate', description: 'Ended without a charge after the survey began' },
-  { session: 'PreClientSurveyProcess', status: 'PreClientSurveyProcess', label: 'Stopped before the survey', description: 'Refused before reaching the survey (targeting or exclusions)' },
+  { session: 'PreClientSurveyProcess', status: 'PreClientSurveyProcess', label: 'Refused pre-survey', description: 'Refused before reaching the survey (targeting or exclusions)' },
 ];
 // Every session status has its code (a new status must be given one).
 if (ANALYSIS_CODES.length !== TERMINAL_STATUSES.length + 1) throw new Error('respondent_analysis codes do not cover the session statuses');
