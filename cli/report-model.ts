@@ -173,10 +173,10 @@ function targetGroupView(key: string, status: TargetGroupStatus, data: StudyRepo
   let note: string | null = null;
   if (data?.performanceError) note = `the last performance read failed: ${data.performanceError}`;
   else if (!performance) note = launched ? 'no performance read yet (the workflow reads it every watch interval)' : 'not launched: no fielding figures';
+  // Known statuses in STATUS_ORDER, others alphabetically after them (the sort is stable).
   const respondents = [...(performance?.respondents ?? [])]
-    .map((r, i) => ({ r, i }))
-    .sort((a, b) => rank(a.r.status) - rank(b.r.status) || (rank(a.r.status) === STATUS_ORDER.length ? a.r.status.localeCompare(b.r.status) : 0) || a.i - b.i)
-    .map(({ r }) => ({ status: r.status, label: r.label ?? r.status, count: r.count, percentOfEntrants: percent(r.count, entrants) }));
+    .sort((a, b) => rank(a.status) - rank(b.status) || (rank(a.status) === STATUS_ORDER.length && a.status !== b.status ? (a.status < b.status ? -1 : 1) : 0))
+    .map((r) => ({ status: r.status, label: r.label ?? r.status, count: r.count, percentOfEntrants: percent(r.count, entrants) }));
   let remaining: DerivedFigure = { value: null, basis: 'derived once a performance reading gives the completes' };
   if (fillingGoal === null) remaining = { value: null, basis: 'the study file declares no filling_goal' };
   else if (completes !== null) remaining = { value: Math.max(0, fillingGoal - completes), basis: `derived: the study's filling_goal ${fillingGoal} less ${completes} completes` };
