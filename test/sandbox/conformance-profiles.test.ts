@@ -160,9 +160,18 @@ describe('Profiles › a draft\'s profiling (create and update carry it)', () =>
 
   it('stores zip codes (open-ended values of the postal-code question) without duplicates, and every answer with allow_all_values', async () => {
     const { tgPath } = await draft();
-    const zip = { object: 'regular', name: 'Zip', quotas_enabled: false, targets: [{ object: 'nominal', conditions: [zipCodes(['10001', '10001', ' 10002'])] }] };
+    const zip = { object: 'regular', name: 'Zip', quotas_enabled: false, targets: [{ object: 'nominal', conditions: [zipCodes(['10001', '10001', '10002'])] }] };
     expect((await setProfiling(tgPath, percentage(zip))).status).toBe(204);
     expect((await profilingOf(tgPath)).profiles[0].targets[0].conditions[0]).toEqual({ object: 'open_ended', question_id: 45, allow_all_values: false, open_ended_values: ['10001', '10002'] });
+    // Exact repeats only: values that differ in case are kept, each as sent (a UK code checked against the
+    // market's pattern once upper-cased), so the draft read back equals what was sent.
+    const { tgPath: gbPath } = await draft(V_NEW, { locale: 'en_GB' });
+    const postcodes = { ...zip, targets: [{ object: 'nominal', conditions: [zipCodes(['sw1a 1aa', 'SW1A 1AA', 'sw1a 1aa'])] }] };
+    expect((await setProfiling(gbPath, percentage(postcodes), { locale: 'en_GB' })).status).toBe(204);
+    expect((await profilingOf(gbPath)).profiles[0].targets[0].conditions[0].open_ended_values).toEqual(['sw1a 1aa', 'SW1A 1AA']);
+    const brandsCased = { object: 'regular', name: 'Brand', quotas_enabled: false, targets: [{ conditions: [{ object: 'open_ended', question_id: 9001, allow_all_values: false, open_ended_values: ['Acme', 'acme', 'Acme'] }] }] };
+    expect((await setProfiling(tgPath, percentage(brandsCased))).status).toBe(204);
+    expect((await profilingOf(tgPath)).profiles[0].targets[0].conditions[0].open_ended_values).toEqual(['Acme', 'acme']);
     const brands = { object: 'regular', name: 'Brand', quotas_enabled: false, targets: [{ conditions: [{ object: 'open_ended', question_id: 9001, allow_all_values: true, open_ended_values: [] }] }] };
     expect((await setProfiling(tgPath, percentage(brands))).status).toBe(204);
     expect((await profilingOf(tgPath)).profiles[0].targets[0].conditions[0]).toEqual({ object: 'open_ended', question_id: 9001, allow_all_values: true, open_ended_values: [] });
