@@ -6,7 +6,7 @@
 //        travel in its own `profiling` on create and update. apply-profiles (older versions) replaces a draft's.
 //   POST P/drafts/generate-blended-profile (/generate-interlocked-profile) a blended profile, not saved
 //   POST TG/profiles/create-blended-profile (/create_interlocked_profile) adds a blended profile to a draft
-//   POST P/supplier-quota-distribution/draft (/panel-distribution/draft)
+//   POST P/supplier-quota-distribution/draft (/panel-distribution/draft)  2025-12-18: one profile -> its projected goals
 //   PUT  TG/profiles/completes-goal                       update quotas: 200, 422 invalid, 404 project/TG
 //   POST TG/profiles                                      create one regular profile (201)
 //   PUT  TG/profiles/{profile_id}/conditions              replace the targets (conditions) of a profile
@@ -15,7 +15,7 @@
 // POST TG/profiles/convert-to-regular-profile, POST TG/profiles/group-quotas (profiles-legacy.ts).
 
 import { ApiError, badRequest, notFound } from '../core/api-error';
-import { ObjectReader } from '../core/input-validation';
+import { ISO_TIMESTAMP, ObjectReader } from '../core/input-validation';
 import { created, noContent, ok, type RequestContext, type RouteModule } from '../core/route-module';
 import { CURRENT_VERSION, LEGACY_VERSIONS, type ApiVersion } from '../core/versioning';
 import { requireTargetGroup } from '../resources/lookups';
@@ -28,7 +28,7 @@ import { findProfileTemplate, listProfileTemplates } from '../model/profile-temp
 import type { Profile } from '../model/profile-types';
 import { validateProfiles } from '../model/profile-validation';
 import { readProfilesRequest, renderProfile, renderProfiles } from '../model/profile-version-translation';
-import { distributeSupplierQuotas } from '../model/supplier-quota-distribution';
+import { distributeSupplierQuotas, projectProfileGoals } from '../model/supplier-quota-distribution';
 import { FEASIBILITY_FILLING_GOAL_CAP } from '../model/feasibility-request';
 import { legacyProfileRoutes } from './profiles-legacy';
 import { updateCompletesGoal } from './profiles-completes-goal';
@@ -180,7 +180,49 @@ function createBlendedRoute(ctx: RequestContext) {
   return created(renderProfileSet(tg, ctx.version));
 }
 
-/** supplier-quota-distribution/draft (panel-distribution/draft). */
+/**
+ * supplier-quota-distribution/draft (2025-12-18; the reference's get_panel_distribution_draft): PanelDistributionRequestV3
+ * `{locale, completes_goal, profile_adjustment_type, start_at, end_at, collects_pii?, profile}`, one profile checked
+ * like a draft's (its quotas must match the adjustment type) -> 200 the profile with each quota target's projected
+ * goal. Every refusal is the reference's 400 (ClientErrorDemandAPI `{object, detail, invalid_params}`): the operation
+ * answers no 422. Supplier ids are refused: the reference does not take supplier allocation here yet.
+ */
+function draftDistributionRoute(ctx: RequestContext) {
+  const body = requireBodyRecord(ctx.body);
+  const reader = ObjectReader.body(body);
+  reader.rejectUnknown(['locale', 'completes_goal', 'profile_adjustment_type', 'start_at', 'end_at', 'collects_pii', 'profile'], {
+    filling_goal: 'is completes_goal here',
+    supplier_ids: 'supplier allocation is not supported in this request yet',
+    profiles: 'one profile a request, under profile',
+    profiling: 'one profile a request, under profile (with profile_adjustment_type beside it)',
+    profile_template_ids: 'a template is not distributed here: send its profiles one at a time',
+  });
+  const locale = reader.string('locale', { required: true, maxLength: 10 });
+  if (typeof locale === 'string' && !canonicalLocale(locale)) reader.fail('locale', 'must be a locale such as en_US, en_us or eng_us');
+  const completesGoal = reader.integer('completes_goal', { required: true, min: 1, max: FEASIBILITY_FILLING_GOAL_CAP });
+  const adjustment = reader.oneOf('profile_adjustment_type', ['percentage', 'nominal'], { required: true });
+  const start = reader.string('start_at', { required: true, pattern: ISO_TIMESTAMP, patternReason: 'must be an RFC 3339 timestamp' });
+  const end = reader.string('end_at', { required: true, pattern: ISO_TIMESTAMP, patternReason: 'must be an RFC 3339 timestamp' });
+  if (start && end && !(Date.parse(end) > Date.parse(start))) reader.fail('end_at', 'must be a date after start_at');
+  reader.boolean('collects_pii');
+  reader.object('profile', { required: true });
+  reader.finish('The distribution request is invalid.');
+  const market = requireSupportedLocale(locale!);
+  let profile: Profile;
+  try {
+    const profiling = readProfiling({ profile_adjustment_type: adjustment, profiles: [body.profile] }, 'profiling', ctx.version, { template: false, none: false })!;
+    [profile] = validateProfiles(profiling.rawProfiles, { locale: market, fillingGoal: completesGoal!, newId: profileIds(ctx) });
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const rename = (name: string) => name.replace(/^(profiling\.)?profiles\[0\]/, 'profile').replace(/^profiling\.profile_adjustment_type/, 'profile_adjustment_type');
+    throw new ApiError(400, 'bad_request_error', error.message, { invalidParams: (error.invalidParams ?? [{ name: 'profile', reason: error.message }]).map((p) => ({ name: rename(p.name), reason: p.reason })) });
+  }
+  const targets = (body.profile as { targets?: unknown }).targets;
+  const names = Array.isArray(targets) ? targets.map((target) => (target && typeof target === 'object' && typeof (target as { name?: unknown }).name === 'string' ? (target as { name: string }).name : undefined)) : [];
+  return ok(projectProfileGoals(profile, completesGoal!, names));
+}
+
+/** panel-distribution/draft (before 2025-12-18; sandbox-defined): the goals split over the chosen suppliers. */
 function supplierDistributionRoute(ctx: RequestContext) {
   const body = requireBodyRecord(ctx.body);
   const reader = ObjectReader.body(body);
@@ -263,7 +305,7 @@ export const profilesRoutes: RouteModule = {
     { method: 'POST', path: `${P}/drafts/generate-interlocked-profile`, versions: LEGACY_VERSIONS, handler: generateBlendedRoute },
     { method: 'POST', path: `${TG}/profiles/create-blended-profile`, versions: CURRENT_ONLY, handler: createBlendedRoute },
     { method: 'POST', path: `${TG}/profiles/create_interlocked_profile`, versions: LEGACY_VERSIONS, handler: createBlendedRoute },
-    { method: 'POST', path: `${P}/supplier-quota-distribution/draft`, versions: CURRENT_ONLY, handler: supplierDistributionRoute },
+    { method: 'POST', path: `${P}/supplier-quota-distribution/draft`, versions: CURRENT_ONLY, handler: draftDistributionRoute },
     { method: 'POST', path: `${P}/panel-distribution/draft`, versions: LEGACY_VERSIONS, handler: supplierDistributionRoute },
     { method: 'PUT', path: `${TG}/profiles/completes-goal`, handler: updateCompletesGoal },
     { method: 'POST', path: `${TG}/profiles`, handler: createProfileRoute },

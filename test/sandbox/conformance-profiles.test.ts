@@ -324,15 +324,52 @@ describe('Profiles › blended profiles', () => {
   });
 });
 
-describe('Profiles › supplier-quota-distribution (panel-distribution before 2025-12-18)', () => {
-  it('splits the filling goal over the suppliers; old path only in older versions', async () => {
-    const res = await api.req('POST', `${P()}/supplier-quota-distribution/draft`, { body: { locale: 'eng_us', filling_goal: 300, supplier_ids: [11, 12, 13], profiles: [gender({ targets: gender().targets.map((t) => ({ ...t, quota: { completes_goal: 150 } })) })] } });
+describe('Profiles › supplier-quota-distribution (get_panel_distribution_draft; panel-distribution before 2025-12-18)', () => {
+  const DRAFT = '/supplier-quota-distribution/draft';
+  const window = { start_at: '2027-01-04T00:00:00Z', end_at: '2027-02-01T00:00:00Z' };
+  const request = (overrides: Record<string, unknown> = {}) => ({ locale: 'eng_us', completes_goal: 300, profile_adjustment_type: 'percentage', ...window, profile: genderShares(), ...overrides });
+
+  it('answers the one profile with each quota target\'s projected goal (nominal quotas), adding up to the completes goal, and saves nothing', async () => {
+    const before = await api.state();
+    const [male, female] = genderShares().targets;
+    const shares = { ...genderShares(), targets: [{ ...male, name: 'Target-Male', quota: { name: 'men', completes_goal_percentage: 33.33 } }, { ...female, quota: { completes_goal_percentage: 66.67 } }] };
+    const res = await api.req('POST', `${P()}${DRAFT}`, { body: request({ profile: shares, collects_pii: false }) });
     expect(res.status, res.text).toBe(200);
-    expect(res.body.suppliers.reduce((sum: number, s: { completes_goal: number }) => sum + s.completes_goal, 0)).toBe(300);
-    expect(res.body.suppliers[0].targets).toHaveLength(2);
-    expect((await api.req('POST', `${P()}/supplier-quota-distribution/draft`, { body: { locale: 'eng_us', filling_goal: 300, supplier_ids: [] } })).status).toBe(400);
+    expect(res.body).toEqual({
+      object: 'regular', name: 'Gender', quotas_enabled: true,
+      targets: [
+        { name: 'Target-Male', conditions: [{ object: 'selection', question_id: 43, option: '1' }], quota: { name: 'men', completes_goal: 100 } },
+        { conditions: [{ object: 'selection', question_id: 43, option: '2' }], quota: expect.objectContaining({ completes_goal: 200 }) },
+      ],
+    });
+    const nominalGoals = await api.req('POST', `${P()}${DRAFT}`, { body: request({ profile_adjustment_type: 'nominal', profile: gender({ targets: gender().targets.map((t) => ({ ...t, quota: { completes_goal: 150 } })) }) }) });
+    expect(nominalGoals.body.targets.map((t: { quota: { completes_goal: number } }) => t.quota.completes_goal)).toEqual([150, 150]);
+    // A profile without quotas: its targets carry none (nothing to project); duplicate open-ended values go, exact repeats only.
+    const zips = await api.req('POST', `${P()}${DRAFT}`, { body: request({ profile: { object: 'regular', name: 'Zip', quotas_enabled: false, targets: [{ object: 'nominal', conditions: [zipCodes(['10001', '10001', '10002'])] }] } }) });
+    expect(zips.body.targets).toEqual([{ object: 'nominal', conditions: [zipCodes(['10001', '10002'])] }]);
+    expect(await api.state()).toEqual(before);
+  });
+
+  it('refuses what the reference would, with its 400 error object: missing fields, the old shape, supplier ids, quotas of the other adjustment type, a broken profile rule', async () => {
+    const refused = async (body: unknown) => {
+      const res = await api.req('POST', `${P()}${DRAFT}`, { body });
+      expect(res.status, res.text).toBe(400);
+      expect(res.body).toMatchObject({ object: 'bad_request_error', detail: expect.any(String) });
+      return paramNames(res);
+    };
+    expect(await refused({ locale: 'eng_us', completes_goal: 300 })).toEqual(['profile_adjustment_type', 'start_at', 'end_at', 'profile']);
+    expect(await refused({ locale: 'eng_us', filling_goal: 300, supplier_ids: [11], profiles: [genderShares()] })).toEqual(['filling_goal', 'supplier_ids', 'profiles', 'completes_goal', 'profile_adjustment_type', 'start_at', 'end_at', 'profile']);
+    expect(await refused(request({ end_at: window.start_at }))).toEqual(['end_at']);
+    expect(await refused(request({ profile_adjustment_type: 'nominal' }))).toEqual(['profile.targets[0].quota.completes_goal_percentage', 'profile.targets[1].quota.completes_goal_percentage']);
+    const duplicate = genderShares();
+    duplicate.targets[1].conditions = [{ object: 'selection', question_id: 43, option: '1' }];
+    expect(await refused(request({ profile: duplicate }))).toEqual(['profile.targets[1].conditions[0]']);
+  });
+
+  it('is the old path (the old shape: suppliers) before 2025-12-18 only', async () => {
     expect((await api.req('POST', `${P()}/panel-distribution/draft`, { body: { locale: 'eng_us', filling_goal: 300, supplier_ids: [1] }, version: V_MID })).status).toBe(200);
     expect((await api.req('POST', `${P()}/panel-distribution/draft`, { body: { locale: 'eng_us', filling_goal: 300, supplier_ids: [1] } })).status).toBe(404);
+    expect((await api.req('POST', `${P()}${DRAFT}`, { body: request(), version: V_MID })).status).toBe(404);
   });
 });
 
