@@ -138,7 +138,7 @@ export function profileActivities(deps: ActivityDeps) {
       const locale = requireText('getQuestionTexts', 'locale', input.locale);
       const ids = requireArray('getQuestionTexts', 'questionIds', input.questionIds);
       if (ids.length === 0 || !ids.every((id) => typeof id === 'number' && Number.isInteger(id) && id > 0)) throw invalidInputFailure('getQuestionTexts', 'questionIds must list question ids (positive integers)');
-      return { items: await listAllPages(deps.api, ctx, { method: 'GET', path: `${accountPath(ctx)}/questions-translation`, query: { locale, id: ids.join(',') } }, LIST_QUESTIONS_TRANSLATION, 100) };
+      return { items: await listAllPages(deps.api, ctx, { method: 'GET', path: `${accountPath(ctx)}/questions-translation`, query: { locale, id: ids.join(',') } }, LIST_QUESTIONS_TRANSLATION, deps.listPageSize ?? 100) };
     },
   };
 }

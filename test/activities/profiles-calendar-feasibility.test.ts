@@ -121,14 +121,14 @@ describe('feasibility, recontact, accounts', () => {
       object: 'regular', name, description: `${name}?`, description_translated: `${name}?`, quotas_enabled: false, standard: true, profile_condition_type: 'Single Punch',
       targets: [{ text: 'Yes', text_translated: 'Yes', conditions: [{ object: 'selection', question_id: id, option: '1' }] }],
     });
-    m.on('GET', `${P}/questions-translation?locale=en_US&id=42%2C43&page_size=100`, () => ({ status: 200, body: { total: 2, profiles: [question(42, 'AGE')], has_more: true, next_cursor: 'c1' } }));
-    m.on('GET', `${P}/questions-translation?locale=en_US&id=42%2C43&page_size=100&start_after=c1`, () => ({ status: 200, body: { total: 2, profiles: [question(43, 'GENDER')], has_more: false, next_cursor: null } }));
+    m.on('GET', `${P}/questions-translation?locale=en_US&id=42%2C43&page_size=2`, () => ({ status: 200, body: { total: 2, profiles: [question(42, 'AGE')], has_more: true, next_cursor: 'c1' } }));
+    m.on('GET', `${P}/questions-translation?locale=en_US&id=42%2C43&page_size=2&start_after=c1`, () => ({ status: 200, body: { total: 2, profiles: [question(43, 'GENDER')], has_more: false, next_cursor: null } }));
     expect(await m.activities.getQuestionTexts({ ctx, locale: 'en_US', questionIds: [42, 43] })).toEqual({ items: [question(42, 'AGE'), question(43, 'GENDER')] });
     expect(m.requests).toHaveLength(2);
     // Nothing found: profiles null is an empty list. The earlier item shape of our own is refused.
-    m.on('GET', `${P}/questions-translation?locale=en_US&id=7&page_size=100`, () => ({ status: 200, body: { total: 0, profiles: null, has_more: false, next_cursor: null } }));
+    m.on('GET', `${P}/questions-translation?locale=en_US&id=7&page_size=2`, () => ({ status: 200, body: { total: 0, profiles: null, has_more: false, next_cursor: null } }));
     expect(await m.activities.getQuestionTexts({ ctx, locale: 'en_US', questionIds: [7] })).toEqual({ items: [] });
-    m.on('GET', `${P}/questions-translation?locale=en_US&id=42&page_size=100`, () => ({ status: 200, body: { total: 1, profiles: [{ question_id: 42, text: 'Age?' }], has_more: false } }));
+    m.on('GET', `${P}/questions-translation?locale=en_US&id=42&page_size=2`, () => ({ status: 200, body: { total: 1, profiles: [{ question_id: 42, text: 'Age?' }], has_more: false } }));
     expect(await rejectionOf(m.activities.getQuestionTexts({ ctx, locale: 'en_US', questionIds: [42] }))).toMatchObject({ type: 'wire_mismatch', nonRetryable: true });
     expect(await rejectionOf(m.activities.getQuestionTexts({ ctx, locale: 'en_US', questionIds: [] }))).toMatchObject({ type: 'invalid_activity_input' });
   });

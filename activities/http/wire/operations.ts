@@ -15,6 +15,7 @@ import {
   LIST_EXCLUSION_GROUP_TARGET_GROUPS,
   LIST_EXCLUSION_GROUPS,
   LIST_PROJECTS,
+  LIST_QUESTIONS_TRANSLATION,
   LIST_TARGET_GROUP_EXCLUSION_GROUPS,
   LIST_TARGET_GROUPS,
   LIST_WEBHOOKS,
@@ -32,7 +33,7 @@ import { FeasibilityAnswer, FeasibilityRequest } from './feasibility';
 import { FieldingRunAnswer, LaunchFromDraftRequest, LaunchJobAnswer } from './fielding';
 import { RecontactJobAnswer } from './recontact';
 import { DraftTargetGroupAnswer, FieldingRunsAnswer, TargetGroupDetailsAnswer, TargetGroupOverviewAnswer } from './target-group-state';
-import { ManageProfilesRequest, ProfileBadRequest, ProfilesResponse, ProfileValidationError, ValidateProfilesRequest } from './profiles';
+import { ManageProfilesRequest, PanelDistributionAnswer, PanelDistributionRequest, ProfileBadRequest, ProfilesResponse, ProfileValidationError, ValidateProfilesRequest } from './profiles';
 
 export interface WireOperation {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -102,6 +103,17 @@ export const PROFILE_OPERATIONS: Readonly<Record<string, WireOperation>> = {
   },
 };
 
+/**
+ * The profiling helpers `studyflow plan` asks (read-only): the supplier quota distribution of one profile of a draft
+ * not yet saved, and the question catalogue's texts (their contract test: test/contract/profile-helpers.contract.test.ts).
+ */
+export const PROFILE_HELPER_OPERATIONS: Readonly<Record<string, WireOperation>> = {
+  get_panel_distribution_draft: {
+    method: 'POST', path: '/demand/accounts/{account_id}/supplier-quota-distribution/draft', request: PanelDistributionRequest, answers: { 200: PanelDistributionAnswer, 400: ErrorBody },
+  },
+  account_questions_translation: { method: 'GET', path: '/demand/accounts/{account_id}/questions-translation', answers: { 200: pageSchema(LIST_QUESTIONS_TRANSLATION) } },
+};
+
 export const WIRE_OPERATIONS: Readonly<Record<string, WireOperation>> = {
   get_user_accounts: { method: 'GET', path: '/accounts', answers: { 200: AccountsList } },
   get_business_units: { method: 'GET', path: '/accounts/{account_id}/business-units', answers: { 200: BusinessUnitsList } },
@@ -153,6 +165,7 @@ export const WIRE_OPERATIONS: Readonly<Record<string, WireOperation>> = {
   ...LAUNCH_FIELDING_OPERATIONS,
   ...TARGET_GROUP_STATE_OPERATIONS,
   ...PROFILE_OPERATIONS,
+  ...PROFILE_HELPER_OPERATIONS,
 };
 
 /** The operation of a call, by method and path (without query, starting `/v1/`). */
