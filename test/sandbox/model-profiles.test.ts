@@ -157,6 +157,21 @@ describe('validateProfiles: the 2025-12-18 shape', () => {
     expect(rejection(() => validateProfiles([zip(['sw1a 1a'])], context({ locale: 'en_GB' }))).object).toBe('invalid_zip_code');
   });
 
+  it('holds at most 350 quotas in all the profiles of a target group (the reference)', () => {
+    // Blended profiles of age x gender cells, one quota each: 200 + 150 quotas pass, one more is refused.
+    const cells = (count: number, offset: number) => Array.from({ length: count }, (_, i) => {
+      const cell = i + offset;
+      return { conditions: [{ object: 'selection', question_id: 43, option: String((cell % 3) + 1) }, { object: 'range', question_id: 42, min: 18 + Math.floor(cell / 3), max: 18 + Math.floor(cell / 3) }], quota: { completes_goal: 1 } };
+    });
+    const blended = (name: string, count: number, offset: number) => ({ object: 'blended', name, quotas_enabled: true, targets: cells(count, offset) });
+    expect(validateProfiles([blended('a', 200, 0), blended('b', 150, 0)], context({ fillingGoal: 150 }))).toHaveLength(2);
+    const refused = rejection(() => validateProfiles([blended('a', 200, 0), blended('b', 151, 0)], context({ fillingGoal: 150 })));
+    expect(refused.object).toBe('too_many_quotas');
+    expect(refused.invalidParams).toEqual([{ name: 'profiles', reason: 'the profiles hold 351 quotas; a target group holds at most 350' }]);
+    // Targets without a quota do not count.
+    expect(validateProfiles([blended('a', 200, 0), { ...blended('b', 151, 0), quotas_enabled: false }], context({ fillingGoal: 150 }))).toHaveLength(2);
+  });
+
   it('keeps one question per regular profile and one profile per question', () => {
     const mixed = gender(false);
     mixed.targets[1].conditions = [{ object: 'selection', question_id: 633, option: '1' }];
