@@ -22,10 +22,10 @@ import { createDemandApiClient } from '../activities/http/demand-api-client';
 import { loadStudyFile } from '../definitions';
 import { desiredStudyOf } from '../plan/desired';
 import type { RequestLogEntry } from '../sandbox';
-import { feasibilityRequest, priceQuery } from '../plan/launch-gates';
-import { statusQuery, studyWorkflowId, targetGroupWorkflowId, type StudyStatus } from '../workflows/messages';
+import { draftFieldingSpecification, endFieldingAt, feasibilityRequest, priceQuery } from '../plan/launch-gates';
+import { studyWorkflowId, targetGroupWorkflowId, type StudyStatus } from '../workflows/messages';
 import { FileWebhookSecretStore } from '../worker/webhook-secret-store';
-import { BENCH_JOB_POLL_MS, benchStudyYaml, loadAverage, numberArg, runContext, startBenchStack, stringArg, writeResult, type BenchStack } from './bench-stack';
+import { BENCH_JOB_POLL_MS, benchStudyYaml, loadAverage, numberArg, queryStudyStatus, runContext, startBenchStack, stringArg, writeResult, type BenchStack } from './bench-stack';
 import { apiCalls, apiWrites, criticalPathBoundMs, dependentChain, entriesBetween, entriesOfProject, stepLabel, tokenRequests } from './critical-path';
 import { EVENT_TYPES, startedAtMs, timeBreakdown, timedEvents, workflowTaskTimeouts } from './history-timing';
 import { runCli } from './run-cli';
@@ -63,11 +63,14 @@ async function sequentialBaseline(file: string, env: Record<string, string>): Pr
   const started = performance.now();
   const { project } = await a.ensureProject({ ctx, idempotencyKey: `baseline/${desired.studyId}/project`, desired: desired.project });
   for (const tg of desired.targetGroups) {
-    const { targetGroup } = await a.ensureDraftTargetGroup({ ctx, projectId: project.id, idempotencyKey: `baseline/${desired.studyId}/${tg.key}`, desired: tg.draft as TargetGroupDesired });
+    // The draft body as the study workflow writes it: the draft fields and its fielding window.
+    const writtenAt = Date.now();
+    const draft = { ...tg.draft, fielding_specification: draftFieldingSpecification(tg, writtenAt) } as TargetGroupDesired;
+    const { targetGroup } = await a.ensureDraftTargetGroup({ ctx, projectId: project.id, idempotencyKey: `baseline/${desired.studyId}/${tg.key}`, desired: draft });
     await a.calculateFeasibility({ ctx, request: feasibilityRequest(tg, desired.businessUnitId) });
     await a.generatePricePrediction({ ctx, businessUnitId: desired.businessUnitId, query: priceQuery(tg) });
     const base = { ctx, projectId: project.id, targetGroupId: targetGroup.id };
-    const launched = await a.launchFromDraft({ ...base, idempotencyKey: `baseline/${desired.studyId}/${tg.key}/launch`, endFieldingAt: new Date(Date.now() + 30 * 86_400_000).toISOString() });
+    const launched = await a.launchFromDraft({ ...base, idempotencyKey: `baseline/${desired.studyId}/${tg.key}/launch`, endFieldingAt: endFieldingAt(tg, writtenAt) });
     while (launched.jobId) {
       const job = await a.getLaunchJob({ ...base, jobId: launched.jobId });
       if (job.status === 'Completed' || job.status === 'Success') break;
@@ -146,7 +149,7 @@ async function applyStudy(bench: BenchStack, studyId: string, n: number, timeout
   const cliReturnMs = performance.now() - started;
   const used = meter.stop();
   const cpu: CpuUse = { ...used, enginePerTargetGroupMs: Math.round(((used.cpuMs.temporalServer ?? 0) + (used.cpuMs.worker ?? 0)) / n) };
-  const status = await bench.client.workflow.getHandle(studyWorkflowId(ACCOUNT, studyId)).query(statusQuery);
+  const status = await queryStudyStatus(bench.client, studyWorkflowId(ACCOUNT, studyId));
   if (code !== 0) {
     let outcome: string | undefined;
     try {

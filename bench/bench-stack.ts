@@ -15,6 +15,8 @@ import { startStudyflowWorkers, type RunningWorkers } from '../worker/studyflow-
 import { startTemporalDevServer, type RunningDevServer } from '../worker/temporal-dev-server';
 import { createWorkerActivities } from '../worker/worker-activities';
 import type { Faults, RequestLogEntry } from '../sandbox';
+import type { Client } from '@temporalio/client';
+import { statusQuery, type StudyStatus } from '../workflows/messages';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -286,6 +288,26 @@ export function machineFacts(): MachineFacts {
     node: process.version,
     platform: `${os.platform()} ${os.release()}`,
   };
+}
+
+/**
+ * The study workflow's status query, asked again while the Temporal server answers UNAVAILABLE (gRPC 14).
+ * Right after a big apply the dev server's SQLite can refuse reads for longer than the client's own retries
+ * (about 20 s) while it records the new child workflows; a benchmark must not lose its figures to that.
+ * Each retry is printed; after `limitMs` the last error is thrown.
+ */
+export async function queryStudyStatus(client: Client, workflowId: string, limitMs = 60_000): Promise<StudyStatus> {
+  const started = Date.now();
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await client.workflow.getHandle(workflowId).query(statusQuery);
+    } catch (error) {
+      const code = (error as { cause?: { code?: unknown } }).cause?.code;
+      if (code !== 14 || Date.now() - started > limitMs) throw error;
+      process.stderr.write(`status query of ${workflowId}: server unavailable (${(error as Error).message}); attempt ${attempt}, ${Math.round((Date.now() - started) / 1000)} s so far\n`);
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  }
 }
 
 /** 1, 5 and 15 minute load averages, rounded to 0.01. */

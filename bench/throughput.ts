@@ -8,8 +8,8 @@
 // A round that is not all live after --timeout-s counts the studies that were.
 import fs from 'node:fs';
 import path from 'node:path';
-import { statusQuery, studyWorkflowId } from '../workflows/messages';
-import { benchStudyYaml, loadAverage, numberArg, runContext, startBenchStack, writeResult, type BenchStack } from './bench-stack';
+import { studyWorkflowId } from '../workflows/messages';
+import { benchStudyYaml, loadAverage, numberArg, queryStudyStatus, runContext, startBenchStack, writeResult, type BenchStack } from './bench-stack';
 import { apiCalls, entriesBetween } from './critical-path';
 import { runCli } from './run-cli';
 import type { ThroughputResult, ThroughputRow } from './result-types';
@@ -39,7 +39,7 @@ async function round(bench: BenchStack, label: string, workers: number): Promise
   for (const id of ids) {
     const handle = bench.client.workflow.getHandle(studyWorkflowId(ACCOUNT, id));
     try {
-      liveAt.push(lastLiveAtMs(await handle.query(statusQuery)));
+      liveAt.push(lastLiveAtMs(await queryStudyStatus(bench.client, handle.workflowId)));
     } catch (error) {
       if (!timedOut) throw error;
       await handle.cancel(); // not live within the time limit: stop it before the next round
