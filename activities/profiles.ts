@@ -3,9 +3,8 @@
 import { accountPath, callApi, targetGroupPath } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireArray, requireObject, requireText } from './activity-input';
-import {
-  ManageProfilesRequest, PanelDistributionAnswer, PanelDistributionRequest, ProfileBadRequest, ProfilesResponse, ProfileValidationError, ValidateProfilesRequest, type QuestionProfile,
-} from './http/wire/profiles';
+import { PanelDistributionAnswer, PanelDistributionRequest, type QuestionProfile } from './http/wire/profile-helpers';
+import { ManageProfilesRequest, ProfileBadRequest, ProfilesResponse, ProfileValidationError, ValidateProfilesRequest } from './http/wire/profiles';
 import { describeShape, readAnswer, wireMismatchFailure } from './http/wire/read-answer';
 import { requestBody } from './http/wire/request-body';
 import { invalidInputFailure, type InvalidParam } from './http/errors';
@@ -42,7 +41,7 @@ export interface ManageProfilesOutput {
   /** The answer, checked against the reference's ProfilesResponseV3. */
   result: ProfilesResponse;
 }
-export interface AccountProfileOperationInput {
+export interface SupplierQuotaDistributionInput {
   ctx: ActivityCtx;
   /** The reference's PanelDistributionRequestV3 (plan/server-checks.ts distributionRequests). */
   request: JsonObject;
@@ -121,7 +120,7 @@ export function profileActivities(deps: ActivityDeps) {
      * saved; plan/server-checks.ts distributionRequests): 200 with the profile, each quota target carrying the goal
      * projected for it (RequestDraftRegularProfileV3). Asked by `studyflow plan`; writes nothing.
      */
-    async supplierQuotaDistribution(input: AccountProfileOperationInput): Promise<SupplierQuotaDistributionOutput> {
+    async supplierQuotaDistribution(input: SupplierQuotaDistributionInput): Promise<SupplierQuotaDistributionOutput> {
       const ctx = currentVersionCtx('supplierQuotaDistribution', input.ctx);
       const json = requestBody('supplierQuotaDistribution', 'get_panel_distribution_draft', PanelDistributionRequest, requireObject('supplierQuotaDistribution', 'request', input.request));
       const req = { method: 'POST', path: `${accountPath(ctx)}/supplier-quota-distribution/draft`, json } as const;

@@ -1,7 +1,7 @@
 // The list operations studyflow walks, each with its envelope and cursor fields as the reference gives them.
 import { z } from 'zod';
 import { NextCursor, ResourceId } from './common';
-import { QuestionProfile } from './profiles';
+import { QuestionProfile } from './profile-helpers';
 
 /** How a list says where its next page starts. */
 export type CursorStyle =

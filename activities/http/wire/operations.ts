@@ -32,8 +32,9 @@ import { SuggestDaysAnswer, SuggestDaysRequest } from './calendar';
 import { FeasibilityAnswer, FeasibilityRequest } from './feasibility';
 import { FieldingRunAnswer, LaunchFromDraftRequest, LaunchJobAnswer } from './fielding';
 import { RecontactJobAnswer } from './recontact';
+import { PanelDistributionAnswer, PanelDistributionRequest } from './profile-helpers';
 import { DraftTargetGroupAnswer, FieldingRunsAnswer, TargetGroupDetailsAnswer, TargetGroupOverviewAnswer } from './target-group-state';
-import { ManageProfilesRequest, PanelDistributionAnswer, PanelDistributionRequest, ProfileBadRequest, ProfilesResponse, ProfileValidationError, ValidateProfilesRequest } from './profiles';
+import { ManageProfilesRequest, ProfileBadRequest, ProfilesResponse, ProfileValidationError, ValidateProfilesRequest } from './profiles';
 
 export interface WireOperation {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -91,6 +92,17 @@ export const TARGET_GROUP_STATE_OPERATIONS: Readonly<Record<string, WireOperatio
 };
 
 /**
+ * The profiling helpers `studyflow plan` asks (read-only): the supplier quota distribution of one profile of a draft
+ * not yet saved, and the question catalogue's texts (their contract test: test/contract/profile-helpers.contract.test.ts).
+ */
+export const PROFILE_HELPER_OPERATIONS: Readonly<Record<string, WireOperation>> = {
+  get_panel_distribution_draft: {
+    method: 'POST', path: '/demand/accounts/{account_id}/supplier-quota-distribution/draft', request: PanelDistributionRequest, answers: { 200: PanelDistributionAnswer, 400: ErrorBody },
+  },
+  account_questions_translation: { method: 'GET', path: '/demand/accounts/{account_id}/questions-translation', answers: { 200: pageSchema(LIST_QUESTIONS_TRANSLATION) } },
+};
+
+/**
  * Profiles of a launched target group and the stateless validation (a draft's profiles travel in its own
  * `profiling`; their contract test: test/contract/profiles.contract.test.ts).
  */
@@ -101,17 +113,6 @@ export const PROFILE_OPERATIONS: Readonly<Record<string, WireOperation>> = {
   validate_profiles: {
     method: 'POST', path: '/demand/accounts/{account_id}/profiles/validate', request: ValidateProfilesRequest, answers: { 204: null, 400: ProfileBadRequest, 422: ProfileValidationError },
   },
-};
-
-/**
- * The profiling helpers `studyflow plan` asks (read-only): the supplier quota distribution of one profile of a draft
- * not yet saved, and the question catalogue's texts (their contract test: test/contract/profile-helpers.contract.test.ts).
- */
-export const PROFILE_HELPER_OPERATIONS: Readonly<Record<string, WireOperation>> = {
-  get_panel_distribution_draft: {
-    method: 'POST', path: '/demand/accounts/{account_id}/supplier-quota-distribution/draft', request: PanelDistributionRequest, answers: { 200: PanelDistributionAnswer, 400: ErrorBody },
-  },
-  account_questions_translation: { method: 'GET', path: '/demand/accounts/{account_id}/questions-translation', answers: { 200: pageSchema(LIST_QUESTIONS_TRANSLATION) } },
 };
 
 export const WIRE_OPERATIONS: Readonly<Record<string, WireOperation>> = {
@@ -163,9 +164,9 @@ export const WIRE_OPERATIONS: Readonly<Record<string, WireOperation>> = {
   update_webhook: { method: 'PUT', path: '/accounts/{account_id}/webhooks/{webhook_id}', request: WebhookRequest, answers: { 200: WebhookAnswer } },
   delete_webhook: { method: 'DELETE', path: '/accounts/{account_id}/webhooks/{webhook_id}', answers: { 204: null } },
   ...LAUNCH_FIELDING_OPERATIONS,
+  ...PROFILE_HELPER_OPERATIONS,
   ...TARGET_GROUP_STATE_OPERATIONS,
   ...PROFILE_OPERATIONS,
-  ...PROFILE_HELPER_OPERATIONS,
 };
 
 /** The operation of a call, by method and path (without query, starting `/v1/`). */
