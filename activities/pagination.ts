@@ -28,7 +28,7 @@ export async function walkPages<T>(api: DemandApiClient, ctx: ActivityCtx, req: 
     const res = await callApi(api, ctx, { ...req, query: { ...req.query, page_size: pageSize, start_after: cursor } });
     const call = { operation: list.operation, method: req.method, path: req.path };
     const body = readAnswer(call, schema, res) as Record<string, unknown> & { has_more?: boolean; next_cursor?: string | null };
-    const items = body[list.items] as T[];
+    const items = (body[list.items] ?? []) as T[];
     options.onPage(items);
     total += items.length;
     heartbeatProgress({ page, items: total });

@@ -1,17 +1,17 @@
-// Profile operations: validate, manage (replace all), blended profiles, supplier quota distribution, completes goal.
-import { accountPath, callApi, expectObject, targetGroupPath } from './api-call';
+// Profile operations: validate, manage (replace all), and the profiling helpers `studyflow plan` asks (supplier
+// quota distribution of a draft's profile, the question catalogue's texts).
+import { accountPath, callApi, targetGroupPath } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireArray, requireObject, requireText } from './activity-input';
+import { PanelDistributionAnswer, PanelDistributionRequest, type QuestionProfile } from './http/wire/profile-helpers';
 import { ManageProfilesRequest, ProfileBadRequest, ProfilesResponse, ProfileValidationError, ValidateProfilesRequest } from './http/wire/profiles';
 import { describeShape, readAnswer, wireMismatchFailure } from './http/wire/read-answer';
 import { requestBody } from './http/wire/request-body';
-import type { ApiResponse } from './http/demand-api-client';
 import { invalidInputFailure, type InvalidParam } from './http/errors';
 import { CURRENT_API_VERSION } from '../shared/api-version';
 import { listAllPages } from './pagination';
 import { LIST_QUESTIONS_TRANSLATION } from './http/wire/lists';
 import type { ActivityCtx, JsonObject } from './types';
-import { fromWireBody, toWireBody } from './version-adapter';
 
 export interface ValidateProfilesInput {
   ctx: ActivityCtx;
@@ -41,16 +41,14 @@ export interface ManageProfilesOutput {
   /** The answer, checked against the reference's ProfilesResponseV3. */
   result: ProfilesResponse;
 }
-export interface ProfileOperationInput extends TargetGroupProfilesInput {
-  request: JsonObject;
-}
-export interface AccountProfileOperationInput {
+export interface SupplierQuotaDistributionInput {
   ctx: ActivityCtx;
+  /** The reference's PanelDistributionRequestV3 (plan/server-checks.ts distributionRequests). */
   request: JsonObject;
 }
-export interface ProfileOperationOutput {
-  /** The API's answer in 2025-12-18 names; `{}` when it answered without a body. */
-  result: Record<string, unknown>;
+export interface SupplierQuotaDistributionOutput {
+  /** The profile with each quota target's projected goal, checked against the reference's RequestDraftRegularProfileV3. */
+  profile: PanelDistributionAnswer;
 }
 
 export interface QuestionTextsInput {
@@ -59,8 +57,8 @@ export interface QuestionTextsInput {
   questionIds: number[];
 }
 export interface QuestionTextsOutput {
-  /** The items of every page of GET P/questions-translation, as the API returns them. */
-  items: unknown[];
+  /** The items of every page of GET P/questions-translation (QuestionResponseProfileFormat). */
+  items: QuestionProfile[];
 }
 
 /**
@@ -74,12 +72,6 @@ function currentVersionCtx(activity: string, raw: ActivityCtx): ActivityCtx {
 }
 
 export function profileActivities(deps: ActivityDeps) {
-  async function send(ctx: ActivityCtx, method: 'POST' | 'PUT', path: string, json: JsonObject): Promise<ProfileOperationOutput> {
-    const req = { method, path, json: toWireBody(json, ctx.apiVersion) };
-    const res: ApiResponse = await callApi(deps.api, ctx, req);
-    if (res.body === undefined) return { result: {} };
-    return { result: fromWireBody(expectObject(req, res), ctx.apiVersion) };
-  }
   function tg(activity: string, input: TargetGroupProfilesInput): [ActivityCtx, string] {
     const ctx = checkCtx(activity, input.ctx);
     const p = requireText(activity, 'projectId', input.projectId);
@@ -122,40 +114,30 @@ export function profileActivities(deps: ActivityDeps) {
       return { result: readAnswer({ operation: 'manage_target_group_profiles', method: req.method, path: req.path }, ProfilesResponse, await callApi(deps.api, ctx, req)) };
     },
 
-    /** POST P/drafts/generate-blended-profile */
-    async generateBlendedProfile(input: AccountProfileOperationInput): Promise<ProfileOperationOutput> {
-      const ctx = checkCtx('generateBlendedProfile', input.ctx);
-      const request = requireObject('generateBlendedProfile', 'request', input.request);
-      return send(ctx, 'POST', `${accountPath(ctx)}/drafts/generate-blended-profile`, request);
+    /**
+     * get_panel_distribution_draft `POST P/supplier-quota-distribution/draft` PanelDistributionRequestV3 `{locale,
+     * completes_goal, profile_adjustment_type, start_at, end_at, collects_pii?, profile}` (one profile of a draft not yet
+     * saved; plan/server-checks.ts distributionRequests): 200 with the profile, each quota target carrying the goal
+     * projected for it (RequestDraftRegularProfileV3). Asked by `studyflow plan`; writes nothing.
+     */
+    async supplierQuotaDistribution(input: SupplierQuotaDistributionInput): Promise<SupplierQuotaDistributionOutput> {
+      const ctx = currentVersionCtx('supplierQuotaDistribution', input.ctx);
+      const json = requestBody('supplierQuotaDistribution', 'get_panel_distribution_draft', PanelDistributionRequest, requireObject('supplierQuotaDistribution', 'request', input.request));
+      const req = { method: 'POST', path: `${accountPath(ctx)}/supplier-quota-distribution/draft`, json } as const;
+      return { profile: readAnswer({ operation: 'get_panel_distribution_draft', method: req.method, path: req.path }, PanelDistributionAnswer, await callApi(deps.api, ctx, req)) };
     },
 
-    /** POST TG/profiles/create-blended-profile */
-    async createBlendedProfile(input: ProfileOperationInput): Promise<ProfileOperationOutput> {
-      const [ctx, path] = tg('createBlendedProfile', input);
-      const request = requireObject('createBlendedProfile', 'request', input.request);
-      return send(ctx, 'POST', `${path}/profiles/create-blended-profile`, request);
-    },
-
-    /** POST P/supplier-quota-distribution/draft (panel-distribution before 2025-12-18) */
-    async supplierQuotaDistribution(input: AccountProfileOperationInput): Promise<ProfileOperationOutput> {
-      const ctx = checkCtx('supplierQuotaDistribution', input.ctx);
-      const request = requireObject('supplierQuotaDistribution', 'request', input.request);
-      return send(ctx, 'POST', `${accountPath(ctx)}/supplier-quota-distribution/draft`, request);
-    },
-
-    /** GET P/questions-translation (every page): the texts of the questions a study's profiles use, in a locale. */
+    /**
+     * account_questions_translation `GET P/questions-translation?locale&id=<ids, comma-separated>` (every page): the
+     * questions a study's profiles use, each a QuestionResponseProfileFormat (texts in the locale, `_translated` in
+     * English), checked at the boundary.
+     */
     async getQuestionTexts(input: QuestionTextsInput): Promise<QuestionTextsOutput> {
       const ctx = checkCtx('getQuestionTexts', input.ctx);
       const locale = requireText('getQuestionTexts', 'locale', input.locale);
       const ids = requireArray('getQuestionTexts', 'questionIds', input.questionIds);
-      return { items: await listAllPages(deps.api, ctx, { method: 'GET', path: `${accountPath(ctx)}/questions-translation`, query: { locale, question_ids: ids.join(',') } }, LIST_QUESTIONS_TRANSLATION, 100) };
-    },
-
-    /** PUT TG/profiles/completes-goal (update quotas; 200 on success). */
-    async updateCompletesGoal(input: ProfileOperationInput): Promise<ProfileOperationOutput> {
-      const [ctx, path] = tg('updateCompletesGoal', input);
-      const request = requireObject('updateCompletesGoal', 'request', input.request);
-      return send(ctx, 'PUT', `${path}/profiles/completes-goal`, request);
+      if (ids.length === 0 || !ids.every((id) => typeof id === 'number' && Number.isInteger(id) && id > 0)) throw invalidInputFailure('getQuestionTexts', 'questionIds must list question ids (positive integers)');
+      return { items: await listAllPages(deps.api, ctx, { method: 'GET', path: `${accountPath(ctx)}/questions-translation`, query: { locale, id: ids.join(',') } }, LIST_QUESTIONS_TRANSLATION, deps.listPageSize ?? 100) };
     },
   };
 }

@@ -8,7 +8,7 @@ import type { ActivityCtx } from '../activities/types';
 import type { DesiredStudy, DesiredTargetGroup, ObservedStudy } from '../plan/types';
 import {
   calendarDays,
-  distributionRequest,
+  distributionRequests,
   evaluateServerChecks,
   feasibilityCheckRequest,
   gateCpi,
@@ -23,23 +23,11 @@ import {
   type TargetGroupChecks,
 } from '../plan/server-checks';
 import type { createWorkerActivities } from '../worker/worker-activities';
-import { CliError } from './output';
 
 /** The activities the checks ask (the CLI never holds the API client itself). */
 type Runtime = Pick<ReturnType<typeof createWorkerActivities>, 'activities'>;
 
 const MAX_REASON_CHARS = 300;
-
-/** Supplier ids for the distribution check, from STUDYFLOW_PLAN_SUPPLIER_IDS (`101,102`). */
-export function planSupplierIds(env: NodeJS.ProcessEnv): number[] {
-  const raw = env.STUDYFLOW_PLAN_SUPPLIER_IDS?.trim();
-  if (!raw) return [];
-  const parts = raw.split(',').map((p) => p.trim());
-  if (parts.some((p) => !/^[1-9]\d{0,9}$/.test(p))) {
-    throw new CliError('STUDYFLOW_PLAN_SUPPLIER_IDS must be a comma-separated list of supplier ids (positive integers), e.g. 101,102', 2);
-  }
-  return [...new Set(parts.map(Number))];
-}
 
 /** A failed call as one line: `HTTP 401 unauthorized: …` or `network_error: …`. Never a stack trace. */
 export function failureReason(error: unknown): string {
@@ -72,17 +60,19 @@ async function attempt<T>(call: () => Promise<T>): Promise<Answer<T>> {
 }
 
 /** Asks the API everything the checks of one draft target group need. */
-export async function askServer(runtime: Runtime, ctx: ActivityCtx, businessUnitId: string, desired: DesiredTargetGroup, supplierIds: number[]): Promise<ServerAnswers> {
+export async function askServer(runtime: Runtime, ctx: ActivityCtx, businessUnitId: string, desired: DesiredTargetGroup, now: number): Promise<ServerAnswers> {
   const { activities } = runtime;
   const validation = validationRequest(desired);
-  const distribution = distributionRequest(desired, supplierIds);
+  const distribution = distributionRequests(desired, now);
   const questionIds = profileQuestionIds(desired);
   const locale = String(desired.draft.locale ?? '');
   const [validated, feasibility, price, distributed, questions] = await Promise.all([
     validation ? attempt(() => activities.validateProfiles({ ctx, request: validation })) : undefined,
-    attempt(async () => (await activities.calculateFeasibility({ ctx, request: feasibilityCheckRequest(desired, businessUnitId, Date.now()) })).feasibility),
+    attempt(async () => (await activities.calculateFeasibility({ ctx, request: feasibilityCheckRequest(desired, businessUnitId, now) })).feasibility),
     attempt(async () => (await activities.generatePricePrediction({ ctx, businessUnitId, query: priceCheckQuery(desired) })).prediction),
-    distribution ? attempt(async () => (await activities.supplierQuotaDistribution({ ctx, request: distribution })).result) : undefined,
+    distribution.length
+      ? attempt(async () => Promise.all(distribution.map(async (request) => (await activities.supplierQuotaDistribution({ ctx, request })).profile as Record<string, unknown>)))
+      : undefined,
     questionIds.length
       ? attempt(async () => readQuestions((await activities.getQuestionTexts({ ctx, locale, questionIds })).items))
       : undefined,
@@ -103,7 +93,7 @@ export async function runServerChecks(
   runtime: Runtime,
   desired: DesiredStudy,
   observed: ObservedStudy,
-  options: { supplierIds: number[]; now: number },
+  options: { now: number },
 ): Promise<TargetGroupChecks[]> {
   const ctx: ActivityCtx = { accountId: desired.accountId, apiVersion: desired.apiVersion };
   const results: TargetGroupChecks[] = [];
@@ -113,8 +103,8 @@ export async function runServerChecks(
       results.push(skippedServerChecks(tg.key, `already ${remote.status}: no launch ahead to check`));
       continue;
     }
-    const answers = await askServer(runtime, ctx, desired.businessUnitId, tg, options.supplierIds);
-    results.push(evaluateServerChecks(tg, answers, { supplierIds: options.supplierIds, now: options.now }));
+    const answers = await askServer(runtime, ctx, desired.businessUnitId, tg, options.now);
+    results.push(evaluateServerChecks(tg, answers, { now: options.now }));
   }
   return results;
 }

@@ -3,7 +3,7 @@
 // results. Pure: the caller asks the API (cli/plan-checks.ts) and hands the answers in; the launch
 // rules are judged by the same functions the target-group workflow's gate uses.
 
-import { feasibilityRequest, gateFailures, judgedCpi, priceQuery, readFeasibility, type FeasibilityVerdict } from './launch-gates';
+import { draftFieldingSpecification, feasibilityRequest, gateFailures, judgedCpi, priceQuery, readFeasibility, type FeasibilityVerdict } from './launch-gates';
 import type { DesiredTargetGroup, Money } from './types';
 import { desiredProfiling, validateProfilesBody } from './profiling';
 
@@ -14,7 +14,7 @@ export type ServerCheckName = 'profiles' | 'feasibility' | 'price' | 'supplier_d
  * - `warning`: worth a look, but no launch rule fails.
  * - `blocking`: a launch rule of the study file fails (or the API would refuse the profiles): the gate will hold.
  * - `unavailable`: the API call failed; `summary` says why.
- * - `skipped`: nothing to ask (no profiles, no suppliers, already launched).
+ * - `skipped`: nothing to ask (no profiles, no quotas to distribute, already launched).
  */
 export type ServerCheckOutcome = 'pass' | 'warning' | 'blocking' | 'unavailable' | 'skipped';
 
@@ -48,7 +48,11 @@ export interface ProfileValidationAnswer {
   invalidParams?: { name: string; reason: string }[];
 }
 
-/** A question of the questions-translation catalogue, as far as the plan shows it. */
+/**
+ * A question of the questions-translation catalogue (the reference's QuestionResponseProfileFormat: `description`
+ * and each target's `text` in the locale, the `_translated` ones in English; the question id and a selection's
+ * option are its targets' conditions), as far as the plan shows it.
+ */
 export interface QuestionText {
   questionId: number;
   text: string;
@@ -61,15 +65,14 @@ export interface ServerAnswers {
   validation?: Answer<ProfileValidationAnswer>;
   feasibility?: Answer<Record<string, unknown>>;
   price?: Answer<Record<string, unknown>>;
-  distribution?: Answer<Record<string, unknown>>;
+  /** One answered profile per {@link distributionRequests} entry, in their order (each target's projected goal). */
+  distribution?: Answer<Record<string, unknown>[]>;
   suggestedDays?: Answer<Record<string, unknown>>;
   timeRange?: Answer<Record<string, unknown>>;
   questions?: Answer<QuestionText[]>;
 }
 
 export interface ServerCheckContext {
-  /** Supplier ids for the distribution check; none: the check is skipped. */
-  supplierIds: number[];
   /** The clock the calendar is compared against (end_fielding_at). */
   now: number;
 }
@@ -103,14 +106,29 @@ export function priceCheckQuery(desired: DesiredTargetGroup): Record<string, str
   return priceQuery(desired);
 }
 
-/** Body of supplier-quota-distribution, or undefined without suppliers. */
-export function distributionRequest(desired: DesiredTargetGroup, supplierIds: number[]): Record<string, unknown> | undefined {
-  if (supplierIds.length === 0) return undefined;
-  const request: Record<string, unknown> = { locale: desired.draft.locale, filling_goal: desired.draft.filling_goal, supplier_ids: supplierIds };
-  const profiles = profilesOf(desired);
-  if (profiles?.length) request.profiles = profiles;
-  if (desired.profileTemplateIds?.length) request.profile_template_ids = desired.profileTemplateIds;
-  return request;
+/**
+ * The supplier quota distribution requests of a target group (reference: get_panel_distribution_draft,
+ * PanelDistributionRequestV3): one per own profile with quotas, as its draft carries it (one profile a request),
+ * with the draft's completes goal, adjustment type and fielding window as the draft sends it. None without a profile
+ * with quotas (a template's profiles are the API's, not sent). No supplier allocation: the reference does not take it yet.
+ */
+export function distributionRequests(desired: DesiredTargetGroup, nowMs: number): Record<string, unknown>[] {
+  const profiling = desiredProfiling(desired);
+  const profiles = (profilesOf(desired) ?? []).filter((profile) => profile.quotas_enabled === true);
+  if (!profiling || profiles.length === 0) return [];
+  const window = draftFieldingSpecification(desired, nowMs);
+  return profiles.map((profile) => {
+    const request: Record<string, unknown> = {
+      locale: desired.draft.locale,
+      completes_goal: desired.draft.filling_goal,
+      profile_adjustment_type: profiling.profile_adjustment_type,
+      start_at: window.start_at,
+      end_at: window.end_at,
+    };
+    if (typeof desired.draft.collects_pii === 'boolean') request.collects_pii = desired.draft.collects_pii;
+    request.profile = profile;
+    return request;
+  });
 }
 
 /** Every question id the profiles use, ascending. */
@@ -168,7 +186,7 @@ export function evaluateServerChecks(desired: DesiredTargetGroup, answers: Serve
     profilesCheck(desired, answers.validation, questions),
     feasibilityCheck(desired, answers.feasibility),
     priceCheck(desired, answers),
-    distributionCheck(desired, answers.distribution, context.supplierIds),
+    distributionCheck(desired, answers.distribution, questions),
     calendarCheck(desired, answers, context.now),
   ];
   return { key: desired.key, blocking: checks.some((c) => c.outcome === 'blocking'), checks };
@@ -249,26 +267,57 @@ export function priceCheck(desired: DesiredTargetGroup, answers: Pick<ServerAnsw
   return { name: 'price', outcome: 'pass', summary, data };
 }
 
-export function distributionCheck(desired: DesiredTargetGroup, answer: Answer<Record<string, unknown>> | undefined, supplierIds: number[]): ServerCheck {
-  if (supplierIds.length === 0) return { name: 'supplier_distribution', outcome: 'skipped', summary: 'no supplier ids to distribute over (STUDYFLOW_PLAN_SUPPLIER_IDS)' };
+/**
+ * The supplier quota distribution of each own profile with quotas: the goal projected for every quota target, and
+ * whether a profile's projected goals add up to the target group's completes goal (a warning when they do not, or
+ * when a target's projection differs from the study's quota). Skipped without a profile with quotas.
+ */
+export function distributionCheck(desired: DesiredTargetGroup, answer: Answer<Record<string, unknown>[]> | undefined, questions?: Answer<QuestionText[]>): ServerCheck {
+  const profiles = ((desired.profiles ?? []) as Record<string, unknown>[]).filter((profile) => profile.quotas_enabled === true);
+  if (!profilesOf(desired)?.length) return { name: 'supplier_distribution', outcome: 'skipped', summary: 'no profiles to distribute' };
+  if (profiles.length === 0) return { name: 'supplier_distribution', outcome: 'skipped', summary: 'no profile with quotas to distribute' };
   if (!answer) return { name: 'supplier_distribution', outcome: 'skipped', summary: 'not asked' };
   if (!answer.ok) return unavailable('supplier_distribution', answer.reason);
-  const suppliers = array(answer.value.suppliers).map(record).filter((s): s is Record<string, unknown> => s !== undefined);
-  const goal = num(answer.value.filling_goal) ?? num(desired.draft.filling_goal);
-  const shares = suppliers.map((s) => ({
-    supplierId: String(s.supplier_id),
-    completesGoal: num(s.completes_goal) ?? 0,
-    percentage: num(s.completes_goal_percentage),
-    targets: array(s.targets).length,
-  }));
-  const sum = shares.reduce((n, s) => n + s.completesGoal, 0);
-  const details = shares.map((s) => `supplier ${s.supplierId}: ${s.completesGoal} completes${s.percentage !== undefined ? ` (${s.percentage}%)` : ''}${s.targets ? `, ${plural(s.targets, 'quota target')}` : ''}`);
-  const data = { fillingGoal: goal, suppliers: shares };
-  const summary = `${plural(shares.length, 'supplier')} share ${sum} of ${goal ?? '?'} completes`;
-  const missing = supplierIds.filter((id) => !shares.some((s) => s.supplierId === String(id)));
-  if (missing.length) return { name: 'supplier_distribution', outcome: 'warning', summary: `${summary}; no share for supplier(s) ${missing.join(', ')}`, details, data };
-  if (goal !== undefined && sum !== goal) return { name: 'supplier_distribution', outcome: 'warning', summary: `${summary}: the shares do not add up to the filling goal`, details, data };
-  return { name: 'supplier_distribution', outcome: 'pass', summary, details, data };
+  const goal = num(desired.draft.filling_goal);
+  const byId = questions?.ok ? new Map(questions.value.map((q) => [q.questionId, q])) : undefined;
+  const details: string[] = [];
+  const problems: string[] = [];
+  const data = profiles.map((profile, p) => {
+    const name = text(profile.name) ?? `profile ${p + 1}`;
+    const answered = record(answer.value[p]);
+    const studyTargets = array(profile.targets).map(record);
+    const targets = array(answered?.targets).map((raw, t) => {
+      const target = record(raw) ?? {};
+      const study = studyTargets[t];
+      const label = text(study?.text) ?? text(record(study?.quota)?.name) ?? text(record(target.quota)?.name)
+        ?? array(target.conditions).map(record).filter((c): c is Record<string, unknown> => c !== undefined).map((c) => conditionText(c, byId)).join(' and ');
+      const projected = num(record(target.quota)?.completes_goal);
+      const wanted = studyGoal(record(study?.quota), goal);
+      return { label, projected, wanted };
+    });
+    const sum = targets.reduce((n, t) => n + (t.projected ?? 0), 0);
+    details.push(`profile ${name}: ${sum} of ${goal ?? '?'} completes projected`);
+    for (const t of targets) {
+      const differs = t.projected !== undefined && t.wanted !== undefined && t.projected !== t.wanted;
+      details.push(`  ${t.label}: ${t.projected === undefined ? 'no goal projected' : `${t.projected} completes`}${differs ? ` (the study's quota: ${t.wanted})` : ''}`);
+    }
+    if (!answered || targets.length !== studyTargets.length) problems.push(`profile ${name}: the answer has ${targets.length} of ${studyTargets.length} targets`);
+    else if (targets.some((t) => t.projected === undefined)) problems.push(`profile ${name}: no goal projected for some targets`);
+    else if (goal !== undefined && sum !== goal) problems.push(`profile ${name}: the projected goals add up to ${sum}, not ${goal}`);
+    else if (targets.some((t) => t.wanted !== undefined && t.projected !== t.wanted)) problems.push(`profile ${name}: projected goals differ from the study's quotas`);
+    return { profile: name, projectedCompletes: sum, targets: targets.map((t) => ({ target: t.label, projected: t.projected, quota: t.wanted })) };
+  });
+  const summary = `${plural(profiles.length, 'profile')} with quotas: projected goals${problems.length ? '' : ` add up to ${goal ?? '?'} completes`}`;
+  if (problems.length) return { name: 'supplier_distribution', outcome: 'warning', summary: `${summary}: ${problems.join('; ')}`, details, data: { fillingGoal: goal, profiles: data } };
+  return { name: 'supplier_distribution', outcome: 'pass', summary, details, data: { fillingGoal: goal, profiles: data } };
+}
+
+/** A study quota's goal in completes: its completes_goal, else its percentage of the filling goal, rounded. */
+function studyGoal(quota: Record<string, unknown> | undefined, fillingGoal: number | undefined): number | undefined {
+  const goal = num(quota?.completes_goal);
+  if (goal !== undefined) return goal;
+  const pct = num(quota?.completes_goal_percentage);
+  return pct !== undefined && fillingGoal !== undefined ? Math.round((fillingGoal * pct) / 100) : undefined;
 }
 
 export function calendarCheck(desired: DesiredTargetGroup, answers: Pick<ServerAnswers, 'suggestedDays' | 'timeRange'>, now: number): ServerCheck {
@@ -313,20 +362,25 @@ export function calendarCheck(desired: DesiredTargetGroup, answers: Pick<ServerA
 // ---------------------------------------------------------------------------------------------
 // Profiles with their question texts.
 
-/** Questions by id from a questions-translation page's items. */
-export function readQuestions(items: unknown[]): QuestionText[] {
-  return items
-    .map(record)
-    .filter((q): q is Record<string, unknown> => q !== undefined && isCount(q.question_id))
-    .map((q) => ({
-      questionId: q.question_id as number,
-      text: text(q.text) ?? '',
-      textTranslated: text(q.text_translated),
-      options: array(q.options)
-        .map(record)
-        .filter((o): o is Record<string, unknown> => o !== undefined)
-        .map((o) => ({ option: String(o.option), text: text(o.text) ?? '', textTranslated: text(o.text_translated) })),
-    }));
+/**
+ * Questions by id from the items of questions-translation (QuestionResponseProfileFormat): the question id is the one
+ * its targets' conditions name; each selection target is an option (`option`, with the target's texts).
+ */
+export function readQuestions(items: readonly unknown[]): QuestionText[] {
+  const out: QuestionText[] = [];
+  for (const item of items.map(record)) {
+    if (!item) continue;
+    const targets = array(item.targets).map(record).filter((t): t is Record<string, unknown> => t !== undefined);
+    const conditions = targets.flatMap((t) => array(t.conditions).map(record).filter((c): c is Record<string, unknown> => c !== undefined));
+    const questionId = conditions.map((c) => c.question_id).find(isCount);
+    if (questionId === undefined) continue;
+    const options = targets.flatMap((t) => {
+      const selection = array(t.conditions).map(record).find((c) => c?.object === 'selection' && c.question_id === questionId && typeof c.option === 'string');
+      return selection ? [{ option: String(selection.option), text: text(t.text) ?? '', textTranslated: text(t.text_translated) }] : [];
+    });
+    out.push({ questionId, text: text(item.description) ?? '', textTranslated: text(item.description_translated), options });
+  }
+  return out;
 }
 
 function quoted(textValue: string, translated?: string): string {

@@ -10,7 +10,7 @@ import { knownFromStatus, statusQuery, studyWorkflowId, type StudyStatus } from 
 import { reportDiagnostics } from '../diagnostics-view';
 import type { CliContext } from '../main';
 import { CliError } from '../output';
-import { failureReason, isUnreachable, planSupplierIds, runServerChecks } from '../plan-checks';
+import { failureReason, isUnreachable, runServerChecks } from '../plan-checks';
 import { renderPlanGithub, renderPlanHuman, renderPlanMarkdown, type ServerChecksView } from '../plan-view';
 import { prepareStudies } from '../prepare-studies';
 
@@ -61,7 +61,6 @@ export async function run(ctx: CliContext, paths: string[], options: PlanOptions
   if (prepared.length === 0) throw new CliError(`no study files found in ${paths.join(', ')}`);
 
   const results: { file: string; title: string; plan: StudyPlan; schedule: StudySchedule; note?: string; server: ServerChecksView }[] = [];
-  const supplierIds = options.offline ? [] : planSupplierIds(ctx.env);
   let note = options.offline ? 'offline: planned against an empty remote, no API calls' : undefined;
   const known = options.offline ? new Map<string, StudyStatus>() : await knownFromWorkflows(ctx, prepared.map((p) => p.desired));
   const runtime = options.offline ? undefined : createWorkerActivities(ctx.env);
@@ -87,7 +86,7 @@ export async function run(ctx: CliContext, paths: string[], options: PlanOptions
         }
       }
       if (runtime && !unreachable) {
-        server = { checks: await runServerChecks(runtime, desired, observed, { supplierIds, now: Date.now() }) };
+        server = { checks: await runServerChecks(runtime, desired, observed, { now: Date.now() }) };
       } else if (unreachable) {
         server = { checks: [], note: 'skipped: the API cannot be reached' };
       }

@@ -53,6 +53,11 @@ const THREE_LETTER_LANGUAGES: Record<string, string> = {
   swe: 'sv', pol: 'pl', jpn: 'ja', por: 'pt', kor: 'ko',
 };
 
+/** The ISO 639-1 language of an ISO 639-2 code (`spa` -> `es`), among the market languages; undefined otherwise. */
+export function languageOfIso6392(code: string): string | undefined {
+  return THREE_LETTER_LANGUAGES[code.toLowerCase()];
+}
+
 /** Locale spellings the sandbox accepts: en_US, en_us, eng_us (language_country, any case). */
 export const LOCALE_PATTERN = /^[A-Za-z]{2,3}_[A-Za-z]{2}$/;
 

@@ -1,6 +1,8 @@
 // Reading one condition of a target (selection, range, zip_code, open_ended) against the question
-// catalogue and the locale, and the de-duplication rules: duplicate zip codes (and free-text values)
-// are removed silently; duplicate selection or range conditions are left for the profile rules to reject.
+// catalogue and the locale, and the de-duplication rules: repeated zip codes (and free-text values) are
+// removed silently, exact repeats only (the reference: "removes duplicate open-ended values"; the narrower
+// reading, so a value is stored as it was sent and a draft read back equals the request that wrote it);
+// duplicate selection or range conditions are left for the profile rules to reject.
 
 import { isInteger, isRecord } from './json-shape';
 import { normalizeZipCode, type LocaleMarket } from './locale-markets';
@@ -102,13 +104,14 @@ function readZipCodes(codes: unknown, questionId: number, question: Question | u
     return undefined;
   }
   if (!requireQuestion(question, questionId, ['zip_code'], 'zip_code', path, problems)) return undefined;
-  // Duplicates go first, silently; only the remaining codes are validated.
-  const unique = [...new Set((codes as string[]).map(normalizeZipCode))];
+  // Exact repeats go first, silently; the remaining codes are validated (written in any case and spacing the
+  // market's pattern allows once normalized) and stored as sent.
+  const unique = [...new Set(codes as string[])];
   if (unique.length > MAX_ZIP_CODES_PER_CONDITION) {
     problems.rule('invalid_condition', `${path}.zip_codes`, `at most ${MAX_ZIP_CODES_PER_CONDITION} distinct zip codes per condition`);
     return undefined;
   }
-  const invalid = unique.filter((code) => !market.zipCodePattern.test(code));
+  const invalid = unique.filter((code) => !market.zipCodePattern.test(normalizeZipCode(code)));
   if (invalid.length > 0) {
     problems.rule('invalid_zip_code', `${path}.zip_codes`, `not valid zip codes for ${market.locale}: ${invalid.slice(0, 5).join(', ')}${invalid.length > 5 ? ', …' : ''}`);
     return undefined;
@@ -122,16 +125,8 @@ function readOpenEnded(values: unknown, questionId: number, question: Question |
     return undefined;
   }
   if (!requireQuestion(question, questionId, ['open_ended'], 'open_ended', path, problems)) return undefined;
-  const seen = new Set<string>();
-  const unique: string[] = [];
-  for (const value of values as string[]) {
-    const trimmed = value.trim();
-    const key = trimmed.toLowerCase();
-    if (!seen.has(key)) {
-      seen.add(key);
-      unique.push(trimmed);
-    }
-  }
+  // Exact repeats only: `Acme` and `acme` are two values, each stored as sent.
+  const unique = [...new Set(values as string[])];
   if (unique.length > MAX_OPEN_ENDED_VALUES || unique.some((value) => value.length > MAX_OPEN_ENDED_VALUE_LENGTH)) {
     problems.rule('invalid_condition', `${path}.values`, `at most ${MAX_OPEN_ENDED_VALUES} values of up to ${MAX_OPEN_ENDED_VALUE_LENGTH} characters`);
     return undefined;

@@ -16,8 +16,8 @@ export interface RangeCondition {
 }
 
 /**
- * The stored form of an open-ended condition on the postal-code question: the zip / postal codes (duplicates
- * removed silently), or every code (`allow_all_values`, no codes). On the 2025-12-18 wire it is an open_ended
+ * The stored form of an open-ended condition on the postal-code question: the zip / postal codes (exact repeats
+ * removed silently, each stored as sent), or every code (`allow_all_values`, no codes). On the 2025-12-18 wire it is an open_ended
  * condition (`allow_all_values`, `open_ended_values`); the `zip_code` kind exists only in older versions' bodies.
  */
 export interface ZipCodeCondition {
@@ -27,7 +27,10 @@ export interface ZipCodeCondition {
   zip_codes: string[];
 }
 
-/** Free-text answers to an open-ended question, matched case-insensitively, or every answer (`allow_all_values`). */
+/**
+ * Free-text answers to an open-ended question (stored as sent, exact repeats removed; a respondent's answer matches
+ * one case-insensitively), or every answer (`allow_all_values`).
+ */
 export interface OpenEndedCondition {
   object: 'open_ended';
   question_id: number;

@@ -1,7 +1,7 @@
 // Validation of a whole set of profiles in the 2025-12-18 shape (after version translation), giving
 // the normalized profiles the sandbox stores. Rules (sandbox choices where the spec is silent):
 // - object is regular or blended; ids are optional (assigned) and unique; at most 30 profiles and
-//   200 targets a profile;
+//   200 targets a profile; at most 350 quotas in all (the reference, generate_blended_profile);
 // - a regular profile profiles one question, except an open_ended_group profile, which spans two or
 //   more open-ended questions (zip-code or free text) listed in open_ended_group.question_ids;
 // - a question belongs to one regular profile only;
@@ -30,6 +30,8 @@ import { ValidationProblems } from './validation-problems';
 
 export const MAX_PROFILES = 30;
 export const MAX_TARGETS_PER_PROFILE = 200;
+/** The reference: at most 350 quotas in all the profiles of a target group. */
+export const MAX_QUOTAS_PER_TARGET_GROUP = 350;
 const ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 
 /** What validation needs to know about the target group the profiles are for. */
@@ -471,4 +473,7 @@ function checkAcrossProfiles(profiles: (Profile | undefined)[], problems: Valida
       }
     }
   });
+  // The reference (generate_blended_profile): a target group holds at most 350 quotas in all.
+  const quotas = profiles.reduce((count, profile) => count + (profile?.quotas_enabled ? profile.targets.filter((target) => target.quota.completes_goal !== null || target.quota.completes_goal_percentage !== null).length : 0), 0);
+  if (quotas > MAX_QUOTAS_PER_TARGET_GROUP) problems.rule('too_many_quotas', 'profiles', `the profiles hold ${quotas} quotas; a target group holds at most ${MAX_QUOTAS_PER_TARGET_GROUP}`);
 }

@@ -273,7 +273,8 @@ function renderCurrentProfile(profile: Profile): unknown {
   };
 }
 
-function renderCurrentCondition(condition: Condition): unknown {
+/** A stored condition in the reference's 2025-12-18 shape (InterlockProfileConditionsV3). */
+export function renderCurrentCondition(condition: Condition): unknown {
   if (condition.object === 'zip_code') return { object: 'open_ended', question_id: condition.question_id, allow_all_values: condition.allow_all_values, open_ended_values: condition.zip_codes };
   if (condition.object === 'open_ended') return { object: 'open_ended', question_id: condition.question_id, allow_all_values: condition.allow_all_values, open_ended_values: condition.values };
   return { ...condition };

@@ -7,7 +7,7 @@
 // band shares; zip code and free-text answers fall in one of 1/share "slots", and a listed code or
 // value matches when it hashes to the respondent's slot.
 
-import { canonicalLocale, type LocaleMarket } from './locale-markets';
+import { canonicalLocale, normalizeZipCode, type LocaleMarket } from './locale-markets';
 import { combinedProfileIds, type Condition, type Profile, type Target } from './profile-types';
 import { findQuestion, type Question } from './question-catalogue';
 import { hashString, unitHash } from './seeded-random';
@@ -86,7 +86,7 @@ function conditionMatches(condition: Condition, locale: string, index: number, m
     case 'zip_code': {
       if (condition.allow_all_values) return true;
       const slot = Math.floor(unitHash('zip', locale, index) * market.zipCodeCount);
-      return condition.zip_codes.some((code) => slotOf(code, market.zipCodeCount) === slot);
+      return condition.zip_codes.some((code) => slotOf(normalizeZipCode(code), market.zipCodeCount) === slot);
     }
     default: {
       if (condition.allow_all_values) return true;

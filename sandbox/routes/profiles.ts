@@ -4,9 +4,11 @@
 //   POST TG/profiles/manage-profiles      (/apply-profiles)              2025-12-18: {completes_goal, profiling} replaces
 //        every profile of a LAUNCHED target group (201 {locale, completes_goal, profiles}); a draft's profiles
 //        travel in its own `profiling` on create and update. apply-profiles (older versions) replaces a draft's.
-//   POST P/drafts/generate-blended-profile (/generate-interlocked-profile) a blended profile, not saved
-//   POST TG/profiles/create-blended-profile (/create_interlocked_profile) adds a blended profile to a draft
-//   POST P/supplier-quota-distribution/draft (/panel-distribution/draft)
+//   POST P/drafts/generate-blended-profile (/generate-interlocked-profile) a blended profile, not saved;
+//        2025-12-18: the reference's generate_blended_profile (2-3 regular profiles -> 201 the blended profile)
+//   POST TG/profiles/create-blended-profile (/create_interlocked_profile) adds a blended profile to a draft;
+//        2025-12-18: the spec's operation (not in the reference), the profile in the reference's vocabulary
+//   POST P/supplier-quota-distribution/draft (/panel-distribution/draft)  2025-12-18: one profile -> its projected goals
 //   PUT  TG/profiles/completes-goal                       update quotas: 200, 422 invalid, 404 project/TG
 //   POST TG/profiles                                      create one regular profile (201)
 //   PUT  TG/profiles/{profile_id}/conditions              replace the targets (conditions) of a profile
@@ -15,7 +17,8 @@
 // POST TG/profiles/convert-to-regular-profile, POST TG/profiles/group-quotas (profiles-legacy.ts).
 
 import { ApiError, badRequest, notFound } from '../core/api-error';
-import { ObjectReader } from '../core/input-validation';
+import { hasOwn, isRecord } from '../model/json-shape';
+import { ISO_TIMESTAMP, ObjectReader } from '../core/input-validation';
 import { created, noContent, ok, type RequestContext, type RouteModule } from '../core/route-module';
 import { CURRENT_VERSION, LEGACY_VERSIONS, type ApiVersion } from '../core/versioning';
 import { requireTargetGroup } from '../resources/lookups';
@@ -28,7 +31,7 @@ import { findProfileTemplate, listProfileTemplates } from '../model/profile-temp
 import type { Profile } from '../model/profile-types';
 import { validateProfiles } from '../model/profile-validation';
 import { readProfilesRequest, renderProfile, renderProfiles } from '../model/profile-version-translation';
-import { distributeSupplierQuotas } from '../model/supplier-quota-distribution';
+import { distributeSupplierQuotas, projectProfileGoals } from '../model/supplier-quota-distribution';
 import { FEASIBILITY_FILLING_GOAL_CAP } from '../model/feasibility-request';
 import { legacyProfileRoutes } from './profiles-legacy';
 import { updateCompletesGoal } from './profiles-completes-goal';
@@ -149,7 +152,7 @@ function readBlendRequest(reader: ObjectReader): { profileIds: string[]; name: s
   return { profileIds: ids.filter((id): id is string => typeof id === 'string'), name: name ?? undefined, quotasEnabled: quotasEnabled ?? true };
 }
 
-/** generate-blended-profile (generate-interlocked-profile): the profile set with the new blended profile, not saved. */
+/** generate-interlocked-profile (before 2025-12-18; sandbox-defined): the profile set with the new blended profile, not saved. */
 function generateBlendedRoute(ctx: RequestContext) {
   const body = requireBodyRecord(ctx.body);
   const reader = ObjectReader.body(body);
@@ -166,7 +169,87 @@ function generateBlendedRoute(ctx: RequestContext) {
   return ok(renderProfiles(all, ctx.version));
 }
 
-/** create-blended-profile (create_interlocked_profile): adds a blended profile of existing profiles to a draft. */
+/**
+ * generate-blended-profile (2025-12-18; the reference's generate_blended_profile): GenerateDraftInterlockedProfileRequestV3
+ * `{locale, completes_goal, start_at, end_at, collects_pii, profiling: {profile_adjustment_type, profiles}}`, two or
+ * three regular profiles -> 201 CompositeDraftRegularProfileV3: one blended profile whose targets are every
+ * combination of theirs (conditions joined), each with its share of the completes goal (the product of the sources'
+ * percentages; equal shares where a source has no quotas). Nothing is saved. A malformed body or a profile count or
+ * kind the request does not take: 400 (BadRequestErrorResponseDemographics); a broken profile rule, or more
+ * combinations than a profile may have targets: 422 (ValidationErrorResponseDemographics).
+ */
+function generateBlendedCurrentRoute(ctx: RequestContext) {
+  const body = requireBodyRecord(ctx.body);
+  const reader = ObjectReader.body(body);
+  reader.rejectUnknown(['locale', 'completes_goal', 'start_at', 'end_at', 'collects_pii', 'profiling'], {
+    filling_goal: 'is completes_goal here',
+    profiles: 'is profiling.profiles here',
+    profile_ids: 'every profile of profiling.profiles is blended',
+    profile_template_ids: 'a template is not blended here',
+    name: 'the blended profile is named after its sources',
+    quotas_enabled: 'follows the sources: quotas when any of them has quotas',
+  });
+  const locale = reader.string('locale', { required: true, maxLength: 10 });
+  if (typeof locale === 'string' && !canonicalLocale(locale)) reader.fail('locale', 'must be a locale such as en_US, en_us or eng_us');
+  const completesGoal = reader.integer('completes_goal', { required: true, min: 1, max: FEASIBILITY_FILLING_GOAL_CAP });
+  const start = reader.string('start_at', { required: true, pattern: ISO_TIMESTAMP, patternReason: 'must be an RFC 3339 timestamp' });
+  const end = reader.string('end_at', { required: true, pattern: ISO_TIMESTAMP, patternReason: 'must be an RFC 3339 timestamp' });
+  if (start && end && !(Date.parse(end) > Date.parse(start))) reader.fail('end_at', 'must be a date after start_at');
+  reader.boolean('collects_pii', { required: true });
+  const profiling = reader.object('profiling', { required: true });
+  const sources = profiling?.array('profiles', { required: true, minItems: 2, maxItems: 3 });
+  sources?.forEach((profile, index) => {
+    if (isRecord(profile) && profile.object !== 'regular') reader.problems.push({ name: `profiling.profiles[${index}].object`, reason: 'only regular profiles are blended' });
+  });
+  reader.finish('The blended profile request is invalid.');
+  const market = requireSupportedLocale(locale!);
+  try {
+    const read = readProfiling(body.profiling, 'profiling', ctx.version, { template: false, none: false })!;
+    const context = { locale: market, fillingGoal: completesGoal!, newId: profileIds(ctx) };
+    const regulars = validateProfiles(read.rawProfiles, context);
+    const blend = { profileIds: regulars.map((profile) => profile.id), name: undefined, quotasEnabled: regulars.some((profile) => profile.quotas_enabled) };
+    const blended = generateBlendedProfileInput(regulars, { ...blend, id: ctx.newId('prf'), fillingGoal: completesGoal!, newTargetId: () => ctx.newId('tgt') });
+    const all = validateProfiles([...asRawProfiles(regulars), blended], { ...context, previous: regulars });
+    return created(renderGeneratedBlend(all[all.length - 1]));
+  } catch (error) {
+    throw demographicsError(error);
+  }
+}
+
+/** A generated blended profile as CompositeDraftRegularProfileV3 (the combination is the sandbox's bookkeeping, not shown). */
+function renderGeneratedBlend(profile: Profile): Record<string, unknown> {
+  const { id: _id, profile_ids: _sources, targets, ...rest } = renderProfile(profile, CURRENT_VERSION) as Record<string, unknown> & { targets: Record<string, unknown>[] };
+  return { ...rest, targets: targets.map(({ source_target_ids: _ids, ...target }) => target) };
+}
+
+/**
+ * create-blended-profile (2025-12-18; the spec lists it, the reference has no such operation): adds one blended
+ * profile to a draft, given in the reference's profile vocabulary: RequestDraftRegularProfileV3's blended branch
+ * `{object: blended, blended_type?, name, quotas_enabled, targets: [{conditions, quota?}]}` (for instance what
+ * generate-blended-profile answered). It is checked with the draft's other profiles, its quotas of the draft's
+ * adjustment type -> 201 `{locale, completes_goal, profiles}` (ProfilesResponseV3's shape). The sandbox's combining
+ * form (`profile_ids`) is 400 here.
+ */
+function createBlendedCurrentRoute(ctx: RequestContext) {
+  const tg = requireProfilingTargetGroup(ctx, { draftOnly: true });
+  const body = requireBodyRecord(ctx.body);
+  if (body.object !== 'blended') throw badRequest('The blended profile request is invalid.', [{ name: 'object', reason: 'must be blended (a regular profile travels in the draft\'s profiling)' }]);
+  if (hasOwn(body, 'profile_ids')) throw badRequest('The blended profile request is invalid.', [{ name: 'profile_ids', reason: 'give the blended profile\'s targets and their conditions (generate-blended-profile combines regular profiles)' }]);
+  const nominalQuotas = Array.isArray(body.targets) && body.targets.some((target) => isRecord(target) && isRecord(target.quota) && target.quota.completes_goal !== undefined);
+  const adjustment = tg.profiling_adjustment_type ?? (nominalQuotas ? 'nominal' : 'percentage');
+  let profiles: Profile[];
+  try {
+    const read = readProfiling({ profile_adjustment_type: adjustment, profiles: [body] }, 'profiling', ctx.version, { template: false, none: false })!;
+    profiles = validateTargetGroupProfiles(ctx, tg, [...asRawProfiles(storedProfiles(tg)), ...read.rawProfiles]);
+  } catch (error) {
+    throw demographicsError(error);
+  }
+  tg.profiling_adjustment_type = adjustment;
+  storeProfiles(ctx, tg, profiles);
+  return created({ locale: tg.locale, completes_goal: tg.filling_goal, profiles: renderProfiles(profiles, ctx.version).profiles });
+}
+
+/** create_interlocked_profile (before 2025-12-18; sandbox-defined): adds a blended profile of existing profiles to a draft. */
 function createBlendedRoute(ctx: RequestContext) {
   const tg = requireProfilingTargetGroup(ctx, { draftOnly: true });
   const reader = ObjectReader.body(ctx.body);
@@ -180,7 +263,49 @@ function createBlendedRoute(ctx: RequestContext) {
   return created(renderProfileSet(tg, ctx.version));
 }
 
-/** supplier-quota-distribution/draft (panel-distribution/draft). */
+/**
+ * supplier-quota-distribution/draft (2025-12-18; the reference's get_panel_distribution_draft): PanelDistributionRequestV3
+ * `{locale, completes_goal, profile_adjustment_type, start_at, end_at, collects_pii?, profile}`, one profile checked
+ * like a draft's (its quotas must match the adjustment type) -> 200 the profile with each quota target's projected
+ * goal. Every refusal is the reference's 400 (ClientErrorDemandAPI `{object, detail, invalid_params}`): the operation
+ * answers no 422. Supplier ids are refused: the reference does not take supplier allocation here yet.
+ */
+function draftDistributionRoute(ctx: RequestContext) {
+  const body = requireBodyRecord(ctx.body);
+  const reader = ObjectReader.body(body);
+  reader.rejectUnknown(['locale', 'completes_goal', 'profile_adjustment_type', 'start_at', 'end_at', 'collects_pii', 'profile'], {
+    filling_goal: 'is completes_goal here',
+    supplier_ids: 'supplier allocation is not supported in this request yet',
+    profiles: 'one profile a request, under profile',
+    profiling: 'one profile a request, under profile (with profile_adjustment_type beside it)',
+    profile_template_ids: 'a template is not distributed here: send its profiles one at a time',
+  });
+  const locale = reader.string('locale', { required: true, maxLength: 10 });
+  if (typeof locale === 'string' && !canonicalLocale(locale)) reader.fail('locale', 'must be a locale such as en_US, en_us or eng_us');
+  const completesGoal = reader.integer('completes_goal', { required: true, min: 1, max: FEASIBILITY_FILLING_GOAL_CAP });
+  const adjustment = reader.oneOf('profile_adjustment_type', ['percentage', 'nominal'], { required: true });
+  const start = reader.string('start_at', { required: true, pattern: ISO_TIMESTAMP, patternReason: 'must be an RFC 3339 timestamp' });
+  const end = reader.string('end_at', { required: true, pattern: ISO_TIMESTAMP, patternReason: 'must be an RFC 3339 timestamp' });
+  if (start && end && !(Date.parse(end) > Date.parse(start))) reader.fail('end_at', 'must be a date after start_at');
+  reader.boolean('collects_pii');
+  reader.object('profile', { required: true });
+  reader.finish('The distribution request is invalid.');
+  const market = requireSupportedLocale(locale!);
+  let profile: Profile;
+  try {
+    const profiling = readProfiling({ profile_adjustment_type: adjustment, profiles: [body.profile] }, 'profiling', ctx.version, { template: false, none: false })!;
+    [profile] = validateProfiles(profiling.rawProfiles, { locale: market, fillingGoal: completesGoal!, newId: profileIds(ctx) });
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const rename = (name: string) => name.replace(/^(profiling\.)?profiles\[0\]/, 'profile').replace(/^profiling\.profile_adjustment_type/, 'profile_adjustment_type');
+    throw new ApiError(400, 'bad_request_error', error.message, { invalidParams: (error.invalidParams ?? [{ name: 'profile', reason: error.message }]).map((p) => ({ name: rename(p.name), reason: p.reason })) });
+  }
+  const targets = (body.profile as { targets?: unknown }).targets;
+  const names = Array.isArray(targets) ? targets.map((target) => (target && typeof target === 'object' && typeof (target as { name?: unknown }).name === 'string' ? (target as { name: string }).name : undefined)) : [];
+  return ok(projectProfileGoals(profile, completesGoal!, names));
+}
+
+/** panel-distribution/draft (before 2025-12-18; sandbox-defined): the goals split over the chosen suppliers. */
 function supplierDistributionRoute(ctx: RequestContext) {
   const body = requireBodyRecord(ctx.body);
   const reader = ObjectReader.body(body);
@@ -259,11 +384,11 @@ export const profilesRoutes: RouteModule = {
     { method: 'POST', path: `${P}/profiles/validate`, handler: (ctx) => (ctx.version === CURRENT_VERSION ? validateCurrentRoute(ctx) : validateRoute(ctx)) },
     { method: 'POST', path: `${TG}/profiles/manage-profiles`, versions: CURRENT_ONLY, handler: manageLaunchedProfilesRoute },
     { method: 'POST', path: `${TG}/profiles/apply-profiles`, versions: LEGACY_VERSIONS, handler: manageProfilesRoute },
-    { method: 'POST', path: `${P}/drafts/generate-blended-profile`, versions: CURRENT_ONLY, handler: generateBlendedRoute },
+    { method: 'POST', path: `${P}/drafts/generate-blended-profile`, versions: CURRENT_ONLY, handler: generateBlendedCurrentRoute },
     { method: 'POST', path: `${P}/drafts/generate-interlocked-profile`, versions: LEGACY_VERSIONS, handler: generateBlendedRoute },
-    { method: 'POST', path: `${TG}/profiles/create-blended-profile`, versions: CURRENT_ONLY, handler: createBlendedRoute },
+    { method: 'POST', path: `${TG}/profiles/create-blended-profile`, versions: CURRENT_ONLY, handler: createBlendedCurrentRoute },
     { method: 'POST', path: `${TG}/profiles/create_interlocked_profile`, versions: LEGACY_VERSIONS, handler: createBlendedRoute },
-    { method: 'POST', path: `${P}/supplier-quota-distribution/draft`, versions: CURRENT_ONLY, handler: supplierDistributionRoute },
+    { method: 'POST', path: `${P}/supplier-quota-distribution/draft`, versions: CURRENT_ONLY, handler: draftDistributionRoute },
     { method: 'POST', path: `${P}/panel-distribution/draft`, versions: LEGACY_VERSIONS, handler: supplierDistributionRoute },
     { method: 'PUT', path: `${TG}/profiles/completes-goal`, handler: updateCompletesGoal },
     { method: 'POST', path: `${TG}/profiles`, handler: createProfileRoute },

@@ -1,16 +1,18 @@
 // Reporting (spec: Endpoints › Target groups; Removed or deprecated endpoints; Resources › completes_cost).
 //   GET TG/performance                              TargetGroupPerformance of a launched target group (404 for a draft)
-//   GET P/questions-translation?locale&question_ids  the question catalogue in a locale (paginated)
+//   GET P/questions-translation?locale&id&translation_language&query&allow_custom_quals&only_custom_quals
+//                                                   the question catalogue in the reference's profile vocabulary
+//                                                   (account_questions_translation), paginated
 //   GET /v1/demand/questions[?locale], GET /v1/demand/questions/{question_id}[?locale]
 //                                                   deprecated in every version, still answering (Deprecation header)
 // The module also runs the fielding simulation (reporting-fielding-simulation.ts) behind performance.
 
 import { badRequest, notFound } from '../core/api-error';
-import { paginate, parsePageRequest } from '../core/pagination';
 import { ok, type RequestContext, type RouteModule } from '../core/route-module';
 import { requireTargetGroup } from '../resources/lookups';
 import { canonicalLocale, findLocaleMarket, type LocaleMarket } from '../model/locale-markets';
 import { findQuestion, listQuestions, textIn, type Question } from '../model/question-catalogue';
+import { questionsTranslationPage } from '../model/questions-translation';
 import { summarizePerformance } from '../model/target-group-performance';
 import { advanceSimulation, fieldingSimulationAdminRoutes, sessionsOf, startFieldingSimulation } from './reporting-fielding-simulation';
 import { P, TG } from './paths';
@@ -55,30 +57,11 @@ function readLocale(ctx: RequestContext, required: boolean): LocaleMarket {
   return market;
 }
 
-function readQuestionIds(ctx: RequestContext): Set<number> | null {
-  const raw = ctx.query.get('question_ids');
-  if (raw === null) return null;
-  const parts = raw.split(',').map((part) => part.trim());
-  if (parts.some((part) => !/^\d{1,9}$/.test(part))) throw badRequest('question_ids is invalid.', [{ name: 'question_ids', reason: 'must be a comma-separated list of integers' }]);
-  return new Set(parts.map(Number));
-}
-
-function questionsTranslation(ctx: RequestContext) {
-  const market = readLocale(ctx, true);
-  const ids = readQuestionIds(ctx);
-  const page = parsePageRequest(ctx.query, { max: 100, default: 20 });
-  const items = listQuestions().map((question, index) => ({ seq: index + 1, question })).filter(({ question }) => ids === null || ids.has(question.id));
-  // Envelope of the reference's account_questions_translation: {total, profiles, has_more, next_cursor}.
-  // The items keep the sandbox's question shape (see docs/api-conventions.md, not yet on the reference's wire).
-  const body = paginate(items, page, ({ question }) => renderQuestion(question, market));
-  return ok({ total: items.length, profiles: body.data, has_more: body.has_more, next_cursor: body.next_cursor });
-}
-
 export const reportingRoutes: RouteModule = {
   name: 'reporting',
   routes: [
     { method: 'GET', path: `${TG}/performance`, handler: performance },
-    { method: 'GET', path: `${P}/questions-translation`, handler: questionsTranslation },
+    { method: 'GET', path: `${P}/questions-translation`, handler: (ctx) => ok(questionsTranslationPage(ctx.query, readLocale(ctx, true))) },
     {
       method: 'GET',
       path: QUESTIONS,

@@ -13,7 +13,7 @@ const EXPECTED = [
   'uploadIdList', 'getIdListJob', 'listExcludedIds', 'removeAllExcludedIds', 'getRemoveAllJob',
   'listExclusionGroups', 'ensureExclusionGroup', 'updateExclusionGroup', 'deleteExclusionGroup', 'listExclusionGroupTargetGroups',
   'addTargetGroupsToExclusionGroup', 'removeTargetGroupsFromExclusionGroup', 'getTargetGroupExclusionGroups',
-  'validateProfiles', 'manageProfiles', 'generateBlendedProfile', 'createBlendedProfile', 'supplierQuotaDistribution', 'updateCompletesGoal', 'getQuestionTexts',
+  'validateProfiles', 'manageProfiles', 'supplierQuotaDistribution', 'getQuestionTexts',
   'uploadRecontactList', 'getRecontactJob',
   'suggestTimeRange', 'suggestDays',
   'listWebhooks', 'createWebhook', 'updateWebhook', 'deleteWebhook',

@@ -53,25 +53,25 @@ describe('profiles', () => {
     expect(await rejectionOf(m.activities.manageProfiles({ ctx, ...target, request: { completes_goal: 10, profiling } }))).toMatchObject({ type: 'wire_mismatch', nonRetryable: true });
   });
 
-  it('blended and distribution operations go to the renamed endpoints in older versions', async () => {
+  it('supplierQuotaDistribution POSTs one profile (PanelDistributionRequestV3) and reads the profile with its projected goals; another answer is wire_mismatch', async () => {
     m = createMockActivities();
-    m.on('POST', `${P}/drafts/generate-interlocked-profile`, () => ({ status: 200, body: {} }));
-    m.on('POST', `${TG}/profiles/create_interlocked_profile`, () => ({ status: 201, body: {} }));
-    m.on('POST', `${P}/panel-distribution/draft`, () => ({ status: 200, body: {} }));
-    await m.activities.generateBlendedProfile({ ctx: old, request: { profile_ids: ['a', 'b'] } });
-    await m.activities.createBlendedProfile({ ctx: old, ...target, request: { profile_ids: ['a', 'b'] } });
-    await m.activities.supplierQuotaDistribution({ ctx: old, request: { filling_goal: 100 } });
-    expect(m.requests.map((r) => r.headers['svc-api-version'])).toEqual(['2025-02-17', '2025-02-17', '2025-02-17']);
+    const request = { locale: 'en_US', completes_goal: 10, profile_adjustment_type: 'nominal', start_at: '2027-01-04T00:00:00Z', end_at: '2027-02-01T00:00:00Z', profile: profiling.profiles[0] };
+    const answer = { ...profiling.profiles[0], targets: [{ conditions: profiling.profiles[0].targets[0].conditions, quota: { name: 'q', completes_goal: 10 } }] };
+    m.on('POST', `${P}/supplier-quota-distribution/draft`, () => ({ status: 200, body: answer }));
+    m.on('POST', `${P}/supplier-quota-distribution/draft`, () => ({ status: 200, body: { filling_goal: 10, suppliers: [] } }));
+    expect(await m.activities.supplierQuotaDistribution({ ctx, request })).toEqual({ profile: answer });
+    expect(m.requests[0].body).toEqual(request);
+    expect(await rejectionOf(m.activities.supplierQuotaDistribution({ ctx, request }))).toMatchObject({ type: 'wire_mismatch', nonRetryable: true });
   });
 
-  it('updateCompletesGoal PUTs TG/profiles/completes-goal; 404 is a non-retryable not_found', async () => {
+  it('supplierQuotaDistribution refuses what the reference would (the old supplier shape, quotas of the other adjustment type, an older version) without calling', async () => {
     m = createMockActivities();
-    m.on('PUT', `${TG}/profiles/completes-goal`, () => ({ status: 200, body: { ok: true } }));
-    m.on('PUT', `${TG}/profiles/completes-goal`, () => ({ status: 404, body: apiError('not_found') }));
-    expect(await m.activities.updateCompletesGoal({ ctx, ...target, request: { filling_goal: 500 } })).toEqual({ result: { ok: true } });
-    const f = await rejectionOf(m.activities.updateCompletesGoal({ ctx, ...target, request: { filling_goal: 500 } }));
-    expect(f.type).toBe('not_found');
-    expect(f.nonRetryable).toBe(true);
+    const request = { locale: 'en_US', completes_goal: 10, profile_adjustment_type: 'nominal', start_at: '2027-01-04T00:00:00Z', end_at: '2027-02-01T00:00:00Z', profile: profiling.profiles[0] };
+    for (const bad of [{ locale: 'en_US', filling_goal: 10, supplier_ids: [1], profiles: profiling.profiles }, { ...request, profile_adjustment_type: 'percentage' }, { ...request, start_at: undefined }]) {
+      expect(await rejectionOf(m.activities.supplierQuotaDistribution({ ctx, request: bad as never })), JSON.stringify(bad)).toMatchObject({ type: 'invalid_activity_input', nonRetryable: true });
+    }
+    expect(await rejectionOf(m.activities.supplierQuotaDistribution({ ctx: old, request }))).toMatchObject({ type: 'invalid_activity_input' });
+    expect(m.requests).toEqual([]);
   });
 });
 
@@ -115,12 +115,22 @@ describe('feasibility, recontact, accounts', () => {
     expect(await m.activities.generatePricePrediction({ ctx: old, businessUnitId: '2001', query: { locale: 'en_US', filling_goal: 100 } })).toEqual({ prediction: { pricing_model: 'rate_card' } });
   });
 
-  it('getQuestionTexts reads every page of the question texts in a locale ({total, profiles, has_more, next_cursor})', async () => {
+  it('getQuestionTexts reads every page of the questions (QuestionResponseProfileFormat) filtered by id, in a locale; another item shape is wire_mismatch', async () => {
     m = createMockActivities();
-    m.on('GET', `${P}/questions-translation?locale=en_US&question_ids=42%2C43&page_size=100`, () => ({ status: 200, body: { total: 2, profiles: [{ question_id: 42 }], has_more: true, next_cursor: 'c1' } }));
-    m.on('GET', `${P}/questions-translation?locale=en_US&question_ids=42%2C43&page_size=100&start_after=c1`, () => ({ status: 200, body: { total: 2, profiles: [{ question_id: 43 }], has_more: false, next_cursor: null } }));
-    expect(await m.activities.getQuestionTexts({ ctx, locale: 'en_US', questionIds: [42, 43] })).toEqual({ items: [{ question_id: 42 }, { question_id: 43 }] });
+    const question = (id: number, name: string) => ({
+      object: 'regular', name, description: `${name}?`, description_translated: `${name}?`, quotas_enabled: false, standard: true, profile_condition_type: 'Single Punch',
+      targets: [{ text: 'Yes', text_translated: 'Yes', conditions: [{ object: 'selection', question_id: id, option: '1' }] }],
+    });
+    m.on('GET', `${P}/questions-translation?locale=en_US&id=42%2C43&page_size=2`, () => ({ status: 200, body: { total: 2, profiles: [question(42, 'AGE')], has_more: true, next_cursor: 'c1' } }));
+    m.on('GET', `${P}/questions-translation?locale=en_US&id=42%2C43&page_size=2&start_after=c1`, () => ({ status: 200, body: { total: 2, profiles: [question(43, 'GENDER')], has_more: false, next_cursor: null } }));
+    expect(await m.activities.getQuestionTexts({ ctx, locale: 'en_US', questionIds: [42, 43] })).toEqual({ items: [question(42, 'AGE'), question(43, 'GENDER')] });
     expect(m.requests).toHaveLength(2);
+    // Nothing found: profiles null is an empty list. The earlier item shape of our own is refused.
+    m.on('GET', `${P}/questions-translation?locale=en_US&id=7&page_size=2`, () => ({ status: 200, body: { total: 0, profiles: null, has_more: false, next_cursor: null } }));
+    expect(await m.activities.getQuestionTexts({ ctx, locale: 'en_US', questionIds: [7] })).toEqual({ items: [] });
+    m.on('GET', `${P}/questions-translation?locale=en_US&id=42&page_size=2`, () => ({ status: 200, body: { total: 1, profiles: [{ question_id: 42, text: 'Age?' }], has_more: false } }));
+    expect(await rejectionOf(m.activities.getQuestionTexts({ ctx, locale: 'en_US', questionIds: [42] }))).toMatchObject({ type: 'wire_mismatch', nonRetryable: true });
+    expect(await rejectionOf(m.activities.getQuestionTexts({ ctx, locale: 'en_US', questionIds: [] }))).toMatchObject({ type: 'invalid_activity_input' });
   });
 
   it('checkLaunchGatesBatch reads only feasibility: one call an item, the answer checked against the reference', async () => {

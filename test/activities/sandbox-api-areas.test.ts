@@ -42,14 +42,12 @@ describe.each(['2025-12-18', '2025-02-17'] as const)('sandbox API areas in %s', 
     return { ctx, projectId: project.id, targetGroupId: targetGroup.id };
   }
 
-  it('profiles: validate, a draft created with its profiling, blend, update completes goal, read back in 2025-12-18 shape', async () => {
+  it('profiles: validate, a draft created with its profiling, read back in 2025-12-18 shape, the supplier quota distribution of a profile', async () => {
     if (apiVersion !== '2025-12-18') {
       // Profiles travel in the 2025-12-18 shapes only (the spec's version-forward policy): refused before any call.
       const target = await draft();
       expect(await rejectionOf(h.activities.validateProfiles({ ctx, request: { locale: 'en_US', completes_goal: 200, profiling } }))).toMatchObject({ type: 'invalid_activity_input' });
       expect(await rejectionOf(h.activities.manageProfiles({ ...target, request: { completes_goal: 200, profiling } }))).toMatchObject({ type: 'invalid_activity_input' });
-      const legacy = (await h.activities.generateBlendedProfile({ ctx, request: { profiles: [{ ...gender, id: 'gender' }, { ...age, id: 'age', targets: age.targets.map(({ object: _o, ...t }) => t) }], locale: 'en_US', filling_goal: 200, profile_ids: ['gender', 'age'] } })).result as { profiles: { object: string }[] };
-      expect(legacy.profiles.map((p) => p.object)).toEqual(['regular', 'regular', 'blended']);
       return;
     }
     expect(await h.activities.validateProfiles({ ctx, request: { locale: 'en_US', completes_goal: 200, profiling } })).toEqual({ valid: true });
@@ -70,22 +68,9 @@ describe.each(['2025-12-18', '2025-02-17'] as const)('sandbox API areas in %s', 
     expect(managed.profiles[0].targets[0].conditions).toEqual([{ object: 'selection', question_id: 43, option: '1' }]);
     expect(managed.profiles[0].targets[0].quota!.completes_goal).toBe(100);
 
-    const ids = managed.profiles.map((p) => p.id);
-    const blended = (await h.activities.createBlendedProfile({ ...target, request: { profile_ids: ids, name: 'Gender x Age' } })).result as { profiles: { object: string; targets: unknown[] }[] };
-    expect(blended.profiles.map((p) => p.object)).toEqual(['regular', 'regular', 'blended']);
-    expect(blended.profiles[2].targets).toHaveLength(4);
-
-    const [g] = managed.profiles;
-    await h.activities.updateCompletesGoal({ ...target, request: { profiles: [{ id: g.id, targets: [{ id: g.targets[0].id, quota: { completes_goal: 120 } }, { id: g.targets[1].id, quota: { completes_goal: 80 } }] }] } });
-    const { state } = await h.activities.readTargetGroupState({ ...target, reads: [] });
-    const stored = (state.fields as unknown as typeof read).profiling.profiles;
-    expect(stored.filter((p) => p.object === 'regular').map((p) => p.id)).toEqual(ids);
-    expect(stored[0].targets.map((t) => t.quota!.completes_goal)).toEqual([120, 80]);
-
-    const generated = (await h.activities.generateBlendedProfile({ ctx, request: { profiles: [{ ...gender, id: 'gender' }, { ...age, id: 'age' }], locale: 'en_US', filling_goal: 200, profile_ids: ['gender', 'age'] } })).result as { profiles: { object: string }[] };
-    expect(generated.profiles.map((p) => p.object)).toEqual(['regular', 'regular', 'blended']);
-    const distribution = (await h.activities.supplierQuotaDistribution({ ctx, request: { profiles: [gender], locale: 'en_US', filling_goal: 200, supplier_ids: [1, 2] } })).result;
-    expect(distribution.filling_goal).toBe(200);
+    const window = { start_at: '2027-01-04T00:00:00Z', end_at: '2027-02-01T00:00:00Z' };
+    const { profile } = await h.activities.supplierQuotaDistribution({ ctx, request: { locale: 'en_US', completes_goal: 200, profile_adjustment_type: 'nominal', ...window, profile: gender } });
+    expect(profile.targets.map((t) => t.quota?.completes_goal)).toEqual([100, 100]);
   });
 
   it('feasibility, price prediction and performance', async () => {

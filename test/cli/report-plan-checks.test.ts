@@ -2,8 +2,8 @@
 // the checks section of the human, markdown and GitHub plans.
 import { describe, expect, it } from 'vitest';
 import { failureFromAnswer, failureFromTransportError } from '../../activities/http/errors';
-import { CliError, Output } from '../../cli/output';
-import { failureReason, isUnreachable, planSupplierIds } from '../../cli/plan-checks';
+import { Output } from '../../cli/output';
+import { failureReason, isUnreachable } from '../../cli/plan-checks';
 import { renderPlanGithub, renderPlanHuman, renderPlanMarkdown, type ServerChecksView } from '../../cli/plan-view';
 import type { StudyPlan } from '../../plan/types';
 
@@ -28,16 +28,6 @@ describe('failure reasons', () => {
   });
 });
 
-describe('STUDYFLOW_PLAN_SUPPLIER_IDS', () => {
-  it('reads distinct positive ids and refuses anything else as a usage error', () => {
-    expect(planSupplierIds({})).toEqual([]);
-    expect(planSupplierIds({ STUDYFLOW_PLAN_SUPPLIER_IDS: ' 101, 102,101 ' })).toEqual([101, 102]);
-    for (const bad of ['0', '101,', 'a', '-3', '1.5']) {
-      expect(() => planSupplierIds({ STUDYFLOW_PLAN_SUPPLIER_IDS: bad }), bad).toThrow(CliError);
-    }
-  });
-});
-
 describe('the checks section of the plan', () => {
   const plan: StudyPlan = { studyId: 's', revision: 'r1', hasChanges: true, actions: [{ kind: 'create', resource: 'project', key: 's', reason: 'new project' }] };
   const server: ServerChecksView = {
@@ -49,7 +39,7 @@ describe('the checks section of the plan', () => {
           { name: 'profiles', outcome: 'pass', summary: 'valid: 1 profile (2 targets)', details: ['profile gender (regular)'] },
           { name: 'price', outcome: 'blocking', summary: 'predicted CPI 2.65 USD', reason: 'predicted CPI 2.65 USD is above max_cpi 1.00 (max_cpi)' },
           { name: 'calendar', outcome: 'unavailable', summary: 'unavailable: HTTP 401 unauthorized' },
-          { name: 'supplier_distribution', outcome: 'skipped', summary: 'no supplier ids' },
+          { name: 'supplier_distribution', outcome: 'skipped', summary: 'no profiles to distribute' },
         ],
       },
       { key: 'de', blocking: false, checks: [{ name: 'profiles', outcome: 'skipped', summary: 'already live' }, { name: 'price', outcome: 'skipped', summary: 'already live' }] },
@@ -67,7 +57,7 @@ describe('the checks section of the plan', () => {
       '    ✗ price: BLOCKING: predicted CPI 2.65 USD is above max_cpi 1.00 (max_cpi)',
       '        predicted CPI 2.65 USD',
       '    ? calendar: unavailable: HTTP 401 unauthorized',
-      '    - supplier distribution: skipped: no supplier ids',
+      '    - supplier distribution: skipped: no profiles to distribute',
       '  de: skipped: already live',
     ]);
     expect(renderPlanHuman(new Output({ stdout: process.stdout, stderr: process.stderr }, { NO_COLOR: '1' }), 'title', plan, undefined, { checks: [], note: 'skipped (offline)' })).toContain('\nServer checks: skipped (offline)');

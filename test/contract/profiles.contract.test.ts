@@ -29,7 +29,7 @@ let activities: ReturnType<typeof createActivities>;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Profiles as a study file writes them (labels included): a nominal profiling, zip codes repeated. */
+/** Profiles as a study file writes them (labels included): a nominal profiling, zip codes repeated, free-text values differing in case. */
 const NOMINAL = [
   {
     object: 'regular', name: 'Gender', quotas_enabled: true,
@@ -41,6 +41,10 @@ const NOMINAL = [
   {
     object: 'regular', name: 'Metro', quotas_enabled: false,
     targets: [{ text: 'NYC', conditions: [{ object: 'open_ended', question_id: 45, allow_all_values: false, open_ended_values: ['10001', '10002', '10001'] }] }],
+  },
+  {
+    object: 'regular', name: 'Brand', quotas_enabled: false,
+    targets: [{ conditions: [{ object: 'open_ended', question_id: 9001, allow_all_values: false, open_ended_values: ['Acme', 'acme', 'Acme'] }] }],
   },
   {
     object: 'blended', blended_type: 'interlock', name: 'Age x gender', quotas_enabled: false,
@@ -128,7 +132,12 @@ describe('profiles on the wire', () => {
   it('a draft carries its profiles in profiling on create; the answer holds them (duplicate open-ended values sent once)', () => {
     const sent = (results.firstProfiling as { profiles: { targets: { conditions: { open_ended_values?: string[] }[] }[] }[] }).profiles;
     expect(sent[1].targets[0].conditions[0].open_ended_values).toEqual(['10001', '10002']);
-    expect(sent[2]).toMatchObject({ object: 'blended', blended_type: 'interlock' });
+    // Exact repeats only, on both sides: values that differ in case are sent and stored as two, so the draft read
+    // back holds the desired profiling and a re-apply writes nothing.
+    expect(sent[2].targets[0].conditions[0].open_ended_values).toEqual(['Acme', 'acme']);
+    const read = (results.createdRead as { profiles: { targets: { conditions: { open_ended_values?: string[] }[] }[] }[] }).profiles;
+    expect(read[2].targets[0].conditions[0].open_ended_values).toEqual(['Acme', 'acme']);
+    expect(sent[3]).toMatchObject({ object: 'blended', blended_type: 'interlock' });
     expect(profilingHolds(results.firstProfiling, results.createdRead)).toBe(true);
     const creates = exchanges.filter((e) => e.method === 'POST' && /\/target-groups$/.test(e.path));
     expect(creates).toHaveLength(1);
@@ -148,7 +157,7 @@ describe('profiles on the wire', () => {
 
   it('manage-profiles replaces a launched target group\'s profiles and answers ProfilesResponseV3', () => {
     expect(results.managed).toMatchObject({ locale: 'en_US', completes_goal: 200 });
-    expect((results.managed as { profiles: unknown[] }).profiles).toHaveLength(3);
+    expect((results.managed as { profiles: unknown[] }).profiles).toHaveLength(4);
   });
 });
 

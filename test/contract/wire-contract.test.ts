@@ -9,7 +9,7 @@ import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlobStore } from '../../activities/blob-store';
 import { createDemandApiClient } from '../../activities/http/demand-api-client';
-import { LAUNCH_FIELDING_OPERATIONS, PERFORMANCE_OPERATIONS, PROFILE_OPERATIONS, TARGET_GROUP_STATE_OPERATIONS, WIRE_OPERATIONS } from '../../activities/http/wire/operations';
+import { LAUNCH_FIELDING_OPERATIONS, PERFORMANCE_OPERATIONS, PROFILE_HELPER_OPERATIONS, PROFILE_OPERATIONS, TARGET_GROUP_STATE_OPERATIONS, WIRE_OPERATIONS } from '../../activities/http/wire/operations';
 import { createActivities } from '../../activities/index';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index';
 import { ErrorBody } from '../../activities/http/wire/common';
@@ -128,8 +128,8 @@ const REFERENCE_GAPS: ReferenceGaps = {
   ],
 };
 
-// Operations with a contract test of their own (launch-fielding, target-group-state, profiles and performance .contract.test.ts) are checked there.
-const OWN_CONTRACT_TESTS = { ...LAUNCH_FIELDING_OPERATIONS, ...TARGET_GROUP_STATE_OPERATIONS, ...PROFILE_OPERATIONS, ...PERFORMANCE_OPERATIONS };
+// Operations with a contract test of their own (launch-fielding, target-group-state, profiles, profile-helpers and performance .contract.test.ts) are checked there.
+const OWN_CONTRACT_TESTS = { ...LAUNCH_FIELDING_OPERATIONS, ...TARGET_GROUP_STATE_OPERATIONS, ...PROFILE_OPERATIONS, ...PROFILE_HELPER_OPERATIONS, ...PERFORMANCE_OPERATIONS };
 describeOperationChecks(
   Object.fromEntries(Object.entries(WIRE_OPERATIONS).filter(([id]) => !(id in OWN_CONTRACT_TESTS))),
   () => exchanges,

@@ -83,7 +83,7 @@ describe('plan: server-side checks against the sandbox', () => {
 
   it('judges every target group in JSON without writing anything', async () => {
     const before = t.stack.sandbox.requests().length;
-    const result = await t.cli(['plan', file, '--json'], { STUDYFLOW_PLAN_SUPPLIER_IDS: '101,102' });
+    const result = await t.cli(['plan', file, '--json']);
     expect(result.code, result.stderr).toBe(0);
     plan = JSON.parse(result.stdout) as PlanJson;
     const calls = t.stack.sandbox.requests().slice(before);
@@ -115,10 +115,12 @@ describe('plan: server-side checks against the sandbox', () => {
     expect(feasibility.data?.feasibleCompletes as number).toBeGreaterThanOrEqual(200);
     expect(feasibility.data?.fillingGoal).toBe(200);
     expect(check(plan, 'feasible', 'price').data?.cpi).toEqual({ value: '2.65', currency_code: 'USD' });
+    // The supplier quota distribution of the profile with quotas: the goal projected for each target.
     const distribution = check(plan, 'feasible', 'supplier_distribution');
-    const suppliers = distribution.data?.suppliers as { supplierId: string; completesGoal: number }[];
-    expect(suppliers.map((s) => s.supplierId)).toEqual(['101', '102']);
-    expect(suppliers.reduce((n, s) => n + s.completesGoal, 0)).toBe(200);
+    expect(distribution.summary).toBe('1 profile with quotas: projected goals add up to 200 completes');
+    expect(distribution.details).toEqual(['profile gender: 200 of 200 completes projected', '  Men: 100 completes', '  Women: 100 completes']);
+    expect(check(plan, 'infeasible', 'supplier_distribution')).toMatchObject({ outcome: 'skipped', summary: 'no profile with quotas to distribute' });
+    expect(check(plan, 'pricey', 'supplier_distribution')).toMatchObject({ outcome: 'skipped', summary: 'no profiles to distribute' });
     const calendar = check(plan, 'feasible', 'calendar');
     expect(calendar.data?.suggestedDays).toEqual(expect.any(Number));
     expect(calendar.data?.suggestedStart).toMatch(/^\d{4}-\d\d-\d\dT00:00:00/);
@@ -163,7 +165,7 @@ describe('plan: server-side checks against the sandbox', () => {
     const result = await t.cli(['plan', file]);
     expect(result.code, result.stderr).toBe(0);
     const out = result.stdout;
-    expect(out).toContain('\nServer checks: 2 blocking, 3 unavailable, 1 warning(s), 8 passed, 6 skipped.\n');
+    expect(out).toContain('\nServer checks: 2 blocking, 3 unavailable, 1 warning(s), 9 passed, 5 skipped.\n');
     expect(out).toContain('  feasible\n    ✓ profiles: valid: 1 profile (2 targets)');
     expect(out).toMatch(/^ {4}✓ feasibility: feasible: \d+-\d+ completes in the window for a filling_goal of 200, suggested price 2\.65 USD/m);
     expect(out).toContain('  infeasible (BLOCKING)');
@@ -171,8 +173,8 @@ describe('plan: server-side checks against the sandbox', () => {
     expect(out).toContain('  pricey (BLOCKING)');
     expect(out).toContain('    ✗ price: BLOCKING: suggested price 2.65 USD is above max_cpi 1.00 (max_cpi)');
     expect(out).toMatch(/^ {4}\? feasibility: unavailable: HTTP 422 unsupported_locale/m);
-    // Without supplier ids the distribution is skipped, and says how to ask for it.
-    expect(out).toContain('    - supplier distribution: skipped: no supplier ids to distribute over (STUDYFLOW_PLAN_SUPPLIER_IDS)');
+    expect(out).toContain('    ✓ supplier distribution: 1 profile with quotas: projected goals add up to 200 completes');
+    expect(out).toContain('    - supplier distribution: skipped: no profile with quotas to distribute');
   });
 
   it('annotates blocking checks for GitHub and tables them in markdown', async () => {
@@ -197,11 +199,5 @@ describe('plan: server-side checks against the sandbox', () => {
     expect(human.stdout).toContain('Server checks: skipped: the API cannot be reached');
     const flagged = await t.cli(['plan', file, '--offline']);
     expect(flagged.stdout).toContain('Server checks: skipped (offline): planned from the local checks alone');
-  });
-
-  it('refuses malformed supplier ids as a usage error', async () => {
-    const result = await t.cli(['plan', file], { STUDYFLOW_PLAN_SUPPLIER_IDS: '101,abc' });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/STUDYFLOW_PLAN_SUPPLIER_IDS must be a comma-separated list/);
   });
 });

@@ -5,7 +5,7 @@ import {
   calendarDays,
   conditionText,
   distributionCheck,
-  distributionRequest,
+  distributionRequests,
   evaluateServerChecks,
   feasibilityCheck,
   priceCheck,
@@ -54,10 +54,32 @@ function tg(patch: Partial<DesiredTargetGroup> = {}, launch: Partial<DesiredTarg
 const ok = <T>(value: T): Answer<T> => ({ ok: true, value });
 const failed = (reason: string): Answer<never> => ({ ok: false, reason });
 const usd = (value: string) => ({ value, currency_code: 'USD', currency_scale: 2 });
-const QUESTIONS: QuestionText[] = readQuestions([
-  { question_id: 43, text: 'Geschlecht?', text_translated: 'What is your gender?', options: [{ option: '1', text: 'Männlich', text_translated: 'Male' }, { option: '2', text: 'Weiblich', text_translated: 'Female' }] },
-  { question_id: 42, text: 'What is your age?', text_translated: 'What is your age?', options: [] },
-]);
+/** Items of questions-translation as the reference gives them (QuestionResponseProfileFormat). */
+const QUESTION_ITEMS = [
+  {
+    object: 'regular', name: 'GENDER', description: 'Geschlecht?', description_translated: 'What is your gender?', quotas_enabled: false, standard: true, profile_condition_type: 'Single Punch',
+    targets: [
+      { text: 'Männlich', text_translated: 'Male', conditions: [{ object: 'selection', question_id: 43, option: '1' }] },
+      { text: 'Weiblich', text_translated: 'Female', conditions: [{ object: 'selection', question_id: 43, option: '2' }] },
+    ],
+  },
+  {
+    object: 'regular', name: 'AGE', description: 'What is your age?', description_translated: 'What is your age?', quotas_enabled: false, standard: true, profile_condition_type: 'Numeric - Open-end',
+    targets: [{ text: '', text_translated: '', conditions: [{ object: 'range', question_id: 42, min: 18, max: 99 }] }],
+  },
+];
+const QUESTIONS: QuestionText[] = readQuestions(QUESTION_ITEMS);
+
+describe('question texts (questions-translation items)', () => {
+  it('reads the question id and each selection option from the targets\' conditions, the texts from description and text', () => {
+    expect(QUESTIONS).toEqual([
+      { questionId: 43, text: 'Geschlecht?', textTranslated: 'What is your gender?', options: [{ option: '1', text: 'Männlich', textTranslated: 'Male' }, { option: '2', text: 'Weiblich', textTranslated: 'Female' }] },
+      { questionId: 42, text: 'What is your age?', textTranslated: 'What is your age?', options: [] },
+    ]);
+    // An item whose targets name no question (null, or no conditions) says nothing about any question.
+    expect(readQuestions([{ ...QUESTION_ITEMS[0], targets: null }, { ...QUESTION_ITEMS[1], targets: [] }, 'x', null])).toEqual([]);
+  });
+});
 
 describe('profiles check', () => {
   const desired = tg({ profiles: [GENDER] });
@@ -170,26 +192,73 @@ describe('price check', () => {
 });
 
 describe('supplier distribution check', () => {
-  const answer = (goals: number[]) => ok({ filling_goal: 200, suppliers: goals.map((g, i) => ({ supplier_id: 101 + i, completes_goal: g, completes_goal_percentage: (g / 2), targets: [{}, {}] })) });
-
-  it('passes when every supplier gets a share and the shares add up to the goal', () => {
-    const check = distributionCheck(tg(), answer([120, 80]), [101, 102]);
-    expect(check).toMatchObject({ outcome: 'pass', summary: '2 suppliers share 200 of 200 completes' });
-    expect(check.details).toEqual(['supplier 101: 120 completes (60%), 2 quota targets', 'supplier 102: 80 completes (40%), 2 quota targets']);
+  const AGE = {
+    object: 'regular', name: 'age', quotas_enabled: true,
+    targets: [
+      { conditions: [{ object: 'range', question_id: 42, min: 18, max: 34 }], quota: { name: 'young', completes_goal_percentage: 40 } },
+      { conditions: [{ object: 'range', question_id: 42, min: 35, max: 99 }], quota: { completes_goal_percentage: 60 } },
+    ],
+  };
+  const KIDS = { object: 'regular', name: 'kids', quotas_enabled: false, targets: [{ conditions: [{ object: 'selection', question_id: 7064, option: '1' }] }] };
+  /** The answer to one request: the profile as sent, each quota target with the projected goal. */
+  const projected = (profile: Record<string, unknown>, goals: number[]) => ({
+    ...wireProfile(profile),
+    targets: (wireProfile(profile).targets as Record<string, unknown>[]).map((t, i) => ({ conditions: t.conditions, quota: { completes_goal: goals[i] } })),
   });
 
-  it('warns when the shares miss the goal or a supplier', () => {
-    expect(distributionCheck(tg(), answer([120, 70]), [101, 102]).outcome).toBe('warning');
-    expect(distributionCheck(tg(), answer([200]), [101, 102]).summary).toContain('no share for supplier(s) 102');
-  });
-
-  it('is unavailable when the call fails and skipped without suppliers', () => {
-    expect(distributionCheck(tg(), failed('HTTP 400 bad_request'), [101])).toMatchObject({ outcome: 'unavailable', summary: 'unavailable: HTTP 400 bad_request' });
-    expect(distributionCheck(tg(), undefined, [])).toMatchObject({ outcome: 'skipped' });
-    expect(distributionRequest(tg(), [])).toBeUndefined();
-    // The profiles as the wire carries them (no labels of the study file's own).
-    expect(distributionRequest(tg({ profiles: [GENDER] }), [101])).toEqual({ locale: 'en_US', filling_goal: 200, supplier_ids: [101], profiles: [wireProfile(GENDER)] });
+  it('asks one request per profile with quotas: the profile as its draft carries it, the completes goal, the adjustment type and the draft\'s window', () => {
+    const desired = tg({ profiles: [GENDER, KIDS, AGE] });
+    const spec = { start_at: '2026-04-01T00:00:00Z', end_at: '2026-04-20T00:00:00Z' };
+    const withWindow = { ...desired, draft: { ...desired.draft, fielding_specification: spec } };
+    const requests = distributionRequests(withWindow, NOW);
+    expect(requests).toEqual([
+      { locale: 'en_US', completes_goal: 200, profile_adjustment_type: 'percentage', ...spec, collects_pii: false, profile: wireProfile(GENDER) },
+      { locale: 'en_US', completes_goal: 200, profile_adjustment_type: 'percentage', ...spec, collects_pii: false, profile: wireProfile(AGE) },
+    ]);
+    // The study file's labels are not sent; without a window of its own, the one the draft create would send.
     expect(wireProfile(GENDER).targets).not.toContainEqual(expect.objectContaining({ text: 'Men' }));
+    const [first] = distributionRequests(desired, NOW);
+    expect(first).toMatchObject({ start_at: '2026-03-02T12:00:00.000Z' });
+    expect(Date.parse(String(first.end_at))).toBeGreaterThan(NOW);
+    expect(distributionRequests(tg(), NOW)).toEqual([]);
+    expect(distributionRequests(tg({ profiles: [KIDS] }), NOW)).toEqual([]);
+  });
+
+  it('passes when each profile\'s projected goals add up to the completes goal, showing the goal per target with question texts', () => {
+    const check = distributionCheck(tg({ profiles: [GENDER, KIDS, AGE] }), ok([projected(GENDER, [100, 100]), projected(AGE, [80, 120])]), ok(QUESTIONS));
+    expect(check).toMatchObject({ outcome: 'pass', summary: '2 profiles with quotas: projected goals add up to 200 completes' });
+    expect(check.details).toEqual([
+      'profile gender: 200 of 200 completes projected',
+      '  Men: 100 completes',
+      '  Women: 100 completes',
+      'profile age: 200 of 200 completes projected',
+      '  young: 80 completes',
+      '  42 "What is your age?" in 35–99: 120 completes',
+    ]);
+    expect(check.data).toEqual({
+      fillingGoal: 200,
+      profiles: [
+        { profile: 'gender', projectedCompletes: 200, targets: [{ target: 'Men', projected: 100, quota: 100 }, { target: 'Women', projected: 100, quota: 100 }] },
+        { profile: 'age', projectedCompletes: 200, targets: [{ target: 'young', projected: 80, quota: 80 }, { target: '42 "What is your age?" in 35–99', projected: 120, quota: 120 }] },
+      ],
+    });
+  });
+
+  it('warns when the projected goals miss the completes goal, differ from the study\'s quotas, or a target has none', () => {
+    const short = distributionCheck(tg({ profiles: [GENDER] }), ok([projected(GENDER, [100, 90])]));
+    expect(short).toMatchObject({ outcome: 'warning', summary: '1 profile with quotas: projected goals: profile gender: the projected goals add up to 190, not 200' });
+    expect(short.details?.[2]).toBe('  Women: 90 completes (the study\'s quota: 100)');
+    expect(distributionCheck(tg({ profiles: [GENDER] }), ok([projected(GENDER, [120, 80])])).summary).toContain('projected goals differ from the study\'s quotas');
+    const noGoal = { ...projected(GENDER, [100, 100]), targets: [{ conditions: [{ object: 'selection', question_id: 43, option: '1' }] }, { conditions: [{ object: 'selection', question_id: 43, option: '2' }], quota: { completes_goal: 200 } }] };
+    expect(distributionCheck(tg({ profiles: [GENDER] }), ok([noGoal])).summary).toContain('no goal projected for some targets');
+    expect(distributionCheck(tg({ profiles: [GENDER] }), ok([])).summary).toContain('the answer has 0 of 2 targets');
+  });
+
+  it('is unavailable when a call fails, and skipped without a profile with quotas', () => {
+    expect(distributionCheck(tg({ profiles: [GENDER] }), failed('HTTP 400 bad_request_error'))).toMatchObject({ outcome: 'unavailable', summary: 'unavailable: HTTP 400 bad_request_error' });
+    expect(distributionCheck(tg(), undefined)).toMatchObject({ outcome: 'skipped', summary: 'no profiles to distribute' });
+    expect(distributionCheck(tg({ profiles: [KIDS] }), undefined)).toMatchObject({ outcome: 'skipped', summary: 'no profile with quotas to distribute' });
+    expect(distributionCheck(tg({ profiles: [GENDER] }), undefined)).toMatchObject({ outcome: 'skipped', summary: 'not asked' });
   });
 });
 
@@ -259,7 +328,7 @@ describe('all checks of a target group', () => {
       feasibility: ok({ suggested_completes_goal_range: { min: 800, max: 900 } }),
       price: ok({ cost_per_interview: usd('9.00') }),
     };
-    const result = evaluateServerChecks(tg({}, { maxCpi: { value: '5.00', currency_code: 'USD' } }), answers, { supplierIds: [], now: NOW });
+    const result = evaluateServerChecks(tg({}, { maxCpi: { value: '5.00', currency_code: 'USD' } }), answers, { now: NOW });
     expect(result.checks.map((c) => c.name)).toEqual(['profiles', 'feasibility', 'price', 'supplier_distribution', 'calendar']);
     expect(result.checks.map((c) => c.outcome)).toEqual(['skipped', 'pass', 'blocking', 'skipped', 'skipped']);
     expect(result.blocking).toBe(true);
@@ -279,7 +348,7 @@ describe('all checks of a target group', () => {
           const desired = tg({}, { requireFeasible, maxCpi });
           const feasibility = { suggested_completes_goal_range: { min: 0, max: feasibleCompletes }, ...(suggested ? { suggested_price: suggested } : {}) };
           const prediction = predicted ? { cost_per_interview: predicted } : {};
-          const result = evaluateServerChecks(desired, { feasibility: ok(feasibility), price: ok(prediction) }, { supplierIds: [], now: NOW });
+          const result = evaluateServerChecks(desired, { feasibility: ok(feasibility), price: ok(prediction) }, { now: NOW });
           const gate = gateFailures(desired, readFeasibility(feasibility, desired), suggested ?? predicted);
           expect(result.blocking).toBe(gate.length > 0);
           const reasons = result.checks.filter((c) => c.outcome === 'blocking').map((c) => c.reason?.replace(/ \((require_feasible|max_cpi)\)$/, ''));

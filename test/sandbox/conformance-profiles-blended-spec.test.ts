@@ -174,11 +174,14 @@ describe('Profiles › blended profiles in the spec shape (conditions on several
   it('update quotas (completes-goal) and a new filling goal work on its targets', async () => {
     const { tgPath } = await api.projectWithTargetGroup();
     expect((await manage(tgPath, [ageGender()])).status).toBe(204);
-    const targets = ['m_young', 'm_old', 'f_young', 'f_old'].map((id, index) => ({ id, quota: { completes_goal_percentage: [40, 10, 30, 20][index] } }));
-    const res = await api.req('PUT', `${tgPath}/profiles/completes-goal`, { body: { profiles: [{ id: 'age_gender', targets }] } });
+    const targets = ['m_young', 'm_old', 'f_young', 'f_old'].map((id, index) => ({ id, quota: { completes_goal: [80, 20, 60, 40][index] } }));
+    const res = await api.req('PUT', `${tgPath}/profiles/completes-goal`, { body: { profiles: [{ profile_id: 'age_gender', targets }] } });
     expect(res.status, res.text).toBe(200);
-    expect(res.body.profiles[0].targets.map((t: { quota: { completes_goal: number } }) => t.quota.completes_goal)).toEqual([80, 20, 60, 40]);
+    expect(res.body.profiles[0].targets.map((t: { quota: { completes_goal_percentage: number } }) => t.quota.completes_goal_percentage)).toEqual([40, 10, 30, 20]);
     expect(res.body.profiles[0]).not.toHaveProperty('profile_ids');
+    // A new total: the goals follow the percentages.
+    const total = await api.req('PUT', `${tgPath}/profiles/completes-goal`, { body: { completes_goal: 400 } });
+    expect(total.body.profiles[0].targets.map((t: { quota: { completes_goal: number } }) => t.quota.completes_goal)).toEqual([160, 40, 120, 80]);
   });
 
   it('PUT …/conditions replaces its targets; a profile that combines others still refuses it', async () => {
@@ -192,8 +195,9 @@ describe('Profiles › blended profiles in the spec shape (conditions on several
     const duplicate = await api.req('PUT', `${tgPath}/profiles/age_gender/conditions`, { body: { targets: [cell('d', [gender('2'), gender('2')])] } });
     expect([duplicate.status, duplicate.body.object]).toEqual([422, 'duplicate_condition']);
 
-    const combined = await api.req('POST', `${tgPath}/profiles/create-blended-profile`, { body: { profile_ids: ['education', 'kids'], quotas_enabled: false } });
-    expect(combined.status, combined.text).toBe(201);
+    const combining = { object: 'blended', id: 'edu_kids', name: 'Education x kids', quotas_enabled: false, profile_ids: ['education', 'kids'], targets: [{ id: 'sy', source_target_ids: ['school', 'yes'] }] };
+    const combined = await manage(tgPath, [ageGender({ quotas_enabled: false, targets: [cell('b', [gender('2'), age(31, 40)])] }), education(), kids(), combining]);
+    expect(combined.status, combined.text).toBe(204);
     const combinedId = combined.body.profiles[3].id as string;
     const refused = await api.req('PUT', `${tgPath}/profiles/${combinedId}/conditions`, { body: { targets: [] } });
     expect([refused.status, refused.body.object]).toEqual([422, 'invalid_blended_profile']);

@@ -160,9 +160,18 @@ describe('Profiles › a draft\'s profiling (create and update carry it)', () =>
 
   it('stores zip codes (open-ended values of the postal-code question) without duplicates, and every answer with allow_all_values', async () => {
     const { tgPath } = await draft();
-    const zip = { object: 'regular', name: 'Zip', quotas_enabled: false, targets: [{ object: 'nominal', conditions: [zipCodes(['10001', '10001', ' 10002'])] }] };
+    const zip = { object: 'regular', name: 'Zip', quotas_enabled: false, targets: [{ object: 'nominal', conditions: [zipCodes(['10001', '10001', '10002'])] }] };
     expect((await setProfiling(tgPath, percentage(zip))).status).toBe(204);
     expect((await profilingOf(tgPath)).profiles[0].targets[0].conditions[0]).toEqual({ object: 'open_ended', question_id: 45, allow_all_values: false, open_ended_values: ['10001', '10002'] });
+    // Exact repeats only: values that differ in case are kept, each as sent (a UK code checked against the
+    // market's pattern once upper-cased), so the draft read back equals what was sent.
+    const { tgPath: gbPath } = await draft(V_NEW, { locale: 'en_GB' });
+    const postcodes = { ...zip, targets: [{ object: 'nominal', conditions: [zipCodes(['sw1a 1aa', 'SW1A 1AA', 'sw1a 1aa'])] }] };
+    expect((await setProfiling(gbPath, percentage(postcodes), { locale: 'en_GB' })).status).toBe(204);
+    expect((await profilingOf(gbPath)).profiles[0].targets[0].conditions[0].open_ended_values).toEqual(['sw1a 1aa', 'SW1A 1AA']);
+    const brandsCased = { object: 'regular', name: 'Brand', quotas_enabled: false, targets: [{ conditions: [{ object: 'open_ended', question_id: 9001, allow_all_values: false, open_ended_values: ['Acme', 'acme', 'Acme'] }] }] };
+    expect((await setProfiling(tgPath, percentage(brandsCased))).status).toBe(204);
+    expect((await profilingOf(tgPath)).profiles[0].targets[0].conditions[0].open_ended_values).toEqual(['Acme', 'acme']);
     const brands = { object: 'regular', name: 'Brand', quotas_enabled: false, targets: [{ conditions: [{ object: 'open_ended', question_id: 9001, allow_all_values: true, open_ended_values: [] }] }] };
     expect((await setProfiling(tgPath, percentage(brands))).status).toBe(204);
     expect((await profilingOf(tgPath)).profiles[0].targets[0].conditions[0]).toEqual({ object: 'open_ended', question_id: 9001, allow_all_values: true, open_ended_values: [] });
@@ -286,15 +295,51 @@ describe('Profiles › manage-profiles (launched target groups; apply-profiles b
 });
 
 describe('Profiles › blended profiles', () => {
-  it('generate-blended-profile answers the set with the blended profile and saves nothing', async () => {
+  const window = { start_at: '2027-01-04T00:00:00Z', end_at: '2027-02-01T00:00:00Z' };
+  const noIds = <T extends { id?: string; targets: { id?: string }[] }>(profile: T) => {
+    const { id: _id, ...rest } = profile;
+    return { ...rest, targets: profile.targets.map(({ id: _t, ...target }) => target) };
+  };
+  const generate = (profiles: unknown[], overrides: Record<string, unknown> = {}) =>
+    api.req('POST', `${P()}/drafts/generate-blended-profile`, { body: { locale: 'eng_us', completes_goal: 200, ...window, collects_pii: false, profiling: { profile_adjustment_type: 'percentage', profiles }, ...overrides } });
+
+  it('generate-blended-profile blends two or three regular profiles into one (201 CompositeDraftRegularProfileV3) and saves nothing', async () => {
     const before = await api.state();
-    const res = await api.req('POST', `${P()}/drafts/generate-blended-profile`, { body: { locale: 'eng_us', filling_goal: 200, profiles: [genderShares(), kids()], profile_ids: ['gender', 'kids'] } });
-    expect(res.status, res.text).toBe(200);
-    const blended = res.body.profiles[2];
-    expect(blended).toMatchObject({ object: 'blended', profile_ids: ['gender', 'kids'], quotas_enabled: true });
+    const res = await generate([noIds(genderShares()), noIds(kids())]);
+    expect(res.status, res.text).toBe(201);
+    const blended = res.body;
+    expect(blended).toMatchObject({ object: 'blended', quotas_enabled: true, name: 'Gender × Kids', description: expect.any(String) });
+    expect(blended).not.toHaveProperty('profile_ids');
     expect(blended.targets).toHaveLength(4);
+    expect(blended.targets[0]).toMatchObject({ id: expect.any(String), text: expect.any(String), conditions: [{ object: 'selection', question_id: 43, option: '1' }, { object: 'selection', question_id: 7064, option: '1' }] });
+    expect(blended.targets[0]).not.toHaveProperty('source_target_ids');
     expect(blended.targets.reduce((sum: number, t: { quota: { completes_goal: number } }) => sum + t.quota.completes_goal, 0)).toBe(200);
+    expect(blended.targets[0].quota).toMatchObject({ completes_goal: 50, quota_nominal: 50, completes_goal_percentage: 25 });
     expect(await api.state()).toEqual(before);
+  });
+
+  it('generate-blended-profile takes two or three regular profiles in the request\'s shape only (400), and refuses a broken profile rule (422)', async () => {
+    const age = { object: 'regular', name: 'Age', quotas_enabled: false, targets: [{ object: 'nominal', conditions: [{ object: 'range', question_id: 42, min: 18, max: 34 }] }] };
+    const education = { object: 'regular', name: 'Education', quotas_enabled: false, targets: [{ object: 'nominal', conditions: [{ object: 'selection', question_id: 633, option: '1' }] }] };
+    expect((await generate([noIds(genderShares()), noIds(kids()), age])).status).toBe(201);
+    expect(paramNames(await generate([noIds(genderShares())]))).toEqual(['profiling.profiles']);
+    expect(paramNames(await generate([noIds(genderShares()), noIds(kids()), age, education]))).toEqual(['profiling.profiles']);
+    const blendedSource = { object: 'blended', name: 'B', quotas_enabled: false, targets: [{ object: 'nominal', conditions: [{ object: 'selection', question_id: 43, option: '1' }] }] };
+    expect(paramNames(await generate([noIds(genderShares()), blendedSource]))).toEqual(['profiling.profiles[1].object']);
+    // The earlier sandbox body (filling_goal, profiles, profile_ids) names each field it no longer takes.
+    const old = await api.req('POST', `${P()}/drafts/generate-blended-profile`, { body: { locale: 'eng_us', filling_goal: 200, profiles: [genderShares(), kids()], profile_ids: ['gender', 'kids'] } });
+    expect(paramNames(old)).toEqual(['filling_goal', 'profiles', 'profile_ids', 'completes_goal', 'start_at', 'end_at', 'collects_pii', 'profiling']);
+    const duplicate = noIds(genderShares());
+    duplicate.targets[1] = { ...duplicate.targets[1], conditions: [{ object: 'selection', question_id: 43, option: '1' }] };
+    const refused = await generate([duplicate, noIds(kids())]);
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ object: 'unprocessable_entity_error', invalid_params: [expect.objectContaining({ reason: 'duplicate_condition_039' })] });
+    // Blending gives at most as many targets as a profile may have (200).
+    const wide = (name: string, questionId: number, options: number) => ({ object: 'regular', name, quotas_enabled: false, targets: Array.from({ length: options }, (_, i) => ({ object: 'nominal', conditions: [{ object: 'range', question_id: questionId, min: 18 + i, max: 18 + i }] })) });
+    const tooMany = await generate([wide('Age', 42, 60), noIds(genderShares()), { ...noIds(kids()), quotas_enabled: false, targets: kids().targets.map(({ id: _id, ...t }) => ({ object: 'nominal', ...t })) }]);
+    expect(tooMany.status, tooMany.text).toBe(422);
+    expect(tooMany.body.invalid_params[0]).toMatchObject({ reason: 'too_many_targets' });
+    // The old path and body live on before 2025-12-18 only.
     const legacy = await api.req('POST', `${P()}/drafts/generate-interlocked-profile`, { body: { locale: 'eng_us', filling_goal: 200, profiles: [legacyGender(), { id: 'kids', name: 'Kids', quotas_enabled: false, ungrouped: [{ id: 'y', index: { object: 'selection', question_id: 7064, option: '1' } }] }], profile_ids: ['gender', 'kids'] }, version: V_OLD });
     expect(legacy.status, legacy.text).toBe(200);
     expect(legacy.body.interlocked_profiles[0].grouped).toHaveLength(2);
@@ -302,61 +347,126 @@ describe('Profiles › blended profiles', () => {
     expect((await api.req('POST', `${P()}/drafts/generate-blended-profile`, { body: {}, version: V_MID })).status).toBe(404);
   });
 
-  it('create-blended-profile adds it to the draft (201); unknown sources are 422', async () => {
+  it('create-blended-profile (the spec\'s operation) adds a blended profile in the reference\'s vocabulary to a draft (201); the combining form and a broken rule are refused, state unchanged', async () => {
     const { tgPath } = await draft(V_NEW, { profiling: nominal(gender(), kids()) });
-    const res = await api.req('POST', `${tgPath}/profiles/create-blended-profile`, { body: { profile_ids: ['gender', 'kids'], name: 'G×K', quotas_enabled: false } });
+    const blend = {
+      object: 'blended', blended_type: 'interlock', name: 'Gender x Kids', quotas_enabled: false,
+      targets: [{ object: 'nominal', conditions: [{ object: 'selection', question_id: 43, option: '1' }, { object: 'selection', question_id: 7064, option: '1' }] }],
+    };
+    const res = await api.req('POST', `${tgPath}/profiles/create-blended-profile`, { body: blend });
     expect(res.status, res.text).toBe(201);
+    expect(res.body).toMatchObject({ locale: 'eng_us', completes_goal: 200 });
     expect(res.body.profiles.map((p: { object: string }) => p.object)).toEqual(['regular', 'regular', 'blended']);
-    expect((await profilingOf(tgPath)).profiles).toHaveLength(3);
+    expect((await profilingOf(tgPath)).profiles[2]).toMatchObject({ object: 'blended', blended_type: 'interlock', name: 'Gender x Kids' });
     const before = await api.state();
-    const bad = await api.req('POST', `${tgPath}/profiles/create-blended-profile`, { body: { profile_ids: ['gender', 'nope'] } });
-    expect([bad.status, bad.body.object]).toEqual([422, 'invalid_blended_profile']);
+    const combining = await api.req('POST', `${tgPath}/profiles/create-blended-profile`, { body: { profile_ids: ['gender', 'kids'] } });
+    expect([combining.status, paramNames(combining)]).toEqual([400, ['object']]);
+    expect(paramNames(await api.req('POST', `${tgPath}/profiles/create-blended-profile`, { body: { ...blend, profile_ids: ['gender', 'kids'] } }))).toEqual(['profile_ids']);
+    const twice = { ...blend, targets: [blend.targets[0], blend.targets[0]] };
+    const refused = await api.req('POST', `${tgPath}/profiles/create-blended-profile`, { body: twice });
+    expect(refused.status).toBe(422);
+    expect(refused.body.invalid_params[0]).toMatchObject({ reason: 'duplicate_condition_039' });
     expect(await api.state()).toEqual(before);
   });
 });
 
-describe('Profiles › supplier-quota-distribution (panel-distribution before 2025-12-18)', () => {
-  it('splits the filling goal over the suppliers; old path only in older versions', async () => {
-    const res = await api.req('POST', `${P()}/supplier-quota-distribution/draft`, { body: { locale: 'eng_us', filling_goal: 300, supplier_ids: [11, 12, 13], profiles: [gender({ targets: gender().targets.map((t) => ({ ...t, quota: { completes_goal: 150 } })) })] } });
+describe('Profiles › supplier-quota-distribution (get_panel_distribution_draft; panel-distribution before 2025-12-18)', () => {
+  const DRAFT = '/supplier-quota-distribution/draft';
+  const window = { start_at: '2027-01-04T00:00:00Z', end_at: '2027-02-01T00:00:00Z' };
+  const request = (overrides: Record<string, unknown> = {}) => ({ locale: 'eng_us', completes_goal: 300, profile_adjustment_type: 'percentage', ...window, profile: genderShares(), ...overrides });
+
+  it('answers the one profile with each quota target\'s projected goal (nominal quotas), adding up to the completes goal, and saves nothing', async () => {
+    const before = await api.state();
+    const [male, female] = genderShares().targets;
+    const shares = { ...genderShares(), targets: [{ ...male, name: 'Target-Male', quota: { name: 'men', completes_goal_percentage: 33.33 } }, { ...female, quota: { completes_goal_percentage: 66.67 } }] };
+    const res = await api.req('POST', `${P()}${DRAFT}`, { body: request({ profile: shares, collects_pii: false }) });
     expect(res.status, res.text).toBe(200);
-    expect(res.body.suppliers.reduce((sum: number, s: { completes_goal: number }) => sum + s.completes_goal, 0)).toBe(300);
-    expect(res.body.suppliers[0].targets).toHaveLength(2);
-    expect((await api.req('POST', `${P()}/supplier-quota-distribution/draft`, { body: { locale: 'eng_us', filling_goal: 300, supplier_ids: [] } })).status).toBe(400);
+    expect(res.body).toEqual({
+      object: 'regular', name: 'Gender', quotas_enabled: true,
+      targets: [
+        { name: 'Target-Male', conditions: [{ object: 'selection', question_id: 43, option: '1' }], quota: { name: 'men', completes_goal: 100 } },
+        { conditions: [{ object: 'selection', question_id: 43, option: '2' }], quota: expect.objectContaining({ completes_goal: 200 }) },
+      ],
+    });
+    const nominalGoals = await api.req('POST', `${P()}${DRAFT}`, { body: request({ profile_adjustment_type: 'nominal', profile: gender({ targets: gender().targets.map((t) => ({ ...t, quota: { completes_goal: 150 } })) }) }) });
+    expect(nominalGoals.body.targets.map((t: { quota: { completes_goal: number } }) => t.quota.completes_goal)).toEqual([150, 150]);
+    // A profile without quotas: its targets carry none (nothing to project); duplicate open-ended values go, exact repeats only.
+    const zips = await api.req('POST', `${P()}${DRAFT}`, { body: request({ profile: { object: 'regular', name: 'Zip', quotas_enabled: false, targets: [{ object: 'nominal', conditions: [zipCodes(['10001', '10001', '10002'])] }] } }) });
+    expect(zips.body.targets).toEqual([{ object: 'nominal', conditions: [zipCodes(['10001', '10002'])] }]);
+    expect(await api.state()).toEqual(before);
+  });
+
+  it('refuses what the reference would, with its 400 error object: missing fields, the old shape, supplier ids, quotas of the other adjustment type, a broken profile rule', async () => {
+    const refused = async (body: unknown) => {
+      const res = await api.req('POST', `${P()}${DRAFT}`, { body });
+      expect(res.status, res.text).toBe(400);
+      expect(res.body).toMatchObject({ object: 'bad_request_error', detail: expect.any(String) });
+      return paramNames(res);
+    };
+    expect(await refused({ locale: 'eng_us', completes_goal: 300 })).toEqual(['profile_adjustment_type', 'start_at', 'end_at', 'profile']);
+    expect(await refused({ locale: 'eng_us', filling_goal: 300, supplier_ids: [11], profiles: [genderShares()] })).toEqual(['filling_goal', 'supplier_ids', 'profiles', 'completes_goal', 'profile_adjustment_type', 'start_at', 'end_at', 'profile']);
+    expect(await refused(request({ end_at: window.start_at }))).toEqual(['end_at']);
+    expect(await refused(request({ profile_adjustment_type: 'nominal' }))).toEqual(['profile.targets[0].quota.completes_goal_percentage', 'profile.targets[1].quota.completes_goal_percentage']);
+    const duplicate = genderShares();
+    duplicate.targets[1].conditions = [{ object: 'selection', question_id: 43, option: '1' }];
+    expect(await refused(request({ profile: duplicate }))).toEqual(['profile.targets[1].conditions[0]']);
+  });
+
+  it('is the old path (the old shape: suppliers) before 2025-12-18 only', async () => {
     expect((await api.req('POST', `${P()}/panel-distribution/draft`, { body: { locale: 'eng_us', filling_goal: 300, supplier_ids: [1] }, version: V_MID })).status).toBe(200);
     expect((await api.req('POST', `${P()}/panel-distribution/draft`, { body: { locale: 'eng_us', filling_goal: 300, supplier_ids: [1] } })).status).toBe(404);
+    expect((await api.req('POST', `${P()}${DRAFT}`, { body: request(), version: V_MID })).status).toBe(404);
   });
 });
 
 describe('Profiles › update quotas (PUT TG/profiles/completes-goal)', () => {
   const path = (tgPath: string) => `${tgPath}/profiles/completes-goal`;
 
-  it('200 on success; the other half of the quota follows', async () => {
+  it('200 ProfilesResponseV3 on success: a quota\'s goal (its percentage follows), a new total (the goals follow their percentages), or both', async () => {
     const { tgPath } = await draft(V_NEW, { profiling: nominal(gender()) });
-    const res = await api.req('PUT', path(tgPath), { body: { profiles: [{ id: 'gender', targets: [{ id: 'm', quota: { completes_goal: 120 } }] }] } });
-    expect(res.status, res.text).toBe(200);
-    expect(res.body.profiles[0].targets[0].quota).toMatchObject({ completes_goal: 120, completes_goal_percentage: 60, quota_nominal: 120 });
+    const quotas = (res: { body: { profiles: { targets: { quota: Record<string, number> }[] }[] } }) => res.body.profiles[0].targets.map((t) => t.quota);
+    const one = await api.req('PUT', path(tgPath), { body: { profiles: [{ profile_id: 'gender', targets: [{ id: 'm', quota: { completes_goal: 120 } }, { id: 'f', quota: { completes_goal: 80 } }] }] } });
+    expect(one.status, one.text).toBe(200);
+    expect(one.body).toMatchObject({ locale: 'eng_us', completes_goal: 200 });
+    expect(quotas(one)).toEqual([expect.objectContaining({ completes_goal: 120, completes_goal_percentage: 60, quota_nominal: 120 }), expect.objectContaining({ completes_goal: 80, completes_goal_percentage: 40 })]);
+    const total = await api.req('PUT', path(tgPath), { body: { completes_goal: 300 } });
+    expect(total.status, total.text).toBe(200);
+    expect(total.body.completes_goal).toBe(300);
+    expect(quotas(total).map((q) => q.completes_goal)).toEqual([180, 120]);
+    expect((await api.req('GET', tgPath)).body.completes_goal).toBe(300);
+    const both = await api.req('PUT', path(tgPath), { body: { completes_goal: 100, profiles: [{ profile_id: 'gender', targets: [{ id: 'm', quota: { completes_goal: 50 } }, { id: 'f', quota: { completes_goal: 50 } }] }] } });
+    expect([both.body.completes_goal, quotas(both).map((q) => q.completes_goal)]).toEqual([100, [50, 50]]);
   });
 
-  it('422 for invalid updates (goals short of the filling goal, unknown targets, bad values, malformed bodies), state unchanged', async () => {
+  it('400 for a malformed body (the earlier shape among them), 422 (the reference\'s validation shape) for unknown profiles or targets and broken quota rules; state unchanged', async () => {
     const { tgPath } = await draft(V_NEW, { profiling: nominal(gender()) });
     const before = await api.state();
+    for (const [body, names] of [
+      [{ profiles: [{ id: 'gender', targets: [{ id: 'm', quota: { completes_goal: 120 } }] }] }, ['profiles[0].id', 'profiles[0].profile_id']],
+      [{ profiles: [{ profile_id: 'gender', targets: [{ id: 'm', quota: { completes_goal_percentage: 60 } }] }] }, ['profiles[0].targets[0].quota.completes_goal_percentage', 'profiles[0].targets[0].quota.completes_goal']],
+      [{ profiles: [{ profile_id: 'gender', targets: [{ id: 'm', quota: { completes_goal: 'many' } }] }] }, ['profiles[0].targets[0].quota.completes_goal']],
+      [{ profiles: [{ profile_id: 'gender', targets: [] }] }, ['profiles[0].targets']],
+      [{ profiles: [] }, ['completes_goal']],
+      [{ something: 1 }, ['something', 'completes_goal']],
+    ] as const) {
+      const res = await api.req('PUT', path(tgPath), { body });
+      expect([res.status, paramNames(res)], JSON.stringify(body)).toEqual([400, names]);
+    }
     for (const body of [
-      { profiles: [{ id: 'gender', targets: [{ id: 'm', quota: { completes_goal: 10 } }] }] },
-      { profiles: [{ id: 'gender', targets: [{ id: 'zz', quota: { completes_goal: 10 } }] }] },
-      { profiles: [{ id: 'nope', targets: [] }] },
-      { profiles: [{ id: 'gender', targets: [{ id: 'm', quota: { completes_goal: 'many' } }] }] },
-      { profiles: [] },
-      { something: 1 },
+      { profiles: [{ profile_id: 'gender', targets: [{ id: 'm', quota: { completes_goal: 10 } }] }] },
+      { profiles: [{ profile_id: 'gender', targets: [{ id: 'zz', quota: { completes_goal: 10 } }] }] },
+      { profiles: [{ profile_id: 'nope', targets: [{ id: 'm', quota: { completes_goal: 10 } }] }] },
     ]) {
       const res = await api.req('PUT', path(tgPath), { body });
       expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.body).toMatchObject({ object: 'unprocessable_entity_error', title: 'profile request validation', detail: expect.stringMatching(/^Validation error/) });
     }
     expect(await api.state()).toEqual(before);
   });
 
   it('404 when the project or target group does not exist', async () => {
     const { project } = await draft();
-    const body = { profiles: [{ id: 'gender', targets: [{ id: 'm', quota: { completes_goal: 100 } }] }] };
+    const body = { profiles: [{ profile_id: 'gender', targets: [{ id: 'm', quota: { completes_goal: 100 } }] }] };
     expect((await api.req('PUT', `${P()}/projects/${project.id}/target-groups/tg_nope/profiles/completes-goal`, { body })).status).toBe(404);
     expect((await api.req('PUT', `${P()}/projects/prj_nope/target-groups/tg_nope/profiles/completes-goal`, { body })).status).toBe(404);
   });
@@ -367,9 +477,15 @@ describe('Profiles › update quotas (PUT TG/profiles/completes-goal)', () => {
     const legacy = await api.req('PUT', path(tgPath), { body: { profiles: [{ id: 'gender', ungrouped: [{ id: 'm', quota: { quota_percentage: 70 } }] }] }, version: V_MID });
     expect(legacy.status, legacy.text).toBe(200);
     expect(legacy.body.profiles[0].ungrouped[0].quota).toMatchObject({ quota_percentage: 70, filling_goal: 140 });
-    const renamed = await api.req('PUT', path(tgPath), { body: { profiles: [{ id: 'gender', targets: [{ id: 'm', quota: { quota_percentage: 70 } }] }] } });
+    const renamed = await api.req('PUT', path(tgPath), { body: { profiles: [{ profile_id: 'gender', targets: [{ id: 'm', quota: { quota_percentage: 70 } }] }] } });
     expect(renamed.status).toBe(400);
-    expect(renamed.body.invalid_params).toEqual([{ name: 'quota_percentage', reason: 'renamed to completes_goal_percentage in 2025-12-18' }]);
+    expect(renamed.body.invalid_params).toContainEqual({ name: 'profiles[0].targets[0].quota.quota_percentage', reason: 'renamed to completes_goal_percentage in 2025-12-18; only completes_goal is updated here' });
+    // A launched target group takes the 2025-12-18 update.
+    const { tgPath: newPath } = await draft(V_NEW, { live_url: 'https://s.example/x', profiling: nominal(gender()) });
+    const launch = await api.req('POST', `${newPath}/fielding-run-jobs/launch-from-draft`, { body: { end_fielding_at: '2099-01-01T00:00:00Z' } });
+    await api.waitForJob(launch.headers.get('location')!);
+    const live = await api.req('PUT', path(newPath), { body: { completes_goal: 400 } });
+    expect([live.status, live.body.profiles[0].targets.map((t: { quota: { completes_goal: number } }) => t.quota.completes_goal)]).toEqual([200, [200, 200]]);
   });
 });
 

@@ -195,21 +195,42 @@ describe('Reporting › target group performance', () => {
 });
 
 describe('Reporting › questions', () => {
-  it('questions-translation answers the catalogue in the locale with English translations, paginated', async () => {
-    const res = await api.req('GET', `${P()}/questions-translation?locale=ger_de&question_ids=43,633`);
+  it('questions-translation answers the catalogue in the reference\'s profile vocabulary, in the locale with English translations, paginated', async () => {
+    const res = await api.req('GET', `${P()}/questions-translation?locale=ger_de&id=43,633,42,9001`);
     expect(res.status, res.text).toBe(200);
-    // The reference's envelope {total, profiles, has_more, next_cursor}.
-    expect(res.body.total).toBe(2);
-    expect(res.body.profiles.map((q: { question_id: number }) => q.question_id)).toEqual([43, 633]);
-    expect(res.body.profiles[0]).toMatchObject({ text: 'Welches Geschlecht haben Sie?', text_translated: 'What is your gender?' });
-    expect(res.body.profiles[0].options[1]).toEqual({ option: '2', text: 'Weiblich', text_translated: 'Female' });
+    // The reference's envelope {total, profiles, has_more, next_cursor}; items QuestionResponseProfileFormat.
+    expect(res.body.total).toBe(4);
+    const [age, gender, , brand] = res.body.profiles;
+    expect(gender).toEqual({
+      object: 'regular', name: 'GENDER', description: 'Welches Geschlecht haben Sie?', description_translated: 'What is your gender?', quotas_enabled: false,
+      targets: [
+        { text: 'Männlich', text_translated: 'Male', conditions: [{ object: 'selection', question_id: 43, option: '1' }] },
+        { text: 'Weiblich', text_translated: 'Female', conditions: [{ object: 'selection', question_id: 43, option: '2' }] },
+        { text: 'Divers', text_translated: 'Other', conditions: [{ object: 'selection', question_id: 43, option: '3' }] },
+      ],
+      standard: true, profile_condition_type: 'Single Punch',
+    });
+    expect(age).toMatchObject({ name: 'AGE', profile_condition_type: 'Numeric - Open-end', targets: [{ text: '', conditions: [{ object: 'range', question_id: 42, min: 18, max: 99 }] }] });
+    expect(brand).toMatchObject({ name: 'FAVORITE_BRAND', profile_condition_type: 'Text - Open-end', targets: [{ conditions: [{ object: 'open_ended', question_id: 9001, allow_all_values: true, open_ended_values: null }] }] });
+    // translation_language (ISO 639-2) names the language of the _translated texts; query searches the texts.
+    const spanish = await api.req('GET', `${P()}/questions-translation?locale=ger_de&id=43&translation_language=spa`);
+    expect(spanish.body.profiles[0].description_translated).toBe('¿Cuál es su género?');
+    expect(spanish.body.profiles[0].targets[0]).toMatchObject({ text: 'Männlich', text_translated: 'Hombre' });
+    const searched = await api.req('GET', `${P()}/questions-translation?locale=eng_us&query=smartphone`);
+    expect(searched.body.profiles.map((q: { name: string }) => q.name)).toEqual(['OWNERSHIP']);
+    // Nothing matches: profiles null; a question not asked in the locale is not listed.
+    expect((await api.req('GET', `${P()}/questions-translation?locale=eng_us&only_custom_quals=true`)).body).toEqual({ total: 0, profiles: null, has_more: false, next_cursor: null });
+    expect((await api.req('GET', `${P()}/questions-translation?locale=ger_de&id=96`)).body.total).toBe(0);
     const page = await api.req('GET', `${P()}/questions-translation?locale=eng_us&page_size=2`);
     expect(page.body.profiles).toHaveLength(2);
     expect(page.body.has_more).toBe(true);
     const next = await api.req('GET', `${P()}/questions-translation?locale=eng_us&page_size=2&start_after=${page.body.next_cursor}`);
-    expect(next.body.profiles[0].question_id).not.toBe(page.body.profiles[0].question_id);
+    expect(next.body.profiles[0].name).not.toBe(page.body.profiles[0].name);
+    expect((await api.req('GET', `${P()}/questions-translation?locale=eng_us`)).body.profiles).toHaveLength(10);
     expect(paramNames(await api.req('GET', `${P()}/questions-translation`))).toEqual(['locale']);
-    expect(paramNames(await api.req('GET', `${P()}/questions-translation?locale=eng_us&question_ids=a`))).toEqual(['question_ids']);
+    expect(paramNames(await api.req('GET', `${P()}/questions-translation?locale=eng_us&id=a`))).toEqual(['id']);
+    expect(paramNames(await api.req('GET', `${P()}/questions-translation?locale=eng_us&question_ids=43`))).toEqual(['question_ids']);
+    expect(paramNames(await api.req('GET', `${P()}/questions-translation?locale=eng_us&translation_language=xx`))).toEqual(['translation_language']);
   });
 
   it('the deprecated /v1/demand/questions endpoints keep answering in every version', async () => {

@@ -133,7 +133,7 @@ describe('validateProfiles: the 2025-12-18 shape', () => {
     expect(validateProfiles([overlapping], context())).toHaveLength(1);
   });
 
-  it('removes duplicate zip codes silently (within a condition and across conditions of a target) before validating them', () => {
+  it('removes repeated zip codes silently (exact repeats, within a condition and across conditions of a target) before validating them', () => {
     const zip = {
       object: 'regular', name: 'Zip', quotas_enabled: false,
       targets: [{ conditions: [
@@ -144,7 +144,8 @@ describe('validateProfiles: the 2025-12-18 shape', () => {
     };
     const [profile] = validateProfiles([zip], context());
     expect(profile.targets[0].conditions).toEqual([
-      { object: 'zip_code', question_id: 45, allow_all_values: false, zip_codes: ['10001', '10002'] },
+      // ' 10001 ' is another value (stored as sent), valid once trimmed.
+      { object: 'zip_code', question_id: 45, allow_all_values: false, zip_codes: ['10001', ' 10001 ', '10002'] },
       { object: 'zip_code', question_id: 45, allow_all_values: false, zip_codes: ['10003'] },
     ]);
   });
@@ -152,7 +153,23 @@ describe('validateProfiles: the 2025-12-18 shape', () => {
   it('checks zip codes against the locale (5 digits in en_US, outward codes in en_GB)', () => {
     const zip = (codes: string[]) => ({ object: 'regular', name: 'Zip', quotas_enabled: false, targets: [{ conditions: [{ object: 'zip_code', question_id: 45, zip_codes: codes }] }] });
     expect(rejection(() => validateProfiles([zip(['1234'])], context())).object).toBe('invalid_zip_code');
-    expect(validateProfiles([zip(['sw1a 1aa', 'M1'])], context({ locale: 'en_GB' }))[0].targets[0].conditions[0]).toMatchObject({ zip_codes: ['SW1A 1AA', 'M1'] });
+    expect(validateProfiles([zip(['sw1a 1aa', 'M1'])], context({ locale: 'en_GB' }))[0].targets[0].conditions[0]).toMatchObject({ zip_codes: ['sw1a 1aa', 'M1'] });
+    expect(rejection(() => validateProfiles([zip(['sw1a 1a'])], context({ locale: 'en_GB' }))).object).toBe('invalid_zip_code');
+  });
+
+  it('holds at most 350 quotas in all the profiles of a target group (the reference)', () => {
+    // Blended profiles of age x gender cells, one quota each: 200 + 150 quotas pass, one more is refused.
+    const cells = (count: number, offset: number) => Array.from({ length: count }, (_, i) => {
+      const cell = i + offset;
+      return { conditions: [{ object: 'selection', question_id: 43, option: String((cell % 3) + 1) }, { object: 'range', question_id: 42, min: 18 + Math.floor(cell / 3), max: 18 + Math.floor(cell / 3) }], quota: { completes_goal: 1 } };
+    });
+    const blended = (name: string, count: number, offset: number) => ({ object: 'blended', name, quotas_enabled: true, targets: cells(count, offset) });
+    expect(validateProfiles([blended('a', 200, 0), blended('b', 150, 0)], context({ fillingGoal: 150 }))).toHaveLength(2);
+    const refused = rejection(() => validateProfiles([blended('a', 200, 0), blended('b', 151, 0)], context({ fillingGoal: 150 })));
+    expect(refused.object).toBe('too_many_quotas');
+    expect(refused.invalidParams).toEqual([{ name: 'profiles', reason: 'the profiles hold 351 quotas; a target group holds at most 350' }]);
+    // Targets without a quota do not count.
+    expect(validateProfiles([blended('a', 200, 0), { ...blended('b', 151, 0), quotas_enabled: false }], context({ fillingGoal: 150 }))).toHaveLength(2);
   });
 
   it('keeps one question per regular profile and one profile per question', () => {
@@ -176,7 +193,7 @@ describe('validateProfiles: the 2025-12-18 shape', () => {
     const [profile] = validateProfiles([group], context()) as RegularProfile[];
     expect(profile.open_ended_group).toEqual({ name: 'Brand and place', question_ids: [9001, 45] });
     expect(profile.description).toBe('Brand and place');
-    expect(profile.targets[0].conditions[0]).toEqual({ object: 'open_ended', question_id: 9001, allow_all_values: false, values: ['Acme', 'Globex'] });
+    expect(profile.targets[0].conditions[0]).toEqual({ object: 'open_ended', question_id: 9001, allow_all_values: false, values: ['Acme', 'acme', 'Globex'] });
   });
 
   it('refuses open-ended groups of closed questions, of one question, and conditions outside the group', () => {

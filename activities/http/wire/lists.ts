@@ -1,6 +1,7 @@
 // The list operations studyflow walks, each with its envelope and cursor fields as the reference gives them.
 import { z } from 'zod';
 import { NextCursor, ResourceId } from './common';
+import { QuestionProfile } from './profile-helpers';
 
 /** How a list says where its next page starts. */
 export type CursorStyle =
@@ -20,12 +21,14 @@ export interface ListWire<T> {
   cursor: CursorStyle;
   /** Largest `page_size` the operation takes. */
   maxPageSize: number;
+  /** The items key may be null (a page without items), read as an empty page. */
+  nullableItems?: boolean;
 }
 
 /** The page schema of a list: its items array plus the cursor fields. */
 export function pageSchema<T>(list: ListWire<T>) {
   return z.object({
-    [list.items]: z.array(list.item),
+    [list.items]: list.nullableItems ? z.array(list.item).nullable() : z.array(list.item),
     has_more: list.cursor === 'next_cursor' ? z.boolean().optional() : z.boolean(),
     next_cursor: NextCursor,
   });
@@ -83,9 +86,9 @@ export const LIST_TARGET_GROUP_EXCLUSION_GROUPS: ListWire<ExclusionGroupInfo> = 
 export const LIST_WEBHOOKS: ListWire<WebhookItem> = {
   operation: 'get_webhooks', items: 'webhooks', item: WebhookItem, cursor: 'has_more+last_id', maxPageSize: 100,
 };
-/** account_questions_translation: `{total, profiles, has_more, next_cursor}`. */
-export const LIST_QUESTIONS_TRANSLATION: ListWire<Record<string, unknown>> = {
-  operation: 'account_questions_translation', items: 'profiles', item: z.record(z.string(), z.unknown()), cursor: 'has_more+next_cursor', maxPageSize: 100,
+/** account_questions_translation: `{total, profiles (nullable), has_more, next_cursor}`, items QuestionResponseProfileFormat. */
+export const LIST_QUESTIONS_TRANSLATION: ListWire<QuestionProfile> = {
+  operation: 'account_questions_translation', items: 'profiles', item: QuestionProfile, cursor: 'has_more+next_cursor', maxPageSize: 100, nullableItems: true,
 };
 
 /** The RSID and access-respondent-GUID pages (get_target_group_…_exclusion_list_api_paginated). */

@@ -15,6 +15,7 @@ import {
   LIST_EXCLUSION_GROUP_TARGET_GROUPS,
   LIST_EXCLUSION_GROUPS,
   LIST_PROJECTS,
+  LIST_QUESTIONS_TRANSLATION,
   LIST_TARGET_GROUP_EXCLUSION_GROUPS,
   LIST_TARGET_GROUPS,
   LIST_WEBHOOKS,
@@ -31,6 +32,7 @@ import { SuggestDaysAnswer, SuggestDaysRequest } from './calendar';
 import { FeasibilityAnswer, FeasibilityRequest } from './feasibility';
 import { FieldingRunAnswer, LaunchFromDraftRequest, LaunchJobAnswer } from './fielding';
 import { RecontactJobAnswer } from './recontact';
+import { PanelDistributionAnswer, PanelDistributionRequest } from './profile-helpers';
 import { DraftTargetGroupAnswer, FieldingRunsAnswer, TargetGroupDetailsAnswer, TargetGroupOverviewAnswer } from './target-group-state';
 import { ManageProfilesRequest, ProfileBadRequest, ProfilesResponse, ProfileValidationError, ValidateProfilesRequest } from './profiles';
 import { TargetGroupPerformanceAnswer } from './performance';
@@ -88,6 +90,17 @@ export const TARGET_GROUP_STATE_OPERATIONS: Readonly<Record<string, WireOperatio
   get_target_group_details: { method: 'GET', path: `${TG}/details`, answers: { 200: TargetGroupDetailsAnswer } },
   get_target_group_overview: { method: 'GET', path: `${TG}/overview`, answers: { 200: TargetGroupOverviewAnswer } },
   get_fielding_runs_by_target_group_id: { method: 'GET', path: `${TG}/fielding-runs`, answers: { 200: FieldingRunsAnswer } },
+};
+
+/**
+ * The profiling helpers `studyflow plan` asks (read-only): the supplier quota distribution of one profile of a draft
+ * not yet saved, and the question catalogue's texts (their contract test: test/contract/profile-helpers.contract.test.ts).
+ */
+export const PROFILE_HELPER_OPERATIONS: Readonly<Record<string, WireOperation>> = {
+  get_panel_distribution_draft: {
+    method: 'POST', path: '/demand/accounts/{account_id}/supplier-quota-distribution/draft', request: PanelDistributionRequest, answers: { 200: PanelDistributionAnswer, 400: ErrorBody },
+  },
+  account_questions_translation: { method: 'GET', path: '/demand/accounts/{account_id}/questions-translation', answers: { 200: pageSchema(LIST_QUESTIONS_TRANSLATION) } },
 };
 
 /**
@@ -160,6 +173,7 @@ export const WIRE_OPERATIONS: Readonly<Record<string, WireOperation>> = {
   update_webhook: { method: 'PUT', path: '/accounts/{account_id}/webhooks/{webhook_id}', request: WebhookRequest, answers: { 200: WebhookAnswer } },
   delete_webhook: { method: 'DELETE', path: '/accounts/{account_id}/webhooks/{webhook_id}', answers: { 204: null } },
   ...LAUNCH_FIELDING_OPERATIONS,
+  ...PROFILE_HELPER_OPERATIONS,
   ...TARGET_GROUP_STATE_OPERATIONS,
   ...PROFILE_OPERATIONS,
   ...PERFORMANCE_OPERATIONS,

@@ -1,13 +1,14 @@
 // Profiles on the wire, written from the reference: the draft's `profiling` (ProfilingRequest on create and
 // update, ProfilingResponse on GET), manage_target_group_profiles (ManageProfilesRequestV3 -> 201
 // ProfilesResponseV3, 422 ValidationErrorResponseDemographics) and validate_profiles
-// (ValidateProfilesRequestV3 -> 204, 400 BadRequestErrorResponseDemographics, 422 as manage).
+// (ValidateProfilesRequestV3 -> 204, 400 BadRequestErrorResponseDemographics, 422 as manage). The profiling
+// helpers `studyflow plan` asks are in profile-helpers.ts.
 import { z } from 'zod';
 
 /** QuestionID. */
 const QuestionId = z.number().int();
 /** CompletesGoal: a whole number of at least 1. */
-const CompletesGoal = z.number().int().min(1);
+export const CompletesGoal = z.number().int().min(1);
 
 /** ProfileTargetsSelectionConditionsV3. */
 const SelectionCondition = z.strictObject({ object: z.literal('selection'), question_id: QuestionId, option: z.string() });
@@ -51,7 +52,7 @@ const WithTemplate = z.strictObject({ template_id: TemplateId, profile_adjustmen
  * (nominal: completes_goal; percentage: completes_goal_percentage), which the reference checks (042/043).
  */
 type ProfilingShape = { profile_adjustment_type: 'percentage' | 'nominal'; profiles?: z.infer<typeof Profiles> };
-function quotasMatchAdjustment(profiling: ProfilingShape, ctx: z.RefinementCtx): void {
+export function quotasMatchAdjustment(profiling: ProfilingShape, ctx: z.RefinementCtx): void {
   if (!profiling.profiles) return;
   const wanted = profiling.profile_adjustment_type === 'nominal' ? 'completes_goal' : 'completes_goal_percentage';
   profiling.profiles.forEach((profile, p) =>
@@ -72,7 +73,7 @@ export const ManageProfilesRequest = z.strictObject({ completes_goal: CompletesG
 export const ValidateProfilesRequest = z.strictObject({ locale: z.string().min(1), completes_goal: CompletesGoal, profiling: OnlyProfiles.superRefine(quotasMatchAdjustment) });
 
 /** ResponseProfileConditionsV3 (conditions may carry their names). */
-const ResponseCondition = z.looseObject({ object: z.enum(['selection', 'range', 'open_ended']), question_id: QuestionId });
+export const ResponseCondition = z.looseObject({ object: z.enum(['selection', 'range', 'open_ended']), question_id: QuestionId });
 /** TargetGroupsDraftQuotaDetailsV3 / QuotaDetailsV3: a target with an id, conditions and maybe a quota. */
 const ResponseTarget = z.looseObject({
   id: z.string().min(1),
