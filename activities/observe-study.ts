@@ -93,7 +93,7 @@ export function observeStudyActivities(deps: ActivityDeps) {
             if (!tg.idLists[entityType]) continue;
             lists[entityType] = await idLists.listExcludedIds({ ctx, projectId: project.id, targetGroupId: remote.id, entityType });
           }
-          const memberOf = (await groups.getTargetGroupExclusionGroups({ ctx, targetGroupId: remote.id })).exclusionGroups.map((g) => g.id);
+          // Exclusion-group membership is read once per declared group below (its members), not per target group.
           // A draft's read carries its activity exclusions; TG/details does not, so a launched group's are read
           // on their own, and only when the study declares some.
           const exclusions = remote.fields.respondent_activity_exclusions;
@@ -110,7 +110,6 @@ export function observeStudyActivities(deps: ActivityDeps) {
             activityExclusions: activity,
             idLists: lists,
             recontact: known.recontactLists?.[tg.key],
-            exclusionGroupIds: memberOf,
             fieldingRunId: remote.fieldingRunId,
           };
         });

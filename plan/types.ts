@@ -106,7 +106,6 @@ export interface ObservedTargetGroup {
   activityExclusions?: { duration?: string; items: unknown[] };
   idLists: Partial<Record<IdListEntityType, ObservedList>>;
   recontact?: ObservedList;
-  exclusionGroupIds: string[];
   fieldingRunId?: string | null;
 }
 

@@ -49,7 +49,6 @@ function observedTg(desired: DesiredTargetGroup, patch: Partial<ObservedTargetGr
     status: 'draft',
     fields: { ...desired.draft, id: `tg-${desired.key}`, created_at: '2026-11-01T00:00:00Z' },
     idLists: {},
-    exclusionGroupIds: [],
     ...patch,
   };
 }

@@ -123,7 +123,7 @@ describe('scheduleStudy', () => {
     expect(s.secondPass).toEqual(['b']);
     expect(launcher(s)).toEqual({ a: 'draft_batch', b: 'study' });
     // Once `a` exists, the reference resolves at once: no second pass, the draft batch launches `b`.
-    const observed: ObservedStudy = { project: { id: 'p1', fields: desired.project }, targetGroups: { a: { id: 'tg-a', status: 'live', fields: desired.targetGroups[0].draft, idLists: {}, exclusionGroupIds: [] } }, exclusionGroups: {} };
+    const observed: ObservedStudy = { project: { id: 'p1', fields: desired.project }, targetGroups: { a: { id: 'tg-a', status: 'live', fields: desired.targetGroups[0].draft, idLists: {} } }, exclusionGroups: {} };
     const again = schedule(desired, observed);
     expect(again.secondPass).toEqual([]);
     expect(launcher(again)).toEqual({ a: 'none', b: 'draft_batch' });
@@ -134,8 +134,8 @@ describe('scheduleStudy', () => {
     const observed: ObservedStudy = {
       project: { id: 'p1', fields: desired.project },
       targetGroups: {
-        us: { id: 'tg-us', status: 'draft', fields: desired.targetGroups[0].draft, idLists: {}, exclusionGroupIds: [] },
-        uk: { id: 'tg-uk', status: 'live', fields: desired.targetGroups[1].draft, idLists: {}, exclusionGroupIds: [] },
+        us: { id: 'tg-us', status: 'draft', fields: desired.targetGroups[0].draft, idLists: {} },
+        uk: { id: 'tg-uk', status: 'live', fields: desired.targetGroups[1].draft, idLists: {} },
       },
       exclusionGroups: {},
     };

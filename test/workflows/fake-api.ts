@@ -126,8 +126,7 @@ export class FakeApi {
         if (held) {
           // The draft as sent, its profiling included (a draft's profiles travel in its own body).
           const fields = { ...held.draft };
-          const exclusionGroupIds = [...this.exclusionGroups.values()].filter((g) => g.members.has(held.id)).map((g) => g.id);
-          targetGroups[tg.key] = { id: held.id, status: held.status, fields, idLists: { ...held.idLists }, exclusionGroupIds, fieldingRunId: held.fieldingRunId ?? null };
+          targetGroups[tg.key] = { id: held.id, status: held.status, fields, idLists: { ...held.idLists }, fieldingRunId: held.fieldingRunId ?? null };
         }
       }
       const exclusionGroups = Object.fromEntries([...this.exclusionGroups.entries()].map(([name, g]) => [name, { id: g.id, targetGroupIds: [...g.members] }]));
