@@ -6,16 +6,15 @@
 // not_found_error; an answer of another shape is `wire_mismatch`, never a report of zeros.
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBlobStore } from '../../activities/blob-store';
-import { createDemandApiClient, type ApiRequest, type ApiResponse, type DemandApiClient } from '../../activities/http/demand-api-client';
+import type { ApiRequest, ApiResponse, DemandApiClient } from '../../activities/http/demand-api-client';
 import { PERFORMANCE_OPERATIONS } from '../../activities/http/wire/operations';
 import { createActivities } from '../../activities/index';
-import { startSandbox, type RunningSandbox } from '../../sandbox/index';
+import type { RunningSandbox } from '../../sandbox/index';
 import { performanceSnapshot } from '../../workflows/report-data';
 import { rejectionOf } from '../activities/helpers/mock-api';
-import { sandboxApiConfig } from '../activities/helpers/sandbox-harness';
 import { describeOperationChecks } from './operation-checks';
-import { recordingClient, type RecordedExchange } from './recording-client';
+import { type RecordedExchange } from './recording-client';
+import { activitiesOver, projectWithLaunchedAndDraft, startRecordingSandbox } from './launched-pair';
 
 const ctx = { accountId: '1001', apiVersion: '2025-12-18' as const };
 const PM = '6f1c2a4e-3001-4c8e-9d2b-000000003001';
@@ -50,26 +49,10 @@ const input = (targetGroupId: string) => ({ ctx, projectId: ids.projectId, targe
 const performanceReads = () => exchanges.filter((e) => e.path.endsWith('/performance'));
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ quiet: true });
-  agent = new Agent({ keepAliveTimeout: 1000 });
-  inner = createDemandApiClient({ config: sandboxApiConfig(sandbox), dispatcher: agent });
-  activities = createActivities({
-    api: recordingClient(inner, exchanges),
-    blobs: createBlobStore({ dir: '/nonexistent-blob-dir-unused' }),
-    webhookSecrets: { save: async () => undefined, has: async () => false },
-  });
+  ({ sandbox, agent, inner, activities } = await startRecordingSandbox(exchanges));
   const a = activities;
   await admin('PUT', '/fielding/settings', { pool_size: 2000, speed: 1, seed: 'performance-contract' });
-  ids.projectId = (await a.ensureProject({ ctx, idempotencyKey: 'perf/p', desired: { name: 'Performance contract', project_manager_id: PM, project_customer_reference_number: 'PO-PERF-1' } })).project.id;
-  ids.launched = (await a.ensureDraftTargetGroup({ ctx, projectId: ids.projectId, idempotencyKey: 'perf/tg-us', desired: { ...draft, target_group_customer_reference_number: 'perf_us' } })).targetGroup.id;
-  ids.draft = (await a.ensureDraftTargetGroup({ ctx, projectId: ids.projectId, idempotencyKey: 'perf/tg-uk', desired: { ...draft, name: 'Performance contract uk', target_group_customer_reference_number: 'perf_uk' } })).targetGroup.id;
-  const { jobId } = await a.launchFromDraft({ ...input(ids.launched), idempotencyKey: 'perf/launch', endFieldingAt: new Date(Date.now() + 10 * 86_400_000).toISOString() });
-  for (let i = 0; i < 200; i += 1) {
-    const job = await a.getLaunchJob({ ...input(ids.launched), jobId: jobId! });
-    if (job.status === 'Completed') break;
-    expect(job.status).toBe('Processing');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  Object.assign(ids, await projectWithLaunchedAndDraft(a, { key: 'perf', label: 'Performance contract', projectManagerId: PM, draft }));
   // Read before anyone entered, then after an hour of simulated fielding.
   await a.getTargetGroupPerformance(input(ids.launched));
   await admin('POST', '/fielding/advance', { minutes: 60 });
@@ -109,7 +92,7 @@ describe('target-group performance on the wire', () => {
   });
 
   it('an older version\'s completes_cost (integer minor units) is read as the 2025-12-18 money', async () => {
-    const legacy = createActivities({ api: inner, blobs: createBlobStore({ dir: '/nonexistent-blob-dir-unused' }), webhookSecrets: { save: async () => undefined, has: async () => false } });
+    const legacy = activitiesOver(inner);
     const current = (await activities.getTargetGroupPerformance(input(ids.launched))).performance;
     const older = (await legacy.getTargetGroupPerformance({ ...input(ids.launched), ctx: { ...ctx, apiVersion: '2025-05-27' } })).performance;
     expect(older.completes_cost).toEqual(current.completes_cost);
@@ -134,7 +117,7 @@ describe('an answer of another shape is wire_mismatch, never a report of zeros',
         return reply as ApiResponse<T>;
       },
     };
-    return createActivities({ api: fake, blobs: createBlobStore({ dir: '/nonexistent-blob-dir-unused' }), webhookSecrets: { save: async () => undefined, has: async () => false } });
+    return activitiesOver(fake);
   }
   const fake = { ctx, projectId: '01AAAAAAAAAAAAAAAAAAAAAAAA', targetGroupId: '01BBBBBBBBBBBBBBBBBBBBBBBB' };
   const good = { entrants: 10, prescreens: 8, completes: 3 };

@@ -6,16 +6,15 @@
 // An answer of another shape is `wire_mismatch`, never an undefined id or status.
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBlobStore } from '../../activities/blob-store';
-import { createDemandApiClient, type ApiRequest, type ApiResponse, type DemandApiClient } from '../../activities/http/demand-api-client';
+import type { ApiRequest, ApiResponse, DemandApiClient } from '../../activities/http/demand-api-client';
 import { TARGET_GROUP_STATE_OPERATIONS } from '../../activities/http/wire/operations';
 import { createActivities } from '../../activities/index';
 import { holdsDesired } from '../../plan/compare';
-import { startSandbox, type RunningSandbox } from '../../sandbox/index';
+import type { RunningSandbox } from '../../sandbox/index';
 import { rejectionOf } from '../activities/helpers/mock-api';
-import { sandboxApiConfig } from '../activities/helpers/sandbox-harness';
 import { describeOperationChecks } from './operation-checks';
-import { recordingClient, type RecordedExchange } from './recording-client';
+import { type RecordedExchange } from './recording-client';
+import { activitiesOver, projectWithLaunchedAndDraft, startRecordingSandbox } from './launched-pair';
 
 const ctx = { accountId: '1001', apiVersion: '2025-12-18' as const };
 const PM = '6f1c2a4e-3001-4c8e-9d2b-000000003001';
@@ -37,29 +36,9 @@ const mark = () => exchanges.length;
 const since = (from: number) => exchanges.slice(from).map((e) => `${e.method} ${e.path.split('?')[0].replace(/^.*\/target-groups\/[^/]+/, 'TG')} ${e.status}`);
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ quiet: true });
-  agent = new Agent({ keepAliveTimeout: 1000 });
-  inner = createDemandApiClient({ config: sandboxApiConfig(sandbox), dispatcher: agent });
-  activities = createActivities({
-    api: recordingClient(inner, exchanges),
-    blobs: createBlobStore({ dir: '/nonexistent-blob-dir-unused' }),
-    webhookSecrets: { save: async () => undefined, has: async () => false },
-  });
+  ({ sandbox, agent, inner, activities } = await startRecordingSandbox(exchanges));
   const a = activities;
-  ids.projectId = (await a.ensureProject({ ctx, idempotencyKey: 'state/p', desired: { name: 'State contract', project_manager_id: PM, project_customer_reference_number: 'PO-STATE-1' } })).project.id;
-  ids.launched = (await a.ensureDraftTargetGroup({ ctx, projectId: ids.projectId, idempotencyKey: 'state/tg-us', desired: { ...draft, target_group_customer_reference_number: 'state_us' } })).targetGroup.id;
-  ids.draft = (await a.ensureDraftTargetGroup({ ctx, projectId: ids.projectId, idempotencyKey: 'state/tg-uk', desired: { ...draft, name: 'State contract uk', target_group_customer_reference_number: 'state_uk' } })).targetGroup.id;
-  // Launch one: launchFromDraft reads it first (GET TG: a draft), then starts the job.
-  const { jobId } = await a.launchFromDraft({ ctx, projectId: ids.projectId, targetGroupId: ids.launched, idempotencyKey: 'state/launch', endFieldingAt: new Date(Date.now() + 10 * 86_400_000).toISOString() });
-  for (let i = 0; i < 200; i += 1) {
-    const job = await a.getLaunchJob({ ctx, projectId: ids.projectId, targetGroupId: ids.launched, jobId: jobId! });
-    if (job.status === 'Completed') {
-      ids.runId = job.fieldingRunId!;
-      break;
-    }
-    expect(job.status).toBe('Processing');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  Object.assign(ids, await projectWithLaunchedAndDraft(a, { key: 'state', label: 'State contract', projectManagerId: PM, draft }));
   expect(ids.runId).toMatch(/\S/);
   // The launched group's state, every read of it; the draft's; a second launch finds it launched.
   await a.readTargetGroupState({ ctx, projectId: ids.projectId, targetGroupId: ids.launched, reads: ['status', 'fieldingRun', 'fields'] });
@@ -139,7 +118,7 @@ describe('an answer of another shape is wire_mismatch, never an undefined id or 
         return found[1] as ApiResponse<T>;
       },
     };
-    return createActivities({ api: fake, blobs: createBlobStore({ dir: '/nonexistent-blob-dir-unused' }), webhookSecrets: { save: async () => undefined, has: async () => false } });
+    return activitiesOver(fake);
   }
   const input = { ctx, projectId: '01AAAAAAAAAAAAAAAAAAAAAAAA', targetGroupId: '01BBBBBBBBBBBBBBBBBBBBBBBB', reads: ['status', 'fieldingRun', 'fields'] as ('status' | 'fieldingRun' | 'fields')[] };
   const TG_ONLY = /\/target-groups\/[^/]+$/;
