@@ -43,6 +43,21 @@ import { P, TG } from './paths';
 
 const CURRENT_ONLY: readonly ApiVersion[] = [CURRENT_VERSION];
 
+/** Reads the required locale and completes_goal of a 2025-12-18 account-level body (validate, generate-blended-profile, distribution). */
+function readCompletesGoalContext(reader: ObjectReader): { locale: string | undefined; completesGoal: number | undefined } {
+  const locale = reader.string('locale', { required: true, maxLength: 10 });
+  if (typeof locale === 'string' && !canonicalLocale(locale)) reader.fail('locale', 'must be a locale such as en_US, en_us or eng_us');
+  const completesGoal = reader.integer('completes_goal', { required: true, min: 1, max: FEASIBILITY_FILLING_GOAL_CAP });
+  return { locale: locale ?? undefined, completesGoal: completesGoal ?? undefined };
+}
+
+/** Reads the required fielding window of a 2025-12-18 account-level body: RFC 3339 `start_at` before `end_at`. */
+function readFieldingWindow(reader: ObjectReader): void {
+  const start = reader.string('start_at', { required: true, pattern: ISO_TIMESTAMP, patternReason: 'must be an RFC 3339 timestamp' });
+  const end = reader.string('end_at', { required: true, pattern: ISO_TIMESTAMP, patternReason: 'must be an RFC 3339 timestamp' });
+  if (start && end && !(Date.parse(end) > Date.parse(start))) reader.fail('end_at', 'must be a date after start_at');
+}
+
 /** Reads locale and filling_goal of an account-level body (validate, drafts, distribution). */
 function readAccountLevelContext(reader: ObjectReader, fillingGoalRequired: boolean): { locale: string | undefined; fillingGoal: number | null } {
   const locale = reader.string('locale', { maxLength: 10 });
@@ -82,9 +97,7 @@ function validateCurrentRoute(ctx: RequestContext) {
   const body = requireBodyRecord(ctx.body);
   const reader = ObjectReader.body(body);
   reader.rejectUnknown(['locale', 'completes_goal', 'profiling'], { profiles: 'is profiling.profiles in 2025-12-18', filling_goal: 'is completes_goal here' });
-  const locale = reader.string('locale', { required: true, maxLength: 10 });
-  if (typeof locale === 'string' && !canonicalLocale(locale)) reader.fail('locale', 'must be a locale such as en_US, en_us or eng_us');
-  const completesGoal = reader.integer('completes_goal', { required: true, min: 1, max: FEASIBILITY_FILLING_GOAL_CAP });
+  const { locale, completesGoal } = readCompletesGoalContext(reader);
   reader.object('profiling', { required: true });
   reader.finish('The profile validation request is invalid.');
   try {
@@ -189,12 +202,8 @@ function generateBlendedCurrentRoute(ctx: RequestContext) {
     name: 'the blended profile is named after its sources',
     quotas_enabled: 'follows the sources: quotas when any of them has quotas',
   });
-  const locale = reader.string('locale', { required: true, maxLength: 10 });
-  if (typeof locale === 'string' && !canonicalLocale(locale)) reader.fail('locale', 'must be a locale such as en_US, en_us or eng_us');
-  const completesGoal = reader.integer('completes_goal', { required: true, min: 1, max: FEASIBILITY_FILLING_GOAL_CAP });
-  const start = reader.string('start_at', { required: true, pattern: ISO_TIMESTAMP, patternReason: 'must be an RFC 3339 timestamp' });
-  const end = reader.string('end_at', { required: true, pattern: ISO_TIMESTAMP, patternReason: 'must be an RFC 3339 timestamp' });
-  if (start && end && !(Date.parse(end) > Date.parse(start))) reader.fail('end_at', 'must be a date after start_at');
+  const { locale, completesGoal } = readCompletesGoalContext(reader);
+  readFieldingWindow(reader);
   reader.boolean('collects_pii', { required: true });
   const profiling = reader.object('profiling', { required: true });
   const sources = profiling?.array('profiles', { required: true, minItems: 2, maxItems: 3 });
@@ -280,13 +289,9 @@ function draftDistributionRoute(ctx: RequestContext) {
     profiling: 'one profile a request, under profile (with profile_adjustment_type beside it)',
     profile_template_ids: 'a template is not distributed here: send its profiles one at a time',
   });
-  const locale = reader.string('locale', { required: true, maxLength: 10 });
-  if (typeof locale === 'string' && !canonicalLocale(locale)) reader.fail('locale', 'must be a locale such as en_US, en_us or eng_us');
-  const completesGoal = reader.integer('completes_goal', { required: true, min: 1, max: FEASIBILITY_FILLING_GOAL_CAP });
+  const { locale, completesGoal } = readCompletesGoalContext(reader);
   const adjustment = reader.oneOf('profile_adjustment_type', ['percentage', 'nominal'], { required: true });
-  const start = reader.string('start_at', { required: true, pattern: ISO_TIMESTAMP, patternReason: 'must be an RFC 3339 timestamp' });
-  const end = reader.string('end_at', { required: true, pattern: ISO_TIMESTAMP, patternReason: 'must be an RFC 3339 timestamp' });
-  if (start && end && !(Date.parse(end) > Date.parse(start))) reader.fail('end_at', 'must be a date after start_at');
+  readFieldingWindow(reader);
   reader.boolean('collects_pii');
   reader.object('profile', { required: true });
   reader.finish('The distribution request is invalid.');
