@@ -1,16 +1,15 @@
-// Sends one activity's call: the ctx's version (and the version's endpoint names), traceparent, cancellation.
+// Sends one activity's call: the ctx's version, traceparent, cancellation.
 import { activityCancellationSignal } from './activity-context';
 import type { ApiRequest, ApiResponse, DemandApiClient } from './http/demand-api-client';
 import { unexpectedResponseFailure } from './http/errors';
 import type { ActivityCtx, ApiObject } from './types';
-import { fromWireBody, pathForVersion } from './version-adapter';
+import { fromWireBody } from './version-adapter';
 
 export type ActivityApiRequest = Omit<ApiRequest, 'apiVersion' | 'traceparent' | 'signal'>;
 
 export function callApi<T = unknown>(api: DemandApiClient, ctx: ActivityCtx, req: ActivityApiRequest): Promise<ApiResponse<T>> {
   return api.request<T>({
     ...req,
-    path: pathForVersion(req.path, ctx.apiVersion),
     apiVersion: ctx.apiVersion,
     traceparent: ctx.traceparent,
     signal: activityCancellationSignal(),

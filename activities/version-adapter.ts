@@ -34,14 +34,6 @@ const QUOTA_RENAMES: readonly Pair[] = [
   ['completes_goal_percentage', 'quota_percentage'],
 ];
 
-/** Endpoint renames (whole path segments). */
-const PATH_RENAMES: readonly Pair[] = [
-  ['manage-profiles', 'apply-profiles'],
-  ['create-blended-profile', 'create_interlocked_profile'],
-  ['generate-blended-profile', 'generate-interlocked-profile'],
-  ['supplier-quota-distribution', 'panel-distribution'],
-];
-
 /** Fields a 2025-12-18 resource does not have; dropped from older versions' answers. */
 const REMOVED_FIELDS = new Set(['purchase_order_number']);
 
@@ -51,15 +43,6 @@ const COMPLETES_COST = 'completes_cost';
 /** True when the version uses the pre-2025-12-18 names. */
 export function usesLegacyNames(version: ApiVersion): boolean {
   return version !== '2025-12-18';
-}
-
-/** The endpoint path for `version` (e.g. `/manage-profiles` becomes `/apply-profiles` before 2025-12-18). */
-export function pathForVersion(path: string, version: ApiVersion): string {
-  if (!usesLegacyNames(version)) return path;
-  return path
-    .split('/')
-    .map((segment) => PATH_RENAMES.find(([current]) => current === segment)?.[1] ?? segment)
-    .join('/');
 }
 
 /**

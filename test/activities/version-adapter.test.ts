@@ -1,25 +1,15 @@
 // The rename table in one place: requests to older versions use the old names, answers come back in 2025-12-18 names.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fromWireBody, pathForVersion, toWireBody } from '../../activities/version-adapter';
+import { fromWireBody, toWireBody } from '../../activities/version-adapter';
 
 const LEGACY = ['2025-02-17', '2025-05-27'] as const;
 
 describe('version adapter', () => {
-  it('leaves 2025-12-18 bodies and paths untouched', () => {
+  it('leaves 2025-12-18 bodies untouched', () => {
     const body = { client_cost_per_interview_note: 'x', pricing_model: 'rate_card', profiles: [{ object: 'blended', targets: [] }] };
     expect(toWireBody(body, '2025-12-18')).toBe(body);
     expect(fromWireBody(body, '2025-12-18')).toBe(body);
-    expect(pathForVersion('/v1/x/profiles/manage-profiles', '2025-12-18')).toBe('/v1/x/profiles/manage-profiles');
-  });
-
-  it.each(LEGACY)('renames endpoint segments for %s', (version) => {
-    expect(pathForVersion('/v1/demand/accounts/1/projects/2/target-groups/3/profiles/manage-profiles', version)).toBe(
-      '/v1/demand/accounts/1/projects/2/target-groups/3/profiles/apply-profiles',
-    );
-    expect(pathForVersion('/v1/demand/accounts/1/projects/2/target-groups/3/profiles/create-blended-profile', version)).toMatch(/create_interlocked_profile$/);
-    expect(pathForVersion('/v1/demand/accounts/1/drafts/generate-blended-profile', version)).toMatch(/generate-interlocked-profile$/);
-    expect(pathForVersion('/v1/demand/accounts/1/supplier-quota-distribution/draft', version)).toBe('/v1/demand/accounts/1/panel-distribution/draft');
   });
 
   it.each(LEGACY)('translates a target group request to the %s names', (version) => {
