@@ -75,5 +75,9 @@ describe('observeStudy', () => {
     const inFlight = reads.map((r) => reads.filter((o) => o.start <= r.start && o.end > r.start).length);
     expect(Math.max(...inFlight)).toBeGreaterThan(1);
     expect(Math.max(...inFlight)).toBeLessThanOrEqual(8);
+
+    // Exclusion-group membership comes from each declared group's member list: no read per target group.
+    const perTargetGroupGroupReads = h.sandbox.requests().slice(from).filter((r) => /\/target-groups\/[^/]+\/exclusion-groups/.test(r.path));
+    expect(perTargetGroupGroupReads).toEqual([]);
   });
 });
