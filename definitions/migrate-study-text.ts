@@ -3,6 +3,7 @@ import { pathKey } from './doc-path';
 import { CURRENT_API_VERSION } from '../shared/api-version';
 import { findLegacyNames, keyScalar, OPEN_ENDED_VALUES, type LegacyName } from './legacy-names';
 import { keyText } from './source-map';
+import { normalizeLineBreaks } from './yaml-source';
 
 /** One rewritten name: the 1-based line (in the input text) of the old key or value, and the old and new names. */
 export interface MigrationChange {
@@ -264,9 +265,21 @@ function migrateOnce(text: string, openEnded: Set<string>): { text: string; chan
  * they were. `index: {…}` becomes a one-item `conditions` list; `interlocked_profiles` entries get
  * `object: blended` and join `profiles`; a `quota_nominal` equal to `completes_goal` is dropped.
  * A name whose new name already exists beside it with another value is left for the user (the
- * loader keeps reporting it). Text with YAML errors is returned unchanged.
+ * loader keeps reporting it). Text with YAML errors is returned unchanged. A file whose lines end in a lone
+ * carriage return keeps them; in a file that mixes them with `\n`, they become `\n`.
  */
 export function migrateStudyText(text: string): { text: string; changes: MigrationChange[] } {
+  // Lines that end in a lone carriage return (YAML 1.2 allows it; the yaml package and the edits here know `\n`):
+  // migrated as line feeds, which keeps every offset, and given back as the file had them when it had no `\n` at all.
+  if (/\r(?!\n)/.test(text)) {
+    const migrated = migrateLineFeedText(normalizeLineBreaks(text));
+    if (migrated.changes.length === 0) return { text, changes: [] };
+    return { text: text.includes('\n') ? migrated.text : migrated.text.replace(/\n/g, '\r'), changes: migrated.changes };
+  }
+  return migrateLineFeedText(text);
+}
+
+function migrateLineFeedText(text: string): { text: string; changes: MigrationChange[] } {
   const original = new LineCounter();
   const originalDoc = parseClean(text, original);
   if (!originalDoc) return { text, changes: [] };

@@ -28,12 +28,15 @@ export function utf8ErrorOffset(bytes: Uint8Array): number {
   return -1;
 }
 
-/** 1-based line and column (in UTF-16 code units, as editors count) of a byte offset; the bytes before it must be UTF-8. */
+/**
+ * 1-based line and column (in UTF-16 code units, as editors count) of a byte offset; the bytes before it must be
+ * UTF-8. Lines end as YAML 1.2 ends them: `\n`, `\r\n` or a lone `\r`.
+ */
 export function positionOfByte(bytes: Uint8Array, offset: number): { line: number; column: number } {
   let line = 1;
   let lineStart = 0;
   for (let i = 0; i < offset; i++) {
-    if (bytes[i] === 0x0a) {
+    if (bytes[i] === 0x0a || (bytes[i] === 0x0d && bytes[i + 1] !== 0x0a)) {
       line++;
       lineStart = i + 1;
     }

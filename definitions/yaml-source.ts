@@ -1,4 +1,4 @@
-import { Alias, isAlias, isCollection, isPair, Lexer, LineCounter, parseDocument, Parser, visit, type Document, type Node } from 'yaml';
+import { Alias, isAlias, isCollection, isMap, isPair, isScalar, isSeq, Lexer, LineCounter, parseDocument, Parser, visit, type Document, type Node, type YAMLError } from 'yaml';
 import { makeDiagnostic, START_OF_FILE, type Diagnostic } from './diagnostic';
 import { isPlainObject } from './doc-path';
 import { SourceMap } from './source-map';
@@ -226,8 +226,77 @@ function toData(doc: Document, map: SourceMap, file: string): { data?: unknown; 
   }
 }
 
+/**
+ * The text with every lone carriage return made a line feed. YAML 1.2 ends lines with `\n`, `\r\n` or a lone
+ * `\r` (old Mac files); the yaml package knows only the first two. One character for one, so every offset, line
+ * and column stays what it was in the file.
+ */
+export function normalizeLineBreaks(text: string): string {
+  return text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
+}
+
+/**
+ * A quoted value that is never closed runs on, across lines, to wherever the yaml package gives up, and that
+ * is where it reports it; the diagnostic belongs where the quote opens. The quoted scalar that ends where
+ * the error stands, or undefined.
+ */
+function unclosedQuote(doc: Document, err: YAMLError): { start: number; quote: string } | undefined {
+  if (err.code !== 'MISSING_CHAR' || !/^Missing closing .quote/.test(err.message)) return undefined;
+  let found: { start: number; quote: string } | undefined;
+  visit(doc, {
+    Scalar(_key, node) {
+      if ((node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE') && node.range?.[1] === err.pos[0]) {
+        found = { start: node.range[0], quote: node.type === 'QUOTE_DOUBLE' ? '"' : "'" };
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
+}
+
+const isMergeKey = (key: unknown) => isScalar(key) && typeof key.value === 'symbol' && key.value.description === '<<';
+
+function nodeKind(node: unknown): string {
+  if (isSeq(node)) return 'a list';
+  if (isScalar(node)) return node.value === null ? 'an empty value' : 'a single value';
+  return 'nothing';
+}
+
+/**
+ * A `<<` merge key whose value is not a mapping, an alias of one, or a list of those (the yaml package throws
+ * while it builds the data, without saying where): at the `<<`. An empty list merges nothing, as yaml has it.
+ */
+function badMerge(doc: Document, targets: Map<Alias, Node | undefined>, map: SourceMap, file: string): Diagnostic | undefined {
+  let found: Diagnostic | undefined;
+  const resolved = (node: unknown) => (isAlias(node) ? targets.get(node) : node);
+  visit(doc, {
+    Pair(_key, pair) {
+      if (!isMergeKey(pair.key)) return undefined;
+      const value = pair.value;
+      const given = isAlias(value) ? `*${value.source} names` : 'it is given';
+      const list = resolved(value);
+      let what: string | undefined;
+      if (isSeq(list)) {
+        const i = list.items.findIndex((item) => !isMap(resolved(item)));
+        const item = list.items[i];
+        if (i !== -1) what = `${given} a list whose item ${i + 1} ${isAlias(item) ? `(*${item.source}) is` : 'is'} ${nodeKind(resolved(item))}`;
+      } else if (!isMap(list)) {
+        what = `${given} ${nodeKind(list)}`;
+      }
+      if (what === undefined) return undefined;
+      const key = pair.key as Node;
+      const range = key.range ? map.rangeOfOffsets(key.range[0], key.range[1]) : START_OF_FILE;
+      found = makeDiagnostic('SF1002', file, range, [], `\`<<\` merges mappings into this one, but ${what}, not a mapping`, 'merge an alias of a mapping, such as `<<: *defaults` where `defaults: &defaults` holds fields, or a list of such aliases');
+      return visit.BREAK;
+    },
+  });
+  return found;
+}
+
 /** Parses YAML text; every syntax problem becomes a located diagnostic instead of an exception. */
-export function parseYamlText(text: string, file: string): { parsed?: ParsedYaml; diagnostics: Diagnostic[] } {
+export function parseYamlText(source: string, file: string): { parsed?: ParsedYaml; diagnostics: Diagnostic[] } {
+  const text = normalizeLineBreaks(source);
   const lineCounter = new LineCounter();
   const diagnostics: Diagnostic[] = [];
   const at = tooDeepAt(text);
@@ -250,6 +319,16 @@ export function parseYamlText(text: string, file: string): { parsed?: ParsedYaml
   if (control) diagnostics.push(control);
   for (const err of doc.errors) {
     const code = err.code === 'DUPLICATE_KEY' ? 'SF1003' : err.code === 'MULTIPLE_DOCS' ? 'SF1005' : 'SF1002';
+    const open = unclosedQuote(doc, err);
+    if (open) {
+      const range = map.rangeOfOffsets(open.start, open.start + 1);
+      const gaveUp = lineCounter.linePos(err.pos[0]).line;
+      const ranOn = gaveUp > range.line ? ` (the value runs on to line ${gaveUp})` : '';
+      diagnostics.push(
+        makeDiagnostic(code, file, range, [], `YAML syntax error: the ${open.quote} quote that opens here is never closed${ranOn}`, `end the value with ${open.quote}, or remove the opening ${open.quote}`),
+      );
+      continue;
+    }
     const message = MESSAGES[err.code] ?? `YAML syntax error: ${err.message.split('\n')[0]}`;
     diagnostics.push(makeDiagnostic(code, file, map.rangeOfOffsets(err.pos[0], err.pos[1]), [], message));
   }
@@ -260,7 +339,7 @@ export function parseYamlText(text: string, file: string): { parsed?: ParsedYaml
   }
   if (diagnostics.some((d) => d.severity === 'error')) return { diagnostics };
   const targets = aliasTargets(doc);
-  const expansion = unresolvedAlias(targets, map, file) ?? checkAliases(doc, targets, map, file);
+  const expansion = unresolvedAlias(targets, map, file) ?? badMerge(doc, targets, map, file) ?? checkAliases(doc, targets, map, file);
   if (expansion) return { diagnostics: [...diagnostics, expansion] };
   const escaped = escapedControlCharacter(doc, map, file);
   if (escaped) return { diagnostics: [...diagnostics, escaped] };
