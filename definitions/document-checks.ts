@@ -1,10 +1,11 @@
 // The checks every studyflow YAML file goes through before its own rules: syntax, old names,
 // written credentials, ${ENV} references and the JSON Schema structure.
 import type { Diagnostic } from './diagnostic';
-import { isWithin, pathKey, type DocPath } from './doc-path';
+import { formatPath, isWithin, pathKey, valueAt, type DocPath } from './doc-path';
 import { findWrittenCredentials } from './credentials';
 import { resolveEnvReferences } from './env-references';
 import { findLegacyNames, legacyMessage, MIGRATE_HINT, MIGRATE_REMOVE_HINT, moneyHint, OPEN_ENDED_VALUES } from './legacy-names';
+import { findNonFiniteNumbers, isNonFiniteNumber } from './non-finite-numbers';
 import { FileReporter } from './reporter';
 import { checkStructure, type SchemaKind, type StructureIssue } from './structure-check';
 import { parseYamlText, type ParsedYaml } from './yaml-source';
@@ -49,6 +50,13 @@ export function checkDocument(
     suppressAny.add(pathKey(name.path));
   }
 
+  for (const number of findNonFiniteNumbers(parsed.doc, text)) {
+    r.report('SF2006', number.path, `\`${formatPath(number.path)}\` is not a finite number: ${number.message}`, {
+      hint: 'no field takes infinity or NaN, and JSON cannot carry them to the API: write a finite number, or quote the value if it is text',
+    });
+    suppressAny.add(pathKey(number.path));
+  }
+
   for (const at of findWrittenCredentials(parsed.data)) {
     r.report('SF7001', at, `\`${String(at[at.length - 1])}\` looks like a credential; credentials never go in a study file`, {
       hint: 'write a reference such as ${STUDYFLOW_CLIENT_SECRET}: it is read from the environment at load and never printed',
@@ -68,8 +76,11 @@ export function checkDocument(
     suppressAny.add(pathKey(problem.path));
   }
 
+  // A non-finite number reached through an alias is reported where it is written, not again at each use.
   const keep = (issue: StructureIssue) =>
-    !suppressAny.has(pathKey(issue.path)) && !(issue.keyword === 'required' && suppressRequired.has(pathKey(issue.path)));
+    !suppressAny.has(pathKey(issue.path)) &&
+    !(issue.keyword === 'required' && suppressRequired.has(pathKey(issue.path))) &&
+    !isNonFiniteNumber(valueAt(resolved.data, issue.path));
   for (const issue of checkStructure(kind, resolved.data, resolved.fromEnv).filter(keep)) {
     r.report(issue.code, issue.path, issue.message, { hint: issue.hint, at: issue.at, target: issue.target });
   }

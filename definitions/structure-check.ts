@@ -5,6 +5,7 @@ import Ajv, { type ErrorObject, type Options, type ValidateFunction } from 'ajv'
 import type { DiagnosticCode } from './diagnostic-codes';
 import { closestMatch, didYouMeanHint } from './did-you-mean';
 import { formatPath, isPlainObject, pathKey, valueAt, type DocPath } from './doc-path';
+import { isNonFiniteNumber } from './non-finite-numbers';
 import { PRECOMPILED_VALIDATORS } from './precompiled-validators';
 import AJV_OPTIONS from './structure-ajv-options.json';
 import STUDY_SCHEMA from '../schema/study.schema.json';
@@ -183,6 +184,8 @@ export function checkStructure(kind: SchemaKind, data: unknown, fromEnv: Map<str
   const show = (docPath: DocPath, value: unknown) => {
     const names = fromEnv.get(pathKey(docPath));
     if (names) return `the value of ${names.map((n) => `\${${n}}`).join(', ')}`;
+    // JSON.stringify would print null (document-checks reports these values before the schema does).
+    if (isNonFiniteNumber(value)) return Number.isNaN(value) ? '.nan' : value > 0 ? '.inf' : '-.inf';
     const text = JSON.stringify(value) ?? String(value);
     return text.length > 60 ? `${text.slice(0, 57)}…` : text;
   };

@@ -116,3 +116,25 @@ describe('YAML errors where they are written', () => {
     expect(ok.diagnostics.map((d) => d.code)).toEqual(['SF2002', 'SF2002', 'SF2002']);
   });
 });
+
+describe('numbers that are not finite', () => {
+  it('says what .inf, .nan and 1e400 are instead of "got null"', async () => {
+    const text = STUDY.replace('expected_incidence_rate: 0.5', 'expected_incidence_rate: .inf')
+      .replace('expected_length_of_interview_minutes: 10', 'expected_length_of_interview_minutes: .nan')
+      .replace('filling_goal: 100', 'filling_goal: 1e400')
+      .replace('account: "1001"', 'account: -.inf');
+    const { diagnostics } = await load(text);
+    expect(diagnostics.map((d) => [d.code, `${d.line}:${d.column}`, d.message])).toEqual([
+      ['SF2006', positionOf(text, '-.inf'), '`account` is not a finite number: -.inf is minus infinity'],
+      ['SF2006', positionOf(text, '.inf\n    expected_length'), '`target_groups.us.expected_incidence_rate` is not a finite number: .inf is infinity'],
+      ['SF2006', positionOf(text, '.nan'), '`target_groups.us.expected_length_of_interview_minutes` is not a finite number: .nan is not a number'],
+      ['SF2006', positionOf(text, '1e400'), '`target_groups.us.filling_goal` is not a finite number: 1e400 is too large to be held as a number (it reads as infinity)'],
+    ]);
+    expect(diagnostics.map((d) => d.message).join('\n')).not.toMatch(/null|9007199254740991/);
+  });
+
+  it('keeps a large but finite number an ordinary range error', async () => {
+    const { diagnostics } = await load(STUDY.replace('filling_goal: 100', 'filling_goal: 1e300'));
+    expect(diagnostics.map((d) => [d.code, d.message])).toEqual([['SF2006', '`target_groups.us.filling_goal` must be <= 100000; got 1e+300']]);
+  });
+});
