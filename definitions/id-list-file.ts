@@ -101,10 +101,14 @@ function textOf(bytes: Buffer): { text: string } | { column: number; message: st
   return { text };
 }
 
-/** Splits a byte stream into lines at `\n` (a `\r` before it is part of the line end), refusing lines longer than `maxBytes`. */
+/**
+ * Splits a byte stream into lines at `\n` (a `\r` before it is part of the line end), refusing lines longer than
+ * `maxBytes`. A file that holds nothing but a BOM has no lines: it is empty, as an editor shows it.
+ */
 async function* splitLines(source: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Buffer | { tooLong: true }> {
   let parts: Buffer[] = [];
   let size = 0;
+  let yielded = false;
   for await (const data of source) {
     const chunk = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
     let start = 0;
@@ -123,10 +127,14 @@ async function* splitLines(source: AsyncIterable<Uint8Array>, maxBytes: number):
       parts = [];
       size = 0;
       start = newline + 1;
+      yielded = true;
       yield line;
     }
   }
-  if (size > 0) yield parts.length === 1 ? parts[0] : Buffer.concat(parts, size);
+  if (size === 0) return;
+  const last = parts.length === 1 ? parts[0] : Buffer.concat(parts, size);
+  if (!yielded && last.equals(BOM)) return;
+  yield last;
 }
 
 async function scan(source: AsyncIterable<Uint8Array>, kind: IdListKind, displayFile: string): Promise<ScanResult> {

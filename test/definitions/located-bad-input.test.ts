@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadStudyFile, loadStudyText, migrateStudyText, type Diagnostic } from '../../definitions';
+import { checkIdListSource, loadStudyFile, loadStudyText, migrateStudyText, type Diagnostic } from '../../definitions';
 import { MINIMAL_TARGET_GROUP_FIELDS as GROUP } from '../helpers/study-yaml';
 
 let dir: string;
@@ -136,5 +136,38 @@ describe('numbers that are not finite', () => {
   it('keeps a large but finite number an ordinary range error', async () => {
     const { diagnostics } = await load(STUDY.replace('filling_goal: 100', 'filling_goal: 1e300'));
     expect(diagnostics.map((d) => [d.code, d.message])).toEqual([['SF2006', '`target_groups.us.filling_goal` must be <= 100000; got 1e+300']]);
+  });
+});
+
+describe('codes as docs/study-format.md gives them', () => {
+  it('zip_code is SF3002, an old value (with ratecard), and its zip_codes field SF3001', async () => {
+    const text = `${STUDY}    profiles:\n      - object: regular\n        name: zip\n        targets:\n          - conditions:\n              - object: zip_code\n                question_id: 45\n                zip_codes: ["10001"]\n`;
+    const { diagnostics } = await load(text);
+    expect(diagnostics.map((d) => [d.code, `${d.line}:${d.column}`])).toEqual([
+      ['SF3002', positionOf(text, 'zip_code\n')],
+      ['SF3001', positionOf(text, 'zip_codes')],
+    ]);
+    expect(diagnostics[0].hint).toContain('studyflow migrate');
+  });
+
+  async function* once(bytes: Buffer) {
+    yield bytes;
+  }
+  const ids = (content: number[] | string) => checkIdListSource(once(typeof content === 'string' ? Buffer.from(content) : Buffer.from(content)), 'respondent_ids', 'ids.txt');
+
+  it('an ID list that holds nothing but a BOM is empty (SF6007), as is a file with no bytes', async () => {
+    for (const content of [[0xef, 0xbb, 0xbf], []]) {
+      const { diagnostics, count } = await ids(content);
+      expect(count).toBe(0);
+      expect(diagnostics.map((d) => [d.code, d.line, d.message])).toEqual([['SF6007', 1, 'the ID list holds no IDs']]);
+    }
+  });
+
+  it('a BOM before a blank line, or before IDs, is still read as before', async () => {
+    const blank = await ids([0xef, 0xbb, 0xbf, 0x0a]);
+    expect(blank.diagnostics.map((d) => [d.code, d.line])).toEqual([['SF6004', 1]]);
+    const listed = await ids('\uFEFF0f1ce179-a917-49ff-9d50-b05fc91f7bd4\n');
+    expect(listed.diagnostics).toEqual([]);
+    expect(listed.count).toBe(1);
   });
 });
