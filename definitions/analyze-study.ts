@@ -6,11 +6,12 @@ import type { CheckedDocument } from './document-checks';
 import { isPlainObject, type DocPath } from './doc-path';
 import type { IdListKind } from './id-list-file';
 import { checkActivityExclusions } from './rules/activity-rules';
+import { checkAllocations } from './rules/allocation-rules';
 import { checkProfileDefinition, checkProfilesOfTargetGroup, type ProfileInUse } from './rules/profile-rules';
 import { checkTargetGroup } from './rules/target-group-rules';
 import { checkWebhooks } from './rules/webhook-rules';
 import { readTemplates, type SharedDefinitions } from './shared-definitions';
-import { CURRENT_API_VERSION, MergedTargetGroupSchema, WebhookSchema, type MergedTargetGroup, type Profile, type Webhook } from './study-schema';
+import { AllocationsSchema, CURRENT_API_VERSION, MergedTargetGroupSchema, WebhookSchema, type MergedTargetGroup, type Profile, type Webhook } from './study-schema';
 
 /** An ID list file named by a target group, as written in the study. */
 export interface ListReference {
@@ -84,6 +85,10 @@ export function analyzeStudy(doc: CheckedDocument, shared: SharedDefinitions): S
   const defaults = isPlainObject(data.defaults) ? data.defaults : {};
   const defaultsOk = !doc.hasErrorWithin(['defaults']) && !doc.hasErrorWithin(['project_manager_id']);
   const studyLevel = studyLevelSettings(data);
+  if (defaultsOk && isPlainObject(defaults.allocations)) {
+    const allocations = AllocationsSchema.safeParse(defaults.allocations);
+    if (allocations.success) checkAllocations(allocations.data, ['defaults', 'allocations'], r);
+  }
   const managerCheckable = ['project_manager_id', 'project', 'defaults', 'target_groups'].every((at) => !doc.hasErrorWithin([at])) && keys.length > 0;
   if (managerCheckable && projectManagerOf(data) === undefined) {
     r.report('SF4015', ['project'], 'the project has no project manager', {
@@ -156,6 +161,8 @@ export function analyzeStudy(doc: CheckedDocument, shared: SharedDefinitions): S
       return [...self, ...fieldPath];
     };
     checkTargetGroup({ key, tg, origin, r });
+    // Allocations from `defaults` were checked once, above.
+    if (tg.allocations && Object.hasOwn(raw, 'allocations')) checkAllocations(tg.allocations, [...self, 'allocations'], r);
 
     const inUse: ProfileInUse[] = [];
     const templateProfiles: Profile[] = [];

@@ -55,6 +55,7 @@ export const DIAGNOSTIC_CODES = {
   SF4014: { severity: 'warning', title: 'filling_goal above the target-group cap of 10,000' },
   SF4015: { severity: 'error', title: 'project without a project manager' },
   SF4016: { severity: 'error', title: 'fielding window ends before it starts' },
+  SF4017: { severity: 'error', title: 'allocation minimum above its maximum' },
 
   SF4101: { severity: 'error', title: 'duplicate selection condition' },
   SF4102: { severity: 'error', title: 'duplicate range condition' },
@@ -73,6 +74,7 @@ export const DIAGNOSTIC_CODES = {
   SF4116: { severity: 'error', title: 'more than one profile template in the API' },
   SF4117: { severity: 'error', title: 'regular profile with more than one question' },
   SF4118: { severity: 'error', title: 'open-ended values disagree with allow_all_values' },
+  SF4119: { severity: 'error', title: 'blended_type on a regular profile' },
 
   SF4201: { severity: 'error', title: 'activity duration out of range' },
   SF4202: { severity: 'error', title: 'activity item needs exactly one reference' },

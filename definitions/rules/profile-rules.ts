@@ -21,6 +21,12 @@ const PERCENT_TOLERANCE = 1e-6;
 
 /** Rules that hold for a profile wherever it is declared (a target group or a template). */
 export function checkProfileDefinition(profile: Profile, at: DocPath, r: FileReporter): void {
+  if (profile.object === 'regular' && profile.blended_type !== undefined) {
+    r.report('SF4119', [...at, 'blended_type'], `\`blended_type\` belongs to a blended profile only; profile "${profile.name}" is regular`, {
+      target: 'key',
+      hint: 'remove blended_type, or write `object: blended` if its targets combine conditions on several questions',
+    });
+  }
   const seenInProfile = new Map<string, DocPath>();
   const seenTargets = new Map<string, number>();
   const seenValues = new Map<number, Set<string>>();

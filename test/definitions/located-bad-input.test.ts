@@ -171,3 +171,40 @@ describe('codes as docs/study-format.md gives them', () => {
     expect(listed.count).toBe(1);
   });
 });
+
+describe('rules the API holds, checked before any call', () => {
+  it('refuses an open exchange minimum above its maximum at the minimum, with both values', async () => {
+    const text = `${STUDY}    allocations:\n      open_exchange_allocations: { exchange_min_percentage: 80, exchange_max_percentage: 20 }\n`;
+    const { study, diagnostics } = await load(text);
+    expect(study).toBeUndefined();
+    expect(located(diagnostics)).toEqual([`SF4017 ${positionOf(text, '80')}`]);
+    expect(diagnostics[0].message).toBe('exchange_min_percentage 80 is above exchange_max_percentage 20');
+  });
+
+  it('accepts a minimum equal to its maximum, and a minimum against the default maximum of 100', async () => {
+    const text = `${STUDY}    allocations:\n      open_exchange_allocations:\n        exchange_min_percentage: 100\n        groups:\n          - { group_name: g, min_percentage: 30, max_percentage: 30, suppliers: ["1"] }\n`;
+    const { study, diagnostics } = await load(text);
+    expect(diagnostics).toEqual([]);
+    expect(study?.study.target_groups.us.allocations.open_exchange_allocations).toMatchObject({ exchange_min_percentage: 100, exchange_max_percentage: 100 });
+  });
+
+  it('refuses a group minimum above its maximum at the group, naming it; from defaults once, where it is written', async () => {
+    const text = `${HEAD}defaults:\n  allocations:\n    open_exchange_allocations:\n      groups:\n        - { group_name: panel a, min_percentage: 60, max_percentage: 10, suppliers: ["1"] }\ntarget_groups:\n  us:\n${GROUP}  de:\n${GROUP.replace('en_US', 'de_DE')}`;
+    const { diagnostics } = await load(text);
+    expect(located(diagnostics)).toEqual([`SF4017 ${positionOf(text, '60')}`]);
+    expect(diagnostics[0].path).toEqual(['defaults', 'allocations', 'open_exchange_allocations', 'groups', 0, 'min_percentage']);
+    expect(diagnostics[0].message).toBe('group "panel a": min_percentage 60 is above max_percentage 10');
+  });
+
+  it('refuses blended_type on a regular profile at the key, and keeps it on a blended one', async () => {
+    const profile = (object: string) =>
+      `    profiles:\n      - object: ${object}\n        blended_type: control\n        name: gender\n        targets:\n          - conditions: [{ object: selection, question_id: 43, option: "1" }]\n`;
+    const text = `${STUDY}${profile('regular')}`;
+    const { diagnostics } = await load(text);
+    expect(located(diagnostics)).toEqual([`SF4119 ${positionOf(text, 'blended_type')}`]);
+    expect(diagnostics[0].message).toBe('`blended_type` belongs to a blended profile only; profile "gender" is regular');
+    const blended = await load(`${STUDY}${profile('blended')}`);
+    expect(blended.diagnostics).toEqual([]);
+    expect(blended.study?.study.target_groups.us.profiles[0]).toMatchObject({ object: 'blended', blended_type: 'control' });
+  });
+});
