@@ -41,6 +41,16 @@ beforeAll(() => {
   put('outside.yaml', withList('outside-list', '../../../../../../etc/hostname'));
   // 5. 20,000 levels of nesting
   put('deep.yaml', `${HEAD('deep-nesting')}x: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n`);
+  // 6. issue 26: lone CR line ends (valid), an unclosed quote, a merge of a single value, numbers that are not
+  // finite, an allocation minimum above its maximum, blended_type on a regular profile, a BOM-only ID list
+  put('old-mac.yaml', `${HEAD('old-mac-line-ends')}target_groups:\n  us:\n${GROUP}`.replace(/\n/g, '\r'));
+  put('quote.yaml', `${HEAD('unclosed-quote').replace('name: unclosed-quote', 'name: "unclosed quote')}target_groups:\n  us:\n${GROUP}`);
+  put('merge.yaml', `${HEAD('merge-scalar')}greeting: &greeting hello\ntarget_groups:\n  us:\n    <<: *greeting\n${GROUP}`);
+  put('infinite.yaml', `${HEAD('infinite-goal')}target_groups:\n  us:\n${GROUP.replace('filling_goal: 100', 'filling_goal: 1e400')}`);
+  put('allocation.yaml', `${HEAD('allocation-min-max')}target_groups:\n  us:\n${GROUP}    allocations:\n      open_exchange_allocations: { exchange_min_percentage: 80, exchange_max_percentage: 20 }\n`);
+  put('blended.yaml', `${HEAD('blended-regular')}target_groups:\n  us:\n${GROUP}    profiles:\n      - { object: regular, blended_type: interlock, name: gender, targets: [{ conditions: [{ object: selection, question_id: 43, option: "1" }] }] }\n`);
+  put('bom.txt', Buffer.from([0xef, 0xbb, 0xbf]));
+  put('bom.yaml', withList('bom-list', 'bom.txt'));
 });
 afterAll(() => tmp?.remove());
 
@@ -66,8 +76,15 @@ describe('studyflow validate on odd files', () => {
     expect(shown('binary.bin')).toEqual(['binary.bin:2:3: error SF6010 line 2 is not text: it holds the control character U+0000 (NUL); reading stopped there']);
     expect(shown('outside.yaml')).toEqual([`outside.yaml:17:31: error SF6011 ID list ../../../../../../etc/hostname is outside the study repository ${studies}; it is not read`]);
     expect(shown('deep.yaml')).toEqual(['deep.yaml:7:67: error SF1008 this mapping or list is nested 65 levels deep; at most 64 are allowed']);
-    expect(stdout + stderr).not.toMatch(/\n\s+at |RangeError|Maximum call stack|Excessive alias|Invalid string length/);
-    expect(stderr).toMatch(/1 valid study: \d+ error\(s\)/);
+    expect(shown('old-mac.yaml')).toEqual([]);
+    expect(shown('quote.yaml')).toEqual(['quote.yaml:6:9: error SF1002 YAML syntax error: the " quote that opens here is never closed']);
+    expect(shown('merge.yaml')).toEqual(['merge.yaml:10:5: error SF1002 `<<` merges mappings into this one, but *greeting names a single value, not a mapping']);
+    expect(shown('infinite.yaml')).toEqual(['infinite.yaml:13:19: error SF2006 `target_groups.us.filling_goal` is not a finite number: 1e400 is too large to be held as a number (it reads as infinity)']);
+    expect(shown('allocation.yaml')).toEqual(['allocation.yaml:17:61: error SF4017 exchange_min_percentage 80 is above exchange_max_percentage 20']);
+    expect(shown('blended.yaml')).toEqual(['blended.yaml:17:28: error SF4119 `blended_type` belongs to a blended profile only; profile "gender" is regular']);
+    expect(shown('bom.txt')).toEqual(['bom.txt:1:1: error SF6007 the ID list holds no IDs']);
+    expect(stdout + stderr).not.toMatch(/\n\s+at |RangeError|Maximum call stack|Excessive alias|Invalid string length|Merge sources|got null/);
+    expect(stderr).toMatch(/2 valid studies: \d+ error\(s\)/);
   });
 
   it('gives the same codes in GitHub annotations and JSON', async () => {
