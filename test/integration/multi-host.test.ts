@@ -258,7 +258,7 @@ target_groups:
       const result = await runCli(hosts[name], [role, '--check', '--json'], 60_000);
       expect(result.code, result.out).toBe(0);
       const report = JSON.parse(result.out.slice(result.out.indexOf('{'), result.out.lastIndexOf('}') + 1)) as { ok: boolean; checks: { name: string; ok: boolean }[] };
-      expect(report.checks.map((c) => [c.name, c.ok])).toEqual([['temporal', true], ['payload key', true], ['blob store', true], ['webhook secrets', true]]);
+      expect(report.checks.map((c) => [c.name, c.ok])).toEqual([['temporal', true], ['search attributes', true], ['payload key', true], ['blob store', true], ['webhook secrets', true]]);
     }
     // A wrong storage credential is named, and exits 1.
     const badEnv = envOf(hosts['receiver-b'], { ...shared, AWS_SECRET_ACCESS_KEY: 'wrong-secret-for-the-check' });
