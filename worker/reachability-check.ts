@@ -1,5 +1,6 @@
 // What a worker or webhook receiver process needs to reach, checked from where it runs: Temporal
-// (connection, namespace, visibility), the blob store (read and write), the payload key, and the
+// (connection, namespace), the namespace's search attributes (each one named when missing) and, for a
+// receiver, a visibility query by them; the blob store (read and write), the payload key, and the
 // webhook secrets. Each check gives ok or a named problem; nothing here prints or holds a secret.
 // (`studyflow doctor` checks the Demand API credentials; these checks are about the deployment.)
 import os from 'node:os';
@@ -8,9 +9,11 @@ import type { BlobStore } from '../activities/blob-store';
 import { loadCodecKeys } from './codec-keys';
 import { webhookSecretsFromEnv } from './sealed-webhook-secrets';
 import { connectClient, temporalSettings, withDevCodecKey, workflowTaskQueue } from './temporal-connection';
+import { missingSearchAttributes, requireNamespace, SearchAttributesMissingError } from './namespace-check';
+import { SEARCH_ATTRIBUTE_TYPES } from '../workflows/search-attributes';
 
 export interface ReachabilityResult {
-  /** What was checked: `temporal`, `blob store`, `payload key`, `webhook secrets`. */
+  /** What was checked: `temporal`, `search attributes`, `blob store`, `payload key`, `webhook secrets`. */
   name: string;
   ok: boolean;
   /** Where or what, when ok; the problem, when not. Never a secret. */
@@ -30,21 +33,30 @@ export async function checkReachability(role: CheckedRole, env: NodeJS.ProcessEn
     }
   };
 
-  await check('temporal', async () => {
-    const settings = temporalSettings(env);
-    const { client, connection } = await connectClient(settings, env);
-    try {
-      await connection.workflowService.getSystemInfo({});
-      await connection.workflowService.describeNamespace({ namespace: settings.namespace });
+  let temporal: Awaited<ReturnType<typeof connectClient>> | undefined;
+  const settings = temporalSettings(env);
+  try {
+    let namespaceExists = false;
+    await check('temporal', async () => {
+      temporal = await connectClient(settings, env);
+      await temporal.connection.workflowService.getSystemInfo({});
+      await requireNamespace(temporal.connection.workflowService, settings.namespace, settings.address);
+      namespaceExists = true;
+      return `${settings.address}, namespace ${settings.namespace}${role === 'worker' ? `, task queue ${workflowTaskQueue(env)}` : ''}`;
+    });
+    await check('search attributes', async () => {
+      if (!temporal || !namespaceExists) throw new Error(`not checked: namespace ${settings.namespace} is not reachable`);
+      const missing = await missingSearchAttributes(temporal.connection.workflowService, settings.namespace);
+      if (missing.length) throw new SearchAttributesMissingError(settings.namespace, missing);
       if (role === 'receiver') {
         // Receivers find target-group workflows through visibility (a search attribute query).
-        for await (const _ of client.workflow.list({ query: 'StudyflowTargetGroupId IS NOT NULL', pageSize: 1 })) break;
+        for await (const _ of temporal.client.workflow.list({ query: 'StudyflowTargetGroupId IS NOT NULL', pageSize: 1 })) break;
       }
-      return `${settings.address}, namespace ${settings.namespace}${role === 'worker' ? `, task queue ${workflowTaskQueue(env)}` : ''}`;
-    } finally {
-      await connection.close();
-    }
-  });
+      return `all ${Object.keys(SEARCH_ATTRIBUTE_TYPES).length} registered in namespace ${settings.namespace}${role === 'receiver' ? ', visibility queries by them answer' : ''}`;
+    });
+  } finally {
+    await temporal?.connection.close();
+  }
 
   await check('payload key', async () => {
     const keys = loadCodecKeys(withDevCodecKey(env));

@@ -96,23 +96,46 @@ export async function startStudyflowWorkers(options: StudyflowWorkerOptions): Pr
     workflowBundle,
     maxCachedWorkflows: 500,
   });
-  const apiWorker = await Worker.create({
-    ...common,
-    taskQueue: apiTaskQueueOf(taskQueue),
-    activities: options.activities,
-    maxTaskQueueActivitiesPerSecond: rate,
-    maxConcurrentActivityTaskExecutions: options.maxConcurrentApiActivities ?? 50,
-    shutdownGraceTime: options.shutdownGraceTime ?? '10 seconds',
+  let apiWorker: Worker;
+  try {
+    apiWorker = await Worker.create({
+      ...common,
+      taskQueue: apiTaskQueueOf(taskQueue),
+      activities: options.activities,
+      maxTaskQueueActivitiesPerSecond: rate,
+      maxConcurrentActivityTaskExecutions: options.maxConcurrentApiActivities ?? 50,
+      shutdownGraceTime: options.shutdownGraceTime ?? '10 seconds',
+    });
+  } catch (error) {
+    // The workflow worker holds the connection: run it and stop it at once, so that nothing keeps the process alive.
+    const run = workflowWorker.run();
+    workflowWorker.shutdown();
+    await run.catch(() => undefined);
+    throw error;
+  }
+  const workers = [workflowWorker, apiWorker];
+  const stopAll = () => {
+    for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
+  };
+  // When one worker fails (e.g. its namespace is deleted), the other stops too and `done` rejects with the
+  // failure once both have stopped: a process with half its workers would look alive and do half the work.
+  const done = Promise.allSettled(
+    workers.map((worker) =>
+      worker.run().catch((error: unknown) => {
+        stopAll();
+        throw error;
+      }),
+    ),
+  ).then((results) => {
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
   });
-  const done = Promise.all([workflowWorker.run(), apiWorker.run()]).then(() => undefined);
   let stopping: Promise<void> | undefined;
   return {
     done,
     shutdown() {
       stopping ??= (async () => {
-        for (const worker of [workflowWorker, apiWorker]) {
-          if (worker.getState() === 'RUNNING') worker.shutdown();
-        }
+        stopAll();
         await done;
       })();
       return stopping;

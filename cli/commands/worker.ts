@@ -10,8 +10,14 @@ import { createWorkerActivities } from '../../worker/worker-activities';
 import type { CliContext } from '../main';
 import { checkReachability } from '../../worker/reachability-check';
 import { reportReachability } from '../reachability-view';
+import { CliError } from '../output';
+import { requireStudyflowNamespace } from '../../worker/namespace-check';
 
-/** `studyflow worker`: one worker process; SIGTERM or Ctrl-C shuts it down gracefully. `--check` only checks what it needs. */
+/**
+ * `studyflow worker`: one worker process; SIGTERM or Ctrl-C shuts it down gracefully, also while it starts.
+ * It refuses to start (exit 1, a named error) in a namespace that does not exist or lacks studyflow's search
+ * attributes, rather than poll nothing. `--check` only checks what it needs.
+ */
 export async function run(
   ctx: CliContext,
   options: { webhookPort?: string; webhookHost: string; writeBundle?: string; check?: boolean; json?: boolean } = { webhookHost: '127.0.0.1' },
@@ -24,35 +30,59 @@ export async function run(
     return 0;
   }
   const settings = temporalSettings(ctx.env);
+  // A stop asked for while starting ends the start at its next step; once the workers run, it shuts them down.
+  let stopRequested = false;
+  let stop = () => {
+    stopRequested = true;
+  };
+  const onStop = () => stop();
+  process.on('SIGTERM', onStop);
+  void ctx.interrupted.then(onStop);
+  const stoppedWhileStarting = () => {
+    if (stopRequested) ctx.out.progress('worker stopped before it started polling');
+    return stopRequested;
+  };
   const activities = createWorkerActivities(ctx.env);
-  const connection = await connectWorker(settings);
-  const taskQueue = workflowTaskQueue(ctx.env);
-  const workers = await startStudyflowWorkers({ connection, namespace: settings.namespace, activities: activities.activities, taskQueue, dataConverter: dataConverterFromEnv(ctx.env) });
-  ctx.out.progress(`worker polling ${taskQueue} and ${apiTaskQueueOf(taskQueue)} on ${settings.address} (namespace ${settings.namespace})`);
-  ctx.out.progress(`ID lists in ${activities.blobs.location}; webhook secrets ${activities.secretsDescription}`);
+  let connection: Awaited<ReturnType<typeof connectWorker>> | undefined;
   let ingress: WebhookIngress | undefined;
   let clientConnection: { close(): Promise<void> } | undefined;
-  if (options.webhookPort !== undefined) {
-    const { client, connection: c } = await connectClient(settings, ctx.env);
-    clientConnection = c;
-    ingress = await startWebhookIngress({
-      client,
-      secrets: activities.receiverSecrets,
-      port: parsePort(options.webhookPort, '--webhook-port'),
-      host: options.webhookHost,
-      signatureHeader: connectionProfileFromEnv(ctx.env).signatureHeader,
-    });
-    ctx.out.progress(`receiving webhooks on ${ingress.url}`);
+  // Everything opened is closed on every way out: an open connection would keep the process alive after an error.
+  try {
+    connection = await connectWorker(settings);
+    if (stoppedWhileStarting()) return 0;
+    try {
+      await requireStudyflowNamespace(connection.workflowService, settings.namespace, settings.address);
+    } catch (error) {
+      if (error instanceof Error && (error.name === 'NamespaceMissingError' || error.name === 'SearchAttributesMissingError')) throw new CliError(error.message);
+      throw error;
+    }
+    if (stoppedWhileStarting()) return 0;
+    const taskQueue = workflowTaskQueue(ctx.env);
+    const workers = await startStudyflowWorkers({ connection, namespace: settings.namespace, activities: activities.activities, taskQueue, dataConverter: dataConverterFromEnv(ctx.env) });
+    stop = () => void workers.shutdown();
+    if (stopRequested) stop();
+    ctx.out.progress(`worker polling ${taskQueue} and ${apiTaskQueueOf(taskQueue)} on ${settings.address} (namespace ${settings.namespace})`);
+    ctx.out.progress(`ID lists in ${activities.blobs.location}; webhook secrets ${activities.secretsDescription}`);
+    if (options.webhookPort !== undefined && !stopRequested) {
+      const { client, connection: c } = await connectClient(settings, ctx.env);
+      clientConnection = c;
+      ingress = await startWebhookIngress({
+        client,
+        secrets: activities.receiverSecrets,
+        port: parsePort(options.webhookPort, '--webhook-port'),
+        host: options.webhookHost,
+        signatureHeader: connectionProfileFromEnv(ctx.env).signatureHeader,
+      });
+      ctx.out.progress(`receiving webhooks on ${ingress.url}`);
+    }
+    await workers.done;
+    ctx.out.progress('worker stopped');
+    return 0;
+  } finally {
+    process.off('SIGTERM', onStop);
+    await ingress?.close();
+    await clientConnection?.close();
+    await activities.close();
+    await connection?.close();
   }
-  const onTerm = () => void workers.shutdown();
-  process.once('SIGTERM', onTerm);
-  void ctx.interrupted.then(() => workers.shutdown());
-  await workers.done;
-  process.off('SIGTERM', onTerm);
-  await ingress?.close();
-  await clientConnection?.close();
-  await activities.close();
-  await connection.close();
-  ctx.out.progress('worker stopped');
-  return 0;
 }

@@ -68,7 +68,7 @@ describe('examples', () => {
     expect(us.expected_length_of_interview_minutes).toBe(12);
     expect(s.target_groups.de_gen_pop.expected_length_of_interview_minutes).toBe(14);
     expect(us.launch).toMatchObject({ mode: 'manual', max_cpi: { value: '6.00', currency_code: 'USD' } });
-    expect(s.target_groups.de_gen_pop.launch).toMatchObject({ mode: 'manual', require_feasible: true, max_cpi: { value: '5.50', currency_code: 'EUR' } });
+    expect(s.target_groups.de_gen_pop.launch).toMatchObject({ mode: 'manual', require_feasible: true, max_cpi: { value: '5.50', currency_code: 'USD' } });
     expect(us.timing).toEqual({ job_poll_initial: '2s', job_poll_max: '1m', job_timeout: '30m', launch_retries: 5 });
     expect(s.exclusion_groups.acme_trackers).toEqual({ name: 'ACME trackers (all waves)', shared: true, target_groups: ['us_gen_pop', 'uk_gen_pop', 'de_gen_pop'] });
     expect(s.webhooks).toEqual([{ url: 'https://hooks.example.com/studyflow', events: ['target-group-updated', 'com.svc.session.updated'], compression: 'gzip' }]);

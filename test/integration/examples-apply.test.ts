@@ -101,12 +101,12 @@ describe('the shipped examples apply against the sandbox', () => {
       file = copyExample(t, 'multi-country-tracker');
     });
 
-    it('drafts three target groups with their profiles; two wait for approval, the EUR-capped one holds at the price gate', async () => {
+    it('drafts three target groups with their profiles; all three pass the price gate in the business unit\'s currency and wait for approval', async () => {
       expectFutureEndFielding(file);
       const result = await apply(t, file);
-      for (const key of ['us_gen_pop', 'uk_gen_pop']) expect(result.stdout).toMatch(new RegExp(`${key}\\s+awaiting_approval`));
-      // The API prices in USD; a cap in EUR cannot be compared, so the gate holds (as the example's comment says).
-      expect(result.stdout).toMatch(/de_gen_pop\s+gate_blocked.*max_cpi in EUR/);
+      // Every cap is in USD, the currency the business unit is quoted in: no target group is held for a currency.
+      for (const key of ['us_gen_pop', 'uk_gen_pop', 'de_gen_pop']) expect(result.stdout).toMatch(new RegExp(`${key}\\s+awaiting_approval`));
+      expect(result.stdout).not.toMatch(/gate_blocked|max_cpi in/);
 
       const [us, uk, de] = ['us_gen_pop', 'uk_gen_pop', 'de_gen_pop'].map((key) => targetGroupOf(t, study, key));
       expect([us.status, uk.status, de.status]).toEqual(['draft', 'draft', 'draft']);
@@ -144,20 +144,19 @@ describe('the shipped examples apply against the sandbox', () => {
       expect(await reapplyWrites(t, file)).toEqual([]);
     });
 
-    it('launches the waiting target groups on `studyflow approve` (feasible, price within max_cpi); de_gen_pop stays held', async () => {
+    it('launches all three on `studyflow approve` (feasible, price within max_cpi), Germany included', async () => {
       const approved = await t.cli(['approve', file]);
       expect(approved.code, approved.stdout + approved.stderr).toBe(0);
-      // The approval covers de_gen_pop too; it launches only once its gate passes.
       expect(approved.stdout).toContain('approved: de_gen_pop, uk_gen_pop, us_gen_pop');
-      const status = await eventually(async () => {
+      const keys = ['us_gen_pop', 'uk_gen_pop', 'de_gen_pop'];
+      await eventually(async () => {
         const s = await t.status(ACCOUNT, study);
-        return s.targetGroups.us_gen_pop.phase === 'live' && s.targetGroups.uk_gen_pop.phase === 'live' ? s : undefined;
+        return keys.every((key) => s.targetGroups[key].phase === 'live') ? s : undefined;
       });
-      expect(status.targetGroups.de_gen_pop).toMatchObject({ phase: 'gate_blocked', message: expect.stringContaining('max_cpi in EUR') });
-      expect(['us_gen_pop', 'uk_gen_pop', 'de_gen_pop'].map((key) => targetGroupOf(t, study, key).status)).toEqual(['live', 'live', 'draft']);
+      expect(keys.map((key) => targetGroupOf(t, study, key).status)).toEqual(['live', 'live', 'live']);
     });
 
-    it('re-applies with zero writes once two are live', async () => {
+    it('re-applies with zero writes once all three are live', async () => {
       expect(await reapplyWrites(t, file)).toEqual([]);
     });
   });
@@ -241,6 +240,14 @@ describe('the shipped examples apply against the sandbox', () => {
     });
 
     it('re-applies with zero writes', async () => {
+      expect(await reapplyWrites(t, file)).toEqual([]);
+    });
+
+    it('launches us_boost on `studyflow approve`, the step its file asks for: both target groups live', async () => {
+      const approved = await t.cli(['approve', file, '--target-group', 'us_boost']);
+      expect(approved.code, approved.stdout + approved.stderr).toBe(0);
+      await eventually(async () => ((await t.status(ACCOUNT, study)).targetGroups.us_boost.phase === 'live' ? true : undefined));
+      expect(['us_main', 'us_boost'].map((key) => targetGroupOf(t, study, key).status)).toEqual(['live', 'live']);
       expect(await reapplyWrites(t, file)).toEqual([]);
     });
 

@@ -10,11 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHART } from '../../cli/report-html';
 import type { ReportView } from '../../cli/report-model';
 import { reportQuery, studyWorkflowId } from '../../workflows/messages';
+import { CHROMIUM_ARGS, chromiumExecutablePath } from '../../scripts/chromium.mjs';
 import { rsidPrefix } from '../../sandbox/model/synthetic-respondents';
 import { eventually, REPO_ROOT, startTestStack, writeStudy, type TestStack } from './harness';
-
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 function studyYaml(webhookUrl: string): string {
   return `format: studyflow/v1
@@ -227,11 +225,12 @@ describe('report of a live study with simulated sessions', () => {
     expect(html).not.toMatch(/<script|<link|@import|@font-face|url\(|src=/i);
     expect(html).not.toMatch(/https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
 
-    if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+    // The browser npm test unpacked (scripts/install-chromium.mjs), or an error naming the command that does.
+    const executablePath = chromiumExecutablePath();
     const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'studyflow-chromium-'));
     let context: BrowserContext | undefined;
     try {
-      context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1100, height: 900 } });
+      context = await chromium.launchPersistentContext(userDataDir, { executablePath, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1100, height: 900 } });
       const requested: string[] = [];
       await context.route('**/*', async (route) => {
         const url = route.request().url();
