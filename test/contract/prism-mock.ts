@@ -40,8 +40,10 @@ export interface PrismExchange {
   answerHeaders: Record<string, string>;
   /** The answer, parsed when it was JSON; undefined when empty. */
   answer: unknown;
-  /** Set when Prism refused the request (a problem answer of its own), with its reason. */
+  /** Set when Prism refused the request, with its reason. */
   refusal?: PrismRefusal;
+  /** Set when Prism's own answer broke the document (it then answers 500 instead): not the client's doing. */
+  answerViolations?: string[];
 }
 
 export interface PrismMock {
@@ -139,24 +141,29 @@ function parseJson(bytes: Buffer): unknown {
  * method the path lacks, no credentials), or a request that broke the document's rules, listed in its
  * `sl-violations` header (with --errors it then answers with the operation's documented 4xx).
  */
-function refusalOf(status: number, answerHeaders: Record<string, string>, answer: unknown): PrismRefusal | undefined {
-  if (status < 400) return undefined;
-  let violations: { location?: string[]; severity?: string; message?: string }[] = [];
+function refusalOf(status: number, answerHeaders: Record<string, string>, answer: unknown): { refusal?: PrismRefusal; answerViolations?: string[] } {
+  if (status < 400) return {};
+  type Violation = { location?: string[]; severity?: string; message?: string };
+  let violations: Violation[] = [];
   try {
-    violations = JSON.parse(answerHeaders['sl-violations'] ?? '[]') as typeof violations;
+    violations = JSON.parse(answerHeaders['sl-violations'] ?? '[]') as Violation[];
   } catch {
     violations = [{ location: ['request'], severity: 'Error', message: `unreadable sl-violations header: ${answerHeaders['sl-violations']}` }];
   }
-  const requestViolations = violations.filter((v) => v.location?.[0] === 'request' && v.severity === 'Error');
-  const a = (answer && typeof answer === 'object' ? answer : {}) as { type?: string; title?: string; detail?: string; validation?: typeof violations };
+  const a = (answer && typeof answer === 'object' ? answer : {}) as { type?: string; title?: string; detail?: string; validation?: Violation[] };
   const own = (answerHeaders['content-type'] ?? '').includes('problem+json') && Boolean(a.type?.startsWith(PRISM_ERRORS));
-  if (!own && requestViolations.length === 0) return undefined;
-  const listed = [...requestViolations, ...(own ? (a.validation ?? []) : [])];
-  return {
-    title: own ? (a.title ?? '') : 'request violates the document',
-    detail: own ? (a.detail ?? '') : '',
-    validation: listed.map((v) => ({ location: (v.location ?? []).slice(1).join('.'), message: v.message ?? '' })),
-  };
+  const all = [...violations, ...(own ? (a.validation ?? []) : [])].filter((v) => v.severity === undefined || v.severity === 'Error');
+  const onRequest = all.filter((v) => v.location?.[0] === 'request');
+  const onAnswer = all.filter((v) => v.location?.[0] === 'response');
+  const line = (v: Violation) => ({ location: (v.location ?? []).slice(1).join('.'), message: v.message ?? '' });
+  // Prism's own refusals without findings: no such path, a method the path lacks, no credentials.
+  const refusedOutright = own && !a.type?.endsWith('#VIOLATIONS');
+  const out: { refusal?: PrismRefusal; answerViolations?: string[] } = {};
+  if (onRequest.length > 0 || refusedOutright) {
+    out.refusal = { title: own ? (a.title ?? '') : 'request violates the document', detail: own ? (a.detail ?? '') : '', validation: onRequest.map(line) };
+  }
+  if (onAnswer.length > 0 && !out.refusal) out.answerViolations = onAnswer.map((v) => `${line(v).location}: ${line(v).message}`);
+  return out;
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -190,8 +197,7 @@ export async function startPrismMock(options: { documentFile: string; mode: Pris
       answerHeaders,
       answer,
     };
-    const refusal = refusalOf(res.statusCode, answerHeaders, answer);
-    if (refusal) exchange.refusal = refusal;
+    Object.assign(exchange, refusalOf(res.statusCode, answerHeaders, answer));
     exchanges.push(exchange);
     return exchange;
   };

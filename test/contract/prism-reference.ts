@@ -9,7 +9,13 @@
 //   null (`anyOf: [schema, {type: null}]`); an `allOf` member that only says `nullable` makes its parent nullable.
 // - A static mock answers every page of a list with the same example, and five list examples say `has_more: true`:
 //   no client that follows cursors to the end (and refuses a cursor that repeats) could finish. In the copy those
-//   examples say `has_more: false`, one page; nothing else in any example changes.
+//   examples say `has_more: false`, one page.
+// - A `oneOf` branch that is an object with no properties, no required fields and nothing else ("No profiling" in
+//   ProfilingRequest: "can be set to null or omitted") matches every object, so no body can match exactly one
+//   branch and every draft with profiling would be refused. In the copy that branch takes the empty object only.
+// - A 2xx example that its own schema refuses (e.g. `update_date: null` where the schema says string): Prism,
+//   with --errors, answers 500 instead of it. The copy leaves such examples out (given a judge, see
+//   `exampleProblems`), so Prism answers another example or one it builds from the schema.
 // Pure: the document in, the normalised document and what was changed out.
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
@@ -27,6 +33,15 @@ export interface NormalisedReference {
   nullableRewritten: string[];
   /** JSON pointers of the list examples turned into one page (`has_more: false`). */
   onePageExamples: string[];
+  /** JSON pointers of the `oneOf` branches that matched every object, now the empty object only. */
+  catchAllBranches: string[];
+  /** The examples left out because their own schema refuses them: where, and the first problem. */
+  droppedExamples: { pointer: string; problem: string }[];
+}
+
+export interface NormaliseOptions {
+  /** Problems of an answer under the document (operation id, status, body); [] when it fits. */
+  exampleProblems?: (operationId: string, status: number, example: unknown) => string[];
 }
 
 const isObject = (v: unknown): v is Json => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
@@ -35,13 +50,13 @@ const typelessNullable = (v: unknown): v is Json => isObject(v) && v.nullable ==
 /** Keys that only annotate: a schema holding nothing else constrains nothing. */
 const ANNOTATIONS = new Set(['description', 'title', 'example', 'examples', 'deprecated', 'readOnly', 'writeOnly']);
 
-function normaliseSchemas(node: unknown, at: string, rewritten: string[]): unknown {
-  if (Array.isArray(node)) return node.map((v, i) => normaliseSchemas(v, `${at}/${i}`, rewritten));
+function normaliseSchemas(node: unknown, at: string, rewritten: string[], catchAll: string[]): unknown {
+  if (Array.isArray(node)) return node.map((v, i) => normaliseSchemas(v, `${at}/${i}`, rewritten, catchAll));
   if (!isObject(node)) return node;
   const out: Json = {};
   for (const [k, v] of Object.entries(node)) {
     // Examples are data, not schemas: a key called `nullable` there is a value.
-    out[k] = k === 'example' || k === 'examples' ? v : normaliseSchemas(v, `${at}/${k.replaceAll('~', '~0').replaceAll('/', '~1')}`, rewritten);
+    out[k] = k === 'example' || k === 'examples' ? v : normaliseSchemas(v, `${at}/${k.replaceAll('~', '~0').replaceAll('/', '~1')}`, rewritten, catchAll);
   }
   let nullable = false;
   if (Array.isArray(out.allOf)) {
@@ -54,6 +69,14 @@ function normaliseSchemas(node: unknown, at: string, rewritten: string[]): unkno
       if (Object.keys(rest).some((k) => !ANNOTATIONS.has(k))) members.push(rest);
     });
     out.allOf = members;
+  }
+  if (Array.isArray(out.oneOf)) {
+    out.oneOf = (out.oneOf as unknown[]).map((branch, i) => {
+      if (!isObject(branch) || branch.type !== 'object' || !isObject(branch.properties) || Object.keys(branch.properties).length > 0) return branch;
+      if (Object.keys(branch).some((k) => !ANNOTATIONS.has(k) && !['type', 'properties', 'nullable'].includes(k))) return branch;
+      catchAll.push(`${at}/oneOf/${i}`);
+      return { ...branch, maxProperties: 0 };
+    });
   }
   if (typelessNullable(out)) {
     rewritten.push(at);
@@ -76,24 +99,73 @@ function onePageExamples(node: unknown, at: string, changed: string[], inExample
   return out;
 }
 
-export function normaliseReference(document: Json): NormalisedReference {
+const pointer = (...parts: string[]) => `#/${parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`;
+
+/** Leaves out the 2xx JSON examples of the document (as published) that `judge` finds problems in. */
+function dropInvalidExamples(
+  document: Json,
+  normalised: { paths: Json; components: unknown },
+  basePath: string,
+  judge: NonNullable<NormaliseOptions['exampleProblems']>,
+): { pointer: string; problem: string }[] {
+  const dropped: { pointer: string; problem: string }[] = [];
+  const derefIn = (root: unknown) => (node: unknown): unknown => {
+    let current = node;
+    while (isObject(current) && typeof current.$ref === 'string') current = current.$ref.slice(2).split('/').reduce((a: any, k: string) => a?.[k], root);
+    return current;
+  };
+  const deref = derefIn(document);
+  const derefCopy = derefIn({ components: normalised.components });
+  for (const [p, item] of Object.entries((document.paths ?? {}) as Json)) {
+    for (const [method, op] of Object.entries(item as Json)) {
+      if (!isObject(op) || typeof op.operationId !== 'string') continue;
+      for (const [status, response] of Object.entries((op.responses ?? {}) as Json)) {
+        if (!/^2\d\d$/.test(status)) continue;
+        const content = (deref(response) as Json | undefined)?.content as Json | undefined;
+        const json = content?.['application/json'] as Json | undefined;
+        if (!json) continue;
+        const named = isObject(json.examples) ? Object.entries(json.examples).map(([name, ex]) => [name, (deref(ex) as Json | undefined)?.value] as const) : [];
+        const all = json.example !== undefined ? [['example', json.example] as const, ...named] : named;
+        const bad = all.map(([name, value]) => [name, judge(op.operationId as string, Number(status), value)[0]] as const).filter(([, problem]) => problem !== undefined);
+        if (bad.length === 0) continue;
+        // The copy's response gets a content of its own (a $ref'd response may be shared).
+        const target = ((normalised.paths[`${basePath}${p}`] as Json)[method] as Json).responses as Json;
+        const copy = structuredClone(derefCopy(target[status])) as Json;
+        const copyJson = (copy.content as Json)['application/json'] as Json;
+        for (const [name, problem] of bad) {
+          dropped.push({ pointer: pointer('paths', p, method, 'responses', status, 'content', 'application/json', ...(name === 'example' ? ['example'] : ['examples', name])), problem: problem as string });
+          if (name === 'example') delete copyJson.example;
+          else delete (copyJson.examples as Json)[name];
+        }
+        if (isObject(copyJson.examples) && Object.keys(copyJson.examples).length === 0) delete copyJson.examples;
+        target[status] = copy;
+      }
+    }
+  }
+  return dropped;
+}
+
+export function normaliseReference(document: Json, options: NormaliseOptions = {}): NormalisedReference {
   const servers = Array.isArray(document.servers) ? (document.servers as Json[]) : [];
   const serverUrl = typeof servers[0]?.url === 'string' ? (servers[0].url as string) : '/';
   const basePath = new URL(serverUrl, 'http://localhost').pathname.replace(/\/$/, '');
   const rewritten: string[] = [];
+  const catchAll: string[] = [];
   const paths: Json = {};
   for (const [p, item] of Object.entries((document.paths ?? {}) as Json)) {
-    paths[`${basePath}${p}`] = normaliseSchemas(item, `#/paths/${p.replaceAll('~', '~0').replaceAll('/', '~1')}`, rewritten);
+    paths[`${basePath}${p}`] = normaliseSchemas(item, `#/paths/${p.replaceAll('~', '~0').replaceAll('/', '~1')}`, rewritten, catchAll);
   }
   const { servers: _servers, paths: _paths, components, ...rest } = document;
+  const normalisedComponents = normaliseSchemas(components, '#/components', rewritten, catchAll);
+  const droppedExamples = options.exampleProblems ? dropInvalidExamples(document, { paths, components: normalisedComponents }, basePath, options.exampleProblems) : [];
   const onePage: string[] = [];
-  const normalised = onePageExamples({ ...rest, paths, components: normaliseSchemas(components, '#/components', rewritten) }, '#', onePage) as Json;
-  return { document: normalised, basePath, nullableRewritten: rewritten, onePageExamples: onePage };
+  const normalised = onePageExamples({ ...rest, paths, components: normalisedComponents }, '#', onePage) as Json;
+  return { document: normalised, basePath, nullableRewritten: rewritten, onePageExamples: onePage, catchAllBranches: catchAll, droppedExamples };
 }
 
 /** Reads the document, normalises it and writes the copy to a new temporary directory. */
-export async function writeNormalisedReference(referencePath: string): Promise<NormalisedReference & { file: string; dir: string }> {
-  const normalised = normaliseReference(parse(readFileSync(referencePath, 'utf8'), { maxAliasCount: -1 }) as Json);
+export async function writeNormalisedReference(referencePath: string, options: NormaliseOptions = {}): Promise<NormalisedReference & { file: string; dir: string }> {
+  const normalised = normaliseReference(parse(readFileSync(referencePath, 'utf8'), { maxAliasCount: -1 }) as Json, options);
   const dir = await mkdtemp(path.join(tmpdir(), 'studyflow-prism-'));
   const file = path.join(dir, 'reference-normalised.yml');
   // No anchors and aliases in the copy: every shared node is written out where it is used.

@@ -32,6 +32,7 @@ import { PRISM_CREDENTIALS, startPrismMock, type PrismExchange, type PrismMock }
 import { emptyVerdict, reportVerdicts, verdictTable, type OperationVerdict } from './prism-verdicts';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
+const PRISM_VERSION = (JSON.parse(readFileSync(createRequire(path.join(REPO, 'package.json')).resolve('@stoplight/prism-cli/package.json'), 'utf8')) as { version: string }).version;
 const EXAMPLES = readdirSync(path.join(REPO, 'examples'))
   .map((d) => path.join(REPO, 'examples', d, 'study.yaml'))
   .filter((f) => existsSync(f));
@@ -180,7 +181,7 @@ async function applyFirstWrites(a: ReturnType<typeof createActivities>, { desire
 describe.skipIf(!referenceAvailable)('the client under the cint profile against Prism mocking the published reference', () => {
   beforeAll(async () => {
     work = await mkdtemp(path.join(tmpdir(), 'studyflow-prism-work-'));
-    reference = await writeNormalisedReference(REFERENCE_PATH);
+    reference = await writeNormalisedReference(REFERENCE_PATH, { exampleProblems: answerProblems });
     operationOf = documentOperationMatcher(reference.document);
     [staticMock, dynamicMock] = await Promise.all([
       startPrismMock({ documentFile: reference.file, mode: 'static' }),
@@ -189,7 +190,14 @@ describe.skipIf(!referenceAvailable)('the client under the cint profile against 
   }, 150_000);
 
   afterAll(async () => {
-    if (verdicts.size) reportVerdicts(verdictTable(verdicts.values(), `Prism ${'5.14.2'} (--errors) on the reference, profile cint: verdict per operation`));
+    if (verdicts.size) {
+      const header = [
+        `Prism ${PRISM_VERSION} (--errors) on the reference, profile cint: verdict per operation. Normalised copy: ${reference.nullableRewritten.length} type-less nullables,`,
+        `${reference.catchAllBranches.length} catch-all oneOf branch(es), ${reference.onePageExamples.length} list examples as one page, ${reference.droppedExamples.length} examples their own schema refuses left out;`,
+        `dynamic: ${DYNAMIC_SAMPLES} answers per operation${process.env.STUDYFLOW_PRISM_SEED ? ` (seed ${process.env.STUDYFLOW_PRISM_SEED})` : ''}.`,
+      ].join(' ');
+      reportVerdicts(verdictTable(verdicts.values(), header));
+    }
     await Promise.all([staticMock?.close(), dynamicMock?.close()]);
     if (reference) await rm(reference.dir, { recursive: true, force: true });
     if (work) await rm(work, { recursive: true, force: true });
@@ -202,6 +210,8 @@ describe.skipIf(!referenceAvailable)('the client under the cint profile against 
       expect(reference.nullableRewritten.length).toBeGreaterThan(80);
       expect(normaliseReference(reference.document).nullableRewritten).toEqual([]);
       expect(reference.onePageExamples.length).toBeGreaterThan(0);
+      expect(reference.catchAllBranches).toContain('#/components/schemas/ProfilingRequest/oneOf/3');
+      expect(reference.droppedExamples.map((d) => d.pointer)).toContain('#/paths/~1demand~1accounts~1{account_id}~1exclusion-groups/get/responses/200/content/application~1json/example');
       expect(normaliseReference(reference.document).onePageExamples).toEqual([]);
       expect(Object.keys(reference.document.paths as object).every((p) => p.startsWith('/v1/'))).toBe(true);
       expect(Object.keys(reference.document.paths as object)).toHaveLength(Object.keys(raw.paths as object).length);
@@ -309,6 +319,8 @@ describe.skipIf(!referenceAvailable)('the client under the cint profile against 
       const refused = staticMock.exchanges.filter((e) => e.refusal);
       for (const e of refused) verdictOf(e).refused.push(refusalLine(e));
       expect(refused.map((e) => `${rowKey(e)} ${e.method} ${e.path}: ${refusalLine(e)}`)).toEqual([]);
+      // Prism's own answer breaking the document (it answers 500 then) is a gap of the normalised copy, not the client's.
+      expect(staticMock.exchanges.filter((e) => e.answerViolations).map((e) => `${rowKey(e)}: ${e.answerViolations!.join('; ')}`)).toEqual([]);
       // Everything the client sent is one of the document's operations, in the client's own table under the same path.
       for (const e of staticMock.exchanges) {
         const op = operationOf(e.method, e.path);
