@@ -4,6 +4,10 @@ import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireArray, requireText } from './activity-input';
 import { readAnswer } from './http/wire/read-answer';
 import { ActivityExclusionsAnswer } from './http/wire/activity-exclusions';
+import { activityExclusionRequestItem } from './http/wire/target-groups';
+import { requestBody } from './http/wire/request-body';
+import { profileOfConfig } from './http/dialect';
+import { z } from 'zod';
 import { withActivityItemTypes } from './version-adapter';
 import type { ActivityCtx } from './types';
 
@@ -37,6 +41,9 @@ export interface PutActivityExclusionsInput extends ActivityExclusionsInput {
 
 export function activityExclusionActivities(deps: ActivityDeps) {
   const path = (ctx: ActivityCtx, p: string, t: string) => `${targetGroupPath(ctx, p, t)}/respondent-activity-exclusions`;
+  const profile = profileOfConfig(deps.api.config);
+  /** RespondentActivityExclusionsIDsListRequest in the profile's dialect (items with `respondent_statuses` under `sandbox` only). */
+  const putBody = z.strictObject({ duration: z.string().optional(), respondent_activity_exclusions: z.array(activityExclusionRequestItem(profile)) });
 
   /** get_target_group_respondent_activity_exclusions: `{respondent_activity_exclusions: [...]}`, item types in studyflow's names. */
   function parse(operation: string, req: { method: string; path: string }, res: { status: number; body: unknown }): ActivityExclusionsOutput {
@@ -62,8 +69,9 @@ export function activityExclusionActivities(deps: ActivityDeps) {
       const p = requireText('putActivityExclusions', 'projectId', input.projectId);
       const t = requireText('putActivityExclusions', 'targetGroupId', input.targetGroupId);
       const items = requireArray('putActivityExclusions', 'items', input.items) as ActivityExclusionItem[];
-      const json: Record<string, unknown> = withActivityItemTypes({ respondent_activity_exclusions: items }, 'toWire');
-      if (input.duration !== undefined) json.duration = input.duration;
+      const wire: Record<string, unknown> = withActivityItemTypes({ respondent_activity_exclusions: items }, 'toWire');
+      if (input.duration !== undefined) wire.duration = input.duration;
+      const json = requestBody('putActivityExclusions', 'set_target_group_respondent_activity_exclusions', putBody, wire);
       const req = { method: 'PUT', path: path(ctx, p, t), json } as const;
       const res = await callApi(deps.api, ctx, req);
       if (res.status === 204 || res.body === undefined) {

@@ -1,9 +1,10 @@
 // Intelligent calendar: suggested fielding time range and suggested number of days.
-import { callApi, expectObject } from './api-call';
+import { callApi } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireObject, requireText } from './activity-input';
 import { invalidInputFailure } from './http/errors';
-import { SuggestDaysAnswer } from './http/wire/calendar';
+import { SuggestDaysAnswer, suggestedTimeRangeAnswer } from './http/wire/calendar';
+import { profileOfConfig } from './http/dialect';
 import { readAnswer } from './http/wire/read-answer';
 import type { ActivityCtx, JsonObject } from './types';
 
@@ -18,7 +19,10 @@ export interface SuggestTimeRangeInput {
 export interface SuggestTimeRangeOutput {
   suggestedStart: string;
   suggestedEnd: string;
-  /** The whole answer. */
+  /**
+   * The whole answer, its range under the spec's names `suggested_start`/`suggested_end` whichever dialect
+   * answered (the reference's `start`/`end` under `cint`).
+   */
   suggestion: Record<string, unknown>;
 }
 export interface SuggestDaysInput {
@@ -34,6 +38,7 @@ export interface SuggestDaysOutput {
 const CALENDAR = '/v1/demand/intelligent-calendar';
 
 export function calendarActivities(deps: ActivityDeps) {
+  const profile = profileOfConfig(deps.api.config);
   return {
     /** GET /v1/demand/intelligent-calendar/suggest-time-range?locale&days | &start&end */
     async suggestTimeRange(input: SuggestTimeRangeInput): Promise<SuggestTimeRangeOutput> {
@@ -44,9 +49,14 @@ export function calendarActivities(deps: ActivityDeps) {
       if (input.days !== undefined && hasRange) throw invalidInputFailure(activity, 'give either days, or start and end, not both');
       if (hasRange && (input.start === undefined || input.end === undefined)) throw invalidInputFailure(activity, 'start and end go together');
       const req = { method: 'GET', path: `${CALENDAR}/suggest-time-range`, query: { locale, days: input.days, start: input.start, end: input.end } } as const;
-      const res = await callApi(deps.api, ctx, req);
-      const body = expectObject(req, res);
-      return { suggestedStart: String(body.suggested_start ?? ''), suggestedEnd: String(body.suggested_end ?? ''), suggestion: body };
+      // Read with the profile's wire schema: an answer without its range is a wire_mismatch, never "? to ?".
+      const body: Record<string, unknown> = readAnswer({ operation: 'suggest_time_range', method: req.method, path: req.path }, suggestedTimeRangeAnswer(profile), await callApi(deps.api, ctx, req));
+      let suggestion = body;
+      if ('start' in body && !('suggested_start' in body)) {
+        const { start, end, ...rest } = body;
+        suggestion = { ...rest, suggested_start: start, suggested_end: end };
+      }
+      return { suggestedStart: String(suggestion.suggested_start), suggestedEnd: String(suggestion.suggested_end), suggestion };
     },
 
     /** POST /v1/demand/intelligent-calendar/suggest-days */

@@ -11,9 +11,10 @@ import { describeShape, readAnswer, wireMismatchFailure } from './http/wire/read
 import { requestBody } from './http/wire/request-body';
 import { TargetGroupPerformanceAnswer } from './http/wire/performance';
 import { targetGroupStateReader, type TargetGroupState, type TargetGroupStateRead } from './target-group-state';
-import { CreatedDraftTargetGroupResponse, DraftTargetGroupRequest } from './http/wire/target-groups';
+import { CreatedDraftTargetGroupResponse, draftTargetGroupRequest } from './http/wire/target-groups';
+import { profileOfConfig, withGoalFieldOut } from './http/dialect';
 import type { ActivityCtx, ApiObject, JsonObject } from './types';
-import { fromWireBody, toWireBody } from './version-adapter';
+import { fromWireBody, toWireBody, withActivityItemTypes } from './version-adapter';
 
 /** Draft target group fields (2025-12-18 names); the five required ones are typed, others pass through. */
 export interface TargetGroupDesired extends JsonObject {
@@ -115,6 +116,17 @@ export interface TargetGroupPerformanceOutput {
 
 export function targetGroupActivities(deps: ActivityDeps) {
   const pageSize = deps.listPageSize ?? 100;
+  const profile = profileOfConfig(deps.api.config);
+
+  /**
+   * The draft body of create and update in the profile's dialect (activities/http/dialect.ts): studyflow's
+   * `filling_goal` under the profile's name, activity-exclusion items in the wire's types, checked with the
+   * profile's request schema (a body the API would refuse is not sent), then in the call's version's names.
+   */
+  function draftBody(activity: string, operation: string, ctx: ActivityCtx, desired: Record<string, unknown>): Record<string, unknown> {
+    const wire = withGoalFieldOut(profile, withActivityItemTypes(desired, 'toWire'));
+    return toWireBody(requestBody(activity, operation, draftTargetGroupRequest(profile), wire) as Record<string, unknown>, ctx.apiVersion);
+  }
 
   const { readTargetGroupState } = targetGroupStateReader(deps);
   /** The target group by id (its draft fields when a draft), or undefined on 404: one call. */
@@ -155,11 +167,10 @@ export function targetGroupActivities(deps: ActivityDeps) {
         : undefined,
       // The list item (id, status) is all the caller uses: no second read.
       create: async () => {
-        const json = requestBody('ensureDraftTargetGroup', 'create_target_group', DraftTargetGroupRequest, desired);
         const req = {
           method: 'POST',
           path: `${projectPath(ctx, projectId)}/target-groups`,
-          json: toWireBody(json, ctx.apiVersion),
+          json: draftBody('ensureDraftTargetGroup', 'create_target_group', ctx, desired),
           idempotencyKey: key,
         } as const;
         // 201 {id}: the id is used as is; the draft is not read back.
@@ -233,8 +244,7 @@ export function targetGroupActivities(deps: ActivityDeps) {
       const projectId = requireText('updateDraftTargetGroup', 'projectId', input.projectId);
       const targetGroupId = requireText('updateDraftTargetGroup', 'targetGroupId', input.targetGroupId);
       const desired = requireObject('updateDraftTargetGroup', 'desired', input.desired);
-      const json = requestBody('updateDraftTargetGroup', 'update_target_group', DraftTargetGroupRequest, desired);
-      const req = { method: 'PUT', path: targetGroupPath(ctx, projectId, targetGroupId), json: toWireBody(json, ctx.apiVersion) } as const;
+      const req = { method: 'PUT', path: targetGroupPath(ctx, projectId, targetGroupId), json: draftBody('updateDraftTargetGroup', 'update_target_group', ctx, desired) } as const;
       const res = await callApi(deps.api, ctx, req);
       if (res.status !== 204) throw wireMismatchFailure({ operation: 'update_target_group', ...req }, res.status, describeShape(res.body), ['the reference answers 204 without a body']);
       return { targetGroup: { ...desired, id: targetGroupId, status: 'draft' } };

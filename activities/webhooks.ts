@@ -6,7 +6,9 @@ import { invalidInputFailure } from './http/errors';
 import { listAllPages } from './pagination';
 import { LIST_WEBHOOKS } from './http/wire/lists';
 import { readAnswer } from './http/wire/read-answer';
-import { WebhookAnswer, WebhookCreated } from './http/wire/webhooks';
+import { requestBody } from './http/wire/request-body';
+import { WebhookAnswer, WebhookCreated, webhookRequest } from './http/wire/webhooks';
+import { profileOfConfig, speaksSpec } from './http/dialect';
 import type { ActivityCtx, ApiObject } from './types';
 
 /** A webhook as studyflow declares it. */
@@ -53,14 +55,22 @@ export interface DeleteWebhookOutput {
 
 export function webhookActivities(deps: ActivityDeps) {
   const hooks = (ctx: ActivityCtx) => `/v1/accounts/${seg(ctx.accountId)}/webhooks`;
+  const profile = profileOfConfig(deps.api.config);
 
-  function body(activity: string, desired: WebhookDesired) {
+  /**
+   * The create/update body in the profile's dialect: `{url, events, compression}` under `sandbox` (compression
+   * always sent, so an update never drops it by omission); `{url, events}` under `cint`, which has no compression:
+   * a webhook that asks for gzip there is refused rather than created uncompressed.
+   */
+  function body(activity: string, operation: string, desired: WebhookDesired): { url: string; events: unknown[]; compression?: 'gzip' | null } {
     const d = requireObject(activity, 'desired', desired);
     const url = requireText(activity, 'desired.url', d.url);
     const events = requireArray(activity, 'desired.events', d.events);
     const compression = d.compression ?? null;
     if (compression !== null && compression !== 'gzip') throw invalidInputFailure(activity, 'desired.compression must be gzip or null');
-    return { url, events, compression };
+    if (speaksSpec(profile, 'webhook_compression')) return requestBody(activity, operation, webhookRequest(profile), { url, events, compression });
+    if (compression !== null) throw invalidInputFailure(activity, `desired.compression: the ${profile} profile's API has no webhook compression (a spec-only field); remove compression from the study's webhook`);
+    return requestBody(activity, operation, webhookRequest(profile), { url, events });
   }
 
   return {
@@ -78,7 +88,7 @@ export function webhookActivities(deps: ActivityDeps) {
       const activity = 'createWebhook';
       const ctx = checkCtx(activity, input.ctx);
       const key = requireText(activity, 'idempotencyKey', input.idempotencyKey);
-      const json = body(activity, input.desired);
+      const json = body(activity, 'create_webhook', input.desired);
       const existing = (await listAllPages(deps.api, ctx, { method: 'GET', path: hooks(ctx) }, LIST_WEBHOOKS, deps.listPageSize ?? 100)).filter(isResource);
       for (const hook of existing) {
         if (hook.url === json.url && (await deps.webhookSecrets.has({ accountId: ctx.accountId, webhookId: String(hook.id) }))) {
@@ -96,7 +106,7 @@ export function webhookActivities(deps: ActivityDeps) {
     async updateWebhook(input: UpdateWebhookInput): Promise<WebhookOutput> {
       const ctx = checkCtx('updateWebhook', input.ctx);
       const id = requireText('updateWebhook', 'webhookId', input.webhookId);
-      const req = { method: 'PUT', path: `${hooks(ctx)}/${seg(id)}`, json: body('updateWebhook', input.desired) } as const;
+      const req = { method: 'PUT', path: `${hooks(ctx)}/${seg(id)}`, json: body('updateWebhook', 'update_webhook', input.desired) } as const;
       return { webhook: withoutSecret(readAnswer({ operation: 'update_webhook', ...req }, WebhookAnswer, await callApi(deps.api, ctx, req))) };
     },
 

@@ -332,12 +332,17 @@ export function calendarCheck(desired: DesiredTargetGroup, answers: Pick<ServerA
   const parts: string[] = [];
   let warning: string | undefined;
   if (range?.ok) {
+    // The activity reads either dialect's range into suggested_start/suggested_end (activities/calendar.ts).
     const start = text(range.value.suggested_start);
     const end = text(range.value.suggested_end);
-    data.suggestedStart = start;
-    data.suggestedEnd = end;
-    data.days = num(range.value.days);
-    parts.push(`field ${start ?? '?'} to ${end ?? '?'}${data.days !== undefined ? ` (${String(data.days)} day(s))` : ''}`);
+    if (start === undefined || end === undefined) {
+      details.push('time range unavailable: the answer gives no suggested start and end');
+    } else {
+      data.suggestedStart = start;
+      data.suggestedEnd = end;
+      data.days = num(range.value.days);
+      parts.push(`field ${start} to ${end}${data.days !== undefined ? ` (${String(data.days)} day(s))` : ''}`);
+    }
   } else if (range && !range.ok) {
     details.push(`time range unavailable: ${range.reason}`);
   }

@@ -4,10 +4,15 @@
 // timestamps. Respondent ids, session ids, quota targets, costs and the changes' previous/current
 // values stay behind, so no personal data reaches workflow history.
 
+import { SESSION_UPDATED_EVENT, SESSION_UPDATED_EVENTS, TARGET_GROUP_UPDATED_EVENT } from '../shared/api-profile';
 import type { WebhookEventSignal } from '../workflows/messages';
 
-export const TARGET_GROUP_UPDATED = 'target-group-updated';
-export const SESSION_UPDATED = 'com.svc.session.updated';
+export const TARGET_GROUP_UPDATED = TARGET_GROUP_UPDATED_EVENT;
+/** The sessions data event of the `sandbox` profile (the spec's name). */
+export const SESSION_UPDATED = SESSION_UPDATED_EVENT.sandbox;
+
+/** The sessions data event under either profile's name (`com.svc.session.updated`, `session-updated`). */
+const isSessionsEvent = (type: string) => SESSION_UPDATED_EVENTS.includes(type);
 
 /** The CloudEvents 1.0 envelope (structured JSON mode) of a delivery. */
 export interface CloudEventEnvelope {
@@ -71,7 +76,7 @@ export function toWebhookEventSignal(event: CloudEventEnvelope, receivedAt: stri
     const changes = readChanges(isObject(data) ? data.changes : undefined);
     truncated = Math.max(0, changes.length - MAX_ITEMS_PER_SIGNAL);
     signal.changes = changes.slice(0, MAX_ITEMS_PER_SIGNAL);
-  } else if (event.type === SESSION_UPDATED) {
+  } else if (isSessionsEvent(event.type)) {
     const sessions = readSessions(data, time);
     truncated = Math.max(0, sessions.length - MAX_ITEMS_PER_SIGNAL);
     signal.sessions = sessions.slice(0, MAX_ITEMS_PER_SIGNAL);
@@ -135,7 +140,7 @@ function targetGroupIdOf(event: CloudEventEnvelope): string | undefined {
   }
   const fromSource = /\/target-groups\/([^/?#]+)\/?$/.exec(event.source)?.[1];
   if (fromSource !== undefined && fromSource.length <= MAX_NAME_LENGTH) return decodeURIComponentSafe(fromSource);
-  if (event.type === SESSION_UPDATED) {
+  if (isSessionsEvent(event.type)) {
     const records: unknown[] = Array.isArray(data) ? data : isObject(data) && Array.isArray(data.sessions) ? data.sessions : [];
     const ids = new Set(records.map((record) => (isObject(record) ? idText(record.target_group_id) : undefined)));
     if (ids.size === 1) return [...ids][0];

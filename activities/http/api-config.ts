@@ -1,5 +1,7 @@
 // Connection settings of the Demand API client: validated once, secrets redacted wherever the object is printed.
 import { inspect } from 'node:util';
+import { API_PROFILES, apiProfileNamed, DEFAULT_API_PROFILE, SESSION_UPDATED_EVENT, TARGET_GROUP_UPDATED_EVENT, type ApiProfileName } from '../../shared/api-profile';
+import { profileHeaders } from './dialect';
 
 /** Timeouts of one HTTP exchange with the Demand API, in milliseconds. */
 export interface ApiTimeouts {
@@ -23,8 +25,13 @@ export interface ApiConfigInput {
   clientId: string;
   /** OAuth client secret issued by the integration consultant. Never printed. */
   clientSecret: string;
-  /** Name of the header that selects the API version. Default `Svc-API-Version`. */
+  /** Name of the header that selects the API version. Default: the profile's (`Svc-API-Version` for `sandbox`). */
   versionHeader?: string;
+  /**
+   * The dialect spoken (activities/http/dialect.ts): `sandbox` (default) the spec's, deviations included;
+   * `cint` the published reference's, exactly.
+   */
+  profile?: ApiProfileName;
   /** Per-exchange timeouts; missing fields take the defaults. */
   timeouts?: Partial<ApiTimeouts>;
 }
@@ -37,6 +44,8 @@ export interface ApiConfig {
   readonly clientId: string;
   readonly clientSecret: string;
   readonly versionHeader: string;
+  /** The dialect spoken (activities/http/dialect.ts). */
+  readonly profile: ApiProfileName;
   readonly timeouts: Readonly<ApiTimeouts>;
 }
 
@@ -60,20 +69,19 @@ export class ApiConfigError extends Error {
 export const DEFAULT_VERSION_HEADER = 'Svc-API-Version';
 
 /**
- * Connection profiles (STUDYFLOW_API_PROFILE): the header and event names of a deployment. `sandbox` (the
- * default) uses the spec's `Svc-` names; `cint` the published reference's names for the real service.
- * STUDYFLOW_API_VERSION_HEADER still overrides the version header of either.
+ * Connection profiles (STUDYFLOW_API_PROFILE): the header and event names of a deployment, from the dialect
+ * table (activities/http/dialect.ts). `sandbox` (the default) uses the spec's `Svc-` names; `cint` the
+ * published reference's names for the real service. STUDYFLOW_API_VERSION_HEADER still overrides the version
+ * header of either.
  */
-export const CONNECTION_PROFILES = {
-  sandbox: { versionHeader: 'Svc-API-Version', signatureHeader: 'Svc-Signature', sessionEvent: 'com.svc.session.updated', targetGroupEvent: 'target-group-updated' },
-  cint: { versionHeader: 'Cint-API-Version', signatureHeader: 'Cint-Signature', sessionEvent: 'session-updated', targetGroupEvent: 'target-group-updated' },
-} as const;
-export type ConnectionProfileName = keyof typeof CONNECTION_PROFILES;
+export const CONNECTION_PROFILES: Readonly<Record<ApiProfileName, { name: ApiProfileName; versionHeader: string; signatureHeader: string; sessionEvent: string; targetGroupEvent: string }>> = Object.fromEntries(
+  API_PROFILES.map((name) => [name, { name, ...profileHeaders(name), sessionEvent: SESSION_UPDATED_EVENT[name], targetGroupEvent: TARGET_GROUP_UPDATED_EVENT }]),
+) as Record<ApiProfileName, { name: ApiProfileName; versionHeader: string; signatureHeader: string; sessionEvent: string; targetGroupEvent: string }>;
+export type ConnectionProfileName = ApiProfileName;
 
 /** The profile STUDYFLOW_API_PROFILE names; `sandbox` when unset (an unknown name is refused by loadApiConfig). */
 export function connectionProfileFromEnv(env: Record<string, string | undefined>): (typeof CONNECTION_PROFILES)[ConnectionProfileName] {
-  const name = env.STUDYFLOW_API_PROFILE?.trim() || 'sandbox';
-  return Object.hasOwn(CONNECTION_PROFILES, name) ? CONNECTION_PROFILES[name as ConnectionProfileName] : CONNECTION_PROFILES.sandbox;
+  return CONNECTION_PROFILES[apiProfileNamed(env.STUDYFLOW_API_PROFILE) ?? DEFAULT_API_PROFILE];
 }
 export const DEFAULT_API_TIMEOUTS: Readonly<ApiTimeouts> = Object.freeze({ connectMs: 10_000, headersMs: 30_000, bodyMs: 60_000 });
 
@@ -113,9 +121,9 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
     if (!Number.isInteger(value) || value <= 0) issues.push({ setting: variable, message: 'must be a positive whole number of milliseconds' });
     else timeouts[field] = value;
   }
-  const profileName = env[API_CONFIG_ENV.profile]?.trim() || 'sandbox';
-  const profile = Object.hasOwn(CONNECTION_PROFILES, profileName) ? CONNECTION_PROFILES[profileName as ConnectionProfileName] : undefined;
-  if (!profile) issues.push({ setting: API_CONFIG_ENV.profile, message: `must be one of ${Object.keys(CONNECTION_PROFILES).join(', ')}` });
+  const profileName = apiProfileNamed(env[API_CONFIG_ENV.profile]);
+  const profile = profileName && CONNECTION_PROFILES[profileName];
+  if (!profile) issues.push({ setting: API_CONFIG_ENV.profile, message: `must be one of ${API_PROFILES.join(', ')}` });
   const input: ApiConfigInput = {
     baseUrl: env[API_CONFIG_ENV.baseUrl] ?? '',
     authUrl: env[API_CONFIG_ENV.authUrl] ?? '',
@@ -123,6 +131,7 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
     clientId: env[API_CONFIG_ENV.clientId] ?? '',
     clientSecret: env[API_CONFIG_ENV.clientSecret] ?? '',
     versionHeader: env[API_CONFIG_ENV.versionHeader]?.trim() || profile?.versionHeader,
+    profile: profileName,
     timeouts,
   };
   return buildApiConfig(input, issues, {
@@ -132,6 +141,7 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
     clientId: API_CONFIG_ENV.clientId,
     clientSecret: API_CONFIG_ENV.clientSecret,
     versionHeader: API_CONFIG_ENV.versionHeader,
+    profile: API_CONFIG_ENV.profile,
     timeouts: 'timeouts',
   });
 }
@@ -148,6 +158,7 @@ export function createApiConfig(input: ApiConfigInput): ApiConfig {
     clientId: 'clientId',
     clientSecret: 'clientSecret',
     versionHeader: 'versionHeader',
+    profile: 'profile',
     timeouts: 'timeouts',
   });
 }
@@ -161,14 +172,16 @@ function buildApiConfig(input: ApiConfigInput, issues: ApiConfigIssue[], names: 
   const clientId = checkPresent(input.clientId, names.clientId, issues);
   const clientSecret = typeof input.clientSecret === 'string' ? input.clientSecret : '';
   if (clientSecret.trim() === '') issues.push({ setting: names.clientSecret, message: 'is missing' });
-  const versionHeader = input.versionHeader ?? DEFAULT_VERSION_HEADER;
+  const profile = input.profile ?? DEFAULT_API_PROFILE;
+  if (!(API_PROFILES as readonly string[]).includes(profile)) issues.push({ setting: names.profile, message: `must be one of ${API_PROFILES.join(', ')}` });
+  const versionHeader = input.versionHeader ?? profileHeaders(profile).versionHeader;
   if (!HEADER_TOKEN.test(versionHeader)) issues.push({ setting: names.versionHeader, message: 'is not a valid HTTP header name' });
   const timeouts = { ...DEFAULT_API_TIMEOUTS, ...input.timeouts };
   for (const [field, value] of Object.entries(timeouts)) {
     if (!Number.isInteger(value) || value <= 0) issues.push({ setting: `${names.timeouts}.${field}`, message: 'must be a positive whole number of milliseconds' });
   }
   if (issues.length > 0) throw new ApiConfigError(issues);
-  return redactingConfig({ baseUrl, authUrl, audience, clientId, clientSecret, versionHeader, timeouts: Object.freeze(timeouts) });
+  return redactingConfig({ baseUrl, authUrl, audience, clientId, clientSecret, versionHeader, profile, timeouts: Object.freeze(timeouts) });
 }
 
 function checkPresent(value: unknown, setting: string, issues: ApiConfigIssue[]): string {
@@ -204,6 +217,7 @@ export function redactApiConfig(config: ApiConfig): Omit<ApiConfig, 'clientSecre
     clientId: config.clientId,
     clientSecret: REDACTED,
     versionHeader: config.versionHeader,
+    profile: config.profile,
     timeouts: { ...config.timeouts },
   };
 }

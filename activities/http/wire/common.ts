@@ -19,3 +19,14 @@ export const ErrorBody = z.object({
 
 /** NextCursor: a string, null on the last page of some lists. */
 export const NextCursor = z.string().nullable().optional();
+
+/**
+ * An identifier the reference types as an integer, read where the reference's own examples send it as a string of
+ * digits (FetchTargetGroupResponse's example: `business_unit_id: "3337"`, its schema BusinessUnitIDAsInteger). The
+ * string is accepted and normalised to the number; anything else that is not an integer stays a wire mismatch.
+ * Used only where the reference's example shows the string (nothing else loosens).
+ */
+export const IntegerIdSentAsDigits = z.union([
+  z.number().int(),
+  z.string().regex(/^\d{1,15}$/, 'is not an integer or a string of digits').transform(Number),
+]);

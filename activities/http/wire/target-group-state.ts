@@ -5,7 +5,7 @@
 // - TG/details (TargetGroupDetails) and TG/overview (TargetGroupOverview, which carries `status`) answer 404
 //   for a draft; TG/fielding-runs lists zero or one run, `has_more` always false.
 import { z } from 'zod';
-import { ResourceId } from './common';
+import { IntegerIdSentAsDigits, ResourceId } from './common';
 
 const Timestamp = z.iso.datetime({ offset: true });
 const Rate = z.number().min(0).max(1);
@@ -18,7 +18,8 @@ const Rate = z.number().min(0).max(1);
  */
 export const DraftTargetGroupAnswer = z.looseObject({
   name: z.string().optional(),
-  business_unit_id: z.number().int().optional(),
+  /** BusinessUnitIDAsInteger; the reference's own example sends `"3337"`, read as the number. */
+  business_unit_id: IntegerIdSentAsDigits.optional(),
   locale: z.string().optional(),
   collects_pii: z.boolean(),
   project_manager_id: z.string(),

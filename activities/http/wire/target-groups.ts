@@ -1,7 +1,11 @@
 // Draft target group operations on the wire (reference: create_target_group, update_target_group).
-// The body is the reference's CreateDraftTargetGroupRequest / UpdateDraftTargetGroupRequest apart from the
-// spec's `filling_goal` (a listed spec deviation; the reference says `completes_goal`).
+// The body is the reference's CreateDraftTargetGroupRequest / UpdateDraftTargetGroupRequest; under the `sandbox`
+// profile with the spec's `filling_goal` (a listed spec deviation, activities/http/dialect.ts) and the spec's
+// `respondent_statuses` on activity-exclusion items, under `cint` with the reference's `completes_goal` and items
+// `{type, id, duration?}` only.
 import { z } from 'zod';
+import type { ApiProfileName } from '../dialect';
+import { completesGoalField, speaksSpec } from '../dialect';
 import { CUSTOMER_REFERENCE_PATTERN, ResourceId } from './common';
 import { UserId } from './projects';
 import { ProfilingRequest } from './profiles';
@@ -11,8 +15,8 @@ const Timestamp = z.iso.datetime({ offset: true });
 /** TargetGroupFieldingSpecification. */
 export const FieldingSpecification = z.strictObject({ start_at: Timestamp, end_at: Timestamp });
 
-/** The draft body studyflow sends on create and update (the fields it sets; all by their reference names). */
-export const DraftTargetGroupRequest = z.strictObject({
+/** The draft fields studyflow sets, by their reference names, apart from the goal and the activity exclusions (which differ by dialect). */
+const DRAFT_FIELDS = {
   /** TargetGroupName: 5 to 128 characters. */
   name: z.string().min(5).max(128),
   /** BusinessUnitIDWithReference: text. */
@@ -24,8 +28,6 @@ export const DraftTargetGroupRequest = z.strictObject({
   expected_incidence_rate: z.number().min(0).max(1),
   /** TargetGroupExpectedLengthOfInterview: 1 to 45 minutes. */
   expected_length_of_interview_minutes: z.number().int().min(1).max(45),
-  /** The spec's name (Resources › Target group); the reference: completes_goal. */
-  filling_goal: z.number().int().min(1),
   project_manager_id: UserId,
   collects_pii: z.boolean(),
   /** StudyTypeCodeWithReference. */
@@ -58,12 +60,32 @@ export const DraftTargetGroupRequest = z.strictObject({
       pacing: z.looseObject({ type: z.enum(['linear', 'adaptive', 'gemini']) }).nullable().optional(),
       soft_launch: z.strictObject({ end_at: Timestamp, filling_goal_percentage: z.number().int().min(1).max(100), demographics_strictness_percentage: z.number().int().min(0).max(100) }).optional(),
     }),
-  respondent_activity_exclusions: z.array(z.looseObject({ id: z.string() })).optional(),
-  /** ProfilingRequest: the draft's profiles travel in its own body (activities/http/wire/profiles.ts). */
-  /** ProfilingRequest; null is its "No profiling" (a draft without profiles, or one whose profiles are removed). */
+  /** ProfilingRequest: the draft's profiles travel in its own body (activities/http/wire/profiles.ts); null is its "No profiling". */
   profiling: ProfilingRequest.nullable().optional(),
   target_group_customer_reference_number: z.string().min(3).max(128).regex(CUSTOMER_REFERENCE_PATTERN).nullable().optional(),
-});
+};
+
+const Goal = z.number().int().min(1);
+
+/** RespondentActivityExclusionsIdObjectRequest: `{type, id, duration?}`. */
+export const ActivityExclusionRequestItem = z.strictObject({ type: z.enum(['target-group', 'project']), id: z.string().min(1), duration: z.string().optional() });
+/** The spec's item: the reference's plus `respondent_statuses`. */
+export const SpecActivityExclusionRequestItem = ActivityExclusionRequestItem.extend({ respondent_statuses: z.array(z.string()).optional() });
+
+/** The activity-exclusion item a profile sends (activities/http/dialect.ts `respondent_statuses`). */
+export function activityExclusionRequestItem(profile: ApiProfileName) {
+  return speaksSpec(profile, 'respondent_statuses') ? SpecActivityExclusionRequestItem : ActivityExclusionRequestItem;
+}
+
+/** The draft body of the `sandbox` profile: the spec's `filling_goal` (Resources › Target group) and items with `respondent_statuses`. */
+export const DraftTargetGroupRequest = z.strictObject({ ...DRAFT_FIELDS, filling_goal: Goal, respondent_activity_exclusions: z.array(SpecActivityExclusionRequestItem).optional() });
+/** The draft body of the `cint` profile: the reference's `completes_goal`, items without statuses. */
+export const ReferenceDraftTargetGroupRequest = z.strictObject({ ...DRAFT_FIELDS, completes_goal: Goal, respondent_activity_exclusions: z.array(ActivityExclusionRequestItem).optional() });
+
+/** The draft body (create and update) a profile sends. */
+export function draftTargetGroupRequest(profile: ApiProfileName) {
+  return completesGoalField(profile) === 'filling_goal' && speaksSpec(profile, 'respondent_statuses') ? DraftTargetGroupRequest : ReferenceDraftTargetGroupRequest;
+}
 
 /** 201 of create_target_group (CreatedDraftTargetGroupResponse). */
 export const CreatedDraftTargetGroupResponse = z.looseObject({ id: ResourceId });
