@@ -96,8 +96,8 @@ setTimeout(stop, Number(maxMs)).unref();
 child.on('exit', (code) => process.exit(code ?? 0));
 `;
 
-// Prism closes idle connections after 5 s: never reuse one that long (a stale socket answers "other side closed").
-const toPrism = new Agent({ keepAliveTimeout: 500, keepAliveMaxTimeout: 500 });
+// A fresh connection per request: a kept-alive socket Prism has closed answers "other side closed".
+const toPrism = new Agent({ pipelining: 0 });
 
 async function startPrism(documentFile: string, mode: PrismMode, seed: string | undefined): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   const port = await freePort();
@@ -117,7 +117,7 @@ async function startPrism(documentFile: string, mode: PrismMode, seed: string | 
       throw new Error(`prism (${mode}) did not start within 110 s:\n${output.slice(-2000)}`);
     }
     try {
-      const res = await request(`${url}/`, { method: 'GET', dispatcher: toPrism });
+      const res = await request(`${url}/`, { method: 'GET', dispatcher: toPrism, reset: true });
       await res.body.dump();
       break;
     } catch {
@@ -184,6 +184,7 @@ export async function startPrismMock(options: { documentFile: string; mode: Pris
       headers: { ...ex.headers, ...(authorization ? { authorization } : {}) },
       body: ex.body.length > 0 ? ex.body : undefined,
       dispatcher: toPrism,
+      reset: true,
     });
     const bytes = Buffer.from(await res.body.arrayBuffer());
     const answerHeaders: Record<string, string> = {};

@@ -9,13 +9,19 @@
 //   null (`anyOf: [schema, {type: null}]`); an `allOf` member that only says `nullable` makes its parent nullable.
 // - A static mock answers every page of a list with the same example, and five list examples say `has_more: true`:
 //   no client that follows cursors to the end (and refuses a cursor that repeats) could finish. In the copy those
-//   examples say `has_more: false`, one page.
+//   examples say `has_more: false` (and a list whose cursor alone says "more" loses its `next_cursor`), one page.
 // - A `oneOf` branch that is an object with no properties, no required fields and nothing else ("No profiling" in
 //   ProfilingRequest: "can be set to null or omitted") matches every object, so no body can match exactly one
 //   branch and every draft with profiling would be refused. In the copy that branch takes the empty object only.
+// - A `oneOf` whose branches are objects with one optional property each, a different one per branch (a quota's
+//   `completes_goal_percentage` or `completes_goal`): any object matches every branch, so none matches exactly one.
+//   In the copy each branch requires its property, as its title says.
+// - A 204 answer with content (`exclusion-groups/{id}/target-groups/add` documents a JSON `{}`): Prism sends the body
+//   with the 204, which HTTP forbids, and the client's HTTP stack fails the exchange. In the copy a 204 has no content.
 // - A 2xx example that its own schema refuses (e.g. `update_date: null` where the schema says string): Prism,
-//   with --errors, answers 500 instead of it. The copy leaves such examples out (given a judge, see
-//   `exampleProblems`), so Prism answers another example or one it builds from the schema.
+//   with --errors, answers 500 instead of it. Given a judge (`exampleProblems`), the copy leaves out the nulls the
+//   schema refuses (as if the field were omitted); an example still refused after that is left out whole, and
+//   Prism answers another example or one it builds from the schema.
 // Pure: the document in, the normalised document and what was changed out.
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
@@ -31,12 +37,14 @@ export interface NormalisedReference {
   basePath: string;
   /** JSON pointers of the schemas whose type-less `nullable` was rewritten. */
   nullableRewritten: string[];
+  /** JSON pointers of the 204 answers whose content was left out. */
+  noContent204: string[];
   /** JSON pointers of the list examples turned into one page (`has_more: false`). */
   onePageExamples: string[];
-  /** JSON pointers of the `oneOf` branches that matched every object, now the empty object only. */
+  /** JSON pointers of the `oneOf` branches that matched every object, now the empty object only or requiring their one property. */
   catchAllBranches: string[];
-  /** The examples left out because their own schema refuses them: where, and the first problem. */
-  droppedExamples: { pointer: string; problem: string }[];
+  /** The examples their own schema refuses: where, the first problem, and whether leaving out nulls fixed it. */
+  droppedExamples: { pointer: string; problem: string; repaired: boolean }[];
 }
 
 export interface NormaliseOptions {
@@ -50,13 +58,18 @@ const typelessNullable = (v: unknown): v is Json => isObject(v) && v.nullable ==
 /** Keys that only annotate: a schema holding nothing else constrains nothing. */
 const ANNOTATIONS = new Set(['description', 'title', 'example', 'examples', 'deprecated', 'readOnly', 'writeOnly']);
 
-function normaliseSchemas(node: unknown, at: string, rewritten: string[], catchAll: string[]): unknown {
-  if (Array.isArray(node)) return node.map((v, i) => normaliseSchemas(v, `${at}/${i}`, rewritten, catchAll));
+function normaliseSchemas(node: unknown, at: string, rewritten: string[], catchAll: string[], noContent?: string[]): unknown {
+  if (Array.isArray(node)) return node.map((v, i) => normaliseSchemas(v, `${at}/${i}`, rewritten, catchAll, noContent));
   if (!isObject(node)) return node;
   const out: Json = {};
+  if (noContent && at.endsWith('/responses/204') && node.content !== undefined) {
+    const { content: _content, ...rest } = node;
+    noContent.push(at);
+    return rest;
+  }
   for (const [k, v] of Object.entries(node)) {
     // Examples are data, not schemas: a key called `nullable` there is a value.
-    out[k] = k === 'example' || k === 'examples' ? v : normaliseSchemas(v, `${at}/${k.replaceAll('~', '~0').replaceAll('/', '~1')}`, rewritten, catchAll);
+    out[k] = k === 'example' || k === 'examples' ? v : normaliseSchemas(v, `${at}/${k.replaceAll('~', '~0').replaceAll('/', '~1')}`, rewritten, catchAll, noContent);
   }
   let nullable = false;
   if (Array.isArray(out.allOf)) {
@@ -77,6 +90,15 @@ function normaliseSchemas(node: unknown, at: string, rewritten: string[], catchA
       catchAll.push(`${at}/oneOf/${i}`);
       return { ...branch, maxProperties: 0 };
     });
+    const single = (b: unknown) => isObject(b) && b.type === 'object' && b.required === undefined && isObject(b.properties) && Object.keys(b.properties).length === 1;
+    const branches = out.oneOf as unknown[];
+    const names = branches.map((b) => (single(b) ? Object.keys((b as Json).properties as Json)[0] : undefined));
+    if (branches.length > 1 && names.every((n) => n !== undefined) && new Set(names).size === names.length) {
+      out.oneOf = branches.map((b, i) => {
+        catchAll.push(`${at}/oneOf/${i}`);
+        return { ...(b as Json), required: [names[i]] };
+      });
+    }
   }
   if (typelessNullable(out)) {
     rewritten.push(at);
@@ -95,8 +117,32 @@ function onePageExamples(node: unknown, at: string, changed: string[], inExample
   if (inExample && out.has_more === true) {
     out.has_more = false;
     changed.push(at);
+  } else if (inExample && out.has_more === undefined && typeof out.next_cursor === 'string' && Object.values(out).some(Array.isArray)) {
+    // A list whose cursor alone says there is more: one page without it (the cursor is optional there).
+    delete out.next_cursor;
+    changed.push(at);
   }
   return out;
+}
+
+/**
+ * The example without the nulls its schema refuses (each problem's instance path, read from the judge's
+ * "<path> <message>", naming a null is left out), or undefined when that does not make it fit.
+ */
+function withoutRefusedNulls(example: unknown, problems: (value: unknown) => string[]): unknown {
+  const copy = structuredClone(example);
+  for (let i = 0; i < 20; i += 1) {
+    const first = problems(copy)[0];
+    if (first === undefined) return copy;
+    const at = first.split(' ')[0];
+    if (!at.startsWith('/')) return undefined;
+    const keys = at.slice(1).split('/').map((k) => k.replaceAll('~1', '/').replaceAll('~0', '~'));
+    const last = keys.pop() as string;
+    const parent = keys.reduce<unknown>((node, k) => (isObject(node) || Array.isArray(node) ? (node as Record<string, unknown>)[k] : undefined), copy);
+    if (!isObject(parent) || parent[last] !== null) return undefined;
+    delete parent[last];
+  }
+  return undefined;
 }
 
 const pointer = (...parts: string[]) => `#/${parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`;
@@ -107,8 +153,8 @@ function dropInvalidExamples(
   normalised: { paths: Json; components: unknown },
   basePath: string,
   judge: NonNullable<NormaliseOptions['exampleProblems']>,
-): { pointer: string; problem: string }[] {
-  const dropped: { pointer: string; problem: string }[] = [];
+): { pointer: string; problem: string; repaired: boolean }[] {
+  const dropped: { pointer: string; problem: string; repaired: boolean }[] = [];
   const derefIn = (root: unknown) => (node: unknown): unknown => {
     let current = node;
     while (isObject(current) && typeof current.$ref === 'string') current = current.$ref.slice(2).split('/').reduce((a: any, k: string) => a?.[k], root);
@@ -126,15 +172,21 @@ function dropInvalidExamples(
         if (!json) continue;
         const named = isObject(json.examples) ? Object.entries(json.examples).map(([name, ex]) => [name, (deref(ex) as Json | undefined)?.value] as const) : [];
         const all = json.example !== undefined ? [['example', json.example] as const, ...named] : named;
-        const bad = all.map(([name, value]) => [name, judge(op.operationId as string, Number(status), value)[0]] as const).filter(([, problem]) => problem !== undefined);
+        const bad = all
+          .map(([name, value]) => [name, value, judge(op.operationId as string, Number(status), value)[0]] as const)
+          .filter(([, , problem]) => problem !== undefined);
         if (bad.length === 0) continue;
         // The copy's response gets a content of its own (a $ref'd response may be shared).
         const target = ((normalised.paths[`${basePath}${p}`] as Json)[method] as Json).responses as Json;
         const copy = structuredClone(derefCopy(target[status])) as Json;
         const copyJson = (copy.content as Json)['application/json'] as Json;
-        for (const [name, problem] of bad) {
-          dropped.push({ pointer: pointer('paths', p, method, 'responses', status, 'content', 'application/json', ...(name === 'example' ? ['example'] : ['examples', name])), problem: problem as string });
-          if (name === 'example') delete copyJson.example;
+        for (const [name, value, problem] of bad) {
+          const repaired = withoutRefusedNulls(value, (v) => judge(op.operationId as string, Number(status), v));
+          dropped.push({ pointer: pointer('paths', p, method, 'responses', status, 'content', 'application/json', ...(name === 'example' ? ['example'] : ['examples', name])), problem: problem as string, repaired: repaired !== undefined });
+          if (name === 'example') {
+            if (repaired !== undefined) copyJson.example = repaired;
+            else delete copyJson.example;
+          } else if (repaired !== undefined) (copyJson.examples as Json)[name] = { ...((copyJson.examples as Json)[name] as Json), value: repaired };
           else delete (copyJson.examples as Json)[name];
         }
         if (isObject(copyJson.examples) && Object.keys(copyJson.examples).length === 0) delete copyJson.examples;
@@ -151,16 +203,17 @@ export function normaliseReference(document: Json, options: NormaliseOptions = {
   const basePath = new URL(serverUrl, 'http://localhost').pathname.replace(/\/$/, '');
   const rewritten: string[] = [];
   const catchAll: string[] = [];
+  const noContent: string[] = [];
   const paths: Json = {};
   for (const [p, item] of Object.entries((document.paths ?? {}) as Json)) {
-    paths[`${basePath}${p}`] = normaliseSchemas(item, `#/paths/${p.replaceAll('~', '~0').replaceAll('/', '~1')}`, rewritten, catchAll);
+    paths[`${basePath}${p}`] = normaliseSchemas(item, `#/paths/${p.replaceAll('~', '~0').replaceAll('/', '~1')}`, rewritten, catchAll, noContent);
   }
   const { servers: _servers, paths: _paths, components, ...rest } = document;
   const normalisedComponents = normaliseSchemas(components, '#/components', rewritten, catchAll);
   const droppedExamples = options.exampleProblems ? dropInvalidExamples(document, { paths, components: normalisedComponents }, basePath, options.exampleProblems) : [];
   const onePage: string[] = [];
   const normalised = onePageExamples({ ...rest, paths, components: normalisedComponents }, '#', onePage) as Json;
-  return { document: normalised, basePath, nullableRewritten: rewritten, onePageExamples: onePage, catchAllBranches: catchAll, droppedExamples };
+  return { document: normalised, basePath, nullableRewritten: rewritten, noContent204: noContent, onePageExamples: onePage, catchAllBranches: catchAll, droppedExamples };
 }
 
 /** Reads the document, normalises it and writes the copy to a new temporary directory. */

@@ -36,8 +36,13 @@ const PRISM_VERSION = (JSON.parse(readFileSync(createRequire(path.join(REPO, 'pa
 const EXAMPLES = readdirSync(path.join(REPO, 'examples'))
   .map((d) => path.join(REPO, 'examples', d, 'study.yaml'))
   .filter((f) => existsSync(f));
-/** Dynamic answers per operation (each a fresh draw from the schemas; a failure shows the answer). */
-const DYNAMIC_SAMPLES = Number(process.env.STUDYFLOW_PRISM_SAMPLES ?? 4);
+/**
+ * Dynamic mode's seed: Prism reseeds every draw with it, so each operation gets one answer, the same in every run
+ * (a test that passes or fails the same way each time). STUDYFLOW_PRISM_SEED=none: a fresh draw per request,
+ * STUDYFLOW_PRISM_SAMPLES of them per operation (default 4), to explore; a failure shows the answer.
+ */
+const SEED = process.env.STUDYFLOW_PRISM_SEED ?? 'studyflow';
+const DYNAMIC_SAMPLES = SEED === 'none' ? Number(process.env.STUDYFLOW_PRISM_SAMPLES ?? 4) : 1;
 
 let reference: NormalisedReference & { file: string; dir: string };
 let staticMock: PrismMock;
@@ -181,11 +186,15 @@ async function applyFirstWrites(a: ReturnType<typeof createActivities>, { desire
 describe.skipIf(!referenceAvailable)('the client under the cint profile against Prism mocking the published reference', () => {
   beforeAll(async () => {
     work = await mkdtemp(path.join(tmpdir(), 'studyflow-prism-work-'));
-    reference = await writeNormalisedReference(REFERENCE_PATH, { exampleProblems: answerProblems });
+    // The examples Prism would refuse to serve. Prism knows no `ulid` format (it ignores it and serves the example),
+    // so a problem with that format alone is not one.
+    reference = await writeNormalisedReference(REFERENCE_PATH, {
+      exampleProblems: (id, status, example) => answerProblems(id, status, example).filter((p) => !p.includes('must match format "ulid"')),
+    });
     operationOf = documentOperationMatcher(reference.document);
     [staticMock, dynamicMock] = await Promise.all([
       startPrismMock({ documentFile: reference.file, mode: 'static' }),
-      startPrismMock({ documentFile: reference.file, mode: 'dynamic', seed: process.env.STUDYFLOW_PRISM_SEED }),
+      startPrismMock({ documentFile: reference.file, mode: 'dynamic', ...(SEED === 'none' ? {} : { seed: SEED }) }),
     ]);
   }, 150_000);
 
@@ -193,8 +202,8 @@ describe.skipIf(!referenceAvailable)('the client under the cint profile against 
     if (verdicts.size) {
       const header = [
         `Prism ${PRISM_VERSION} (--errors) on the reference, profile cint: verdict per operation. Normalised copy: ${reference.nullableRewritten.length} type-less nullables,`,
-        `${reference.catchAllBranches.length} catch-all oneOf branch(es), ${reference.onePageExamples.length} list examples as one page, ${reference.droppedExamples.length} examples their own schema refuses left out;`,
-        `dynamic: ${DYNAMIC_SAMPLES} answers per operation${process.env.STUDYFLOW_PRISM_SEED ? ` (seed ${process.env.STUDYFLOW_PRISM_SEED})` : ''}.`,
+        `${reference.catchAllBranches.length} catch-all oneOf branch(es), ${reference.noContent204.length} 204s without content, ${reference.onePageExamples.length} list examples as one page, ${reference.droppedExamples.length} examples their own schema refuses (${reference.droppedExamples.filter((d) => d.repaired).length} fixed by leaving out refused nulls, the rest left out);`,
+        `dynamic: ${DYNAMIC_SAMPLES} answer(s) per operation, ${SEED === 'none' ? 'unseeded' : `seed ${SEED}`}.`,
       ].join(' ');
       reportVerdicts(verdictTable(verdicts.values(), header));
     }
@@ -211,6 +220,7 @@ describe.skipIf(!referenceAvailable)('the client under the cint profile against 
       expect(normaliseReference(reference.document).nullableRewritten).toEqual([]);
       expect(reference.onePageExamples.length).toBeGreaterThan(0);
       expect(reference.catchAllBranches).toContain('#/components/schemas/ProfilingRequest/oneOf/3');
+      expect(reference.noContent204).toContain('#/paths/~1demand~1accounts~1{account_id}~1exclusion-groups~1{exclusion_group_id}~1target-groups~1add/post/responses/204');
       expect(reference.droppedExamples.map((d) => d.pointer)).toContain('#/paths/~1demand~1accounts~1{account_id}~1exclusion-groups/get/responses/200/content/application~1json/example');
       expect(normaliseReference(reference.document).onePageExamples).toEqual([]);
       expect(Object.keys(reference.document.paths as object).every((p) => p.startsWith('/v1/'))).toBe(true);
@@ -358,7 +368,7 @@ describe.skipIf(!referenceAvailable)('the client under the cint profile against 
       expect(failures).toEqual([]);
       // The run read answers in both modes (an empty run would prove nothing).
       expect([...verdicts.values()].filter((v) => v.parsed.static.valid > 0).length).toBeGreaterThan(10);
-      expect([...verdicts.values()].filter((v) => v.parsed.dynamic.valid > 0).length).toBeGreaterThan(10);
+      expect([...verdicts.values()].filter((v) => v.parsed.dynamic.valid > 0).length).toBeGreaterThan(8);
     }, 120_000);
   });
 });
