@@ -6,7 +6,7 @@ import { readAnswer } from './http/wire/read-answer';
 import { ActivityExclusionsAnswer } from './http/wire/activity-exclusions';
 import { activityExclusionRequestItem } from './http/wire/target-groups';
 import { requestBody } from './http/wire/request-body';
-import { profileOfConfig } from './http/dialect';
+import { profileOfConfig, withActivityItems } from './http/dialect';
 import { z } from 'zod';
 import { withActivityItemTypes } from './version-adapter';
 import type { ActivityCtx } from './types';
@@ -47,7 +47,7 @@ export function activityExclusionActivities(deps: ActivityDeps) {
 
   /** get_target_group_respondent_activity_exclusions: `{respondent_activity_exclusions: [...]}`, item types in studyflow's names. */
   function parse(operation: string, req: { method: string; path: string }, res: { status: number; body: unknown }): ActivityExclusionsOutput {
-    const record = withActivityItemTypes(readAnswer({ operation, ...req }, ActivityExclusionsAnswer, res), 'fromWire');
+    const record = withActivityItems(profile, withActivityItemTypes(readAnswer({ operation, ...req }, ActivityExclusionsAnswer, res), 'fromWire'), 'in');
     const out: ActivityExclusionsOutput = { items: record.respondent_activity_exclusions as ActivityExclusionItem[] };
     if (typeof record.duration === 'string') out.duration = record.duration;
     return out;
@@ -69,7 +69,7 @@ export function activityExclusionActivities(deps: ActivityDeps) {
       const p = requireText('putActivityExclusions', 'projectId', input.projectId);
       const t = requireText('putActivityExclusions', 'targetGroupId', input.targetGroupId);
       const items = requireArray('putActivityExclusions', 'items', input.items) as ActivityExclusionItem[];
-      const wire: Record<string, unknown> = withActivityItemTypes({ respondent_activity_exclusions: items }, 'toWire');
+      const wire: Record<string, unknown> = withActivityItems(profile, withActivityItemTypes({ respondent_activity_exclusions: items }, 'toWire'), 'out');
       if (input.duration !== undefined) wire.duration = input.duration;
       const json = requestBody('putActivityExclusions', 'set_target_group_respondent_activity_exclusions', putBody, wire);
       const req = { method: 'PUT', path: path(ctx, p, t), json } as const;

@@ -9,6 +9,7 @@ import { describeShape, readAnswer, wireMismatchFailure, type WireCall } from '.
 import { DraftTargetGroupAnswer, FieldingRunsAnswer, TargetGroupDetailsAnswer, TargetGroupOverviewAnswer } from './http/wire/target-group-state';
 import type { ActivityCtx } from './types';
 import { fromWireBody } from './version-adapter';
+import { profileOfConfig, withActivityItems } from './http/dialect';
 
 /** What a caller reads of a launched target group beyond the fact that it left draft. */
 export type TargetGroupStateRead = 'status' | 'fieldingRun' | 'fields';
@@ -125,7 +126,8 @@ export function targetGroupStateReader(deps: ActivityDeps) {
       throw failureFromAnswer(res, { method: req.method, path });
     }
     if (res.status === 200) {
-      const draft = fromWireBody(readAnswer(call, DraftTargetGroupAnswer, res), ctx.apiVersion) as Json;
+      // Activity-exclusion items read in studyflow's terms: under `cint` (no respondent_statuses) an item excludes [Complete].
+      const draft = withActivityItems(profileOfConfig(deps.api.config), fromWireBody(readAnswer(call, DraftTargetGroupAnswer, res), ctx.apiVersion) as Json, 'in');
       const fields = withFillingGoal(draft);
       if ('allocations' in fields) fields.allocations = allocationsAsSent(fields.allocations);
       return { id: targetGroupId, status: 'draft', fields, fieldsRead: readFieldsOf(DRAFT_READ_FIELDS, fields), fieldingRunId: null };

@@ -12,7 +12,7 @@ import { requestBody } from './http/wire/request-body';
 import { TargetGroupPerformanceAnswer } from './http/wire/performance';
 import { targetGroupStateReader, type TargetGroupState, type TargetGroupStateRead } from './target-group-state';
 import { CreatedDraftTargetGroupResponse, draftTargetGroupRequest } from './http/wire/target-groups';
-import { profileOfConfig, withGoalFieldOut } from './http/dialect';
+import { profileOfConfig, withActivityItems, withGoalFieldOut } from './http/dialect';
 import type { ActivityCtx, ApiObject, JsonObject } from './types';
 import { fromWireBody, toWireBody, withActivityItemTypes } from './version-adapter';
 
@@ -124,7 +124,7 @@ export function targetGroupActivities(deps: ActivityDeps) {
    * profile's request schema (a body the API would refuse is not sent), then in the call's version's names.
    */
   function draftBody(activity: string, operation: string, ctx: ActivityCtx, desired: Record<string, unknown>): Record<string, unknown> {
-    const wire = withGoalFieldOut(profile, withActivityItemTypes(desired, 'toWire'));
+    const wire = withActivityItems(profile, withGoalFieldOut(profile, withActivityItemTypes(desired, 'toWire')), 'out');
     return toWireBody(requestBody(activity, operation, draftTargetGroupRequest(profile), wire) as Record<string, unknown>, ctx.apiVersion);
   }
 

@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { CliError, Output, type Streams } from './output';
+import { API_PROFILES } from '../shared/api-profile';
 
 export interface CliContext {
   out: Output;
@@ -30,6 +31,8 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
   const json = () => new Option('--json', 'machine-readable output on stdout');
   const allowOutsidePaths = () =>
     new Option('--allow-outside-paths', 'let ID list files lie outside the study repository (the git work tree of the study file)');
+  const profile = () =>
+    new Option('--profile <name>', 'the connection profile whose API the study is checked against (default: STUDYFLOW_API_PROFILE, else sandbox)').choices([...API_PROFILES]);
   const run = (loader: () => Promise<{ run: (ctx: CliContext, ...args: any[]) => Promise<number> }>) =>
     async (...args: any[]) => {
       const mod = await loader();
@@ -43,6 +46,7 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .addOption(new Option('--format <format>', 'output format').choices(['human', 'github', 'json']).default('human'))
     .addOption(json())
     .addOption(allowOutsidePaths())
+    .addOption(profile())
     .action(run(() => import('./commands/validate')));
 
   program
@@ -173,9 +177,10 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
 
   program
     .command('migrate')
-    .description('rewrite pre-2025-12-18 field names in a study file, keeping comments and layout')
+    .description('rewrite pre-2025-12-18 field names, and webhook event names to the profile\'s, in a study file, keeping comments and layout')
     .argument('<file>', 'study file')
     .option('--check', 'only report what would change (exit 1 when something would)')
+    .addOption(profile())
     .addOption(json())
     .action(run(() => import('./commands/migrate')));
 

@@ -1,4 +1,5 @@
 import { CliError } from './output';
+import { API_PROFILES, apiProfileNamed, type ApiProfileName } from '../shared/api-profile';
 
 /** A TCP port from a command-line option (0 means a free one). */
 export function parsePort(value: string, flag: string): number {
@@ -12,4 +13,15 @@ export function parseSeconds(value: string, flag: string): number {
   const seconds = Number(value);
   if (!Number.isFinite(seconds) || seconds <= 0) throw new CliError(`${flag} must be a positive number of seconds, got "${value}"`, 2);
   return seconds;
+}
+
+/**
+ * The connection profile a command checks study files against: `--profile`, else STUDYFLOW_API_PROFILE, else
+ * `sandbox`. An unknown STUDYFLOW_API_PROFILE is a usage error (exit 2) naming the choices.
+ */
+export function cliApiProfile(ctx: { env: NodeJS.ProcessEnv }, option: ApiProfileName | undefined): ApiProfileName {
+  if (option) return option;
+  const named = apiProfileNamed(ctx.env.STUDYFLOW_API_PROFILE);
+  if (!named) throw new CliError(`STUDYFLOW_API_PROFILE must be one of ${API_PROFILES.join(', ')}`, 2);
+  return named;
 }

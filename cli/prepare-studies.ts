@@ -2,6 +2,7 @@ import { allowOutsidePathsFromEnv, loadStudies, type Diagnostic, type LoadedStud
 import { blobStoreFromEnv } from '../activities/blob-store-env';
 import { desiredStudyOf, type StudyListRefs } from '../plan/desired';
 import type { DesiredStudy } from '../plan/types';
+import { apiProfileNamed, DEFAULT_API_PROFILE } from '../shared/api-profile';
 
 export interface PreparedStudy {
   loaded: LoadedStudy;
@@ -21,7 +22,9 @@ export async function prepareStudies(
   env: NodeJS.ProcessEnv,
   options: { allowOutsidePaths?: boolean } = {},
 ): Promise<{ prepared: PreparedStudy[]; diagnostics: Diagnostic[] }> {
-  const { studies, diagnostics } = await loadStudies(paths, { allowOutsidePaths: options.allowOutsidePaths || allowOutsidePathsFromEnv(env) });
+  // Checked against the profile the client speaks (STUDYFLOW_API_PROFILE; an unknown name is refused by the API settings).
+  const apiProfile = apiProfileNamed(env.STUDYFLOW_API_PROFILE) ?? DEFAULT_API_PROFILE;
+  const { studies, diagnostics } = await loadStudies(paths, { allowOutsidePaths: options.allowOutsidePaths || allowOutsidePathsFromEnv(env), apiProfile });
   if (diagnostics.some((d) => d.severity === 'error')) return { prepared: [], diagnostics };
   const blobs = blobStoreFromEnv(env);
   const watchIntervalMs = env.STUDYFLOW_WATCH_INTERVAL_MS ? Number(env.STUDYFLOW_WATCH_INTERVAL_MS) : undefined;

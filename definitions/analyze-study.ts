@@ -9,6 +9,8 @@ import { checkActivityExclusions } from './rules/activity-rules';
 import { checkProfileDefinition, checkProfilesOfTargetGroup, type ProfileInUse } from './rules/profile-rules';
 import { checkTargetGroup } from './rules/target-group-rules';
 import { checkWebhooks } from './rules/webhook-rules';
+import { checkActivityStatusesForProfile } from './rules/api-profile-rules';
+import { DEFAULT_API_PROFILE, type ApiProfileName } from '../shared/api-profile';
 import { readTemplates, type SharedDefinitions } from './shared-definitions';
 import { CURRENT_API_VERSION, MergedTargetGroupSchema, WebhookSchema, type MergedTargetGroup, type Profile, type Webhook } from './study-schema';
 
@@ -72,7 +74,8 @@ const LIST_KINDS: { kind: IdListKind; at: string[] }[] = [
   { kind: 'recontact', at: ['recontact'] },
 ];
 
-export function analyzeStudy(doc: CheckedDocument, shared: SharedDefinitions): StudyAnalysis {
+/** `profile`: the connection profile whose API the study is checked against (webhook events, spec-only fields). */
+export function analyzeStudy(doc: CheckedDocument, shared: SharedDefinitions, profile: ApiProfileName = DEFAULT_API_PROFILE): StudyAnalysis {
   const { data, reporter: r } = doc;
   const analysis: StudyAnalysis = { targetGroups: [], lists: [], joins: new Map() };
   const rawGroups = isPlainObject(data.target_groups) ? data.target_groups : undefined;
@@ -198,7 +201,10 @@ export function analyzeStudy(doc: CheckedDocument, shared: SharedDefinitions): S
       }
       analysis.joins.set(group, [...(analysis.joins.get(group) ?? []), key]);
     });
-    if (tg.exclusions?.activity) checkActivityExclusions(tg.exclusions.activity, [...self, 'exclusions', 'activity'], keys, r);
+    if (tg.exclusions?.activity) {
+      checkActivityExclusions(tg.exclusions.activity, [...self, 'exclusions', 'activity'], keys, r);
+      checkActivityStatusesForProfile(tg.exclusions.activity, [...self, 'exclusions', 'activity'], profile, r);
+    }
 
     for (const { kind, at } of LIST_KINDS) {
       const ref = kind === 'recontact' ? tg.recontact : tg.exclusions?.[kind];
@@ -237,7 +243,7 @@ export function analyzeStudy(doc: CheckedDocument, shared: SharedDefinitions): S
       const parsed = WebhookSchema.safeParse(raw);
       if (parsed.success) webhooks.push({ webhook: parsed.data, index });
     });
-    checkWebhooks(webhooks, r);
+    checkWebhooks(webhooks, r, profile);
   }
   return analysis;
 }

@@ -82,6 +82,8 @@ export const DIAGNOSTIC_CODES = {
   SF4301: { severity: 'warning', title: 'webhook URL is not https' },
   SF4302: { severity: 'warning', title: 'unknown webhook event' },
   SF4303: { severity: 'error', title: 'duplicate webhook URL' },
+  SF4304: { severity: 'error', title: 'webhook event of another API profile' },
+  SF4305: { severity: 'error', title: 'a field the API profile does not take' },
 
   SF5001: { severity: 'error', title: 'unknown target group' },
   SF5002: { severity: 'error', title: 'unknown exclusion group' },

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import type { ApiProfileName } from '../shared/api-profile';
 import path from 'node:path';
 import { analyzeStudy } from './analyze-study';
 import { compareDiagnostics, hasErrors, makeDiagnostic, START_OF_FILE, type Diagnostic, type SourceRange } from './diagnostic';
@@ -45,6 +46,11 @@ export interface LoadOptions {
    * the nearest git work tree holding the study file, else the study file's directory.
    */
   allowOutsidePaths?: boolean;
+  /**
+   * The connection profile whose API the study is checked against (webhook events, spec-only fields); default
+   * `sandbox`. The CLI passes `--profile`, else STUDYFLOW_API_PROFILE.
+   */
+  apiProfile?: ApiProfileName;
 }
 
 /** Internal result: also where the study id stands, for duplicate checks across files. */
@@ -100,7 +106,7 @@ export async function loadStudyText(text: string, file: string, options: LoadOpt
   const r = checked.reporter;
   const studyId = typeof checked.data.study === 'string' ? checked.data.study : undefined;
   const studyIdRange = checked.parsed.map.locate(['study']);
-  const analysis = analyzeStudy(checked, shared);
+  const analysis = analyzeStudy(checked, shared, options.apiProfile);
 
   const studyDir = path.dirname(path.resolve(file));
   const idLists: IdListRef[] = [];

@@ -3,6 +3,8 @@ import { pathKey } from './doc-path';
 import { CURRENT_API_VERSION } from '../shared/api-version';
 import { findLegacyNames, keyScalar, OPEN_ENDED_VALUES, type LegacyName } from './legacy-names';
 import { keyText } from './source-map';
+import { migrateWebhookEvents } from './migrate-webhook-events';
+import { DEFAULT_API_PROFILE, type ApiProfileName } from '../shared/api-profile';
 
 /** One rewritten name: the 1-based line (in the input text) of the old key or value, and the old and new names. */
 export interface MigrationChange {
@@ -266,17 +268,20 @@ function migrateOnce(text: string, openEnded: Set<string>): { text: string; chan
  * A name whose new name already exists beside it with another value is left for the user (the
  * loader keeps reporting it). Text with YAML errors is returned unchanged.
  */
-export function migrateStudyText(text: string): { text: string; changes: MigrationChange[] } {
+export function migrateStudyText(input: string, options: { apiProfile?: ApiProfileName } = {}): { text: string; changes: MigrationChange[] } {
+  // Webhook event names first (same-line edits: the lines the renames below report stay the input's).
+  const events = migrateWebhookEvents(input, options.apiProfile ?? DEFAULT_API_PROFILE);
+  const text = events.text;
   const original = new LineCounter();
   const originalDoc = parseClean(text, original);
-  if (!originalDoc) return { text, changes: [] };
+  if (!originalDoc) return { text: input, changes: [] };
   const originalLines = new Map<string, number>();
   for (const name of findLegacyNames(originalDoc)) {
     const node = name.kind === 'value' ? (name.pair.value as Node) : keyScalar(name.pair);
     if (node?.range) originalLines.set(`${name.from}@${pathKey(name.path)}`, original.linePos(node.range[0]).line);
   }
   let current = text;
-  const changes: MigrationChange[] = [];
+  const changes: MigrationChange[] = events.changes.map((c) => ({ line: c.line, from: c.from, to: c.to, note: `the ${options.apiProfile ?? DEFAULT_API_PROFILE} profile's event name` }));
   const openEnded = new Set<string>();
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const result = migrateOnce(current, openEnded);

@@ -2,6 +2,7 @@
 // schema/*.schema.json is generated from the *file* schemas below, and the typed `Study` the
 // planner works on is the *resolved* schema (defaults merged, templates expanded, paths absolute).
 import { z } from 'zod';
+import { WEBHOOK_EVENTS } from '../shared/api-profile';
 
 export const FORMAT_VERSION = 'studyflow/v1';
 import { API_VERSIONS, CURRENT_API_VERSION } from '../shared/api-version';
@@ -11,7 +12,8 @@ export const RESPONDENT_STATUSES = ['Complete', 'Terminate', 'SecurityFailure', 
 export const PRICING_MODELS = ['rate_card', 'dynamic'] as const;
 export const TARGET_GROUP_TYPES = ['rate_card', 'custom'] as const;
 export const KNOWN_STUDY_TYPES = ['adhoc', 'tracker', 'recontact'] as const;
-export const KNOWN_WEBHOOK_EVENTS = ['target-group-updated', 'com.svc.session.updated'] as const;
+/** Every webhook event name some connection profile speaks (shared/api-profile.ts; which profile takes which: SF4304). */
+export const KNOWN_WEBHOOK_EVENTS: readonly string[] = [...new Set(Object.values(WEBHOOK_EVENTS).flat())];
 /** The file name of a directory's shared definitions. */
 export const SHARED_FILE_NAMES = ['shared.yaml', 'shared.yml'] as const;
 

@@ -1,126 +1,11 @@
-// The client's one table of the spec's deviations from the published reference, each mapped to the profiles
-// that speak it (DESIGN.md, "Where the spec says not shown, and the two dialects"). `sandbox` speaks the spec,
-// deviations included; `cint` the reference, exactly. The operations at the boundary ask this table
-// (`speaksSpec`) and nothing else; docs/api-conventions.md shows it, and a unit test keeps the two equal.
-import { SESSION_UPDATED_EVENT, type ApiProfileName } from '../../shared/api-profile';
+// The client's side of the dialect table (shared/api-dialect.ts): which header names, field names and wire
+// schemas each profile speaks at the boundary. `sandbox` speaks the spec, deviations included; `cint` the
+// reference, exactly. The operations ask `speaksSpec` (or the helpers below) and nothing else.
+import { speaksSpec } from '../../shared/api-dialect';
+import type { ApiProfileName } from '../../shared/api-profile';
 
 export { API_PROFILES, DEFAULT_API_PROFILE, type ApiProfileName } from '../../shared/api-profile';
-
-/** The deviations, by name. */
-export type DeviationName =
-  | 'filling_goal'
-  | 'price_prediction_get'
-  | 'suggested_time_range'
-  | 'respondent_statuses'
-  | 'webhook_compression'
-  | 'target_group_type'
-  | 'target_group_list_name'
-  | 'calendar_error_objects'
-  | 'version_header'
-  | 'signature_header'
-  | 'session_event';
-
-/** One place where the spec says something else than the reference. */
-export interface Deviation {
-  name: DeviationName;
-  /** The operations (or the part of the wire) it touches. */
-  where: string;
-  /** What the spec says (what the profiles below send or read). */
-  spec: string;
-  /** What the reference says (what every other profile sends or reads). */
-  reference: string;
-  /** The profiles that speak the spec's form. */
-  profiles: readonly ApiProfileName[];
-}
-
-export const DEVIATIONS: readonly Deviation[] = [
-  {
-    name: 'filling_goal',
-    where: 'request bodies of `create_target_group`, `update_target_group`, `calculate_target_group_feasibility`',
-    spec: '`filling_goal`',
-    reference: '`completes_goal`',
-    profiles: ['sandbox'],
-  },
-  {
-    name: 'price_prediction_get',
-    where: '`generate_price_prediction`',
-    spec: 'GET with query `locale, expected_incidence_rate, expected_length_of_interview_minutes, filling_goal[, pricing_model]`; reads `cost_per_interview`, `total_cost`',
-    reference: 'POST `{config: {type: rate_card, country_code, expected_incidence_rate, expected_length_of_interview_minutes}}`; reads `GetRedactedPricePredictionResponse` (`open_exchange_price.cost_per_interview`)',
-    profiles: ['sandbox'],
-  },
-  {
-    name: 'suggested_time_range',
-    where: 'answer of `suggest_time_range`',
-    spec: '`suggested_start`, `suggested_end`',
-    reference: '`start`, `end`',
-    profiles: ['sandbox'],
-  },
-  {
-    name: 'respondent_statuses',
-    where: 'activity-exclusion items (draft create and update, `set_target_group_respondent_activity_exclusions`)',
-    spec: '`respondent_statuses`',
-    reference: 'none: a study that asks for statuses is refused under `cint`',
-    profiles: ['sandbox'],
-  },
-  {
-    name: 'webhook_compression',
-    where: '`create_webhook`, `update_webhook`, `get_webhooks`',
-    spec: '`compression` (`gzip` or null), sent on every create and update',
-    reference: 'none: not sent; a study that asks for `gzip` is refused under `cint`',
-    profiles: ['sandbox'],
-  },
-  {
-    name: 'target_group_type',
-    where: 'answers of `get_target_group`, `get_target_group_overview`',
-    spec: 'carry `type`',
-    reference: 'no `type` (read where present, never required)',
-    profiles: ['sandbox'],
-  },
-  {
-    name: 'target_group_list_name',
-    where: 'items of `get_list_target_groups`',
-    spec: '`name` left out from 2025-12-18',
-    reference: '`name` required',
-    profiles: ['sandbox'],
-  },
-  {
-    name: 'calendar_error_objects',
-    where: 'errors of `suggest_time_range`, `suggest_days`',
-    spec: 'objects `bad_request`, `unauthorized`, `internal_server_error`',
-    reference: 'the `Error` objects (`bad_request_error`, …)',
-    profiles: ['sandbox'],
-  },
-  {
-    name: 'version_header',
-    where: 'every `/v1` request',
-    spec: '`Svc-API-Version`',
-    reference: '`Cint-API-Version`',
-    profiles: ['sandbox'],
-  },
-  {
-    name: 'signature_header',
-    where: 'webhook deliveries',
-    spec: '`Svc-Signature`',
-    reference: '`Cint-Signature`',
-    profiles: ['sandbox'],
-  },
-  {
-    name: 'session_event',
-    where: 'webhook event names (study files, webhook create and update, deliveries)',
-    spec: `\`${SESSION_UPDATED_EVENT.sandbox}\``,
-    reference: `\`${SESSION_UPDATED_EVENT.cint}\` (and \`quota-fill-registered\`, which the spec does not show)`,
-    profiles: ['sandbox'],
-  },
-];
-
-const BY_NAME = new Map(DEVIATIONS.map((d) => [d.name, d]));
-
-/** Whether the profile speaks the spec's form of the deviation (else the reference's). */
-export function speaksSpec(profile: ApiProfileName, name: DeviationName): boolean {
-  const deviation = BY_NAME.get(name);
-  if (!deviation) throw new Error(`no deviation named ${name}`);
-  return deviation.profiles.includes(profile);
-}
+export { DEVIATIONS, speaksSpec, type Deviation, type DeviationName } from '../../shared/api-dialect';
 
 /** The header names of a profile. */
 export function profileHeaders(profile: ApiProfileName): { versionHeader: string; signatureHeader: string } {
@@ -148,4 +33,38 @@ export function withGoalFieldOut<T extends Record<string, unknown>>(profile: Api
 /** The profile a client speaks: its config's, `sandbox` for a config built without one (test doubles). */
 export function profileOfConfig(config: { readonly profile?: ApiProfileName }): ApiProfileName {
   return config.profile ?? 'sandbox';
+}
+
+/** The spec's default statuses of an activity-exclusion item, and what the reference's items (which have none) exclude. */
+export const DEFAULT_RESPONDENT_STATUSES: readonly string[] = ['Complete'];
+
+const isDefaultStatuses = (value: unknown) => Array.isArray(value) && value.length === 1 && value[0] === DEFAULT_RESPONDENT_STATUSES[0];
+
+/**
+ * Activity-exclusion items as a profile sends them. Under a profile without `respondent_statuses` an item's
+ * `[Complete]` (the study format's default, and what the reference's items exclude) is left out; any other set stays,
+ * for the request schema to refuse (a study asking for other statuses gets SF4305 from validate first).
+ */
+export function activityItemsOut(profile: ApiProfileName, items: unknown): unknown {
+  if (speaksSpec(profile, 'respondent_statuses') || !Array.isArray(items)) return items;
+  return items.map((item) => {
+    if (typeof item !== 'object' || item === null || !isDefaultStatuses((item as Record<string, unknown>).respondent_statuses)) return item;
+    const { respondent_statuses: _default, ...rest } = item as Record<string, unknown>;
+    return rest;
+  });
+}
+
+/** Activity-exclusion items as read: under a profile without `respondent_statuses`, an item excludes `[Complete]`. */
+export function activityItemsIn(profile: ApiProfileName, items: unknown): unknown {
+  if (speaksSpec(profile, 'respondent_statuses') || !Array.isArray(items)) return items;
+  return items.map((item) =>
+    typeof item === 'object' && item !== null && !('respondent_statuses' in item) ? { ...item, respondent_statuses: [...DEFAULT_RESPONDENT_STATUSES] } : item,
+  );
+}
+
+/** A body whose `respondent_activity_exclusions` are sent (or read) in the profile's dialect. */
+export function withActivityItems(profile: ApiProfileName, body: Record<string, unknown>, direction: 'out' | 'in'): Record<string, unknown> {
+  if (!Array.isArray(body.respondent_activity_exclusions)) return body;
+  const items = direction === 'out' ? activityItemsOut(profile, body.respondent_activity_exclusions) : activityItemsIn(profile, body.respondent_activity_exclusions);
+  return { ...body, respondent_activity_exclusions: items };
 }

@@ -1,14 +1,17 @@
 import { allowOutsidePathsFromEnv, formatDiagnostic, loadStudies } from '../../definitions';
 import { appendStepSummary, validateSummaryMarkdown } from '../github-view';
 import type { CliContext } from '../main';
+import { cliApiProfile } from '../options';
+import type { ApiProfileName } from '../../shared/api-profile';
 
 export async function run(
   ctx: CliContext,
   paths: string[],
-  options: { format: 'human' | 'github' | 'json'; json?: boolean; allowOutsidePaths?: boolean },
+  options: { format: 'human' | 'github' | 'json'; json?: boolean; allowOutsidePaths?: boolean; profile?: ApiProfileName },
 ): Promise<number> {
   const format = options.json ? 'json' : options.format;
-  const { studies, diagnostics } = await loadStudies(paths, { allowOutsidePaths: options.allowOutsidePaths || allowOutsidePathsFromEnv(ctx.env) });
+  const apiProfile = cliApiProfile(ctx, options.profile);
+  const { studies, diagnostics } = await loadStudies(paths, { allowOutsidePaths: options.allowOutsidePaths || allowOutsidePathsFromEnv(ctx.env), apiProfile });
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = diagnostics.length - errors;
   if (format === 'json') {

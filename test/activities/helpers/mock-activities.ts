@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBlobStore, type BlobStore } from '../../../activities/blob-store';
 import { createActivities } from '../../../activities/index';
+import type { DemandApiClientOptions } from '../../../activities/http/demand-api-client';
 import { createMockApi, type MockApi } from './mock-api';
 
 export interface MockActivities extends MockApi {
@@ -14,8 +15,9 @@ export interface MockActivities extends MockApi {
   putList(text: string): Promise<{ ref: string; sha256: string; count: number }>;
 }
 
-export function createMockActivities(): MockActivities {
-  const mock = createMockApi();
+/** `options` go to the client (e.g. a `config` with another connection profile). */
+export function createMockActivities(options: Partial<DemandApiClientOptions> = {}): MockActivities {
+  const mock = createMockApi(options);
   mock.serveTokens({ times: 1 });
   const secrets = new Map<string, string>();
   const blobs = createBlobStore({ dir: mkdtempSync(join(tmpdir(), 'studyflow-mock-blobs-')) });
