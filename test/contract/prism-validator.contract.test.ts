@@ -314,7 +314,8 @@ describe.skipIf(!referenceAvailable)('the client under the cint profile against 
       });
       for (const file of EXAMPLES) {
         const { prepared, diagnostics } = await prepareStudies([file], env);
-        expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+        // A study file the cint profile refuses is a failure of that example; the others still run.
+        for (const d of diagnostics.filter((x) => x.severity === 'error')) applyFailures.push(`${path.relative(REPO, file)}:${d.line}:${d.column}: ${d.code} ${d.message}`);
         for (const p of prepared) await applyFirstWrites(a, p, path.relative(REPO, file));
       }
     }, 120_000);
