@@ -1,6 +1,6 @@
 // Feasibility and price prediction.
 import { accountPath, callApi, expectObject, seg } from './api-call';
-import { FeasibilityAnswer, ReferencePricePredictionAnswer, ReferencePricePredictionRequest } from './http/wire/feasibility';
+import { FeasibilityAnswer, ReferencePricePredictionAnswer, ReferencePricePredictionRequest, SpecPricePredictionAnswer } from './http/wire/feasibility';
 import { readAnswer } from './http/wire/read-answer';
 import { requestBody } from './http/wire/request-body';
 import { invalidInputFailure } from './http/errors';
@@ -107,7 +107,9 @@ export function feasibilityActivities(deps: ActivityDeps) {
       const path = `${accountPath(ctx)}/business-units/${seg(businessUnitId)}/generate-price-prediction`;
       if (speaksSpec(profile, 'price_prediction_get')) {
         const req = { method: 'GET', path, query: toWireBody(asked, ctx.apiVersion) as Record<string, string | number | boolean> } as const;
-        return { prediction: fromWireBody(expectObject(req, await callApi(deps.api, ctx, req)), ctx.apiVersion) };
+        const res = await callApi(deps.api, ctx, req);
+        const prediction = fromWireBody(expectObject(req, res), ctx.apiVersion);
+        return { prediction: readAnswer({ operation: 'generate_price_prediction', method: req.method, path: req.path }, SpecPricePredictionAnswer, { status: res.status, body: prediction }) };
       }
       const req = { method: 'POST', path, json: referencePricePredictionBody(activity, asked) } as const;
       const answer = readAnswer({ operation: 'generate_price_prediction', method: req.method, path: req.path }, ReferencePricePredictionAnswer, await callApi(deps.api, ctx, req));

@@ -111,8 +111,16 @@ describe('feasibility, recontact, accounts', () => {
 
   it('generatePricePrediction passes the query and renames ratecard back for old versions', async () => {
     m = createMockActivities();
-    m.on('GET', `${P}/business-units/2001/generate-price-prediction?locale=en_US&filling_goal=100`, () => ({ status: 200, body: { pricing_model: 'ratecard' } }));
-    expect(await m.activities.generatePricePrediction({ ctx: old, businessUnitId: '2001', query: { locale: 'en_US', filling_goal: 100 } })).toEqual({ prediction: { pricing_model: 'rate_card' } });
+    const cpi = { value: '2.50', currency_code: 'USD' };
+    m.on('GET', `${P}/business-units/2001/generate-price-prediction?locale=en_US&filling_goal=100`, () => ({ status: 200, body: { pricing_model: 'ratecard', cost_per_interview: cpi } }));
+    expect(await m.activities.generatePricePrediction({ ctx: old, businessUnitId: '2001', query: { locale: 'en_US', filling_goal: 100 } })).toEqual({
+      prediction: { pricing_model: 'rate_card', cost_per_interview: cpi },
+    });
+    // The answer is read with its wire schema: one without a CPI (or with a price that is no decimal) is wire_mismatch, never "no price".
+    m.on('GET', `${P}/business-units/2001/generate-price-prediction?locale=en_US&filling_goal=200`, () => ({ status: 200, body: { pricing_model: 'ratecard' } }));
+    expect(await rejectionOf(m.activities.generatePricePrediction({ ctx: old, businessUnitId: '2001', query: { locale: 'en_US', filling_goal: 200 } }))).toMatchObject({
+      type: 'wire_mismatch', nonRetryable: true,
+    });
   });
 
   it('getQuestionTexts reads every page of the questions (QuestionResponseProfileFormat) filtered by id, in a locale; another item shape is wire_mismatch', async () => {

@@ -45,6 +45,12 @@ export interface NormalisedReference {
   catchAllBranches: string[];
   /** The examples their own schema refuses: where, the first problem, and whether leaving out nulls fixed it. */
   droppedExamples: { pointer: string; problem: string; repaired: boolean }[];
+  /**
+   * JSON pointers of the `Content-Type` header parameters whose enum of bare media types now admits the media type's
+   * parameters: a multipart body cannot be sent without its `boundary` (RFC 2046), so `multipart/form-data` alone,
+   * as the document's enum reads, would refuse every real upload.
+   */
+  contentTypeParameters: string[];
 }
 
 export interface NormaliseOptions {
@@ -212,8 +218,29 @@ export function normaliseReference(document: Json, options: NormaliseOptions = {
   const normalisedComponents = normaliseSchemas(components, '#/components', rewritten, catchAll);
   const droppedExamples = options.exampleProblems ? dropInvalidExamples(document, { paths, components: normalisedComponents }, basePath, options.exampleProblems) : [];
   const onePage: string[] = [];
-  const normalised = onePageExamples({ ...rest, paths, components: normalisedComponents }, '#', onePage) as Json;
-  return { document: normalised, basePath, nullableRewritten: rewritten, noContent204: noContent, onePageExamples: onePage, catchAllBranches: catchAll, droppedExamples };
+  const contentTypes: string[] = [];
+  const normalised = admitMediaTypeParameters(onePageExamples({ ...rest, paths, components: normalisedComponents }, '#', onePage), '#', contentTypes) as Json;
+  return {
+    document: normalised, basePath, nullableRewritten: rewritten, noContent204: noContent, onePageExamples: onePage, catchAllBranches: catchAll, droppedExamples,
+    contentTypeParameters: contentTypes,
+  };
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/** A `Content-Type` header parameter's enum of media types as a pattern that also admits `; name=value` parameters. */
+function admitMediaTypeParameters(node: unknown, pointer: string, found: string[]): unknown {
+  if (Array.isArray(node)) return node.map((v, i) => admitMediaTypeParameters(v, `${pointer}/${i}`, found));
+  if (!isObject(node)) return node;
+  const schema = node.schema;
+  if (node.in === 'header' && String(node.name).toLowerCase() === 'content-type' && isObject(schema) && Array.isArray(schema.enum)) {
+    const { enum: mediaTypes, ...restOfSchema } = schema;
+    found.push(pointer);
+    return { ...node, schema: { ...restOfSchema, pattern: `^(${(mediaTypes as string[]).map(escapeRegExp).join('|')})(\\s*;.*)?$` } };
+  }
+  const out: Json = {};
+  for (const [k, v] of Object.entries(node)) out[k] = admitMediaTypeParameters(v, `${pointer}/${k.replaceAll('~', '~0').replaceAll('/', '~1')}`, found);
+  return out;
 }
 
 /** Reads the document, normalises it and writes the copy to a new temporary directory. */

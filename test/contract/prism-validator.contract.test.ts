@@ -21,7 +21,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlobStore } from '../../activities/blob-store';
 import { createDemandApiClient } from '../../activities/http/demand-api-client';
 import { loadApiConfig } from '../../activities/http/api-config';
-import { WIRE_OPERATIONS } from '../../activities/http/wire/operations';
+import { cintCopyOfExample, type CintExample } from './cint-examples';
+import { wireOperationsFor } from '../../activities/http/wire/operations';
+
+/** The operations as the client speaks them under the `cint` profile. */
+const WIRE_OPERATIONS = wireOperationsFor('cint');
 import { createActivities } from '../../activities/index';
 import { prepareStudies, type PreparedStudy } from '../../cli/prepare-studies';
 import { draftFieldingSpecification, endFieldingAt, feasibilityRequest } from '../../plan/launch-gates';
@@ -52,6 +56,8 @@ let operationOf: ReturnType<typeof documentOperationMatcher>;
 /** Failures of the activities' calls in the apply run (the call, and why). */
 const applyFailures: string[] = [];
 const verdicts = new Map<string, OperationVerdict>();
+/** Each example as a buyer on the real exchange has it (test/contract/cint-examples.ts), by the example's study file. */
+const cintExamples = new Map<string, CintExample>();
 
 function envFor(mock: PrismMock): Record<string, string> {
   return {
@@ -92,12 +98,25 @@ function verdictOf(e: Pick<PrismExchange, 'method' | 'path'>): OperationVerdict 
 const refusalLine = (e: PrismExchange) =>
   `${e.status} ${e.refusal?.title ?? ''}${e.refusal?.detail ? `: ${e.refusal.detail}` : ''}${e.refusal?.validation.length ? ` (${e.refusal.validation.map((v) => `${v.location}: ${v.message}`).join('; ')})` : ''}`;
 
+/**
+ * Whether an answer holds a MonetaryAmount whose `value` is not the decimal the document describes ("A decimal
+ * encapsulated in a string"; its schema says only `type: string`, so Prism's dynamic mode draws words). The client
+ * refuses such a price rather than judge max_cpi against it, so such an answer counts as invalid under the document.
+ */
+function moneyNotDecimal(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some(moneyNotDecimal);
+  if (!node || typeof node !== 'object') return false;
+  const o = node as Record<string, unknown>;
+  if (typeof o.value === 'string' && 'currency_code' in o && !/^-?\d+(\.\d+)?$/.test(o.value)) return true;
+  return Object.values(o).some(moneyNotDecimal);
+}
+
 /** Judges one answer: valid under the document -> it must parse with the client's wire schema for that status. */
 function judgeAnswer(e: PrismExchange, mode: 'static' | 'dynamic'): void {
   const v = verdictOf(e);
   const id = operationOf(e.method, e.path)?.operationId;
   if (!id || e.refusal) return;
-  if (answerProblems(id, e.status, e.answer).length > 0) {
+  if (answerProblems(id, e.status, e.answer).length > 0 || moneyNotDecimal(e.answer)) {
     v.parsed[mode].invalidUnderDocument += 1;
     return;
   }
@@ -186,6 +205,7 @@ async function applyFirstWrites(a: ReturnType<typeof createActivities>, { desire
 describe.skipIf(!referenceAvailable)('the client under the cint profile against Prism mocking the published reference', () => {
   beforeAll(async () => {
     work = await mkdtemp(path.join(tmpdir(), 'studyflow-prism-work-'));
+    for (const file of EXAMPLES) cintExamples.set(file, await cintCopyOfExample(file, path.join(work, 'examples-cint')));
     // The examples Prism would refuse to serve. Prism knows no `ulid` format (it ignores it and serves the example),
     // so a problem with that format alone is not one.
     reference = await writeNormalisedReference(REFERENCE_PATH, {
@@ -202,7 +222,7 @@ describe.skipIf(!referenceAvailable)('the client under the cint profile against 
     if (verdicts.size) {
       const header = [
         `Prism ${PRISM_VERSION} (--errors) on the reference, profile cint: verdict per operation. Normalised copy: ${reference.nullableRewritten.length} type-less nullables,`,
-        `${reference.catchAllBranches.length} catch-all oneOf branch(es), ${reference.noContent204.length} 204s without content, ${reference.onePageExamples.length} list examples as one page, ${reference.droppedExamples.length} examples their own schema refuses (${reference.droppedExamples.filter((d) => d.repaired).length} fixed by leaving out refused nulls, the rest left out);`,
+        `${reference.catchAllBranches.length} catch-all oneOf branch(es), ${reference.noContent204.length} 204s without content, ${reference.contentTypeParameters.length} Content-Type enum(s) admitting media-type parameters, ${reference.onePageExamples.length} list examples as one page, ${reference.droppedExamples.length} examples their own schema refuses (${reference.droppedExamples.filter((d) => d.repaired).length} fixed by leaving out refused nulls, the rest left out);`,
         `dynamic: ${DYNAMIC_SAMPLES} answer(s) per operation, ${SEED === 'none' ? 'unseeded' : `seed ${SEED}`}.`,
       ].join(' ');
       reportVerdicts(verdictTable(verdicts.values(), header));
@@ -223,6 +243,12 @@ describe.skipIf(!referenceAvailable)('the client under the cint profile against 
       expect(reference.noContent204).toContain('#/paths/~1demand~1accounts~1{account_id}~1exclusion-groups~1{exclusion_group_id}~1target-groups~1add/post/responses/204');
       expect(reference.droppedExamples.map((d) => d.pointer)).toContain('#/paths/~1demand~1accounts~1{account_id}~1exclusion-groups/get/responses/200/content/application~1json/example');
       expect(normaliseReference(reference.document).onePageExamples).toEqual([]);
+      // The exclusion upload's Content-Type enum (`multipart/form-data` bare) admits the boundary every multipart body carries.
+      expect(reference.contentTypeParameters).toContain('#/components/parameters/RecontactPostContentType');
+      const pattern = new RegExp(((reference.document.components as any).parameters.RecontactPostContentType.schema as { pattern: string }).pattern);
+      expect(pattern.test('multipart/form-data; boundary=studyflow-abc')).toBe(true);
+      expect(pattern.test('multipart/form-data')).toBe(true);
+      expect(pattern.test('application/json')).toBe(false);
       expect(Object.keys(reference.document.paths as object).every((p) => p.startsWith('/v1/'))).toBe(true);
       expect(Object.keys(reference.document.paths as object)).toHaveLength(Object.keys(raw.paths as object).length);
     });
@@ -284,8 +310,21 @@ describe.skipIf(!referenceAvailable)('the client under the cint profile against 
       expect(staticMock.tokenRequests).toBeGreaterThan(0);
     });
 
+    it('an example that uses the spec dialect is refused under cint at its lines, and its cint copy validates', async () => {
+      const edited = EXAMPLES.filter((f) => cintExamples.get(f)!.edits.length > 0);
+      // multi-country-tracker (event, compression) and every-exclusion (statuses) at least: the copy is not a no-op.
+      expect(edited.map((f) => path.basename(path.dirname(f)))).toEqual(expect.arrayContaining(['multi-country-tracker', 'every-exclusion']));
+      for (const file of edited) {
+        const original = await cli(['validate', file, '--profile', 'cint'], envFor(staticMock));
+        expect(original.code, original.stdout).toBe(1);
+        expect(original.stdout).toMatch(/study\.yaml:\d+:\d+: (error )?SF430[45]/);
+        const copy = await cli(['validate', cintExamples.get(file)!.file, '--profile', 'cint'], envFor(staticMock));
+        expect(copy.code, `${copy.stdout}${copy.stderr}\nedits: ${cintExamples.get(file)!.edits.join('; ')}`).toBe(0);
+      }
+    });
+
     it.each(EXAMPLES.map((f) => [path.relative(REPO, f), f]))('studyflow plan %s: feasibility and price answered for every target group', async (_name, file) => {
-      const r = await cli(['plan', file, '--json'], envFor(staticMock));
+      const r = await cli(['plan', cintExamples.get(file)!.file, '--json'], envFor(staticMock));
       expect(r.stderr).not.toMatch(/\n\s+at /);
       expect(r.code, r.stderr).toBe(0);
       const out = JSON.parse(r.stdout) as { apiUnreachable?: string; studies: { checks: { key: string; checks: { name: string; outcome: string; summary: string }[] }[] }[] };
@@ -313,7 +352,7 @@ describe.skipIf(!referenceAvailable)('the client under the cint profile against 
         },
       });
       for (const file of EXAMPLES) {
-        const { prepared, diagnostics } = await prepareStudies([file], env);
+        const { prepared, diagnostics } = await prepareStudies([cintExamples.get(file)!.file], env);
         // A study file the cint profile refuses is a failure of that example; the others still run.
         for (const d of diagnostics.filter((x) => x.severity === 'error')) applyFailures.push(`${path.relative(REPO, file)}:${d.line}:${d.column}: ${d.code} ${d.message}`);
         for (const p of prepared) await applyFirstWrites(a, p, path.relative(REPO, file));

@@ -75,3 +75,13 @@ export const ReferencePricePredictionAnswer = z.looseObject({
   private_exchange_prices: z.array(z.looseObject({ pricing_context: PricingContext, supplier_id: z.string(), cost_per_interview: z.looseObject({}) })),
 });
 export type ReferencePricePredictionAnswer = z.infer<typeof ReferencePricePredictionAnswer>;
+
+/**
+ * The spec's price prediction answer (`sandbox`, GET with a query; the spec names no fields, so these are what
+ * studyflow reads): the predicted CPI, the total cost of the goal and the (renamed) pricing model.
+ */
+export const SpecPricePredictionAnswer = z.looseObject({
+  cost_per_interview: WireMoney,
+  total_cost: WireMoney.optional(),
+  pricing_model: z.string().optional(),
+});

@@ -24,12 +24,20 @@ import {
 } from './lists';
 import { ActivityExclusionsAnswer, ActivityExclusionsRequest } from './activity-exclusions';
 import { JobCreated, JobStatusAnswer } from './jobs';
-import { WebhookAnswer, WebhookCreated, WebhookRequest } from './webhooks';
-import { CreatedDraftTargetGroupResponse, DraftTargetGroupRequest } from './target-groups';
+import { ReferenceWebhookRequest, WebhookAnswer, WebhookCreated, WebhookRequest } from './webhooks';
+import { CreatedDraftTargetGroupResponse, DraftTargetGroupRequest, ReferenceDraftTargetGroupRequest } from './target-groups';
+import type { ApiProfileName } from '../dialect';
 import { CreateProjectRequest, CreateProjectResponse, ProjectDetails, ProjectOverview, UpdateProjectRequest, UpdateProjectResponse } from './projects';
 import { ErrorBody } from './common';
-import { SuggestDaysAnswer, SuggestDaysRequest } from './calendar';
-import { FeasibilityAnswer, FeasibilityRequest } from './feasibility';
+import { ReferenceSuggestedTimeRangeAnswer, SpecSuggestedTimeRangeAnswer, SuggestDaysAnswer, SuggestDaysRequest } from './calendar';
+import {
+  FeasibilityAnswer,
+  FeasibilityRequest,
+  ReferenceFeasibilityRequest,
+  ReferencePricePredictionAnswer,
+  ReferencePricePredictionRequest,
+  SpecPricePredictionAnswer,
+} from './feasibility';
 import { FieldingRunAnswer, LaunchFromDraftRequest, LaunchJobAnswer } from './fielding';
 import { RecontactJobAnswer } from './recontact';
 import { PanelDistributionAnswer, PanelDistributionRequest } from './profile-helpers';
@@ -67,6 +75,10 @@ export const LAUNCH_FIELDING_OPERATIONS: Readonly<Record<string, WireOperation>>
     method: 'POST', path: '/demand/accounts/{account_id}/target-groups/calculate-feasibility', request: FeasibilityRequest, answers: { 200: FeasibilityAnswer },
   },
   suggest_days: { method: 'POST', path: '/demand/intelligent-calendar/suggest-days', request: SuggestDaysRequest, answers: { 200: SuggestDaysAnswer } },
+  suggest_time_range: { method: 'GET', path: '/demand/intelligent-calendar/suggest-time-range', answers: { 200: SpecSuggestedTimeRangeAnswer } },
+  generate_price_prediction: {
+    method: 'GET', path: '/demand/accounts/{account_id}/business-units/{business_unit_id}/generate-price-prediction', answers: { 200: SpecPricePredictionAnswer },
+  },
   create_launch_fielding_run_from_draft_job: {
     method: 'POST', path: `${TG}/fielding-run-jobs/launch-from-draft`, request: LaunchFromDraftRequest, answers: { 201: null }, headers: ['idempotency-key'],
   },
@@ -178,6 +190,28 @@ export const WIRE_OPERATIONS: Readonly<Record<string, WireOperation>> = {
   ...PROFILE_OPERATIONS,
   ...PERFORMANCE_OPERATIONS,
 };
+
+/**
+ * The operations as the `cint` profile speaks them (the reference exactly): the entries of WIRE_OPERATIONS that
+ * carry a spec deviation (activities/http/dialect.ts) replaced by the reference's form.
+ */
+const REFERENCE_DIALECT_OPERATIONS: Readonly<Record<string, WireOperation>> = {
+  ...WIRE_OPERATIONS,
+  create_target_group: { ...WIRE_OPERATIONS.create_target_group!, request: ReferenceDraftTargetGroupRequest },
+  update_target_group: { ...WIRE_OPERATIONS.update_target_group!, request: ReferenceDraftTargetGroupRequest },
+  calculate_target_group_feasibility: { ...WIRE_OPERATIONS.calculate_target_group_feasibility!, request: ReferenceFeasibilityRequest },
+  generate_price_prediction: {
+    method: 'POST', path: WIRE_OPERATIONS.generate_price_prediction!.path, request: ReferencePricePredictionRequest, answers: { 200: ReferencePricePredictionAnswer },
+  },
+  suggest_time_range: { ...WIRE_OPERATIONS.suggest_time_range!, answers: { 200: ReferenceSuggestedTimeRangeAnswer } },
+  create_webhook: { ...WIRE_OPERATIONS.create_webhook!, request: ReferenceWebhookRequest },
+  update_webhook: { ...WIRE_OPERATIONS.update_webhook!, request: ReferenceWebhookRequest },
+};
+
+/** Every operation as a profile speaks it: WIRE_OPERATIONS (the spec's dialect) for `sandbox`, the reference's for `cint`. */
+export function wireOperationsFor(profile: ApiProfileName): Readonly<Record<string, WireOperation>> {
+  return profile === 'cint' ? REFERENCE_DIALECT_OPERATIONS : WIRE_OPERATIONS;
+}
 
 /** The operation of a call, by method and path (without query, starting `/v1/`). */
 export function wireOperationOf(method: string, path: string): string | undefined {
