@@ -2,6 +2,7 @@ import { allowOutsidePathsFromEnv, loadStudies, type Diagnostic, type LoadedStud
 import { blobStoreFromEnv } from '../activities/blob-store-env';
 import { desiredStudyOf, type StudyListRefs } from '../plan/desired';
 import type { DesiredStudy } from '../plan/types';
+import { mark } from './timeline';
 
 export interface PreparedStudy {
   loaded: LoadedStudy;
@@ -22,6 +23,7 @@ export async function prepareStudies(
   options: { allowOutsidePaths?: boolean } = {},
 ): Promise<{ prepared: PreparedStudy[]; diagnostics: Diagnostic[] }> {
   const { studies, diagnostics } = await loadStudies(paths, { allowOutsidePaths: options.allowOutsidePaths || allowOutsidePathsFromEnv(env) });
+  mark('validated');
   if (diagnostics.some((d) => d.severity === 'error')) return { prepared: [], diagnostics };
   const blobs = blobStoreFromEnv(env);
   const watchIntervalMs = env.STUDYFLOW_WATCH_INTERVAL_MS ? Number(env.STUDYFLOW_WATCH_INTERVAL_MS) : undefined;
@@ -36,5 +38,6 @@ export async function prepareStudies(
     }
     prepared.push({ loaded, desired: desiredStudyOf(loaded.study, lists, { watchIntervalMs }) });
   }
+  mark('prepared');
   return { prepared, diagnostics };
 }

@@ -11,6 +11,7 @@ import { LiveDisplay } from '../live-display';
 import { statusTable, temporalUiLink } from '../status-view';
 import { revisionOutcome, type StudyStatus } from '../../workflows/messages';
 import { awaitRevision, gitRevisionOf, queryStatus, submitRevision } from '../study-runs';
+import { mark } from '../timeline';
 
 /** How often the progress display asks for the study's status while it waits. */
 const PROGRESS_INTERVAL_MS = 1000;
@@ -41,12 +42,13 @@ export async function run(ctx: CliContext, paths: string[], options: ApplyOption
   if (prepared.length === 0) throw new CliError(`no study files found in ${paths.join(', ')}`);
 
   const settings = temporalSettings(ctx.env);
-  const [gitRevision, { client, connection }] = await Promise.all([gitRevisionOf(options.gitRevision, ctx.env, ctx.cwd), connectClient(settings, ctx.env)]);
+  const [gitRevision, { client, connection }] = await Promise.all([gitRevisionOf(options.gitRevision, ctx.env, ctx.cwd), connectClient(settings, ctx.env).then((c) => (mark('connected'), c))]);
   try {
     const followed: Followed[] = await Promise.all(
       prepared.map(async ({ loaded, desired }) => {
         const file = path.relative(ctx.cwd, loaded.file) || loaded.file;
         const { workflowId, accepted } = await submitRevision(client, desired, { taskQueue: workflowTaskQueue(ctx.env), gitRevision, sourceFile: file });
+        mark('accepted');
         ctx.out.progress(
           `${file}: revision ${accepted.revision} accepted by ${workflowId}${accepted.superseded ? ` (supersedes ${accepted.superseded})` : ''}`,
         );
@@ -67,6 +69,7 @@ export async function run(ctx: CliContext, paths: string[], options: ApplyOption
         const status = await awaitRevision(client, f.workflowId, f.revision);
         f.status = status;
         f.outcome = revisionOutcome(status, f.revision);
+        mark('settled');
         if (showProgress) display.update(followed.map((g) => ({ name: g.file, status: g.status })));
       }),
     );
