@@ -159,7 +159,7 @@ export async function run(ctx: CliContext, paths: string[], options: ApplyOption
         workflowId: f.workflowId,
         outcome: f.outcome,
         status,
-        ui: temporalUiLink(ctx.env, settings.namespace, f.workflowId),
+        ui: temporalUiLink(ctx.env, settings, f.workflowId, ctx.cwd),
       }));
       for (const line of applyAnnotations(applied, Boolean(options.requireLive))) ctx.out.data(line);
       appendStepSummary(ctx.env, applySummaryMarkdown(applied));
@@ -172,7 +172,7 @@ export async function run(ctx: CliContext, paths: string[], options: ApplyOption
           workflowId: f.workflowId,
           revision: f.revision,
           outcome: f.outcome,
-          ui: temporalUiLink(ctx.env, settings.namespace, f.workflowId),
+          ui: temporalUiLink(ctx.env, settings, f.workflowId, ctx.cwd),
           status,
           ...(outage ? { error: outage } : {}),
         })),
@@ -186,7 +186,8 @@ export async function run(ctx: CliContext, paths: string[], options: ApplyOption
       if (status) ctx.out.data(statusTable(ctx.out, status));
       if (status?.error) ctx.out.data(ctx.out.red(`error: ${status.error}`));
       if (notLive.length && options.requireLive) ctx.out.data(ctx.out.red(`not live: ${notLive.map((t) => t.key).join(', ')}`));
-      ctx.out.data(ctx.out.dim(`Temporal UI: ${temporalUiLink(ctx.env, settings.namespace, f.workflowId)}`));
+      const ui = temporalUiLink(ctx.env, settings, f.workflowId, ctx.cwd);
+      if (ui) ctx.out.data(ctx.out.dim(`Temporal UI: ${ui}`));
       if (f.outcome === 'detached' || f.outcome === 'timeout') {
         ctx.out.progress(`the study goes on; follow it with: studyflow status ${f.file}`);
       }
