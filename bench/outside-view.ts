@@ -165,6 +165,7 @@ process.once('SIGTERM', onSignal);
 process.once('SIGINT', onSignal);
 const rows: OutsideViewRow[] = [];
 const incomplete: number[] = [];
+const failures: string[] = [];
 try {
   const idle = () => waitForIdleProcesses([dev.child.pid, dev.temporalPid]);
   const clients: { label: string; run: (n: number, id: string) => Promise<OutsideViewClientRun> }[] = [
@@ -180,15 +181,29 @@ try {
       continue;
     }
     const byClient = new Map<string, OutsideViewClientRun[]>(clients.map((c) => [c.label, []]));
+    const failed: string[] = [];
     for (let r = 0; r < runs; r += 1) {
       // Each run rotates who goes first, so no client always meets the others' leftovers.
       const order = clients.map((_, i) => clients[(i + r) % clients.length]);
+      const measuredRun = new Map<string, OutsideViewClientRun>();
       for (const c of order) {
         await idle();
-        const measured = await c.run(n, `${n}-${r}-${process.pid}`);
-        byClient.get(c.label)!.push(measured);
-        process.stderr.write(`${n} TG run ${r + 1}: ${c.label} ${measured.ms} ms (first call after ${measured.firstCallMs} ms, load ${measured.load1})\n`);
+        try {
+          const measured = await c.run(n, `${n}-${r}-${process.pid}`);
+          measuredRun.set(c.label, measured);
+          process.stderr.write(`${n} TG run ${r + 1}: ${c.label} ${measured.ms} ms (first call after ${measured.firstCallMs} ms, load ${measured.load1})\n`);
+        } catch (error) {
+          // A failed run is reported, not timed; the run's other clients are left out too, so every ratio stays paired.
+          failed.push(`run ${r + 1}, ${c.label}: ${(error as Error).message.split('\n').slice(0, 2).join(' ').slice(0, 300)}`);
+          process.stderr.write(`${n} TG run ${r + 1}: ${c.label} FAILED: ${(error as Error).message.slice(0, 500)}\n`);
+        }
       }
+      if (measuredRun.size === clients.length) for (const [label, measured] of measuredRun) byClient.get(label)!.push(measured);
+    }
+    if (!byClient.get('studyflow')!.length) {
+      incomplete.push(n);
+      failures.push(...failed.map((f) => `${n} target groups, ${f}`));
+      continue;
     }
     const med = (label: string, f: (x: OutsideViewClientRun) => number | null | undefined) => {
       const values = (byClient.get(label) ?? []).map(f).filter((v): v is number => typeof v === 'number');
@@ -207,6 +222,7 @@ try {
       ...(compareBin ? { compareMs: cmp, compareRatio: ratio(cmp!, hand) } : {}),
       runs: Object.fromEntries(byClient),
     });
+    failures.push(...failed.map((f) => `${n} target groups, ${f}`));
   }
 } finally {
   await dev.stop();
@@ -227,6 +243,7 @@ const result: OutsideViewResult = {
   load1Range: loads.length ? [Math.min(...loads), Math.max(...loads)] : null,
   rows,
   incomplete,
+  failures,
 };
 writeResult('outside-view', result);
 process.stderr.write('outside-view: wrote bench/out/outside-view.json\n');

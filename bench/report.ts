@@ -274,7 +274,8 @@ export function outsideViewSection(o: OutsideViewResult | undefined): string[] {
       ]),
     ),
   );
-  if (o.incomplete.length) out.push('', `Not measured within the time budget: ${o.incomplete.join(', ')} target groups.`);
+  if (o.incomplete.length) out.push('', `Not measured (time budget, or every run failed): ${o.incomplete.join(', ')} target groups.`);
+  if (o.failures?.length) out.push('', `Runs that failed and are left out, with the other clients of the same run: ${o.failures.map((f) => `${f}`).join('; ')}.`);
   // Where the CLI's own time goes (STUDYFLOW_TIMELINE), the first studyflow run of each size.
   const phases: [string, string][] = [
     ['processStart', 'Node started'],

@@ -287,6 +287,8 @@ export interface OutsideViewResult extends ResultHeader {
   load1Range: [number, number] | null;
   rows: OutsideViewRow[];
   incomplete: number[];
+  /** Runs that failed (left out with the other clients of the same run). */
+  failures?: string[];
 }
 
 /** What bench/cli-startup.ts prints: each command timed from spawn to exit, compiled and from the sources through tsx. */
