@@ -131,6 +131,15 @@ async function handWritten(dev: Dev, dir: string, n: number, runId: string): Pro
   return { ms: result.ms, firstCallMs: first, load1: loadAtStart };
 }
 
+/** One line for a failed run: the lines of its error that say what failed, without stacks or the timeline line. */
+function failureReason(error: unknown): string {
+  const lines = String((error as Error)?.message ?? error)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('studyflow-timeline') && !l.startsWith('at ') && /error|ECONN|failed|exited/i.test(l));
+  return [...new Set(lines)].slice(0, 3).join(' ').slice(0, 400);
+}
+
 /** The CLI's phases from its STUDYFLOW_TIMELINE line, as ms after the spawn, and its CPU. */
 function phasesOf(stderr: string, spawnedAt: number): Pick<OutsideViewClientRun, 'phasesMs' | 'cpuMs'> {
   const line = stderr.split('\n').find((l) => l.startsWith('studyflow-timeline '));
@@ -194,7 +203,7 @@ try {
           process.stderr.write(`${n} TG run ${r + 1}: ${c.label} ${measured.ms} ms (first call after ${measured.firstCallMs} ms, load ${measured.load1})\n`);
         } catch (error) {
           // A failed run is reported, not timed; the run's other clients are left out too, so every ratio stays paired.
-          failed.push(`run ${r + 1}, ${c.label}: ${(error as Error).message.split('\n').slice(0, 2).join(' ').slice(0, 300)}`);
+          failed.push(`run ${r + 1}, ${c.label}: ${failureReason(error)}`);
           process.stderr.write(`${n} TG run ${r + 1}: ${c.label} FAILED: ${(error as Error).message.slice(0, 500)}\n`);
         }
       }

@@ -275,7 +275,11 @@ export function outsideViewSection(o: OutsideViewResult | undefined): string[] {
     ),
   );
   if (o.incomplete.length) out.push('', `Not measured (time budget, or every run failed): ${o.incomplete.join(', ')} target groups.`);
-  if (o.failures?.length) out.push('', `Runs that failed and are left out, with the other clients of the same run: ${o.failures.map((f) => `${f}`).join('; ')}.`);
+  if (o.failures?.length) {
+    // Results of an older outside-view kept stack and timeline text in their failures: one line each.
+    const clean = (f: string) => f.replace(/\s*studyflow-timeline .*$/, '').replace(/\s*node:internal\S*\s+Error\.captureStackTrace\(err\);;?.*$/, ' fetch failed');
+    out.push('', 'Runs that failed, left out with the other clients of the same run:', '', ...o.failures.map((f) => `- ${clean(f)}`));
+  }
   // Where the CLI's own time goes (STUDYFLOW_TIMELINE), the first studyflow run of each size.
   const phases: [string, string][] = [
     ['processStart', 'Node started'],
