@@ -13,6 +13,7 @@ import type {
   BuyerViewResult,
   BuyerViewRow,
   CliStartupFigures,
+  OutsideViewResult,
   S3BlobMemoryFigures,
   WrappedResult,
   EngineOverheadResult,
@@ -136,6 +137,15 @@ function targetsSection(results: BenchResults): string[] {
       r?.ratioToHandWritten ? yesNo(r.ratioToHandWritten <= limit, r.ratioToHandWritten) : 'not measured',
     ]);
   }
+  const outside = results.outsideView;
+  for (const [n, limit] of OUTSIDE_VIEW_TARGETS) {
+    const r = outside?.rows.find((x) => x.targetGroups === n);
+    rows.push([
+      `outside view (\`studyflow dev\`, the installed command): within ${limit}x the hand-written client at ${n} target group${n === 1 ? '' : 's'}`,
+      r?.ratio ? `${r.ratio}x (${formatMs(r.studyflowMs)} against ${formatMs(r.handWrittenMs)}; paired ${r.pairedRatios.map((x) => `${x}x`).join(', ')}; load ${outside!.load1Range?.map((v) => v.toFixed(1)).join('–') ?? '?'})` : '–',
+      r?.ratio ? yesNo(r.ratio <= limit, r.ratio) : 'not measured',
+    ]);
+  }
   if (buyer?.rows.length) {
     // Job polls are counted apart: how many any client makes is the job's duration over its poll interval.
     const worst = Math.max(...buyer.rows.map((r) => Number((r.callsPerTargetGroup - (r.pollsPerTargetGroup ?? 0)).toFixed(1))));
@@ -154,6 +164,13 @@ function targetsSection(results: BenchResults): string[] {
   }
   return [markdownTable(['Target', 'Measured', 'Result'], rows)];
 }
+
+/** The same targets, measured from outside (bench/outside-view.ts). */
+const OUTSIDE_VIEW_TARGETS: readonly (readonly [number, number])[] = [
+  [1, 1.5],
+  [50, 1.5],
+  [200, 2],
+];
 
 /** End-to-end targets: target groups, and the most studyflow may take against the hand-written client. */
 const BUYER_VIEW_TARGETS: readonly (readonly [number, number])[] = [
@@ -224,6 +241,67 @@ function buyerViewSection(b: BuyerViewResult | undefined): string[] {
           const now = main.rows.find((m) => m.targetGroups === r.targetGroups);
           const change = now ? `${((now.studyflowMs / r.studyflowMs - 1) * 100).toFixed(0)}%` : '–';
           return [String(r.targetGroups), `${formatMs(r.studyflowMs)}${spread(r.studyflowRunsMs)}`, now ? `${formatMs(now.studyflowMs)}${spread(now.studyflowRunsMs)}` : '–', change];
+        }),
+      ),
+    );
+  }
+  return out;
+}
+
+/**
+ * The outside view: `studyflow dev` as a user runs it, the installed command in a second shell, the hand-written
+ * client on the same sandbox, back to back in the same run (bench/outside-view.ts).
+ */
+export function outsideViewSection(o: OutsideViewResult | undefined): string[] {
+  const out = ['## Speed as an outsider measures it', ''];
+  if (!o) return [...out, 'Not run.'];
+  const spread = (runs: number[]) => (runs.length > 1 ? ` (${formatMs(Math.min(...runs))}–${formatMs(Math.max(...runs))})` : '');
+  const label = o.compare?.label;
+  out.push(
+    provenance(o),
+    '',
+    `\`studyflow dev\` runs as its own process, as a user starts it (the Temporal dev server with its UI, its SQLite file under .studyflow/ and its flags, the sandbox, one warm worker, payloads encrypted), with the sandbox answering every call after ${o.latencyMs} ms and keeping launch jobs Processing for ${formatMs(o.jobMs)} (its fielding simulation off, so live target groups of earlier runs stay quiet). In the same directory, as a second shell, the installed command (bin/studyflow.js through its shebang, as node_modules/.bin/studyflow runs it) applies a study with \`--require-live\`, timed from spawn to exit; bench/hand-written-client.mjs runs on the same sandbox back to back with it, the order rotating from run to run${label ? `, and so does ${label}` : ''}. Nothing of the stack runs in the benchmark's process. The 1-minute load average at the start of the runs was ${o.load1Range ? `${o.load1Range[0].toFixed(2)} to ${o.load1Range[1].toFixed(2)}` : 'not recorded'} on ${o.machine.cpus} cores. Medians of ${o.runsPerSize} runs, with the fastest and slowest; "paired" is each run's studyflow over the hand-written run beside it.`,
+    '',
+    markdownTable(
+      ['Target groups', 'Hand-written client', 'studyflow apply', 'vs hand-written (paired)', ...(label ? [label, `${label} vs hand-written`] : []), 'First API call after spawn (hand / studyflow' + (label ? ` / ${label})` : ')')],
+      o.rows.map((r) => [
+        String(r.targetGroups),
+        `${formatMs(r.handWrittenMs)}${spread(r.runs['hand-written'].map((x) => x.ms))}`,
+        `${formatMs(r.studyflowMs)}${spread(r.runs.studyflow.map((x) => x.ms))}`,
+        `${r.ratio}x (${r.pairedRatios.map((x) => `${x}x`).join(', ')})`,
+        ...(label ? [`${formatMs(r.compareMs)}${spread((r.runs[label] ?? []).map((x) => x.ms))}`, r.compareRatio ? `${r.compareRatio}x` : '–'] : []),
+        [r.firstCallMs.handWritten, r.firstCallMs.studyflow, ...(label ? [r.firstCallMs.compare] : [])].map((v) => formatMs(v)).join(' / '),
+      ]),
+    ),
+  );
+  if (o.incomplete.length) out.push('', `Not measured (time budget, or every run failed): ${o.incomplete.join(', ')} target groups.`);
+  if (o.failures?.length) {
+    // Results of an older outside-view kept stack and timeline text in their failures: one line each.
+    const clean = (f: string) => f.replace(/\s*studyflow-timeline .*$/, '').replace(/\s*node:internal\S*\s+Error\.captureStackTrace\(err\);;?.*$/, ' fetch failed');
+    out.push('', 'Runs that failed, left out with the other clients of the same run:', '', ...o.failures.map((f) => `- ${clean(f)}`));
+  }
+  // Where the CLI's own time goes (STUDYFLOW_TIMELINE), the first studyflow run of each size.
+  const phases: [string, string][] = [
+    ['processStart', 'Node started'],
+    ['main', 'CLI entered (Node, bin, command tree)'],
+    ['command-loaded', 'apply loaded (Temporal client, study format)'],
+    ['validated', 'validated'],
+    ['connected', 'Temporal connected'],
+    ['accepted', 'update-with-start accepted'],
+    ['settled', 'revision settled'],
+    ['return', 'returned'],
+  ];
+  const timed = o.rows.filter((r) => r.runs.studyflow[0]?.phasesMs);
+  if (timed.length) {
+    out.push(
+      '',
+      'Where the CLI\'s time goes (its STUDYFLOW_TIMELINE marks, ms after the spawn, in the first run of each size; CPU is the CLI process\'s own, start to return):',
+      '',
+      markdownTable(
+        ['Target groups', ...phases.map(([, name]) => name), 'First API call', 'Exit', 'CLI CPU'],
+        timed.map((r) => {
+          const run = r.runs.studyflow[0];
+          return [String(r.targetGroups), ...phases.map(([key]) => formatMs(run.phasesMs?.[key])), formatMs(run.firstCallMs), formatMs(run.ms), formatMs(run.cpuMs)];
         }),
       ),
     );
@@ -691,6 +769,7 @@ export function renderMarkdown(results: BenchResults): string {
     ['# Benchmarks', '', '> Generated by `npm run bench` (bench/run-all.ts, then bench/report.ts) from the JSON in bench/out/. Do not edit by hand: run `npm run bench` again.', ''],
     machineSection(results),
     ['', ...buyerViewSection(results.buyerView)],
+    ['', ...outsideViewSection(results.outsideView)],
     ['', '## Targets', '', 'Reported as measured; a target that is not met says so.', '', ...targetsSection(results), '', ...summarySection(results.applyLatency)],
     ['', ...applySection(results.applyLatency, results.engineOverhead, results.throughput)],
     ['', ...floorSection(results.fanOutFloor, results.applyLatency)],
@@ -911,6 +990,7 @@ export function loadResults(outDir: string): BenchResults {
     webhook: readJson(at('webhook-receiver')),
     cliStartup: readJson(at('cli-startup')),
     buyerView: readJson(at('buyer-view')),
+    outsideView: readJson(at('outside-view')),
     s3BlobMemory: readJson(at('s3-blob-memory')),
     run: readJson(at('run-all')),
   };

@@ -245,6 +245,52 @@ export interface BuyerViewResult extends ResultHeader {
   versions: { label: string; root: string; rows: BuyerViewRow[]; incomplete: number[] }[];
 }
 
+/** One client's run in bench/outside-view.ts. */
+export interface OutsideViewClientRun {
+  /** Spawn to exit. */
+  ms: number;
+  /** Spawn to the first API call the run caused (the sandbox's request log). */
+  firstCallMs: number | null;
+  /** The 1-minute load average when it started. */
+  load1: number;
+  /** studyflow only (STUDYFLOW_TIMELINE): ms after the spawn at which the process started and reached each phase. */
+  phasesMs?: Record<string, number>;
+  /** studyflow only: CPU ms the CLI process used, start to return. */
+  cpuMs?: number;
+}
+
+export interface OutsideViewRow {
+  targetGroups: number;
+  handWrittenMs: number;
+  studyflowMs: number;
+  /** Median studyflow over median hand-written. */
+  ratio: number | null;
+  /** studyflow over hand-written, run by run (the two ran back to back). */
+  pairedRatios: number[];
+  firstCallMs: { handWritten: number | null; studyflow: number | null; compare?: number | null };
+  compareMs?: number | null;
+  compareRatio?: number | null;
+  runs: Record<string, OutsideViewClientRun[]>;
+}
+
+/** bench/outside-view.ts: `studyflow apply` against `studyflow dev`, as an outsider measures it. */
+export interface OutsideViewResult extends ResultHeader {
+  benchmark: 'outside-view';
+  latencyMs: number;
+  jobMs: number;
+  pollMs: number;
+  boundMs: number;
+  boundCalls: string[];
+  runsPerSize: number;
+  compare?: { label: string; bin: string };
+  /** The lowest and highest 1-minute load average at the start of a run. */
+  load1Range: [number, number] | null;
+  rows: OutsideViewRow[];
+  incomplete: number[];
+  /** Runs that failed (left out with the other clients of the same run). */
+  failures?: string[];
+}
+
 /** What bench/cli-startup.ts prints: each command timed from spawn to exit, compiled and from the sources through tsx. */
 export interface CliStartupFigures {
   runs: number;
@@ -287,6 +333,7 @@ export interface BenchResults {
   webhook?: WrappedResult<WebhookFigures>;
   cliStartup?: WrappedResult<CliStartupFigures>;
   buyerView?: BuyerViewResult;
+  outsideView?: OutsideViewResult;
   s3BlobMemory?: WrappedResult<S3BlobMemoryFigures>;
   /** The run of bench/run-all.ts that produced them. */
   run?: RunSummary;

@@ -42,6 +42,8 @@ const STEPS: Step[] = [
     ],
     limitS: 420,
   },
+  // The same, measured from outside: `studyflow dev` as a user runs it, the installed command in a second shell.
+  { name: 'outside-view', script: 'bench/outside-view.ts', args: ['--sizes', '1,50,200', '--runs', '3', '--latency', '50', '--job', '500', '--budget-s', '300'], limitS: 360 },
   { name: 'validation', script: 'bench/validation.ts', args: ['--files', '300', '--target-groups', '8', '--ids', '100000'], limitS: 45 },
   { name: 's3-blob-memory', nodeArgs: ['--expose-gc'], script: 'bench/s3-blob-memory.ts', args: [], limitS: 240, wrap: true },
   { name: 'upload-100k', nodeArgs: ['--expose-gc'], script: 'bench/upload-100k.ts', args: [], limitS: 60, wrap: true },

@@ -29,7 +29,8 @@ export interface AppliedStudy {
   workflowId: string;
   outcome: string;
   status?: StudyStatus;
-  ui: string;
+  /** The study's Temporal UI page, when the UI is known. */
+  ui?: string;
 }
 
 const SETTLED_GOOD = new Set(['live', 'completed']);
@@ -41,7 +42,7 @@ export function applyAnnotations(studies: AppliedStudy[], requireLive: boolean):
     const groups = Object.values(s.status?.targetGroups ?? {});
     const live = groups.filter((t) => SETTLED_GOOD.has(t.phase)).length;
     const headline = `${s.status?.phase ?? s.outcome}: ${live} of ${groups.length} target group(s) live, ${s.status?.writes ?? 0} write(s) (${s.outcome})`;
-    lines.push(githubCommand('notice', { file: s.file, title: `studyflow apply ${s.status?.studyId ?? s.workflowId}` }, `${headline}\n${s.ui}`));
+    lines.push(githubCommand('notice', { file: s.file, title: `studyflow apply ${s.status?.studyId ?? s.workflowId}` }, s.ui ? `${headline}\n${s.ui}` : headline));
     if (s.status?.error) lines.push(githubCommand('error', { file: s.file, title: `study ${s.status.studyId} failed` }, s.status.error));
     if (s.outcome === 'timeout') lines.push(githubCommand('error', { file: s.file, title: 'timed out' }, 'studyflow stopped following before the study settled; the study goes on'));
     for (const t of groups) {
@@ -59,7 +60,7 @@ export function applyAnnotations(studies: AppliedStudy[], requireLive: boolean):
 export function applySummaryMarkdown(studies: AppliedStudy[]): string {
   const lines = ['### studyflow apply'];
   for (const s of studies) {
-    lines.push('', `**${cell(s.file)}**: study \`${s.status?.studyId ?? '?'}\` ${s.status?.phase ?? s.outcome} (${s.outcome}), ${s.status?.writes ?? 0} write(s). [Temporal UI](${s.ui})`);
+    lines.push('', `**${cell(s.file)}**: study \`${s.status?.studyId ?? '?'}\` ${s.status?.phase ?? s.outcome} (${s.outcome}), ${s.status?.writes ?? 0} write(s).${s.ui ? ` [Temporal UI](${s.ui})` : ''}`);
     const groups = Object.values(s.status?.targetGroups ?? {});
     if (!groups.length) continue;
     lines.push('', '| target group | phase | id | note |', '|---|---|---|---|');

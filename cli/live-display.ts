@@ -16,6 +16,17 @@ export class LiveDisplay {
     this.tty = Boolean(out.streams.stderr.isTTY);
   }
 
+  /** A line of its own (e.g. that Temporal is unreachable): on a TTY the block is cleared and drawn again below it. */
+  note(text: string): void {
+    if (this.tty && this.drawnLines > 0) {
+      let clear = `\u001b[${this.drawnLines}A`;
+      for (let i = 0; i < this.drawnLines; i += 1) clear += '\u001b[2K\n';
+      this.out.streams.stderr.write(`${clear}\u001b[${this.drawnLines}A`);
+      this.drawnLines = 0;
+    }
+    this.out.progress(text);
+  }
+
   update(studies: { name: string; status?: StudyStatus }[]): void {
     if (this.tty) this.redraw(studies);
     else this.log(studies);

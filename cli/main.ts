@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { CliError, Output, type Streams } from './output';
 import { API_PROFILES } from '../shared/api-profile';
+import { mark, startTimeline, timelineLine } from './timeline';
 
 export interface CliContext {
   out: Output;
@@ -36,6 +37,7 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
   const run = (loader: () => Promise<{ run: (ctx: CliContext, ...args: any[]) => Promise<number> }>) =>
     async (...args: any[]) => {
       const mod = await loader();
+      mark('command-loaded');
       setExit(await mod.run(ctx, ...args.slice(0, -1)));
     };
 
@@ -189,6 +191,7 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
 
 /** Runs the CLI; returns the exit code (only bin/studyflow.js calls process.exit). */
 export async function main(argv: string[], streams?: Streams, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  startTimeline(env);
   const out = new Output(streams, env);
   let resolveInterrupt: () => void = () => undefined;
   const interrupted = new Promise<void>((resolve) => (resolveInterrupt = resolve));
@@ -213,6 +216,8 @@ export async function main(argv: string[], streams?: Streams, env: NodeJS.Proces
     return 1;
   } finally {
     process.off('SIGINT', onSigint);
+    const timeline = timelineLine();
+    if (timeline) out.progress(timeline);
   }
 }
 

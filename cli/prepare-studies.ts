@@ -3,6 +3,7 @@ import { blobStoreFromEnv } from '../activities/blob-store-env';
 import { desiredStudyOf, type StudyListRefs } from '../plan/desired';
 import type { DesiredStudy } from '../plan/types';
 import { apiProfileNamed, DEFAULT_API_PROFILE } from '../shared/api-profile';
+import { mark } from './timeline';
 
 export interface PreparedStudy {
   loaded: LoadedStudy;
@@ -25,6 +26,7 @@ export async function prepareStudies(
   // Checked against the profile the client speaks (STUDYFLOW_API_PROFILE; an unknown name is refused by the API settings).
   const apiProfile = apiProfileNamed(env.STUDYFLOW_API_PROFILE) ?? DEFAULT_API_PROFILE;
   const { studies, diagnostics } = await loadStudies(paths, { allowOutsidePaths: options.allowOutsidePaths || allowOutsidePathsFromEnv(env), apiProfile });
+  mark('validated');
   if (diagnostics.some((d) => d.severity === 'error')) return { prepared: [], diagnostics };
   const blobs = blobStoreFromEnv(env);
   const watchIntervalMs = env.STUDYFLOW_WATCH_INTERVAL_MS ? Number(env.STUDYFLOW_WATCH_INTERVAL_MS) : undefined;
@@ -39,5 +41,6 @@ export async function prepareStudies(
     }
     prepared.push({ loaded, desired: desiredStudyOf(loaded.study, lists, { watchIntervalMs }) });
   }
+  mark('prepared');
   return { prepared, diagnostics };
 }

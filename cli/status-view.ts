@@ -1,4 +1,5 @@
 import type { StudyStatus, TargetGroupStatus } from '../workflows/messages';
+import { devStackFor } from './dev-stack-file';
 import { table, type Output } from './output';
 
 const GOOD = new Set(['live', 'completed']);
@@ -46,8 +47,13 @@ export function progressLine(tg: TargetGroupStatus): string {
   return [`${tg.key}: ${tg.phase}`, ...progressDetails(tg)].join(' · ');
 }
 
-/** The Temporal UI page of a workflow. */
-export function temporalUiLink(env: NodeJS.ProcessEnv, namespace: string, workflowId: string): string {
-  const base = (env.STUDYFLOW_TEMPORAL_UI_URL || 'http://127.0.0.1:8233').replace(/\/$/, '');
-  return `${base}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}`;
+/**
+ * The Temporal UI page of a workflow, or undefined when the UI is not known (no link rather than a wrong one):
+ * STUDYFLOW_TEMPORAL_UI_URL when set; else, against `studyflow dev` run from `cwd` (the same Temporal address),
+ * the UI it runs, whatever its --ui-port.
+ */
+export function temporalUiLink(env: NodeJS.ProcessEnv, temporal: { address: string; namespace: string }, workflowId: string, cwd: string): string | undefined {
+  const base = env.STUDYFLOW_TEMPORAL_UI_URL?.trim() || devStackFor(cwd, temporal.address)?.ui_url;
+  if (!base) return undefined;
+  return `${base.replace(/\/$/, '')}/namespaces/${encodeURIComponent(temporal.namespace)}/workflows/${encodeURIComponent(workflowId)}`;
 }

@@ -1,8 +1,10 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { startEmbeddedStack } from '../../worker/embedded-stack';
 import type { CliContext } from '../main';
 import { CliError } from '../output';
 import { parsePort } from '../options';
+import { devStackFileIn, writeDevStackFile } from '../dev-stack-file';
 
 export async function run(
   ctx: CliContext,
@@ -22,6 +24,8 @@ export async function run(
   }).catch((error: Error) => {
     throw new CliError(`cannot start the embedded stack: ${error.message}`);
   });
+  // The CLI in other shells of this directory reads the UI's URL (and the Temporal address it belongs to) here.
+  writeDevStackFile(stateDir, { temporal_address: stack.temporalAddress, ...(stack.uiUrl ? { ui_url: stack.uiUrl } : {}), pid: process.pid });
   ctx.out.progress('');
   ctx.out.progress(`Temporal     ${stack.temporalAddress}`);
   if (stack.uiUrl) ctx.out.progress(`Temporal UI  ${stack.uiUrl}`);
@@ -42,6 +46,7 @@ export async function run(
   ctx.out.progress('Ctrl-C stops everything.');
   await ctx.interrupted;
   ctx.out.progress('stopping…');
+  fs.rmSync(devStackFileIn(stateDir), { force: true });
   await stack.stop();
   ctx.out.progress('stopped');
   return 0;

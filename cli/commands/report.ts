@@ -39,7 +39,8 @@ export async function run(ctx: CliContext, studyArg: string, options: ReportOpti
       ctx.out.json(view);
     } else {
       ctx.out.data(renderReportHuman(ctx.out, view));
-      ctx.out.progress(ctx.out.dim(temporalUiLink(ctx.env, settings.namespace, ref.workflowId)));
+      const ui = temporalUiLink(ctx.env, settings, ref.workflowId, ctx.cwd);
+      if (ui) ctx.out.progress(ctx.out.dim(ui));
     }
     return 0;
   } catch (error) {

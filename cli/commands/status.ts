@@ -19,7 +19,8 @@ export async function run(ctx: CliContext, studyArg: string, options: { account?
       if (status.projectId) ctx.out.data(`project ${status.projectId}`);
       ctx.out.data(statusTable(ctx.out, status));
       if (status.error) ctx.out.data(`error: ${status.error}`);
-      ctx.out.progress(ctx.out.dim(temporalUiLink(ctx.env, settings.namespace, ref.workflowId)));
+      const ui = temporalUiLink(ctx.env, settings, ref.workflowId, ctx.cwd);
+      if (ui) ctx.out.progress(ctx.out.dim(ui));
     }
     return status.phase === 'failed' ? 1 : 0;
   } catch (error) {

@@ -421,3 +421,55 @@ describe('the S3 memory section', () => {
     expect(md).toContain('after a forced GC');
   });
 });
+
+describe('the outside view', () => {
+  const client = (ms: number, first: number, phases?: Record<string, number>) => ({ ms, firstCallMs: first, load1: 3.5, ...(phases ? { phasesMs: phases, cpuMs: 620 } : {}) });
+  const outsideRow = (n: number, hand: number, sf: number, before: number) => ({
+    targetGroups: n,
+    handWrittenMs: hand,
+    studyflowMs: sf,
+    ratio: Number((sf / hand).toFixed(2)),
+    pairedRatios: [Number((sf / hand).toFixed(2)), Number(((sf + 50) / hand).toFixed(2))],
+    firstCallMs: { handWritten: 60, studyflow: 610, compare: 820 },
+    compareMs: before,
+    compareRatio: Number((before / hand).toFixed(2)),
+    runs: {
+      'hand-written': [client(hand, 60), client(hand + 20, 65)],
+      studyflow: [client(sf, 610, { processStart: 20, main: 110, 'command-loaded': 420, validated: 470, connected: 560, accepted: 600, settled: sf - 30, return: sf - 25 }), client(sf + 50, 640)],
+      before: [client(before, 820), client(before + 10, 830)],
+    },
+  });
+  const results: BenchResults = {
+    outsideView: {
+      ...header('outside-view', 'node bin/run-ts.js bench/outside-view.ts --sizes 1,50,200 --runs 2', [3.5, 3, 2.5]),
+      benchmark: 'outside-view',
+      latencyMs: 50,
+      jobMs: 500,
+      pollMs: 50,
+      boundMs: 750,
+      boundCalls: ['POST …/oauth/token', 'POST …/projects'],
+      runsPerSize: 2,
+      compare: { label: 'before', bin: '/tmp/before/bin/studyflow.js' },
+      load1Range: [3.5, 4.25],
+      rows: [outsideRow(1, 850, 1400, 1650), outsideRow(50, 950, 1500, 1700), outsideRow(200, 1300, 2500, 2700)],
+      incomplete: [],
+    },
+  };
+  const md = renderMarkdown(results);
+
+  it('puts studyflow against `studyflow dev` beside the hand-written client, paired, with the load and the command', () => {
+    expect(md).toContain('## Speed as an outsider measures it');
+    expect(md).toContain('Command: `node bin/run-ts.js bench/outside-view.ts --sizes 1,50,200 --runs 2`');
+    expect(md).toContain('was 3.50 to 4.25 on 2 cores');
+    expect(md).toContain('| 1 | 850 ms (850 ms–870 ms) | 1,400 ms (1,400 ms–1,450 ms) | 1.65x (1.65x, 1.71x) | 1,650 ms (1,650 ms–1,660 ms) | 1.94x | 60 ms / 610 ms / 820 ms |');
+  });
+
+  it('says where the CLI\'s time went, phase by phase after the spawn, with its CPU', () => {
+    expect(md).toContain('| 1 | 20 ms | 110 ms | 420 ms | 470 ms | 560 ms | 600 ms | 1,370 ms | 1,375 ms | 610 ms | 1,400 ms | 620 ms |');
+  });
+
+  it('judges the targets from outside and says which are not met', () => {
+    expect(md).toMatch(/outside view .* within 1.5x the hand-written client at 1 target group \| 1.65x .* \| NOT met/);
+    expect(md).toMatch(/outside view .* within 2x the hand-written client at 200 target groups \| 1.92x .* \| met/);
+  });
+});

@@ -4,15 +4,22 @@
 // commands a buyer runs most must not load them: the S3 store is loaded when a list is stored, the worker's
 // native connection only by the commands that run a worker.
 import fs from 'node:fs';
+import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../bench/bench-stack';
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli');
 
+/**
+ * What a chunk loads when it is evaluated: its static imports, and the packages it `require`s (the build loads
+ * node_modules packages with the bundle's require, as CommonJS: scripts/build.mjs).
+ */
 function staticImports(file: string): string[] {
   const text = fs.readFileSync(file, 'utf8');
-  return [...text.matchAll(/^import\s*(?:[^'"]*?from\s*)?["']([^"']+)["']/gm)].map((m) => m[1]);
+  const imported = [...text.matchAll(/^import\s*(?:[^'"]*?from\s*)?["']([^"']+)["']/gm)].map((m) => m[1]);
+  const required = [...text.matchAll(/\b__require\("([^"]+)"\)/g)].map((m) => m[1]);
+  return [...imported, ...required];
 }
 
 /** Packages (not node: builtins) a chunk loads statically, through the chunks it imports. */
@@ -26,7 +33,7 @@ function packagesLoadedBy(chunk: string): Set<string> {
     seen.add(file);
     for (const spec of staticImports(file)) {
       if (spec.startsWith('.')) queue.push(path.resolve(path.dirname(file), spec));
-      else if (!spec.startsWith('node:')) packages.add(spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/'));
+      else if (!isBuiltin(spec)) packages.add(spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/'));
     }
   }
   return packages;
