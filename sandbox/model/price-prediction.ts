@@ -34,14 +34,18 @@ export type PriceConfig =
   | { type: 'rate_card'; market: LocaleMarket; countryCode: string; incidenceRate: number; lengthOfInterviewMinutes: number; maximumCpi?: Money; cpiBoost?: Money }
   | { type: 'dynamic'; userRequestedCpi: Money };
 
-/** The problems of a config and, when none, the config; `at` prefixes the names (`config.` for the body). */
-export function readPriceConfig(raw: unknown, at: string): { config?: PriceConfig; problems: InvalidParam[] } {
+/**
+ * The problems of a config and, when none, the config; `at` prefixes the names (`config.` for the body). The rate
+ * card type is spelled as the version spells the pricing value (ratecard before 2025-12-18, spec line 50).
+ */
+export function readPriceConfig(raw: unknown, at: string, rateCardValue = 'rate_card'): { config?: PriceConfig; problems: InvalidParam[] } {
   const problems: InvalidParam[] = [];
   const r = at === '' ? ObjectReader.body(raw) : ObjectReader.nested(raw, at, problems);
   if (!r) return { problems };
   const all = r.problems;
-  const type = r.oneOf('type', ['rate_card', 'dynamic'] as const, { required: true });
-  if (!type) return { problems: all };
+  const spelled = r.oneOf('type', [rateCardValue, 'dynamic'], { required: true });
+  if (!spelled) return { problems: all };
+  const type = spelled === 'dynamic' ? 'dynamic' : 'rate_card';
   r.rejectUnknown(CONFIG_FIELDS[type], type === 'dynamic' ? { country_code: 'is a field of the rate_card config' } : { user_requested_cpi: 'is a field of the dynamic config' });
   const money = (field: string, required: boolean): Money | undefined => {
     const m = r.object(field, required ? { required: true } : { nullable: true });

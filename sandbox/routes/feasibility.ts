@@ -84,20 +84,21 @@ function generatePricePrediction(ctx: RequestContext) {
     throw notFound(`Business unit ${ctx.params.business_unit_id} not found.`);
   }
   let read: ReturnType<typeof readPriceConfig>;
+  const rateCard = pricingValueOut('rate_card', ctx.version);
   if (ctx.method === 'GET') {
     const { raw, problems } = priceConfigFromQuery(ctx.query);
-    read = readPriceConfig(raw, '');
+    read = readPriceConfig(raw, '', rateCard);
     read.problems.unshift(...problems);
   } else {
     const body = ObjectReader.body(ctx.body);
     body.rejectUnknown(['config']);
     const problems = [...body.problems];
     if (!body.has('config')) problems.push({ name: 'config', reason: 'is required' });
-    read = body.has('config') ? readPriceConfig(body.value.config, 'config') : { problems: [] };
+    read = body.has('config') ? readPriceConfig(body.value.config, 'config', rateCard) : { problems: [] };
     read.problems.unshift(...problems);
   }
   if (read.problems.length > 0 || !read.config) throw badRequest('The price prediction request is invalid.', read.problems);
-  return ok(pricePrediction(read.config, ctx.account!.account_id, businessUnitId, pricingValueOut('rate_card', ctx.version)));
+  return ok(pricePrediction(read.config, ctx.account!.account_id, businessUnitId, rateCard));
 }
 
 const PRICE_PREDICTION = `${P}/business-units/{business_unit_id}/generate-price-prediction`;

@@ -133,8 +133,10 @@ describe('Pricing › GET P/business-units/{id}/generate-price-prediction (spec 
     expect(res.body.open_exchange_price.pricing_context).toMatchObject({ type: 'rate_card', rate_card_token: expect.stringMatching(/\S/) });
     const other = await api.req('GET', `${P()}/business-units/2001/generate-price-prediction${query}`);
     expect(other.body.open_exchange_price.cost_per_interview.value).toBe('2.65');
-    const legacy = await api.req('GET', `${P()}/business-units/2001/generate-price-prediction${query}`, { version: V_OLD });
+    const legacy = await api.req('GET', `${P()}/business-units/2001/generate-price-prediction${query.replace('rate_card', 'ratecard')}`, { version: V_OLD });
     expect(legacy.body.open_exchange_price.pricing_context.type).toBe('ratecard');
+    // Before 2025-12-18 the pricing value is spelled ratecard, in the request as in the answer.
+    expect(paramNames(await api.req('GET', `${P()}/business-units/2001/generate-price-prediction${query}`, { version: V_OLD }))).toEqual(['type']);
     // A boost adds to the rate card price, a maximum caps it (money in the deepObject style).
     const capped = await api.req('GET', `${P()}/business-units/2001/generate-price-prediction${query}&cpi_boost[value]=0.50&cpi_boost[currency_code]=USD&maximum_cpi[value]=3.00&maximum_cpi[currency_code]=USD`);
     expect(capped.body.open_exchange_price.cost_per_interview.value).toBe('3.00');
