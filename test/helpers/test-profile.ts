@@ -32,3 +32,8 @@ export function testVersionHeader(env: Record<string, string | undefined> = proc
 export function testClientEnv(env: Record<string, string | undefined> = process.env): Record<string, string> {
   return { STUDYFLOW_API_PROFILE: testProfile(env) };
 }
+
+/** Options for a sandbox a test starts to talk to studyflow's client: the run's dialect. */
+export function testSandboxOptions(env: Record<string, string | undefined> = process.env): { dialect: TestDialect } {
+  return { dialect: testDialect(env) };
+}
