@@ -1,6 +1,6 @@
 // Feasibility and price prediction.
 import { accountPath, callApi, expectObject, seg } from './api-call';
-import { FeasibilityAnswer, ReferencePricePredictionAnswer, ReferencePricePredictionRequest, SpecPricePredictionAnswer } from './http/wire/feasibility';
+import { FeasibilityAnswer, ReferencePricePredictionAnswer, ReferencePricePredictionRequest } from './http/wire/feasibility';
 import { readAnswer } from './http/wire/read-answer';
 import { requestBody } from './http/wire/request-body';
 import { invalidInputFailure } from './http/errors';
@@ -55,29 +55,6 @@ export interface CheckLaunchGatesBatchOutput {
   results: Array<BatchItemResult<CheckLaunchGatesOutput>>;
 }
 
-/**
- * The reference's price prediction body for the spec's query: the rate-card config, the country the locale's
- * last part names (`en_US`, `eng_us` -> `US`), the incidence to the hundredth (the reference's `multipleOf: 0.01`).
- * A dynamic business unit needs a requested CPI, which a study does not give: refused as invalid input.
- */
-export function referencePricePredictionBody(activity: string, query: Record<string, unknown>): Record<string, unknown> {
-  if (query.pricing_model !== undefined && query.pricing_model !== 'rate_card') {
-    throw invalidInputFailure(activity, `a ${String(query.pricing_model)} price prediction needs a requested CPI (user_requested_cpi), which a study does not give; only rate_card is predicted`);
-  }
-  const country = /_([A-Za-z]{2})$/.exec(String(query.locale ?? ''))?.[1];
-  if (!country) throw invalidInputFailure(activity, `locale ${JSON.stringify(query.locale ?? null)} names no country (e.g. en_US or eng_us)`);
-  const incidence = Number(query.expected_incidence_rate);
-  const body = {
-    config: {
-      type: 'rate_card',
-      country_code: country.toUpperCase(),
-      expected_incidence_rate: Number.isFinite(incidence) ? Math.round(incidence * 100) / 100 : query.expected_incidence_rate,
-      expected_length_of_interview_minutes: query.expected_length_of_interview_minutes,
-    },
-  };
-  return requestBody(activity, 'generate_price_prediction', ReferencePricePredictionRequest, body);
-}
-
 export function feasibilityActivities(deps: ActivityDeps) {
   const profile = profileOfConfig(deps.api.config);
   const activities = {
@@ -95,28 +72,29 @@ export function feasibilityActivities(deps: ActivityDeps) {
     },
 
     /**
-     * generate_price_prediction: under `sandbox` the spec's GET P/business-units/{id}/generate-price-prediction?…
-     * (carries the renamed pricing_model/type value); under `cint` the reference's POST with
-     * GetRedactedPricePredictionRequest, its answer read with GetRedactedPricePredictionResponse.
+     * generate_price_prediction with the planning core's rate-card config (plan/launch-gates.ts priceQuery): under
+     * `sandbox` the spec's GET P/business-units/{id}/generate-price-prediction with the config as query parameters,
+     * under `cint` the reference's POST `{config}`. Either answer is read with GetRedactedPricePredictionResponse; the
+     * open exchange's CPI and pricing type are the result's `cost_per_interview` and `pricing_model`.
      */
     async generatePricePrediction(input: GeneratePricePredictionInput): Promise<GeneratePricePredictionOutput> {
       const activity = 'generatePricePrediction';
       const ctx = checkCtx(activity, input.ctx);
       const businessUnitId = requireText(activity, 'businessUnitId', input.businessUnitId);
-      const asked = requireObject(activity, 'query', input.query ?? {});
+      const config = requireObject(activity, 'query', input.query ?? {});
+      const body = requestBody(activity, 'generate_price_prediction', ReferencePricePredictionRequest, { config });
       const path = `${accountPath(ctx)}/business-units/${seg(businessUnitId)}/generate-price-prediction`;
-      if (speaksSpec(profile, 'price_prediction_get')) {
-        const req = { method: 'GET', path, query: toWireBody(asked, ctx.apiVersion) as Record<string, string | number | boolean> } as const;
-        const res = await callApi(deps.api, ctx, req);
-        const prediction = fromWireBody(expectObject(req, res), ctx.apiVersion);
-        return { prediction: readAnswer({ operation: 'generate_price_prediction', method: req.method, path: req.path }, SpecPricePredictionAnswer, { status: res.status, body: prediction }) };
-      }
-      const req = { method: 'POST', path, json: referencePricePredictionBody(activity, asked) } as const;
-      const answer = readAnswer({ operation: 'generate_price_prediction', method: req.method, path: req.path }, ReferencePricePredictionAnswer, await callApi(deps.api, ctx, req));
+      const req = speaksSpec(profile, 'price_prediction_get')
+        ? ({ method: 'GET', path, query: toWireBody(body.config as JsonObject, ctx.apiVersion) as Record<string, string | number | boolean> } as const)
+        : ({ method: 'POST', path, json: body } as const);
+      const res = await callApi(deps.api, ctx, req);
+      const answer = readAnswer({ operation: 'generate_price_prediction', method: req.method, path: req.path }, ReferencePricePredictionAnswer, {
+        status: res.status,
+        body: fromWireBody(expectObject(req, res), ctx.apiVersion),
+      });
       const open = answer.open_exchange_price;
       return { prediction: { ...answer, cost_per_interview: open.cost_per_interview, pricing_model: open.pricing_context.type } };
     },
-
 
     /**
      * What the launch gate reads, for one target group or many: per item the feasibility answer (its

@@ -30,6 +30,9 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .exitOverride();
 
   const json = () => new Option('--json', 'machine-readable output on stdout');
+  /** `--profile` of `dev` and `sandbox`: default STUDYFLOW_API_PROFILE, else sandbox (the command refuses an unknown one). */
+  const apiProfileOption = (description: string) =>
+    new Option('--profile <name>', description).choices(['sandbox', 'cint']).default(ctx.env.STUDYFLOW_API_PROFILE?.trim() || 'sandbox', '$STUDYFLOW_API_PROFILE, else sandbox');
   const allowOutsidePaths = () =>
     new Option('--allow-outside-paths', 'let ID list files lie outside the study repository (the git work tree of the study file)');
   const profile = () =>
@@ -132,6 +135,7 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .option('--sandbox-port <n>', 'sandbox API port', '4010')
     .option('--webhook-port <n>', 'webhook receiver port', '4020')
     .option('--state-dir <dir>', 'where Temporal and the sandbox keep state', '.studyflow')
+    .addOption(apiProfileOption('the connection profile of the stack: the sandbox speaks its dialect, the worker and receiver use it, and a CLI in this directory must too'))
     .addOption(new Option('--blob <store>', 'where ID lists and sealed webhook secrets live: a local directory, or a local S3 server (versitygw, built on first use)').choices(['local', 's3']).default('local'))
     .action(run(() => import('./commands/dev')));
 
@@ -148,6 +152,7 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .option('--port <n>', 'port', '4010')
     .option('--host <host>', 'bind address', '127.0.0.1')
     .option('--state-file <file>', 'persist state to this file and reload it on start')
+    .addOption(apiProfileOption('the dialect the sandbox speaks: sandbox (the spec, its deviations included) or cint (the published reference exactly)'))
     .action(run(() => import('./commands/sandbox')));
 
   program

@@ -92,17 +92,17 @@ export function feasibilityRequest(desired: DesiredTargetGroup, studyBusinessUni
   return request;
 }
 
-/** Query of the business unit's price prediction for a draft (the spec's GET; `studyflow plan` shows its total). */
+/** Query of the business unit's price prediction for a draft (the spec's GET, carrying the reference's config). */
 export function priceQuery(desired: DesiredTargetGroup): Record<string, string | number | boolean> {
   const d = desired.draft;
-  const query: Record<string, string | number | boolean> = {
-    locale: String(d.locale),
-    expected_incidence_rate: Number(d.expected_incidence_rate),
+  // The reference's rate card config (generate_price_prediction), which the sandbox's GET takes as query
+  // parameters: the country of the locale (eng_us -> US), the incidence in hundredths.
+  return {
+    type: 'rate_card',
+    country_code: (String(d.locale).split('_')[1] ?? '').toUpperCase(),
+    expected_incidence_rate: Math.round(Number(d.expected_incidence_rate) * 100) / 100,
     expected_length_of_interview_minutes: Number(d.expected_length_of_interview_minutes),
-    filling_goal: Number(d.filling_goal),
   };
-  if (desired.expected?.pricing_model) query.pricing_model = desired.expected.pricing_model;
-  return query;
 }
 
 function money(value: unknown): Money | undefined {
@@ -132,9 +132,12 @@ export function readFeasibility(answer: Record<string, unknown>, desired: Desire
   return verdict;
 }
 
-/** The predicted CPI of a price prediction (the sandbox answers `cost_per_interview`). */
+/**
+ * The predicted CPI of a price prediction: the reference's `open_exchange_price.cost_per_interview`
+ * (GeneratePricePredictionResponse); a top-level `cost_per_interview` (the sandbox's earlier answer) is read too.
+ */
 export function readPrice(answer: Record<string, unknown>): Money | undefined {
-  return money(answer.cost_per_interview);
+  return money(record(answer.open_exchange_price)?.cost_per_interview) ?? money(answer.cost_per_interview);
 }
 
 /** The CPI the gate judges: feasibility's suggested_price; a price prediction's only where feasibility gave none. */

@@ -5,7 +5,7 @@ import type { EventBus } from './core/event-bus';
 import type { RequestLogEntry } from './core/request-log';
 import type { SandboxInfo, SandboxServices } from './core/route-module';
 import type { SandboxStateData } from './core/state-records';
-import { DEFAULT_VERSION_HEADER } from './core/versioning';
+import { DIALECTS, isSandboxDialect, type SandboxDialectName } from './core/dialect';
 import { buildRouteModules } from './routes/index';
 import { SandboxServer } from './server';
 
@@ -15,6 +15,7 @@ export type { SandboxInfo } from './core/route-module';
 export type { RequestLogEntry } from './core/request-log';
 export type { SandboxStateData } from './core/state-records';
 export { API_VERSIONS, CURRENT_VERSION, type ApiVersion } from './core/versioning';
+export { DIALECTS, SANDBOX_DIALECTS, isSandboxDialect, type SandboxDialect, type SandboxDialectName } from './core/dialect';
 
 export interface SandboxOptions {
   /** TCP port; 0 (the default) picks a free port. */
@@ -27,7 +28,12 @@ export interface SandboxOptions {
   faults?: Partial<Faults>;
   /** Clock in ms since the epoch (tests); default Date.now. Drives token expiry, timestamps and job due times. */
   clock?: () => number;
-  /** Name of the version header; default `Svc-API-Version`. */
+  /**
+   * The dialect (docs/sandbox.md, "Dialects"): `spec` (default) speaks the spec, its deviations included, as the
+   * `sandbox` connection profile does; `cint` speaks the published reference exactly, as the `cint` profile does.
+   */
+  dialect?: SandboxDialectName;
+  /** Name of the version header; default the dialect's (`Svc-API-Version` or `Cint-API-Version`). */
   versionHeader?: string;
   /** Suppress diagnostics on stderr. */
   quiet?: boolean;
@@ -39,6 +45,8 @@ export interface RunningSandbox {
   /** `{baseUrl}/auth`; tokens from `POST {authUrl}/oauth/token`. */
   authUrl: string;
   info: SandboxInfo;
+  /** The dialect it speaks. */
+  dialect: SandboxDialectName;
   close(): Promise<void>;
   /** A deep copy of every resource held. */
   state(): SandboxStateData;
@@ -61,6 +69,9 @@ export interface RunningSandbox {
 }
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
+  const dialectName = opts.dialect ?? 'spec';
+  if (!isSandboxDialect(dialectName)) throw new Error(`unknown sandbox dialect ${JSON.stringify(dialectName)} (expected spec or cint)`);
+  const dialect = DIALECTS[dialectName];
   const initialFaults = opts.faults ? parseFaults(opts.faults) : undefined;
   const server = new SandboxServer(
     {
@@ -69,7 +80,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       stateFile: opts.stateFile,
       faults: initialFaults,
       clock: opts.clock,
-      versionHeader: opts.versionHeader ?? DEFAULT_VERSION_HEADER,
+      versionHeader: opts.versionHeader ?? dialect.versionHeader,
+      dialect,
       quiet: opts.quiet ?? false,
     },
     buildRouteModules,
@@ -80,6 +92,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     baseUrl: info.base_url,
     authUrl: info.auth_url,
     info,
+    dialect: dialectName,
     close: () => server.close(),
     state: () => services.store.snapshot(),
     requests: () => server.requestLog.list(),

@@ -19,10 +19,8 @@ import { StateStore } from './core/state-store';
 import { TickRegistry } from './core/tick-registry';
 import { verifyBearer } from './core/token-service';
 import { CURRENT_VERSION, isApiVersion, type ApiVersion } from './core/versioning';
+import type { SandboxDialect } from './core/dialect';
 import { CALENDAR_PATH } from './routes/calendar';
-
-/** Reference error objects and the names the spec gives them on the intelligent calendar. */
-const CALENDAR_ERROR_OBJECTS: Record<string, string> = { bad_request_error: 'bad_request', unexpected_internal_error: 'internal_server_error' };
 
 export const ADMIN_PREFIX = '/_sandbox';
 export const AUTH_PREFIX = '/auth';
@@ -36,6 +34,7 @@ export interface SandboxServerOptions {
   faults?: Partial<Faults>;
   clock?: () => number;
   versionHeader: string;
+  dialect: SandboxDialect;
   quiet: boolean;
 }
 
@@ -74,6 +73,8 @@ export class SandboxServer {
       base_url: '',
       auth_url: '',
       ...SEEDED_CREDENTIALS,
+      dialect: opts.dialect.name,
+      version_header: opts.versionHeader,
       accounts: SEEDED_ACCOUNTS.map((a) => ({
         account_id: a.account_id,
         business_unit_ids: [...a.business_unit_ids],
@@ -90,6 +91,7 @@ export class SandboxServer {
       clock: { now, iso: () => new Date(now()).toISOString() },
       faults: () => this.currentFaults,
       info: this.info,
+      dialect: opts.dialect,
       credentials: { ...SEEDED_CREDENTIALS },
       newId: () => newUlid(now()),
       commit,
@@ -105,7 +107,7 @@ export class SandboxServer {
       requestLog: this.requestLog,
     };
     for (const module of buildModules(controls)) {
-      for (const route of module.routes) this.table.add(route);
+      for (const route of module.routes) if (!route.dialects || route.dialects.includes(opts.dialect.name)) this.table.add(route);
       const cleanup = module.init?.(this.services);
       if (cleanup) this.cleanups.push(cleanup);
     }
@@ -340,9 +342,10 @@ export class SandboxServer {
       this.services.log(`internal error: ${(err as Error)?.message ?? String(err)}`);
       error = new ApiError(500, 'unexpected_internal_error', 'The sandbox hit an internal error.');
     }
-    // The spec names the intelligent calendar's error objects (Errors: bad_request, unauthorized,
-    // internal_server_error); everywhere else the objects are the reference's (bad_request_error, …).
-    const calendarName = path.startsWith(CALENDAR_PATH) ? CALENDAR_ERROR_OBJECTS[error.object] : undefined;
+    // The intelligent calendar's error objects are the dialect's (spec Errors: bad_request, unauthorized,
+    // internal_server_error; the reference: its standard objects, authorization_error for 401); everywhere
+    // else the objects are the reference's (bad_request_error, …).
+    const calendarName = path.startsWith(CALENDAR_PATH) ? this.opts.dialect.calendarErrorObjects[error.object] : undefined;
     const body = error.toBody();
     if (calendarName && body && typeof body === 'object') (body as { object: string }).object = calendarName;
     return { status: error.status, body, headers: error.headers };

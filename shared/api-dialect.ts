@@ -43,8 +43,8 @@ export const DEVIATIONS: readonly Deviation[] = [
   {
     name: 'price_prediction_get',
     where: '`generate_price_prediction`',
-    spec: 'GET with query `locale, expected_incidence_rate, expected_length_of_interview_minutes, filling_goal[, pricing_model]`; reads `cost_per_interview`, `total_cost`',
-    reference: 'POST `{config: {type: rate_card, country_code, expected_incidence_rate, expected_length_of_interview_minutes}}`; reads `GetRedactedPricePredictionResponse` (`open_exchange_price.cost_per_interview`)',
+    spec: 'GET with the config as query `type=rate_card, country_code, expected_incidence_rate, expected_length_of_interview_minutes`',
+    reference: 'POST `{config: {type: rate_card, country_code, expected_incidence_rate, expected_length_of_interview_minutes}}`',
     profiles: ['sandbox'],
   },
   {

@@ -7,6 +7,7 @@ import { findFreePort } from './free-port';
 import type { NativeConnection } from '@temporalio/worker';
 import { startSandbox, type RunningSandbox } from '../sandbox';
 import { devSandboxEnv } from './api-environment';
+import { CONNECTION_PROFILES, type ConnectionProfileName } from '../activities/http/api-config';
 import { createWorkerActivities } from './worker-activities';
 import { startStudyflowWorkers, type RunningWorkers } from './studyflow-worker';
 import { connectClient, dataConverterFromEnv } from './temporal-connection';
@@ -51,6 +52,12 @@ export interface EmbeddedStackOptions {
    * Temporal UI uses to show decrypted payloads on this machine (`studyflow dev`, the demo).
    */
   encryptPayloads?: boolean;
+  /**
+   * The connection profile of the whole stack (default `sandbox`): the sandbox speaks its dialect (`sandbox`: the
+   * spec's; `cint`: the published reference's) and the worker, the webhook receiver and the CLI settings in `env`
+   * use it (STUDYFLOW_API_PROFILE).
+   */
+  apiProfile?: ConnectionProfileName;
   /** Let the sandbox's fielding simulation run on its own (live target groups collect sessions). */
   simulateFielding?: boolean;
   /** Run a worker in this process (default true); false when workers run as their own processes. */
@@ -121,9 +128,12 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
       cleanups.push(() => temporal!.stop());
       temporalAddress = temporal.address;
     }
+    const apiProfile = options.apiProfile ?? 'sandbox';
+    if (!Object.hasOwn(CONNECTION_PROFILES, apiProfile)) throw new Error(`unknown connection profile ${JSON.stringify(apiProfile)} (expected ${Object.keys(CONNECTION_PROFILES).join(' or ')})`);
     const sandbox = await startSandbox({
       port: options.sandboxPort ?? 0,
       stateFile: path.join(options.stateDir, 'sandbox-state.json'),
+      dialect: apiProfile === 'cint' ? 'cint' : 'spec',
       quiet: true,
     });
     cleanups.push(() => sandbox.close());
@@ -137,6 +147,7 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
     }
     const env: Record<string, string> = {
       ...devSandboxEnv(sandbox.baseUrl, sandbox.authUrl),
+      STUDYFLOW_API_PROFILE: apiProfile,
       TEMPORAL_ADDRESS: temporalAddress,
       TEMPORAL_NAMESPACE: 'default',
       STUDYFLOW_BLOB_DIR: path.join(options.stateDir, 'blobs'),
@@ -179,7 +190,7 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
       codecEnv,
     );
     cleanups.push(() => clientConnection.close());
-    const webhooks = await startWebhookIngress({ client, secrets: activities.receiverSecrets, port: options.webhookPort ?? 0 });
+    const webhooks = await startWebhookIngress({ client, secrets: activities.receiverSecrets, port: options.webhookPort ?? 0, signatureHeader: CONNECTION_PROFILES[apiProfile].signatureHeader });
     cleanups.push(() => webhooks.close());
     env.STUDYFLOW_WEBHOOK_URL = webhooks.url;
     return { temporalAddress, uiUrl: temporal?.uiUrl, sandbox, codec, s3, webhooks, env, stop };

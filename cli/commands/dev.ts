@@ -5,12 +5,15 @@ import type { CliContext } from '../main';
 import { CliError } from '../output';
 import { parsePort } from '../options';
 import { devStackFileIn, writeDevStackFile } from '../dev-stack-file';
+import { writeDevApiProfile } from '../../worker/api-environment';
+import { parseApiProfile } from './sandbox';
 
 export async function run(
   ctx: CliContext,
-  options: { temporalPort: string; uiPort: string; sandboxPort: string; webhookPort: string; stateDir: string; blob?: 'local' | 's3' },
+  options: { temporalPort: string; uiPort: string; sandboxPort: string; webhookPort: string; stateDir: string; blob?: 'local' | 's3'; profile?: string },
 ): Promise<number> {
   const stateDir = path.resolve(ctx.cwd, options.stateDir);
+  const apiProfile = parseApiProfile(options.profile);
   ctx.out.progress(`starting Temporal (SQLite), the sandbox API${options.blob === 's3' ? ', a local S3 server (versitygw)' : ''} and a worker…`);
   const stack = await startEmbeddedStack({
     encryptPayloads: true,
@@ -21,15 +24,20 @@ export async function run(
     sandboxPort: parsePort(options.sandboxPort, '--sandbox-port'),
     webhookPort: parsePort(options.webhookPort, '--webhook-port'),
     blob: options.blob,
+    apiProfile,
   }).catch((error: Error) => {
     throw new CliError(`cannot start the embedded stack: ${error.message}`);
   });
   // The CLI in other shells of this directory reads the UI's URL (and the Temporal address it belongs to) here.
   writeDevStackFile(stateDir, { temporal_address: stack.temporalAddress, ...(stack.uiUrl ? { ui_url: stack.uiUrl } : {}), pid: process.pid });
+  // A CLI or worker in this directory finds the profile here (worker/api-environment.ts withDevDefaults), as it
+  // finds the payload key, and refuses another STUDYFLOW_API_PROFILE by name.
+  const forgetProfile = writeDevApiProfile(stateDir, apiProfile);
   ctx.out.progress('');
   ctx.out.progress(`Temporal     ${stack.temporalAddress}`);
   if (stack.uiUrl) ctx.out.progress(`Temporal UI  ${stack.uiUrl}`);
   ctx.out.progress(`Sandbox API  ${stack.sandbox.baseUrl}   (admin: ${stack.sandbox.baseUrl}/_sandbox/info)`);
+  ctx.out.progress(`Profile      ${apiProfile} (the sandbox speaks ${apiProfile === 'cint' ? 'the published reference exactly' : 'the spec'}; STUDYFLOW_API_PROFILE=${apiProfile} for worker, receiver and CLI)`);
   if (stack.codec) {
     ctx.out.progress(`Encryption   payloads are AES-256-GCM encrypted (key ${path.relative(ctx.cwd, stack.codec.keyFile)}); the UI decodes through the local codec server`);
     ctx.out.progress(`Codec server ${stack.codec.url}  (bearer token in ${path.relative(ctx.cwd, stack.codec.tokenFile)}, for \`temporal --codec-endpoint\`)`);
@@ -47,6 +55,7 @@ export async function run(
   await ctx.interrupted;
   ctx.out.progress('stopping…');
   fs.rmSync(devStackFileIn(stateDir), { force: true });
+  forgetProfile();
   await stack.stop();
   ctx.out.progress('stopped');
   return 0;

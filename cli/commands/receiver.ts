@@ -1,4 +1,5 @@
 import { connectionProfileFromEnv } from '../../activities/http/api-config';
+import { withDevDefaults } from '../../worker/api-environment';
 import { blobStoreFromEnv } from '../../activities/blob-store-env';
 import { checkReachability } from '../../worker/reachability-check';
 import { webhookSecretsFromEnv } from '../../worker/sealed-webhook-secrets';
@@ -21,7 +22,7 @@ export async function run(ctx: CliContext, options: { port: string; host: string
   const secrets = webhookSecretsFromEnv(ctx.env, blobs, (message) => ctx.out.progress(`studyflow: ${message}`));
   const settings = temporalSettings(ctx.env);
   const { client, connection } = await connectClient(settings, ctx.env);
-  const ingress = await startWebhookIngress({ client, secrets: secrets.source, port, host: options.host, signatureHeader: connectionProfileFromEnv(ctx.env).signatureHeader }).catch(async (error: Error) => {
+  const ingress = await startWebhookIngress({ client, secrets: secrets.source, port, host: options.host, signatureHeader: connectionProfileFromEnv(withDevDefaults(ctx.env)).signatureHeader }).catch(async (error: Error) => {
     await connection.close();
     throw new CliError(`cannot start the webhook receiver on ${options.host}:${port}: ${error.message}`);
   });

@@ -1,14 +1,24 @@
 import { startSandbox } from '../../sandbox';
+import { CONNECTION_PROFILES, type ConnectionProfileName } from '../../activities/http/api-config';
 import type { CliContext } from '../main';
 import { CliError } from '../output';
 import { parsePort } from '../options';
 
-export async function run(ctx: CliContext, options: { port: string; host: string; stateFile?: string }): Promise<number> {
+/** The connection profile `--profile` names (STUDYFLOW_API_PROFILE by default); a named error for an unknown one. */
+export function parseApiProfile(value: string | undefined, option = '--profile'): ConnectionProfileName {
+  const name = value?.trim() || 'sandbox';
+  if (!Object.hasOwn(CONNECTION_PROFILES, name)) throw new CliError(`${option} must be one of ${Object.keys(CONNECTION_PROFILES).join(', ')} (got ${JSON.stringify(name)}; the default comes from STUDYFLOW_API_PROFILE)`, 2);
+  return name as ConnectionProfileName;
+}
+
+export async function run(ctx: CliContext, options: { port: string; host: string; stateFile?: string; profile?: string }): Promise<number> {
   const port = parsePort(options.port, '--port');
-  const sandbox = await startSandbox({ port, host: options.host, stateFile: options.stateFile }).catch((error: Error) => {
+  const profile = parseApiProfile(options.profile);
+  const sandbox = await startSandbox({ port, host: options.host, stateFile: options.stateFile, dialect: profile === 'cint' ? 'cint' : 'spec' }).catch((error: Error) => {
     throw new CliError(`cannot start the sandbox on ${options.host}:${port}: ${error.message}`);
   });
   ctx.out.progress(`sandbox API  ${sandbox.baseUrl}  (token: POST ${sandbox.authUrl}/oauth/token)`);
+  ctx.out.progress(`dialect      ${sandbox.dialect === 'cint' ? 'cint (the published reference exactly)' : 'spec (the spec, its deviations included)'}: clients use STUDYFLOW_API_PROFILE=${profile}, header ${sandbox.info.version_header}`);
   ctx.out.progress(`admin        ${sandbox.baseUrl}/_sandbox/info`);
   ctx.out.progress(`client id    ${sandbox.info.client_id}  audience ${sandbox.info.audience}`);
   if (options.stateFile) ctx.out.progress(`state file   ${options.stateFile}`);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { connectionProfileFromEnv } from '../../activities/http/api-config';
+import { withDevDefaults } from '../../worker/api-environment';
 import { startStudyflowWorkers, writeWorkflowBundle } from '../../worker/studyflow-worker';
 import { connectClient, dataConverterFromEnv, temporalSettings, workflowTaskQueue } from '../../worker/temporal-connection';
 import { connectWorker } from '../../worker/worker-connection';
@@ -71,7 +72,7 @@ export async function run(
         secrets: activities.receiverSecrets,
         port: parsePort(options.webhookPort, '--webhook-port'),
         host: options.webhookHost,
-        signatureHeader: connectionProfileFromEnv(ctx.env).signatureHeader,
+        signatureHeader: connectionProfileFromEnv(withDevDefaults(ctx.env)).signatureHeader,
       });
       ctx.out.progress(`receiving webhooks on ${ingress.url}`);
     }

@@ -1,5 +1,6 @@
 // The contract between the server and the route modules in sandbox/routes/.
 import type { IncomingHttpHeaders } from 'node:http';
+import type { SandboxDialect, SandboxDialectName } from './dialect';
 import type { EventBus } from './event-bus';
 import type { Faults } from './faults';
 import type { JobScheduler } from './job-scheduler';
@@ -36,6 +37,9 @@ export interface SandboxInfo {
   audience: string;
   client_id: string;
   client_secret: string;
+  /** The dialect the sandbox speaks (core/dialect.ts) and the version header it reads. */
+  dialect: SandboxDialectName;
+  version_header: string;
   accounts: Array<{ account_id: number; business_unit_ids: number[]; project_manager_ids: string[]; features: string[] }>;
 }
 
@@ -49,6 +53,8 @@ export interface SandboxServices {
   clock: SandboxClock;
   faults(): Faults;
   info: SandboxInfo;
+  /** The dialect the sandbox speaks (core/dialect.ts): the spec's (default) or the reference's (`cint`). */
+  dialect: SandboxDialect;
   credentials: SandboxCredentials;
   /**
    * A new resource id in the reference's format: a ULID (26 characters of Crockford base32, the pattern
@@ -97,6 +103,8 @@ export interface RouteDefinition {
   path: string;
   /** Versions in which the route exists (default: all); other versions get 404. */
   versions?: readonly ApiVersion[];
+  /** Dialects in which the route exists (default: both; core/dialect.ts); in the other the route is not served. */
+  dialects?: readonly SandboxDialectName[];
   /** Default: `json` for POST/PUT/PATCH, `none` for GET/DELETE. */
   body?: BodyMode;
   /** Honours `Idempotency-Key` (creating POSTs). */

@@ -11,10 +11,10 @@ export interface CloudEvent<T = unknown> {
 }
 
 export const TARGET_GROUP_UPDATED = 'target-group-updated';
+/** The spec dialect's sessions data event; the dialect table (core/dialect.ts) names each dialect's. */
 export const SESSION_UPDATED = 'com.svc.session.updated';
-/** Event types a webhook can subscribe to. */
-export const WEBHOOK_EVENT_TYPES = [TARGET_GROUP_UPDATED, SESSION_UPDATED] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+/** An event type a webhook subscribes to: one of its dialect's (core/dialect.ts webhookEvents). */
+export type WebhookEventType = string;
 
 /** The CloudEvents source of events about a target group. */
 export const targetGroupSource = (accountId: number, projectId: string, targetGroupId: string): string =>

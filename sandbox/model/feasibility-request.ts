@@ -1,8 +1,8 @@
 // The calculate-feasibility request body.
-// 2025-12-18, the reference's CalculateTargetGroupFeasibilityRequest (docs/api-conventions.md) with the spec's
-// filling_goal in place of completes_goal (a listed spec deviation):
+// 2025-12-18, the reference's CalculateTargetGroupFeasibilityRequest (docs/api-conventions.md); in the spec's
+// dialect with the spec's filling_goal in place of completes_goal (a listed spec deviation, core/dialect.ts):
 //   {business_unit_id (integer), locale, expected_incidence_rate, expected_length_of_interview_minutes,
-//    filling_goal, fielding_specification {start_at, end_at}, collects_pii?, step_days?,
+//    filling_goal (cint: completes_goal), fielding_specification {start_at, end_at}, collects_pii?, step_days?,
 //    cost_per_interview?, price?, rate_card_price_boost? (money), profiling? {profile_adjustment_type, profiles},
 //    allocations? (the spec's supplier_ids, or the reference's open/private exchange allocations)}.
 // Before 2025-12-18 (sandbox shape, docs/sandbox.md): {locale, expected_incidence_rate,
@@ -47,9 +47,9 @@ export interface FeasibilityRequest {
 export const feasibilityFillingGoalCap = (version: ApiVersion): number =>
   usesCurrentNames(version) ? FEASIBILITY_FILLING_GOAL_CAP : LEGACY_FEASIBILITY_FILLING_GOAL_CAP;
 
-export function readFeasibilityRequest(body: unknown, version: ApiVersion, nowMs: number): FeasibilityRequest {
+export function readFeasibilityRequest(body: unknown, version: ApiVersion, nowMs: number, goalField: 'filling_goal' | 'completes_goal' = 'filling_goal'): FeasibilityRequest {
   // Older versions take the reference's body too (their profile layout and FeasibilityRequest answer aside).
-  if (usesCurrentNames(version) || (isPlainObject(body) && 'fielding_specification' in body)) return readCurrentFeasibilityRequest(body, version);
+  if (usesCurrentNames(version) || (isPlainObject(body) && 'fielding_specification' in body)) return readCurrentFeasibilityRequest(body, version, usesCurrentNames(version) ? goalField : 'filling_goal');
   const reader = ObjectReader.body(body);
   reader.rejectUnknown(
     ['locale', 'expected_incidence_rate', 'expected_length_of_interview_minutes', 'filling_goal', 'start_fielding_at', 'end_fielding_at',
@@ -121,15 +121,18 @@ function marketOf(locale: string) {
   return market;
 }
 
-/** The 2025-12-18 body (the reference's request, filling_goal as the spec says). */
-function readCurrentFeasibilityRequest(body: unknown, version: ApiVersion): FeasibilityRequest {
+/**
+ * The 2025-12-18 body: the reference's request, with the dialect's goal field (the spec dialect's filling_goal,
+ * the cint dialect's completes_goal; the other one is refused by name).
+ */
+function readCurrentFeasibilityRequest(body: unknown, version: ApiVersion, goalField: 'filling_goal' | 'completes_goal'): FeasibilityRequest {
   const reader = ObjectReader.body(body);
   reader.rejectUnknown(
-    ['business_unit_id', 'locale', 'collects_pii', 'expected_incidence_rate', 'expected_length_of_interview_minutes', 'filling_goal', 'fielding_specification',
+    ['business_unit_id', 'locale', 'collects_pii', 'expected_incidence_rate', 'expected_length_of_interview_minutes', goalField, 'fielding_specification',
       'step_days', 'cost_per_interview', 'price', 'rate_card_price_boost', 'profiling', 'allocations'],
     {
       project_id: 'calculate-feasibility takes no project_id in 2025-12-18 (the project-scoped endpoint was removed)',
-      completes_goal: 'the spec names the wanted completes filling_goal on feasibility',
+      [goalField === 'filling_goal' ? 'completes_goal' : 'filling_goal']: `the wanted completes are ${goalField} on feasibility`,
       profiles: 'profiles go under profiling: {profile_adjustment_type, profiles}',
       start_fielding_at: 'the window is fielding_specification: {start_at, end_at}',
       end_fielding_at: 'the window is fielding_specification: {start_at, end_at}',
@@ -141,7 +144,7 @@ function readCurrentFeasibilityRequest(body: unknown, version: ApiVersion): Feas
   reader.boolean('collects_pii', { nullable: true });
   const incidenceRate = reader.number('expected_incidence_rate', { required: true, exclusiveMin: 0, max: 1 });
   const lengthOfInterview = reader.integer('expected_length_of_interview_minutes', { required: true, min: 1, max: MAX_LENGTH_OF_INTERVIEW_MINUTES });
-  const fillingGoal = reader.integer('filling_goal', { required: true, min: 1, max: FEASIBILITY_FILLING_GOAL_CAP });
+  const fillingGoal = reader.integer(goalField, { required: true, min: 1, max: FEASIBILITY_FILLING_GOAL_CAP });
   reader.number('step_days', { nullable: true, min: 0 });
   for (const field of ['cost_per_interview', 'price', 'rate_card_price_boost']) readRequestMoney(reader, field, { currencyRequired: true });
   const window = reader.object('fielding_specification', { required: true });

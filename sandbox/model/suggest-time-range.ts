@@ -5,8 +5,9 @@
 // With start/end: the best window of the same number of days starting at most 7 days before (not
 // before tomorrow) or after the requested start; ties go to the window nearest the request, then the earlier.
 // "Best": highest mean fielding-day score, plus a tenth of the first day's score (start on a good day).
-// Response in every version: {locale, days, suggested_start, suggested_end} (start of the first day,
-// last millisecond of the last day, UTC).
+// The suggestion: {locale, days, suggested_start, suggested_end} (start of the first day, last millisecond of
+// the last day, UTC); routes/calendar.ts answers the window under the dialect's names (spec: suggested_start/
+// suggested_end; reference: start/end), in every version.
 
 import { ISO_TIMESTAMP } from '../core/input-validation';
 import { DAY_MS, fieldingDayScore, startOfUtcDay, windowScore } from './fielding-calendar';

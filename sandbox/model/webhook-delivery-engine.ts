@@ -52,6 +52,8 @@ export interface DeliveryEngineOptions {
   /** Milliseconds since the epoch for timestamps and signatures. */
   now(): number;
   newId(): string;
+  /** The signature header's name (the dialect's: Svc-Signature or Cint-Signature); default Svc-Signature. */
+  signatureHeader?: string;
   /** Called after records change outside a request (persist state). */
   onChange?(): void;
   /** Attempts per delivery, first one included (default 6). */
@@ -163,7 +165,7 @@ export class WebhookDeliveryEngine {
     const gzip = webhook.compression === 'gzip';
     const headers: Record<string, string> = {
       'content-type': 'application/json',
-      [SIGNATURE_HEADER.toLowerCase()]: signatureHeaderValue(webhook.secret, payload, Math.floor(nowMs / 1000)),
+      [(this.options.signatureHeader ?? SIGNATURE_HEADER).toLowerCase()]: signatureHeaderValue(webhook.secret, payload, Math.floor(nowMs / 1000)),
       'user-agent': 'demand-api-sandbox-webhooks/1',
     };
     if (gzip) headers['content-encoding'] = 'gzip';

@@ -1,11 +1,14 @@
 // Respondent activity exclusion items (spec: Resources › Respondent activity exclusion item).
-// Item wire shape (docs/api-conventions.md): {type: project|target-group, id, respondent_statuses?, duration?};
-// responses add `duration_days`. Duration precedence: item > request-level > P90D.
-import { ApiError, unprocessable, type InvalidParam } from '../core/api-error';
+// Item wire shape (docs/api-conventions.md): {type: project|target-group, id, duration?} and, in the spec's
+// dialect only, respondent_statuses? (spec line 62; the reference's item has none: the cint dialect refuses it
+// and never answers it). Answers carry exactly these fields (no computed duration_days). Duration precedence:
+// item > request-level > P90D; an answer's item carries the duration in effect.
+import { ApiError, badRequest, type InvalidParam } from '../core/api-error';
 import { ObjectReader } from '../core/input-validation';
 import { FEATURE_RESPONDENT_STATUS_EXCLUSIONS, accountHasFeature, type SeededAccount } from '../core/seed-data';
 import type { ActivityExclusionRecord, RespondentStatus, SandboxStateData } from '../core/state-records';
 import { dateOnlyPeriodDays } from './iso-duration';
+import type { SandboxDialect } from '../core/dialect';
 
 export const RESPONDENT_STATUSES: readonly RespondentStatus[] = [
   'Complete',
@@ -19,7 +22,6 @@ export const DEFAULT_EXCLUSION_DURATION = 'P90D';
 export const MIN_EXCLUSION_DAYS = 1;
 export const MAX_EXCLUSION_DAYS = 396;
 export const MAX_ACTIVITY_EXCLUSION_ITEMS = 100;
-const ITEM_FIELDS = ['type', 'id', 'respondent_statuses', 'duration'];
 
 export interface ResolvedDuration {
   duration: string;
@@ -53,6 +55,7 @@ export function readActivityExclusionItems(
   path: string,
   problems: InvalidParam[],
   requestDuration: ResolvedDuration | null,
+  dialect: SandboxDialect,
 ): ActivityExclusionRecord[] {
   if (raw.length > MAX_ACTIVITY_EXCLUSION_ITEMS) {
     problems.push({ name: path, reason: `must have at most ${MAX_ACTIVITY_EXCLUSION_ITEMS} items` });
@@ -64,7 +67,9 @@ export function readActivityExclusionItems(
     const itemPath = `${path}[${index}]`;
     const item = ObjectReader.nested(value, itemPath, problems);
     if (!item) return;
-    item.rejectUnknown(ITEM_FIELDS, { duration_days: 'is read-only (computed from duration)' });
+    item.rejectUnknown(dialect.respondentStatuses ? ['type', 'id', 'respondent_statuses', 'duration'] : ['type', 'id', 'duration'], {
+      respondent_statuses: 'is not a field of an exclusion item (reference: RespondentActivityExclusionsIDsListRequest has type, id and duration)',
+    });
     // Reference (RespondentActivityExclusionsIDsListRequest): type is `target-group` or `project`.
     const wireType = item.oneOf('type', ['project', 'target-group'] as const, { required: true });
     const type = wireType === 'target-group' ? 'target_group' : wireType;
@@ -105,7 +110,11 @@ export function readActivityExclusionItems(
   return items;
 }
 
-/** 403 feature_not_enabled for non-Complete statuses without the feature; 422 for unknown references. */
+/**
+ * 403 feature_not_enabled for non-Complete statuses without the feature; 400 bad_request_error for a project or
+ * target group outside the account (the reference's draft create/update and set_target_group_respondent_activity_
+ * exclusions document 400, no 422).
+ */
 export function checkActivityExclusionRules(
   items: ActivityExclusionRecord[],
   path: string,
@@ -130,14 +139,18 @@ export function checkActivityExclusionRules(
       missing.push({ name: `${path}[${index}].id`, reason: `no ${item.type.replace('_', ' ')} ${item.id} in account ${account.account_id}` });
     }
   });
-  if (missing.length > 0) throw unprocessable('unknown_reference', 'An exclusion item references a project or target group that does not exist.', missing);
+  if (missing.length > 0) throw badRequest('An exclusion item references a project or target group that does not exist.', missing);
 }
 
-/** Wire form of an item (same in every version). */
-export const renderActivityExclusion = (item: ActivityExclusionRecord) => ({
-  type: item.type === 'target_group' ? 'target-group' : item.type,
-  id: item.id,
-  respondent_statuses: [...item.respondent_statuses],
-  duration: item.duration,
-  duration_days: item.duration_days,
-});
+/**
+ * Wire form of an item (same in every version; reference: the items of get_target_group_respondent_activity_exclusions
+ * and FetchTargetGroupResponse): type, id, the duration in effect, and the spec dialect's respondent_statuses.
+ */
+export function renderActivityExclusion(item: ActivityExclusionRecord, dialect: SandboxDialect): Record<string, unknown> {
+  return {
+    type: item.type === 'target_group' ? 'target-group' : item.type,
+    id: item.id,
+    ...(dialect.respondentStatuses ? { respondent_statuses: [...item.respondent_statuses] } : {}),
+    duration: item.duration,
+  };
+}

@@ -20,7 +20,7 @@ export interface IdListUploadRules {
   assertTargetGroup?: (tg: TargetGroupRecord) => void;
 }
 
-/** Validates the upload, then creates the Processing job that settles it: 201 {job_id, status} with Location. */
+/** Validates the upload, then creates the Processing job that settles it: 201 {job_id} (the reference's answer) with Location. */
 export function acceptIdListUpload(ctx: RequestContext, rules: IdListUploadRules) {
   const tg = requireTargetGroup(ctx);
   assertWriteVersionAllowed(tg, ctx.version, 'target group');
@@ -44,5 +44,5 @@ export function acceptIdListUpload(ctx: RequestContext, rules: IdListUploadRules
     { entity_type: entityType },
   );
   pinWriteVersion(tg, ctx.version);
-  return created({ job_id: job.id, status: job.status }, { location: `${ctx.path}/${job.id}` });
+  return created({ job_id: job.id }, { location: `${ctx.path}/${job.id}` });
 }

@@ -51,15 +51,20 @@ export const SIMULATED_FAILURE_REASON = 'The job failed while processing (simula
 /** The user the sandbox's API client acts as: `created_by` of every job (a UUID, as the reference's UserID). */
 export const SANDBOX_API_USER_ID = '5b0f3c2e-8d1a-4e6b-9c7f-2a4d6e8f0b13';
 
+export const LAUNCH_KIND = 'launch_from_draft';
+
 /**
- * Job status body shared by the job endpoints, as the reference's job answers give it:
- * `{job_id, status, created_at, created_by, completed_at?, failure_reason?: {code, description}, …result}`.
+ * Job status body of the job endpoints, with exactly the fields the reference's job answers declare:
+ * `{job_id, status, created_at, created_by, failure_reason?: {code, description}}`, plus `created_fielding_run_id`
+ * for the launch job (get_launch_fielding_run_from_draft_job, which has no completed_at) and `completed_at` for the
+ * file jobs (upload, remove-all, recontact upload). What a file job did (IDs in the file, added, removed) is not
+ * on the reference's wire: it stays in the job record (`/_sandbox/state`).
  */
 export function renderJob(job: JobRecord): Record<string, unknown> {
-  const out: Record<string, unknown> = { job_id: job.id, status: job.status, ...job.result, created_at: job.created_at, created_by: SANDBOX_API_USER_ID };
-  if (job.completed_at) out.completed_at = job.completed_at;
+  const out: Record<string, unknown> = { job_id: job.id, status: job.status, created_at: job.created_at, created_by: SANDBOX_API_USER_ID };
+  if (job.kind === LAUNCH_KIND) {
+    if (typeof job.result.created_fielding_run_id === 'string') out.created_fielding_run_id = job.result.created_fielding_run_id;
+  } else if (job.completed_at) out.completed_at = job.completed_at;
   if (job.status === 'Failed') out.failure_reason = { code: 'job_failed', description: job.failure_reason ?? 'The job failed.' };
   return out;
 }
-
-export const LAUNCH_KIND = 'launch_from_draft';

@@ -1,7 +1,7 @@
 // Target group requests and responses per API version (spec: Resources › Target group; rename table).
 // 2025-12-18: pricing value rate_card, client_cost_per_interview_note, no `name` in the list response.
 // Older versions: ratecard, client_cpi, name everywhere.
-import { ApiError, badRequest, unprocessable, type InvalidParam } from '../core/api-error';
+import { ApiError, badRequest, type InvalidParam } from '../core/api-error';
 import { ISO_TIMESTAMP, ObjectReader, isHttpUrl } from '../core/input-validation';
 import type { SeededAccount } from '../core/seed-data';
 import type { ActivityExclusionRecord, AllocationGroupRecord, AllocationsRecord, SandboxStateData, TargetGroupRecord } from '../core/state-records';
@@ -9,6 +9,7 @@ import { notYetReason, renamedReason, usesNewNames, type ApiVersion } from '../c
 import { UUID } from './project-wire';
 import { readRequestMoney, type RequestMoney } from '../model/money';
 import { checkActivityExclusionRules, readActivityExclusionItems, renderActivityExclusion } from './activity-exclusions';
+import { goalFieldOf, type SandboxDialect } from '../core/dialect';
 
 export const STUDY_TYPES = ['adhoc', 'tracker', 'recontact'] as const;
 export const PRICING_MODELS = ['rate_card', 'dynamic'] as const;
@@ -51,11 +52,14 @@ export const noteField = (version: ApiVersion) => (usesNewNames(version) ? 'clie
 export const pricingValueOut = (value: string, version: ApiVersion) => (value === 'rate_card' && !usesNewNames(version) ? 'ratecard' : value);
 
 /**
- * Reads a draft create/update body (same shape for both). Throws 400 for shape problems, 403 for
- * disabled exclusion statuses, 422 for references outside the account.
+ * Reads a draft create/update body (same shape for both). Throws 400 for shape problems and for references
+ * outside the account (project manager, business unit, exclusion items: the reference's create_target_group and
+ * update_target_group document 400, no 422), 403 for disabled exclusion statuses. The wanted completes are the
+ * dialect's goal field (spec: filling_goal; reference: completes_goal); the other one is refused by name.
  */
-export function readTargetGroupInput(body: unknown, version: ApiVersion, account: SeededAccount, data: SandboxStateData): TargetGroupInput {
+export function readTargetGroupInput(body: unknown, version: ApiVersion, account: SeededAccount, data: SandboxStateData, dialect: SandboxDialect): TargetGroupInput {
   const r = ObjectReader.body(body);
+  const goalField = goalFieldOf(dialect, version);
   const newNames = usesNewNames(version);
   const note = noteField(version);
   const explain: Record<string, string> = Object.fromEntries(READ_ONLY.map((f) => [f, 'is read-only']));
@@ -69,10 +73,11 @@ export function readTargetGroupInput(body: unknown, version: ApiVersion, account
   }
   if (newNames) explain.client_cpi = renamedReason('client_cpi', 'client_cost_per_interview_note');
   else explain.client_cost_per_interview_note = notYetReason('client_cost_per_interview_note', 'client_cpi');
+  explain[goalField === 'filling_goal' ? 'completes_goal' : 'filling_goal'] = `is ${goalField} in this request`;
   r.rejectUnknown(
     [
       'name', 'locale', 'live_url', 'test_url', 'expected_incidence_rate', 'expected_length_of_interview_minutes',
-      'filling_goal', 'project_manager_id', 'business_unit_id', 'fielding_specification', 'fielding_assistant_assignment', 'collects_pii', 'study_type_code', ...(newNames ? [] : ['pricing_model', 'type']), note,
+      goalField, 'project_manager_id', 'business_unit_id', 'fielding_specification', 'fielding_assistant_assignment', 'collects_pii', 'study_type_code', ...(newNames ? [] : ['pricing_model', 'type']), note,
       'target_group_customer_reference_number', 'allocations', 'respondent_activity_exclusions', ...(newNames ? ['profiling'] : []),
     ],
     explain,
@@ -90,7 +95,7 @@ export function readTargetGroupInput(body: unknown, version: ApiVersion, account
   const required = { required: true };
   const incidence = r.number('expected_incidence_rate', { ...required, exclusiveMin: 0, max: 1 });
   const loi = r.integer('expected_length_of_interview_minutes', { ...required, min: 1, max: MAX_LENGTH_OF_INTERVIEW_MINUTES });
-  const fillingGoal = r.integer('filling_goal', { ...required, min: 1, max: MAX_FILLING_GOAL });
+  const fillingGoal = r.integer(goalField, { ...required, min: 1, max: MAX_FILLING_GOAL });
   const pmId = r.string('project_manager_id', { ...required, pattern: UUID, patternReason: 'must be a UUID (reference: UserID)' });
   const collectsPii = r.boolean('collects_pii', required);
   const businessUnitId = r.integer('business_unit_id', { ...referenceRequired, min: 1, allowNumericString: true });
@@ -168,11 +173,11 @@ export function readTargetGroupInput(body: unknown, version: ApiVersion, account
     assistant = structuredClone(modules.value);
   }
   const rawExclusions = r.array('respondent_activity_exclusions', { nullable: true });
-  const exclusions = rawExclusions ? readActivityExclusionItems(rawExclusions, 'respondent_activity_exclusions', r.problems, null) : [];
+  const exclusions = rawExclusions ? readActivityExclusionItems(rawExclusions, 'respondent_activity_exclusions', r.problems, null, dialect) : [];
   checkRecontactRules(r, studyType, liveUrl ?? null, templateId);
   r.finish('The target group is invalid.');
   if (!account.project_manager_ids.some((id) => id.toLowerCase() === pmId!.toLowerCase())) {
-    throw unprocessable('unknown_reference', `Project manager ${pmId} does not belong to account ${account.account_id}.`, [
+    throw badRequest(`Project manager ${pmId} does not belong to account ${account.account_id}.`, [
       { name: 'project_manager_id', reason: `is not a project manager of account ${account.account_id}` },
     ]);
   }
@@ -276,11 +281,11 @@ export const targetGroupRenderHooks: { profiles: (profiles: unknown[], version: 
  * A DRAFT as get_target_group answers it (reference: FetchTargetGroupResponse + DraftTargetGroupLinks): no id,
  * status or fielding run (those live in overview, details and fielding-runs once launched); the goal as the
  * reference's reads name it, `completes_goal` (the spec names only the draft body's `filling_goal`); the
- * allocations in the answer's shape (suppliers as objects). Beyond the reference, as the spec says: `type`
- * (Endpoints › Target groups: get returns pricing_model, type, client_cost_per_interview_note) and the recontact
- * allocations template. Fields without a value are left out (the reference marks none nullable).
+ * allocations in the answer's shape (suppliers as objects). Beyond the reference, in the spec's dialect only: `type`
+ * (Endpoints › Target groups: get returns pricing_model, type, client_cost_per_interview_note) and the exclusion
+ * items' respondent_statuses. Fields without a value are left out (the reference marks none nullable).
  */
-export function renderTargetGroup(tg: TargetGroupRecord, version: ApiVersion): Record<string, unknown> {
+export function renderTargetGroup(tg: TargetGroupRecord, version: ApiVersion, dialect: SandboxDialect): Record<string, unknown> {
   const out: Record<string, unknown> = {
     name: tg.name,
     business_unit_id: tg.business_unit_id,
@@ -288,14 +293,14 @@ export function renderTargetGroup(tg: TargetGroupRecord, version: ApiVersion): R
     collects_pii: tg.collects_pii,
     study_type_code: tg.study_type,
     pricing_model: pricingValueOut(tg.pricing_model, version),
-    type: pricingValueOut(tg.type, version),
+    ...(dialect.readsCarryType ? { type: pricingValueOut(tg.type, version) } : {}),
     [noteField(version)]: tg.client_cost_per_interview_note,
     project_manager_id: tg.project_manager_id,
     fielding_specification: tg.fielding_specification ? { ...tg.fielding_specification } : null,
     completes_goal: tg.filling_goal,
     expected_length_of_interview_minutes: tg.expected_length_of_interview_minutes,
     expected_incidence_rate: tg.expected_incidence_rate,
-    respondent_activity_exclusions: tg.respondent_activity_exclusions.map(renderActivityExclusion),
+    respondent_activity_exclusions: tg.respondent_activity_exclusions.map((item) => renderActivityExclusion(item, dialect)),
     live_url: tg.live_url,
     test_url: tg.test_url,
     fielding_assistant_assignment: tg.fielding_assistant_assignment ? structuredClone(tg.fielding_assistant_assignment) : {},
@@ -370,10 +375,10 @@ export function renderTargetGroupDetails(tg: TargetGroupRecord, accountName: str
 }
 
 /**
- * An item of the target group list (reference: TargetGroupsListItem). `name` is left out from 2025-12-18
- * on, as the spec says (Resources › Target group), where the reference still lists it.
+ * An item of the target group list (reference: TargetGroupsListItem). In the spec's dialect `name` is left out
+ * from 2025-12-18 on (Resources › Target group); the reference (the cint dialect) lists it, required.
  */
-export function renderTargetGroupListItem(tg: TargetGroupRecord, version: ApiVersion): Record<string, unknown> {
+export function renderTargetGroupListItem(tg: TargetGroupRecord, version: ApiVersion, dialect: SandboxDialect): Record<string, unknown> {
   const item: Record<string, unknown> = {
     id: tg.id,
     project_manager_id: tg.project_manager_id,
@@ -389,7 +394,7 @@ export function renderTargetGroupListItem(tg: TargetGroupRecord, version: ApiVer
     },
     target_group_customer_reference_number: tg.target_group_customer_reference_number,
   };
-  if (!usesNewNames(version)) item.name = tg.name;
+  if (dialect.listItemName(version)) item.name = tg.name ?? '';
   return item;
 }
 

@@ -1,6 +1,8 @@
 // GET/PUT TG/respondent-activity-exclusions (spec: Endpoints › Respondent activity exclusions).
 // PUT body {duration?, respondent_activity_exclusions: [items]} replaces the whole list and answers 204.
-// Items {type: project|target-group, id, duration?, respondent_statuses?} (the reference's types).
+// Items {type: project|target-group, id, duration?} (the reference's), respondent_statuses? in the spec's dialect.
+// GET answers {respondent_activity_exclusions: [items]} (the reference's answer: no request-level duration; each
+// item carries the duration in effect).
 import { ApiError } from '../core/api-error';
 import { ObjectReader } from '../core/input-validation';
 import { noContent, ok, type RequestContext, type RouteModule } from '../core/route-module';
@@ -17,9 +19,8 @@ import { requireTargetGroup } from '../resources/lookups';
 import { emitTargetGroupEvent } from '../resources/target-group-events';
 import { TG } from './paths';
 
-const render = (tg: TargetGroupRecord) => ({
-  duration: tg.respondent_activity_exclusions_duration,
-  respondent_activity_exclusions: tg.respondent_activity_exclusions.map(renderActivityExclusion),
+const render = (tg: TargetGroupRecord, ctx: RequestContext) => ({
+  respondent_activity_exclusions: tg.respondent_activity_exclusions.map((item) => renderActivityExclusion(item, ctx.dialect)),
 });
 
 function replaceActivityExclusions(ctx: RequestContext) {
@@ -34,7 +35,7 @@ function replaceActivityExclusions(ctx: RequestContext) {
   if (r.has('duration') && r.value.duration !== null) requestDuration = readDuration(r.value.duration, 'duration', r.problems);
   const durationOk = !r.has('duration') || r.value.duration === null || requestDuration !== null;
   const raw = r.array('respondent_activity_exclusions', { required: true });
-  const items = raw && durationOk ? readActivityExclusionItems(raw, 'respondent_activity_exclusions', r.problems, requestDuration) : [];
+  const items = raw && durationOk ? readActivityExclusionItems(raw, 'respondent_activity_exclusions', r.problems, requestDuration, ctx.dialect) : [];
   r.finish('The respondent activity exclusions are invalid.');
   checkActivityExclusionRules(items, 'respondent_activity_exclusions', ctx.account!, ctx.store.data);
   tg.respondent_activity_exclusions = items;
@@ -49,7 +50,7 @@ function replaceActivityExclusions(ctx: RequestContext) {
 export const activityExclusionsRoutes: RouteModule = {
   name: 'activity-exclusions',
   routes: [
-    { method: 'GET', path: `${TG}/respondent-activity-exclusions`, handler: (ctx) => ok(render(requireTargetGroup(ctx))) },
+    { method: 'GET', path: `${TG}/respondent-activity-exclusions`, handler: (ctx) => ok(render(requireTargetGroup(ctx), ctx)) },
     { method: 'PUT', path: `${TG}/respondent-activity-exclusions`, handler: replaceActivityExclusions },
   ],
 };

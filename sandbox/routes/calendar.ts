@@ -1,8 +1,9 @@
 // Intelligent calendar (spec: Resources › Intelligent calendar suggestions; Authentication 9; Errors).
 //   GET  /v1/demand/intelligent-calendar/suggest-time-range?locale&days | ?locale&start&end
 //   POST /v1/demand/intelligent-calendar/suggest-days
-// Errors on these endpoints use the objects bad_request, unauthorized and internal_server_error.
-// 401 unauthorized covers missing or invalid credentials (the core's bearer check) and a caller without
+// Errors on these endpoints use the dialect's objects (core/dialect.ts, applied by the server): the spec's
+// bad_request, unauthorized and internal_server_error, or the reference's bad_request_error, authorization_error
+// and unexpected_internal_error. 401 covers missing or invalid credentials (the core's bearer check) and a caller without
 // the intelligent-calendar role (sandbox role model: tokens whose client is listed in
 // CLIENTS_WITHOUT_CALENDAR_ROLE, or whose `roles` claim is present without "intelligent_calendar").
 
@@ -54,7 +55,11 @@ export const calendarRoutes: RouteModule = {
       handler: (ctx) => {
         requireCalendarRole(ctx);
         const now = ctx.clock.now();
-        return ok(suggestTimeRange(readTimeRangeQuery(ctx.query, now), now));
+        const suggestion = suggestTimeRange(readTimeRangeQuery(ctx.query, now), now);
+        // The reference's answer names the window start/end; the spec's dialect suggested_start/suggested_end
+        // (spec line 142). Nothing else: the query's locale and days are not echoed (neither names them).
+        const fields = ctx.dialect.timeRangeFields;
+        return ok({ [fields.start]: suggestion.suggested_start, [fields.end]: suggestion.suggested_end });
       },
     },
     {

@@ -2,7 +2,8 @@
 // create_exclusion_group, get_exclusion_group_by_id, update_exclusion_group_by_id, delete_exclusion_group_by_id,
 // get_exclusion_groups_by_account_id, get_exclusion_group_target_group_exclusions, add/remove_target_groups_…,
 // get_exclusion_groups_for_target_group). Body {tag, description}; the id field is exclusion_group_id;
-// PUT, DELETE, add and remove answer 204; add/remove take at most 100 target group ids a call.
+// PUT, DELETE, add and remove answer 204 (add and remove with the application/json content type the reference
+// documents, and no body); add/remove take at most 100 target group ids a call.
 import { notFound, unprocessable, type InvalidParam } from '../core/api-error';
 import { ObjectReader } from '../core/input-validation';
 import { dataCursorBody, parsePageRequest, paginate } from '../core/pagination';
@@ -98,7 +99,9 @@ function changeMembers(ctx: RequestContext, op: 'add' | 'remove') {
   const ids = readTargetGroupIds(ctx, r, 'data', true);
   group.target_group_ids = op === 'add' ? [...group.target_group_ids, ...ids.filter((id) => !group.target_group_ids.includes(id))] : group.target_group_ids.filter((id) => !ids.includes(id));
   group.updated_at = ctx.clock.iso();
-  return noContent();
+  // The reference documents add's and remove's 204 with an application/json answer (an empty object schema). A
+  // 204 carries no body (RFC 9110), so the answer is the documented media type without one.
+  return noContent({ 'content-type': 'application/json' });
 }
 
 function listMembers(ctx: RequestContext) {

@@ -1,8 +1,9 @@
 // Feasibility and price prediction (spec: Endpoints › Target groups; Limits; Versioning).
 //   POST P/target-groups/calculate-feasibility                     every version (no project_id in 2025-12-18)
 //   POST P/projects/{project_id}/target-groups/calculate-feasibility  before 2025-12-18 only (404 in 2025-12-18)
-//   GET  P/business-units/{business_unit_id}/generate-price-prediction?locale&expected_incidence_rate
-//        &expected_length_of_interview_minutes[&filling_goal]
+//   GET  P/business-units/{business_unit_id}/generate-price-prediction?type&country_code&…  (the spec's dialect)
+//   POST P/business-units/{business_unit_id}/generate-price-prediction {config}              (the cint dialect)
+//        (model/price-prediction.ts)
 // Request body: model/feasibility-request.ts. Response in 2025-12-18 (the reference's
 // CalculateTargetGroupFeasibilityResponse): {suggested_price, suggested_price_range, suggested_completes_goal_range
 // {min, max}}: max is the completes the window can deliver, min a tenth lower; the price is the business unit's
@@ -10,15 +11,17 @@
 // completes_per_day, estimated_field_time_days, fielding_days, suggested_cpi, locale}.
 
 import { ApiError, badRequest, notFound } from '../core/api-error';
+import { ObjectReader } from '../core/input-validation';
+import { priceConfigFromQuery, pricePrediction, readPriceConfig } from '../model/price-prediction';
 import { ok, type RequestContext, type RouteModule } from '../core/route-module';
 import { LEGACY_VERSIONS } from '../core/versioning';
+import { goalFieldOf } from '../core/dialect';
 import { requireProject, requireTargetGroup } from '../resources/lookups';
 import { pricingValueOut } from '../resources/target-group-wire';
 import { estimateFeasibility } from '../model/feasibility';
-import { feasibilityFillingGoalCap, MAX_LENGTH_OF_INTERVIEW_MINUTES, readFeasibilityRequest } from '../model/feasibility-request';
-import { canonicalLocale, findLocaleMarket } from '../model/locale-markets';
+import { readFeasibilityRequest } from '../model/feasibility-request';
 import { moneyFromMinorUnits } from '../model/money';
-import { businessUnitPriceFactor, predictedCostPerCompleteMinorUnits } from '../model/pricing';
+import { predictedCostPerCompleteMinorUnits } from '../model/pricing';
 import { expandProfileTemplates } from '../model/profile-templates';
 import { validateProfiles } from '../model/profile-validation';
 import { profileIds } from './profiles-target-group';
@@ -32,7 +35,7 @@ export function excludedIdCount(ctx: RequestContext, targetGroupId: string): num
 
 function calculateFeasibility(ctx: RequestContext) {
   if (ctx.params.project_id !== undefined) requireProject(ctx);
-  const request = readFeasibilityRequest(ctx.body, ctx.version, ctx.clock.now());
+  const request = readFeasibilityRequest(ctx.body, ctx.version, ctx.clock.now(), goalFieldOf(ctx.dialect, ctx.version));
   let excluded = 0;
   if (request.targetGroupId) {
     const tg = requireTargetGroup(ctx, request.targetGroupId);
@@ -71,57 +74,41 @@ function calculateFeasibility(ctx: RequestContext) {
   return ok({ ...estimate, fielding_days: Math.round(estimate.fielding_days * 100) / 100, locale: request.locale });
 }
 
-function readQueryNumber(query: URLSearchParams, name: string, problems: { name: string; reason: string }[], check: (value: number) => string | null, required: boolean): number | undefined {
-  const raw = query.get(name);
-  if (raw === null || raw === '') {
-    if (required) problems.push({ name, reason: 'is required' });
-    return undefined;
-  }
-  const value = /^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : NaN;
-  const problem = Number.isNaN(value) ? 'must be a number' : check(value);
-  if (problem) {
-    problems.push({ name, reason: problem });
-    return undefined;
-  }
-  return value;
-}
-
+/**
+ * generate_price_prediction (model/price-prediction.ts): the reference's config, as the body's `config` (POST, the
+ * cint dialect) or as query parameters (GET, the spec's dialect); the reference's answer in both.
+ */
 function generatePricePrediction(ctx: RequestContext) {
   const businessUnitId = Number(ctx.params.business_unit_id);
   if (!/^\d{1,15}$/.test(ctx.params.business_unit_id) || !ctx.account!.business_unit_ids.includes(businessUnitId)) {
     throw notFound(`Business unit ${ctx.params.business_unit_id} not found.`);
   }
-  const problems: { name: string; reason: string }[] = [];
-  const locale = ctx.query.get('locale');
-  if (locale === null || locale === '') problems.push({ name: 'locale', reason: 'is required' });
-  else if (!canonicalLocale(locale)) problems.push({ name: 'locale', reason: 'must be a locale such as en_US, en_us or eng_us' });
-  const incidence = readQueryNumber(ctx.query, 'expected_incidence_rate', problems, (v) => (v > 0 && v <= 1 ? null : 'must be greater than 0 and at most 1'), true);
-  const loi = readQueryNumber(ctx.query, 'expected_length_of_interview_minutes', problems, (v) => (Number.isInteger(v) && v >= 1 && v <= MAX_LENGTH_OF_INTERVIEW_MINUTES ? null : `must be an integer from 1 to ${MAX_LENGTH_OF_INTERVIEW_MINUTES}`), true);
-  const cap = feasibilityFillingGoalCap(ctx.version);
-  const fillingGoal = readQueryNumber(ctx.query, 'filling_goal', problems, (v) => (Number.isInteger(v) && v >= 1 && v <= cap ? null : `must be an integer from 1 to ${cap}`), false) ?? 1;
-  if (problems.length > 0) throw badRequest('The price prediction request is invalid.', problems);
-  const market = findLocaleMarket(locale!);
-  if (!market) throw new ApiError(422, 'unsupported_locale', `The sandbox has no panel for locale ${locale}.`, { invalidParams: [{ name: 'locale', reason: 'unsupported locale' }] });
-  const cpi = predictedCostPerCompleteMinorUnits(market, incidence!, loi!, businessUnitId);
-  return ok({
-    business_unit_id: businessUnitId,
-    locale,
-    expected_incidence_rate: incidence,
-    expected_length_of_interview_minutes: loi,
-    filling_goal: fillingGoal,
-    pricing_model: pricingValueOut('rate_card', ctx.version),
-    type: pricingValueOut('rate_card', ctx.version),
-    business_unit_price_factor: businessUnitPriceFactor(businessUnitId),
-    cost_per_interview: moneyFromMinorUnits(cpi),
-    total_cost: moneyFromMinorUnits(cpi * fillingGoal),
-  });
+  let read: ReturnType<typeof readPriceConfig>;
+  const rateCard = pricingValueOut('rate_card', ctx.version);
+  if (ctx.method === 'GET') {
+    const { raw, problems } = priceConfigFromQuery(ctx.query);
+    read = readPriceConfig(raw, '', rateCard);
+    read.problems.unshift(...problems);
+  } else {
+    const body = ObjectReader.body(ctx.body);
+    body.rejectUnknown(['config']);
+    const problems = [...body.problems];
+    if (!body.has('config')) problems.push({ name: 'config', reason: 'is required' });
+    read = body.has('config') ? readPriceConfig(body.value.config, 'config', rateCard) : { problems: [] };
+    read.problems.unshift(...problems);
+  }
+  if (read.problems.length > 0 || !read.config) throw badRequest('The price prediction request is invalid.', read.problems);
+  return ok(pricePrediction(read.config, ctx.account!.account_id, businessUnitId, rateCard));
 }
+
+const PRICE_PREDICTION = `${P}/business-units/{business_unit_id}/generate-price-prediction`;
 
 export const feasibilityRoutes: RouteModule = {
   name: 'feasibility',
   routes: [
     { method: 'POST', path: `${P}/target-groups/calculate-feasibility`, handler: calculateFeasibility },
     { method: 'POST', path: `${PROJECT}/target-groups/calculate-feasibility`, versions: LEGACY_VERSIONS, handler: calculateFeasibility },
-    { method: 'GET', path: `${P}/business-units/{business_unit_id}/generate-price-prediction`, handler: generatePricePrediction },
+    { method: 'GET', path: PRICE_PREDICTION, dialects: ['spec'], handler: generatePricePrediction },
+    { method: 'POST', path: PRICE_PREDICTION, dialects: ['cint'], handler: generatePricePrediction },
   ],
 };

@@ -68,7 +68,7 @@ function startRemoveAll(ctx: RequestContext) {
   assertNoRunningJob(ctx, tg, EXCLUSION_JOB_KINDS, 'exclusion');
   const job = createTargetGroupJob(ctx, tg, REMOVE_ALL_KIND, { entity_type: entityType }, { entity_type: entityType });
   pinWriteVersion(tg, ctx.version);
-  return created({ job_id: job.id, status: job.status }, { location: `${ctx.path}/${job.id}` });
+  return created({ job_id: job.id }, { location: `${ctx.path}/${job.id}` });
 }
 
 function settleRemoveAll(store: StateStore) {

@@ -2,9 +2,13 @@
 // - 2025-12-18 (the reference's update_profile_filling_goal): FillingGoalUpdateRequestV3 `{completes_goal?,
 //   profiles?: [{profile_id, targets: [{id, quota: {completes_goal}}]}]}`, the total, quota goals, or both. A new
 //   total alone keeps every quota's percentage and recomputes its goal; a listed quota takes its goal (its
-//   percentage follows). 200 ProfilesResponseV3 `{locale, completes_goal, profiles}`; a malformed body 400
-//   (bad_request_error); a profile or target the target group does not have, or goals that break a profile rule,
-//   422 in the reference's ValidationStructureErrorResponseDemographics shape; 404 for a missing project or target group.
+//   percentage follows). 200 ProfilesResponseV3 `{locale, completes_goal, profiles}`. An invalid request is 422
+//   (spec Errors: "Update quotas: invalid request | 422"), in the reference's 422 shape for this operation
+//   (unprocessable_entity_error, invalid_params as structural errors naming each field, or data validation errors
+//   for goals that break a profile rule): a field of the wrong type or range (e.g. `completes_goal: -5`), an unknown
+//   field, a profile or target the target group does not have. A body that is not JSON (or not an object), and a
+//   field renamed away in 2025-12-18 (the version rule, as before 2025-12-18), stay 400. 404 for a missing project
+//   or target group.
 // - Before 2025-12-18 (sandbox-defined): {profiles: [{id, quotas_enabled?, ungrouped/grouped: [{id, quota:
 //   {filling_goal | quota_nominal | quota_percentage}}]}], interlocked_profiles?}; only the listed quotas change; a
 //   value given alone re-derives the other; 200 with the profile set; 422 `invalid_quota_update` for any other
@@ -77,7 +81,7 @@ interface GoalUpdate {
   targets: { path: string; id: string; goal: number }[];
 }
 
-/** Reads FillingGoalUpdateRequestV3; every malformed part is a 400 naming it. */
+/** Reads FillingGoalUpdateRequestV3; every invalid part is a 422 (RuleViolation) naming it. */
 function readGoalUpdate(body: JsonRecord): { completesGoal: number | undefined; updates: GoalUpdate[] } {
   const reader = ObjectReader.body(body);
   reader.rejectUnknown(['completes_goal', 'profiles'], { interlocked_profiles: 'renamed to profiles entries with object = blended in 2025-12-18' });
@@ -106,18 +110,25 @@ function readGoalUpdate(body: JsonRecord): { completesGoal: number | undefined; 
     });
     updates.push(update);
   });
-  if (completesGoal === undefined && entries.length === 0) reader.problems.push({ name: 'completes_goal', reason: 'give completes_goal, profiles, or both' });
-  reader.finish('The completes goal update is invalid.');
+  // Neither part given (a completes_goal given but invalid is already named above).
+  const goalGiven = reader.has('completes_goal') && reader.value.completes_goal !== null;
+  if (!goalGiven && entries.length === 0) reader.problems.push({ name: 'completes_goal', reason: 'give completes_goal, profiles, or both' });
+  // The version rule (a field renamed away in 2025-12-18) keeps its 400, as before 2025-12-18; every other
+  // invalid request is the spec's 422.
+  if (reader.problems.some((problem) => /^renamed to /.test(problem.reason))) reader.finish('The completes goal update uses names renamed away in 2025-12-18.');
+  if (reader.problems.length > 0) throw new RuleViolation(422, 'invalid_quota_update', 'The completes goal update is invalid.', reader.problems);
   return { completesGoal, updates };
 }
 
 /** update_profile_filling_goal (2025-12-18): the total, listed quota goals, or both -> 200 ProfilesResponseV3. */
 function updateProfileFillingGoal(ctx: RequestContext) {
   const tg = requireProfilingTargetGroup(ctx, { draftOnly: false });
-  const { completesGoal, updates } = readGoalUpdate(requireBodyRecord(ctx.body));
-  const goal = completesGoal ?? tg.filling_goal;
+  const body = requireBodyRecord(ctx.body);
   let profiles: Profile[];
+  let goal: number;
   try {
+    const { completesGoal, updates } = readGoalUpdate(body);
+    goal = completesGoal ?? tg.filling_goal;
     // A new total keeps the quotas' percentages and recomputes their goals; listed quota goals then apply.
     const raw = asRawProfiles(goal === tg.filling_goal ? storedProfiles(tg) : rescaleQuotasToFillingGoal(storedProfiles(tg), goal));
     for (const update of updates) {

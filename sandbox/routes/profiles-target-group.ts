@@ -114,7 +114,9 @@ export function applyDraftProfiling(tg: TargetGroupRecord, profiling: DraftProfi
 
 /**
  * The 2025-12-18 `profiling` of GET TG (ProfilingResponse): null without profiles, else the adjustment type,
- * the template (when one was applied) and every profile (the template's first).
+ * the template (when one was applied) and every profile (the template's first). A draft's quotas are the
+ * reference's DraftQuotaDetailsV3 quota: goals only, no `completes` or `prescreens` counters (those are the
+ * profile operations' ProfilesResponseV3 quota, spec lines 103-104).
  */
 export function renderProfiling(tg: TargetGroupRecord): unknown {
   const profiles = storedProfiles(tg);
@@ -122,8 +124,20 @@ export function renderProfiling(tg: TargetGroupRecord): unknown {
   const adjustment = tg.profiling_adjustment_type ?? (profiles.some((p) => p.targets.some((t) => t.quota.completes_goal !== null && t.quota.completes_goal_percentage === null)) ? 'nominal' : 'percentage');
   const out: Record<string, unknown> = { profile_adjustment_type: adjustment };
   if (tg.profiling_template_id) out.template_id = tg.profiling_template_id;
-  out.profiles = renderProfiles(profiles, CURRENT_VERSION).profiles;
+  out.profiles = (renderProfiles(profiles, CURRENT_VERSION).profiles as Array<Record<string, unknown>>).map(withoutQuotaCounters);
   return out;
+}
+
+function withoutQuotaCounters(profile: Record<string, unknown>): Record<string, unknown> {
+  if (!Array.isArray(profile.targets)) return profile;
+  return {
+    ...profile,
+    targets: (profile.targets as Array<Record<string, unknown>>).map((target) => {
+      if (!isRecord(target.quota)) return target;
+      const { completes: _completes, prescreens: _prescreens, ...quota } = target.quota;
+      return { ...target, quota };
+    }),
+  };
 }
 
 /** `{target_group_id, profiles[, interlocked_profiles]}` in the request version. */

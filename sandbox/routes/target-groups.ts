@@ -23,7 +23,7 @@ function applyInput(tg: TargetGroupRecord, input: TargetGroupInput): void {
 
 function createTargetGroup(ctx: RequestContext) {
   const project = requireProject(ctx);
-  const input = readTargetGroupInput(ctx.body, ctx.version, ctx.account!, ctx.store.data);
+  const input = readTargetGroupInput(ctx.body, ctx.version, ctx.account!, ctx.store.data, ctx.dialect);
   const now = ctx.clock.iso();
   const id = ctx.newId('tg');
   const tg: TargetGroupRecord = {
@@ -62,7 +62,7 @@ function updateTargetGroup(ctx: RequestContext) {
     throw new ApiError(422, 'invalid_state_error', `Target group ${tg.id} is ${tg.status}; only a draft target group can be updated this way.`);
   }
   assertNoRunningJob(ctx, tg, [LAUNCH_KIND], 'launch');
-  const input = readTargetGroupInput(ctx.body, ctx.version, ctx.account!, ctx.store.data);
+  const input = readTargetGroupInput(ctx.body, ctx.version, ctx.account!, ctx.store.data, ctx.dialect);
   const before = structuredClone(tg);
   const next = structuredClone(tg);
   applyInput(next, input);
@@ -90,7 +90,7 @@ function listTargetGroups(ctx: RequestContext) {
       (references.length === 0 || (tg.target_group_customer_reference_number !== null && references.includes(tg.target_group_customer_reference_number))) &&
       (statuses.length === 0 || statuses.includes(tg.status)),
   );
-  return ok(keyedListBody('target_groups', paginate(items, page, (tg) => renderTargetGroupListItem(tg, ctx.version)), ctx.path));
+  return ok(keyedListBody('target_groups', paginate(items, page, (tg) => renderTargetGroupListItem(tg, ctx.version, ctx.dialect)), ctx.path));
 }
 
 function listParam(query: URLSearchParams, name: string): string[] {
@@ -101,7 +101,7 @@ function listParam(query: URLSearchParams, name: string): string[] {
 function getTargetGroup(ctx: RequestContext) {
   const tg = requireTargetGroup(ctx);
   if (tg.status !== 'draft') return { status: 301, body: undefined, headers: { location: `${ctx.path}/details` } };
-  return ok(renderTargetGroup(tg, ctx.version));
+  return ok(renderTargetGroup(tg, ctx.version, ctx.dialect));
 }
 
 /** The reference: details and overview are for launched target groups; a draft is not found there. */
@@ -120,7 +120,8 @@ function targetGroupDetails(ctx: RequestContext) {
  * TargetGroupOverview from the target group and its simulated sessions: progress, money (the 2025-12-18
  * decimal form), status, the locale's country and language, and rates (model/target-group-performance.ts
  * sessionRates, the figures performance gives; 0 while a rate has no denominator: the overview requires them). The spec's
- * renamed pricing_model/type value (Resources › Target group) is carried, `type` beyond the reference.
+ * renamed pricing_model/type value (Resources › Target group) is carried; `type`, beyond the reference, in the spec's
+ * dialect only.
  */
 function targetGroupOverview(ctx: RequestContext) {
   const tg = requireLaunched(ctx);
@@ -144,7 +145,7 @@ function targetGroupOverview(ctx: RequestContext) {
       filling_strategy: 'completes',
     },
     pricing_model: pricingValueOut(tg.pricing_model, ctx.version),
-    type: pricingValueOut(tg.type, ctx.version),
+    ...(ctx.dialect.readsCarryType ? { type: pricingValueOut(tg.type, ctx.version) } : {}),
     is_pricing_restricted: false,
     current_cost_per_interview: last ? moneyFromMinorUnits(toMinorUnits(Number(last.value))) : moneyFromMinorUnits(0),
     average_cost_per_interview: moneyFromMinorUnits(completes.length ? Math.round(cost / completes.length) : 0),

@@ -4,7 +4,11 @@
 // Deliveries (model/webhook-delivery-engine.ts) for the webhooks of the target group's account:
 //   target-group-updated     on target group updates, launch, pause, resume, completion (status_change,
 //                            field_change) and exchange-allocation changes (allocations_*, private_exchange_cpi_change)
-//   com.svc.session.updated  on simulated session changes (reporting-fielding-simulation.ts)
+//   com.svc.session.updated  on simulated session changes (reporting-fielding-simulation.ts); the cint dialect
+//                            names it session-updated (core/dialect.ts). The cint dialect also takes
+//                            subscriptions to quota-fill-registered, whose payload neither the spec nor the
+//                            reference describes: the sandbox delivers none.
+// Signed with the dialect's header (Svc-Signature or Cint-Signature). compression: the spec's dialect only.
 // Each webhook keeps the API version it was last written with; its payloads follow that version.
 // Admin: GET /_sandbox/webhooks/deliveries, PUT /_sandbox/webhooks/settings {max_attempts, base_delay_ms, max_delay_ms}.
 
@@ -16,7 +20,8 @@ import { paginate, parsePageRequest } from '../core/pagination';
 import { created, noContent, ok, type RequestContext, type RouteModule, type SandboxServices } from '../core/route-module';
 import type { StateStore } from '../core/state-store';
 import { usesNewNames, type ApiVersion } from '../core/versioning';
-import { buildCloudEvent, SESSION_UPDATED, TARGET_GROUP_UPDATED, targetGroupSource, type WebhookEventType } from '../model/cloud-event';
+import { buildCloudEvent, TARGET_GROUP_UPDATED, targetGroupSource, type WebhookEventType } from '../model/cloud-event';
+import type { SandboxDialect } from '../core/dialect';
 import { sessionForVersion } from '../model/session-record';
 import { changesForVersion, diffTargetGroupFields, type TargetGroupChange } from '../model/target-group-changes';
 import { DEFAULT_BASE_DELAY_MS, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS, WebhookDeliveryEngine, type DeliveryRecord } from '../model/webhook-delivery-engine';
@@ -68,8 +73,9 @@ const webhooksSlice = (store: StateStore) => store.slice<WebhooksSlice>(SLICE, e
 /** The slice when it exists, else an empty one (reading never creates state). */
 const peekWebhooksSlice = (store: StateStore): WebhooksSlice => (store.data.slices[SLICE] as WebhooksSlice | undefined) ?? emptySlice();
 
-function render(record: WebhookRecord, withSecret = false): Record<string, unknown> {
-  const out: Record<string, unknown> = { id: record.id, url: record.url, events: [...record.events], compression: record.compression, created_at: record.created_at, updated_at: record.updated_at };
+/** A webhook as the reference answers it (Webhook, WebhookCreated), with the spec dialect's compression. */
+function render(record: WebhookRecord, dialect: SandboxDialect, withSecret = false): Record<string, unknown> {
+  const out: Record<string, unknown> = { id: record.id, url: record.url, events: [...record.events], ...(dialect.webhookCompression ? { compression: record.compression } : {}), created_at: record.created_at, updated_at: record.updated_at };
   if (withSecret) out.secret = record.secret;
   return out;
 }
@@ -84,7 +90,7 @@ function listWebhooks(ctx: RequestContext) {
   const anchor = after === null ? undefined : all.find((w) => w.id === after);
   if (after !== null && !anchor) throw badRequest('Invalid pagination parameters.', [{ name: 'start_after', reason: 'is not the id of a webhook of this account' }]);
   const size = parsePageRequest(new URLSearchParams(ctx.query.has('page_size') ? { page_size: ctx.query.get('page_size')! } : {}), { max: 100, default: 10 }).pageSize;
-  const page = paginate(all, { pageSize: size, afterSeq: anchor?.seq ?? 0 }, (w) => render(w));
+  const page = paginate(all, { pageSize: size, afterSeq: anchor?.seq ?? 0 }, (w) => render(w, ctx.dialect));
   return ok({ webhooks: page.data, has_more: page.has_more });
 }
 
@@ -95,18 +101,18 @@ function requireWebhook(ctx: RequestContext): WebhookRecord {
 }
 
 function createWebhook(ctx: RequestContext) {
-  const input = readWebhookInput(ctx.body);
+  const input = readWebhookInput(ctx.body, ctx.dialect);
   const now = ctx.clock.iso();
   const record: WebhookRecord = { id: ctx.newId('whk'), seq: ctx.store.nextSeq(), account_id: ctx.account!.account_id, ...input, secret: newWebhookSecret(), api_version: ctx.version, created_at: now, updated_at: now };
   webhooksSlice(ctx.store).webhooks[record.id] = record;
-  return created(render(record, true), { location: `${ctx.path}/${record.id}` });
+  return created(render(record, ctx.dialect, true), { location: `${ctx.path}/${record.id}` });
 }
 
 function replaceWebhook(ctx: RequestContext) {
   const record = requireWebhook(ctx);
-  const input = readWebhookInput(ctx.body);
+  const input = readWebhookInput(ctx.body, ctx.dialect);
   Object.assign(record, input, { api_version: ctx.version, updated_at: ctx.clock.iso() });
-  return ok(render(record));
+  return ok(render(record, ctx.dialect));
 }
 
 function deleteWebhook(ctx: RequestContext) {
@@ -149,6 +155,7 @@ class WebhookDispatcher {
       maxAttempts: settings.max_attempts,
       baseDelayMs: settings.base_delay_ms,
       maxDelayMs: settings.max_delay_ms,
+      signatureHeader: services.dialect.signatureHeader,
     });
   }
 
@@ -184,7 +191,7 @@ class WebhookDispatcher {
   }
 
   onSessions(event: SessionsUpdated): void {
-    this.publish(event.account_id, SESSION_UPDATED, targetGroupSource(event.account_id, event.project_id, event.target_group_id), (version) => ({
+    this.publish(event.account_id, this.services.dialect.sessionEvent, targetGroupSource(event.account_id, event.project_id, event.target_group_id), (version) => ({
       account_id: event.account_id,
       project_id: event.project_id,
       target_group_id: event.target_group_id,
@@ -219,7 +226,7 @@ export const webhooksRoutes: RouteModule = {
   routes: [
     { method: 'GET', path: WEBHOOKS, handler: listWebhooks },
     { method: 'POST', path: WEBHOOKS, idempotent: true, handler: createWebhook },
-    { method: 'GET', path: WEBHOOK, handler: (ctx) => ok(render(requireWebhook(ctx))) },
+    { method: 'GET', path: WEBHOOK, handler: (ctx) => ok(render(requireWebhook(ctx), ctx.dialect)) },
     { method: 'PUT', path: WEBHOOK, handler: replaceWebhook },
     { method: 'DELETE', path: WEBHOOK, handler: deleteWebhook },
     {

@@ -80,8 +80,8 @@ describe.each(['2025-12-18', '2025-02-17'] as const)('sandbox API areas in %s', 
     const { feasibility } = await h.activities.calculateFeasibility({ ctx, request });
     expect(feasibility.suggested_completes_goal_range!.max).toBeGreaterThanOrEqual(200);
     expect(feasibility.suggested_price.currency_code).toBe('USD');
-    const { prediction } = await h.activities.generatePricePrediction({ ctx, businessUnitId: '2001', query: { locale: 'en_US', expected_incidence_rate: 0.5, expected_length_of_interview_minutes: 10 } });
-    expect(prediction.pricing_model).toBe('rate_card');
+    const { prediction } = await h.activities.generatePricePrediction({ ctx, businessUnitId: '2001', query: { type: 'rate_card', country_code: 'US', expected_incidence_rate: 0.5, expected_length_of_interview_minutes: 10 } });
+    expect(prediction).toMatchObject({ buyer_account_id: 1001, buyer_business_unit_id: '2001', open_exchange_price: { pricing_context: { type: 'rate_card' } } });
     // Performance is a launched group's: a draft's is the API's final not_found_error (the report's watch reads it best effort).
     expect(await rejectionOf(h.activities.getTargetGroupPerformance(target))).toMatchObject({ type: 'not_found_error', nonRetryable: true });
   });

@@ -16,6 +16,7 @@ import { profilingOf } from '../../plan/profiling';
 import { suggestDaysRequest } from '../../plan/server-checks';
 import type { DesiredTargetGroup } from '../../plan/types';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index';
+import { testSandboxOptions } from '../helpers/test-profile';
 import { describeOperationChecks } from './operation-checks';
 import { sandboxApiConfig } from '../activities/helpers/sandbox-harness';
 import { recordingClient, type RecordedExchange } from './recording-client';
@@ -29,7 +30,7 @@ let blobDir: string;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ quiet: true });
+  sandbox = await startSandbox({ quiet: true, ...testSandboxOptions() });
   agent = new Agent({ keepAliveTimeout: 1000 });
   blobDir = await mkdtemp(join(tmpdir(), 'studyflow-contract-launch-'));
   const config = sandboxApiConfig(sandbox);

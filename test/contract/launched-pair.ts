@@ -7,6 +7,7 @@ import { createBlobStore } from '../../activities/blob-store';
 import { createDemandApiClient, type DemandApiClient } from '../../activities/http/demand-api-client';
 import { createActivities, type TargetGroupDesired } from '../../activities/index';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index';
+import { testSandboxOptions } from '../helpers/test-profile';
 import { sandboxApiConfig } from '../activities/helpers/sandbox-harness';
 import { recordingClient, type RecordedExchange } from './recording-client';
 
@@ -22,7 +23,7 @@ export interface RecordingSandbox {
 
 /** The sandbox and the activities over a client that appends every exchange to `exchanges` (no blobs, no secrets). */
 export async function startRecordingSandbox(exchanges: RecordedExchange[]): Promise<RecordingSandbox> {
-  const sandbox = await startSandbox({ quiet: true });
+  const sandbox = await startSandbox({ quiet: true, ...testSandboxOptions() });
   const agent = new Agent({ keepAliveTimeout: 1000 });
   const inner = createDemandApiClient({ config: sandboxApiConfig(sandbox), dispatcher: agent });
   return { sandbox, agent, inner, activities: activitiesOver(recordingClient(inner, exchanges)) };

@@ -17,6 +17,7 @@ import { profilingOf } from '../../plan/profiling';
 import { distributionCheck, distributionRequests, profileQuestionIds, profilesCheck, readQuestions, type QuestionText } from '../../plan/server-checks';
 import type { DesiredTargetGroup } from '../../plan/types';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index';
+import { testSandboxOptions } from '../helpers/test-profile';
 import { sandboxApiConfig } from '../activities/helpers/sandbox-harness';
 import { rejectionOf } from '../activities/helpers/mock-api';
 import { createMockActivities, type MockActivities } from '../activities/helpers/mock-activities';
@@ -71,7 +72,7 @@ const desiredOf = (profiles: unknown[], fielding?: { start_at: string; end_at: s
 const results: Record<string, unknown> = {};
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ quiet: true });
+  sandbox = await startSandbox({ quiet: true, ...testSandboxOptions() });
   agent = new Agent({ keepAliveTimeout: 1000 });
   blobDir = await mkdtemp(join(tmpdir(), 'studyflow-contract-profile-helpers-'));
   activities = createActivities({

@@ -14,6 +14,7 @@ import { createActivities } from '../../activities/index';
 import { manageProfilesBody, profilingHolds, profilingOf, validateProfilesBody } from '../../plan/profiling';
 import type { DesiredTargetGroup } from '../../plan/types';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index';
+import { testSandboxOptions } from '../helpers/test-profile';
 import { sandboxApiConfig } from '../activities/helpers/sandbox-harness';
 import { describeOperationChecks } from './operation-checks';
 import { recordingClient, type RecordedExchange } from './recording-client';
@@ -80,7 +81,7 @@ const desiredOf = (draft: Record<string, unknown>): DesiredTargetGroup => ({
 const results: Record<string, unknown> = {};
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ quiet: true });
+  sandbox = await startSandbox({ quiet: true, ...testSandboxOptions() });
   agent = new Agent({ keepAliveTimeout: 1000 });
   blobDir = await mkdtemp(join(tmpdir(), 'studyflow-contract-profiles-'));
   activities = createActivities({

@@ -9,6 +9,7 @@ import { createDemandApiClient, type ApiRequest, type ApiResponse, type DemandAp
 import { createActivities } from '../../activities/index';
 import { holdsDesired } from '../../plan/compare';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index';
+import { testSandboxOptions } from '../helpers/test-profile';
 import { rejectionOf } from '../activities/helpers/mock-api';
 import { referenceAvailable, requiredAnswerHeaders } from './reference-openapi';
 import { sandboxApiConfig } from '../activities/helpers/sandbox-harness';
@@ -44,7 +45,7 @@ function activities() {
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ quiet: true });
+  sandbox = await startSandbox({ quiet: true, ...testSandboxOptions() });
   agent = new Agent({ keepAliveTimeout: 1000 });
   inner = createDemandApiClient({
     config: sandboxApiConfig(sandbox),

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { Client, Connection } from '@temporalio/client';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
+import { testProfile, testSandboxOptions } from '../helpers/test-profile';
 import { inject } from 'vitest';
 import { main } from '../../cli/main';
 import { startEmbeddedStack, type EmbeddedStack } from '../../worker/embedded-stack';
@@ -134,6 +135,8 @@ export async function startTestStack(name: string, options: { inProcessWorker?: 
     encryptPayloads: options.encryptPayloads,
     blob: options.blob,
     stopWithParent: options.blob === 's3' ? true : undefined,
+    // STUDYFLOW_TEST_PROFILE=cint: the sandbox speaks the reference, and worker, receiver and CLI use the cint profile.
+    apiProfile: testProfile(),
   });
   const env = { ...stack.env, STUDYFLOW_WATCH_INTERVAL_MS: '30000', NO_COLOR: '1' };
   const { client, connection } = await connectClient({ address: temporalAddress, namespace: 'default', connectionOptions: {} }, env);
@@ -158,7 +161,7 @@ export async function startTestStack(name: string, options: { inProcessWorker?: 
       const port = Number(new URL(stack.sandbox.baseUrl).port);
       await stack.sandbox.close();
       if (options.downForMs) await new Promise((r) => setTimeout(r, options.downForMs));
-      stack.sandbox = await startSandbox({ port, stateFile: path.join(dir, 'sandbox-state.json'), quiet: true });
+      stack.sandbox = await startSandbox({ port, stateFile: path.join(dir, 'sandbox-state.json'), quiet: true, ...testSandboxOptions() });
       restarted = stack.sandbox;
       return stack.sandbox;
     },

@@ -102,8 +102,11 @@ describe('launch gates', () => {
     expect(gateFailures({ ...tg, launch: { ...tg.launch, requireFeasible: false, maxCpi: undefined } }, readFeasibility(answer(1), tg), undefined)).toEqual([]);
   });
 
-  it('reads a price prediction\'s cost_per_interview', () => {
+  it('reads a price prediction\'s cost_per_interview (the reference\'s open_exchange_price, or top-level)', () => {
     expect(readPrice({ cost_per_interview: { value: '3.25', currency_code: 'USD', currency_scale: 2 } })).toEqual(usd('3.25'));
+    // The reference's GeneratePricePredictionResponse: the open exchange's CPI.
+    const reference = { buyer_account_id: 1001, buyer_business_unit_id: '2001', buyer_business_unit_exchange_rate_from_usd: 1, private_exchange_prices: [] };
+    expect(readPrice({ ...reference, open_exchange_price: { pricing_context: { type: 'rate_card', rate_card_token: 't' }, cost_per_interview: { value: '2.65', currency_code: 'USD', currency_scale: 2 } } })).toEqual(usd('2.65'));
     expect(readPrice({ nothing: true })).toBeUndefined();
   });
 

@@ -21,6 +21,13 @@ beforeEach(async () => {
 });
 afterAll(() => sb.close());
 
+/**
+ * The days each stored item of a target group excludes for (spec rule 5: periods are normalised to days). The
+ * answers carry only the reference's fields, so the normalised days are read from the sandbox's state.
+ */
+const storedDays = (targetGroupId: string): number[] =>
+  sb.state().target_groups[targetGroupId].respondent_activity_exclusions.map((item) => item.duration_days);
+
 /** PUT the list; a success is 204 without a body (the reference), so the stored list is read back with GET. */
 const put = async (items: unknown[], extra: Record<string, unknown> = {}) => {
   const res = await api.req('PUT', path, { body: { ...extra, respondent_activity_exclusions: items } });
@@ -33,7 +40,9 @@ describe('Resources and their fields › Respondent activity exclusion item', ()
   it('defaults respondent_statuses to ["Complete"] and duration to P90D (90 days)', async () => {
     const res = await put([{ type: 'project', id: projectId }]);
     expect(res.status).toBe(200);
-    expect(res.body.respondent_activity_exclusions).toEqual([{ type: 'project', id: projectId, respondent_statuses: ['Complete'], duration: 'P90D', duration_days: 90 }]);
+    // Exactly the reference's item fields, plus the spec's respondent_statuses; the answer has no request-level duration.
+    expect(res.body).toEqual({ respondent_activity_exclusions: [{ type: 'project', id: projectId, respondent_statuses: ['Complete'], duration: 'P90D' }] });
+    expect(storedDays(tgId)).toEqual([90]);
   });
 
   it.each([
@@ -49,7 +58,8 @@ describe('Resources and their fields › Respondent activity exclusion item', ()
   ])('normalises %s to %i days', async (duration, days) => {
     const res = await put([{ type: 'target-group', id: tgId, duration }]);
     expect(res.status).toBe(200);
-    expect(res.body.respondent_activity_exclusions[0].duration_days).toBe(days);
+    expect(res.body.respondent_activity_exclusions[0]).toEqual({ type: 'target-group', id: tgId, respondent_statuses: ['Complete'], duration });
+    expect(storedDays(tgId)).toEqual([days]);
   });
 
   it.each(['P0D', 'P397D', 'P57W', 'P1Y2M', 'PT1H', 'P1DT1H', 'p30d', '30', 'P', 'P-1D', 30, true])('rejects duration %j with 400 naming the item field', async (duration) => {
@@ -90,7 +100,8 @@ describe('Resources and their fields › Respondent activity exclusion item', ()
       { type: 'project', id: projectId, respondent_statuses: ['Terminate', 'OverQuota'], duration: 'P7D' },
     ]);
     expect(res.status).toBe(200);
-    expect(res.body.respondent_activity_exclusions.map((i: { duration_days: number }) => i.duration_days)).toEqual([365, 7]);
+    expect(res.body.respondent_activity_exclusions.map((i: { duration: string }) => i.duration)).toEqual(['P1Y', 'P7D']);
+    expect(storedDays(tgId)).toEqual([365, 7]);
   });
 
   it('rejects the same reference twice with an identical status set (in any order)', async () => {
@@ -104,10 +115,10 @@ describe('Resources and their fields › Respondent activity exclusion item', ()
     expect(implicit.status).toBe(400);
   });
 
-  it('answers 422 when a referenced project or target group is not in the account', async () => {
+  it('answers 400 bad_request_error (the reference documents no 422 here) when a referenced project or target group is not in the account', async () => {
     const other = await api.createProject({}, { account: BASIC_ACCOUNT });
     const res = await put([{ type: 'project', id: 'prj_missing' }, { type: 'project', id: other.id }, { type: 'target-group', id: projectId }]);
-    expect(res.status).toBe(422);
+    expect([res.status, res.body.object]).toEqual([400, 'bad_request_error']);
     expect(paramNames(res)).toEqual(['respondent_activity_exclusions[0].id', 'respondent_activity_exclusions[1].id', 'respondent_activity_exclusions[2].id']);
   });
 
@@ -121,7 +132,8 @@ describe('Endpoints › Respondent activity exclusions', () => {
   it('applies the request-level duration to items without one; an item-level duration wins', async () => {
     const res = await put([{ type: 'project', id: projectId }, { type: 'target-group', id: tgId, duration: 'P10D' }], { duration: 'P2W' });
     expect(res.status).toBe(200);
-    expect(res.body.duration).toBe('P2W');
+    // The reference's answer carries no request-level duration: each item carries the duration in effect.
+    expect(res.body).not.toHaveProperty('duration');
     expect(res.body.respondent_activity_exclusions.map((i: { duration: string }) => i.duration)).toEqual(['P2W', 'P10D']);
   });
 
@@ -136,7 +148,7 @@ describe('Endpoints › Respondent activity exclusions', () => {
     await put([{ type: 'target-group', id: tgId, duration: 'P1D' }]);
     const got = await api.req('GET', path);
     expect(got.status).toBe(200);
-    expect(got.body.respondent_activity_exclusions).toEqual([{ type: 'target-group', id: tgId, respondent_statuses: ['Complete'], duration: 'P1D', duration_days: 1 }]);
+    expect(got.body.respondent_activity_exclusions).toEqual([{ type: 'target-group', id: tgId, respondent_statuses: ['Complete'], duration: 'P1D' }]);
     await put([]);
     expect((await api.req('GET', path)).body.respondent_activity_exclusions).toEqual([]);
   });
@@ -151,12 +163,17 @@ describe('Endpoints › Respondent activity exclusions', () => {
     const tgs = `${P()}/projects/${projectId}/target-groups`;
     const created = await api.req('POST', tgs, { body: draftBody({ respondent_activity_exclusions: [{ type: 'project', id: projectId, duration: 'P3M' }] }) });
     expect(created.status).toBe(201);
-    expect((await api.req('GET', `${tgs}/${created.body.id}`)).body.respondent_activity_exclusions[0].duration_days).toBe(90);
+    expect((await api.req('GET', `${tgs}/${created.body.id}`)).body.respondent_activity_exclusions).toEqual([{ type: 'project', id: projectId, respondent_statuses: ['Complete'], duration: 'P3M' }]);
+    expect(storedDays(created.body.id)).toEqual([90]);
     const badCreate = await api.req('POST', tgs, { body: draftBody({ respondent_activity_exclusions: [{ type: 'project', id: projectId, duration: 'PT5M' }] }) });
     expect(badCreate.status).toBe(400);
     expect(paramNames(badCreate)).toEqual(['respondent_activity_exclusions[0].duration']);
     const badUpdate = await api.req('PUT', `${tgs}/${created.body.id}`, { body: draftBody({ respondent_activity_exclusions: [{ type: 'target-group', id: 'tg_missing' }] }) });
-    expect(badUpdate.status).toBe(422);
+    expect([badUpdate.status, badUpdate.body.object]).toEqual([400, 'bad_request_error']);
+    // The reference's create_target_group documents 400 for a bad body, no 422: an unknown reference on create too.
+    const badReference = await api.req('POST', tgs, { body: draftBody({ respondent_activity_exclusions: [{ type: 'project', id: 'prj_missing' }, { type: 'target-group', id: 'tg_missing' }] }) });
+    expect([badReference.status, badReference.body.object]).toEqual([400, 'bad_request_error']);
+    expect(paramNames(badReference)).toEqual(['respondent_activity_exclusions[0].id', 'respondent_activity_exclusions[1].id']);
   });
 
   it('refuses inline non-Complete statuses on an account without the feature (403)', async () => {

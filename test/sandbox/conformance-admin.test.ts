@@ -15,7 +15,7 @@ beforeEach(() => sb.reset());
 afterAll(() => sb.close());
 
 describe('Sandbox admin surface', () => {
-  it('GET /_sandbox/info returns exactly base_url, auth_url, audience, client_id, client_secret and accounts', async () => {
+  it('GET /_sandbox/info returns exactly base_url, auth_url, audience, client_id, client_secret, dialect, version_header and accounts', async () => {
     const res = await api.admin('GET', '/info');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -24,6 +24,8 @@ describe('Sandbox admin surface', () => {
       audience: 'https://demand-api.sandbox.local',
       client_id: 'studyflow-sandbox',
       client_secret: 'sandbox-secret',
+      dialect: 'spec',
+      version_header: 'Svc-API-Version',
       accounts: [
         { account_id: 1001, business_unit_ids: [2001, 2002], project_manager_ids: ['6f1c2a4e-3001-4c8e-9d2b-000000003001', '6f1c2a4e-3002-4c8e-9d2b-000000003002'], features: ['respondent_status_exclusions'] },
         { account_id: 1002, business_unit_ids: [2101], project_manager_ids: ['6f1c2a4e-3101-4c8e-9d2b-000000003101'], features: [] },

@@ -121,25 +121,44 @@ describe('Feasibility › the project-scoped endpoint (removed in 2025-12-18)', 
   });
 });
 
-describe('Pricing › GET P/business-units/{id}/generate-price-prediction', () => {
-  const query = '?locale=eng_us&expected_incidence_rate=0.5&expected_length_of_interview_minutes=10&filling_goal=100';
+describe('Pricing › GET P/business-units/{id}/generate-price-prediction (spec line 210: a GET; the reference\'s config as query parameters)', () => {
+  const query = '?type=rate_card&country_code=US&expected_incidence_rate=0.5&expected_length_of_interview_minutes=10';
 
-  it('answers the CPI with the business unit factor and the renamed pricing value', async () => {
+  it('answers the reference\'s GeneratePricePredictionResponse: the business unit\'s CPI, the renamed pricing value in pricing_context.type', async () => {
     const res = await api.req('GET', `${P()}/business-units/2002/generate-price-prediction${query}`);
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ business_unit_id: 2002, pricing_model: 'rate_card', type: 'rate_card', business_unit_price_factor: 0.9 });
-    expect(res.body.cost_per_interview).toEqual({ value: '2.39', currency_code: 'USD', currency_scale: 2 });
-    expect(res.body.total_cost).toEqual({ value: '239.00', currency_code: 'USD', currency_scale: 2 });
+    expect(Object.keys(res.body).sort()).toEqual(['buyer_account_id', 'buyer_business_unit_exchange_rate_from_usd', 'buyer_business_unit_id', 'open_exchange_price', 'private_exchange_prices']);
+    expect(res.body).toMatchObject({ buyer_account_id: 1001, buyer_business_unit_id: '2002', buyer_business_unit_exchange_rate_from_usd: 1, private_exchange_prices: [] });
+    expect(res.body.open_exchange_price.cost_per_interview).toEqual({ value: '2.39', currency_code: 'USD', currency_scale: 2 });
+    expect(res.body.open_exchange_price.pricing_context).toMatchObject({ type: 'rate_card', rate_card_token: expect.stringMatching(/\S/) });
     const other = await api.req('GET', `${P()}/business-units/2001/generate-price-prediction${query}`);
-    expect(other.body.cost_per_interview.value).toBe('2.65');
-    const legacy = await api.req('GET', `${P()}/business-units/2001/generate-price-prediction${query}`, { version: V_OLD });
-    expect(legacy.body).toMatchObject({ pricing_model: 'ratecard', type: 'ratecard' });
+    expect(other.body.open_exchange_price.cost_per_interview.value).toBe('2.65');
+    const legacy = await api.req('GET', `${P()}/business-units/2001/generate-price-prediction${query.replace('rate_card', 'ratecard')}`, { version: V_OLD });
+    expect(legacy.body.open_exchange_price.pricing_context.type).toBe('ratecard');
+    // Before 2025-12-18 the pricing value is spelled ratecard, in the request as in the answer.
+    expect(paramNames(await api.req('GET', `${P()}/business-units/2001/generate-price-prediction${query}`, { version: V_OLD }))).toEqual(['type']);
+    // A boost adds to the rate card price, a maximum caps it (money in the deepObject style).
+    const capped = await api.req('GET', `${P()}/business-units/2001/generate-price-prediction${query}&cpi_boost[value]=0.50&cpi_boost[currency_code]=USD&maximum_cpi[value]=3.00&maximum_cpi[currency_code]=USD`);
+    expect(capped.body.open_exchange_price.cost_per_interview.value).toBe('3.00');
+    expect(capped.body.open_exchange_price.pricing_context).toMatchObject({ maximum_cpi: { value: '3.00', currency_code: 'USD' }, cpi_boost: { value: '0.50', currency_code: 'USD' } });
+    const dynamic = await api.req('GET', `${P()}/business-units/2001/generate-price-prediction?type=dynamic&user_requested_cpi[value]=4.10&user_requested_cpi[currency_code]=USD`);
+    expect(dynamic.body.open_exchange_price).toEqual({ pricing_context: { type: 'dynamic' }, cost_per_interview: { value: '4.10', currency_code: 'USD', currency_scale: 2 } });
   });
 
-  it('404 for a business unit outside the account; 400 for missing or bad query values', async () => {
+  it('404 for a business unit outside the account; 400 naming every missing, bad or unknown parameter (type is required)', async () => {
     expect((await api.req('GET', `${P()}/business-units/2101/generate-price-prediction${query}`)).status).toBe(404);
-    const bad = await api.req('GET', `${P()}/business-units/2001/generate-price-prediction?locale=eng_us&expected_incidence_rate=2`);
+    const bad = await api.req('GET', `${P()}/business-units/2001/generate-price-prediction?type=rate_card&country_code=US&expected_incidence_rate=2`);
     expect(bad.status).toBe(400);
     expect(paramNames(bad).sort()).toEqual(['expected_incidence_rate', 'expected_length_of_interview_minutes']);
+    const untyped = await api.req('GET', `${P()}/business-units/2001/generate-price-prediction?country_code=US&expected_incidence_rate=0.5&expected_length_of_interview_minutes=10`);
+    expect([untyped.status, paramNames(untyped)]).toEqual([400, ['type']]);
+    // The earlier query (locale, filling_goal) is not the reference's config: refused by name.
+    const earlier = await api.req('GET', `${P()}/business-units/2001/generate-price-prediction${query}&locale=eng_us&filling_goal=100`);
+    expect([earlier.status, paramNames(earlier)]).toEqual([400, ['locale', 'filling_goal']]);
+    const loi = await api.req('GET', `${P()}/business-units/2001/generate-price-prediction?type=rate_card&country_code=US&expected_incidence_rate=0.333&expected_length_of_interview_minutes=46`);
+    expect(paramNames(loi).sort()).toEqual(['expected_incidence_rate', 'expected_length_of_interview_minutes']);
+    // POST is the reference's method, not the spec's: this dialect does not serve it.
+    const post = await api.req('POST', `${P()}/business-units/2001/generate-price-prediction`, { body: { config: { type: 'dynamic', user_requested_cpi: { value: '1.00', currency_code: 'USD' } } } });
+    expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET']);
   });
 });

@@ -93,7 +93,7 @@ describe('Profiles › blended profiles in the spec shape (conditions on several
       text: 'Male / 18-44',
       text_translated: 'Male / 18-44',
       conditions: [gender('1'), age(18, 44)],
-      quota: { name: 'men_18_44', completes_goal_percentage: 25, completes_goal: 50, quota_nominal: 50, completes: 0, prescreens: 0 },
+      quota: { name: 'men_18_44', completes_goal_percentage: 25, completes_goal: 50, quota_nominal: 50 },
     });
     expect(blended.targets[1].quota).toMatchObject({ completes_goal: 50, completes_goal_percentage: 25 });
     expect(blended.targets.every((t: Record<string, unknown>) => !('source_target_ids' in t))).toBe(true);

@@ -145,7 +145,8 @@ describe('Profiles › a draft\'s profiling (create and update carry it)', () =>
     const { tgPath, tg } = await draft(V_NEW, { profiling: nominal(gender(), kids()) });
     expect(tg.profiling.profile_adjustment_type).toBe('nominal');
     expect(tg.profiling.profiles.map((p: { id: string }) => p.id)).toEqual(['gender', 'kids']);
-    expect(tg.profiling.profiles[0].targets[0].quota).toEqual({ name: 'Male', completes_goal_percentage: 50, completes_goal: 100, quota_nominal: 100, completes: 0, prescreens: 0 });
+    // A draft's quota is the reference's DraftQuotaDetailsV3 quota: goals, no completes/prescreens counters.
+    expect(tg.profiling.profiles[0].targets[0].quota).toEqual({ name: 'Male', completes_goal_percentage: 50, completes_goal: 100, quota_nominal: 100 });
     expect(tg).not.toHaveProperty('profiles');
     expect(tg.profiling.profiles[0]).not.toHaveProperty('open_ended_group');
     expect((await setProfiling(tgPath, nominal(kids()))).status).toBe(204);
@@ -438,10 +439,12 @@ describe('Profiles › update quotas (PUT TG/profiles/completes-goal)', () => {
     expect([both.body.completes_goal, quotas(both).map((q) => q.completes_goal)]).toEqual([100, [50, 50]]);
   });
 
-  it('400 for a malformed body (the earlier shape among them), 422 (the reference\'s validation shape) for unknown profiles or targets and broken quota rules; state unchanged', async () => {
+  it('422 for an invalid body (spec Errors: update quotas, invalid request; the earlier shape among them), unknown profiles or targets and broken quota rules, in the reference\'s 422 shape; state unchanged', async () => {
     const { tgPath } = await draft(V_NEW, { profiling: nominal(gender()) });
     const before = await api.state();
     for (const [body, names] of [
+      [{ completes_goal: -5 }, ['completes_goal']],
+      [{ completes_goal: 'many' }, ['completes_goal']],
       [{ profiles: [{ id: 'gender', targets: [{ id: 'm', quota: { completes_goal: 120 } }] }] }, ['profiles[0].id', 'profiles[0].profile_id']],
       [{ profiles: [{ profile_id: 'gender', targets: [{ id: 'm', quota: { completes_goal_percentage: 60 } }] }] }, ['profiles[0].targets[0].quota.completes_goal_percentage', 'profiles[0].targets[0].quota.completes_goal']],
       [{ profiles: [{ profile_id: 'gender', targets: [{ id: 'm', quota: { completes_goal: 'many' } }] }] }, ['profiles[0].targets[0].quota.completes_goal']],
@@ -450,8 +453,12 @@ describe('Profiles › update quotas (PUT TG/profiles/completes-goal)', () => {
       [{ something: 1 }, ['something', 'completes_goal']],
     ] as const) {
       const res = await api.req('PUT', path(tgPath), { body });
-      expect([res.status, paramNames(res)], JSON.stringify(body)).toEqual([400, names]);
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.body).toMatchObject({ object: 'unprocessable_entity_error', title: 'profile request validation', detail: expect.stringMatching(/^Validation error/) });
+      expect(res.body.invalid_params.map((p: { name: string; error_type: string }) => [p.error_type, p.name]), JSON.stringify(body)).toEqual(names.map((name) => ['structural_error', name]));
     }
+    // Only a body that is not a JSON object stays 400.
+    expect((await api.req('PUT', path(tgPath), { body: [1] })).status).toBe(400);
     for (const body of [
       { profiles: [{ profile_id: 'gender', targets: [{ id: 'm', quota: { completes_goal: 10 } }] }] },
       { profiles: [{ profile_id: 'gender', targets: [{ id: 'zz', quota: { completes_goal: 10 } }] }] },

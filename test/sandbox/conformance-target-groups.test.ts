@@ -101,9 +101,9 @@ describe('Resources and their fields › Target group', () => {
     expect((await api.req('POST', tgs, { body: draftBody({ expected_incidence_rate: 1, filling_goal: 10_000 }) })).status).toBe(201);
   });
 
-  it('answers 422 for a project manager who is not in the account', async () => {
+  it('answers 400 bad_request_error for a project manager who is not in the account (the reference documents no 422 on create)', async () => {
     const res = await api.req('POST', tgs, { body: draftBody({ project_manager_id: '6f1c2a4e-3101-4c8e-9d2b-000000003101' }) });
-    expect(res.status).toBe(422);
+    expect([res.status, res.body.object]).toEqual([400, 'bad_request_error']);
     expect(paramNames(res)).toEqual(['project_manager_id']);
   });
 
@@ -274,8 +274,11 @@ describe('Resources and their fields › Target group › recontact study', () =
     const up = await api.upload(path, `${rsid(1)}\n${rsid(2)}\n`, 'RSID');
     expect(up.status).toBe(201);
     expect((await api.req('GET', `${path}/${up.body.job_id}`)).body.status).toBe('Processing');
+    expect(Object.keys(up.body)).toEqual(['job_id']);
     const done = await api.waitForJob(`${path}/${up.body.job_id}`);
-    expect(done.body).toMatchObject({ status: 'Completed', ids_added: 2 });
+    expect(Object.keys(done.body).sort()).toEqual(['completed_at', 'created_at', 'created_by', 'job_id', 'status']);
+    expect(done.body.status).toBe('Completed');
+    expect(sb.state().jobs[up.body.job_id].result).toMatchObject({ ids_added: 2 });
     expect(sb.state().recontact_respondents[tg.id].rsid).toEqual([rsid(1), rsid(2)]);
   });
 

@@ -58,7 +58,8 @@ export class SandboxTestClient {
   async send(method: string, url: string, opts: RequestOptions = {}): Promise<ApiResponse> {
     const headers: Record<string, string> = {};
     const version = opts.version === undefined ? V_NEW : opts.version;
-    if (version !== null) headers['Svc-API-Version'] = version;
+    // The sandbox's version header: Svc-API-Version in the spec's dialect, Cint-API-Version in the cint dialect.
+    if (version !== null) headers[this.sb.info.version_header] = version;
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     let body: RequestInit['body'] = opts.raw;
     if (opts.body !== undefined) {
@@ -174,8 +175,9 @@ export function draftBody(overrides: Record<string, unknown> = {}, account?: num
   };
 }
 
+/** A sandbox for the conformance tests: the spec's dialect unless `opts.dialect` says otherwise (they test the spec's rules). */
 export async function startTestSandbox(opts: SandboxOptions = {}) {
-  const sb = await startSandbox({ quiet: true, faults: { job_duration_ms: 20 }, ...opts });
+  const sb = await startSandbox({ quiet: true, faults: { job_duration_ms: 20 }, dialect: 'spec', ...opts });
   return { sb, api: new SandboxTestClient(sb) };
 }
 

@@ -76,12 +76,3 @@ export const ReferencePricePredictionAnswer = z.looseObject({
 });
 export type ReferencePricePredictionAnswer = z.infer<typeof ReferencePricePredictionAnswer>;
 
-/**
- * The spec's price prediction answer (`sandbox`, GET with a query; the spec names no fields, so these are what
- * studyflow reads): the predicted CPI, the total cost of the goal and the (renamed) pricing model.
- */
-export const SpecPricePredictionAnswer = z.looseObject({
-  cost_per_interview: WireMoney,
-  total_cost: WireMoney.optional(),
-  pricing_model: z.string().optional(),
-});

@@ -36,7 +36,6 @@ import {
   ReferenceFeasibilityRequest,
   ReferencePricePredictionAnswer,
   ReferencePricePredictionRequest,
-  SpecPricePredictionAnswer,
 } from './feasibility';
 import { FieldingRunAnswer, LaunchFromDraftRequest, LaunchJobAnswer } from './fielding';
 import { RecontactJobAnswer } from './recontact';
@@ -77,7 +76,7 @@ export const LAUNCH_FIELDING_OPERATIONS: Readonly<Record<string, WireOperation>>
   suggest_days: { method: 'POST', path: '/demand/intelligent-calendar/suggest-days', request: SuggestDaysRequest, answers: { 200: SuggestDaysAnswer } },
   suggest_time_range: { method: 'GET', path: '/demand/intelligent-calendar/suggest-time-range', answers: { 200: SpecSuggestedTimeRangeAnswer } },
   generate_price_prediction: {
-    method: 'GET', path: '/demand/accounts/{account_id}/business-units/{business_unit_id}/generate-price-prediction', answers: { 200: SpecPricePredictionAnswer },
+    method: 'GET', path: '/demand/accounts/{account_id}/business-units/{business_unit_id}/generate-price-prediction', answers: { 200: ReferencePricePredictionAnswer },
   },
   create_launch_fielding_run_from_draft_job: {
     method: 'POST', path: `${TG}/fielding-run-jobs/launch-from-draft`, request: LaunchFromDraftRequest, answers: { 201: null }, headers: ['idempotency-key'],
@@ -200,9 +199,7 @@ const REFERENCE_DIALECT_OPERATIONS: Readonly<Record<string, WireOperation>> = {
   create_target_group: { ...WIRE_OPERATIONS.create_target_group!, request: ReferenceDraftTargetGroupRequest },
   update_target_group: { ...WIRE_OPERATIONS.update_target_group!, request: ReferenceDraftTargetGroupRequest },
   calculate_target_group_feasibility: { ...WIRE_OPERATIONS.calculate_target_group_feasibility!, request: ReferenceFeasibilityRequest },
-  generate_price_prediction: {
-    method: 'POST', path: WIRE_OPERATIONS.generate_price_prediction!.path, request: ReferencePricePredictionRequest, answers: { 200: ReferencePricePredictionAnswer },
-  },
+  generate_price_prediction: { ...WIRE_OPERATIONS.generate_price_prediction!, method: 'POST', request: ReferencePricePredictionRequest },
   suggest_time_range: { ...WIRE_OPERATIONS.suggest_time_range!, answers: { 200: ReferenceSuggestedTimeRangeAnswer } },
   create_webhook: { ...WIRE_OPERATIONS.create_webhook!, request: ReferenceWebhookRequest },
   update_webhook: { ...WIRE_OPERATIONS.update_webhook!, request: ReferenceWebhookRequest },

@@ -8,6 +8,7 @@ import { createApiConfig, type ApiConfig, type ApiTimeouts } from '../../../acti
 import { createDemandApiClient, type DemandApiClient, type DemandApiClientOptions } from '../../../activities/http/demand-api-client';
 import { createActivities } from '../../../activities/index';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../sandbox/index';
+import { testSandboxOptions } from '../../helpers/test-profile';
 
 export interface SandboxHarness {
   sandbox: RunningSandbox;
@@ -20,9 +21,10 @@ export interface SandboxHarness {
   close(): Promise<void>;
 }
 
-/** The client settings of a running sandbox: its URLs and its seeded credentials. */
+/** The client settings of a running sandbox: its URLs, its seeded credentials and the version header of its dialect. */
 export function sandboxApiConfig(sandbox: RunningSandbox, timeouts?: Partial<ApiTimeouts>): ApiConfig {
   return createApiConfig({
+    versionHeader: sandbox.info.version_header,
     baseUrl: sandbox.info.base_url,
     authUrl: sandbox.info.auth_url,
     audience: sandbox.info.audience,
@@ -33,7 +35,8 @@ export function sandboxApiConfig(sandbox: RunningSandbox, timeouts?: Partial<Api
 }
 
 export async function startSandboxHarness(options: SandboxOptions = {}): Promise<SandboxHarness> {
-  const sandbox = await startSandbox({ quiet: true, ...options });
+  // The run's dialect (STUDYFLOW_TEST_PROFILE) unless the test asks for one.
+  const sandbox = await startSandbox({ quiet: true, ...testSandboxOptions(), ...options });
   const dir = await mkdtemp(join(tmpdir(), 'studyflow-sandbox-blobs-'));
   const blobs = createBlobStore({ dir });
   const agent = new Agent({ keepAliveTimeout: 1000 });
