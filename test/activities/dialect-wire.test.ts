@@ -121,46 +121,52 @@ describe('filling_goal: draft create, draft update and feasibility', () => {
   });
 });
 
-describe('generate_price_prediction: GET with a query (sandbox), POST with the reference\'s body (cint)', () => {
-  const query = { locale: 'eng_us', expected_incidence_rate: 0.25, expected_length_of_interview_minutes: 12, filling_goal: 400, pricing_model: 'rate_card' };
+describe('generate_price_prediction: the planning core\'s config as a GET query (sandbox) or a POST body (cint)', () => {
+  // As plan/launch-gates.ts priceQuery builds it: the reference's rate-card config.
+  const query = { type: 'rate_card', country_code: 'US', expected_incidence_rate: 0.25, expected_length_of_interview_minutes: 12 };
   const PRICE = `${P}/business-units/2001/generate-price-prediction`;
+  const answer = {
+    buyer_account_id: 1001, buyer_business_unit_id: '2001', buyer_business_unit_exchange_rate_from_usd: 1,
+    open_exchange_price: { pricing_context: { type: 'rate_card', rate_card_token: 'tok' }, cost_per_interview: { value: '3.20', currency_code: 'USD', currency_scale: 2 } },
+    private_exchange_prices: [{ supplier_id: '7', pricing_context: { type: 'dynamic' }, cost_per_interview: { value: '4.00' } }],
+  };
 
-  it('sandbox: the spec\'s GET, its answer as given', async () => {
+  it('sandbox: the spec\'s GET carries the config as query parameters; the answer is the reference\'s', async () => {
     const m = await activitiesFor('sandbox');
-    m.on('GET', /generate-price-prediction\?/, () => ({ status: 200, body: { cost_per_interview: { value: '2.10', currency_code: 'USD' }, total_cost: { value: '840.00', currency_code: 'USD' }, pricing_model: 'rate_card' } }));
+    m.on('GET', /generate-price-prediction\?/, () => ({ status: 200, body: answer }));
     const { prediction } = await m.activities.generatePricePrediction({ ctx, businessUnitId: '2001', query });
     expect(m.requests[0].method).toBe('GET');
-    expect(new URL(m.requests[0].path, API_ORIGIN).searchParams.get('filling_goal')).toBe('400');
-    expect(prediction.cost_per_interview).toEqual({ value: '2.10', currency_code: 'USD' });
+    expect(m.requests[0].body).toBeUndefined();
+    expect(Object.fromEntries(new URL(m.requests[0].path, API_ORIGIN).searchParams)).toEqual({ type: 'rate_card', country_code: 'US', expected_incidence_rate: '0.25', expected_length_of_interview_minutes: '12' });
+    expect(prediction).toMatchObject({ cost_per_interview: { value: '3.20', currency_code: 'USD' }, pricing_model: 'rate_card' });
   });
 
-  it('cint: POST {config: rate_card …} the reference accepts; its answer read into cost_per_interview and pricing_model', async () => {
+  it('cint: POST {config} the reference accepts; its answer read into cost_per_interview and pricing_model', async () => {
     const m = await activitiesFor('cint');
-    const answer = {
-      buyer_account_id: 1001, buyer_business_unit_id: '2001', buyer_business_unit_exchange_rate_from_usd: 1,
-      open_exchange_price: { pricing_context: { type: 'rate_card', rate_card_token: 'tok' }, cost_per_interview: { value: '3.20', currency_code: 'USD', currency_scale: 2 } },
-      private_exchange_prices: [{ supplier_id: '7', pricing_context: { type: 'dynamic' }, cost_per_interview: { value: '4.00' } }],
-    };
     m.on('POST', PRICE, () => ({ status: 200, body: answer }));
     const { prediction } = await m.activities.generatePricePrediction({ ctx, businessUnitId: '2001', query });
     const sent = m.requests[0];
     expect(sent.method).toBe('POST');
     expect(sent.path).toBe(PRICE);
-    expect(sent.body).toEqual({ config: { type: 'rate_card', country_code: 'US', expected_incidence_rate: 0.25, expected_length_of_interview_minutes: 12 } });
+    expect(sent.body).toEqual({ config: query });
     expect(referenceVerdict('generate_price_prediction', sent.body)).toEqual([]);
     expect(prediction).toMatchObject({ cost_per_interview: { value: '3.20', currency_code: 'USD' }, pricing_model: 'rate_card', buyer_account_id: 1001 });
     expect(prediction).not.toHaveProperty('total_cost');
   });
 
-  it('cint: an answer without the reference\'s required fields is a wire_mismatch; a dynamic unit or a locale without a country is invalid input', async () => {
-    const m = await activitiesFor('cint');
-    m.on('POST', PRICE, () => ({ status: 200, body: { cost_per_interview: { value: '2.10', currency_code: 'USD' } } }));
+  it.each(['sandbox', 'cint'] as const)('%s: an answer without the reference\'s required fields is a wire_mismatch; a config the reference refuses is never sent', async (profile) => {
+    const m = await activitiesFor(profile);
+    m.on(profile === 'sandbox' ? 'GET' : 'POST', profile === 'sandbox' ? /generate-price-prediction\?/ : PRICE, () => ({ status: 200, body: { cost_per_interview: { value: '2.10', currency_code: 'USD' } } }));
     const mismatch = await rejectionOf(m.activities.generatePricePrediction({ ctx, businessUnitId: '2001', query }));
     expect(mismatch.type).toBe('wire_mismatch');
     expect(mismatch.nonRetryable).toBe(true);
     expect(mismatch.message).toMatch(/generate_price_prediction/);
-    expect((await rejectionOf(m.activities.generatePricePrediction({ ctx, businessUnitId: '2001', query: { ...query, pricing_model: 'dynamic' } }))).type).toBe('invalid_activity_input');
-    expect((await rejectionOf(m.activities.generatePricePrediction({ ctx, businessUnitId: '2001', query: { ...query, locale: 'english' } }))).message).toMatch(/names no country/);
+    const sentBefore = m.requests.length;
+    // A locale without a country gives no country_code; an incidence off the hundredths breaks multipleOf 0.01.
+    for (const bad of [{ ...query, country_code: '' }, { ...query, expected_incidence_rate: 0.255 }, { ...query, type: 'dynamic' }]) {
+      expect((await rejectionOf(m.activities.generatePricePrediction({ ctx, businessUnitId: '2001', query: bad }))).type).toBe('invalid_activity_input');
+    }
+    expect(m.requests).toHaveLength(sentBefore);
   });
 });
 

@@ -109,16 +109,19 @@ describe('feasibility, recontact, accounts', () => {
     expect(await m.activities.calculateFeasibility({ ctx, request: { filling_goal: 100 } })).toEqual({ feasibility: answer });
   });
 
-  it('generatePricePrediction passes the query and renames ratecard back for old versions', async () => {
+  it('generatePricePrediction sends the config as the GET query, spelling the rate card as an old version does, and reads the answer back', async () => {
     m = createMockActivities();
     const cpi = { value: '2.50', currency_code: 'USD' };
-    m.on('GET', `${P}/business-units/2001/generate-price-prediction?locale=en_US&filling_goal=100`, () => ({ status: 200, body: { pricing_model: 'ratecard', cost_per_interview: cpi } }));
-    expect(await m.activities.generatePricePrediction({ ctx: old, businessUnitId: '2001', query: { locale: 'en_US', filling_goal: 100 } })).toEqual({
-      prediction: { pricing_model: 'rate_card', cost_per_interview: cpi },
+    const answer = (type: string) => ({
+      buyer_account_id: 1001, buyer_business_unit_id: '2001', buyer_business_unit_exchange_rate_from_usd: 1,
+      open_exchange_price: { pricing_context: { type }, cost_per_interview: cpi }, private_exchange_prices: [],
     });
-    // The answer is read with its wire schema: one without a CPI (or with a price that is no decimal) is wire_mismatch, never "no price".
-    m.on('GET', `${P}/business-units/2001/generate-price-prediction?locale=en_US&filling_goal=200`, () => ({ status: 200, body: { pricing_model: 'ratecard' } }));
-    expect(await rejectionOf(m.activities.generatePricePrediction({ ctx: old, businessUnitId: '2001', query: { locale: 'en_US', filling_goal: 200 } }))).toMatchObject({
+    const config = { type: 'rate_card', country_code: 'US', expected_incidence_rate: 0.3, expected_length_of_interview_minutes: 10 };
+    m.on('GET', `${P}/business-units/2001/generate-price-prediction?type=ratecard&country_code=US&expected_incidence_rate=0.3&expected_length_of_interview_minutes=10`, () => ({ status: 200, body: answer('ratecard') }));
+    expect((await m.activities.generatePricePrediction({ ctx: old, businessUnitId: '2001', query: config })).prediction).toMatchObject({ pricing_model: 'rate_card', cost_per_interview: cpi });
+    // The answer is read with its wire schema: one without the reference's fields is wire_mismatch, never "no price".
+    m.on('GET', `${P}/business-units/2001/generate-price-prediction?type=ratecard&country_code=US&expected_incidence_rate=0.3&expected_length_of_interview_minutes=11`, () => ({ status: 200, body: { pricing_model: 'ratecard' } }));
+    expect(await rejectionOf(m.activities.generatePricePrediction({ ctx: old, businessUnitId: '2001', query: { ...config, expected_length_of_interview_minutes: 11 } }))).toMatchObject({
       type: 'wire_mismatch', nonRetryable: true,
     });
   });

@@ -1,4 +1,4 @@
-// Contract tests of feasibility, suggest-days, launch from draft, the fielding runs and the recontact upload
+// Contract tests of feasibility, the price prediction, the calendar (suggest-time-range, suggest-days), launch from draft, the fielding runs and the recontact upload
 // (activities/http/wire/operations.ts LAUNCH_FIELDING_OPERATIONS): the client drives the real sandbox with the
 // requests the planning core builds, and every exchange is checked against studyflow's zod wire schemas and,
 // independently, against the reference's own JSON schemas (test/contract/operation-checks.ts).
@@ -11,7 +11,7 @@ import { createBlobStore } from '../../activities/blob-store';
 import { createDemandApiClient } from '../../activities/http/demand-api-client';
 import { LAUNCH_FIELDING_OPERATIONS } from '../../activities/http/wire/operations';
 import { createActivities } from '../../activities/index';
-import { feasibilityRequest, judgedCpi, readFeasibility } from '../../plan/launch-gates';
+import { feasibilityRequest, judgedCpi, priceQuery, readFeasibility, readPrice } from '../../plan/launch-gates';
 import { profilingOf } from '../../plan/profiling';
 import { suggestDaysRequest } from '../../plan/server-checks';
 import type { DesiredTargetGroup } from '../../plan/types';
@@ -80,6 +80,13 @@ beforeAll(async () => {
   expect(verdict).toMatchObject({ feasible: true, fillingGoal: 200 });
   await a.checkLaunchGatesBatch({ items: [{ ctx, feasibility: feasibilityRequest({ ...desired, draft, profiles: undefined }, '2001') }] });
 
+  // The plan's price prediction (the planning core's rate-card config: GET query under sandbox, POST body under cint)
+  // and the calendar's time range, both read with their wire schemas.
+  const { prediction } = await a.generatePricePrediction({ ctx, businessUnitId: '2001', query: priceQuery(desired) });
+  expect(readPrice(prediction)).toMatchObject({ currency_code: 'USD' });
+  const range = await a.suggestTimeRange({ ctx, locale: 'en_US', days: 14 });
+  expect(Date.parse(range.suggestedEnd)).toBeGreaterThan(Date.parse(range.suggestedStart));
+
   // suggest-days with the price the gate judged.
   const days = suggestDaysRequest(desired, judgedCpi(undefined, verdict));
   if (!('request' in days)) throw new Error(`suggest-days not asked: ${days.skip}`);
@@ -129,9 +136,12 @@ afterAll(async () => {
 });
 
 describeOperationChecks(LAUNCH_FIELDING_OPERATIONS, () => exchanges, {
+  generate_price_prediction: [
+    { problem: /^\(body\) must be object$/, why: 'spec: a GET, its rate-card config as query parameters (checked against the reference\'s request schema before it is sent)', spec: true },
+  ],
   calculate_target_group_feasibility: [
-    { problem: /^\(body\) must have required property 'completes_goal'$/, why: 'spec: the wanted completes are filling_goal on feasibility' },
-    { problem: /^\(body\) has filling_goal, a field the reference does not name$/, why: 'spec: the wanted completes are filling_goal on feasibility' },
+    { problem: /^\(body\) must have required property 'completes_goal'$/, why: 'spec: the wanted completes are filling_goal on feasibility', spec: true },
+    { problem: /^\(body\) has filling_goal, a field the reference does not name$/, why: 'spec: the wanted completes are filling_goal on feasibility', spec: true },
     // The reference's FeasibilityRequestQuotaDetailsV3.quota is a oneOf of two object schemas without required
     // properties, so every quota object matches both and no quota can pass a strict oneOf; the profile carrying
     // it then fails the profile oneOf too, and the blended branch names its `object`. (The profile without

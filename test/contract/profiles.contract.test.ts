@@ -174,8 +174,8 @@ const PROFILING_GAPS = [
   { problem: /^\/profiling must have required property 'template_id'$/, why: `${PROFILING_ONE_OF}: the template branches, tried for profiles only` },
   { problem: /^\/profiling\/profile_adjustment_type must be equal to one of the allowed values$/, why: `${PROFILING_ONE_OF}: the template branches take percentage only, tried for a nominal profiling` },
 ];
-const FILLING_GOAL = { problem: /must have required property 'completes_goal'/, why: 'spec: filling_goal on draft create and update (the reference: completes_goal)' };
-const FILLING_GOAL_FIELD = { problem: /^\(body\) has filling_goal, a field the reference does not name$/, why: 'spec: filling_goal on draft create and update' };
+const FILLING_GOAL = { problem: /must have required property 'completes_goal'/, why: 'spec: filling_goal on draft create and update (the reference: completes_goal)', spec: true as const };
+const FILLING_GOAL_FIELD = { problem: /^\(body\) has filling_goal, a field the reference does not name$/, why: 'spec: filling_goal on draft create and update', spec: true as const };
 
 describeOperationChecks(
   { ...PROFILE_OPERATIONS, create_target_group: WIRE_OPERATIONS.create_target_group, update_target_group: WIRE_OPERATIONS.update_target_group },

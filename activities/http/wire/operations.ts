@@ -210,10 +210,10 @@ export function wireOperationsFor(profile: ApiProfileName): Readonly<Record<stri
   return profile === 'cint' ? REFERENCE_DIALECT_OPERATIONS : WIRE_OPERATIONS;
 }
 
-/** The operation of a call, by method and path (without query, starting `/v1/`). */
-export function wireOperationOf(method: string, path: string): string | undefined {
+/** The operation of a call, by method and path (without query, starting `/v1/`), as the profile speaks them. */
+export function wireOperationOf(method: string, path: string, profile: ApiProfileName = 'sandbox'): string | undefined {
   let best: { id: string; literal: number } | undefined;
-  for (const [id, op] of Object.entries(WIRE_OPERATIONS)) {
+  for (const [id, op] of Object.entries(wireOperationsFor(profile))) {
     if (op.method !== method) continue;
     const pattern = new RegExp(`^/v1${op.path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
     if (!pattern.test(path)) continue;

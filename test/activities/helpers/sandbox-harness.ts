@@ -24,6 +24,8 @@ export interface SandboxHarness {
 /** The client settings of a running sandbox: its URLs, its seeded credentials and the version header of its dialect. */
 export function sandboxApiConfig(sandbox: RunningSandbox, timeouts?: Partial<ApiTimeouts>): ApiConfig {
   return createApiConfig({
+    // The client speaks the sandbox's dialect: the reference's (`cint`) against a cint sandbox, else the spec's.
+    profile: sandbox.info.dialect === 'cint' ? 'cint' : 'sandbox',
     versionHeader: sandbox.info.version_header,
     baseUrl: sandbox.info.base_url,
     authUrl: sandbox.info.auth_url,
