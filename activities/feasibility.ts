@@ -3,7 +3,6 @@ import { accountPath, callApi, expectObject, seg } from './api-call';
 import { FeasibilityAnswer, ReferencePricePredictionAnswer, ReferencePricePredictionRequest } from './http/wire/feasibility';
 import { readAnswer } from './http/wire/read-answer';
 import { requestBody } from './http/wire/request-body';
-import { invalidInputFailure } from './http/errors';
 import { profileOfConfig, speaksSpec, withGoalFieldOut } from './http/dialect';
 import type { ActivityDeps } from './activity-deps';
 import { eachItem, type BatchItemResult } from './batch';
