@@ -64,7 +64,8 @@ const requireExternalsPlugin = {
 };
 await esbuild.build({
   ...common,
-  entryPoints: { 'cli/studyflow': 'cli/main.ts' },
+  // cli/code-cache.ts on its own: bin/studyflow.js installs it before it loads the CLI (see that file).
+  entryPoints: { 'cli/studyflow': 'cli/main.ts', 'cli/code-cache': 'cli/code-cache.ts' },
   bundle: true,
   splitting: true,
   // Pure-JavaScript dependencies are bundled in (fewer files to resolve and load at start-up); Temporal's
