@@ -89,7 +89,7 @@ export default tseslint.config(
           paths: [{ name: 'undici', message: 'The CLI sends no HTTP requests to the API; call an activity.' }],
           patterns: [
             {
-              group: ['**/activities/http/demand-api-client', '**/activities/http/access-token-provider', '**/activities/api-call', '**/activities/pagination', '**/activities/http/index'],
+              group: ['**/api/http/demand-api-client', '**/api/http/access-token-provider', '**/activities/api-call', '**/activities/pagination', '**/api/http/index'],
               message: 'The CLI has no API client: it asks an activity.',
             },
           ],

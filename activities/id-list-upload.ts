@@ -5,9 +5,9 @@ import { heartbeatProgress } from './activity-context';
 import { callApi } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { BlobStoreError } from './blob-store';
-import type { ApiResponse } from './http/demand-api-client';
-import { blobCorruptFailure, blobNotFoundFailure, invalidInputFailure } from './http/errors';
-import { boundaryFromSeed, multipartFileBody } from './http/multipart-body';
+import type { ApiResponse } from '../api/http/demand-api-client';
+import { blobCorruptFailure, blobNotFoundFailure, invalidInputFailure } from '../api/http/errors';
+import { boundaryFromSeed, multipartFileBody } from '../api/http/multipart-body';
 import type { ActivityCtx, ListRef } from './types';
 
 export interface IdListUpload {

@@ -61,5 +61,5 @@ export { createBlobStore, blobDirFromEnv, BlobStoreError, DEFAULT_BLOB_DIR, type
 export { parseS3Url, type S3Location } from './s3-url';
 export { blobStoreFromEnv } from './blob-store-env';
 export { digestSortedIds, sortIds } from './id-list-digest';
-export { fromWireBody, toWireBody, usesLegacyNames } from './version-adapter';
-export * from './http/index';
+export { fromWireBody, toWireBody, usesLegacyNames } from '../api/wire/version-adapter';
+export * from '../api/http/index';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import type { NativeConnection } from '@temporalio/worker';
-import { devSandboxEnv } from '../worker/api-environment';
+import { devSandboxEnv } from '../api/http/api-environment';
 import { connectClient } from '../worker/temporal-connection';
 import { connectWorker } from '../worker/worker-connection';
 import { startStudyflowWorkers, type RunningWorkers } from '../worker/studyflow-worker';

@@ -6,7 +6,7 @@ import { startCodecServer, type RunningCodecServer } from './codec-server';
 import { findFreePort } from './free-port';
 import type { NativeConnection } from '@temporalio/worker';
 import { startSandbox, type RunningSandbox } from '../sandbox';
-import { devSandboxEnv } from './api-environment';
+import { devSandboxEnv } from '../api/http/api-environment';
 import { createWorkerActivities } from './worker-activities';
 import { startStudyflowWorkers, type RunningWorkers } from './studyflow-worker';
 import { connectClient, dataConverterFromEnv } from './temporal-connection';

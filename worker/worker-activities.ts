@@ -1,9 +1,9 @@
 import { createActivities } from '../activities';
 import { observeStudyActivities } from '../activities/observe-study';
 import { blobStoreFromEnv } from '../activities/blob-store-env';
-import { loadApiConfig } from '../activities/http/api-config';
-import { createDemandApiClient } from '../activities/http/demand-api-client';
-import { withDevDefaults } from './api-environment';
+import { loadApiConfig } from '../api/http/api-config';
+import { createDemandApiClient } from '../api/http/demand-api-client';
+import { withDevDefaults } from '../api/http/api-environment';
 import { webhookSecretsFromEnv } from './sealed-webhook-secrets';
 
 /** The activity object a worker registers, built from the process environment (STUDYFLOW_*). */

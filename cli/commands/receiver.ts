@@ -1,4 +1,4 @@
-import { connectionProfileFromEnv } from '../../activities/http/api-config';
+import { connectionProfileFromEnv } from '../../api/http/api-config';
 import { blobStoreFromEnv } from '../../activities/blob-store-env';
 import { checkReachability } from '../../worker/reachability-check';
 import { webhookSecretsFromEnv } from '../../worker/sealed-webhook-secrets';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { connectionProfileFromEnv } from '../../activities/http/api-config';
+import { connectionProfileFromEnv } from '../../api/http/api-config';
 import { startStudyflowWorkers, writeWorkflowBundle } from '../../worker/studyflow-worker';
 import { connectClient, dataConverterFromEnv, temporalSettings, workflowTaskQueue } from '../../worker/temporal-connection';
 import { connectWorker } from '../../worker/worker-connection';

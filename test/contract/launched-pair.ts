@@ -4,7 +4,7 @@
 import { Agent } from 'undici';
 import { expect } from 'vitest';
 import { createBlobStore } from '../../activities/blob-store';
-import { createDemandApiClient, type DemandApiClient } from '../../activities/http/demand-api-client';
+import { createDemandApiClient, type DemandApiClient } from '../../api/http/demand-api-client';
 import { createActivities, type TargetGroupDesired } from '../../activities/index';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index';
 import { sandboxApiConfig } from '../activities/helpers/sandbox-harness';

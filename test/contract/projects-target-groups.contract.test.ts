@@ -5,7 +5,7 @@
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlobStore } from '../../activities/blob-store';
-import { createDemandApiClient, type ApiRequest, type ApiResponse, type DemandApiClient } from '../../activities/http/demand-api-client';
+import { createDemandApiClient, type ApiRequest, type ApiResponse, type DemandApiClient } from '../../api/http/demand-api-client';
 import { createActivities } from '../../activities/index';
 import { holdsDesired } from '../../plan/compare';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index';

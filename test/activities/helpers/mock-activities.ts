@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBlobStore, type BlobStore } from '../../../activities/blob-store';
 import { createActivities } from '../../../activities/index';
-import type { DemandApiClientOptions } from '../../../activities/http/demand-api-client';
+import type { DemandApiClientOptions } from '../../../api/http/demand-api-client';
 import { createMockApi, type MockApi } from './mock-api';
 
 export interface MockActivities extends MockApi {

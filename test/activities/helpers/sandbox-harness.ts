@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from 'undici';
 import { createBlobStore, type BlobStore } from '../../../activities/blob-store';
-import { createApiConfig, type ApiConfig, type ApiTimeouts } from '../../../activities/http/api-config';
-import { createDemandApiClient, type DemandApiClient, type DemandApiClientOptions } from '../../../activities/http/demand-api-client';
+import { createApiConfig, type ApiConfig, type ApiTimeouts } from '../../../api/http/api-config';
+import { createDemandApiClient, type DemandApiClient, type DemandApiClientOptions } from '../../../api/http/demand-api-client';
 import { createActivities } from '../../../activities/index';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../sandbox/index';
 

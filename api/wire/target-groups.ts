@@ -1,11 +1,11 @@
 // Draft target group operations on the wire (reference: create_target_group, update_target_group).
 // The body is the reference's CreateDraftTargetGroupRequest / UpdateDraftTargetGroupRequest; under the `sandbox`
-// profile with the spec's `filling_goal` (a listed spec deviation, activities/http/dialect.ts) and the spec's
+// profile with the spec's `filling_goal` (a listed spec deviation, api/http/dialect.ts) and the spec's
 // `respondent_statuses` on activity-exclusion items, under `cint` with the reference's `completes_goal` and items
 // `{type, id, duration?}` only.
 import { z } from 'zod';
-import type { ApiProfileName } from '../dialect';
-import { completesGoalField, speaksSpec } from '../dialect';
+import type { ApiProfileName } from '../http/dialect';
+import { completesGoalField, speaksSpec } from '../http/dialect';
 import { CUSTOMER_REFERENCE_PATTERN, ResourceId } from './common';
 import { UserId } from './projects';
 import { ProfilingRequest } from './profiles';
@@ -60,7 +60,7 @@ const DRAFT_FIELDS = {
       pacing: z.looseObject({ type: z.enum(['linear', 'adaptive', 'gemini']) }).nullable().optional(),
       soft_launch: z.strictObject({ end_at: Timestamp, filling_goal_percentage: z.number().int().min(1).max(100), demographics_strictness_percentage: z.number().int().min(0).max(100) }).optional(),
     }),
-  /** ProfilingRequest: the draft's profiles travel in its own body (activities/http/wire/profiles.ts); null is its "No profiling". */
+  /** ProfilingRequest: the draft's profiles travel in its own body (api/wire/profiles.ts); null is its "No profiling". */
   profiling: ProfilingRequest.nullable().optional(),
   target_group_customer_reference_number: z.string().min(3).max(128).regex(CUSTOMER_REFERENCE_PATTERN).nullable().optional(),
 };
@@ -72,7 +72,7 @@ export const ActivityExclusionRequestItem = z.strictObject({ type: z.enum(['targ
 /** The spec's item: the reference's plus `respondent_statuses`. */
 export const SpecActivityExclusionRequestItem = ActivityExclusionRequestItem.extend({ respondent_statuses: z.array(z.string()).optional() });
 
-/** The activity-exclusion item a profile sends (activities/http/dialect.ts `respondent_statuses`). */
+/** The activity-exclusion item a profile sends (api/http/dialect.ts `respondent_statuses`). */
 export function activityExclusionRequestItem(profile: ApiProfileName) {
   return speaksSpec(profile, 'respondent_statuses') ? SpecActivityExclusionRequestItem : ActivityExclusionRequestItem;
 }

@@ -1,7 +1,7 @@
 // What goes on the wire for every /v1 call: version header, bearer, traceparent, idempotency key, If-Match, body.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApiConfig } from '../../activities/http/api-config';
-import { API_ORIGIN, AUTH_ORIGIN, createMockApi, type MockApi } from './helpers/mock-api';
+import { createApiConfig } from '../../api/http/api-config';
+import { API_ORIGIN, AUTH_ORIGIN, createMockApi, type MockApi } from '../activities/helpers/mock-api';
 
 const opened: MockApi[] = [];
 function open(options: Parameters<typeof createMockApi>[0] = {}): MockApi {

@@ -1,7 +1,7 @@
 // The rename table in one place: requests to older versions use the old names, answers come back in 2025-12-18 names.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fromWireBody, toWireBody } from '../../activities/version-adapter';
+import { fromWireBody, toWireBody } from '../../api/wire/version-adapter';
 
 const LEGACY = ['2025-02-17', '2025-05-27'] as const;
 

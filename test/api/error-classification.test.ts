@@ -1,8 +1,8 @@
 // Every error class of the Demand API, through the real client against undici MockAgent.
 import { ApplicationFailure } from '@temporalio/common';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiFailureType, apiFailureDetails, parseRetryAfter } from '../../activities/http/errors';
-import { apiError, CLIENT_SECRET, createMockApi, rejectionOf, type MockApi } from './helpers/mock-api';
+import { ApiFailureType, apiFailureDetails, parseRetryAfter } from '../../api/http/errors';
+import { apiError, CLIENT_SECRET, createMockApi, rejectionOf, type MockApi } from '../activities/helpers/mock-api';
 
 const PATH = '/v1/demand/accounts/1001/projects';
 let mock: MockApi;

@@ -28,7 +28,7 @@ export interface ApiConfigInput {
   /** Name of the header that selects the API version. Default: the profile's (`Svc-API-Version` for `sandbox`). */
   versionHeader?: string;
   /**
-   * The dialect spoken (activities/http/dialect.ts): `sandbox` (default) the spec's, deviations included;
+   * The dialect spoken (api/http/dialect.ts): `sandbox` (default) the spec's, deviations included;
    * `cint` the published reference's, exactly.
    */
   profile?: ApiProfileName;
@@ -44,7 +44,7 @@ export interface ApiConfig {
   readonly clientId: string;
   readonly clientSecret: string;
   readonly versionHeader: string;
-  /** The dialect spoken (activities/http/dialect.ts). */
+  /** The dialect spoken (api/http/dialect.ts). */
   readonly profile: ApiProfileName;
   readonly timeouts: Readonly<ApiTimeouts>;
 }
@@ -70,7 +70,7 @@ export const DEFAULT_VERSION_HEADER = 'Svc-API-Version';
 
 /**
  * Connection profiles (STUDYFLOW_API_PROFILE): the header and event names of a deployment, from the dialect
- * table (activities/http/dialect.ts). `sandbox` (the default) uses the spec's `Svc-` names; `cint` the
+ * table (api/http/dialect.ts). `sandbox` (the default) uses the spec's `Svc-` names; `cint` the
  * published reference's names for the real service. STUDYFLOW_API_VERSION_HEADER still overrides the version
  * header of either.
  */

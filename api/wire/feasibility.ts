@@ -1,6 +1,6 @@
 // Feasibility and price prediction on the wire (reference: calculate_target_group_feasibility, request
 // CalculateTargetGroupFeasibilityRequest, answer CalculateTargetGroupFeasibilityResponse; generate_price_prediction,
-// GetRedactedPricePredictionRequest / GetRedactedPricePredictionResponse). The deviations (activities/http/dialect.ts):
+// GetRedactedPricePredictionRequest / GetRedactedPricePredictionResponse). The deviations (api/http/dialect.ts):
 // under `sandbox` the wanted completes are the spec's `filling_goal` and the price prediction is the spec's GET
 // with a query; under `cint` `completes_goal` and the reference's POST.
 import { z } from 'zod';
@@ -15,7 +15,7 @@ export const WireMoney = z.looseObject({
 /** TargetGroupFieldingSpecification: RFC 3339 timestamps. */
 export const FieldingSpecification = z.strictObject({ start_at: z.iso.datetime({ offset: true }), end_at: z.iso.datetime({ offset: true }) });
 
-/** The profiling part of a request: `{profile_adjustment_type, profiles}` (profiles: activities/http/wire/profiles.ts). */
+/** The profiling part of a request: `{profile_adjustment_type, profiles}` (profiles: api/wire/profiles.ts). */
 export const FeasibilityProfiling = z.strictObject({
   profile_adjustment_type: z.enum(['percentage', 'nominal']),
   profiles: z.array(z.looseObject({ object: z.enum(['regular', 'blended']), quotas_enabled: z.boolean(), targets: z.array(z.unknown()).min(1) })).min(1),

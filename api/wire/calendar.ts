@@ -1,10 +1,10 @@
 // Intelligent calendar on the wire (reference: suggest_days, SuggestDaysRequest / SuggestDaysResponse;
 // suggest_time_range, SuggestedTimeRangeResponse). suggest-time-range answers the spec's suggested_start /
 // suggested_end under the `sandbox` profile and the reference's start / end under `cint` (a listed spec
-// deviation, activities/http/dialect.ts). Either dialect's errors are read as API failures by status
+// deviation, api/http/dialect.ts). Either dialect's errors are read as API failures by status
 // (the spec's objects `bad_request`, `unauthorized`, `internal_server_error`; the reference's `Error` objects).
 import { z } from 'zod';
-import { speaksSpec, type ApiProfileName } from '../dialect';
+import { speaksSpec, type ApiProfileName } from '../http/dialect';
 
 export const SuggestDaysRequest = z.strictObject({
   locale: z.string().min(1),

@@ -1,9 +1,9 @@
 // Webhook operations on the wire (reference: create_webhook, update_webhook, get_webhooks). `compression`
 // is the spec's field (Resources › Webhook; Events 2, 4): sent under the `sandbox` profile, never under `cint`,
-// whose events are the reference's WebhookEventType (activities/http/dialect.ts).
+// whose events are the reference's WebhookEventType (api/http/dialect.ts).
 import { z } from 'zod';
-import { WEBHOOK_EVENTS } from '../../../shared/api-profile';
-import { speaksSpec, type ApiProfileName } from '../dialect';
+import { WEBHOOK_EVENTS } from '../../shared/api-profile';
+import { speaksSpec, type ApiProfileName } from '../http/dialect';
 
 /** WebhookCreate / WebhookUpdate body of the `sandbox` profile: `{url, events}` plus the spec's `compression`. */
 export const WebhookRequest = z.strictObject({

@@ -3,10 +3,10 @@
 // reference's own request schema with the ajv oracle (test/contract/reference-openapi.ts), which also flags any
 // field the reference does not name.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApiConfig } from '../../activities/http/api-config';
-import type { ApiProfileName } from '../../activities/http/dialect';
-import { API_ORIGIN, AUTH_ORIGIN, CLIENT_SECRET, apiError, draftAnswer, rejectionOf } from './helpers/mock-api';
-import { createMockActivities, type MockActivities } from './helpers/mock-activities';
+import { createApiConfig } from '../../api/http/api-config';
+import type { ApiProfileName } from '../../api/http/dialect';
+import { API_ORIGIN, AUTH_ORIGIN, CLIENT_SECRET, apiError, draftAnswer, rejectionOf } from '../activities/helpers/mock-api';
+import { createMockActivities, type MockActivities } from '../activities/helpers/mock-activities';
 import { referenceAvailable, requestProblems } from '../contract/reference-openapi';
 
 const P = '/v1/demand/accounts/1001';

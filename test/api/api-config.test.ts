@@ -1,7 +1,7 @@
 // Connection settings: named errors for missing/invalid values, secrets redacted wherever the config is printed.
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ApiConfigError, createApiConfig, loadApiConfig } from '../../activities/http/api-config';
+import { ApiConfigError, createApiConfig, loadApiConfig } from '../../api/http/api-config';
 
 const SECRET = 'sup3r-s3cret-value';
 const ENV = {

@@ -1,7 +1,7 @@
 // Token cache: one request per lifetime, single-flight, renewal 5 minutes before expiry, 403 -> one refresh + replay.
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiFailureType } from '../../activities/http/errors';
-import { apiError, AUTH_ORIGIN, CLIENT_SECRET, createMockApi, rejectionOf, type MockApi } from './helpers/mock-api';
+import { ApiFailureType } from '../../api/http/errors';
+import { apiError, AUTH_ORIGIN, CLIENT_SECRET, createMockApi, rejectionOf, type MockApi } from '../activities/helpers/mock-api';
 
 const PATH = '/v1/accounts';
 const opened: MockApi[] = [];

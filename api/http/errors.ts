@@ -24,7 +24,7 @@ export const ApiFailureType = {
   jobAlreadyRunning: 'job_already_running',
   /** A success status with a body the client cannot use; retryable (a proxy may have garbled it). */
   unexpectedResponse: 'unexpected_response',
-  /** An answer whose shape is not the reference's (activities/http/wire/read-answer.ts); non-retryable. */
+  /** An answer whose shape is not the reference's (api/wire/read-answer.ts); non-retryable. */
   wireMismatch: 'wire_mismatch',
   /** An activity was called with input it cannot act on; non-retryable. */
   invalidActivityInput: 'invalid_activity_input',

@@ -3,9 +3,9 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiConfig } from '../../activities/http/api-config';
-import { createDemandApiClient } from '../../activities/http/demand-api-client';
-import { closeSharedApiDispatchers, DEFAULT_MAX_CONNECTIONS } from '../../activities/http/shared-dispatcher';
+import { createApiConfig } from '../../api/http/api-config';
+import { createDemandApiClient } from '../../api/http/demand-api-client';
+import { closeSharedApiDispatchers, DEFAULT_MAX_CONNECTIONS } from '../../api/http/shared-dispatcher';
 import { createWorkerActivities } from '../../worker/worker-activities';
 
 let baseUrl = '';

@@ -10,7 +10,7 @@
 //             purchase_order_number (dropped from answers: 2025-12-18 has no such field); performance
 //             `quotas` entries carry filling_goal; completes_cost.value is an integer of minor units
 //             (made a decimal string, the 2025-12-18 money format).
-import type { ApiVersion } from './types';
+import type { ApiVersion } from '../../shared/api-version';
 
 type Pair = readonly [current: string, legacy: string];
 type Direction = 'toLegacy' | 'toCurrent';

@@ -2,7 +2,7 @@
 // was wrong (a caller's bug, or a study the validator let through), so the failure is non-retryable
 // `invalid_activity_input`, naming the operation and the fields.
 import type { z } from 'zod';
-import { invalidInputFailure } from '../errors';
+import { invalidInputFailure } from '../http/errors';
 
 /** `body` parsed with the operation's request schema, or a non-retryable invalid-input failure. */
 export function requestBody<S extends z.ZodType>(activity: string, operation: string, schema: S, body: unknown): z.output<S> {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createRequestPacer } from '../../activities/http/request-pacer';
+import { createRequestPacer } from '../../api/http/request-pacer';
 
 describe('request pacer', () => {
   // Fake timers (and Date.now) make the starts exact: the pacer's arithmetic, not the machine's load, is tested.

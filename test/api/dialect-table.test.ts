@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONNECTION_PROFILES, createApiConfig, loadApiConfig } from '../../activities/http/api-config';
-import { DEVIATIONS, speaksSpec, withGoalFieldOut } from '../../activities/http/dialect';
+import { CONNECTION_PROFILES, createApiConfig, loadApiConfig } from '../../api/http/api-config';
+import { DEVIATIONS, speaksSpec, withGoalFieldOut } from '../../api/http/dialect';
 import { API_PROFILES, webhookEventFor } from '../../shared/api-profile';
 
 const DOC = readFileSync(path.resolve(import.meta.dirname, '../../docs/api-conventions.md'), 'utf8');
