@@ -3,7 +3,7 @@ import { callApi, expectString, seg, targetGroupPath } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireText } from './activity-input';
 import { invalidInputFailure } from '../api/http/errors';
-import { digestSortedIds, sortIds } from './id-list-digest';
+import { digestSortedIds, sortIds } from '../blobs/id-list-digest';
 import { uploadIdListFile } from './id-list-upload';
 import { parseJobStatus } from './job-status';
 import { walkPages } from './pagination';

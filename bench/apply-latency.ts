@@ -15,7 +15,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createActivities, type TargetGroupDesired } from '../activities';
-import { createBlobStore } from '../activities/blob-store';
+import { createBlobStore } from '../blobs/blob-store';
 import { inParallel } from '../activities/concurrency';
 import { loadApiConfig } from '../api/http/api-config';
 import { createDemandApiClient } from '../api/http/demand-api-client';

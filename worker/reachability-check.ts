@@ -3,8 +3,8 @@
 // webhook secrets. Each check gives ok or a named problem; nothing here prints or holds a secret.
 // (`studyflow doctor` checks the Demand API credentials; these checks are about the deployment.)
 import os from 'node:os';
-import { blobStoreFromEnv } from '../activities/blob-store-env';
-import type { BlobStore } from '../activities/blob-store';
+import { blobStoreFromEnv } from '../blobs/blob-store-env';
+import type { BlobStore } from '../blobs/blob-store';
 import { loadCodecKeys } from './codec-keys';
 import { webhookSecretsFromEnv } from './sealed-webhook-secrets';
 import { connectClient, temporalSettings, withDevCodecKey, workflowTaskQueue } from './temporal-connection';

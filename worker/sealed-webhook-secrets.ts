@@ -5,7 +5,7 @@
 // workflow history or logs; an object in the bucket is useless without the key.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import path from 'node:path';
-import type { BlobStore, SideObjects } from '../activities/blob-store';
+import type { BlobStore, SideObjects } from '../blobs/blob-store';
 import type { WebhookSecretStore } from '../activities/activity-deps';
 import { loadCodecKeys, type CodecKeys } from './codec-keys';
 import { withDevCodecKey } from './temporal-connection';

@@ -1,6 +1,6 @@
 import { createActivities } from '../activities';
 import { observeStudyActivities } from '../activities/observe-study';
-import { blobStoreFromEnv } from '../activities/blob-store-env';
+import { blobStoreFromEnv } from '../blobs/blob-store-env';
 import { loadApiConfig } from '../api/http/api-config';
 import { createDemandApiClient } from '../api/http/demand-api-client';
 import { withDevDefaults } from '../api/http/api-environment';

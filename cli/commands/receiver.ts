@@ -1,5 +1,5 @@
 import { connectionProfileFromEnv } from '../../api/http/api-config';
-import { blobStoreFromEnv } from '../../activities/blob-store-env';
+import { blobStoreFromEnv } from '../../blobs/blob-store-env';
 import { checkReachability } from '../../worker/reachability-check';
 import { webhookSecretsFromEnv } from '../../worker/sealed-webhook-secrets';
 import { connectClient, temporalSettings } from '../../worker/temporal-connection';

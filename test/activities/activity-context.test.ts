@@ -8,7 +8,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityCancellationSignal, CANCELLATION_LISTENERS_MAX, currentActivityContext } from '../../activities/activity-context';
-import { createBlobStore, type StoredIdList } from '../../activities/blob-store';
+import { createBlobStore, type StoredIdList } from '../../blobs/blob-store';
 import { createApiConfig } from '../../api/http/api-config';
 import { createDemandApiClient } from '../../api/http/demand-api-client';
 import { createActivities } from '../../activities/index';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBlobStore, type BlobStore, type StoredIdList } from '../../activities/blob-store';
+import { createBlobStore, type BlobStore, type StoredIdList } from '../../blobs/blob-store';
 import { createApiConfig } from '../../api/http/api-config';
 import { createDemandApiClient } from '../../api/http/demand-api-client';
 import { createActivities } from '../../activities/index';

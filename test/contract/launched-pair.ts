@@ -3,7 +3,7 @@
 // launch job awaited). Each test file keeps its own draft body and reference numbers.
 import { Agent } from 'undici';
 import { expect } from 'vitest';
-import { createBlobStore } from '../../activities/blob-store';
+import { createBlobStore } from '../../blobs/blob-store';
 import { createDemandApiClient, type DemandApiClient } from '../../api/http/demand-api-client';
 import { createActivities, type TargetGroupDesired } from '../../activities/index';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBlobStore } from '../../activities/blob-store';
+import { createBlobStore } from '../../blobs/blob-store';
 import { createDemandApiClient } from '../../api/http/demand-api-client';
 import { PROFILE_OPERATIONS, WIRE_OPERATIONS } from '../../api/wire/operations';
 import { createActivities } from '../../activities/index';

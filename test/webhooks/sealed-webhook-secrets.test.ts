@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createBlobStore } from '../../activities/blob-store';
+import { createBlobStore } from '../../blobs/blob-store';
 import { generateCodecKey, parseCodecKeyList } from '../../worker/codec-keys';
 import { SealedWebhookSecretStore, webhookSecretsFromEnv } from '../../worker/sealed-webhook-secrets';
 import { startWebhookReceiver } from '../../worker/webhook-receiver';

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from 'undici';
-import { createBlobStore, type BlobStore } from '../../../activities/blob-store';
+import { createBlobStore, type BlobStore } from '../../../blobs/blob-store';
 import { createApiConfig, type ApiConfig, type ApiTimeouts } from '../../../api/http/api-config';
 import { createDemandApiClient, type DemandApiClient, type DemandApiClientOptions } from '../../../api/http/demand-api-client';
 import { createActivities } from '../../../activities/index';

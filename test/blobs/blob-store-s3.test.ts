@@ -8,9 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BlobStoreError, createBlobStore } from '../../activities/blob-store';
-import { blobStoreFromEnv } from '../../activities/blob-store-env';
-import { createS3BlobStore, parseS3Url, s3ClientConfigFromEnv, type S3BlobStore } from '../../activities/blob-store-s3';
+import { BlobStoreError, createBlobStore } from '../../blobs/blob-store';
+import { blobStoreFromEnv } from '../../blobs/blob-store-env';
+import { createS3BlobStore, parseS3Url, s3ClientConfigFromEnv, type S3BlobStore } from '../../blobs/blob-store-s3';
 import { startS3DevServer, type RunningS3DevServer } from '../../worker/s3-dev-server';
 
 let dir: string;

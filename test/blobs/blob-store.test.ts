@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blobDirFromEnv, BlobStoreError, createBlobStore, type BlobStore } from '../../activities/blob-store';
-import { digestSortedIds } from '../../activities/id-list-digest';
+import { blobDirFromEnv, BlobStoreError, createBlobStore, type BlobStore } from '../../blobs/blob-store';
+import { digestSortedIds } from '../../blobs/id-list-digest';
 
 let dir: string;
 let store: BlobStore;

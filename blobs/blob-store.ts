@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { sortIds } from './id-list-digest';
-import type { ListRef } from './types';
+import type { ListRef } from '../shared/id-list';
 
 /** Options of {@link createBlobStore}. */
 export interface BlobStoreOptions {
