@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import type { NativeConnection } from '@temporalio/worker';
 import { devSandboxEnv } from '../api/http/api-environment';
-import { connectClient } from '../worker/temporal-connection';
+import { connectClient } from '../temporal/temporal-connection';
 import { connectWorker } from '../worker/worker-connection';
 import { startStudyflowWorkers, type RunningWorkers } from '../worker/studyflow-worker';
 import { startTemporalDevServer, type RunningDevServer } from '../worker/temporal-dev-server';

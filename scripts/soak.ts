@@ -17,7 +17,7 @@ import type { Client } from '@temporalio/client';
 import { main } from '../cli/main';
 import type { Faults, RequestLogEntry, RunningSandbox } from '../sandbox';
 import { startEmbeddedStack } from '../worker/embedded-stack';
-import { connectClient } from '../worker/temporal-connection';
+import { connectClient } from '../temporal/temporal-connection';
 import { startTemporalDevServer, type RunningDevServer } from '../worker/temporal-dev-server';
 import { statusQuery, studyWorkflowId, type StudyStatus } from '../workflows/messages';
 

@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { generateCodecKey, loadCodecKeys, writeCodecKeyFile } from './codec-keys';
-import { startCodecServer, type RunningCodecServer } from './codec-server';
+import { generateCodecKey, loadCodecKeys, writeCodecKeyFile } from '../temporal/codec-keys';
+import { startCodecServer, type RunningCodecServer } from '../temporal/codec-server';
 import { findFreePort } from './free-port';
 import type { NativeConnection } from '@temporalio/worker';
 import { startSandbox, type RunningSandbox } from '../sandbox';
 import { devSandboxEnv } from '../api/http/api-environment';
 import { createWorkerActivities } from './worker-activities';
 import { startStudyflowWorkers, type RunningWorkers } from './studyflow-worker';
-import { connectClient, dataConverterFromEnv } from './temporal-connection';
+import { connectClient, dataConverterFromEnv } from '../temporal/temporal-connection';
 import { connectWorker } from './worker-connection';
 import { startWebhookIngress, type WebhookIngress } from './webhook-ingress';
 import { startTemporalDevServer, type RunningDevServer } from './temporal-dev-server';

@@ -5,9 +5,9 @@
 import os from 'node:os';
 import { blobStoreFromEnv } from '../blobs/blob-store-env';
 import type { BlobStore } from '../blobs/blob-store';
-import { loadCodecKeys } from './codec-keys';
+import { loadCodecKeys } from '../temporal/codec-keys';
 import { webhookSecretsFromEnv } from './sealed-webhook-secrets';
-import { connectClient, temporalSettings, withDevCodecKey, workflowTaskQueue } from './temporal-connection';
+import { connectClient, temporalSettings, withDevCodecKey, workflowTaskQueue } from '../temporal/temporal-connection';
 
 export interface ReachabilityResult {
   /** What was checked: `temporal`, `blob store`, `payload key`, `webhook secrets`. */

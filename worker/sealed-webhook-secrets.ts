@@ -7,8 +7,8 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { BlobStore, SideObjects } from '../blobs/blob-store';
 import type { WebhookSecretStore } from '../activities/activity-deps';
-import { loadCodecKeys, type CodecKeys } from './codec-keys';
-import { withDevCodecKey } from './temporal-connection';
+import { loadCodecKeys, type CodecKeys } from '../temporal/codec-keys';
+import { withDevCodecKey } from '../temporal/temporal-connection';
 import { FileWebhookSecretStore, fileSecretSource, type ReceiverSecretSource } from './webhook-secret-store';
 
 /** Where the sealed records live among the side objects: `webhook-secrets/<account>/<webhook>.sealed`. */

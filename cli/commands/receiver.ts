@@ -2,7 +2,7 @@ import { connectionProfileFromEnv } from '../../api/http/api-config';
 import { blobStoreFromEnv } from '../../blobs/blob-store-env';
 import { checkReachability } from '../../worker/reachability-check';
 import { webhookSecretsFromEnv } from '../../worker/sealed-webhook-secrets';
-import { connectClient, temporalSettings } from '../../worker/temporal-connection';
+import { connectClient, temporalSettings } from '../../temporal/temporal-connection';
 import { startWebhookIngress } from '../../worker/webhook-ingress';
 import type { CliContext } from '../main';
 import { parsePort } from '../options';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { connectionProfileFromEnv } from '../../api/http/api-config';
 import { startStudyflowWorkers, writeWorkflowBundle } from '../../worker/studyflow-worker';
-import { connectClient, dataConverterFromEnv, temporalSettings, workflowTaskQueue } from '../../worker/temporal-connection';
+import { connectClient, dataConverterFromEnv, temporalSettings, workflowTaskQueue } from '../../temporal/temporal-connection';
 import { connectWorker } from '../../worker/worker-connection';
 import { startWebhookIngress, type WebhookIngress } from '../../worker/webhook-ingress';
 import { parsePort } from '../options';

@@ -8,7 +8,7 @@ import { startSandbox, type RunningSandbox } from '../../sandbox';
 import { inject } from 'vitest';
 import { main } from '../../cli/main';
 import { startEmbeddedStack, type EmbeddedStack } from '../../worker/embedded-stack';
-import { connectClient } from '../../worker/temporal-connection';
+import { connectClient } from '../../temporal/temporal-connection';
 import type { StudyStatus } from '../../workflows/messages';
 import { statusQuery, studyWorkflowId } from '../../workflows/messages';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';

@@ -6,7 +6,7 @@ import type { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxStateData } from '../../sandbox/core/state-records';
 import { startEmbeddedStack, type EmbeddedStack } from '../../worker/embedded-stack';
-import { connectClient } from '../../worker/temporal-connection';
+import { connectClient } from '../../temporal/temporal-connection';
 import { startTemporalDevServer, type RunningDevServer } from '../../worker/temporal-dev-server';
 import { statusQuery, studyWorkflowId, type StudyStatus } from '../../workflows/messages';
 import { eventually, runCli, scanWorkflowHistories, spawnWorkerProcess, threeMarketStudy, writeStudy } from './harness';

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createBlobStore } from '../../blobs/blob-store';
-import { generateCodecKey, parseCodecKeyList } from '../../worker/codec-keys';
+import { generateCodecKey, parseCodecKeyList } from '../../temporal/codec-keys';
 import { SealedWebhookSecretStore, webhookSecretsFromEnv } from '../../worker/sealed-webhook-secrets';
 import { startWebhookReceiver } from '../../worker/webhook-receiver';
 import { SECRET, envelope, post, signedDelivery } from './delivery-fixtures';

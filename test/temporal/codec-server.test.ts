@@ -9,9 +9,9 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CodecKeys } from '../../worker/codec-keys';
-import { startCodecServer, type RunningCodecServer } from '../../worker/codec-server';
-import { AesGcmPayloadCodec, ENCRYPTED_ENCODING, ENCRYPTION_KEY_ID_METADATA } from '../../worker/payload-codec';
+import type { CodecKeys } from '../../temporal/codec-keys';
+import { startCodecServer, type RunningCodecServer } from '../../temporal/codec-server';
+import { AesGcmPayloadCodec, ENCRYPTED_ENCODING, ENCRYPTION_KEY_ID_METADATA } from '../../temporal/payload-codec';
 
 const keyBytes = new Map(['k1', 'k2'].map((id) => [id, randomBytes(32)]));
 function ring(...ids: string[]): CodecKeys {
@@ -231,7 +231,7 @@ describe('codec server', () => {
   });
 
   it('loads under plain Node ESM through tsx, as the CLI runs it (CommonJS interop of @temporalio/proto)', () => {
-    const script = `const m = await import(${JSON.stringify(pathToFileURL(path.join(REPO_ROOT, 'worker/codec-server.ts')).href)});
+    const script = `const m = await import(${JSON.stringify(pathToFileURL(path.join(REPO_ROOT, 'temporal/codec-server.ts')).href)});
       const s = await m.startCodecServer({ keys: { activeKeyId: 'k', keys: new Map([['k', new Uint8Array(32)]]) }, authToken: 't' });
       const r = await fetch(s.url + '/encode', { method: 'POST', headers: { Authorization: 'Bearer t' }, body: '{"payloads":[{"metadata":{},"data":"aGk="}]}' });
       console.log(r.status); await s.close();`;

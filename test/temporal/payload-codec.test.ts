@@ -5,7 +5,7 @@ import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { decodeFromPayloadsAtIndex, loadDataConverter } from '@temporalio/common/lib/internal-non-workflow';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { CodecKeys } from '../../worker/codec-keys';
+import type { CodecKeys } from '../../temporal/codec-keys';
 import {
   AesGcmPayloadCodec,
   dataConverterFor,
@@ -14,8 +14,8 @@ import {
   isEncryptedPayload,
   KeylessPayloadCodec,
   PayloadDecryptionError,
-} from '../../worker/payload-codec';
-import { dataConverterFromEnv } from '../../worker/temporal-connection';
+} from '../../temporal/payload-codec';
+import { dataConverterFromEnv } from '../../temporal/temporal-connection';
 import { describeUnexpected } from '../../cli/main';
 
 const keyBytes = new Map(['k1', 'k2'].map((id) => [id, randomBytes(32)]));

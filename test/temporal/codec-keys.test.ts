@@ -13,7 +13,7 @@ import {
   parseCodecKeyFile,
   writeCodecKeyFile,
   type CodecKeyErrorCode,
-} from '../../worker/codec-keys';
+} from '../../temporal/codec-keys';
 
 const k1 = randomBytes(32).toString('base64');
 const k2 = randomBytes(32).toString('base64');
