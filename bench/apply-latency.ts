@@ -24,7 +24,7 @@ import { desiredStudyOf } from '../plan/desired';
 import type { RequestLogEntry } from '../sandbox';
 import { draftFieldingSpecification, endFieldingAt, feasibilityRequest, priceQuery } from '../plan/launch-gates';
 import { studyWorkflowId, targetGroupWorkflowId, type StudyStatus } from '../workflows/messages';
-import { FileWebhookSecretStore } from '../worker/webhook-secret-store';
+import { FileWebhookSecretStore } from '../webhooks/webhook-secret-store';
 import { BENCH_JOB_POLL_MS, benchStudyYaml, loadAverage, numberArg, queryStudyStatus, runContext, startBenchStack, stringArg, writeResult, type BenchStack } from './bench-stack';
 import { apiCalls, apiWrites, criticalPathBoundMs, dependentChain, entriesBetween, entriesOfProject, stepLabel, tokenRequests } from './critical-path';
 import { EVENT_TYPES, startedAtMs, timeBreakdown, timedEvents, workflowTaskTimeouts } from './history-timing';

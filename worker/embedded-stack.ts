@@ -11,7 +11,7 @@ import { createWorkerActivities } from './worker-activities';
 import { startStudyflowWorkers, type RunningWorkers } from './studyflow-worker';
 import { connectClient, dataConverterFromEnv } from '../temporal/temporal-connection';
 import { connectWorker } from './worker-connection';
-import { startWebhookIngress, type WebhookIngress } from './webhook-ingress';
+import { startWebhookIngress, type WebhookIngress } from '../webhooks/webhook-ingress';
 import { startTemporalDevServer, type RunningDevServer } from './temporal-dev-server';
 import { startS3DevServer, type RunningS3DevServer } from './s3-dev-server';
 

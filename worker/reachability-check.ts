@@ -6,7 +6,7 @@ import os from 'node:os';
 import { blobStoreFromEnv } from '../blobs/blob-store-env';
 import type { BlobStore } from '../blobs/blob-store';
 import { loadCodecKeys } from '../temporal/codec-keys';
-import { webhookSecretsFromEnv } from './sealed-webhook-secrets';
+import { webhookSecretsFromEnv } from '../webhooks/sealed-webhook-secrets';
 import { connectClient, temporalSettings, withDevCodecKey, workflowTaskQueue } from '../temporal/temporal-connection';
 
 export interface ReachabilityResult {

@@ -1,9 +1,9 @@
 import { connectionProfileFromEnv } from '../../api/http/api-config';
 import { blobStoreFromEnv } from '../../blobs/blob-store-env';
 import { checkReachability } from '../../worker/reachability-check';
-import { webhookSecretsFromEnv } from '../../worker/sealed-webhook-secrets';
+import { webhookSecretsFromEnv } from '../../webhooks/sealed-webhook-secrets';
 import { connectClient, temporalSettings } from '../../temporal/temporal-connection';
-import { startWebhookIngress } from '../../worker/webhook-ingress';
+import { startWebhookIngress } from '../../webhooks/webhook-ingress';
 import type { CliContext } from '../main';
 import { parsePort } from '../options';
 import { CliError } from '../output';

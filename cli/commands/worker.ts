@@ -3,7 +3,7 @@ import { connectionProfileFromEnv } from '../../api/http/api-config';
 import { startStudyflowWorkers, writeWorkflowBundle } from '../../worker/studyflow-worker';
 import { connectClient, dataConverterFromEnv, temporalSettings, workflowTaskQueue } from '../../temporal/temporal-connection';
 import { connectWorker } from '../../worker/worker-connection';
-import { startWebhookIngress, type WebhookIngress } from '../../worker/webhook-ingress';
+import { startWebhookIngress, type WebhookIngress } from '../../webhooks/webhook-ingress';
 import { parsePort } from '../options';
 import { apiTaskQueueOf } from '../../workflows/activity-proxies';
 import { createWorkerActivities } from '../../worker/worker-activities';
