@@ -12,7 +12,7 @@ import { devSandboxEnv } from '../api/http/api-environment';
 import { connectClient } from '../temporal/temporal-connection';
 import { connectWorker } from '../worker/worker-connection';
 import { startStudyflowWorkers, type RunningWorkers } from '../worker/studyflow-worker';
-import { startTemporalDevServer, type RunningDevServer } from '../worker/temporal-dev-server';
+import { startTemporalDevServer, type RunningDevServer } from '../dev/temporal-dev-server';
 import { createWorkerActivities } from '../worker/worker-activities';
 import type { Faults, RequestLogEntry } from '../sandbox';
 import type { Client } from '@temporalio/client';

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { createBlobStore, type BlobStore } from '../blobs/blob-store';
 import { createS3BlobStore } from '../blobs/blob-store-s3';
-import { startS3DevServer } from '../worker/s3-dev-server';
+import { startS3DevServer } from '../dev/s3-dev-server';
 
 const IDS = 100_000;
 const gc = (globalThis as { gc?: () => void }).gc;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { startEmbeddedStack } from '../../worker/embedded-stack';
+import { startEmbeddedStack } from '../../dev/embedded-stack';
 import type { CliContext } from '../main';
 import { CliError } from '../output';
 import { parsePort } from '../options';

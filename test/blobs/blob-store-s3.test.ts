@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlobStoreError, createBlobStore } from '../../blobs/blob-store';
 import { blobStoreFromEnv } from '../../blobs/blob-store-env';
 import { createS3BlobStore, parseS3Url, s3ClientConfigFromEnv, type S3BlobStore } from '../../blobs/blob-store-s3';
-import { startS3DevServer, type RunningS3DevServer } from '../../worker/s3-dev-server';
+import { startS3DevServer, type RunningS3DevServer } from '../../dev/s3-dev-server';
 
 let dir: string;
 let server: RunningS3DevServer;

@@ -7,7 +7,7 @@ import type { Client, Connection } from '@temporalio/client';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 import { inject } from 'vitest';
 import { main } from '../../cli/main';
-import { startEmbeddedStack, type EmbeddedStack } from '../../worker/embedded-stack';
+import { startEmbeddedStack, type EmbeddedStack } from '../../dev/embedded-stack';
 import { connectClient } from '../../temporal/temporal-connection';
 import type { StudyStatus } from '../../workflows/messages';
 import { statusQuery, studyWorkflowId } from '../../workflows/messages';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { installVersitygw } from '../scripts/versitygw.mjs';
+import { installVersitygw } from './versitygw.mjs';
 import { findFreePort } from './free-port';
 import { spawnServer } from './server-process';
 
@@ -40,7 +40,7 @@ export interface RunningS3DevServer {
 
 const HEALTH_PATH = '/_health';
 
-/** Starts versitygw (built by scripts/versitygw.mjs on first use) on loopback and waits until it answers. */
+/** Starts versitygw (built by dev/versitygw.mjs on first use) on loopback and waits until it answers. */
 export async function startS3DevServer(options: S3DevServerOptions): Promise<RunningS3DevServer> {
   const bin = installVersitygw();
   const port = options.port || (await findFreePort());

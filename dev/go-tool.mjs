@@ -1,6 +1,8 @@
 // A Go program that studyflow builds itself, pinned: located in the studyflow cache (or at a path variable's
 // override) and, when missing, built with `go install module@version` into that cache. The temporal CLI and
-// versitygw are two of them. Plain JavaScript so that it runs before anything else is installed or compiled.
+// versitygw are two of them. Plain JavaScript so that it runs before anything else is installed or compiled:
+// the dev servers (dev/*.ts) and the install scripts (scripts/install-*.mjs, run by node on a fresh clone) both
+// import it from here, so runtime code never reaches into scripts/.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

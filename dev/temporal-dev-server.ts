@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { installTemporalCli } from '../scripts/temporal-cli.mjs';
+import { installTemporalCli } from './temporal-cli.mjs';
 import { SEARCH_ATTRIBUTE_TYPES } from '../workflows/search-attributes';
 import { findFreePort } from './free-port';
 import { spawnServer } from './server-process';
