@@ -1,6 +1,9 @@
-// Lint: type-aware rules everywhere, the Temporal workflow sandbox rule under workflows/, and the
-// layer boundaries: plan/ pure, activities/ below workflows/, cli/ without the API client, sandbox/ and
-// shared/ self-contained.
+// Lint: type-aware rules everywhere, the Temporal workflow sandbox rule under workflows/, and the house's
+// boundaries: every top-level folder may import only the folders (or files) MAY_IMPORT names for it, checked by
+// the `studyflow/layers` rule below (docs/architecture.md shows the table; test/architecture/layers.test.ts holds
+// the two equal and shows the rule refusing). Package boundaries (no I/O in plan/, no Node in workflows/, ...)
+// are the no-restricted-imports blocks.
+import path from 'node:path';
 import tseslint from 'typescript-eslint';
 import { builtinModules } from 'node:module';
 
@@ -8,8 +11,106 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}
 // Built-ins that reach outside the process (files, network, processes): crypto, url and the like stay allowed.
 const ioModules = ['fs', 'fs/promises', 'net', 'http', 'https', 'http2', 'dgram', 'dns', 'child_process', 'cluster', 'worker_threads', 'tls', 'readline'];
 const ioBuiltins = [...ioModules, ...ioModules.map((m) => `node:${m}`)];
-/** Import patterns that reach the named top-level folders from anywhere below the repository root. */
-const layers = (names) => names.flatMap((name) => [`**/${name}`, `**/${name}/**`, `../${name}`, `../${name}/**`]);
+
+/** The runtime folders: what the package ships (compiled into dist/) and what runs in a worker. */
+const RUNTIME = ['shared', 'definitions', 'schema', 'plan', 'api', 'blobs', 'temporal', 'activities', 'workflows', 'webhooks', 'worker', 'dev', 'cli', 'sandbox'];
+
+/**
+ * What each top-level folder may import besides itself: a folder (`api`), one module of a folder
+ * (`workflows/messages`), or, prefixed `type:`, types only. Anything else is refused by `studyflow/layers`,
+ * and a folder missing here is refused too, so every new folder gets a boundary. Runtime code never imports
+ * scripts/, bench/ or test/ (no runtime folder names them).
+ */
+export const MAY_IMPORT = {
+  shared: [],
+  definitions: ['shared', 'schema'],
+  plan: ['definitions', 'shared'],
+  api: ['shared'],
+  blobs: ['shared'],
+  temporal: ['shared'],
+  activities: ['api', 'blobs', 'plan', 'shared'],
+  workflows: ['plan', 'shared', 'type:activities'],
+  webhooks: ['blobs', 'temporal', 'workflows/messages', 'shared', 'type:activities'],
+  worker: ['activities', 'api', 'blobs', 'temporal', 'webhooks', 'workflows/activity-proxies', 'workflows/search-attributes', 'shared'],
+  dev: ['api', 'temporal', 'webhooks', 'worker', 'workflows/search-attributes', 'sandbox', 'shared'],
+  // Until the study client (issue 27's next step) takes them over, the CLI still reaches the worker's
+  // activities, the doctor's connection check and three API modules (settings, errors, the dev stack's defaults
+  // and profile); the named modules are all it may reach.
+  cli: [
+    'definitions', 'plan', 'blobs', 'temporal', 'webhooks', 'worker', 'dev', 'sandbox', 'shared',
+    'workflows/messages', 'workflows/search-attributes', 'workflows/activity-proxies', 'type:workflows',
+    'api/http/api-config', 'api/http/api-environment', 'api/http/errors', 'activities/connection-check', 'type:activities',
+  ],
+  sandbox: [],
+  bench: RUNTIME,
+  scripts: RUNTIME,
+  test: [...RUNTIME, 'bench', 'scripts'],
+  bin: [],
+  action: [],
+};
+
+const ROOT = import.meta.dirname;
+const SOURCE_EXTENSION = /(\.d)?\.(ts|mts|mjs|js|json)$/;
+
+/** The repository path of a relative import from `file`, without its extension (`api/http/errors`). */
+function importedPath(file, source) {
+  return path.relative(ROOT, path.resolve(path.dirname(file), source)).split(path.sep).join('/').replace(SOURCE_EXTENSION, '');
+}
+
+function allows(entries, target, typeOnly) {
+  return entries.some((entry) => {
+    const [kind, name] = entry.startsWith('type:') ? ['type', entry.slice(5)] : ['value', entry];
+    if (kind === 'type' && !typeOnly) return false;
+    return target === name || target.startsWith(`${name}/`);
+  });
+}
+
+const layersRule = {
+  meta: {
+    type: 'problem',
+    docs: { description: "Imports between top-level folders follow the house's MAY_IMPORT table." },
+    schema: [],
+    messages: {
+      refused: '{{from}}/ may not import {{target}} (it may import: {{allowed}}; eslint.config.js MAY_IMPORT, docs/architecture.md).',
+      noBoundary: '{{from}}/ has no layer boundary: add it to MAY_IMPORT in eslint.config.js and to docs/architecture.md.',
+    },
+  },
+  create(context) {
+    const file = context.filename;
+    const relative = path.relative(ROOT, file).split(path.sep);
+    if (relative.length < 2 || relative[0] === '..') return {};
+    const from = relative[0];
+    const entries = MAY_IMPORT[from];
+    const check = (node, source, typeOnly) => {
+      if (typeof source !== 'string' || !source.startsWith('.')) return;
+      const target = importedPath(file, source);
+      const top = target.split('/')[0];
+      if (top === from || top === '..') return;
+      if (!entries) {
+        context.report({ node, messageId: 'noBoundary', data: { from } });
+      } else if (!allows(entries, target, typeOnly)) {
+        context.report({ node, messageId: 'refused', data: { from, target, allowed: entries.join(', ') || 'nothing outside itself' } });
+      }
+    };
+    const allTypes = (specifiers, kind) => specifiers.length > 0 && specifiers.every((s) => s[kind] === 'type');
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value, node.importKind === 'type' || allTypes(node.specifiers, 'importKind')),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value, node.exportKind === 'type' || allTypes(node.specifiers, 'exportKind')),
+      ExportAllDeclaration: (node) => check(node, node.source.value, node.exportKind === 'type'),
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value, false),
+      TSImportType: (node) => {
+        const literal = node.source ?? (node.argument?.type === 'TSLiteralType' ? node.argument.literal : node.argument);
+        if (literal?.type === 'Literal') check(node, literal.value, true);
+      },
+    };
+  },
+};
+
+/** The project's own lint rules. */
+export const studyflowPlugin = { rules: { layers: layersRule } };
+
+/** A no-restricted-imports rule refusing the named packages (each with its message). */
+const refusePackages = (entries, patterns = []) => ['error', { paths: entries.map(([name, message]) => ({ name, message })), patterns }];
 
 export default tseslint.config(
   { ignores: ['node_modules/**', '.studyflow/**', 'coverage/**', 'bench/out/**', 'docs/**', 'dist/**'] },
@@ -27,91 +128,107 @@ export default tseslint.config(
     },
   },
   {
-    // Workflow code runs in Temporal's deterministic sandbox: no Node built-ins, no I/O libraries,
-    // and activities are imported as types only.
+    // The folder boundaries, for every source file (TypeScript and plain JavaScript alike).
+    files: ['**/*.ts', '**/*.mts', '**/*.js', '**/*.mjs'],
+    plugins: { studyflow: studyflowPlugin },
+    rules: { 'studyflow/layers': 'error' },
+  },
+  {
+    // Workflow code runs in Temporal's deterministic sandbox: no Node built-ins, no I/O libraries.
     files: ['workflows/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            ...nodeBuiltins.map((name) => ({ name, message: 'Node built-ins are not allowed in workflow code (Temporal sandbox).' })),
-            { name: 'undici', message: 'Workflows do no I/O; call an activity.' },
-            { name: '@temporalio/client', message: 'Workflows cannot use the client.' },
-            { name: '@temporalio/worker', message: 'Workflows cannot use the worker.' },
-          ],
-          patterns: [
-            { group: layers(['activities']), allowTypeImports: true, message: 'Import activities as types only.' },
-            { group: layers(['sandbox', 'worker', 'cli']), message: 'Workflows may not depend on I/O layers.' },
-          ],
-        },
-      ],
+      'no-restricted-imports': refusePackages([
+        ...nodeBuiltins.map((name) => [name, 'Node built-ins are not allowed in workflow code (Temporal sandbox).']),
+        ['undici', 'Workflows do no I/O; call an activity.'],
+        ['@aws-sdk/client-s3', 'Workflows do no I/O; call an activity.'],
+        ['@temporalio/client', 'Workflows cannot use the client.'],
+        ['@temporalio/worker', 'Workflows cannot use the worker.'],
+      ]),
       'no-restricted-globals': ['error', { name: 'process', message: 'No process access in workflow code.' }],
     },
   },
   {
-    // The planning core is pure: it decides, it does not reach anything (no Temporal, activities or I/O).
+    // The planning core is pure: it decides, it does not reach anything (no Temporal, no I/O).
     files: ['plan/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            ...ioBuiltins.map((name) => ({ name, message: 'plan/ is pure: no I/O.' })),
-            { name: 'undici', message: 'plan/ is pure: no I/O.' },
-          ],
-          patterns: [
-            { group: ['@temporalio/*'], message: 'plan/ knows nothing of Temporal.' },
-            { group: layers(['activities', 'workflows', 'worker', 'cli', 'sandbox']), message: 'plan/ depends only on definitions/ and shared/.' },
-          ],
-        },
-      ],
+      'no-restricted-imports': refusePackages(
+        [...ioBuiltins.map((name) => [name, 'plan/ is pure: no I/O.']), ['undici', 'plan/ is pure: no I/O.'], ['@aws-sdk/client-s3', 'plan/ is pure: no I/O.']],
+        [{ group: ['@temporalio/*'], message: 'plan/ knows nothing of Temporal.' }],
+      ),
       'no-restricted-globals': ['error', { name: 'process', message: 'plan/ reads no environment.' }],
     },
   },
   {
-    // Activities are called by workflows; they never depend on them.
-    files: ['activities/**/*.ts'],
+    // The study model reads files; it knows nothing of Temporal, the API or object storage.
+    files: ['definitions/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: layers(['workflows', 'worker', 'cli', 'sandbox']), message: 'activities/ may not depend on workflows, the worker, the CLI or the sandbox.' }] },
-      ],
+      'no-restricted-imports': refusePackages(
+        [['undici', 'definitions/ sends no requests.'], ['@aws-sdk/client-s3', 'definitions/ reads local files only.']],
+        [{ group: ['@temporalio/*'], message: 'definitions/ knows nothing of Temporal.' }],
+      ),
     },
   },
   {
-    // The CLI asks the layers below (activities, workflows through the client); it never holds the API client.
+    // The Demand API client: HTTP and wire schemas. Of Temporal only ApplicationFailure (@temporalio/common).
+    files: ['api/**/*.ts'],
+    rules: {
+      'no-restricted-imports': refusePackages(
+        [['@aws-sdk/client-s3', 'api/ knows nothing of the blob stores.']],
+        [{ group: ['@temporalio/*', '!@temporalio/common'], message: 'api/ uses only @temporalio/common (ApplicationFailure); activities adapt it to Temporal.' }],
+      ),
+    },
+  },
+  {
+    // The blob stores: files and S3, nothing of Temporal or the API.
+    files: ['blobs/**/*.ts'],
+    rules: {
+      'no-restricted-imports': refusePackages([['undici', 'blobs/ does not talk to the Demand API.']], [{ group: ['@temporalio/*'], message: 'blobs/ knows nothing of Temporal.' }]),
+    },
+  },
+  {
+    // The CLI's and the worker's Temporal plumbing. The CLI loads it at every start: no worker package here
+    // (about 70 ms), no HTTP client, no AWS SDK.
+    files: ['temporal/**/*.ts'],
+    rules: {
+      'no-restricted-imports': refusePackages([
+        ['@temporalio/worker', "temporal/ is the client's side; the worker's connection is worker/worker-connection.ts."],
+        ['undici', 'temporal/ does not talk to the Demand API.'],
+        ['@aws-sdk/client-s3', 'temporal/ does not touch object storage (blobs/ does).'],
+      ]),
+    },
+  },
+  {
+    // The webhook receiver: verified deliveries become workflow updates through the Temporal client.
+    files: ['webhooks/**/*.ts'],
+    rules: {
+      'no-restricted-imports': refusePackages([
+        ['@temporalio/worker', 'webhooks/ runs beside workers, not as one.'],
+        ['undici', 'webhooks/ receives; it sends no requests to the Demand API.'],
+      ]),
+    },
+  },
+  {
+    // The CLI never holds the API client (the study client step takes the rest of its reach away).
     files: ['cli/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [{ name: 'undici', message: 'The CLI sends no HTTP requests to the API; call an activity.' }],
-          patterns: [
-            {
-              group: ['**/activities/http/demand-api-client', '**/activities/http/access-token-provider', '**/activities/api-call', '**/activities/pagination', '**/activities/http/index'],
-              message: 'The CLI has no API client: it asks an activity.',
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': refusePackages([['undici', 'The CLI sends no HTTP requests to the API; call an activity.']]),
     },
   },
   {
-    // The sandbox is the other side of the wire, written from the spec alone: nothing of the engine.
+    // The sandbox is the other side of the wire, written from the spec alone: no engine package either.
     files: ['sandbox/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: layers(['activities', 'workflows', 'worker', 'cli', 'plan', 'definitions', 'shared', 'bench', 'test', 'scripts']), message: 'sandbox/ imports nothing outside itself.' }] },
-      ],
+      'no-restricted-imports': refusePackages(
+        [['undici', 'sandbox/ answers requests; it uses node:http only.'], ['zod', 'sandbox/ validates by hand, from the spec.'], ['ajv', 'sandbox/ validates by hand, from the spec.']],
+        [{ group: ['@temporalio/*', '@aws-sdk/*'], message: 'sandbox/ knows nothing of the engine.' }],
+      ),
     },
   },
   {
     // Vocabulary every layer may import: it imports nothing.
     files: ['shared/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['../*', '@temporalio/*', 'undici'], message: 'shared/ imports nothing outside itself.' }] }],
+      'no-restricted-imports': refusePackages([], [{ group: ['@temporalio/*', 'undici', 'zod', '@aws-sdk/*'], message: 'shared/ imports nothing outside itself.' }]),
     },
   },
   {

@@ -2,8 +2,8 @@
 import { callApi, seg } from './api-call';
 import { checkCtx } from './activity-input';
 import type { ActivityDeps } from './activity-deps';
-import { AccountsList, BusinessUnitsList } from './http/wire/accounts';
-import { readAnswer } from './http/wire/read-answer';
+import { AccountsList, BusinessUnitsList } from '../api/wire/accounts';
+import { readAnswer } from '../api/wire/read-answer';
 import type { ActivityCtx } from './types';
 
 export interface GetAccountsInput {

@@ -1,6 +1,6 @@
 // What the activities need from the process: the API client, the ID-list blob store, the webhook secret store.
-import type { BlobStore } from './blob-store';
-import type { DemandApiClient } from './http/demand-api-client';
+import type { BlobStore } from '../blobs/blob-store';
+import type { DemandApiClient } from '../api/http/demand-api-client';
 
 /** Receives a webhook's signing secret, which the API shows once, at creation. */
 export interface WebhookSecretStore {

@@ -2,13 +2,13 @@
 import { callApi, targetGroupPath } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireArray, requireText } from './activity-input';
-import { readAnswer } from './http/wire/read-answer';
-import { ActivityExclusionsAnswer } from './http/wire/activity-exclusions';
-import { activityExclusionRequestItem } from './http/wire/target-groups';
-import { requestBody } from './http/wire/request-body';
-import { profileOfConfig, withActivityItems } from './http/dialect';
+import { readAnswer } from '../api/wire/read-answer';
+import { ActivityExclusionsAnswer } from '../api/wire/activity-exclusions';
+import { activityExclusionRequestItem } from '../api/wire/target-groups';
+import { requestBody } from '../api/wire/request-body';
+import { profileOfConfig, withActivityItems } from '../api/http/dialect';
 import { z } from 'zod';
-import { withActivityItemTypes } from './version-adapter';
+import { withActivityItemTypes } from '../api/wire/version-adapter';
 import type { ActivityCtx } from './types';
 
 /** One exclusion item: whose participation history is checked, which statuses, how far back. */

@@ -1,5 +1,5 @@
 // Checks of activity inputs: a bad input is a programming error in the caller, reported as a non-retryable failure.
-import { invalidInputFailure } from './http/errors';
+import { invalidInputFailure } from '../api/http/errors';
 import { API_VERSIONS, type ActivityCtx } from './types';
 
 /** Throws unless `ctx` names an account and a known API version. */

@@ -1,9 +1,9 @@
 // Sends one activity's call: the ctx's version, traceparent, cancellation.
 import { activityCancellationSignal } from './activity-context';
-import type { ApiRequest, ApiResponse, DemandApiClient } from './http/demand-api-client';
-import { unexpectedResponseFailure } from './http/errors';
+import type { ApiRequest, ApiResponse, DemandApiClient } from '../api/http/demand-api-client';
+import { unexpectedResponseFailure } from '../api/http/errors';
 import type { ActivityCtx, ApiObject } from './types';
-import { fromWireBody } from './version-adapter';
+import { fromWireBody } from '../api/wire/version-adapter';
 
 export type ActivityApiRequest = Omit<ApiRequest, 'apiVersion' | 'traceparent' | 'signal'>;
 

@@ -4,7 +4,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { BATCH_SIZE } from '../plan/batches';
 import { withHeartbeats } from './activity-context';
 import { requireArray } from './activity-input';
-import { invalidInputFailure } from './http/errors';
+import { invalidInputFailure } from '../api/http/errors';
 
 /** At most this many items in one batch activity. */
 export const BATCH_MAX = BATCH_SIZE;

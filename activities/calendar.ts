@@ -2,10 +2,10 @@
 import { callApi } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireObject, requireText } from './activity-input';
-import { invalidInputFailure } from './http/errors';
-import { SuggestDaysAnswer, suggestedTimeRangeAnswer } from './http/wire/calendar';
-import { profileOfConfig } from './http/dialect';
-import { readAnswer } from './http/wire/read-answer';
+import { invalidInputFailure } from '../api/http/errors';
+import { SuggestDaysAnswer, suggestedTimeRangeAnswer } from '../api/wire/calendar';
+import { profileOfConfig } from '../api/http/dialect';
+import { readAnswer } from '../api/wire/read-answer';
 import type { ActivityCtx, JsonObject } from './types';
 
 export interface SuggestTimeRangeInput {

@@ -3,11 +3,11 @@
 // It writes nothing and never reports a secret.
 import { Agent } from 'undici';
 import { accountActivities } from './accounts';
-import { ApiConfigError, loadApiConfig, type ApiConfig } from './http/api-config';
-import { AccessTokenProvider } from './http/access-token-provider';
-import { createDemandApiClient, type DemandApiClient } from './http/demand-api-client';
-import { LIST_PROJECTS, pageSchema } from './http/wire/lists';
-import { readAnswer } from './http/wire/read-answer';
+import { ApiConfigError, loadApiConfig, type ApiConfig } from '../api/http/api-config';
+import { AccessTokenProvider } from '../api/http/access-token-provider';
+import { createDemandApiClient, type DemandApiClient } from '../api/http/demand-api-client';
+import { LIST_PROJECTS, pageSchema } from '../api/wire/lists';
+import { readAnswer } from '../api/wire/read-answer';
 import { CURRENT_API_VERSION, type ActivityCtx } from './types';
 
 export interface DoctorCheck {

@@ -9,9 +9,9 @@ import {
   ExclusionGroupMembershipRequest,
   MAX_TARGET_GROUPS_PER_MEMBERSHIP_CALL,
   UpdateExclusionGroupRequest,
-} from './http/wire/exclusion-groups';
-import { ExclusionGroupInfo, LIST_EXCLUSION_GROUP_TARGET_GROUPS, LIST_EXCLUSION_GROUPS, LIST_TARGET_GROUP_EXCLUSION_GROUPS } from './http/wire/lists';
-import { readAnswer } from './http/wire/read-answer';
+} from '../api/wire/exclusion-groups';
+import { ExclusionGroupInfo, LIST_EXCLUSION_GROUP_TARGET_GROUPS, LIST_EXCLUSION_GROUPS, LIST_TARGET_GROUP_EXCLUSION_GROUPS } from '../api/wire/lists';
+import { readAnswer } from '../api/wire/read-answer';
 import { listAllPages } from './pagination';
 import type { ActivityCtx, ApiObject, JsonObject } from './types';
 

@@ -1,14 +1,14 @@
 // Feasibility and price prediction.
 import { accountPath, callApi, expectObject, seg } from './api-call';
-import { FeasibilityAnswer, ReferencePricePredictionAnswer, ReferencePricePredictionRequest } from './http/wire/feasibility';
-import { readAnswer } from './http/wire/read-answer';
-import { requestBody } from './http/wire/request-body';
-import { profileOfConfig, speaksSpec, withGoalFieldOut } from './http/dialect';
+import { FeasibilityAnswer, ReferencePricePredictionAnswer, ReferencePricePredictionRequest } from '../api/wire/feasibility';
+import { readAnswer } from '../api/wire/read-answer';
+import { requestBody } from '../api/wire/request-body';
+import { profileOfConfig, speaksSpec, withGoalFieldOut } from '../api/http/dialect';
 import type { ActivityDeps } from './activity-deps';
 import { eachItem, type BatchItemResult } from './batch';
 import { checkCtx, requireObject, requireText } from './activity-input';
 import type { ActivityCtx, JsonObject } from './types';
-import { fromWireBody, toWireBody } from './version-adapter';
+import { fromWireBody, toWireBody } from '../api/wire/version-adapter';
 
 export interface CalculateFeasibilityInput {
   ctx: ActivityCtx;

@@ -3,14 +3,14 @@ import { ApplicationFailure } from '@temporalio/common';
 import { callApi, seg, targetGroupPath } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireText } from './activity-input';
-import type { ApiResponse } from './http/demand-api-client';
-import { failureFromAnswer } from './http/errors';
-import { FieldingRunAnswer, LaunchJobAnswer } from './http/wire/fielding';
-import { readAnswer, wireMismatchFailure, describeShape } from './http/wire/read-answer';
+import type { ApiResponse } from '../api/http/demand-api-client';
+import { failureFromAnswer } from '../api/http/errors';
+import { FieldingRunAnswer, LaunchJobAnswer } from '../api/wire/fielding';
+import { readAnswer, wireMismatchFailure, describeShape } from '../api/wire/read-answer';
 import { parseJobStatus } from './job-status';
 import { targetGroupStateReader } from './target-group-state';
 import type { ActivityCtx } from './types';
-import { fromWireBody } from './version-adapter';
+import { fromWireBody } from '../api/wire/version-adapter';
 
 export interface LaunchFromDraftInput {
   ctx: ActivityCtx;

@@ -2,14 +2,14 @@
 import { callApi, expectString, seg, targetGroupPath } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireText } from './activity-input';
-import { invalidInputFailure } from './http/errors';
-import { digestSortedIds, sortIds } from './id-list-digest';
+import { invalidInputFailure } from '../api/http/errors';
+import { digestSortedIds, sortIds } from '../blobs/id-list-digest';
 import { uploadIdListFile } from './id-list-upload';
 import { parseJobStatus } from './job-status';
 import { walkPages } from './pagination';
-import { listExcludedIdsWire } from './http/wire/lists';
-import { JobCreated } from './http/wire/jobs';
-import { readAnswer } from './http/wire/read-answer';
+import { listExcludedIdsWire } from '../api/wire/lists';
+import { JobCreated } from '../api/wire/jobs';
+import { readAnswer } from '../api/wire/read-answer';
 import type { ActivityCtx, IdListEntityType, ListRef } from './types';
 
 export interface IdListTarget {

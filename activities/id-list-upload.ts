@@ -4,10 +4,10 @@ import { ApplicationFailure } from '@temporalio/common';
 import { heartbeatProgress } from './activity-context';
 import { callApi } from './api-call';
 import type { ActivityDeps } from './activity-deps';
-import { BlobStoreError } from './blob-store';
-import type { ApiResponse } from './http/demand-api-client';
-import { blobCorruptFailure, blobNotFoundFailure, invalidInputFailure } from './http/errors';
-import { boundaryFromSeed, multipartFileBody } from './http/multipart-body';
+import { BlobStoreError } from '../blobs/blob-store';
+import type { ApiResponse } from '../api/http/demand-api-client';
+import { blobCorruptFailure, blobNotFoundFailure, invalidInputFailure } from '../api/http/errors';
+import { boundaryFromSeed, multipartFileBody } from '../api/http/multipart-body';
 import type { ActivityCtx, ListRef } from './types';
 
 export interface IdListUpload {

@@ -56,10 +56,10 @@ export type * from './webhooks';
 export type * from './fielding';
 export type * from './job-wait';
 export type { BatchItemFailure, BatchItemResult } from './batch';
-export { createBlobStore, blobDirFromEnv, BlobStoreError, DEFAULT_BLOB_DIR, type BlobStore, type BlobStoreOptions, type StoredIdList, type IdListSource, type SideObjects } from './blob-store';
-// The S3 store (activities/blob-store-s3.ts) is not re-exported: it loads the AWS SDK, which only a store in use needs.
-export { parseS3Url, type S3Location } from './s3-url';
-export { blobStoreFromEnv } from './blob-store-env';
-export { digestSortedIds, sortIds } from './id-list-digest';
-export { fromWireBody, toWireBody, usesLegacyNames } from './version-adapter';
-export * from './http/index';
+export { createBlobStore, blobDirFromEnv, BlobStoreError, DEFAULT_BLOB_DIR, type BlobStore, type BlobStoreOptions, type StoredIdList, type IdListSource, type SideObjects } from '../blobs/blob-store';
+// The S3 store (blobs/blob-store-s3.ts) is not re-exported: it loads the AWS SDK, which only a store in use needs.
+export { parseS3Url, type S3Location } from '../blobs/s3-url';
+export { blobStoreFromEnv } from '../blobs/blob-store-env';
+export { digestSortedIds, sortIds } from '../blobs/id-list-digest';
+export { fromWireBody, toWireBody, usesLegacyNames } from '../api/wire/version-adapter';
+export * from '../api/http/index';

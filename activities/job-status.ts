@@ -1,9 +1,9 @@
-// Reads the status answer of an asynchronous job, checked at the boundary (activities/http/wire/jobs.ts).
+// Reads the status answer of an asynchronous job, checked at the boundary (api/wire/jobs.ts).
 import type { z } from 'zod';
 import type { ActivityApiRequest } from './api-call';
-import type { ApiResponse } from './http/demand-api-client';
-import { failureReasonText, JobStatusAnswer } from './http/wire/jobs';
-import { readAnswer } from './http/wire/read-answer';
+import type { ApiResponse } from '../api/http/demand-api-client';
+import { failureReasonText, JobStatusAnswer } from '../api/wire/jobs';
+import { readAnswer } from '../api/wire/read-answer';
 import type { JobStatus } from './types';
 
 /**

@@ -9,7 +9,7 @@ import { eachItem, type BatchItemResult } from './batch';
 import { activityCancellationSignal, withHeartbeats } from './activity-context';
 import { requireText } from './activity-input';
 import { fieldingActivities, type LaunchFromDraftInput, type LaunchFromDraftOutput } from './fielding';
-import { invalidInputFailure } from './http/errors';
+import { invalidInputFailure } from '../api/http/errors';
 import { idListExclusionActivities } from './id-list-exclusions';
 import { recontactActivities } from './recontact';
 import type { ActivityCtx } from './types';

@@ -4,7 +4,7 @@ import type { DesiredStudy, ObservedList, ObservedStudy, ObservedTargetGroup } f
 import { heartbeatProgress } from './activity-context';
 import { projectPath, readResourceOrMissing } from './api-call';
 import { activityExclusionActivities } from './activity-exclusions';
-import { ambiguousNaturalKeyFailure } from './http/errors';
+import { ambiguousNaturalKeyFailure } from '../api/http/errors';
 import { findProjectsByReference } from './projects';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx } from './activity-input';

@@ -1,11 +1,11 @@
 // Reads every page of a cursor-paginated list, following the list's own envelope and cursor fields as the
-// reference gives them (activities/http/wire/lists.ts): query `page_size` + `start_after`; each page is
+// reference gives them (api/wire/lists.ts): query `page_size` + `start_after`; each page is
 // checked at the boundary, so a page of another shape is a named wire_mismatch failure, never an empty list.
 import { heartbeatProgress } from './activity-context';
 import { callApi, type ActivityApiRequest } from './api-call';
-import type { DemandApiClient } from './http/demand-api-client';
-import { pageSchema, type ListWire } from './http/wire/lists';
-import { readAnswer, wireMismatchFailure } from './http/wire/read-answer';
+import type { DemandApiClient } from '../api/http/demand-api-client';
+import { pageSchema, type ListWire } from '../api/wire/lists';
+import { readAnswer, wireMismatchFailure } from '../api/wire/read-answer';
 import type { ActivityCtx } from './types';
 
 export interface PageWalkOptions<T> {

@@ -3,14 +3,14 @@
 import { accountPath, callApi, targetGroupPath } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireArray, requireObject, requireText } from './activity-input';
-import { PanelDistributionAnswer, PanelDistributionRequest, type QuestionProfile } from './http/wire/profile-helpers';
-import { ManageProfilesRequest, ProfileBadRequest, ProfilesResponse, ProfileValidationError, ValidateProfilesRequest } from './http/wire/profiles';
-import { describeShape, readAnswer, wireMismatchFailure } from './http/wire/read-answer';
-import { requestBody } from './http/wire/request-body';
-import { invalidInputFailure, type InvalidParam } from './http/errors';
+import { PanelDistributionAnswer, PanelDistributionRequest, type QuestionProfile } from '../api/wire/profile-helpers';
+import { ManageProfilesRequest, ProfileBadRequest, ProfilesResponse, ProfileValidationError, ValidateProfilesRequest } from '../api/wire/profiles';
+import { describeShape, readAnswer, wireMismatchFailure } from '../api/wire/read-answer';
+import { requestBody } from '../api/wire/request-body';
+import { invalidInputFailure, type InvalidParam } from '../api/http/errors';
 import { CURRENT_API_VERSION } from '../shared/api-version';
 import { listAllPages } from './pagination';
-import { LIST_QUESTIONS_TRANSLATION } from './http/wire/lists';
+import { LIST_QUESTIONS_TRANSLATION } from '../api/wire/lists';
 import type { ActivityCtx, JsonObject } from './types';
 
 export interface ValidateProfilesInput {

@@ -5,13 +5,13 @@ import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireObject, requireText } from './activity-input';
 import { ensureResource } from './ensure-resource';
 import { listAllPages } from './pagination';
-import { LIST_PROJECTS } from './http/wire/lists';
-import { CreateProjectRequest, CreateProjectResponse, ProjectDetails, ProjectOverview, UpdateProjectRequest, UpdateProjectResponse } from './http/wire/projects';
-import { readAnswer } from './http/wire/read-answer';
-import { requestBody } from './http/wire/request-body';
-import { unexpectedResponseFailure } from './http/errors';
+import { LIST_PROJECTS } from '../api/wire/lists';
+import { CreateProjectRequest, CreateProjectResponse, ProjectDetails, ProjectOverview, UpdateProjectRequest, UpdateProjectResponse } from '../api/wire/projects';
+import { readAnswer } from '../api/wire/read-answer';
+import { requestBody } from '../api/wire/request-body';
+import { unexpectedResponseFailure } from '../api/http/errors';
 import type { ActivityCtx, ApiObject, JsonObject } from './types';
-import { fromWireBody, toWireBody } from './version-adapter';
+import { fromWireBody, toWireBody } from '../api/wire/version-adapter';
 
 /**
  * The project fields studyflow sets (ProjectInfo). `human_readable_id` is the server's; a project has no

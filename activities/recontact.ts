@@ -2,10 +2,10 @@
 import { callApi, seg, targetGroupPath } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireText } from './activity-input';
-import { invalidInputFailure } from './http/errors';
-import { JobCreated } from './http/wire/jobs';
-import { readAnswer } from './http/wire/read-answer';
-import { RecontactJobAnswer } from './http/wire/recontact';
+import { invalidInputFailure } from '../api/http/errors';
+import { JobCreated } from '../api/wire/jobs';
+import { readAnswer } from '../api/wire/read-answer';
+import { RecontactJobAnswer } from '../api/wire/recontact';
 import { uploadIdListFile } from './id-list-upload';
 import { parseJobStatus } from './job-status';
 import type { ActivityCtx, IdListEntityType, ListRef } from './types';

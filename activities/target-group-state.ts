@@ -4,12 +4,12 @@
 // costs one call and a launched group only the reads its caller uses.
 import { callApi, targetGroupPath } from './api-call';
 import type { ActivityDeps } from './activity-deps';
-import { failureFromAnswer } from './http/errors';
-import { describeShape, readAnswer, wireMismatchFailure, type WireCall } from './http/wire/read-answer';
-import { DraftTargetGroupAnswer, FieldingRunsAnswer, TargetGroupDetailsAnswer, TargetGroupOverviewAnswer } from './http/wire/target-group-state';
+import { failureFromAnswer } from '../api/http/errors';
+import { describeShape, readAnswer, wireMismatchFailure, type WireCall } from '../api/wire/read-answer';
+import { DraftTargetGroupAnswer, FieldingRunsAnswer, TargetGroupDetailsAnswer, TargetGroupOverviewAnswer } from '../api/wire/target-group-state';
 import type { ActivityCtx } from './types';
-import { fromWireBody } from './version-adapter';
-import { profileOfConfig, withActivityItems } from './http/dialect';
+import { fromWireBody } from '../api/wire/version-adapter';
+import { profileOfConfig, withActivityItems } from '../api/http/dialect';
 
 /** What a caller reads of a launched target group beyond the fact that it left draft. */
 export type TargetGroupStateRead = 'status' | 'fieldingRun' | 'fields';

@@ -6,15 +6,15 @@ import { eachItem, itemOutcome, type BatchItemResult } from './batch';
 import { ensureResource } from './ensure-resource';
 import { fieldingActivities, type LaunchFromDraftOutput } from './fielding';
 import { listAllPages } from './pagination';
-import { LIST_TARGET_GROUPS } from './http/wire/lists';
-import { describeShape, readAnswer, wireMismatchFailure } from './http/wire/read-answer';
-import { requestBody } from './http/wire/request-body';
-import { TargetGroupPerformanceAnswer } from './http/wire/performance';
+import { LIST_TARGET_GROUPS } from '../api/wire/lists';
+import { describeShape, readAnswer, wireMismatchFailure } from '../api/wire/read-answer';
+import { requestBody } from '../api/wire/request-body';
+import { TargetGroupPerformanceAnswer } from '../api/wire/performance';
 import { targetGroupStateReader, type TargetGroupState, type TargetGroupStateRead } from './target-group-state';
-import { CreatedDraftTargetGroupResponse, draftTargetGroupRequest } from './http/wire/target-groups';
-import { profileOfConfig, withActivityItems, withGoalFieldOut } from './http/dialect';
+import { CreatedDraftTargetGroupResponse, draftTargetGroupRequest } from '../api/wire/target-groups';
+import { profileOfConfig, withActivityItems, withGoalFieldOut } from '../api/http/dialect';
 import type { ActivityCtx, ApiObject, JsonObject } from './types';
-import { fromWireBody, toWireBody, withActivityItemTypes } from './version-adapter';
+import { fromWireBody, toWireBody, withActivityItemTypes } from '../api/wire/version-adapter';
 
 /** Draft target group fields (2025-12-18 names); the five required ones are typed, others pass through. */
 export interface TargetGroupDesired extends JsonObject {
@@ -119,7 +119,7 @@ export function targetGroupActivities(deps: ActivityDeps) {
   const profile = profileOfConfig(deps.api.config);
 
   /**
-   * The draft body of create and update in the profile's dialect (activities/http/dialect.ts): studyflow's
+   * The draft body of create and update in the profile's dialect (api/http/dialect.ts): studyflow's
    * `filling_goal` under the profile's name, activity-exclusion items in the wire's types, checked with the
    * profile's request schema (a body the API would refuse is not sent), then in the call's version's names.
    */

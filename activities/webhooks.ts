@@ -2,13 +2,13 @@
 import { callApi, seg } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireArray, requireObject, requireText } from './activity-input';
-import { invalidInputFailure } from './http/errors';
+import { invalidInputFailure } from '../api/http/errors';
 import { listAllPages } from './pagination';
-import { LIST_WEBHOOKS } from './http/wire/lists';
-import { readAnswer } from './http/wire/read-answer';
-import { requestBody } from './http/wire/request-body';
-import { WebhookAnswer, WebhookCreated, webhookRequest } from './http/wire/webhooks';
-import { profileOfConfig, speaksSpec } from './http/dialect';
+import { LIST_WEBHOOKS } from '../api/wire/lists';
+import { readAnswer } from '../api/wire/read-answer';
+import { requestBody } from '../api/wire/request-body';
+import { WebhookAnswer, WebhookCreated, webhookRequest } from '../api/wire/webhooks';
+import { profileOfConfig, speaksSpec } from '../api/http/dialect';
 import type { ActivityCtx, ApiObject } from './types';
 
 /** A webhook as studyflow declares it. */

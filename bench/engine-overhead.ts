@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
 import { installRuntimeLogging } from '../worker/runtime-logging';
-import { DEV_SERVER_DYNAMIC_CONFIG, SQLITE_PRAGMAS } from '../worker/temporal-dev-server';
+import { DEV_SERVER_DYNAMIC_CONFIG, SQLITE_PRAGMAS } from '../dev/temporal-dev-server';
 import { numberArg, runContext, writeResult } from './bench-stack';
 import { withPrivateEngine } from './private-engine';
 import { overheadActivities } from './fixtures/overhead-activities';

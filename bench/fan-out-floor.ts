@@ -10,7 +10,7 @@
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { installRuntimeLogging } from '../worker/runtime-logging';
-import { DEV_SERVER_DYNAMIC_CONFIG, SQLITE_PRAGMAS } from '../worker/temporal-dev-server';
+import { DEV_SERVER_DYNAMIC_CONFIG, SQLITE_PRAGMAS } from '../dev/temporal-dev-server';
 import { runContext, stringArg, writeResult } from './bench-stack';
 import { overheadActivities } from './fixtures/overhead-activities';
 import type { fanOutParentWorkflow } from './fixtures/fan-out-workflows';

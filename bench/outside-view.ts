@@ -21,7 +21,7 @@ import { benchStudyYaml, loadAverage, numberArg, REPO_ROOT, runContext, stringAr
 import { processNamed, waitForIdleProcesses } from './process-cpu';
 import { median, ratio } from './stats';
 import type { OutsideViewClientRun, OutsideViewResult, OutsideViewRow } from './result-types';
-import { findFreePort } from '../worker/free-port';
+import { findFreePort } from '../dev/free-port';
 
 const sizes = stringArg('sizes', '1,50,200').split(',').map(Number);
 const runs = numberArg('runs', 3);

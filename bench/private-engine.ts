@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import { startTemporalDevServer, type DevServerOptions } from '../worker/temporal-dev-server';
+import { startTemporalDevServer, type DevServerOptions } from '../dev/temporal-dev-server';
 
 type QueueWorkerOptions = Omit<WorkerOptions, 'connection' | 'namespace' | 'taskQueue'>;
 

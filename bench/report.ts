@@ -641,7 +641,7 @@ function overheadSection(o: EngineOverheadResult | undefined): string[] {
     '',
     'A fixture workflow (bench/fixtures/overhead-workflows.ts) calls one cheap activity N times in sequence on a private dev server; the same function called directly costs ' +
       `${o.directCall.meanUsOver10000Calls} µs on average. Per activity = from one ActivityTaskScheduled event to the next (dispatch to a worker, run, report, the workflow task that schedules the next); overhead = that minus the direct call. ` +
-      `First on a dev server as studyflow starts it (worker/temporal-dev-server.ts sets ${config}${pragmas}), then on one with Temporal's default settings.`,
+      `First on a dev server as studyflow starts it (dev/temporal-dev-server.ts sets ${config}${pragmas}), then on one with Temporal's default settings.`,
     '',
     markdownTable(['Dev server', 'Activity on', 'Activities', 'Per activity median / p95 (ms)', 'Overhead median / p95 (ms)', 'Dispatch median (ms)', 'Run median (ms)', 'Workflow task median (ms)'], [
       row('studyflow settings', "a separate queue (as studyflow's Demand API activities)", ours.separateQueue),

@@ -112,7 +112,7 @@ export interface OverheadServerRun {
 export interface EngineOverheadResult extends ResultHeader {
   benchmark: 'engine-overhead';
   directCall: Distribution & { meanUsOver10000Calls: number };
-  /** With studyflow's dev server settings (worker/temporal-dev-server.ts DEV_SERVER_DYNAMIC_CONFIG). */
+  /** With studyflow's dev server settings (dev/temporal-dev-server.ts DEV_SERVER_DYNAMIC_CONFIG). */
   studyflowDevServer: OverheadServerRun;
   /** The same, shorter, with Temporal's default settings. */
   temporalDefaults: OverheadServerRun;

@@ -12,9 +12,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { createBlobStore, type BlobStore } from '../activities/blob-store';
-import { createS3BlobStore } from '../activities/blob-store-s3';
-import { startS3DevServer } from '../worker/s3-dev-server';
+import { createBlobStore, type BlobStore } from '../blobs/blob-store';
+import { createS3BlobStore } from '../blobs/blob-store-s3';
+import { startS3DevServer } from '../dev/s3-dev-server';
 
 const IDS = 100_000;
 const gc = (globalThis as { gc?: () => void }).gc;

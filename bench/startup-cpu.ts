@@ -15,7 +15,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { benchStudyYaml, loadAverage, numberArg, REPO_ROOT, runContext, stringArg } from './bench-stack';
 import { median } from './stats';
-import { findFreePort } from '../worker/free-port';
+import { findFreePort } from '../dev/free-port';
 
 const rounds = numberArg('rounds', 9);
 const compare = stringArg('compare', '');

@@ -5,8 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { Agent, request } from 'undici';
-import { startWebhookReceiver } from '../worker/webhook-receiver';
-import { signatureHeaderValue } from '../worker/webhook-signature';
+import { startWebhookReceiver } from '../webhooks/webhook-receiver';
+import { signatureHeaderValue } from '../webhooks/webhook-signature';
 
 const deliveries = Number(process.argv[2] ?? 5000);
 const concurrency = Number(process.argv[3] ?? 32);

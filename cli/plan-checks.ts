@@ -3,7 +3,7 @@
 // directly through the activities (no workflow). A call that fails becomes "unavailable: <reason>";
 // the judging is plan/server-checks.ts.
 import { ApplicationFailure } from '@temporalio/common';
-import { apiFailureDetails, ApiFailureType } from '../activities/http/errors';
+import { apiFailureDetails, ApiFailureType } from '../api/http/errors';
 import type { ActivityCtx } from '../activities/types';
 import type { DesiredStudy, DesiredTargetGroup, ObservedStudy } from '../plan/types';
 import {

@@ -1,5 +1,5 @@
 import { allowOutsidePathsFromEnv, loadStudies, type Diagnostic, type LoadedStudy } from '../definitions';
-import { blobStoreFromEnv } from '../activities/blob-store-env';
+import { blobStoreFromEnv } from '../blobs/blob-store-env';
 import { desiredStudyOf, type StudyListRefs } from '../plan/desired';
 import type { DesiredStudy } from '../plan/types';
 import { apiProfileNamed, DEFAULT_API_PROFILE } from '../shared/api-profile';

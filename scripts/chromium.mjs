@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
-import { cacheRoot } from './go-tool.mjs';
+import { cacheRoot } from '../dev/go-tool.mjs';
 
 /** The package that ships the browser, and the variable that names a Chromium to use instead. */
 export const CHROMIUM_PACKAGE = '@sparticuz/chromium';

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Installs the pinned temporal CLI into the user cache (no-op when it is there or TEMPORAL_CLI_PATH is set).
-import { installTemporalCli } from './temporal-cli.mjs';
+import { installTemporalCli } from '../dev/temporal-cli.mjs';
 
 try {
   const bin = installTemporalCli();

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Installs the pinned versitygw (local S3 server) into the user cache (no-op when it is there or VERSITYGW_PATH is set).
-import { installVersitygw } from './versitygw.mjs';
+import { installVersitygw } from '../dev/versitygw.mjs';
 
 try {
   const bin = installVersitygw();

@@ -16,9 +16,9 @@ import { parseArgs } from 'node:util';
 import type { Client } from '@temporalio/client';
 import { main } from '../cli/main';
 import type { Faults, RequestLogEntry, RunningSandbox } from '../sandbox';
-import { startEmbeddedStack } from '../worker/embedded-stack';
-import { connectClient } from '../worker/temporal-connection';
-import { startTemporalDevServer, type RunningDevServer } from '../worker/temporal-dev-server';
+import { startEmbeddedStack } from '../dev/embedded-stack';
+import { connectClient } from '../temporal/temporal-connection';
+import { startTemporalDevServer, type RunningDevServer } from '../dev/temporal-dev-server';
 import { statusQuery, studyWorkflowId, type StudyStatus } from '../workflows/messages';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -1,7 +1,7 @@
 // The spec's deviations from the published reference, each mapped to the connection profiles that speak it
 // (DESIGN.md, "Where the spec says not shown, and the two dialects"): `sandbox` speaks the spec, deviations
 // included; `cint` the reference, exactly. The one table: the client's operations ask it through
-// activities/http/dialect.ts, the study checks (definitions/) through `speaksSpec`, docs/api-conventions.md shows
+// api/http/dialect.ts, the study checks (definitions/) through `speaksSpec`, docs/api-conventions.md shows
 // it and a unit test keeps the two equal. Pure; imports nothing outside this folder.
 import { SESSION_UPDATED_EVENT, type ApiProfileName } from './api-profile';
 

@@ -1,7 +1,7 @@
 // The connection profiles (STUDYFLOW_API_PROFILE) and the webhook event names each speaks: one vocabulary
-// for the study format's checks and migration (definitions/), the client (activities/) and the receiver
-// (worker/). Which fields and methods differ between the two dialects is the client's table
-// (activities/http/dialect.ts). Pure; imports nothing.
+// for the study format's checks and migration (definitions/), the client (api/, activities/) and the receiver
+// (webhooks/). Which fields and methods differ between the two dialects is the client's table
+// (api/http/dialect.ts). Pure; imports nothing.
 
 /** `sandbox`: the spec's dialect (the service the spec describes, which the sandbox implements); `cint`: the published reference's, exactly. */
 export const API_PROFILES = ['sandbox', 'cint'] as const;

@@ -4,11 +4,11 @@
 // webhook secrets. Each check gives ok or a named problem; nothing here prints or holds a secret.
 // (`studyflow doctor` checks the Demand API credentials; these checks are about the deployment.)
 import os from 'node:os';
-import { blobStoreFromEnv } from '../activities/blob-store-env';
-import type { BlobStore } from '../activities/blob-store';
-import { loadCodecKeys } from './codec-keys';
-import { webhookSecretsFromEnv } from './sealed-webhook-secrets';
-import { connectClient, temporalSettings, withDevCodecKey, workflowTaskQueue } from './temporal-connection';
+import { blobStoreFromEnv } from '../blobs/blob-store-env';
+import type { BlobStore } from '../blobs/blob-store';
+import { loadCodecKeys } from '../temporal/codec-keys';
+import { webhookSecretsFromEnv } from '../webhooks/sealed-webhook-secrets';
+import { connectClient, temporalSettings, withDevCodecKey, workflowTaskQueue } from '../temporal/temporal-connection';
 import { missingSearchAttributes, requireNamespace, SearchAttributesMissingError } from './namespace-check';
 import { SEARCH_ATTRIBUTE_TYPES } from '../workflows/search-attributes';
 

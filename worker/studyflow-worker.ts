@@ -4,7 +4,7 @@ import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundle } fro
 import type { DataConverter } from '@temporalio/common';
 import { apiTaskQueueOf } from '../workflows/activity-proxies';
 import { installRuntimeLogging } from './runtime-logging';
-import { workflowTaskQueue } from './temporal-connection';
+import { workflowTaskQueue } from '../temporal/temporal-connection';
 import { PACKAGED_WORKFLOW_BUNDLE, RUNNING_COMPILED, WORKFLOWS_PATH } from './package-files';
 
 export { WORKFLOWS_PATH };

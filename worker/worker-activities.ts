@@ -1,10 +1,10 @@
 import { createActivities } from '../activities';
 import { observeStudyActivities } from '../activities/observe-study';
-import { blobStoreFromEnv } from '../activities/blob-store-env';
-import { loadApiConfig } from '../activities/http/api-config';
-import { createDemandApiClient } from '../activities/http/demand-api-client';
-import { withDevDefaults } from './api-environment';
-import { webhookSecretsFromEnv } from './sealed-webhook-secrets';
+import { blobStoreFromEnv } from '../blobs/blob-store-env';
+import { loadApiConfig } from '../api/http/api-config';
+import { createDemandApiClient } from '../api/http/demand-api-client';
+import { withDevDefaults } from '../api/http/api-environment';
+import { webhookSecretsFromEnv } from '../webhooks/sealed-webhook-secrets';
 
 /** The activity object a worker registers, built from the process environment (STUDYFLOW_*). */
 export function createWorkerActivities(env: NodeJS.ProcessEnv | Record<string, string>) {

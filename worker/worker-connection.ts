@@ -1,7 +1,7 @@
 // The worker's side of Temporal: the native connection (it loads @temporalio/worker, which only workers need).
 import { NativeConnection } from '@temporalio/worker';
 import { installRuntimeLogging } from './runtime-logging';
-import { temporalSettings } from './temporal-connection';
+import { temporalSettings } from '../temporal/temporal-connection';
 
 /** The worker's native connection, with the SDK's runtime logs routed through studyflow's logging. */
 export async function connectWorker(settings = temporalSettings()): Promise<NativeConnection> {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
-import { connectClient, temporalSettings, workflowTaskQueue } from '../../worker/temporal-connection';
+import { connectClient, temporalSettings, workflowTaskQueue } from '../../temporal/temporal-connection';
 import { reportDiagnostics } from '../diagnostics-view';
 import { appendStepSummary, applyAnnotations, applySummaryMarkdown, type AppliedStudy } from '../github-view';
 import type { CliContext } from '../main';

@@ -1,5 +1,5 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { connectClient, temporalSettings } from '../../worker/temporal-connection';
+import { connectClient, temporalSettings } from '../../temporal/temporal-connection';
 import type { CliContext } from '../main';
 import { CliError } from '../output';
 import { resolveStudyRef } from '../study-ref';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { startEmbeddedStack } from '../../worker/embedded-stack';
+import { startEmbeddedStack } from '../../dev/embedded-stack';
 import { packageFile } from '../../worker/package-files';
 import type { CliContext } from '../main';
 import { run as apply } from './apply';

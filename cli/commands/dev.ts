@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { startEmbeddedStack } from '../../worker/embedded-stack';
+import { startEmbeddedStack } from '../../dev/embedded-stack';
 import type { CliContext } from '../main';
 import { CliError } from '../output';
 import { parsePort } from '../options';
 import { devStackFileIn, writeDevStackFile } from '../dev-stack-file';
-import { writeDevApiProfile } from '../../worker/api-environment';
+import { writeDevApiProfile } from '../../api/http/api-environment';
 import { parseApiProfile } from './sandbox';
 
 export async function run(
@@ -30,7 +30,7 @@ export async function run(
   });
   // The CLI in other shells of this directory reads the UI's URL (and the Temporal address it belongs to) here.
   writeDevStackFile(stateDir, { temporal_address: stack.temporalAddress, ...(stack.uiUrl ? { ui_url: stack.uiUrl } : {}), pid: process.pid });
-  // A CLI or worker in this directory finds the profile here (worker/api-environment.ts withDevDefaults), as it
+  // A CLI or worker in this directory finds the profile here (api/http/api-environment.ts withDevDefaults), as it
   // finds the payload key, and refuses another STUDYFLOW_API_PROFILE by name.
   const forgetProfile = writeDevApiProfile(stateDir, apiProfile);
   ctx.out.progress('');

@@ -1,10 +1,10 @@
-import { connectionProfileFromEnv } from '../../activities/http/api-config';
-import { withDevDefaults } from '../../worker/api-environment';
-import { blobStoreFromEnv } from '../../activities/blob-store-env';
+import { connectionProfileFromEnv } from '../../api/http/api-config';
+import { withDevDefaults } from '../../api/http/api-environment';
+import { blobStoreFromEnv } from '../../blobs/blob-store-env';
 import { checkReachability } from '../../worker/reachability-check';
-import { webhookSecretsFromEnv } from '../../worker/sealed-webhook-secrets';
-import { connectClient, temporalSettings } from '../../worker/temporal-connection';
-import { startWebhookIngress } from '../../worker/webhook-ingress';
+import { webhookSecretsFromEnv } from '../../webhooks/sealed-webhook-secrets';
+import { connectClient, temporalSettings } from '../../temporal/temporal-connection';
+import { startWebhookIngress } from '../../webhooks/webhook-ingress';
 import type { CliContext } from '../main';
 import { parsePort } from '../options';
 import { CliError } from '../output';

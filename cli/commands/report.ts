@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { QueryNotRegisteredError, WorkflowNotFoundError } from '@temporalio/client';
-import { connectClient, temporalSettings } from '../../worker/temporal-connection';
+import { connectClient, temporalSettings } from '../../temporal/temporal-connection';
 import { reportQuery } from '../../workflows/messages';
 import type { CliContext } from '../main';
 import { CliError } from '../output';

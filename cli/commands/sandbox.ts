@@ -1,5 +1,5 @@
 import { startSandbox } from '../../sandbox';
-import { CONNECTION_PROFILES, type ConnectionProfileName } from '../../activities/http/api-config';
+import { CONNECTION_PROFILES, type ConnectionProfileName } from '../../api/http/api-config';
 import type { CliContext } from '../main';
 import { CliError } from '../output';
 import { parsePort } from '../options';

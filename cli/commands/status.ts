@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { statusQuery } from '../../workflows/messages';
-import { connectClient, temporalSettings } from '../../worker/temporal-connection';
+import { connectClient, temporalSettings } from '../../temporal/temporal-connection';
 import type { CliContext } from '../main';
 import { CliError } from '../output';
 import { statusTable, temporalUiLink } from '../status-view';

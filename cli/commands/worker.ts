@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { connectionProfileFromEnv } from '../../activities/http/api-config';
-import { withDevDefaults } from '../../worker/api-environment';
+import { connectionProfileFromEnv } from '../../api/http/api-config';
+import { withDevDefaults } from '../../api/http/api-environment';
 import { startStudyflowWorkers, writeWorkflowBundle } from '../../worker/studyflow-worker';
-import { connectClient, dataConverterFromEnv, temporalSettings, workflowTaskQueue } from '../../worker/temporal-connection';
+import { connectClient, dataConverterFromEnv, temporalSettings, workflowTaskQueue } from '../../temporal/temporal-connection';
 import { connectWorker } from '../../worker/worker-connection';
-import { startWebhookIngress, type WebhookIngress } from '../../worker/webhook-ingress';
+import { startWebhookIngress, type WebhookIngress } from '../../webhooks/webhook-ingress';
 import { parsePort } from '../options';
 import { apiTaskQueueOf } from '../../workflows/activity-proxies';
 import { createWorkerActivities } from '../../worker/worker-activities';

@@ -204,7 +204,7 @@ describe('renderMarkdown', () => {
   });
 
   it('compares the dev server as studyflow starts it with Temporal\'s defaults', () => {
-    expect(md).toContain('worker/temporal-dev-server.ts sets `history.transferProcessorMaxPollRPS=1000`, `history.timerProcessorMaxTimeShift="10ms"`');
+    expect(md).toContain('dev/temporal-dev-server.ts sets `history.transferProcessorMaxPollRPS=1000`, `history.timerProcessorMaxTimeShift="10ms"`');
     expect(md).toContain("| studyflow settings | a separate queue (as studyflow's Demand API activities) | 100 | 12.5 / 25 | 12.5 / 25 |");
     expect(md).toContain('| Temporal defaults | a separate queue | 100 | 101 / 202 | 101 / 202 |');
     expect(md).toContain('| Temporal defaults | 880 ms / 1,760 ms |');

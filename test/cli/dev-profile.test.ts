@@ -5,9 +5,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiConfigError } from '../../activities/http/api-config';
+import { ApiConfigError } from '../../api/http/api-config';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index';
-import { devApiProfile, withDevDefaults, writeDevApiProfile } from '../../worker/api-environment';
+import { devApiProfile, withDevDefaults, writeDevApiProfile } from '../../api/http/api-environment';
 import { parseApiProfile } from '../../cli/commands/sandbox';
 import { runCli } from './run-cli';
 

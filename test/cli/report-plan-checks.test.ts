@@ -1,7 +1,7 @@
 // The plan's server checks on the CLI side: failure reasons, supplier ids from the environment, and
 // the checks section of the human, markdown and GitHub plans.
 import { describe, expect, it } from 'vitest';
-import { failureFromAnswer, failureFromTransportError } from '../../activities/http/errors';
+import { failureFromAnswer, failureFromTransportError } from '../../api/http/errors';
 import { Output } from '../../cli/output';
 import { failureReason, isUnreachable } from '../../cli/plan-checks';
 import { renderPlanGithub, renderPlanHuman, renderPlanMarkdown, type ServerChecksView } from '../../cli/plan-view';

@@ -1,5 +1,5 @@
 // Contract tests of feasibility, the price prediction, the calendar (suggest-time-range, suggest-days), launch from draft, the fielding runs and the recontact upload
-// (activities/http/wire/operations.ts LAUNCH_FIELDING_OPERATIONS): the client drives the real sandbox with the
+// (api/wire/operations.ts LAUNCH_FIELDING_OPERATIONS): the client drives the real sandbox with the
 // requests the planning core builds, and every exchange is checked against studyflow's zod wire schemas and,
 // independently, against the reference's own JSON schemas (test/contract/operation-checks.ts).
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { createBlobStore } from '../../activities/blob-store';
-import { createDemandApiClient } from '../../activities/http/demand-api-client';
-import { LAUNCH_FIELDING_OPERATIONS } from '../../activities/http/wire/operations';
+import { createBlobStore } from '../../blobs/blob-store';
+import { createDemandApiClient } from '../../api/http/demand-api-client';
+import { LAUNCH_FIELDING_OPERATIONS } from '../../api/wire/operations';
 import { createActivities } from '../../activities/index';
 import { feasibilityRequest, judgedCpi, priceQuery, readFeasibility, readPrice } from '../../plan/launch-gates';
 import { profilingOf } from '../../plan/profiling';

@@ -3,8 +3,8 @@
 // launch job awaited). Each test file keeps its own draft body and reference numbers.
 import { Agent } from 'undici';
 import { expect } from 'vitest';
-import { createBlobStore } from '../../activities/blob-store';
-import { createDemandApiClient, type DemandApiClient } from '../../activities/http/demand-api-client';
+import { createBlobStore } from '../../blobs/blob-store';
+import { createDemandApiClient, type DemandApiClient } from '../../api/http/demand-api-client';
 import { createActivities, type TargetGroupDesired } from '../../activities/index';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index';
 import { testSandboxOptions } from '../helpers/test-profile';

@@ -2,7 +2,7 @@
 // run exercised it with the headers it needs; the request and answer fit studyflow's zod wire schemas; and
 // both fit the reference's own JSON schemas (ajv from the yml), apart from listed gaps that must still show.
 import { describe, expect, it } from 'vitest';
-import { wireOperationOf, wireOperationsFor, type WireOperation } from '../../activities/http/wire/operations';
+import { wireOperationOf, wireOperationsFor, type WireOperation } from '../../api/wire/operations';
 import { testProfile } from '../helpers/test-profile';
 import { answerProblems, referenceAvailable, referenceOperation, requestProblems, requiredAnswerHeaders } from './reference-openapi';
 import type { RecordedExchange } from './recording-client';

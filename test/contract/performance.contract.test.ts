@@ -1,4 +1,4 @@
-// Contract test of get_target_group_performance (activities/http/wire/operations.ts PERFORMANCE_OPERATIONS):
+// Contract test of get_target_group_performance (api/wire/operations.ts PERFORMANCE_OPERATIONS):
 // the client reads a launched target group's TargetGroupPerformance from the real sandbox, before and after
 // simulated fielding; every exchange is checked against studyflow's zod wire schema and the reference's JSON
 // schema (test/contract/operation-checks.ts). The answer reduced for the report (workflows/report-data.ts)
@@ -6,8 +6,8 @@
 // not_found_error; an answer of another shape is `wire_mismatch`, never a report of zeros.
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiRequest, ApiResponse, DemandApiClient } from '../../activities/http/demand-api-client';
-import { PERFORMANCE_OPERATIONS } from '../../activities/http/wire/operations';
+import type { ApiRequest, ApiResponse, DemandApiClient } from '../../api/http/demand-api-client';
+import { PERFORMANCE_OPERATIONS } from '../../api/wire/operations';
 import { createActivities } from '../../activities/index';
 import type { RunningSandbox } from '../../sandbox/index';
 import { performanceSnapshot } from '../../workflows/report-data';

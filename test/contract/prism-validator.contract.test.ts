@@ -18,11 +18,11 @@ import path from 'node:path';
 import { Agent } from 'undici';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBlobStore } from '../../activities/blob-store';
-import { createDemandApiClient } from '../../activities/http/demand-api-client';
-import { loadApiConfig } from '../../activities/http/api-config';
+import { createBlobStore } from '../../blobs/blob-store';
+import { createDemandApiClient } from '../../api/http/demand-api-client';
+import { loadApiConfig } from '../../api/http/api-config';
 import { cintCopyOfExample, type CintExample } from './cint-examples';
-import { wireOperationsFor } from '../../activities/http/wire/operations';
+import { wireOperationsFor } from '../../api/wire/operations';
 
 /** The operations as the client speaks them under the `cint` profile. */
 const WIRE_OPERATIONS = wireOperationsFor('cint');
@@ -375,7 +375,7 @@ describe.skipIf(!referenceAvailable)('the client under the cint profile against 
       for (const e of staticMock.exchanges) {
         const op = operationOf(e.method, e.path);
         expect(op?.operationId, `${e.method} ${e.path}`).toBeDefined();
-        expect(WIRE_OPERATIONS[op!.operationId!]?.path, `${op!.operationId} in activities/http/wire/operations.ts`).toBe(op!.template.slice(reference.basePath.length));
+        expect(WIRE_OPERATIONS[op!.operationId!]?.path, `${op!.operationId} in api/wire/operations.ts`).toBe(op!.template.slice(reference.basePath.length));
       }
     });
 

@@ -1,4 +1,4 @@
-// Contract tests of the profiling helpers `studyflow plan` asks (activities/http/wire/operations.ts
+// Contract tests of the profiling helpers `studyflow plan` asks (api/wire/operations.ts
 // PROFILE_HELPER_OPERATIONS): get_panel_distribution_draft and account_questions_translation. The client drives the
 // real sandbox with the requests the planning core builds (plan/server-checks.ts distributionRequests,
 // profileQuestionIds), and every exchange is checked against studyflow's zod wire schemas and, independently, against
@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createBlobStore } from '../../activities/blob-store';
-import { createDemandApiClient } from '../../activities/http/demand-api-client';
-import { PROFILE_HELPER_OPERATIONS } from '../../activities/http/wire/operations';
+import { createBlobStore } from '../../blobs/blob-store';
+import { createDemandApiClient } from '../../api/http/demand-api-client';
+import { PROFILE_HELPER_OPERATIONS } from '../../api/wire/operations';
 import { createActivities } from '../../activities/index';
 import { profilingOf } from '../../plan/profiling';
 import { distributionCheck, distributionRequests, profileQuestionIds, profilesCheck, readQuestions, type QuestionText } from '../../plan/server-checks';

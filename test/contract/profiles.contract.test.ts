@@ -1,4 +1,4 @@
-// Contract tests of profiles on the reference's wire (activities/http/wire/operations.ts PROFILE_OPERATIONS, and
+// Contract tests of profiles on the reference's wire (api/wire/operations.ts PROFILE_OPERATIONS, and
 // the draft create and update that carry a draft's `profiling`): the client drives the real sandbox with the
 // bodies the planning core builds (plan/profiling.ts), and every exchange is checked against studyflow's zod
 // wire schemas and, independently, against the reference's own JSON schemas (test/contract/operation-checks.ts).
@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBlobStore } from '../../activities/blob-store';
-import { createDemandApiClient } from '../../activities/http/demand-api-client';
-import { PROFILE_OPERATIONS, WIRE_OPERATIONS } from '../../activities/http/wire/operations';
+import { createBlobStore } from '../../blobs/blob-store';
+import { createDemandApiClient } from '../../api/http/demand-api-client';
+import { PROFILE_OPERATIONS, WIRE_OPERATIONS } from '../../api/wire/operations';
 import { createActivities } from '../../activities/index';
 import { manageProfilesBody, profilingHolds, profilingOf, validateProfilesBody } from '../../plan/profiling';
 import type { DesiredTargetGroup } from '../../plan/types';

@@ -1,6 +1,6 @@
 // Test helper: a DemandApiClient that records every exchange (method, path, query, headers sent, JSON body
 // sent, status, body answered) for the contract tests.
-import type { ApiRequest, ApiResponse, DemandApiClient } from '../../activities/http/demand-api-client';
+import type { ApiRequest, ApiResponse, DemandApiClient } from '../../api/http/demand-api-client';
 
 export interface RecordedExchange {
   method: string;

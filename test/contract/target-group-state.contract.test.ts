@@ -1,4 +1,4 @@
-// Contract tests of the target-group state reads (activities/http/wire/operations.ts TARGET_GROUP_STATE_OPERATIONS):
+// Contract tests of the target-group state reads (api/wire/operations.ts TARGET_GROUP_STATE_OPERATIONS):
 // GET TG answers a draft (no id, status or fielding run) and 301 with Location to TG/details once launched;
 // TG/details and TG/overview answer 404 for a draft; TG/fielding-runs lists zero or one run. The client drives
 // the real sandbox through a draft's read, a launch, and the launched group's reads; every exchange is checked
@@ -6,8 +6,8 @@
 // An answer of another shape is `wire_mismatch`, never an undefined id or status.
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiRequest, ApiResponse, DemandApiClient } from '../../activities/http/demand-api-client';
-import { TARGET_GROUP_STATE_OPERATIONS } from '../../activities/http/wire/operations';
+import type { ApiRequest, ApiResponse, DemandApiClient } from '../../api/http/demand-api-client';
+import { TARGET_GROUP_STATE_OPERATIONS } from '../../api/wire/operations';
 import { createActivities } from '../../activities/index';
 import { holdsDesired } from '../../plan/compare';
 import type { RunningSandbox } from '../../sandbox/index';

@@ -1,4 +1,4 @@
-// Contract tests, one per operation on the reference's wire (activities/http/wire/operations.ts): the client
+// Contract tests, one per operation on the reference's wire (api/wire/operations.ts): the client
 // drives the real sandbox; every exchange is matched to its operation, and both the request the client sent
 // and the answer the sandbox gave are checked against studyflow's zod wire schemas and, independently,
 // against the reference's own JSON schemas (ajv, straight from the published yml).
@@ -7,14 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBlobStore } from '../../activities/blob-store';
-import { createDemandApiClient } from '../../activities/http/demand-api-client';
-import { LAUNCH_FIELDING_OPERATIONS, PERFORMANCE_OPERATIONS, PROFILE_HELPER_OPERATIONS, PROFILE_OPERATIONS, TARGET_GROUP_STATE_OPERATIONS, WIRE_OPERATIONS } from '../../activities/http/wire/operations';
+import { createBlobStore } from '../../blobs/blob-store';
+import { createDemandApiClient } from '../../api/http/demand-api-client';
+import { LAUNCH_FIELDING_OPERATIONS, PERFORMANCE_OPERATIONS, PROFILE_HELPER_OPERATIONS, PROFILE_OPERATIONS, TARGET_GROUP_STATE_OPERATIONS, WIRE_OPERATIONS } from '../../api/wire/operations';
 import { createActivities } from '../../activities/index';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index';
 import { testDialect, testSandboxOptions } from '../helpers/test-profile';
-import { ErrorBody } from '../../activities/http/wire/common';
-import { boundaryFromSeed, multipartFileBody } from '../../activities/http/multipart-body';
+import { ErrorBody } from '../../api/wire/common';
+import { boundaryFromSeed, multipartFileBody } from '../../api/http/multipart-body';
 import { rejectionOf } from '../activities/helpers/mock-api';
 import { describeOperationChecks, type ReferenceGaps } from './operation-checks';
 import { answerProblems, referenceAvailable } from './reference-openapi';

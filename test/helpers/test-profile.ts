@@ -4,7 +4,7 @@
 // (STUDYFLOW_API_PROFILE=cint). Unset or `sandbox`: the spec's dialect and the `sandbox` profile, as before.
 // An unknown value fails loudly, naming the variable, so that a typo never runs the default silently.
 
-/** A connection profile of the client (activities/http/api-config.ts CONNECTION_PROFILES). */
+/** A connection profile of the client (api/http/api-config.ts CONNECTION_PROFILES). */
 export type TestProfile = 'sandbox' | 'cint';
 /** The sandbox's dialect that goes with it (sandbox/index.ts SandboxOptions.dialect). */
 export type TestDialect = 'spec' | 'cint';

@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmbeddedStack, type EmbeddedStack } from '../../worker/embedded-stack';
-import { connectClient } from '../../worker/temporal-connection';
-import { startTemporalDevServer, type RunningDevServer } from '../../worker/temporal-dev-server';
+import { startEmbeddedStack, type EmbeddedStack } from '../../dev/embedded-stack';
+import { connectClient } from '../../temporal/temporal-connection';
+import { startTemporalDevServer, type RunningDevServer } from '../../dev/temporal-dev-server';
 import { statusQuery, studyWorkflowId } from '../../workflows/messages';
 import { eventually, runCli, spawnWorkerProcess, writeStudy, type CliResult } from './harness';
 

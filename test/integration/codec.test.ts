@@ -8,8 +8,8 @@ import { defaultPayloadConverter, defineSearchAttributeKey, SearchAttributeType,
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { CodecKeys } from '../../worker/codec-keys';
-import { AesGcmPayloadCodec, dataConverterFor, ENCRYPTED_ENCODING, ENCRYPTION_KEY_ID_METADATA } from '../../worker/payload-codec';
+import type { CodecKeys } from '../../temporal/codec-keys';
+import { AesGcmPayloadCodec, dataConverterFor, ENCRYPTED_ENCODING, ENCRYPTION_KEY_ID_METADATA } from '../../temporal/payload-codec';
 import { addNoteSignal, echoStateQuery, setSuffixUpdate, type codecEcho, type CodecEchoActivities } from './fixtures/codec-echo-workflow';
 
 const FIXTURE = path.resolve(import.meta.dirname, 'fixtures/codec-echo-workflow.ts');

@@ -11,7 +11,7 @@ import { run as apply } from '../../cli/commands/apply';
 import { run as dev } from '../../cli/commands/dev';
 import type { CliContext } from '../../cli/main';
 import { Output } from '../../cli/output';
-import { findFreePort } from '../../worker/free-port';
+import { findFreePort } from '../../dev/free-port';
 import { eventually, writeStudy } from './harness';
 
 function context(cwd: string, env: NodeJS.ProcessEnv, interrupted: Promise<void> = new Promise(() => undefined)) {

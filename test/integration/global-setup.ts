@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startTemporalDevServer, type RunningDevServer } from '../../worker/temporal-dev-server';
+import { startTemporalDevServer, type RunningDevServer } from '../../dev/temporal-dev-server';
 
 declare module 'vitest' {
   export interface ProvidedContext {

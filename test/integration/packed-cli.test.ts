@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFreePort } from '../../worker/free-port';
+import { findFreePort } from '../../dev/free-port';
 import { REPO_ROOT } from './harness';
 
 const MANIFEST = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
@@ -182,7 +182,7 @@ describe('the packed studyflow, installed into an empty directory', () => {
     for (const file of ['bin/studyflow.js', 'dist/cli/studyflow.js', 'dist/workflow-bundle.js', 'dist/workflow-sources/workflows/index.js', 'schema/study.schema.json', 'examples/quickstart/study.yaml', 'docs/cli.md', 'docs/study-format.md', 'README.md']) {
       expect(fs.existsSync(path.join(installed, file)), file).toBe(true);
     }
-    for (const dir of ['test', 'bench', 'cli', 'workflows', 'activities', 'sandbox', 'worker', 'plan', 'definitions', 'scripts', 'node_modules']) {
+    for (const dir of ['test', 'bench', 'cli', 'workflows', 'activities', 'api', 'blobs', 'temporal', 'webhooks', 'dev', 'shared', 'sandbox', 'worker', 'plan', 'definitions', 'scripts', 'node_modules']) {
       expect(fs.existsSync(path.join(installed, dir)), dir).toBe(false);
     }
   });

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { installTemporalCli } from '../../scripts/temporal-cli.mjs';
+import { installTemporalCli } from '../../dev/temporal-cli.mjs';
 import { startTestStack, writeCalls, writeStudy, type TestStack } from './harness';
 
 const STUDY = `# yaml-language-server: $schema=../../schema/study.schema.json

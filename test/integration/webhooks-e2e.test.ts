@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signatureHeaderValue } from '../../worker/webhook-signature';
+import { signatureHeaderValue } from '../../webhooks/webhook-signature';
 import { eventually, startTestStack, writeCalls, writeStudy, type TestStack } from './harness';
 
 function webhookStudy(url: string, events: string[]): string {

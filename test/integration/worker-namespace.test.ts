@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { installTemporalCli } from '../../scripts/temporal-cli.mjs';
-import { connectClient } from '../../worker/temporal-connection';
+import { installTemporalCli } from '../../dev/temporal-cli.mjs';
+import { connectClient } from '../../temporal/temporal-connection';
 import { SEARCH_ATTRIBUTE_TYPES } from '../../workflows/search-attributes';
 import { eventually, REPO_ROOT } from './harness';
 

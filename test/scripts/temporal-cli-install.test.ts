@@ -1,4 +1,4 @@
-// The temporal CLI install through its real code path (scripts/temporal-cli.mjs), into an empty cache root
+// The temporal CLI install through its real code path (dev/temporal-cli.mjs), into an empty cache root
 // as on a fresh machine. `go` is a stand-in script that does what `go install` does with GOBIN (writes
 // the binary there), so the test takes a second, not the minutes of the real build; CI's own run of
 // `npm test` with an empty XDG_CACHE_HOME does the real build.

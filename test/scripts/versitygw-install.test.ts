@@ -1,4 +1,4 @@
-// The versitygw install through its real code path (scripts/versitygw.mjs), into an empty cache root as on
+// The versitygw install through its real code path (dev/versitygw.mjs), into an empty cache root as on
 // a fresh machine, with a stand-in `go` that does what `go install` does with GOBIN (and records what it
 // was asked to build). `npm test` runs the real build (scripts/install-versitygw.mjs) before the tests.
 import { spawnSync } from 'node:child_process';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InMemoryDeliveryDedupe } from '../../worker/delivery-dedupe';
+import { InMemoryDeliveryDedupe } from '../../webhooks/delivery-dedupe';
 
 describe('InMemoryDeliveryDedupe', () => {
   it('claims an id once; a second claim is a duplicate', () => {

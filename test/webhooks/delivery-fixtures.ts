@@ -2,7 +2,7 @@
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { signatureHeaderValue } from '../../worker/webhook-signature';
+import { signatureHeaderValue } from '../../webhooks/webhook-signature';
 
 export const SECRET = 'whsec_test_0123456789abcdef';
 export const OTHER_SECRET = 'whsec_test_rotated_fedcba9876543210';

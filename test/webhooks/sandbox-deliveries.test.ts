@@ -7,7 +7,7 @@ import { changeSessionStatus, startSession } from '../../sandbox/model/session-r
 import { diffExchangeAllocations, emptyExchangeAllocations } from '../../sandbox/model/target-group-changes';
 import { WebhookDeliveryEngine, type DeliveryRecord, type WebhookEndpoint } from '../../sandbox/model/webhook-delivery-engine';
 import type { WebhookEventSignal } from '../../workflows/messages';
-import { startWebhookReceiver, type RunningWebhookReceiver } from '../../worker/webhook-receiver';
+import { startWebhookReceiver, type RunningWebhookReceiver } from '../../webhooks/webhook-receiver';
 import { SECRET, eventually } from './delivery-fixtures';
 
 let receiver: RunningWebhookReceiver;

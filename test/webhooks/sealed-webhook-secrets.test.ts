@@ -4,10 +4,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createBlobStore } from '../../activities/blob-store';
-import { generateCodecKey, parseCodecKeyList } from '../../worker/codec-keys';
-import { SealedWebhookSecretStore, webhookSecretsFromEnv } from '../../worker/sealed-webhook-secrets';
-import { startWebhookReceiver } from '../../worker/webhook-receiver';
+import { createBlobStore } from '../../blobs/blob-store';
+import { generateCodecKey, parseCodecKeyList } from '../../temporal/codec-keys';
+import { SealedWebhookSecretStore, webhookSecretsFromEnv } from '../../webhooks/sealed-webhook-secrets';
+import { startWebhookReceiver } from '../../webhooks/webhook-receiver';
 import { SECRET, envelope, post, signedDelivery } from './delivery-fixtures';
 
 const dirs: string[] = [];

@@ -1,7 +1,7 @@
 // Deliveries under the cint profile's event names: `session-updated` carries sessions as the spec's
 // `com.svc.session.updated` does; `quota-fill-registered` reaches its target group without payload details.
 import { describe, expect, it } from 'vitest';
-import { readCloudEvent, toWebhookEventSignal, type CloudEventEnvelope } from '../../worker/webhook-events';
+import { readCloudEvent, toWebhookEventSignal, type CloudEventEnvelope } from '../../webhooks/webhook-events';
 import { envelope, sessionRecord } from './delivery-fixtures';
 
 const RECEIVED_AT = '2026-03-01T12:00:00.000Z';

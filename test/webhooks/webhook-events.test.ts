@@ -2,7 +2,7 @@
 // private_exchange_cpi_change with supplier_id, allocations_* with allocation_group_id) and
 // com.svc.session.updated (respondent_update_date, respondent_last_date_change).
 import { describe, expect, it } from 'vitest';
-import { MAX_ITEMS_PER_SIGNAL, readCloudEvent, toWebhookEventSignal, type CloudEventEnvelope } from '../../worker/webhook-events';
+import { MAX_ITEMS_PER_SIGNAL, readCloudEvent, toWebhookEventSignal, type CloudEventEnvelope } from '../../webhooks/webhook-events';
 import { envelope, sessionRecord } from './delivery-fixtures';
 
 const RECEIVED_AT = '2026-03-01T12:00:00.000Z';

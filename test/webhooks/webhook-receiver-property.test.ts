@@ -5,8 +5,8 @@ import http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REJECTION_REASONS, startWebhookReceiver, type RunningWebhookReceiver } from '../../worker/webhook-receiver';
-import { signatureHeaderValue } from '../../worker/webhook-signature';
+import { REJECTION_REASONS, startWebhookReceiver, type RunningWebhookReceiver } from '../../webhooks/webhook-receiver';
+import { signatureHeaderValue } from '../../webhooks/webhook-signature';
 import { OTHER_SECRET, SECRET, eventually, post, signedDelivery } from './delivery-fixtures';
 
 const MAX_BODY = 4096;

@@ -5,8 +5,8 @@ import http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WebhookEventSignal } from '../../workflows/messages';
-import { inflateGzipBounded, startWebhookReceiver, type ReceiverLogEntry, type RunningWebhookReceiver, type WebhookReceiverOptions } from '../../worker/webhook-receiver';
-import { signatureHeaderValue } from '../../worker/webhook-signature';
+import { inflateGzipBounded, startWebhookReceiver, type ReceiverLogEntry, type RunningWebhookReceiver, type WebhookReceiverOptions } from '../../webhooks/webhook-receiver';
+import { signatureHeaderValue } from '../../webhooks/webhook-signature';
 import { OTHER_SECRET, SECRET, deferred, envelope, eventually, post, sessionRecord, signedDelivery } from './delivery-fixtures';
 
 interface Harness {

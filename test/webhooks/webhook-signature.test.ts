@@ -1,7 +1,7 @@
 // DESIGN.md "not shown" table, signature: Svc-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>.
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { parseSignatureHeader, signatureHeaderValue, signatureIsFresh, signatureMatches, type ParsedSignatureHeader } from '../../worker/webhook-signature';
+import { parseSignatureHeader, signatureHeaderValue, signatureIsFresh, signatureMatches, type ParsedSignatureHeader } from '../../webhooks/webhook-signature';
 
 const body = Buffer.from('{"id":"e-1","specversion":"1.0"}');
 const hmacHex = (secret: string, payload: string) => createHmac('sha256', secret).update(payload).digest('hex');

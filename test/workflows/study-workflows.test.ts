@@ -16,7 +16,7 @@ import { planStudy } from '../../plan/plan-study';
 import { profilingOf } from '../../plan/profiling';
 import { scheduleStudy } from '../../plan/schedule';
 import type { DesiredStudy, DesiredTargetGroup } from '../../plan/types';
-import { DEV_SERVER_DYNAMIC_CONFIG, startTemporalDevServer, type RunningDevServer } from '../../worker/temporal-dev-server';
+import { DEV_SERVER_DYNAMIC_CONFIG, startTemporalDevServer, type RunningDevServer } from '../../dev/temporal-dev-server';
 import { startStudyflowWorkers, type RunningWorkers } from '../../worker/studyflow-worker';
 import { fieldingControlUpdate, revisionOutcome, statusQuery, studyWorkflowId, webhookEventSignal, type StudyStatus } from '../../workflows/messages';
 import { FakeApi, targetGroup } from './fake-api';

@@ -2,9 +2,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createBlobStore, type BlobStore } from '../../../activities/blob-store';
+import { createBlobStore, type BlobStore } from '../../../blobs/blob-store';
 import { createActivities } from '../../../activities/index';
-import type { DemandApiClientOptions } from '../../../activities/http/demand-api-client';
+import type { DemandApiClientOptions } from '../../../api/http/demand-api-client';
 import { createMockApi, type MockApi } from './mock-api';
 
 export interface MockActivities extends MockApi {

@@ -1,8 +1,8 @@
 // A Demand API client wired to an undici MockAgent: `api.test` serves /v1, `auth.test/auth` the token endpoint.
 import { MockAgent, type Interceptable } from 'undici';
 import type { MockInterceptor } from 'undici/types/mock-interceptor';
-import { createApiConfig, type ApiConfig } from '../../../activities/http/api-config';
-import { createDemandApiClient, type DemandApiClient, type DemandApiClientOptions } from '../../../activities/http/demand-api-client';
+import { createApiConfig, type ApiConfig } from '../../../api/http/api-config';
+import { createDemandApiClient, type DemandApiClient, type DemandApiClientOptions } from '../../../api/http/demand-api-client';
 
 export const API_ORIGIN = 'http://api.test';
 export const AUTH_ORIGIN = 'http://auth.test';
