@@ -143,6 +143,7 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .command('demo')
     .description('bring up the embedded stack, apply examples/quickstart, print the result, stop')
     .option('--keep-running', 'leave the stack running after the apply (Ctrl-C stops it)')
+    .addOption(apiProfileOption('the connection profile of the demo: the sandbox speaks its dialect, and the worker and the apply use it'))
     .addOption(json())
     .action(run(() => import('./commands/demo')));
 

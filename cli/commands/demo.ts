@@ -3,6 +3,7 @@ import { startEmbeddedStack } from '../../dev/embedded-stack';
 import { packageFile } from '../../worker/package-files';
 import type { CliContext } from '../main';
 import { run as apply } from './apply';
+import { parseApiProfile } from './sandbox';
 
 export const QUICKSTART = packageFile('examples/quickstart/study.yaml');
 
@@ -10,10 +11,13 @@ export const QUICKSTART = packageFile('examples/quickstart/study.yaml');
  * The embedded default end to end: Temporal dev server (SQLite under .studyflow/demo), the sandbox
  * API and a worker on free loopback ports; applies examples/quickstart and prints the result.
  */
-export async function run(ctx: CliContext, options: { keepRunning?: boolean; json?: boolean }): Promise<number> {
+export async function run(ctx: CliContext, options: { keepRunning?: boolean; json?: boolean; profile?: string }): Promise<number> {
   const stateDir = path.resolve(ctx.cwd, '.studyflow', 'demo');
-  ctx.out.progress('studyflow demo: starting Temporal (SQLite), the sandbox API and a worker…');
+  // `--profile cint`: the sandbox speaks the published reference exactly and the worker and the apply use the cint profile.
+  const apiProfile = parseApiProfile(options.profile);
+  ctx.out.progress(`studyflow demo: starting Temporal (SQLite), the sandbox API (${apiProfile} profile) and a worker…`);
   const stack = await startEmbeddedStack({
+    apiProfile,
     encryptPayloads: true,
     stateDir,
     temporalPort: 0,
