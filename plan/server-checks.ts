@@ -245,7 +245,7 @@ export function feasibilityCheck(desired: DesiredTargetGroup, answer: Answer<Rec
 
 /**
  * The price check judges what the launch gate judges: feasibility's suggested_price, else the price
- * prediction's CPI (`studyflow plan` also asks the prediction, for its total cost).
+ * prediction's CPI (the reference's prediction gives a CPI and no total).
  */
 export function priceCheck(desired: DesiredTargetGroup, answers: Pick<ServerAnswers, 'feasibility' | 'price'>): ServerCheck {
   const answer = answers.price;
@@ -253,13 +253,12 @@ export function priceCheck(desired: DesiredTargetGroup, answers: Pick<ServerAnsw
   if (!answer && !suggested) return { name: 'price', outcome: 'skipped', summary: 'not asked' };
   if (!suggested && answer && !answer.ok) return unavailable('price', answer.reason);
   const cpi = gateCpi(answers, desired);
-  const total = answer?.ok ? moneyOf(answer.value.total_cost) : undefined;
   const max = desired.launch.maxCpi;
   const source = suggested ? 'suggested price (feasibility)' : 'predicted CPI';
   const summary = cpi
-    ? `${source} ${moneyText(cpi)}${total ? `, predicted total ${moneyText(total)}` : ''}${max ? ` (max_cpi ${moneyText(max)})` : ''}`
+    ? `${source} ${moneyText(cpi)}${max ? ` (max_cpi ${moneyText(max)})` : ''}`
     : 'the API suggested no price';
-  const data = { cpi, totalCost: total, maxCpi: max, pricingModel: answer?.ok ? answer.value.pricing_model : undefined };
+  const data = { cpi, maxCpi: max, pricingModel: answer?.ok ? answer.value.pricing_model : undefined };
   const noFeasibility: FeasibilityVerdict = { feasible: true };
   const failures = gateFailures({ ...desired, launch: { ...desired.launch, requireFeasible: false } }, noFeasibility, cpi);
   if (failures.length) return { name: 'price', outcome: 'blocking', summary, reason: `${failures.join('; ')} (max_cpi)`, data };
@@ -465,12 +464,6 @@ function text(value: unknown): string | undefined {
 
 function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value > 0;
-}
-
-function moneyOf(value: unknown): Money | undefined {
-  const m = record(value);
-  if (m && (typeof m.value === 'string' || typeof m.value === 'number') && typeof m.currency_code === 'string') return { value: String(m.value), currency_code: m.currency_code };
-  return undefined;
 }
 
 export function moneyText(money: Money): string {

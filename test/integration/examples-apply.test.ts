@@ -251,12 +251,12 @@ describe('the shipped examples apply against the sandbox', () => {
       expect(await reapplyWrites(t, file)).toEqual([]);
     });
 
-    it('as shipped, names remote ids a fresh sandbox lacks: us_main fails with 422 unknown_reference, as its header says', async () => {
+    it('as shipped, names remote ids a fresh sandbox lacks: us_main fails with 400 bad_request_error (the reference\'s status), as its header says', async () => {
       // Under its own study id (last: its exclusion group, found by name, is the one above).
       const unresolved = copyExample(t, 'every-exclusion', (text) => text.replace('study: acme-every-exclusion', 'study: acme-every-exclusion-unresolved'), 'every-exclusion-unresolved');
       const result = await t.cli(['apply', unresolved]);
       expect(result.code).toBe(1);
-      expect(result.stdout).toMatch(/us_main\s+failed.*unknown_reference/);
+      expect(result.stdout).toMatch(/us_main\s+failed.*bad_request_error.*does not exist/);
       expect(result.stdout).toMatch(/us_boost\s+awaiting_approval/);
     });
   });

@@ -197,7 +197,8 @@ describe('report of a live study with simulated sessions', () => {
   });
 
   it('prints a human table and a section per target group', async () => {
-    const result = await t.cli(['report', file]);
+    // The UI link is the one STUDYFLOW_TEMPORAL_UI_URL names (without it, and without a dev stack here, none is printed).
+    const result = await t.cli(['report', file], { STUDYFLOW_TEMPORAL_UI_URL: 'http://127.0.0.1:18233' });
     expect(result.code, result.stderr).toBe(0);
     const us = tgOf(view, 'us_gen_pop');
     expect(result.stdout).toMatch(/^study report-live \(account 1001\): converged, revision [0-9a-f]{16} \(applied\), project [0-9A-Z]{26}/m);
@@ -210,6 +211,7 @@ describe('report of a live study with simulated sessions', () => {
     expect(result.stdout).toContain('draft -> live');
     expect(result.stdout).toMatch(/event {2}target-group-updated: /);
     expect(us.completes).toBeGreaterThan(0);
+    expect(result.stderr).toContain('http://127.0.0.1:18233/namespaces/');
     expect(result.stderr).toContain('/workflows/study%2F1001%2Freport-live');
   });
 

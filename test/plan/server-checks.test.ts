@@ -153,11 +153,11 @@ describe('feasibility check', () => {
 });
 
 describe('price check', () => {
-  const prediction = (value: string, currency = 'USD') => ok({ cost_per_interview: { value, currency_code: currency, currency_scale: 2 }, total_cost: usd('530.00'), pricing_model: 'rate_card' });
+  const prediction = (value: string, currency = 'USD') => ok({ cost_per_interview: { value, currency_code: currency, currency_scale: 2 }, pricing_model: 'rate_card' });
 
   it('passes a predicted CPI at or below max_cpi', () => {
     const check = priceCheck(tg({}, { maxCpi: { value: '2.65', currency_code: 'USD' } }), { price: prediction('2.65') });
-    expect(check).toMatchObject({ outcome: 'pass', summary: 'predicted CPI 2.65 USD, predicted total 530.00 USD (max_cpi 2.65 USD)' });
+    expect(check).toMatchObject({ outcome: 'pass', summary: 'predicted CPI 2.65 USD (max_cpi 2.65 USD)' });
   });
 
   it('is BLOCKING above max_cpi', () => {
