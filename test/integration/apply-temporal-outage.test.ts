@@ -2,13 +2,12 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedStack, type EmbeddedStack } from '../../dev/embedded-stack';
-import { connectClient } from '../../temporal/temporal-connection';
 import { startTemporalDevServer, type RunningDevServer } from '../../dev/temporal-dev-server';
 import { statusQuery, studyWorkflowId } from '../../workflows/messages';
-import { eventually, runCli, spawnWorkerProcess, writeStudy, type CliResult } from './harness';
+import { eventually, runCli, spawnWorkerProcess, tearDownPrivateStack, withTemporalClient, writeStudy, type CliResult } from './harness';
 
 // `studyflow apply` waiting while the Temporal server is down. This file runs its own Temporal dev server
 // (the suite's shared one must not be stopped). The first apply waits through an outage of 30 s, longer than
@@ -48,15 +47,7 @@ describe('studyflow apply while the Temporal server is down', () => {
   let worker: ChildProcess;
   const taskQueue = `test-apply-outage-${Math.random().toString(36).slice(2, 8)}`;
 
-  async function withClient<T>(use: (client: Client) => Promise<T>): Promise<T> {
-    let opened: { client: Client; connection: Connection } | undefined;
-    try {
-      opened = await connectClient({ address: temporal.address, namespace: 'default', connectionOptions: {} });
-      return await use(opened.client);
-    } finally {
-      await opened?.connection.close();
-    }
-  }
+  const withClient = <T>(use: (client: Client) => Promise<T>) => withTemporalClient(temporal.address, use);
   /** Resolves once the study's target group is launching (its launch job Processing): apply is waiting then. */
   async function launching(studyId: string): Promise<void> {
     await eventually(async () => {
@@ -77,20 +68,7 @@ describe('studyflow apply while the Temporal server is down', () => {
     stack.sandbox.setFaults({ job_duration_ms: 5000 });
     worker = spawnWorkerProcess(dir, env);
   });
-  afterAll(async () => {
-    if (worker && worker.exitCode === null && worker.signalCode === null) {
-      worker.kill('SIGKILL');
-      await new Promise((resolve) => worker.once('exit', resolve));
-    }
-    await withClient(async (client) => {
-      for await (const wf of client.workflow.list({ query: `TaskQueue = "${taskQueue}" AND ExecutionStatus = "Running"` })) {
-        await client.workflow.getHandle(wf.workflowId, wf.runId).terminate('test finished').catch(() => undefined);
-      }
-    }).catch(() => undefined);
-    await stack?.stop();
-    await temporal?.stop();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(async () => tearDownPrivateStack({ worker, temporal, taskQueue, stack, dir }));
 
   it('waits out an outage of 30 s within its --timeout and ends as the study does', async () => {
     const file = writeStudy(dir, 'through.yaml', study('outage-through'));

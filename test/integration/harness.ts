@@ -271,3 +271,42 @@ export function writeStudy(dir: string, name: string, yaml: string): string {
   fs.writeFileSync(file, yaml);
   return file;
 }
+
+/** One use of a client of the Temporal server at `address` (namespace default), its connection closed after it. */
+export async function withTemporalClient<T>(address: string, use: (client: Client) => Promise<T>): Promise<T> {
+  let opened: { client: Client; connection: Connection } | undefined;
+  try {
+    opened = await connectClient({ address, namespace: 'default', connectionOptions: {} });
+    return await use(opened.client);
+  } finally {
+    await opened?.connection.close();
+  }
+}
+
+/**
+ * The end of a test on a private Temporal dev server and stack: the worker process killed, the task queue's running
+ * workflows terminated, the stack and the server stopped and the directory removed (each part only if it was made).
+ */
+export async function tearDownPrivateStack(parts: {
+  worker?: ChildProcess;
+  temporal?: { address: string; stop(): Promise<unknown> };
+  taskQueue: string;
+  stack?: { stop(): Promise<unknown> };
+  dir?: string;
+}): Promise<void> {
+  const { worker, temporal, taskQueue, stack, dir } = parts;
+  if (worker && worker.exitCode === null && worker.signalCode === null) {
+    worker.kill('SIGKILL');
+    await new Promise((resolve) => worker.once('exit', resolve));
+  }
+  if (temporal) {
+    await withTemporalClient(temporal.address, async (client) => {
+      for await (const wf of client.workflow.list({ query: `TaskQueue = "${taskQueue}" AND ExecutionStatus = "Running"` })) {
+        await client.workflow.getHandle(wf.workflowId, wf.runId).terminate('test finished').catch(() => undefined);
+      }
+    }).catch(() => undefined);
+  }
+  await stack?.stop();
+  await temporal?.stop();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+}

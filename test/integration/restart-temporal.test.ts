@@ -2,14 +2,13 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxStateData } from '../../sandbox/core/state-records';
 import { startEmbeddedStack, type EmbeddedStack } from '../../dev/embedded-stack';
-import { connectClient } from '../../temporal/temporal-connection';
 import { startTemporalDevServer, type RunningDevServer } from '../../dev/temporal-dev-server';
 import { statusQuery, studyWorkflowId, type StudyStatus } from '../../workflows/messages';
-import { eventually, runCli, scanWorkflowHistories, spawnWorkerProcess, threeMarketStudy, writeStudy } from './harness';
+import { eventually, runCli, scanWorkflowHistories, spawnWorkerProcess, tearDownPrivateStack, threeMarketStudy, withTemporalClient, writeStudy } from './harness';
 import { syntheticRsids } from '../helpers/respondent-ids';
 
 // This file runs its own Temporal dev server (the suite's shared one must not be restarted). The
@@ -33,15 +32,7 @@ describe('the Temporal dev server restarted (SQLite kept) in the middle of an ap
   let workerStderr = '';
   const taskQueue = `test-restart-temporal-${Math.random().toString(36).slice(2, 8)}`;
 
-  async function withClient<T>(use: (client: Client) => Promise<T>): Promise<T> {
-    let opened: { client: Client; connection: Connection } | undefined;
-    try {
-      opened = await connectClient({ address: temporal.address, namespace: 'default', connectionOptions: {} });
-      return await use(opened.client);
-    } finally {
-      await opened?.connection.close();
-    }
-  }
+  const withClient = <T>(use: (client: Client) => Promise<T>) => withTemporalClient(temporal.address, use);
   const status = () => withClient((c) => c.workflow.getHandle(studyWorkflowId('1001', STUDY_ID)).query(statusQuery));
 
   beforeAll(async () => {
@@ -51,20 +42,7 @@ describe('the Temporal dev server restarted (SQLite kept) in the middle of an ap
     env = { ...stack.env, STUDYFLOW_WATCH_INTERVAL_MS: '30000', NO_COLOR: '1' };
     fs.writeFileSync(path.join(dir, 'past.txt'), `${RSIDS.join('\n')}\n`);
   });
-  afterAll(async () => {
-    if (worker && worker.exitCode === null && worker.signalCode === null) {
-      worker.kill('SIGKILL');
-      await new Promise((resolve) => worker.once('exit', resolve));
-    }
-    await withClient(async (client) => {
-      for await (const wf of client.workflow.list({ query: `TaskQueue = "${taskQueue}" AND ExecutionStatus = "Running"` })) {
-        await client.workflow.getHandle(wf.workflowId, wf.runId).terminate('test finished').catch(() => undefined);
-      }
-    }).catch(() => undefined);
-    await stack?.stop();
-    await temporal?.stop();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(async () => tearDownPrivateStack({ worker, temporal, taskQueue, stack, dir }));
 
   it('finishes the study with nothing lost or duplicated, and the same worker reconnects', async () => {
     const file = writeStudy(dir, 'study.yaml', STUDY);
