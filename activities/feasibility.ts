@@ -3,7 +3,7 @@ import { accountPath, callApi, expectObject, seg } from './api-call';
 import { FeasibilityAnswer, ReferencePricePredictionAnswer, ReferencePricePredictionRequest } from '../api/wire/feasibility';
 import { readAnswer } from '../api/wire/read-answer';
 import { requestBody } from '../api/wire/request-body';
-import { profileOfConfig, speaksSpec, withGoalFieldOut } from '../api/http/dialect';
+import { goalFieldInVersion, profileOfConfig, speaksSpec, withGoalFieldOut } from '../api/http/dialect';
 import type { ActivityDeps } from './activity-deps';
 import { eachItem, type BatchItemResult } from './batch';
 import { checkCtx, requireObject, requireText } from './activity-input';
@@ -64,7 +64,7 @@ export function feasibilityActivities(deps: ActivityDeps) {
       const req = {
         method: 'POST',
         path: `${accountPath(ctx)}/target-groups/calculate-feasibility`,
-        json: toWireBody(withGoalFieldOut(profile, request), ctx.apiVersion),
+        json: goalFieldInVersion(toWireBody(withGoalFieldOut(profile, request), ctx.apiVersion), ctx.apiVersion),
       } as const;
       const answer = readAnswer({ operation: 'calculate_target_group_feasibility', method: req.method, path: req.path }, FeasibilityAnswer, await callApi(deps.api, ctx, req));
       return { feasibility: fromWireBody(answer, ctx.apiVersion) };
@@ -85,7 +85,7 @@ export function feasibilityActivities(deps: ActivityDeps) {
       const path = `${accountPath(ctx)}/business-units/${seg(businessUnitId)}/generate-price-prediction`;
       const req = speaksSpec(profile, 'price_prediction_get')
         ? ({ method: 'GET', path, query: toWireBody(body.config as JsonObject, ctx.apiVersion) as Record<string, string | number | boolean> } as const)
-        : ({ method: 'POST', path, json: body } as const);
+        : ({ method: 'POST', path, json: toWireBody(body, ctx.apiVersion) } as const);
       const res = await callApi(deps.api, ctx, req);
       const answer = readAnswer({ operation: 'generate_price_prediction', method: req.method, path: req.path }, ReferencePricePredictionAnswer, {
         status: res.status,

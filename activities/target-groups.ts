@@ -12,7 +12,7 @@ import { requestBody } from '../api/wire/request-body';
 import { TargetGroupPerformanceAnswer } from '../api/wire/performance';
 import { targetGroupStateReader, type TargetGroupState, type TargetGroupStateRead } from './target-group-state';
 import { CreatedDraftTargetGroupResponse, draftTargetGroupRequest } from '../api/wire/target-groups';
-import { profileOfConfig, withActivityItems, withGoalFieldOut } from '../api/http/dialect';
+import { goalFieldInVersion, profileOfConfig, withActivityItems, withGoalFieldOut } from '../api/http/dialect';
 import type { ActivityCtx, ApiObject, JsonObject } from './types';
 import { fromWireBody, toWireBody, withActivityItemTypes } from '../api/wire/version-adapter';
 
@@ -125,7 +125,7 @@ export function targetGroupActivities(deps: ActivityDeps) {
    */
   function draftBody(activity: string, operation: string, ctx: ActivityCtx, desired: Record<string, unknown>): Record<string, unknown> {
     const wire = withActivityItems(profile, withGoalFieldOut(profile, withActivityItemTypes(desired, 'toWire')), 'out');
-    return toWireBody(requestBody(activity, operation, draftTargetGroupRequest(profile), wire) as Record<string, unknown>, ctx.apiVersion);
+    return goalFieldInVersion(toWireBody(requestBody(activity, operation, draftTargetGroupRequest(profile), wire) as Record<string, unknown>, ctx.apiVersion), ctx.apiVersion);
   }
 
   const { readTargetGroupState } = targetGroupStateReader(deps);

@@ -3,6 +3,7 @@
 // reference, exactly. The operations ask `speaksSpec` (or the helpers below) and nothing else.
 import { speaksSpec } from '../../shared/api-dialect';
 import type { ApiProfileName } from '../../shared/api-profile';
+import type { ApiVersion } from '../../shared/api-version';
 
 export { API_PROFILES, DEFAULT_API_PROFILE, type ApiProfileName } from '../../shared/api-profile';
 export { DEVIATIONS, speaksSpec, type Deviation, type DeviationName } from '../../shared/api-dialect';
@@ -28,6 +29,17 @@ export function withGoalFieldOut<T extends Record<string, unknown>>(profile: Api
   if (completesGoalField(profile) === 'filling_goal' || !('filling_goal' in body)) return body;
   const { filling_goal: goal, ...rest } = body;
   return { ...rest, completes_goal: goal };
+}
+
+/**
+ * A draft or feasibility body (already in the version's other names) with the wanted completes under the
+ * version's name: before 2025-12-18 the goal of a target group is `filling_goal` in either dialect (2025-12-18
+ * renamed it `completes_goal`, as it renamed the quotas' goal; the spec's rename table). The input is not modified.
+ */
+export function goalFieldInVersion(body: Record<string, unknown>, version: ApiVersion): Record<string, unknown> {
+  if (version === '2025-12-18' || !('completes_goal' in body)) return body;
+  const { completes_goal: goal, ...rest } = body;
+  return { ...rest, filling_goal: goal };
 }
 
 /** The profile a client speaks: its config's, `sandbox` for a config built without one (test doubles). */
