@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { allowOutsidePathsFromEnv, loadStudyFile, formatDiagnostic } from '../definitions';
 import { studyWorkflowId } from '../workflows/messages';
 import { CliError } from './output';
+import { apiProfileNamed, DEFAULT_API_PROFILE } from '../shared/api-profile';
 
 /** A study named on the command line: by its file, or by its id (with --account or STUDYFLOW_ACCOUNT_ID). */
 export async function resolveStudyRef(
@@ -10,7 +11,9 @@ export async function resolveStudyRef(
   env: NodeJS.ProcessEnv,
 ): Promise<{ studyId: string; accountId: string; workflowId: string }> {
   if (fs.existsSync(arg) && fs.statSync(arg).isFile()) {
-    const loaded = await loadStudyFile(arg, { allowOutsidePaths: allowOutsidePathsFromEnv(env) });
+    // Checked against the profile the client speaks, as apply and plan check it (an unknown name: the default's checks).
+    const apiProfile = apiProfileNamed(env.STUDYFLOW_API_PROFILE) ?? DEFAULT_API_PROFILE;
+    const loaded = await loadStudyFile(arg, { allowOutsidePaths: allowOutsidePathsFromEnv(env), apiProfile });
     if (!loaded.study) {
       const first = loaded.diagnostics.find((d) => d.severity === 'error');
       throw new CliError(`${arg} is not a valid study file${first ? `: ${formatDiagnostic(first, 'human')}` : ''} (run \`studyflow validate ${arg}\`)`);

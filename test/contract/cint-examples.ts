@@ -18,12 +18,9 @@ export interface CintExample {
 
 const isDefaultStatuses = (v: unknown) => Array.isArray(v) && v.length === 1 && v[0] === 'Complete';
 
-/** Copies the example's folder into `dir` and rewrites its study file for the `cint` profile. */
-export async function cintCopyOfExample(studyFile: string, dir: string): Promise<CintExample> {
-  const target = path.join(dir, path.basename(path.dirname(studyFile)));
-  await cp(path.dirname(studyFile), target, { recursive: true });
-  const file = path.join(target, path.basename(studyFile));
-  const migrated = migrateStudyText(await readFile(studyFile, 'utf8'), { apiProfile: 'cint' });
+/** A study file's text as a cint buyer has it: events migrated, spec-only fields dropped; each edit named. */
+export function cintStudyText(text: string): { text: string; edits: string[] } {
+  const migrated = migrateStudyText(text, { apiProfile: 'cint' });
   const edits = migrated.changes.map((c) => `line ${c.line}: ${c.from} -> ${c.to}`);
   const doc = parseDocument(migrated.text);
   const webhooks = doc.get('webhooks');
@@ -47,11 +44,26 @@ export async function cintCopyOfExample(studyFile: string, dir: string): Promise
           item.delete('respondent_statuses');
           return true;
         }
+        // The reference's items exclude completes: an item that asked for completes and more keeps its completes.
+        if (Array.isArray(statuses) && statuses.includes('Complete')) {
+          item.delete('respondent_statuses');
+          edits.push(`${String(pair.key)}: activity exclusion of ${JSON.stringify(statuses)} narrowed to completes (the reference excludes completes only)`);
+          return true;
+        }
         edits.push(`${String(pair.key)}: activity exclusion of ${JSON.stringify(statuses)} dropped (the reference excludes completes only)`);
         return false;
       });
     }
   }
-  await writeFile(file, doc.toString());
+  return { text: edits.length ? doc.toString() : text, edits };
+}
+
+/** Copies the example's folder into `dir` and rewrites its study file for the `cint` profile. */
+export async function cintCopyOfExample(studyFile: string, dir: string): Promise<CintExample> {
+  const target = path.join(dir, path.basename(path.dirname(studyFile)));
+  await cp(path.dirname(studyFile), target, { recursive: true });
+  const file = path.join(target, path.basename(studyFile));
+  const { text, edits } = cintStudyText(await readFile(studyFile, 'utf8'));
+  await writeFile(file, text);
   return { file, edits };
 }

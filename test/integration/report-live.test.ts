@@ -13,6 +13,8 @@ import { reportQuery, studyWorkflowId } from '../../workflows/messages';
 import { CHROMIUM_ARGS, chromiumExecutablePath } from '../../scripts/chromium.mjs';
 import { rsidPrefix } from '../../sandbox/model/synthetic-respondents';
 import { eventually, REPO_ROOT, startTestStack, writeStudy, type TestStack } from './harness';
+import { CONNECTION_PROFILES } from '../../api/http/api-config';
+import { testProfile } from '../helpers/test-profile';
 
 function studyYaml(webhookUrl: string): string {
   return `format: studyflow/v1
@@ -51,7 +53,7 @@ target_groups:
     filling_goal: 300
 webhooks:
   - url: ${webhookUrl}
-    events: [target-group-updated, com.svc.session.updated]
+    events: [target-group-updated, ${CONNECTION_PROFILES[testProfile()].sessionEvent}]
 `;
 }
 

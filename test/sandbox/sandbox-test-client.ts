@@ -102,7 +102,11 @@ export class SandboxTestClient {
   }
 
   async createTargetGroup(projectId: string, overrides: Record<string, unknown> = {}, opts: RequestOptions & { account?: number } = {}) {
-    const res = await this.req('POST', `${P(opts.account)}/projects/${projectId}/target-groups`, { ...opts, body: draftBody(overrides, opts.account) });
+    // The goal under the sandbox's dialect's name: the spec's filling_goal, or the reference's completes_goal (2025-12-18).
+    const body = draftBody(overrides, opts.account);
+    const { filling_goal: goal, ...rest } = body;
+    const inDialect = this.sb.dialect === 'cint' && (opts.version === undefined || opts.version === V_NEW) && 'filling_goal' in body ? { ...rest, completes_goal: goal } : body;
+    const res = await this.req('POST', `${P(opts.account)}/projects/${projectId}/target-groups`, { ...opts, body: inDialect });
     if (res.status !== 201) throw new Error(`createTargetGroup: ${res.status} ${res.text}`);
     // create_target_group answers {id} only; the draft as the API holds it is a get_target_group away.
     const read = await this.req('GET', `${P(opts.account)}/projects/${projectId}/target-groups/${res.body.id}`, { version: opts.version });
