@@ -5,6 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStack, writeStudy, type TestStack } from './harness';
+import { CONNECTION_PROFILES } from '../../api/http/api-config';
+import { testProfile } from '../helpers/test-profile';
 import { syntheticRsids } from '../helpers/respondent-ids';
 
 const RSIDS = syntheticRsids('dev-s3', 25);
@@ -47,7 +49,7 @@ target_groups:
       respondent_ids: { file: past.txt }
 webhooks:
   - url: ${t.stack.webhooks!.url}
-    events: [com.svc.session.updated]
+    events: [${CONNECTION_PROFILES[testProfile()].sessionEvent}]
 `);
     const result = await t.cli(['apply', file, '--require-live']);
     expect(result.code, result.stdout + result.stderr).toBe(0);

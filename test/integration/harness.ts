@@ -122,7 +122,10 @@ export async function scanWorkflowHistories(
  * test file's own (so no other file's workflows reach it), and a worker in this process unless
  * `inProcessWorker` is false.
  */
-export async function startTestStack(name: string, options: { inProcessWorker?: boolean; encryptPayloads?: boolean; blob?: 'local' | 's3' } = {}): Promise<TestStack> {
+export async function startTestStack(
+  name: string,
+  options: { inProcessWorker?: boolean; encryptPayloads?: boolean; blob?: 'local' | 's3'; apiProfile?: 'sandbox' | 'cint' } = {},
+): Promise<TestStack> {
   const temporalAddress = inject('temporalAddress');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `studyflow-${name}-`));
   const taskQueue = `test-${name}-${Math.random().toString(36).slice(2, 8)}`;
@@ -135,8 +138,9 @@ export async function startTestStack(name: string, options: { inProcessWorker?: 
     encryptPayloads: options.encryptPayloads,
     blob: options.blob,
     stopWithParent: options.blob === 's3' ? true : undefined,
-    // STUDYFLOW_TEST_PROFILE=cint: the sandbox speaks the reference, and worker, receiver and CLI use the cint profile.
-    apiProfile: testProfile(),
+    // STUDYFLOW_TEST_PROFILE=cint: the sandbox speaks the reference, and worker, receiver and CLI use the cint profile
+    // (a test of a spec-only feature names its profile).
+    apiProfile: options.apiProfile ?? testProfile(),
   });
   const env = { ...stack.env, STUDYFLOW_WATCH_INTERVAL_MS: '30000', NO_COLOR: '1' };
   const { client, connection } = await connectClient({ address: temporalAddress, namespace: 'default', connectionOptions: {} }, env);
