@@ -244,8 +244,8 @@ target_groups:
 ${market('us', 'en_US', 60, true)}${market('uk', 'en_GB', 50, true)}${market('de', 'de_DE', 40, false)}`;
 }
 
-/** POSTs that only compute (feasibility, validation, suggestions): they change nothing in the API. */
-const READ_ONLY_POSTS = [/\/calculate-feasibility$/, /\/profiles\/validate$/, /\/intelligent-calendar\//, /\/drafts\/generate-blended-profile$/, /\/supplier-quota-distribution\/draft$/];
+/** POSTs that only compute (feasibility, validation, suggestions, the reference's price prediction): they change nothing in the API. */
+const READ_ONLY_POSTS = [/\/calculate-feasibility$/, /\/generate-price-prediction$/, /\/profiles\/validate$/, /\/intelligent-calendar\//, /\/drafts\/generate-blended-profile$/, /\/supplier-quota-distribution\/draft$/];
 
 /** The write calls among request-log entries: everything but reads and computing POSTs. */
 export function writeCalls<T extends { method: string; path: string }>(entries: T[]): T[] {
