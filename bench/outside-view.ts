@@ -11,17 +11,16 @@
 // --compare runs another build's bin (e.g. the code before a change) against the same dev stack in the same
 // runs. The order of the clients rotates from run to run. Per run: wall times, the ms from the spawn to the
 // first API call (sandbox request log), the CLI's own phases (STUDYFLOW_TIMELINE) and CPU, and the load.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import type { RequestLogEntry } from '../sandbox';
 import { benchStudyYaml, loadAverage, numberArg, REPO_ROOT, runContext, stringArg, writeResult } from './bench-stack';
 import { processNamed, waitForIdleProcesses } from './process-cpu';
 import { median, ratio } from './stats';
 import type { OutsideViewClientRun, OutsideViewResult, OutsideViewRow } from './result-types';
-import { findFreePort } from '../dev/free-port';
+import { shellEnv, startDevProcess } from './dev-process';
 
 const sizes = stringArg('sizes', '1,50,200').split(',').map(Number);
 const runs = numberArg('runs', 3);
@@ -39,12 +38,6 @@ const BOUND_CALLS = ['POST …/oauth/token', 'POST …/projects', 'POST …/proj
 const boundMs = BOUND_CALLS.length * latencyMs + jobMs;
 const deadline = performance.now() + budgetS * 1000;
 const BIN = path.join(REPO_ROOT, 'bin', 'studyflow.js');
-
-/** A user's shell: no studyflow or Temporal settings of this process leak in. */
-function shellEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('STUDYFLOW_') && !k.startsWith('TEMPORAL_') && k !== 'NODE_OPTIONS'));
-  return { ...env, NO_COLOR: '1', ...extra };
-}
 
 interface Spawned {
   code: number | null;
@@ -65,29 +58,9 @@ function timed(command: string, args: string[], cwd: string, env: NodeJS.Process
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, ms: Math.round(performance.now() - started), spawnedAt, stdout, stderr })));
 }
 
-/** `studyflow dev` in `dir` on free ports, as its own process; resolves once it printed its addresses. */
+/** `studyflow dev` in `dir` on free ports, as its own process (the bin through its shebang), set up for the benchmark. */
 async function startDev(dir: string) {
-  const ports = { temporal: await findFreePort(), ui: await findFreePort(), sandbox: await findFreePort(), webhook: await findFreePort() };
-  const child: ChildProcess = spawn(
-    BIN,
-    ['dev', '--temporal-port', String(ports.temporal), '--ui-port', String(ports.ui), '--sandbox-port', String(ports.sandbox), '--webhook-port', String(ports.webhook)],
-    { cwd: dir, env: shellEnv({}), stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  const tail: string[] = [];
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`studyflow dev did not start within 120 s:\n${tail.join('\n')}`)), 120_000);
-    createInterface({ input: child.stderr! }).on('line', (line) => {
-      tail.push(line);
-      if (line.includes('Ctrl-C stops everything.')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`studyflow dev exited with ${code}:\n${tail.join('\n')}`));
-    });
-  });
+  const { child, ports, stop } = await startDevProcess(dir, BIN);
   const sandboxUrl = `http://127.0.0.1:${ports.sandbox}`;
   const admin = async (method: string, what: string, body?: unknown) => {
     const res = await fetch(`${sandboxUrl}/_sandbox/${what}`, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
@@ -98,11 +71,6 @@ async function startDev(dir: string) {
   // simulation `dev` starts is switched off, so the live target groups of earlier runs do not load later ones.
   await admin('POST', 'faults', { latency_ms: latencyMs, job_duration_ms: jobMs });
   await admin('PUT', 'fielding/settings', { auto_advance: false });
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGINT');
-    await new Promise((r) => child.once('exit', r));
-  };
   return { child, ports, sandboxUrl, admin, stop, temporalPid: processNamed(child.pid, 'temporal') };
 }
 

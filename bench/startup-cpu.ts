@@ -8,14 +8,13 @@
 // Variants: the code cache off (STUDYFLOW_CODE_CACHE=off) and on (warmed once first, in a cache directory of
 // its own), and with --compare another build's bin/studyflow.js. apply runs against `studyflow dev` started
 // here on free ports, with a new study each run. Prints a table on stderr and the figures as one JSON line.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { benchStudyYaml, loadAverage, numberArg, REPO_ROOT, runContext, stringArg } from './bench-stack';
 import { median } from './stats';
-import { findFreePort } from '../dev/free-port';
+import { shellEnv, startDevProcess } from './dev-process';
 
 const rounds = numberArg('rounds', 9);
 const compare = stringArg('compare', '');
@@ -39,39 +38,8 @@ const variants: Variant[] = [
   ...(compareBin ? [{ label: compareLabel, bin: path.resolve(compareBin), env: {} }] : []),
 ];
 
-/** A user's shell: no studyflow or Temporal settings of this process leak in. */
-function shellEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('STUDYFLOW_') && !k.startsWith('TEMPORAL_') && k !== 'NODE_OPTIONS'));
-  return { ...env, NO_COLOR: '1', ...extra };
-}
-
-/** `studyflow dev` in `dir` on free ports; resolves once it printed its addresses. */
-async function startDev() {
-  const ports = { temporal: await findFreePort(), ui: await findFreePort(), sandbox: await findFreePort(), webhook: await findFreePort() };
-  const args = ['dev', '--temporal-port', String(ports.temporal), '--ui-port', String(ports.ui), '--sandbox-port', String(ports.sandbox), '--webhook-port', String(ports.webhook)];
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: shellEnv({}), stdio: ['ignore', 'ignore', 'pipe'] });
-  const tail: string[] = [];
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`studyflow dev did not start within 120 s:\n${tail.join('\n')}`)), 120_000);
-    createInterface({ input: child.stderr }).on('line', (line) => {
-      tail.push(line);
-      if (line.includes('Ctrl-C stops everything.')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`studyflow dev exited with ${code}:\n${tail.join('\n')}`));
-    });
-  });
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGINT');
-    await new Promise((r) => child.once('exit', r));
-  };
-  return { ports, stop };
-}
+/** `studyflow dev` in `dir` on free ports, run as `node BIN`; resolves once it printed its addresses. */
+const startDev = () => startDevProcess(dir, process.execPath, [BIN]);
 
 /** The CPU ms of `variant` running `args` at its timeline mark `phase`. */
 function cpuAt(variant: Variant, args: string[], phase: string, extraEnv: Record<string, string> = {}): number {
