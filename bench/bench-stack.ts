@@ -145,10 +145,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
         apiRatePerSecond: options.apiRatePerSecond,
         taskQueue: env.STUDYFLOW_TASK_QUEUE,
       });
-      cleanups.push(async () => {
-        await workers.shutdown();
-        await activities.close();
-      });
+      cleanups.push(() => workers.shutdown());
     }
 
     // Stopped from outside (run-all's time limit, Ctrl-C): take the servers and workers down too.

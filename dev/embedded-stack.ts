@@ -181,10 +181,7 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
       taskQueue: options.taskQueue,
       dataConverter: dataConverterFromEnv(codecEnv),
     });
-    cleanups.push(async () => {
-      await workers.shutdown();
-      await activities.close();
-    });
+    cleanups.push(() => workers.shutdown());
     const { client, connection: clientConnection } = await connectClient(
       { address: temporalAddress, namespace: 'default', connectionOptions: {} },
       codecEnv,

@@ -34,8 +34,5 @@ export function createWorkerActivities(env: NodeJS.ProcessEnv | Record<string, s
     /** What a webhook receiver of this process verifies signatures with, and where it reads them. */
     receiverSecrets: secrets.source,
     secretsDescription: secrets.description,
-    async close(): Promise<void> {
-      await Promise.resolve();
-    },
   };
 }

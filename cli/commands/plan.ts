@@ -66,37 +66,33 @@ export async function run(ctx: CliContext, paths: string[], options: PlanOptions
   const runtime = options.offline ? undefined : createWorkerActivities(ctx.env);
   // Without --offline but with the API out of reach, the plan falls back to the local checks and says so.
   let unreachable: string | undefined;
-  try {
-    for (const { loaded, desired } of prepared) {
-      const file = path.relative(ctx.cwd, loaded.file) || loaded.file;
-      let observed = EMPTY;
-      let server: ServerChecksView = { checks: [], note: 'skipped (offline): planned from the local checks alone' };
-      const status = known.get(studyWorkflowId(desired.accountId, desired.studyId));
-      if (runtime && !unreachable) {
-        try {
-          observed = await runtime.activities.observeStudy({
-            ctx: { accountId: desired.accountId, apiVersion: desired.apiVersion },
-            desired,
-            known: knownFromStatus(status),
-          });
-        } catch (error) {
-          if (!isUnreachable(error)) throw error;
-          unreachable = failureReason(error);
-          note = `the API cannot be reached (${unreachable}): planned against an empty remote from the local checks alone`;
-        }
+  for (const { loaded, desired } of prepared) {
+    const file = path.relative(ctx.cwd, loaded.file) || loaded.file;
+    let observed = EMPTY;
+    let server: ServerChecksView = { checks: [], note: 'skipped (offline): planned from the local checks alone' };
+    const status = known.get(studyWorkflowId(desired.accountId, desired.studyId));
+    if (runtime && !unreachable) {
+      try {
+        observed = await runtime.activities.observeStudy({
+          ctx: { accountId: desired.accountId, apiVersion: desired.apiVersion },
+          desired,
+          known: knownFromStatus(status),
+        });
+      } catch (error) {
+        if (!isUnreachable(error)) throw error;
+        unreachable = failureReason(error);
+        note = `the API cannot be reached (${unreachable}): planned against an empty remote from the local checks alone`;
       }
-      if (runtime && !unreachable) {
-        server = { checks: await runServerChecks(runtime, desired, observed, { now: Date.now() }) };
-      } else if (unreachable) {
-        server = { checks: [], note: 'skipped: the API cannot be reached' };
-      }
-      const plan = planStudy(desired, observed);
-      // The schedule apply follows: target groups whose workflow runs already take the revision themselves.
-      const schedule = scheduleStudy(desired, plan, observed, new Set(status?.managedTargetGroups ?? []));
-      results.push({ file, title: `${file}  study ${desired.studyId} (account ${desired.accountId})`, plan, schedule, note, server });
     }
-  } finally {
-    await runtime?.close();
+    if (runtime && !unreachable) {
+      server = { checks: await runServerChecks(runtime, desired, observed, { now: Date.now() }) };
+    } else if (unreachable) {
+      server = { checks: [], note: 'skipped: the API cannot be reached' };
+    }
+    const plan = planStudy(desired, observed);
+    // The schedule apply follows: target groups whose workflow runs already take the revision themselves.
+    const schedule = scheduleStudy(desired, plan, observed, new Set(status?.managedTargetGroups ?? []));
+    results.push({ file, title: `${file}  study ${desired.studyId} (account ${desired.accountId})`, plan, schedule, note, server });
   }
 
   if (format === 'json') {

@@ -83,7 +83,6 @@ export async function run(
     process.off('SIGTERM', onStop);
     await ingress?.close();
     await clientConnection?.close();
-    await activities.close();
     await connection?.close();
   }
 }

@@ -47,8 +47,6 @@ export class ApiError extends Error {
 
 export const badRequest = (detail: string, invalidParams?: InvalidParam[]) =>
   new ApiError(400, 'bad_request_error', detail, { invalidParams });
-export const invalidParam = (name: string, reason: string) =>
-  new ApiError(400, 'bad_request_error', `Invalid parameter ${name}: ${reason}`, { invalidParams: [{ name, reason }] });
 export const unauthorized = (detail = 'Missing or invalid bearer token.') => new ApiError(401, 'unauthorized', detail);
 export const forbidden = (object: string, detail: string) => new ApiError(403, object, detail);
 export const notFound = (detail: string) => new ApiError(404, 'not_found_error', detail);

@@ -12,8 +12,3 @@ export const isInteger = (value: unknown): value is number => typeof value === '
 export const isFiniteNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
 export const hasOwn = (record: JsonRecord, key: string): boolean => Object.prototype.hasOwnProperty.call(record, key);
-
-/** Deep copy of a JSON value (the sandbox never shares mutable objects with callers). */
-export function cloneJson<T>(value: T): T {
-  return structuredClone(value);
-}

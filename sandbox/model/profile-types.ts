@@ -109,8 +109,5 @@ export interface BlendedProfile {
 
 export type Profile = RegularProfile | BlendedProfile;
 
-export const isRegularProfile = (profile: Profile): profile is RegularProfile => profile.object === 'regular';
-export const isBlendedProfile = (profile: Profile): profile is BlendedProfile => profile.object === 'blended';
-
 /** Ids of the regular profiles a blended profile combines (none for a regular or a spec-shaped blended profile). */
 export const combinedProfileIds = (profile: Profile): readonly string[] => (profile.object === 'blended' ? profile.profile_ids ?? [] : []);

@@ -21,38 +21,3 @@ function mix32(value: number): number {
   z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
   return (z ^ (z >>> 16)) >>> 0;
 }
-
-/** mulberry32 generator seeded from a string. */
-export class SeededRandom {
-  private state: number;
-
-  constructor(seed: string | number) {
-    this.state = typeof seed === 'number' ? seed >>> 0 : hashString(seed);
-  }
-
-  /** Uniform in [0, 1). */
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-
-  /** Integer in [min, max]. */
-  int(min: number, max: number): number {
-    return min + Math.floor(this.next() * (max - min + 1));
-  }
-
-  /** Exponentially distributed value with the given mean. */
-  exponential(mean: number): number {
-    return -Math.log(1 - this.next()) * mean;
-  }
-
-  /** Lowercase hex string of `length` characters. */
-  hex(length: number): string {
-    let out = '';
-    while (out.length < length) out += Math.floor(this.next() * 16).toString(16);
-    return out;
-  }
-}

@@ -34,8 +34,6 @@ export interface ExchangeAllocations {
   private_exchange: ExchangeAllocation & { supplier_cpis: SupplierCpi[] };
 }
 
-export type ExchangeName = 'open_exchange' | 'private_exchange';
-
 export const ALLOCATION_CHANGE_OBJECTS = [
   'allocations_open_exchange_enabled_change',
   'allocations_open_exchange_percentage_change',

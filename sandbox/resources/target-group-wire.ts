@@ -404,5 +404,4 @@ export function changedFields(before: TargetGroupRecord, after: TargetGroupRecor
   return keys.filter((k) => k !== 'updated_at' && k !== 'seq' && JSON.stringify(before[k]) !== JSON.stringify(after[k]));
 }
 
-export const isFutureTimestamp = (value: string, nowMs: number) => ISO_TIMESTAMP.test(value) && Date.parse(value) > nowMs;
 export type { InvalidParam };
