@@ -1,25 +1,19 @@
 // Spec: "Resources and their fields › Respondent activity exclusion item" and
 // "Endpoints › Respondent activity exclusions".
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../sandbox/index';
-import { BASIC_ACCOUNT, P, SandboxTestClient, draftBody, paramNames, startTestSandbox } from './sandbox-test-client';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../fixtures/sandbox';
+import { BASIC_ACCOUNT, P, draftBody, paramNames } from './sandbox-test-client';
 
-let sb: RunningSandbox;
-let api: SandboxTestClient;
+const { sb, api } = useTestSandbox({ resetBeforeEach: true });
 let projectId: string;
 let tgId: string;
 let path: string;
-beforeAll(async () => {
-  ({ sb, api } = await startTestSandbox());
-});
 beforeEach(async () => {
-  sb.reset();
   const made = await api.projectWithTargetGroup();
   projectId = made.project.id;
   tgId = made.tg.id;
   path = `${made.tgPath}/respondent-activity-exclusions`;
 });
-afterAll(() => sb.close());
 
 /**
  * The days each stored item of a target group excludes for (spec rule 5: periods are normalised to days). The

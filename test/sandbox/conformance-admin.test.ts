@@ -2,17 +2,12 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../sandbox/index';
-import { P, SandboxTestClient, V_MID, startTestSandbox } from './sandbox-test-client';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../fixtures/sandbox';
+import { startSandbox } from '../../sandbox/index';
+import { P, SandboxTestClient, V_MID } from './sandbox-test-client';
 
-let sb: RunningSandbox;
-let api: SandboxTestClient;
-beforeAll(async () => {
-  ({ sb, api } = await startTestSandbox());
-});
-beforeEach(() => sb.reset());
-afterAll(() => sb.close());
+const { sb, api } = useTestSandbox({ resetBeforeEach: true });
 
 describe('Sandbox admin surface', () => {
   it('GET /_sandbox/info returns exactly base_url, auth_url, audience, client_id, client_secret, dialect, version_header and accounts', async () => {

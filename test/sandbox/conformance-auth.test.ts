@@ -1,16 +1,10 @@
 // Spec section "Authentication" (and account access).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../sandbox/index';
-import { ACCOUNT, P, SandboxTestClient, startTestSandbox } from './sandbox-test-client';
+import { describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../fixtures/sandbox';
+import { ACCOUNT, P } from './sandbox-test-client';
 
 let now = Date.parse('2030-01-01T00:00:00Z');
-let sb: RunningSandbox;
-let api: SandboxTestClient;
-
-beforeAll(async () => {
-  ({ sb, api } = await startTestSandbox({ clock: () => now }));
-});
-afterAll(() => sb.close());
+const { sb, api } = useTestSandbox({ start: { clock: () => now } });
 
 describe('Authentication', () => {
   it('issues a bearer token for the seeded client credentials (expires_in 86400, token_type Bearer)', async () => {

@@ -1,17 +1,12 @@
 // Spec: Resources › Intelligent calendar suggestions; Authentication 9; Errors (calendar rows).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../sandbox/index';
+import { describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../fixtures/sandbox';
 import { issueToken } from '../../sandbox/core/token-service';
 import { SEEDED_CLIENT_WITHOUT_CALENDAR_ROLE } from '../../sandbox/core/seed-data';
-import { SandboxTestClient, V_OLD, V_MID, paramNames, startTestSandbox } from './sandbox-test-client';
+import { V_OLD, V_MID, paramNames } from './sandbox-test-client';
 
 const NOW = Date.parse('2026-06-10T15:00:00Z');
-let sb: RunningSandbox;
-let api: SandboxTestClient;
-beforeAll(async () => {
-  ({ sb, api } = await startTestSandbox({ clock: () => NOW }));
-});
-afterAll(() => sb.close());
+const { sb, api } = useTestSandbox({ start: { clock: () => NOW } });
 
 const RANGE = '/v1/demand/intelligent-calendar/suggest-time-range';
 const DAYS = '/v1/demand/intelligent-calendar/suggest-days';

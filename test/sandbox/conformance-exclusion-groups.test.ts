@@ -1,16 +1,10 @@
 // Spec: "Resources and their fields › Exclusion group" and "Endpoints › Exclusion groups".
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../sandbox/index';
-import { BASIC_ACCOUNT, P, SandboxTestClient, paramNames, startTestSandbox } from './sandbox-test-client';
+import { describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../fixtures/sandbox';
+import { BASIC_ACCOUNT, P, paramNames } from './sandbox-test-client';
 
-let sb: RunningSandbox;
-let api: SandboxTestClient;
+const { api } = useTestSandbox({ resetBeforeEach: true });
 const GROUPS = `${P()}/exclusion-groups`;
-beforeAll(async () => {
-  ({ sb, api } = await startTestSandbox());
-});
-beforeEach(() => sb.reset());
-afterAll(() => sb.close());
 
 const createGroup = async (body: Record<string, unknown> = { tag: 'Brand studies', description: '' }) => {
   const res = await api.req('POST', GROUPS, { body });

@@ -1,15 +1,10 @@
 // Fault injection (DESIGN.md › Sandbox admin surface): POST /_sandbox/faults.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_FAULTS, type RunningSandbox } from '../../sandbox/index';
-import { P, SandboxTestClient, startTestSandbox } from './sandbox-test-client';
+import { describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../fixtures/sandbox';
+import { DEFAULT_FAULTS } from '../../sandbox/index';
+import { P } from './sandbox-test-client';
 
-let sb: RunningSandbox;
-let api: SandboxTestClient;
-beforeAll(async () => {
-  ({ sb, api } = await startTestSandbox());
-});
-beforeEach(() => sb.reset());
-afterAll(() => sb.close());
+const { sb, api } = useTestSandbox({ resetBeforeEach: true });
 
 const setFaults = (body: unknown) => api.admin('POST', '/faults', body);
 

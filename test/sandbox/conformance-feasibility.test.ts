@@ -1,17 +1,11 @@
 // Spec: Endpoints › Target groups (calculate-feasibility without project_id, generate-price-prediction),
 // Limits (filling_goal up to 100,000 on feasibility), Removed endpoints (project-scoped feasibility),
 // Resources (allocations.supplier_ids; pricing_model/type value rate_card, ratecard before 2025-12-18).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../sandbox/index';
-import { P, SandboxTestClient, V_MID, V_OLD, paramNames, startTestSandbox } from './sandbox-test-client';
+import { describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../fixtures/sandbox';
+import { P, V_MID, V_OLD, paramNames } from './sandbox-test-client';
 
-let sb: RunningSandbox;
-let api: SandboxTestClient;
-beforeAll(async () => {
-  ({ sb, api } = await startTestSandbox({ faults: { job_duration_ms: 0 } }));
-});
-beforeEach(() => sb.reset());
-afterAll(() => sb.close());
+const { api } = useTestSandbox({ start: { faults: { job_duration_ms: 0 } }, resetBeforeEach: true });
 
 const easy = { locale: 'eng_us', expected_incidence_rate: 0.5, expected_length_of_interview_minutes: 10, filling_goal: 500 };
 /** The reference's body (2025-12-18): business unit, fielding window; the spec's filling_goal. */

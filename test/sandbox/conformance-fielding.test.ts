@@ -1,19 +1,10 @@
 // Spec: "States and transitions" (draft -> fielding) with the launch job and fielding-run control
 // of docs/api-conventions.md (ETag / If-Match).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../sandbox/index';
-import { SandboxTestClient, paramNames, startTestSandbox } from './sandbox-test-client';
+import { describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../fixtures/sandbox';
+import { paramNames } from './sandbox-test-client';
 
-let sb: RunningSandbox;
-let api: SandboxTestClient;
-beforeAll(async () => {
-  ({ sb, api } = await startTestSandbox());
-});
-beforeEach(() => {
-  sb.reset();
-  sb.setFaults({ job_duration_ms: 20 });
-});
-afterAll(() => sb.close());
+const { sb, api } = useTestSandbox({ resetBeforeEach: true, faultsBeforeEach: { job_duration_ms: 20 } });
 
 const END = { end_fielding_at: '2099-01-01T00:00:00Z' };
 

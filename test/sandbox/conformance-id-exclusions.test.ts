@@ -1,23 +1,16 @@
 // Spec: "Endpoints › ID-based exclusions" and "Limits" (100,000 IDs per target group).
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../sandbox/index';
-import { SandboxTestClient, paramNames, startTestSandbox } from './sandbox-test-client';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../fixtures/sandbox';
+import { paramNames } from './sandbox-test-client';
 
-let sb: RunningSandbox;
-let api: SandboxTestClient;
+const { sb, api } = useTestSandbox({ resetBeforeEach: true, faultsBeforeEach: { job_duration_ms: 20 } });
 let tgPath: string;
 let X: string;
-beforeAll(async () => {
-  ({ sb, api } = await startTestSandbox());
-});
 beforeEach(async () => {
-  sb.reset();
-  sb.setFaults({ job_duration_ms: 20 });
   tgPath = (await api.projectWithTargetGroup()).tgPath;
   X = `${tgPath}/exclusions`;
 });
-afterAll(() => sb.close());
 
 const uploadPath = () => `${X}/jobs/upload-respondents-by-file`;
 /** RSIDs are UUIDs (the reference): number i of a series. */

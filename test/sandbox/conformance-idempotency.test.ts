@@ -1,15 +1,9 @@
 // Idempotency-Key on creating POSTs (DESIGN.md "not shown" table; docs/api-conventions.md › Writes).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../sandbox/index';
-import { BASIC_ACCOUNT, P, SandboxTestClient, draftBody, projectManager, startTestSandbox } from './sandbox-test-client';
+import { describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../fixtures/sandbox';
+import { BASIC_ACCOUNT, P, draftBody, projectManager } from './sandbox-test-client';
 
-let sb: RunningSandbox;
-let api: SandboxTestClient;
-beforeAll(async () => {
-  ({ sb, api } = await startTestSandbox());
-});
-beforeEach(() => sb.reset());
-afterAll(() => sb.close());
+const { sb, api } = useTestSandbox({ resetBeforeEach: true });
 
 const key = (k: string) => ({ 'idempotency-key': k });
 const projectBody = (name = 'Idem project', account = 1001) => ({ name, project_manager_id: projectManager(account) });

@@ -5,20 +5,11 @@
 // several questions, no profile_ids (docs/sandbox.md › Profiles). The sandbox's own combining form
 // (profile_ids, source_target_ids) keeps working beside it. Also here: locale-bound questions of the
 // catalogue (96, US region), which the shipped examples use.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../sandbox/index';
-import { P, SandboxTestClient, V_MID, V_OLD, draftBody, paramNames, startTestSandbox } from './sandbox-test-client';
+import { describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../fixtures/sandbox';
+import { P, V_MID, V_OLD, draftBody, paramNames } from './sandbox-test-client';
 
-let sb: RunningSandbox;
-let api: SandboxTestClient;
-beforeAll(async () => {
-  ({ sb, api } = await startTestSandbox());
-});
-beforeEach(() => {
-  sb.reset();
-  sb.setFaults({ job_duration_ms: 20 });
-});
-afterAll(() => sb.close());
+const { api } = useTestSandbox({ resetBeforeEach: true, faultsBeforeEach: { job_duration_ms: 20 } });
 
 type Condition = Record<string, unknown>;
 const gender = (option: string): Condition => ({ object: 'selection', question_id: 43, option });

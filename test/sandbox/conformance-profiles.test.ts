@@ -1,19 +1,10 @@
 // Spec: Resources › Profile (2025-12-18 shape), Endpoints › profile operations, Errors (update quotas,
 // duplicate conditions), Versioning (renames, removed endpoints, forward-only). Sandbox choices: docs/sandbox.md.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../sandbox/index';
-import { P, SandboxTestClient, V_MID, V_NEW, V_OLD, draftBody, paramNames, startTestSandbox } from './sandbox-test-client';
+import { describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../fixtures/sandbox';
+import { P, V_MID, V_NEW, V_OLD, draftBody, paramNames } from './sandbox-test-client';
 
-let sb: RunningSandbox;
-let api: SandboxTestClient;
-beforeAll(async () => {
-  ({ sb, api } = await startTestSandbox());
-});
-beforeEach(() => {
-  sb.reset();
-  sb.setFaults({ job_duration_ms: 20 });
-});
-afterAll(() => sb.close());
+const { sb, api } = useTestSandbox({ resetBeforeEach: true, faultsBeforeEach: { job_duration_ms: 20 } });
 
 const gender = (overrides: Record<string, unknown> = {}) => ({
   object: 'regular',

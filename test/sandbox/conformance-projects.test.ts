@@ -1,15 +1,9 @@
 // Spec: "Resources and their fields › Project" and "Endpoints › Projects".
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../sandbox/index';
-import { BASIC_ACCOUNT, P, SandboxTestClient, paramNames, startTestSandbox } from './sandbox-test-client';
+import { describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../fixtures/sandbox';
+import { BASIC_ACCOUNT, P, paramNames } from './sandbox-test-client';
 
-let sb: RunningSandbox;
-let api: SandboxTestClient;
-beforeAll(async () => {
-  ({ sb, api } = await startTestSandbox());
-});
-beforeEach(() => sb.reset());
-afterAll(() => sb.close());
+const { api } = useTestSandbox({ resetBeforeEach: true });
 
 const PM = '6f1c2a4e-3001-4c8e-9d2b-000000003001';
 const PM2 = '6f1c2a4e-3002-4c8e-9d2b-000000003002';

@@ -1,13 +1,12 @@
 // Property: random JSON bodies, random field values and random bytes thrown at every core route never
 // produce a 5xx, and a rejected request never changes state.
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../sandbox/index';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../fixtures/sandbox';
 import { apiRouteModules } from '../../sandbox/routes/index';
-import { P, SandboxTestClient, startTestSandbox } from './sandbox-test-client';
+import { P } from './sandbox-test-client';
 
-let sb: RunningSandbox;
-let api: SandboxTestClient;
+const { sb, api } = useTestSandbox({ start: { faults: { job_duration_ms: 0 } } });
 let token: string;
 const ids: Record<string, string[]> = {};
 const CORE_MODULES = new Set([
@@ -24,7 +23,6 @@ const FIELDS = [
 ];
 
 beforeAll(async () => {
-  ({ sb, api } = await startTestSandbox({ faults: { job_duration_ms: 0 } }));
   token = await api.token();
   const { project, tg, tgPath } = await api.projectWithTargetGroup({ live_url: 'https://s.example/a' });
   const draft = await api.createTargetGroup(project.id);
@@ -40,7 +38,6 @@ beforeAll(async () => {
   ids.fielding_run_id = [launched.body.created_fielding_run_id];
   ids.exclusion_group_id = [group.id];
 });
-afterAll(() => sb.close());
 
 const paramValue = (name: string) => fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...(ids[name] ?? ['x'])) }, { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 12 }) });
 

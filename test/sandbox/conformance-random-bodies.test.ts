@@ -2,13 +2,12 @@
 // every /v1 route of the profiles, feasibility, calendar, webhooks and reporting modules never produce
 // a 5xx, errors keep the standard body, and a rejected request never changes state.
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../sandbox/index';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../fixtures/sandbox';
 import { apiRouteModules } from '../../sandbox/routes/index';
-import { P, SandboxTestClient, draftBody, startTestSandbox } from './sandbox-test-client';
+import { P, draftBody } from './sandbox-test-client';
 
-let sb: RunningSandbox;
-let api: SandboxTestClient;
+const { sb, api } = useTestSandbox({ start: { faults: { job_duration_ms: 0 } } });
 let token: string;
 const ids: Record<string, string[]> = {};
 const PART2_MODULES = new Set(['profiles', 'feasibility', 'calendar', 'webhooks', 'reporting']);
@@ -97,7 +96,6 @@ const RELEVANT: [RegExp, string[]][] = [
 const relevantFields = (path: string): string[] => RELEVANT.find(([pattern]) => pattern.test(path))?.[1] ?? Object.keys(FIELDS);
 
 beforeAll(async () => {
-  ({ sb, api } = await startTestSandbox({ faults: { job_duration_ms: 0 } }));
   token = await api.token();
   await api.admin('PUT', '/fielding/settings', { speed: 0.001 });
   await api.admin('PUT', '/webhooks/settings', { max_attempts: 1 });
@@ -124,7 +122,6 @@ beforeAll(async () => {
   ids.template_id = ['0b7c3f6e-5a41-4c1e-9a6d-1f2e3d4c5b02', 'tpl_nope'];
   ids.question_id = ['43', '42', '0'];
 });
-afterAll(() => sb.close());
 
 const paramValue = (name: string) => fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...(ids[name] ?? ['x'])) }, { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 12 }) });
 const fieldBody = (keys: string[], maxKeys: number) => fc.subarray(keys, { maxLength: Math.min(maxKeys, keys.length) })

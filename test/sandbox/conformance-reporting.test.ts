@@ -1,21 +1,12 @@
 // Spec: Resources › completes_cost (target group performance), Session record, Respondent statuses,
 // Respondent activity exclusion rules, ID-based exclusions; deprecated questions endpoints and
 // questions-translation. Fielding is simulated (docs/sandbox.md › Fielding simulation).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../sandbox/index';
-import { P, SandboxTestClient, V_MID, V_OLD, draftBody, paramNames, startTestSandbox } from './sandbox-test-client';
+import { describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../fixtures/sandbox';
+import { P, V_MID, V_OLD, draftBody, paramNames } from './sandbox-test-client';
 import { respondentRsid } from '../../sandbox/model/synthetic-respondents';
 
-let sb: RunningSandbox;
-let api: SandboxTestClient;
-beforeAll(async () => {
-  ({ sb, api } = await startTestSandbox());
-});
-beforeEach(() => {
-  sb.reset();
-  sb.setFaults({ job_duration_ms: 20 });
-});
-afterAll(() => sb.close());
+const { sb, api } = useTestSandbox({ resetBeforeEach: true, faultsBeforeEach: { job_duration_ms: 20 } });
 
 const rsid = (i: number) => respondentRsid('en_US', i);
 const STATUSES = ['Complete', 'Terminate', 'SecurityFailure', 'OverQuota', 'FinancialTerm', 'PreClientSurveyProcess'];

@@ -1,21 +1,15 @@
 // Spec: "Resources and their fields › Target group", "Endpoints › Target groups", recontact rules.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../sandbox/index';
-import { OPEN_EXCHANGE, P, SandboxTestClient, V_MID, draftBody, paramNames, startTestSandbox } from './sandbox-test-client';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../fixtures/sandbox';
+import { OPEN_EXCHANGE, P, V_MID, draftBody, paramNames } from './sandbox-test-client';
 
-let sb: RunningSandbox;
-let api: SandboxTestClient;
+const { sb, api } = useTestSandbox({ resetBeforeEach: true });
 let projectId: string;
 let tgs: string;
-beforeAll(async () => {
-  ({ sb, api } = await startTestSandbox());
-});
 beforeEach(async () => {
-  sb.reset();
   projectId = (await api.createProject()).id;
   tgs = `${P()}/projects/${projectId}/target-groups`;
 });
-afterAll(() => sb.close());
 
 const REQUIRED = ['expected_incidence_rate', 'expected_length_of_interview_minutes', 'filling_goal', 'project_manager_id', 'collects_pii'];
 const RECONTACT = { study_type_code: 'recontact', allocations: { template_id: 'recontact-global' } };

@@ -1,15 +1,9 @@
 // Spec section "Versioning": version header, rename table, removed endpoints, forward-only rule.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../sandbox/index';
-import { P, SandboxTestClient, V_MID, V_NEW, V_OLD, draftBody, paramNames, startTestSandbox } from './sandbox-test-client';
+import { describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../fixtures/sandbox';
+import { P, V_MID, V_NEW, V_OLD, draftBody, paramNames } from './sandbox-test-client';
 
-let sb: RunningSandbox;
-let api: SandboxTestClient;
-beforeAll(async () => {
-  ({ sb, api } = await startTestSandbox());
-});
-beforeEach(() => sb.reset());
-afterAll(() => sb.close());
+const { api } = useTestSandbox({ resetBeforeEach: true });
 
 describe('Versioning › version header', () => {
   it('answers 403 required_header_missing without Svc-API-Version', async () => {

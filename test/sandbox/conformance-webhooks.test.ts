@@ -5,9 +5,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../sandbox/index';
+import { useTestSandbox } from '../fixtures/sandbox';
 import { verifySignatureHeader } from '../../sandbox/model/webhook-signature';
-import { SandboxTestClient, V_OLD, draftBody, paramNames, startTestSandbox } from './sandbox-test-client';
+import { V_OLD, draftBody, paramNames } from './sandbox-test-client';
 
 interface Received {
   path: string;
@@ -17,15 +17,13 @@ interface Received {
   event: Record<string, any>;
 }
 
-let sb: RunningSandbox;
-let api: SandboxTestClient;
+const { sb, api } = useTestSandbox({ resetBeforeEach: true, faultsBeforeEach: { job_duration_ms: 20 } });
 let receiver: Server;
 let receiverUrl: string;
 let received: Received[] = [];
 let answers: number[] = [];
 
 beforeAll(async () => {
-  ({ sb, api } = await startTestSandbox());
   receiver = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -41,14 +39,11 @@ beforeAll(async () => {
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
 });
 beforeEach(async () => {
-  sb.reset();
-  sb.setFaults({ job_duration_ms: 20 });
   received = [];
   answers = [];
   await api.admin('PUT', '/webhooks/settings', { base_delay_ms: 10, max_delay_ms: 40, max_attempts: 4 });
 });
 afterAll(async () => {
-  await sb.close();
   await new Promise((resolve) => receiver.close(resolve));
 });
 

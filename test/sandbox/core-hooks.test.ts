@@ -1,16 +1,10 @@
 // Unit tests of the hooks offered to part 2: event bus, ticks, state slices, job kinds.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../sandbox/index';
+import { describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../fixtures/sandbox';
 import { EventBus } from '../../sandbox/core/event-bus';
-import { P, SandboxTestClient, draftBody, startTestSandbox } from './sandbox-test-client';
+import { P, draftBody } from './sandbox-test-client';
 
-let sb: RunningSandbox;
-let api: SandboxTestClient;
-beforeAll(async () => {
-  ({ sb, api } = await startTestSandbox());
-});
-beforeEach(() => sb.reset());
-afterAll(() => sb.close());
+const { sb, api } = useTestSandbox({ resetBeforeEach: true });
 
 describe('core › event bus', () => {
   it('delivers after emit returns, contains listener errors, and supports unsubscribe', async () => {
