@@ -2,23 +2,15 @@
 // once, a refused draft failing alone and final, lost answers coming back retryable with no duplicate
 // on the next try. checkLaunchGatesBatch and launchAndAwaitBatch: a result per target group, launches
 // made once however often the batch runs, a failed job returned as a result, not thrown.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EnsureDraftTargetGroupInput, LaunchAndAwaitInput } from '../../activities';
 import { BATCH_MAX } from '../../activities/batch';
 import { rejectionOf } from './helpers/mock-api';
-import { ctx, draftTargetGroup, startSandboxHarness, type SandboxHarness } from './helpers/sandbox-harness';
+import { ctx, draftTargetGroup } from './helpers/sandbox-harness';
+import { useSandboxHarness } from '../fixtures/activities';
 import { testDialect } from '../helpers/test-profile';
 
-let h: SandboxHarness;
-beforeAll(async () => {
-  h = await startSandboxHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(() => {
-  h.sandbox.reset();
-});
+const h = useSandboxHarness();
 
 const apiLog = () => h.sandbox.requests().filter((r) => r.path.startsWith('/v1/'));
 

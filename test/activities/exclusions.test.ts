@@ -1,19 +1,15 @@
 // Activity exclusions, ID-list jobs and digests, remove-all, exclusion groups.
 import { createHash } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
-import { API_ORIGIN, apiError, rejectionOf } from './helpers/mock-api';
+import { describe, expect, it } from 'vitest';
+import { apiError, rejectionOf } from './helpers/mock-api';
 import { createMockActivities, type MockActivities } from './helpers/mock-activities';
+import { MOCK_CTX as ctx, MOCK_TARGET as target, expectMockApiUsedAfterEach } from '../fixtures/activities';
 
 const P = '/v1/demand/accounts/1001';
 const TG = `${P}/projects/p1/target-groups/tg1`;
 const X = `${TG}/exclusions`;
-const ctx = { accountId: '1001', apiVersion: '2025-12-18' as const };
-const target = { ctx, projectId: 'p1', targetGroupId: 'tg1' };
 let m: MockActivities;
-afterEach(async () => {
-  expect(m.agent.pendingInterceptors().filter((i) => i.origin === API_ORIGIN)).toEqual([]);
-  await m.agent.close();
-});
+expectMockApiUsedAfterEach(() => m);
 
 describe('respondent activity exclusions', () => {
   it('PUT replaces the list with {duration, respondent_activity_exclusions}', async () => {

@@ -1,17 +1,13 @@
 // Launch from draft (read before create, job polling) and fielding-run control with ETags and typed outcomes.
-import { afterEach, describe, expect, it } from 'vitest';
-import { API_ORIGIN, apiError, draftAnswer, fieldingRunsAnswer, movedAnswer, rejectionOf } from './helpers/mock-api';
+import { describe, expect, it } from 'vitest';
+import { apiError, draftAnswer, fieldingRunsAnswer, movedAnswer, rejectionOf } from './helpers/mock-api';
 import { createMockActivities, type MockActivities } from './helpers/mock-activities';
+import { MOCK_TARGET as target, expectMockApiUsedAfterEach } from '../fixtures/activities';
 
 const TG = '/v1/demand/accounts/1001/projects/p1/target-groups/tg1';
 const RUN = `${TG}/fielding-runs/run1`;
-const ctx = { accountId: '1001', apiVersion: '2025-12-18' as const };
-const target = { ctx, projectId: 'p1', targetGroupId: 'tg1' };
 let m: MockActivities;
-afterEach(async () => {
-  expect(m.agent.pendingInterceptors().filter((i) => i.origin === API_ORIGIN)).toEqual([]);
-  await m.agent.close();
-});
+expectMockApiUsedAfterEach(() => m);
 
 describe('launchFromDraft', () => {
   it('posts end_fielding_at with the Idempotency-Key after checking the target group is a draft', async () => {

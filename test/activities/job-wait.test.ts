@@ -1,18 +1,14 @@
 // Waiting for a job inside one activity (awaitJob) and launching with the wait (launchAndAwait).
-import { afterEach, describe, expect, it } from 'vitest';
-import { API_ORIGIN, draftAnswer, fieldingRunsAnswer, movedAnswer, rejectionOf } from './helpers/mock-api';
+import { describe, expect, it } from 'vitest';
+import { draftAnswer, fieldingRunsAnswer, movedAnswer, rejectionOf } from './helpers/mock-api';
 import { createMockActivities, type MockActivities } from './helpers/mock-activities';
+import { MOCK_TARGET as target, expectMockApiUsedAfterEach } from '../fixtures/activities';
 
 const TG = '/v1/demand/accounts/1001/projects/p1/target-groups/tg1';
 const LAUNCH_JOB = `${TG}/fielding-run-jobs/launch-from-draft`;
-const ctx = { accountId: '1001', apiVersion: '2025-12-18' as const };
-const target = { ctx, projectId: 'p1', targetGroupId: 'tg1' };
 const fast = { pollInitialMs: 5, pollMaxMs: 10, budgetMs: 5_000 };
 let m: MockActivities;
-afterEach(async () => {
-  expect(m.agent.pendingInterceptors().filter((i) => i.origin === API_ORIGIN)).toEqual([]);
-  await m.agent.close();
-});
+expectMockApiUsedAfterEach(() => m);
 
 describe('awaitJob', () => {
   it('polls a launch job until it completes and returns the fielding run and the number of polls', async () => {

@@ -1,10 +1,10 @@
 // ensureProject / ensureDraftTargetGroup read before they create, and create with the caller's Idempotency-Key.
-import { afterEach, describe, expect, it } from 'vitest';
-import { API_ORIGIN, apiError, draftAnswer, movedAnswer, rejectionOf } from './helpers/mock-api';
+import { describe, expect, it } from 'vitest';
+import { apiError, draftAnswer, movedAnswer, rejectionOf } from './helpers/mock-api';
 import { createMockActivities, type MockActivities } from './helpers/mock-activities';
+import { MOCK_CTX as ctx, expectMockApiUsedAfterEach } from '../fixtures/activities';
 
 const P = '/v1/demand/accounts/1001';
-const ctx = { accountId: '1001', apiVersion: '2025-12-18' as const };
 const desiredProject = { name: 'ACME Q4', project_customer_reference_number: 'PO-42', project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001' };
 /** Project and target group ids as the reference gives them (ULIDs). */
 const PA = '01JPR0JECT0000000000000000';
@@ -16,10 +16,7 @@ const listed = (id: string, reference: string) => ({ id, name: 'ACME Q4', projec
 /** list_account_projects: {projects, url, has_more, next_cursor}. */
 const projectsPage = (projects: unknown[], next: string | null = null) => ({ status: 200, body: { projects, url: `${P}/projects`, has_more: next !== null, next_cursor: next } });
 let m: MockActivities;
-afterEach(async () => {
-  expect(m.agent.pendingInterceptors().filter((i) => i.origin === API_ORIGIN)).toEqual([]);
-  await m.agent.close();
-});
+expectMockApiUsedAfterEach(() => m);
 
 describe('ensureProject', () => {
   it('returns the project found by knownId without listing or creating', async () => {

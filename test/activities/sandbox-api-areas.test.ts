@@ -1,21 +1,13 @@
 // Profiles, feasibility, price, performance, calendar and webhooks against the real sandbox, in the current and an
 // older API version (the version adapter must make both look the same to the caller).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rejectionOf } from './helpers/mock-api';
 import { runWithRetries } from './helpers/retry-like-temporal';
-import { draftTargetGroup, startSandboxHarness, type SandboxHarness } from './helpers/sandbox-harness';
+import { draftTargetGroup } from './helpers/sandbox-harness';
+import { useSandboxHarness } from '../fixtures/activities';
 import { testDialect } from '../helpers/test-profile';
 
-let h: SandboxHarness;
-beforeAll(async () => {
-  h = await startSandboxHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(() => {
-  h.sandbox.reset();
-});
+const h = useSandboxHarness();
 
 /** Profiles on the reference's wire (RequestDraftRegularProfileV3): no ids or texts; a target without a quota is `object: nominal`. */
 const gender = {

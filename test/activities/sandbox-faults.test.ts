@@ -1,20 +1,12 @@
 // Fault injection against the real sandbox: expected attempts, Retry-After honoured (request-log timestamps),
 // zero duplicates after drop-after-commit, one token per lifetime, 403 refresh, busy jobs, timeouts.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rejectionOf } from './helpers/mock-api';
 import { runWithRetries } from './helpers/retry-like-temporal';
-import { ctx, draftTargetGroup, startSandboxHarness, type SandboxHarness } from './helpers/sandbox-harness';
+import { ctx, draftTargetGroup, startSandboxHarness } from './helpers/sandbox-harness';
+import { useSandboxHarness } from '../fixtures/activities';
 
-let h: SandboxHarness;
-beforeAll(async () => {
-  h = await startSandboxHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(() => {
-  h.sandbox.reset();
-});
+const h = useSandboxHarness();
 
 const policy = { maximumAttempts: 30, initialIntervalMs: 5, backoffCoefficient: 1.5, maximumIntervalMs: 50 };
 /** RSIDs are UUIDs (the reference); the sandbox refuses any other line. */

@@ -1,18 +1,10 @@
 // The activities against the real sandbox: every resource area the sandbox serves, end to end.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rejectionOf } from './helpers/mock-api';
-import { ctx, draftTargetGroup, startSandboxHarness, type SandboxHarness } from './helpers/sandbox-harness';
+import { ctx, draftTargetGroup } from './helpers/sandbox-harness';
+import { useSandboxHarness } from '../fixtures/activities';
 
-let h: SandboxHarness;
-beforeAll(async () => {
-  h = await startSandboxHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(() => {
-  h.sandbox.reset();
-});
+const h = useSandboxHarness();
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** RSIDs are UUIDs (the reference); the sandbox refuses any other line. */

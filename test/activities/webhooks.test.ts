@@ -1,17 +1,14 @@
 // Webhooks: the secret goes only to the secret store; updates always carry compression.
-import { afterEach, describe, expect, it } from 'vitest';
-import { API_ORIGIN, apiError, rejectionOf } from './helpers/mock-api';
+import { describe, expect, it } from 'vitest';
+import { apiError, rejectionOf } from './helpers/mock-api';
 import { createMockActivities, type MockActivities } from './helpers/mock-activities';
+import { MOCK_CTX as ctx, expectMockApiUsedAfterEach } from '../fixtures/activities';
 
 const HOOKS = '/v1/accounts/1001/webhooks';
-const ctx = { accountId: '1001', apiVersion: '2025-12-18' as const };
 const desired = { url: 'https://hooks.example.com/studyflow', events: ['target-group-updated'] };
 const SECRET = 'whsec_0123456789abcdef';
 let m: MockActivities;
-afterEach(async () => {
-  expect(m.agent.pendingInterceptors().filter((i) => i.origin === API_ORIGIN)).toEqual([]);
-  await m.agent.close();
-});
+expectMockApiUsedAfterEach(() => m);
 
 describe('webhooks', () => {
   it('createWebhook hands the secret to the store and never returns it', async () => {
