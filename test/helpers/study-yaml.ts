@@ -9,3 +9,32 @@ export const MINIMAL_TARGET_GROUP_FIELDS = `    locale: en_US
     project_manager_id: "6f1c2a4e-3001-4c8e-9d2b-000000003001"
     collects_pii: false
 `;
+
+/** The project manager the sandbox seeds for account 1001. */
+export const SEEDED_PROJECT_MANAGER = '6f1c2a4e-3001-4c8e-9d2b-000000003001';
+
+/** What a study asks of the sample (docs/study-format.md): the fields sampleFields writes. */
+export interface SampleFields {
+  locale?: string;
+  incidenceRate: number;
+  lengthOfInterviewMinutes: number;
+  fillingGoal?: number;
+}
+
+/**
+ * The lines of a `defaults:` block (indent '  ') or of a target group (indent '    ') that say what sample is
+ * asked for and who manages it: locale (when given), expected incidence rate, expected length of interview,
+ * filling goal (when given), the seeded project manager and collects_pii false. No newline after the last line.
+ */
+export function sampleFields(indent: string, sample: SampleFields): string {
+  return [
+    ...(sample.locale === undefined ? [] : [`locale: ${sample.locale}`]),
+    `expected_incidence_rate: ${sample.incidenceRate}`,
+    `expected_length_of_interview_minutes: ${sample.lengthOfInterviewMinutes}`,
+    ...(sample.fillingGoal === undefined ? [] : [`filling_goal: ${sample.fillingGoal}`]),
+    `project_manager_id: "${SEEDED_PROJECT_MANAGER}"`,
+    'collects_pii: false',
+  ]
+    .map((line) => `${indent}${line}`)
+    .join('\n');
+}

@@ -3,10 +3,12 @@
 // varies between runs (temp dir, sandbox ids, timestamps, job poll counts), exit codes 0/1/2, data on
 // stdout and progress on stderr, and colour only where it belongs.
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { cliTranscript, expectGolden, literal, normalize, type Replacement } from '../cli/golden';
 import { runCli, type CapturedRun } from '../cli/run-cli';
-import { eventually, startTestStack, writeStudy, type TestStack } from './harness';
+import { eventually, writeStudy } from './harness';
+import { useTestStack } from '../fixtures/stack';
+import { sampleFields } from '../helpers/study-yaml';
 
 const ACCOUNT = '1001';
 const UI = 'http://temporal-ui.test';
@@ -22,11 +24,7 @@ project:
   name: CLI ${id}
   project_customer_reference_number: PO-${id}
 defaults:
-  locale: en_US
-  expected_incidence_rate: 0.5
-  expected_length_of_interview_minutes: 10
-  project_manager_id: "6f1c2a4e-3001-4c8e-9d2b-000000003001"
-  collects_pii: false
+${sampleFields('  ', { locale: 'en_US', incidenceRate: 0.5, lengthOfInterviewMinutes: 10 })}
   timing: { job_poll_initial: 100ms, job_poll_max: 400ms }
 target_groups:
   panel:
@@ -37,7 +35,7 @@ target_groups:
 `;
 }
 
-let t: TestStack;
+const t = useTestStack('cli-commands');
 let auto: string;
 let manual: string;
 let replacements: Replacement[];
@@ -53,7 +51,6 @@ function golden(name: string, result: CapturedRun, parts: { stderr?: boolean } =
 }
 
 beforeAll(async () => {
-  t = await startTestStack('cli-commands');
   // Live target groups stay live: fielding runs at a crawl, so no simulated completes end them mid-test.
   const slow = await fetch(`${t.stack.sandbox.baseUrl}/_sandbox/fielding/settings`, {
     method: 'PUT',
@@ -74,7 +71,6 @@ beforeAll(async () => {
     { pattern: /\(poll \d+\)/g, with: '(poll <n>)' },
   ];
 });
-afterAll(async () => t?.stop());
 
 describe('plan, apply, status of an auto-launched study', () => {
   it('plans against the sandbox before the first apply; --detailed-exitcode says changes are pending', async () => {

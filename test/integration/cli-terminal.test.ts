@@ -2,8 +2,10 @@
 // `script`), the live display redrawn in place, and Ctrl-C detaching while the study goes on.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, REPO_ROOT, startTestStack, writeStudy, type TestStack } from './harness';
+import { afterAll, describe, expect, it } from 'vitest';
+import { eventually, REPO_ROOT, writeStudy } from './harness';
+import { useTestStack } from '../fixtures/stack';
+import { sampleFields } from '../helpers/study-yaml';
 
 const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
 const STUDY_ID = 'cli-terminal';
@@ -18,11 +20,7 @@ project:
   name: CLI under a terminal
   project_customer_reference_number: PO-${STUDY_ID}
 defaults:
-  locale: en_US
-  expected_incidence_rate: 0.5
-  expected_length_of_interview_minutes: 10
-  project_manager_id: "6f1c2a4e-3001-4c8e-9d2b-000000003001"
-  collects_pii: false
+${sampleFields('  ', { locale: 'en_US', incidenceRate: 0.5, lengthOfInterviewMinutes: 10 })}
   timing: { job_poll_initial: 100ms, job_poll_max: 400ms }
 target_groups:
   us_panel:
@@ -74,15 +72,11 @@ describe('studyflow apply under a terminal', () => {
     expect(hasScript, 'install bsdutils (Debian) for the `script` command').toBe(true);
   });
 
-  let t: TestStack;
+  const t = useTestStack('cli-terminal');
   let run: TerminalRun | undefined;
-  beforeAll(async () => {
-    t = await startTestStack('cli-terminal');
-  });
   afterAll(async () => {
     if (run && run.child.exitCode === null && run.child.signalCode === null) process.kill(-run.child.pid!, 'SIGKILL');
-    t?.stack.sandbox.setFaults({});
-    await t?.stop();
+    t.stack.sandbox.setFaults({});
   });
 
   it('redraws a line per target group in place, and Ctrl-C detaches while the study goes on to live', async () => {

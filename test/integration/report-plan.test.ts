@@ -2,9 +2,11 @@
 // question texts, feasibility, price against max_cpi, supplier quota distribution and the calendar,
 // BLOCKING where a launch rule of the study file fails, "unavailable" where a call fails, and the
 // fall-back to the local checks when the API cannot be reached. Plan writes nothing.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ServerCheck, TargetGroupChecks } from '../../plan/server-checks';
-import { startTestStack, writeCalls, writeStudy, type TestStack } from './harness';
+import { writeCalls, writeStudy } from './harness';
+import { useTestStack } from '../fixtures/stack';
+import { sampleFields } from '../helpers/study-yaml';
 import { testProfile } from '../helpers/test-profile';
 
 const STUDY = `format: studyflow/v1
@@ -14,11 +16,7 @@ business_unit: "2001"
 project:
   name: Plan checks
 defaults:
-  locale: en_US
-  expected_incidence_rate: 0.5
-  expected_length_of_interview_minutes: 10
-  project_manager_id: "6f1c2a4e-3001-4c8e-9d2b-000000003001"
-  collects_pii: false
+${sampleFields('  ', { locale: 'en_US', incidenceRate: 0.5, lengthOfInterviewMinutes: 10 })}
   launch: { mode: auto, require_feasible: true }
 target_groups:
   feasible:
@@ -63,14 +61,12 @@ interface PlanJson {
   studies: { file: string; hasChanges: boolean; checks: TargetGroupChecks[]; checksNote?: string }[];
 }
 
-let t: TestStack;
+const t = useTestStack('report-plan');
 let file: string;
 
 beforeAll(async () => {
-  t = await startTestStack('report-plan');
   file = writeStudy(t.dir, 'plan.yaml', STUDY);
 });
-afterAll(async () => t?.stop());
 
 function check(plan: PlanJson, key: string, name: ServerCheck['name']): ServerCheck {
   const group = plan.studies[0].checks.find((g) => g.key === key);

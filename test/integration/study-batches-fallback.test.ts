@@ -18,7 +18,9 @@ import type {
 import { connectWorker } from '../../worker/worker-connection';
 import { startStudyflowWorkers, type RunningWorkers } from '../../worker/studyflow-worker';
 import { createWorkerActivities } from '../../worker/worker-activities';
-import { startTestStack, writeStudy, type TestStack } from './harness';
+import { writeStudy } from './harness';
+import { useTestStack } from '../fixtures/stack';
+import { sampleFields } from '../helpers/study-yaml';
 
 /**
  * A study of automatic target groups. With `grouped`, each is also in an exclusion group: the study
@@ -35,11 +37,7 @@ project:
   name: Fallback ${id}
   project_customer_reference_number: PO-${id}
 defaults:
-  locale: en_US
-  expected_incidence_rate: 0.5
-  expected_length_of_interview_minutes: 10
-  project_manager_id: "6f1c2a4e-3001-4c8e-9d2b-000000003001"
-  collects_pii: false
+${sampleFields('  ', { locale: 'en_US', incidenceRate: 0.5, lengthOfInterviewMinutes: 10 })}
   filling_goal: 50
   launch: { mode: auto }
   timing: { job_poll_initial: 100ms, job_poll_max: 400ms }
@@ -51,11 +49,10 @@ const keyOf = (idempotencyKey: string) => idempotencyKey.split('/target-group/')
 const studyOf = (idempotencyKey: string) => idempotencyKey.split('/')[2];
 
 describe('study batches when a batch cannot do everything', () => {
-  let t: TestStack;
+  const t = useTestStack('draft-fallback', { inProcessWorker: false });
   let workers: RunningWorkers;
   const batchCalls: string[][] = [];
   beforeAll(async () => {
-    t = await startTestStack('draft-fallback', { inProcessWorker: false });
     const real = createWorkerActivities(t.stack.env).activities;
     const activities = {
       ...real,
@@ -149,7 +146,6 @@ describe('study batches when a batch cannot do everything', () => {
   });
   afterAll(async () => {
     await workers?.shutdown();
-    await t?.stop();
   });
 
   const scheduled = async (workflowId: string) =>
