@@ -126,6 +126,7 @@ export function renderPlanHuman(out: Output, title: string, plan: StudyPlan, not
             : out.yellow(text);
     lines.push(painted, ...changeLines(action));
   }
+  for (const note of plan.notes ?? []) lines.push(out.yellow(`  ${note.severity}: ${note.text}`));
   lines.push(summaryLine(plan));
   if (schedule) lines.push(...scheduleHuman(out, schedule));
   if (server) lines.push(...serverChecksHuman(out, server));
