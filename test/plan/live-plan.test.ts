@@ -6,6 +6,7 @@ import { renderPlanHuman } from '../../cli/plan-view';
 import { Output } from '../../cli/output';
 import { planStudy } from '../../plan';
 import { planExitCode } from '../../plan/exit-code';
+import { judgeLiveGate } from '../../plan/live-gates';
 import type { DesiredStudy, DesiredTargetGroup, ObservedStudy, ObservedTargetGroup, PlannedAction, StudyPlan } from '../../plan/types';
 import { expectGolden } from '../cli/golden';
 
@@ -318,5 +319,23 @@ describe('planExitCode', () => {
     expect(planExitCode([none])).toBe(0);
     expect(planExitCode([none, pending])).toBe(2);
     expect(planExitCode([pending, blocked])).toBe(3);
+  });
+});
+
+describe('judgeLiveGate', () => {
+  const desired = tg('us', {}, { filling_goal: 300 });
+  const gate = planStudy(study([desired]), observedOf({ us: liveTg(tg('us')) })).actions.find((a) => a.kind === 'check')!.gate!;
+  const answer = (max: number, price: string) => ({ suggested_completes_goal_range: { min: 10, max }, suggested_price: { value: price, currency_code: 'USD' } });
+
+  it('a feasible raise under max_cpi waits for approval (launch.mode manual)', () => {
+    const judged = judgeLiveGate(desired, gate, answer(420, '4.10'));
+    expect(judged.failures).toEqual([]);
+    expect(judged.line).toBe('raising filling_goal 200 -> 300: feasible (up to 420 completes), suggested price 4.10 USD; waits for approval');
+  });
+
+  it('an infeasible raise, or one priced above max_cpi, is held with the gate\'s reasons', () => {
+    expect(judgeLiveGate(desired, gate, answer(250, '4.10')).failures).toEqual(['infeasible: at most 250 completes in the fielding window for a filling_goal of 300']);
+    expect(judgeLiveGate(desired, gate, answer(420, '7.00')).line).toMatch(/held: suggested price 7.00 USD is above max_cpi 6.00$/);
+    expect(judgeLiveGate(desired, { ...gate, requireFeasible: false, maxCpi: undefined, approval: false }, answer(250, '7.00')).line).toMatch(/infeasible .*; may be written$/);
   });
 });
