@@ -65,7 +65,7 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .argument('<paths...>', 'study files or directories')
     .addOption(new Option('--format <format>', 'output format').choices(['human', 'json', 'markdown', 'github']).default('human'))
     .addOption(json())
-    .option('--detailed-exitcode', 'exit 2 when changes are pending, 0 when none, 1 on error')
+    .option('--detailed-exitcode', 'exit 2 when changes are pending, 3 when some change cannot be applied, 0 when none, 1 on error')
     .option('--offline', 'plan against an empty remote (no API calls)')
     .addOption(allowOutsidePaths())
     .action(run(() => import('./commands/plan')));

@@ -19,6 +19,11 @@ const SYMBOL: Record<PlannedAction['kind'], string> = {
   add_to_group: '+',
   remove_from_group: '-',
   launch: '▶',
+  check: '?',
+  pause: '‖',
+  resume: '▶',
+  complete: '■',
+  relaunch: '↺',
   blocked: '!',
   none: '=',
 };
@@ -26,11 +31,14 @@ const SYMBOL: Record<PlannedAction['kind'], string> = {
 function describe(action: PlannedAction): string {
   const subject = action.resource === 'project' ? 'project' : `${action.resource.replace(/_/g, ' ')} ${action.key}`;
   const group = action.group ? ` -> ${action.group}` : '';
-  return `${action.kind.replace(/_/g, ' ')} ${subject}${group}: ${action.reason}`;
+  // An in-place change names its operation in its reason ("in place via update_fielding_run: end_fielding_at … -> …").
+  const kind = action.kind === 'update' && action.resource === 'live_target_group' ? 'update' : action.kind.replace(/_/g, ' ');
+  return `${kind} ${subject}${group}: ${action.reason}${action.drift ? ' [drift]' : ''}`;
 }
 
 function changeLines(action: PlannedAction): string[] {
-  if (action.kind === 'create' || !action.changes) return [];
+  // In-place changes spell their fields in the reason already.
+  if (action.kind === 'create' || !action.changes || (action.resource === 'live_target_group' && action.kind !== 'blocked')) return [];
   return action.changes.map((c) => `      ${c.field}: ${JSON.stringify(c.from)} -> ${JSON.stringify(c.to)}`);
 }
 
@@ -49,7 +57,12 @@ function summaryLine(plan: StudyPlan): string {
     part((c.upload ?? 0) + (c.replace_list ?? 0), 'list upload(s)'),
     part((c.add_to_group ?? 0) + (c.remove_from_group ?? 0), 'membership change(s)'),
     part(c.launch, 'to launch'),
-    part(c.blocked, 'blocked'),
+    part(c.check, 'feasibility check(s)'),
+    part(c.pause, 'to pause'),
+    part(c.resume, 'to resume'),
+    part(c.complete, 'to complete'),
+    part(c.relaunch, 'to relaunch'),
+    part(c.blocked, 'blocked (cannot be applied)'),
   ].filter(Boolean);
   return plan.hasChanges || c.blocked ? `Plan: ${parts.join(', ')}.` : 'No changes: the API holds what the study file says.';
 }
@@ -113,6 +126,7 @@ export function renderPlanHuman(out: Output, title: string, plan: StudyPlan, not
             : out.yellow(text);
     lines.push(painted, ...changeLines(action));
   }
+  for (const note of plan.notes ?? []) lines.push(out.yellow(`  ${note.severity}: ${note.text}`));
   lines.push(summaryLine(plan));
   if (schedule) lines.push(...scheduleHuman(out, schedule));
   if (server) lines.push(...serverChecksHuman(out, server));
@@ -197,6 +211,7 @@ export function renderPlanMarkdown(studies: { title: string; plan: StudyPlan; no
       const changes = a.kind !== 'create' && a.changes?.length ? `<br>${a.changes.map((c) => `\`${c.field}\`: ${escapeCell(JSON.stringify(c.from))} → ${escapeCell(JSON.stringify(c.to))}`).join('<br>')}` : '';
       parts.push(`| ${SYMBOL[a.kind]} | ${a.kind} | ${a.resource} | ${escapeCell(a.group ? `${a.key} → ${a.group}` : a.key)} | ${escapeCell(a.reason)}${changes} |`);
     }
+    for (const note of plan.notes ?? []) parts.push('', `> **${note.severity}**: ${escapeCell(note.text)}`);
     parts.push('', `**${summaryLine(plan)}**`, '');
     if (schedule && schedule.targetGroups.length > 0) {
       parts.push(`How apply runs it: ${escapeCell(studyStepsLine(schedule))}`, '', '| target group | launch | why |', '|---|---|---|');
@@ -219,6 +234,9 @@ export function renderPlanGithub(studies: { file: string; title: string; plan: S
     lines.push(githubCommand('notice', { file, title: `studyflow plan ${title}` }, summaryLine(plan)));
     for (const a of plan.actions.filter((x) => x.kind === 'blocked')) {
       lines.push(githubCommand('warning', { file, title: `blocked ${a.key}` }, a.reason));
+    }
+    for (const note of plan.notes ?? []) {
+      lines.push(githubCommand(note.severity === 'warning' ? 'warning' : 'notice', { file, title: `studyflow plan${note.key ? ` ${note.key}` : ''}` }, note.text));
     }
     for (const group of server?.checks ?? []) {
       for (const check of group.checks) {

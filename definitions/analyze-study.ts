@@ -7,6 +7,7 @@ import { isPlainObject, type DocPath } from './doc-path';
 import type { IdListKind } from './id-list-file';
 import { checkActivityExclusions } from './rules/activity-rules';
 import { checkAllocations } from './rules/allocation-rules';
+import { checkLaunchOrder, type LaunchOrderEntry } from './rules/launch-rules';
 import { checkProfileDefinition, checkProfilesOfTargetGroup, type ProfileInUse } from './rules/profile-rules';
 import { checkTargetGroup } from './rules/target-group-rules';
 import { checkWebhooks } from './rules/webhook-rules';
@@ -121,6 +122,7 @@ export function analyzeStudy(doc: CheckedDocument, shared: SharedDefinitions, pr
   const groupNames = [...new Set([...Object.keys(localGroups), ...shared.exclusionGroups.keys()])];
   const templateNames = [...new Set([...localTemplates.keys(), ...shared.templates.keys()])];
 
+  const launches: LaunchOrderEntry[] = [];
   const movedFrom = new Map<string, string>();
   for (const key of keys) {
     const raw = rawGroups![key];
@@ -164,6 +166,7 @@ export function analyzeStudy(doc: CheckedDocument, shared: SharedDefinitions, pr
       return [...self, ...fieldPath];
     };
     checkTargetGroup({ key, tg, origin, r });
+    launches.push({ key, launch: tg.launch, origin });
     // Allocations from `defaults` were checked once, above.
     if (tg.allocations && Object.hasOwn(raw, 'allocations')) checkAllocations(tg.allocations, [...self, 'allocations'], r);
 
@@ -219,6 +222,8 @@ export function analyzeStudy(doc: CheckedDocument, shared: SharedDefinitions, pr
     }
     analysis.targetGroups.push({ key, tg, templateProfiles, remoteTemplateIds });
   }
+
+  checkLaunchOrder(launches, keys, r);
 
   for (const [name, group] of Object.entries(localGroups)) {
     const at = ['exclusion_groups', name];

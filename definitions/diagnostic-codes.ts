@@ -56,6 +56,9 @@ export const DIAGNOSTIC_CODES = {
   SF4015: { severity: 'error', title: 'project without a project manager' },
   SF4016: { severity: 'error', title: 'fielding window ends before it starts' },
   SF4017: { severity: 'error', title: 'allocation minimum above its maximum' },
+  SF4018: { severity: 'error', title: 'launch.after names its own target group' },
+  SF4019: { severity: 'error', title: 'launch.after forms a cycle' },
+  SF4020: { severity: 'error', title: 'launch gives both at and after' },
 
   SF4101: { severity: 'error', title: 'duplicate selection condition' },
   SF4102: { severity: 'error', title: 'duplicate range condition' },

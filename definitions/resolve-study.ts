@@ -56,5 +56,6 @@ export function resolveStudy(data: Record<string, unknown>, analysis: StudyAnaly
     target_groups: targetGroups,
     exclusion_groups: exclusionGroups,
     webhooks: data.webhooks,
+    removed_target_groups: data.removed_target_groups,
   });
 }

@@ -8,6 +8,10 @@ export const FORMAT_VERSION = 'studyflow/v1';
 import { API_VERSIONS, CURRENT_API_VERSION } from '../shared/api-version';
 
 export { API_VERSIONS, CURRENT_API_VERSION, type ApiVersion } from '../shared/api-version';
+/** The fielding state a study file declares for a target group (default live). */
+export const FIELDING_STATES = ['live', 'paused', 'completed'] as const;
+/** What apply does with a target group the study manages and the file no longer declares (default keep). */
+export const REMOVED_TARGET_GROUP_POLICIES = ['keep', 'complete'] as const;
 export const RESPONDENT_STATUSES = ['Complete', 'Terminate', 'SecurityFailure', 'OverQuota', 'FinancialTerm', 'PreClientSurveyProcess'] as const;
 export const PRICING_MODELS = ['rate_card', 'dynamic'] as const;
 export const TARGET_GROUP_TYPES = ['rate_card', 'custom'] as const;
@@ -53,6 +57,13 @@ export const MoneySchema = z
   })
   .meta({ id: 'Money', description: 'An amount of money: `{value: "4.50", currency_code: USD}`.' });
 
+export const LaunchAfterSchema = z
+  .strictObject({
+    target_group: localName('Local key of another target group of this study.'),
+    completes: z.number().int().min(1).meta({ description: 'Completes that target group must have, at least 1.' }),
+  })
+  .meta({ id: 'LaunchAfter', description: 'A staged launch: wait until another target group has N completes.' });
+
 export const LaunchRulesSchema = z
   .strictObject({
     mode: z
@@ -65,6 +76,14 @@ export const LaunchRulesSchema = z
       .meta({ description: 'Launch only when feasibility says the filling goal can be reached (at most the max of its suggested completes range).' }),
     max_cpi: MoneySchema.optional().meta({ description: 'Launch only when the price feasibility suggests (cost per interview) is at most this.' }),
     calendar: z.enum(['suggest', 'none']).default('none').meta({ description: 'suggest: ask the intelligent calendar for a fielding window.' }),
+    at: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .meta({
+        description: 'Launch at this moment (an ISO-8601 timestamp with its zone offset or Z): the exchange schedules the fielding run from the draft.',
+        patternErrorMessage: 'an ISO-8601 timestamp with its zone, such as 2026-12-07T08:00:00-05:00 or 2026-12-07T13:00:00Z',
+      }),
+    after: LaunchAfterSchema.optional().meta({ description: 'Hold the launch until another target group of the study has this many completes.' }),
   })
   .meta({ id: 'LaunchRules', description: 'When and how a target group is put into fielding.' });
 
@@ -268,6 +287,12 @@ const targetGroupSettings = {
   pricing_model: z.enum(PRICING_MODELS).optional().meta({ description: 'Pricing model.' }),
   type: z.enum(TARGET_GROUP_TYPES).optional().meta({ description: 'Target group (pricing) type.' }),
   client_cost_per_interview_note: MoneySchema.optional().meta({ description: 'The cost per interview agreed with your client, kept with the target group as a note (not what the exchange charges).' }),
+  cost_per_interview: MoneySchema.optional().meta({
+    description: 'The cost per interview the exchange pays for the launched target group (update_cost_per_interview); set after the launch.',
+  }),
+  fielding: z.enum(FIELDING_STATES).optional().meta({
+    description: 'live (the default), paused or completed: apply moves the launched target group there and holds it there. Written `live` on a completed target group relaunches it.',
+  }),
   start_fielding_at: isoTimestamp('When fielding starts (the draft\'s fielding_specification.start_at); with end_fielding_at, the fielding window.').optional(),
   end_fielding_at: isoTimestamp('When fielding ends (fielding_specification.end_at; the launch sends it as end_fielding_at).').optional(),
   allocations: AllocationsSchema.optional(),
@@ -361,6 +386,9 @@ export const StudyFileSchema = z
     exclusion_groups: exclusionGroupsMap(ExclusionGroupSchema).optional(),
     profile_templates: profileTemplatesMap.optional(),
     webhooks: z.array(WebhookSchema).optional(),
+    removed_target_groups: z.enum(REMOVED_TARGET_GROUP_POLICIES).optional().meta({
+      description: 'What apply does with a target group the study manages and the file no longer declares: keep (the default; it fields on, unmanaged) or complete.',
+    }),
   })
   .meta({ id: 'StudyFile', title: 'studyflow study', description: 'A study file (format studyflow/v1).' });
 
@@ -413,12 +441,16 @@ export const StudySchema = z.object({
   /** Exclusion groups this study declares or joins; `target_groups` are this study's members. */
   exclusion_groups: z.record(z.string(), z.object({ name: z.string(), shared: z.boolean(), target_groups: z.array(z.string()) })).default({}),
   webhooks: z.array(WebhookSchema).default([]),
+  /** Absent: keep, left implicit (the plan warns when a managed target group is removed). */
+  removed_target_groups: z.enum(REMOVED_TARGET_GROUP_POLICIES).optional(),
 });
 
 /** The typed study after defaults are applied; what the planner works on. */
 export type Study = z.infer<typeof StudySchema>;
 export type TargetGroupSpec = z.infer<typeof ResolvedTargetGroupSchema>;
 export type LaunchRules = z.infer<typeof LaunchRulesSchema>;
+export type FieldingState = (typeof FIELDING_STATES)[number];
+export type RemovedTargetGroupPolicy = (typeof REMOVED_TARGET_GROUP_POLICIES)[number];
 export type Timing = z.infer<typeof TimingSchema>;
 export type Profile = z.infer<typeof ProfileSchema>;
 export type Target = z.infer<typeof TargetSchema>;

@@ -110,9 +110,47 @@ function draftOf(studyId: string, businessUnitId: string, key: string, tg: Targe
     // None declared: `null` ("no profiling"), so a draft whose profiles the study dropped loses them on update.
     // The profiling field is 2025-12-18's; older versions' drafts leave it out.
     profiling: profilingOf(tg.profiles, tg.remote_profile_template_ids) ?? (apiVersion === '2025-12-18' ? null : undefined),
-  };
+  } satisfies Record<DraftField, unknown>;
   for (const k of Object.keys(draft)) if (draft[k] === undefined) delete draft[k];
   return draft;
+}
+
+/**
+ * Every field a draft body may carry. plan/live-changes.ts maps each to the operation that changes it after
+ * the launch: a field added to the draft without a row there does not compile.
+ */
+export const DRAFT_FIELDS = [
+  'name',
+  'business_unit_id',
+  'fielding_specification',
+  'locale',
+  'live_url',
+  'test_url',
+  'expected_incidence_rate',
+  'expected_length_of_interview_minutes',
+  'filling_goal',
+  'project_manager_id',
+  'collects_pii',
+  'study_type_code',
+  'client_cost_per_interview_note',
+  'target_group_customer_reference_number',
+  'fielding_assistant_assignment',
+  'allocations',
+  'profiling',
+] as const;
+export type DraftField = (typeof DRAFT_FIELDS)[number];
+
+/** The launch rules in the planner's terms; a timed or staged launch only when the file gives one (equal revisions otherwise). */
+function launchOf(tg: TargetGroupSpec): DesiredTargetGroup['launch'] {
+  const launch: DesiredTargetGroup['launch'] = {
+    mode: tg.launch.mode,
+    requireFeasible: tg.launch.require_feasible,
+    maxCpi: tg.launch.max_cpi,
+    endFieldingAt: fieldingEndOf(tg),
+  };
+  if (tg.launch.at) launch.at = tg.launch.at;
+  if (tg.launch.after) launch.after = { targetGroup: tg.launch.after.target_group, completes: tg.launch.after.completes };
+  return launch;
 }
 
 /** The study file's profiles (labels included; plan/profiling.ts makes the wire shape); undefined when none are declared. */
@@ -141,12 +179,7 @@ export function desiredStudyOf(study: Study, lists: StudyListRefs, options: { wa
       draft: draftOf(study.study, study.business_unit, key, tg, study.api_version),
       idLists,
       exclusionGroups: [...groupsOf(key)].sort(),
-      launch: {
-        mode: tg.launch.mode,
-        requireFeasible: tg.launch.require_feasible,
-        maxCpi: tg.launch.max_cpi,
-        endFieldingAt: fieldingEndOf(tg),
-      },
+      launch: launchOf(tg),
       timing: timingOf(tg, watch),
     };
     if (tg.moved_from) desired.movedFrom = tg.moved_from;
@@ -157,6 +190,8 @@ export function desiredStudyOf(study: Study, lists: StudyListRefs, options: { wa
     if (tg.remote_profile_template_ids.length) desired.profileTemplateIds = [...tg.remote_profile_template_ids];
     if (items.length) desired.activityExclusions = { items };
     if (refs.recontact) desired.recontact = refs.recontact;
+    if (tg.fielding) desired.fielding = tg.fielding;
+    if (tg.cost_per_interview) desired.costPerInterview = tg.cost_per_interview;
     return desired;
   });
   const exclusionGroups = Object.entries(study.exclusion_groups)
@@ -175,6 +210,7 @@ export function desiredStudyOf(study: Study, lists: StudyListRefs, options: { wa
     targetGroups,
     exclusionGroups,
     webhooks: study.webhooks.map((w) => ({ url: w.url, events: [...w.events], compression: w.compression ?? null })),
+    ...(study.removed_target_groups ? { removedTargetGroups: study.removed_target_groups } : {}),
   };
   return { ...withoutRevision, revision: revisionOf(withoutRevision) };
 }

@@ -1,5 +1,7 @@
 import { fieldChanges, holdsDesired } from './compare';
-import { profilingHolds } from './profiling';
+import { heldDraftReason, launchTiming, removedTargetGroupActions } from './live-fielding';
+import { planLiveTargetGroup } from './live-plan';
+import { profilingHolds, withQuotaGoals } from './profiling';
 import type {
   DesiredActivityItem,
   DesiredStudy,
@@ -8,11 +10,12 @@ import type {
   ObservedList,
   ObservedStudy,
   ObservedTargetGroup,
+  PlanNote,
   PlannedAction,
   StudyPlan,
 } from './types';
 
-const WRITE_KINDS = new Set(['create', 'update', 'upload', 'replace_list', 'add_to_group', 'remove_from_group', 'launch']);
+const WRITE_KINDS = new Set(['create', 'update', 'upload', 'replace_list', 'add_to_group', 'remove_from_group', 'launch', 'pause', 'resume', 'complete', 'relaunch']);
 const ENTITY_TYPES: IdListEntityType[] = ['RSID', 'ACCESS_RESPONDENT_GUID'];
 
 /** The observed target group that a desired one maps to: by key, else by the key it moved from. */
@@ -90,17 +93,20 @@ function inline(desired: DesiredTargetGroup): string {
  * removes the target group's profile list in 2025-12-18 and the details answer carries none, so a launched
  * target group usually shows no `profiling`: then they are not compared, and the plan says so.
  */
-function launchedProfilesAction(key: string, profiling: unknown, fields: Record<string, unknown>, status: string): PlannedAction | undefined {
+function launchedProfilesAction(key: string, profiling: unknown, tg: ObservedTargetGroup): PlannedAction | undefined {
+  const { fields, status } = tg;
   if (!('profiling' in fields)) {
     return profiling ? { kind: 'none', resource: 'profiles', key, reason: `not compared: the profiles of a ${status} target group cannot be read` } : undefined;
   }
   if (profilingHolds(profiling, fields.profiling)) return undefined;
+  // Only quota goals differ: update_profile_filling_goal carries them (plan/live-plan.ts), not a replacement of the profiles.
+  if (profiling && tg.fillingGoal?.quotas && profilingHolds(withQuotaGoals(profiling, tg.fillingGoal.quotas), fields.profiling)) return undefined;
   if (!profiling) return { kind: 'blocked', resource: 'profiles', key, reason: `the study declares no profiles; the ${status} target group keeps its own` };
   if (status === 'completed') return { kind: 'blocked', resource: 'profiles', key, reason: 'profiles differ but the target group is completed' };
-  return { kind: 'update', resource: 'profiles', key, reason: `replace the profiles of the ${status} target group with manage-profiles` };
+  return { kind: 'update', resource: 'profiles', key, operation: 'manage_target_group_profiles', reason: `replace the profiles of the ${status} target group with manage-profiles` };
 }
 
-function planTargetGroup(desired: DesiredTargetGroup, study: DesiredStudy, observed: ObservedStudy): PlannedAction[] {
+function planTargetGroup(desired: DesiredTargetGroup, study: DesiredStudy, observed: ObservedStudy, observedAtMs: number | undefined): PlannedAction[] {
   const actions: PlannedAction[] = [];
   const { tg, via } = observedFor(desired, observed);
   const key = desired.key;
@@ -123,7 +129,7 @@ function planTargetGroup(desired: DesiredTargetGroup, study: DesiredStudy, obser
     for (const group of desired.exclusionGroups) {
       actions.push({ kind: 'add_to_group', resource: 'exclusion_group', key, group, reason: `join exclusion group ${group}` });
     }
-    actions.push(launchAction(desired, undefined));
+    actions.push(launchAction(desired, undefined, observed, observedAtMs));
     return actions;
   }
 
@@ -131,21 +137,19 @@ function planTargetGroup(desired: DesiredTargetGroup, study: DesiredStudy, obser
   const isDraft = tg.status === 'draft';
   // A draft's profiles are a field of the draft (`profiling`); a launched target group's are compared below.
   const { profiling, ...draftFields } = desired.draft;
-  const changes = fieldChanges(draftFields, tg.fields, tg.fieldsRead);
-  // (`null`: the study declares none, so profiles the draft still holds are removed.)
-  if (isDraft && profiling !== undefined && !profilingHolds(profiling, tg.fields.profiling)) changes.push({ field: 'profiling', from: tg.fields.profiling ?? null, to: profiling });
-  if (changes.length === 0) {
-    actions.push({ kind: 'none', resource: 'target_group', key, reason: `draft fields match${moved}` });
-  } else if (isDraft) {
-    actions.push({ kind: 'update', resource: 'target_group', key, changes, reason: `update ${changes.map((c) => c.field).join(', ')}${moved}` });
-  } else {
-    actions.push({
-      kind: 'blocked',
-      resource: 'target_group',
-      key,
-      changes,
-      reason: `target group is ${tg.status}; draft fields (${changes.map((c) => c.field).join(', ')}) can only change while it is a draft`,
-    });
+  // A launched target group changes in place, field by field, through the operations of plan/live-changes.ts.
+  const live = isDraft ? undefined : planLiveTargetGroup({ desired, tg, draftFields, moved, observedAtMs });
+  if (isDraft) {
+    const changes = fieldChanges(draftFields, tg.fields, tg.fieldsRead);
+    // (`null`: the study declares none, so profiles the draft still holds are removed.)
+    if (profiling !== undefined && !profilingHolds(profiling, tg.fields.profiling)) changes.push({ field: 'profiling', from: tg.fields.profiling ?? null, to: profiling });
+    actions.push(
+      changes.length === 0
+        ? { kind: 'none', resource: 'target_group', key, reason: `draft fields match${moved}` }
+        : { kind: 'update', resource: 'target_group', key, changes, reason: `update ${changes.map((c) => c.field).join(', ')}${moved}` },
+    );
+  } else if (live) {
+    actions.push(...live.changes);
   }
 
   // What the API sets itself and the study file states: reported where they differ (studyflow cannot write them).
@@ -165,19 +169,25 @@ function planTargetGroup(desired: DesiredTargetGroup, study: DesiredStudy, obser
     const want = { duration: desired.activityExclusions.duration, items };
     const have = tg.activityExclusions ?? { items: [] };
     if (unresolved.length > 0 || !holdsDesired(want.items, have.items) || (want.duration && want.duration !== have.duration)) {
-      actions.push({
-        kind: isDraft ? 'update' : 'blocked',
-        resource: 'activity_exclusions',
-        key,
-        reason: isDraft
-          ? `replace activity exclusions (${desired.activityExclusions.items.length} item(s))`
-          : `activity exclusions differ but the target group is ${tg.status}`,
-      });
+      const count = `${desired.activityExclusions.items.length} item(s)`;
+      actions.push(
+        isDraft
+          ? { kind: 'update', resource: 'activity_exclusions', key, reason: `replace activity exclusions (${count})` }
+          : tg.status === 'completed'
+            ? { kind: 'blocked', resource: 'activity_exclusions', key, reason: `activity exclusions differ but the target group is completed` }
+            : {
+                kind: 'update',
+                resource: 'live_target_group',
+                key,
+                operation: 'set_target_group_respondent_activity_exclusions',
+                reason: `in place via set_target_group_respondent_activity_exclusions: replace activity exclusions (${count}); they apply to respondents who enter from now on`,
+              },
+      );
     }
   }
 
   if (!isDraft) {
-    const action = launchedProfilesAction(key, profiling, tg.fields, tg.status);
+    const action = launchedProfilesAction(key, profiling, tg);
     if (action) actions.push(action);
   }
 
@@ -200,26 +210,39 @@ function planTargetGroup(desired: DesiredTargetGroup, study: DesiredStudy, obser
     }
   }
 
-  actions.push(launchAction(desired, tg));
+  if (isDraft) actions.push(launchAction(desired, tg, observed, observedAtMs));
+  else if (live) actions.push(...live.fielding);
   return actions;
 }
 
-function launchAction(desired: DesiredTargetGroup, tg: ObservedTargetGroup | undefined): PlannedAction {
+function launchAction(desired: DesiredTargetGroup, tg: ObservedTargetGroup | undefined, observed: ObservedStudy, observedAtMs: number | undefined): PlannedAction {
   const key = desired.key;
   if (tg && tg.status !== 'draft') {
     return { kind: 'none', resource: 'fielding', key, reason: `already ${tg.status}` };
   }
+  const held = heldDraftReason(desired);
+  if (held) return { kind: 'none', resource: 'fielding', key, reason: held };
   const gates = [
     desired.launch.requireFeasible ? 'feasible' : undefined,
     desired.launch.maxCpi ? `price <= ${desired.launch.maxCpi.value} ${desired.launch.maxCpi.currency_code}` : undefined,
   ].filter(Boolean);
   const when = desired.launch.mode === 'manual' ? 'after approval' : 'automatically';
+  const { text, ...timing } = launchTiming(desired, (k) => observed.targetGroups[k]?.completes, observedAtMs);
   return {
     kind: 'launch',
     resource: 'fielding',
     key,
-    reason: `launch ${when}${gates.length ? ` once the gate passes (${gates.join(', ')})` : ''}`,
+    ...timing,
+    reason: `launch ${when}${gates.length ? ` once the gate passes (${gates.join(', ')})` : ''}${text ? `; ${text}` : ''}`,
   };
+}
+
+/** Observed target groups the study manages and the file no longer declares (neither by key nor as a moved_from). */
+function removedKeys(desired: DesiredStudy, observed: ObservedStudy): string[] {
+  const declared = new Set(desired.targetGroups.flatMap((tg) => [tg.key, ...(tg.movedFrom && !observed.targetGroups[tg.key] ? [tg.movedFrom] : [])]));
+  return Object.keys(observed.targetGroups)
+    .filter((key) => !declared.has(key))
+    .sort();
 }
 
 /** Desired study + observed remote state -> ordered actions, each with its reason. Pure and deterministic. */
@@ -246,7 +269,14 @@ export function planStudy(desired: DesiredStudy, observed: ObservedStudy): Study
       actions.push({ kind: 'create', resource: 'exclusion_group', key: group.name, reason: `new exclusion group "${group.title}"` });
     }
   }
-  for (const tg of desired.targetGroups) actions.push(...planTargetGroup(tg, desired, observed));
+  const observedAtMs = observed.observedAt ? Date.parse(observed.observedAt) : undefined;
+  for (const tg of desired.targetGroups) actions.push(...planTargetGroup(tg, desired, observed, observedAtMs));
+  const notes: PlanNote[] = [];
+  for (const key of removedKeys(desired, observed)) {
+    const removed = removedTargetGroupActions(key, observed.targetGroups[key], desired.removedTargetGroups);
+    actions.push(...removed.actions);
+    notes.push(...removed.notes);
+  }
   for (const hook of desired.webhooks) {
     const remote = observed.webhooks?.[hook.url];
     const events = [...hook.events].sort();
@@ -266,6 +296,7 @@ export function planStudy(desired: DesiredStudy, observed: ObservedStudy): Study
     revision: desired.revision,
     actions,
     hasChanges: actions.some((a) => WRITE_KINDS.has(a.kind)),
+    ...(notes.length ? { notes } : {}),
   };
 }
 

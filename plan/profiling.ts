@@ -168,3 +168,21 @@ export function validateProfilesBody(desired: DesiredTargetGroup): Json | undefi
     profiling: { profile_adjustment_type: profiling.profile_adjustment_type, profiles: profiling.profiles },
   };
 }
+
+/**
+ * The profiling with each nominal quota goal the exchange shows put in place of the file's (matched by profile
+ * and quota name): when it then holds, the profiles differ in quota goals alone, which update_profile_filling_goal
+ * carries without replacing the profiles.
+ */
+export function withQuotaGoals(profiling: unknown, goals: readonly { profileName: string; quotaName: string; completesGoal: number }[]): unknown {
+  const copy = JSON.parse(JSON.stringify(profiling ?? null)) as unknown;
+  for (const profile of array(record(copy)?.profiles)) {
+    const p = record(profile);
+    for (const target of array(p?.targets)) {
+      const quota = record(record(target)?.quota);
+      const goal = goals.find((g) => g.profileName === p?.name && g.quotaName === quota?.name);
+      if (quota && goal && typeof quota.completes_goal === 'number') quota.completes_goal = goal.completesGoal;
+    }
+  }
+  return copy;
+}

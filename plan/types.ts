@@ -13,6 +13,15 @@ export interface Money {
   currency_code: string;
 }
 
+/** The fielding state a study file declares for a target group. */
+export type FieldingState = 'live' | 'paused' | 'completed';
+
+/** A staged launch: launch once another target group of the study has `completes` completes. */
+export interface LaunchAfter {
+  targetGroup: string;
+  completes: number;
+}
+
 export interface LaunchRules {
   /** auto: launch once the gates pass; manual: wait for `studyflow approve` (or a UI signal). */
   mode: 'auto' | 'manual';
@@ -20,6 +29,10 @@ export interface LaunchRules {
   maxCpi?: Money;
   /** ISO timestamp sent as end_fielding_at on launch. */
   endFieldingAt?: string;
+  /** A timed launch: the fielding run starts at this instant (ISO-8601 with zone, as the file gives it). */
+  at?: string;
+  /** A staged launch. */
+  after?: LaunchAfter;
 }
 
 export interface Timing {
@@ -63,6 +76,13 @@ export interface DesiredTargetGroup {
    * compared with the target group as read, never sent (the reference's draft request has neither).
    */
   expected?: { pricing_model?: string; type?: string };
+  /**
+   * The declared fielding state. Absent: `live` by default, and a completed target group stays completed;
+   * written `live`: also relaunches a completed one (plan/live-fielding.ts).
+   */
+  fielding?: FieldingState;
+  /** The cost per interview of the launched target group (update_cost_per_interview; the exchange takes it on no draft). */
+  costPerInterview?: Money;
 }
 
 export interface DesiredExclusionGroup {
@@ -90,11 +110,50 @@ export interface DesiredStudy {
   targetGroups: DesiredTargetGroup[];
   exclusionGroups: DesiredExclusionGroup[];
   webhooks: DesiredWebhook[];
+  /** What apply does with a managed target group the file no longer declares. Absent: keep, left implicit (the plan warns). */
+  removedTargetGroups?: 'keep' | 'complete';
 }
 
 export interface ObservedList {
   count: number;
   sha256: string;
+}
+
+/** Fielding run status (reference: FieldingRunStatus). */
+export type FieldingRunStatus = 'scheduled' | 'live' | 'paused' | 'completed';
+
+/** The target group's fielding run (reference: FieldingRunItem), with the ETag its writes send as If-Match. */
+export interface ObservedFieldingRun {
+  id: string;
+  status: FieldingRunStatus;
+  startFieldingAt?: string;
+  endFieldingAt?: string;
+  /** The run's ETag (its version), for If-Match on update, pause, resume, complete, relaunch and launch-now. */
+  etag?: string;
+}
+
+/** One quota goal of a launched target group (reference: ProfilesResponseV3: a profile's target and its quota). */
+export interface ObservedQuotaGoal {
+  profileId: string;
+  profileName: string;
+  /** The target's id (update_profile_filling_goal's `targets[].id`). */
+  quotaId: string;
+  quotaName: string;
+  completesGoal: number;
+}
+
+/** The launched details (reference: TargetGroupDetails) that update_launched_target_group_details writes. */
+export interface ObservedLiveDetails {
+  name?: string;
+  project_manager_id?: string;
+  expected_length_of_interview_minutes?: number;
+  expected_incidence_rate?: number;
+  live_url?: string | null;
+  test_url?: string | null;
+  target_group_customer_reference_number?: string | null;
+  client_cost_per_interview_note?: Money | null;
+  /** Required by the update request; read back so the write carries it unchanged. */
+  industry_lockout_code?: string | null;
 }
 
 export interface ObservedTargetGroup {
@@ -107,6 +166,19 @@ export interface ObservedTargetGroup {
   idLists: Partial<Record<IdListEntityType, ObservedList>>;
   recontact?: ObservedList;
   fieldingRunId?: string | null;
+  // ---- the live state of a launched target group (each part absent when not read) ----
+  fieldingRun?: ObservedFieldingRun;
+  /** The total completes goal and the quota goals (reference: the profiles' completes goals). */
+  fillingGoal?: { completesGoal: number; quotas?: ObservedQuotaGoal[] };
+  details?: ObservedLiveDetails;
+  /** The target group's current cost per interview (reference: current_cost_per_interview). */
+  costPerInterview?: Money;
+  /** The allocation specification (reference: get_target_group_allocation_specification), in the file's names. */
+  allocations?: Record<string, unknown>;
+  /** The fielding-assistant assignment and its ETag (If-Match of create_or_update_fielding_assistant_assignment). */
+  fieldingAssistant?: { assignment: Record<string, unknown>; etag?: string };
+  /** Completes so far (the performance reading). */
+  completes?: number;
 }
 
 export interface ObservedStudy {
@@ -117,6 +189,8 @@ export interface ObservedStudy {
   exclusionGroups: Record<string, { id: string; targetGroupIds: string[] }>;
   /** The account's webhooks whose URL a study declares, keyed by URL. */
   webhooks?: Record<string, { id: string; events: string[]; compression: 'gzip' | null }>;
+  /** When the state was read (ISO-8601): lets the plan tell an ended fielding window or a passed launch time. */
+  observedAt?: string;
 }
 
 export interface FieldChange {
@@ -133,6 +207,11 @@ export type ActionKind =
   | 'add_to_group'
   | 'remove_from_group'
   | 'launch'
+  | 'check'
+  | 'pause'
+  | 'resume'
+  | 'complete'
+  | 'relaunch'
   | 'blocked'
   | 'none';
 
@@ -145,7 +224,54 @@ export type ResourceKind =
   | 'recontact_list'
   | 'exclusion_group'
   | 'webhook'
-  | 'fielding';
+  | 'fielding'
+  /** An in-place change of a launched target group, through the operation the action names. */
+  | 'live_target_group'
+  /** A feasibility check of a launched target group before a write that needs it. */
+  | 'feasibility';
+
+/** The reference's operations a plan names on an action (see plan/live-changes.ts). */
+export type ExchangeOperation =
+  | 'update_profile_filling_goal'
+  | 'update_fielding_run'
+  | 'update_launched_target_group_details'
+  | 'update_cost_per_interview'
+  | 'update_target_group_allocation_specification'
+  | 'create_or_update_fielding_assistant_assignment'
+  | 'manage_target_group_profiles'
+  | 'set_target_group_respondent_activity_exclusions'
+  | 'exclusion_create_upload_rids_by_file_job'
+  | 'recontact_create_upload_respondents_by_file_job'
+  | 'add_target_groups_to_exclusion_group'
+  | 'pause_fielding_run'
+  | 'resume_fielding_run'
+  | 'complete_fielding_run'
+  | 'relaunch_fielding_run'
+  | 'create_schedule_fielding_run_from_draft_job'
+  | 'launch_now_fielding_run'
+  | 'calculate_target_group_feasibility_by_id';
+
+/**
+ * The gate of an in-place change that raises a goal or shortens the window: feasibility of the live target
+ * group with the change (reference: CalculateTargetGroupFeasibilityByIdRequest, a what-if), judged by the
+ * target group's launch rules.
+ */
+export interface LiveGate {
+  requireFeasible: boolean;
+  maxCpi?: Money;
+  /** launch.mode manual: the change waits for `studyflow approve`. */
+  approval: boolean;
+  /** What the check is for, e.g. "raising filling_goal 200 -> 300". */
+  because: string[];
+  request: Record<string, unknown>;
+}
+
+/** Something the plan says besides its actions (e.g. a removed target group kept by default). */
+export interface PlanNote {
+  severity: 'warning' | 'info';
+  key?: string;
+  text: string;
+}
 
 export interface PlannedAction {
   kind: ActionKind;
@@ -157,6 +283,16 @@ export interface PlannedAction {
   entityType?: IdListEntityType;
   list?: ListRef;
   group?: string;
+  /** The reference's operation that carries it (in-place changes, fielding state, feasibility, timed launch). */
+  operation?: ExchangeOperation;
+  /** The exchange and the file disagree because of a change made in the exchange (e.g. paused in the UI). */
+  drift?: boolean;
+  /** A feasibility check's gate. */
+  gate?: LiveGate;
+  /** A timed launch: when. */
+  launchAt?: string;
+  /** A staged launch: after which target group's completes. */
+  launchAfter?: LaunchAfter;
 }
 
 export interface StudyPlan {
@@ -165,4 +301,6 @@ export interface StudyPlan {
   actions: PlannedAction[];
   /** True when some action writes. */
   hasChanges: boolean;
+  /** Warnings and remarks besides the actions (absent: none). */
+  notes?: PlanNote[];
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { planExitCode } from '../../plan/exit-code';
 import { planStudy } from '../../plan/plan-study';
 import { scheduleStudy, type StudySchedule } from '../../plan/schedule';
 import type { ObservedStudy, StudyPlan } from '../../plan/types';
@@ -110,6 +111,5 @@ export async function run(ctx: CliContext, paths: string[], options: PlanOptions
   } else {
     ctx.out.data(results.map((r) => renderPlanHuman(ctx.out, r.title, r.plan, r.note, r.server, r.schedule)).join('\n\n'));
   }
-  const pending = results.some((r) => r.plan.hasChanges);
-  return options.detailedExitcode && pending ? 2 : 0;
+  return options.detailedExitcode ? planExitCode(results.map((r) => r.plan)) : 0;
 }

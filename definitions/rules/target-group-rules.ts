@@ -47,6 +47,12 @@ export function checkTargetGroup({ key, tg, origin, r }: TargetGroupContext): vo
     });
   }
 
+  if (tg.launch.at && tg.end_fielding_at && Date.parse(tg.launch.at) >= Date.parse(tg.end_fielding_at)) {
+    r.report('SF4016', origin('launch', 'at'), `\`${key}\` launches at ${tg.launch.at}, not before its fielding ends (${tg.end_fielding_at})`, {
+      hint: 'launch.at starts the fielding run; it must be earlier than end_fielding_at',
+    });
+  }
+
   if (tg.filling_goal !== undefined && tg.filling_goal > TARGET_GROUP_FILLING_GOAL_CAP) {
     r.report('SF4014', origin('filling_goal'), `filling_goal ${tg.filling_goal} is above ${TARGET_GROUP_FILLING_GOAL_CAP.toLocaleString('en-US')}`, {
       hint: 'the 100,000 cap applies to feasibility; for creating and managing target groups it does not apply yet, so the API may refuse this',

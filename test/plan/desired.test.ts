@@ -43,4 +43,19 @@ describe('the draft body from a study file', () => {
     const noted = await desiredOf('    client_cost_per_interview_note: { value: "2.50", currency_code: USD }\n');
     expect(noted.draft.client_cost_per_interview_note).toEqual({ value: '2.50', currency_code: 'USD' });
   });
+
+  it('carries the fielding state, the CPI and a timed launch outside the draft body; none of them when the file gives none', async () => {
+    const live = await desiredOf('    fielding: paused\n    cost_per_interview: { value: "3.10", currency_code: USD }\n    launch: { at: 2027-01-04T08:00:00-05:00 }\n');
+    expect(live.fielding).toBe('paused');
+    expect(live.costPerInterview).toEqual({ value: '3.10', currency_code: 'USD' });
+    expect(live.launch.at).toBe('2027-01-04T08:00:00-05:00');
+    expect(live.draft).not.toHaveProperty('cost_per_interview');
+    expect(live.draft).not.toHaveProperty('fielding');
+    const plain = await desiredOf('');
+    // Absent, not defaulted: a study file without them keeps its revision.
+    expect(Object.keys(plain)).not.toEqual(expect.arrayContaining(['fielding']));
+    expect(plain).not.toHaveProperty('costPerInterview');
+    expect(plain.launch).not.toHaveProperty('at');
+    expect(plain.launch).not.toHaveProperty('after');
+  });
 });

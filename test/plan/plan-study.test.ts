@@ -92,16 +92,22 @@ describe('planStudy', () => {
     expect(update?.changes).toEqual([{ field: 'filling_goal', from: 200, to: 150 }]);
   });
 
-  it('blocks draft changes to a live target group instead of overwriting it', () => {
+  it('changes a live target group in place through the operation that carries the field, never as a draft', () => {
     const desired = tg('us', { draft: { ...tg('us').draft, filling_goal: 150 } });
     const observed: ObservedStudy = {
       project: { id: 'p1', fields: { ...study([]).project } },
       targetGroups: { us: observedTg(tg('us'), { status: 'live' }) },
       exclusionGroups: {},
     };
-    const action = planStudy(study([desired]), observed).actions.find((a) => a.resource === 'target_group');
-    expect(action?.kind).toBe('blocked');
-    expect(action?.reason).toMatch(/live.*draft/);
+    const actions = planStudy(study([desired]), observed).actions;
+    expect(actions.find((a) => a.resource === 'target_group')).toBeUndefined();
+    expect(actions.find((a) => a.resource === 'live_target_group')).toMatchObject({
+      kind: 'update',
+      operation: 'update_profile_filling_goal',
+      changes: [{ field: 'filling_goal', from: 200, to: 150 }],
+    });
+    // A lower goal needs no feasibility check.
+    expect(actions.some((a) => a.kind === 'check')).toBe(false);
   });
 
   it('compares a launched group only on the fields its read carries (TG/details lacks allocations, profiles, …)', () => {
@@ -119,11 +125,15 @@ describe('planStudy', () => {
     expect(quiet.actions.filter((a) => a.kind === 'blocked')).toEqual([]);
     expect(quiet.hasChanges).toBe(false);
     // A field the details carry and that differs still shows.
-    const changed = planStudy(study([desired]), observed({ ...details, filling_goal: 300 })).actions.find((a) => a.resource === 'target_group');
-    expect(changed).toMatchObject({ kind: 'blocked', changes: [{ field: 'filling_goal', from: 300, to: 200 }] });
+    const changed = planStudy(study([desired]), observed({ ...details, filling_goal: 300 })).actions.find((a) => a.resource === 'live_target_group');
+    expect(changed).toMatchObject({ kind: 'update', operation: 'update_profile_filling_goal', changes: [{ field: 'filling_goal', from: 300, to: 200 }] });
     // Without the list (every field read), the missing allocations are a difference.
     const all = planStudy(study([desired]), { ...observed(details), targetGroups: { us: observedTg(desired, { status: 'live', fields: details }) } });
-    expect(all.actions.find((a) => a.resource === 'target_group')).toMatchObject({ kind: 'blocked', changes: [{ field: 'allocations' }] });
+    expect(all.actions.find((a) => a.resource === 'live_target_group')).toMatchObject({
+      kind: 'update',
+      operation: 'update_target_group_allocation_specification',
+      changes: [{ field: 'allocations' }],
+    });
   });
 
   it('removes the profiles a draft still holds when the study declares none (profiling null), and writes nothing when it holds none', () => {
@@ -309,7 +319,7 @@ describe('planStudy', () => {
       const shown = observedTg(after, { status: 'live', fields: { ...after.draft, profiling: answered(profiled([gender(100)]).draft.profiling as ReturnType<typeof profilingOf>) } });
       const actions = planStudy(study([after]), { ...empty, targetGroups: { us: shown } }).actions;
       expect(actions.find((a) => a.resource === 'profiles')).toMatchObject({ kind: 'update', reason: 'replace the profiles of the live target group with manage-profiles' });
-      expect(actions.find((a) => a.resource === 'target_group')).toMatchObject({ kind: 'none' });
+      expect(actions.find((a) => a.resource === 'live_target_group')).toMatchObject({ kind: 'none' });
       const { profiling: _profiling, ...withoutProfiling } = after.draft;
       const hidden = observedTg(after, { status: 'live', fields: withoutProfiling });
       expect(planStudy(study([after]), { ...empty, targetGroups: { us: hidden } }).actions.find((a) => a.resource === 'profiles')).toMatchObject({

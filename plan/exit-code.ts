@@ -1,0 +1,18 @@
+// What `studyflow plan --detailed-exitcode` answers, decided from the plans alone: 0 nothing to change,
+// 2 changes pending that apply can make, 3 some change the file asks for cannot be applied (a blocked
+// field or state; it wins over pending changes, so a pull request's check does not stay green over it).
+// 1 (an error) is the CLI's own.
+import type { PlannedAction, StudyPlan } from './types';
+
+export const PLAN_EXIT = { none: 0, pending: 2, blocked: 3 } as const;
+
+/** The actions of a plan that the file asks for and apply cannot make. */
+export function blockedActions(plan: StudyPlan): PlannedAction[] {
+  return plan.actions.filter((a) => a.kind === 'blocked');
+}
+
+export function planExitCode(plans: readonly StudyPlan[]): (typeof PLAN_EXIT)[keyof typeof PLAN_EXIT] {
+  if (plans.some((p) => blockedActions(p).length > 0)) return PLAN_EXIT.blocked;
+  if (plans.some((p) => p.hasChanges)) return PLAN_EXIT.pending;
+  return PLAN_EXIT.none;
+}
