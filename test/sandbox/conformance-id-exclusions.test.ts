@@ -31,6 +31,8 @@ const readAll = async (kind: 'rsid' | 'access-respondent-guid') => (await api.re
 
 describe('Endpoints › ID-based exclusions › upload by file', () => {
   it('answers 201 {job_id}; the job is Processing, then Success, and the IDs are readable', async () => {
+    // Long enough that the read right after the create finds the job still running on a loaded machine.
+    sb.setFaults({ job_duration_ms: 2_000 });
     const res = await api.upload(uploadPath(), `${r1}\n${r2}\n`, 'RSID');
     expect(res.status).toBe(201);
     // Exactly the reference's answer: {job_id} (no status on create).
