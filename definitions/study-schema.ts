@@ -3,6 +3,8 @@
 // planner works on is the *resolved* schema (defaults merged, templates expanded, paths absolute).
 import { z } from 'zod';
 import { WEBHOOK_EVENTS } from '../shared/api-profile';
+import { NOTIFY_EVENTS } from '../shared/notify-events';
+import { NotifyBlockSchema } from './notify-targets';
 
 export const FORMAT_VERSION = 'studyflow/v1';
 import { API_VERSIONS, CURRENT_API_VERSION } from '../shared/api-version';
@@ -361,6 +363,7 @@ export const StudyFileSchema = z
     exclusion_groups: exclusionGroupsMap(ExclusionGroupSchema).optional(),
     profile_templates: profileTemplatesMap.optional(),
     webhooks: z.array(WebhookSchema).optional(),
+    notify: NotifyBlockSchema.optional(),
   })
   .meta({ id: 'StudyFile', title: 'studyflow study', description: 'A study file (format studyflow/v1).' });
 
@@ -369,6 +372,7 @@ export const SharedFileSchema = z
     format: formatField,
     exclusion_groups: exclusionGroupsMap(SharedExclusionGroupSchema).optional(),
     profile_templates: profileTemplatesMap.optional(),
+    notify: NotifyBlockSchema.optional(),
   })
   .meta({ id: 'SharedFile', title: 'studyflow shared definitions', description: 'shared.yaml: exclusion groups and profile templates for every study of its directory.' });
 
@@ -413,6 +417,8 @@ export const StudySchema = z.object({
   /** Exclusion groups this study declares or joins; `target_groups` are this study's members. */
   exclusion_groups: z.record(z.string(), z.object({ name: z.string(), shared: z.boolean(), target_groups: z.array(z.string()) })).default({}),
   webhooks: z.array(WebhookSchema).default([]),
+  /** Notification targets (shared.yaml's, then the study's): the NAME of the variable with each URL, never the URL. */
+  notify: z.array(z.object({ envName: z.string(), events: z.array(z.enum(NOTIFY_EVENTS)) })).default([]),
 });
 
 /** The typed study after defaults are applied; what the planner works on. */
