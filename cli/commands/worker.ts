@@ -5,6 +5,7 @@ import { startStudyflowWorkers, writeWorkflowBundle } from '../../worker/studyfl
 import { connectClient, dataConverterFromEnv, temporalSettings, workflowTaskQueue } from '../../temporal/temporal-connection';
 import { connectWorker } from '../../worker/worker-connection';
 import { startWebhookIngress, type WebhookIngress } from '../../webhooks/webhook-ingress';
+import { registerReceiverMetrics } from '../../webhooks/receiver-ops';
 import { metricsPortOf, parsePort } from '../options';
 import { apiTaskQueueOf } from '../../workflows/activity-proxies';
 import { createWorkerActivities } from '../../worker/worker-activities';
@@ -100,6 +101,7 @@ export async function run(
         host: options.webhookHost,
         signatureHeader: connectionProfileFromEnv(withDevDefaults(ctx.env)).signatureHeader,
       });
+      registerReceiverMetrics(telemetry.metrics.registry, ingress);
       ctx.out.progress(`receiving webhooks on ${ingress.url}`);
     }
     await workers.done;

@@ -6,13 +6,13 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { notifyActivities, type SendNotificationInput } from '../../activities/notify';
 import { HEADER_MAX, SECTION_MAX, slackMessage, type SlackMessage } from '../../notify/slack-message';
-import { NOTIFY_EVENTS, type NotificationEvent } from '../../shared/notify-events';
+import { NOTIFY_EVENTS, type NotificationEvent, type NotifyEventKind } from '../../shared/notify-events';
 import { createStudyflowMetrics } from '../../telemetry/studyflow-metrics';
 import { runWithRetries } from '../activities/helpers/retry-like-temporal';
 import { startLocalWebhook, type LocalWebhook } from './local-webhook';
 
 const at = '2026-11-25T18:00:00.000Z';
-const EVENTS: Record<(typeof NOTIFY_EVENTS)[number], NotificationEvent> = {
+const EVENTS: { [K in NotifyEventKind]: Extract<NotificationEvent, { kind: K }> } = {
   gate_blocked: { kind: 'gate_blocked', studyId: 'acme-tracker', targetGroup: 'us_gen_pop', at, gate: 'feasibility', reason: 'feasible 310 of 500 completes' },
   guard_tripped: { kind: 'guard_tripped', studyId: 'acme-tracker', targetGroup: 'us_gen_pop', at, guard: 'incidence_below', reading: 'incidence 4% after 200 entrants', threshold: 'below 50% of 20%' },
   launch_failed: { kind: 'launch_failed', studyId: 'acme-tracker', targetGroup: 'de_18_34', at, reason: 'live_url refused: <script> & co' },

@@ -145,8 +145,8 @@ describe('the receiver /metrics and /healthz', () => {
     const routed: string[] = [];
     const receiver: RunningWebhookReceiver = await startWebhookReceiver({
       secrets: () => [SECRET],
-      onEvent: async (event) => {
-        routed.push(event.eventId);
+      onEvent: async (_event, raw) => {
+        routed.push(raw.id);
         await Promise.resolve();
       },
     });
