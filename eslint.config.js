@@ -13,7 +13,7 @@ const ioModules = ['fs', 'fs/promises', 'net', 'http', 'https', 'http2', 'dgram'
 const ioBuiltins = [...ioModules, ...ioModules.map((m) => `node:${m}`)];
 
 /** The runtime folders: what the package ships (compiled into dist/) and what runs in a worker. */
-const RUNTIME = ['shared', 'definitions', 'schema', 'plan', 'api', 'blobs', 'temporal', 'activities', 'workflows', 'webhooks', 'worker', 'dev', 'cli', 'sandbox'];
+const RUNTIME = ['shared', 'definitions', 'schema', 'plan', 'api', 'blobs', 'temporal', 'telemetry', 'notify', 'activities', 'workflows', 'webhooks', 'worker', 'dev', 'cli', 'sandbox'];
 
 /**
  * What each top-level folder may import besides itself: a folder (`api`), one module of a folder
@@ -28,10 +28,12 @@ export const MAY_IMPORT = {
   api: ['shared'],
   blobs: ['shared'],
   temporal: ['shared'],
-  activities: ['api', 'blobs', 'plan', 'shared'],
+  telemetry: [],
+  notify: ['shared'],
+  activities: ['api', 'blobs', 'plan', 'notify', 'shared'],
   workflows: ['plan', 'shared', 'type:activities'],
-  webhooks: ['blobs', 'temporal', 'workflows/messages', 'shared', 'type:activities'],
-  worker: ['activities', 'api', 'blobs', 'temporal', 'webhooks', 'workflows/activity-proxies', 'workflows/search-attributes', 'shared'],
+  webhooks: ['blobs', 'temporal', 'telemetry', 'workflows/messages', 'shared', 'type:activities'],
+  worker: ['activities', 'api', 'blobs', 'temporal', 'telemetry', 'webhooks', 'workflows/activity-proxies', 'workflows/search-attributes', 'shared'],
   dev: ['api', 'temporal', 'webhooks', 'worker', 'workflows/search-attributes', 'sandbox', 'shared'],
   // Until the study client (issue 27's next step) takes them over, the CLI still reaches the worker's
   // activities, the doctor's connection check and three API modules (settings, errors, the dev stack's defaults
@@ -195,6 +197,26 @@ export default tseslint.config(
         ['undici', 'temporal/ does not talk to the Demand API.'],
         ['@aws-sdk/client-s3', 'temporal/ does not touch object storage (blobs/ does).'],
       ]),
+    },
+  },
+  {
+    // Metrics and the /metrics, /healthz endpoint: node:http only, nothing of Temporal, the API or storage.
+    files: ['telemetry/**/*.ts'],
+    rules: {
+      'no-restricted-imports': refusePackages(
+        [['undici', 'telemetry/ serves; it sends nothing.'], ['@aws-sdk/client-s3', 'telemetry/ does not touch object storage.']],
+        [{ group: ['@temporalio/*'], message: 'telemetry/ knows nothing of Temporal; worker/ and webhooks/ hand it what to check.' }],
+      ),
+    },
+  },
+  {
+    // Notifications: the message each event becomes and one POST of it; activities/notify.ts adapts it to Temporal.
+    files: ['notify/**/*.ts'],
+    rules: {
+      'no-restricted-imports': refusePackages(
+        [['@aws-sdk/client-s3', 'notify/ does not touch object storage.']],
+        [{ group: ['@temporalio/*'], message: 'notify/ knows nothing of Temporal; activities/notify.ts is the activity.' }],
+      ),
     },
   },
   {

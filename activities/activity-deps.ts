@@ -1,6 +1,7 @@
 // What the activities need from the process: the API client, the ID-list blob store, the webhook secret store.
 import type { BlobStore } from '../blobs/blob-store';
 import type { DemandApiClient } from '../api/http/demand-api-client';
+import type { NotificationDeps } from './notify';
 
 /** Receives a webhook's signing secret, which the API shows once, at creation. */
 export interface WebhookSecretStore {
@@ -22,4 +23,6 @@ export interface ActivityDeps {
   listPageSize?: number;
   /** Page size for excluded-ID lists (1-1000). Default 1000. */
   idListPageSize?: number;
+  /** Notifications: where `${NAME}` targets are read at send time, and their counters. */
+  notifications?: NotificationDeps;
 }

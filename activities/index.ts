@@ -8,6 +8,7 @@ import { feasibilityActivities } from './feasibility';
 import { fieldingActivities } from './fielding';
 import { idListExclusionActivities } from './id-list-exclusions';
 import { jobWaitActivities } from './job-wait';
+import { notifyActivities } from './notify';
 import { profileActivities } from './profiles';
 import { projectActivities } from './projects';
 import { recontactActivities } from './recontact';
@@ -32,6 +33,7 @@ export function createActivities(deps: ActivityDeps) {
     ...webhookActivities(deps),
     ...fieldingActivities(deps),
     ...jobWaitActivities(deps),
+    ...notifyActivities(deps),
   };
 }
 
@@ -55,6 +57,7 @@ export type * from './calendar';
 export type * from './webhooks';
 export type * from './fielding';
 export type * from './job-wait';
+export type * from './notify';
 export type { BatchItemFailure, BatchItemResult } from './batch';
 export { createBlobStore, blobDirFromEnv, BlobStoreError, DEFAULT_BLOB_DIR, type BlobStore, type BlobStoreOptions, type StoredIdList, type IdListSource, type SideObjects } from '../blobs/blob-store';
 // The S3 store (blobs/blob-store-s3.ts) is not re-exported: it loads the AWS SDK, which only a store in use needs.

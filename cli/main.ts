@@ -161,6 +161,8 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .description('run a studyflow worker (workflows and API activities) against TEMPORAL_ADDRESS')
     .option('--webhook-port <n>', 'also receive Demand API webhooks on this port (0 = a free one)')
     .option('--webhook-host <host>', 'bind address of the webhook receiver', '127.0.0.1')
+    .option('--metrics-port <n>', 'serve /metrics and /healthz on this port (0 = a free one; default STUDYFLOW_METRICS_PORT, else off)')
+    .option('--metrics-host <host>', 'bind address of /metrics and /healthz', '127.0.0.1')
     .option('--write-bundle <file>', 'write the workflow bundle to this file (for STUDYFLOW_WORKFLOW_BUNDLE) and exit')
     .option('--check', 'check that Temporal, the blob store, the payload key and the webhook secrets are reachable, then exit')
     .addOption(json())
@@ -171,6 +173,8 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .description('receive Demand API webhooks and pass them to the study workflows (no workflow work); run several behind a load balancer')
     .option('--port <n>', 'port (0 = a free one)', '4020')
     .option('--host <host>', 'bind address', '127.0.0.1')
+    .option('--metrics-port <n>', 'serve /metrics and /healthz on this port (0 = a free one; default STUDYFLOW_METRICS_PORT, else off)')
+    .option('--metrics-host <host>', 'bind address of /metrics and /healthz', '127.0.0.1')
     .option('--check', 'check that Temporal, the blob store and the webhook secrets are reachable, then exit')
     .addOption(json())
     .action(run(() => import('./commands/receiver')));

@@ -8,6 +8,13 @@ export function parsePort(value: string, flag: string): number {
   return port;
 }
 
+/** `--metrics-port`, else STUDYFLOW_METRICS_PORT (empty counts as unset); undefined: no /metrics and /healthz endpoint. */
+export function metricsPortOf(flag: string | undefined, env: NodeJS.ProcessEnv | Record<string, string | undefined>): number | undefined {
+  if (flag !== undefined) return parsePort(flag, '--metrics-port');
+  const fromEnv = env.STUDYFLOW_METRICS_PORT?.trim();
+  return fromEnv ? parsePort(fromEnv, 'STUDYFLOW_METRICS_PORT') : undefined;
+}
+
 /** A positive number of seconds. */
 export function parseSeconds(value: string, flag: string): number {
   const seconds = Number(value);

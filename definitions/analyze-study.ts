@@ -11,6 +11,7 @@ import { checkLaunchOrder, type LaunchOrderEntry } from './rules/launch-rules';
 import { checkProfileDefinition, checkProfilesOfTargetGroup, type ProfileInUse } from './rules/profile-rules';
 import { checkTargetGroup } from './rules/target-group-rules';
 import { checkWebhooks } from './rules/webhook-rules';
+import { checkNotifyTargets, type DeclaredNotifyTarget } from './notify-targets';
 import { checkActivityStatusesForProfile } from './rules/api-profile-rules';
 import { DEFAULT_API_PROFILE, type ApiProfileName } from '../shared/api-profile';
 import { readTemplates, type SharedDefinitions } from './shared-definitions';
@@ -38,6 +39,8 @@ export interface StudyAnalysis {
   lists: ListReference[];
   /** Exclusion group name -> keys of target groups that join it through `exclusions.exclusion_groups`. */
   joins: Map<string, string[]>;
+  /** The study's own `notify:` targets (shared.yaml's are in SharedDefinitions). */
+  notify?: DeclaredNotifyTarget[];
 }
 
 /** `defaults` merged under a target group: the target group wins; launch and timing merge field by field. */
@@ -257,5 +260,6 @@ export function analyzeStudy(doc: CheckedDocument, shared: SharedDefinitions, pr
     });
     checkWebhooks(webhooks, r, profile);
   }
+  if (!doc.hasErrorWithin(['notify'])) analysis.notify = checkNotifyTargets(data, r, shared.notify);
   return analysis;
 }

@@ -1,7 +1,7 @@
 // The catalogue of diagnostic codes. Codes are stable: tools and CI filters match on them, and
 // docs/study-format.md lists every one (a test keeps the two in step).
 //   SF1xxx file and YAML   SF2xxx structure (JSON Schema)   SF3xxx pre-2025-12-18 names
-//   SF4xxx target-group rules (SF41xx profiles, SF42xx activity exclusions, SF43xx webhooks)
+//   SF4xxx target-group rules (SF41xx profiles, SF42xx activity exclusions, SF43xx webhooks, SF44xx notify targets)
 //   SF5xxx references between names and files   SF6xxx ID list files   SF7xxx credentials and ${ENV}
 
 export type Severity = 'error' | 'warning';
@@ -89,6 +89,10 @@ export const DIAGNOSTIC_CODES = {
   SF4303: { severity: 'error', title: 'duplicate webhook URL' },
   SF4304: { severity: 'error', title: 'webhook event of another API profile' },
   SF4305: { severity: 'error', title: 'a field the API profile does not take' },
+
+  SF4401: { severity: 'error', title: 'notification URL written in the file' },
+  SF4402: { severity: 'error', title: 'notification url is not a ${NAME} reference' },
+  SF4403: { severity: 'error', title: 'notification target listed twice' },
 
   SF5001: { severity: 'error', title: 'unknown target group' },
   SF5002: { severity: 'error', title: 'unknown exclusion group' },

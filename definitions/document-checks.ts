@@ -4,6 +4,7 @@ import type { Diagnostic } from './diagnostic';
 import { formatPath, isWithin, pathKey, valueAt, type DocPath } from './doc-path';
 import { findWrittenCredentials } from './credentials';
 import { resolveEnvReferences } from './env-references';
+import { isNotifyUrlPath } from './notify-targets';
 import { findLegacyNames, legacyMessage, MIGRATE_HINT, MIGRATE_REMOVE_HINT, moneyHint, OPEN_ENDED_VALUES } from './legacy-names';
 import { findNonFiniteNumbers, isNonFiniteNumber } from './non-finite-numbers';
 import { FileReporter } from './reporter';
@@ -64,7 +65,7 @@ export function checkDocument(
     suppressAny.add(pathKey(at));
   }
 
-  const resolved = resolveEnvReferences(parsed.data, env);
+  const resolved = resolveEnvReferences(parsed.data, env, isNotifyUrlPath);
   for (const problem of resolved.problems) {
     if (problem.kind === 'unset') {
       r.report('SF7002', problem.path, `environment variable ${problem.name} is not set`, { hint: `export ${problem.name} before running studyflow` });

@@ -36,12 +36,16 @@ function resolveString(value: string, env: Record<string, string | undefined>, a
   });
 }
 
-/** A copy of the data with every `${NAME}` replaced; unset or malformed references are problems. */
-export function resolveEnvReferences(data: unknown, env: Record<string, string | undefined>): EnvResolution {
+/**
+ * A copy of the data with every `${NAME}` replaced; unset or malformed references are problems. Strings at
+ * paths `keepAsWritten` accepts stay as written (a notify target's URL, which the worker resolves).
+ */
+export function resolveEnvReferences(data: unknown, env: Record<string, string | undefined>, keepAsWritten?: (at: DocPath) => boolean): EnvResolution {
   const problems: EnvProblem[] = [];
   const fromEnv = new Map<string, string[]>();
   const walk = (node: unknown, at: DocPath): unknown => {
     if (typeof node === 'string') {
+      if (keepAsWritten?.(at)) return node;
       const names: string[] = [];
       const out = resolveString(node, env, at, problems, names);
       if (names.length) fromEnv.set(pathKey(at), names);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { projectManagerOf, type StudyAnalysis } from './analyze-study';
 import { isPlainObject } from './doc-path';
 import type { SharedDefinitions } from './shared-definitions';
+import { notifyTargetsOf } from './notify-targets';
 import { ResolvedTargetGroupSchema, StudySchema, type Study, type TargetGroupSpec } from './study-schema';
 
 /** `data` is the checked file data of a study without errors; `studyDir` is absolute. */
@@ -57,5 +58,6 @@ export function resolveStudy(data: Record<string, unknown>, analysis: StudyAnaly
     exclusion_groups: exclusionGroups,
     webhooks: data.webhooks,
     removed_target_groups: data.removed_target_groups,
+    notify: notifyTargetsOf(shared.notify ?? [], analysis.notify ?? []),
   });
 }

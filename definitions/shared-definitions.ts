@@ -6,6 +6,7 @@ import { makeDiagnostic, START_OF_FILE, type Diagnostic } from './diagnostic';
 import { checkDocument, type CheckedDocument } from './document-checks';
 import { isPlainObject, type DocPath } from './doc-path';
 import { checkProfileDefinition } from './rules/profile-rules';
+import { checkNotifyTargets, type DeclaredNotifyTarget } from './notify-targets';
 import { ProfileTemplateSchema, SHARED_FILE_NAMES, type Profile } from './study-schema';
 import { decodeYamlBytes } from './yaml-source';
 
@@ -28,6 +29,8 @@ export interface SharedDefinitions {
   file?: string;
   templates: Map<string, DeclaredTemplate>;
   exclusionGroups: Map<string, DeclaredExclusionGroup>;
+  /** `notify:` targets every study of the directory gets. */
+  notify?: DeclaredNotifyTarget[];
   diagnostics: Diagnostic[];
 }
 
@@ -87,7 +90,8 @@ export async function loadSharedDefinitions(dir: string, env: Record<string, str
         exclusionGroups.set(key, { name: display, file, path: ['exclusion_groups', key] });
       }
     }
-    return { file, templates, exclusionGroups, diagnostics: checked.reporter.diagnostics };
+    const notify = checked.hasErrorWithin(['notify']) ? [] : checkNotifyTargets(checked.data, checked.reporter);
+    return { file, templates, exclusionGroups, notify, diagnostics: checked.reporter.diagnostics };
   }
   return empty;
 }

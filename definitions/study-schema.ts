@@ -3,6 +3,8 @@
 // planner works on is the *resolved* schema (defaults merged, templates expanded, paths absolute).
 import { z } from 'zod';
 import { WEBHOOK_EVENTS } from '../shared/api-profile';
+import { NOTIFY_EVENTS } from '../shared/notify-events';
+import { NotifyBlockSchema } from './notify-targets';
 
 export const FORMAT_VERSION = 'studyflow/v1';
 import { API_VERSIONS, CURRENT_API_VERSION } from '../shared/api-version';
@@ -389,6 +391,7 @@ export const StudyFileSchema = z
     removed_target_groups: z.enum(REMOVED_TARGET_GROUP_POLICIES).optional().meta({
       description: 'What apply does with a target group the study manages and the file no longer declares: keep (the default; it fields on, unmanaged) or complete.',
     }),
+    notify: NotifyBlockSchema.optional(),
   })
   .meta({ id: 'StudyFile', title: 'studyflow study', description: 'A study file (format studyflow/v1).' });
 
@@ -397,6 +400,7 @@ export const SharedFileSchema = z
     format: formatField,
     exclusion_groups: exclusionGroupsMap(SharedExclusionGroupSchema).optional(),
     profile_templates: profileTemplatesMap.optional(),
+    notify: NotifyBlockSchema.optional(),
   })
   .meta({ id: 'SharedFile', title: 'studyflow shared definitions', description: 'shared.yaml: exclusion groups and profile templates for every study of its directory.' });
 
@@ -443,6 +447,8 @@ export const StudySchema = z.object({
   webhooks: z.array(WebhookSchema).default([]),
   /** Absent: keep, left implicit (the plan warns when a managed target group is removed). */
   removed_target_groups: z.enum(REMOVED_TARGET_GROUP_POLICIES).optional(),
+  /** Notification targets (shared.yaml's, then the study's): the NAME of the variable with each URL, never the URL. */
+  notify: z.array(z.object({ envName: z.string(), events: z.array(z.enum(NOTIFY_EVENTS)) })).default([]),
 });
 
 /** The typed study after defaults are applied; what the planner works on. */

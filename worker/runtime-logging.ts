@@ -3,13 +3,21 @@ import { DefaultLogger, Runtime, type LogEntry, type LogLevel } from '@temporali
 const LEVELS: LogLevel[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'];
 let installed = false;
 
+/** Options of the runtime beyond logging. */
+export interface RuntimeTelemetry {
+  /** `host:port` where the SDK serves its own Prometheus metrics (worker/sdk-metrics.ts reads them from there). */
+  prometheusBindAddress?: string;
+}
+
 /**
  * Installs the Temporal runtime once per process with a compact logger: one line per entry
  * (time, level, message, workflow / activity and the error's message), no stack traces unless
- * STUDYFLOW_LOG_LEVEL is DEBUG or TRACE. Level from STUDYFLOW_LOG_LEVEL (default WARN).
+ * STUDYFLOW_LOG_LEVEL is DEBUG or TRACE. Level from STUDYFLOW_LOG_LEVEL (default WARN). With
+ * `telemetry.prometheusBindAddress`, the SDK's metrics are exported there. True when this call installed
+ * the runtime (false: it was installed or instantiated before, and keeps its own settings).
  */
-export function installRuntimeLogging(env: NodeJS.ProcessEnv | Record<string, string | undefined> = process.env): void {
-  if (installed) return;
+export function installRuntimeLogging(env: NodeJS.ProcessEnv | Record<string, string | undefined> = process.env, telemetry: RuntimeTelemetry = {}): boolean {
+  if (installed) return false;
   installed = true;
   const requested = (env.STUDYFLOW_LOG_LEVEL ?? 'WARN').toUpperCase() as LogLevel;
   const level = LEVELS.includes(requested) ? requested : 'WARN';
@@ -19,10 +27,13 @@ export function installRuntimeLogging(env: NodeJS.ProcessEnv | Record<string, st
     if (/^No (activities|workflows|Nexus services) registered/.test(entry.message)) return;
     process.stderr.write(`${formatLogEntry(entry, verbose)}\n`);
   });
+  const metrics = telemetry.prometheusBindAddress ? { metrics: { prometheus: { bindAddress: telemetry.prometheusBindAddress } } } : {};
   try {
-    Runtime.install({ logger });
+    Runtime.install({ logger, telemetryOptions: metrics });
+    return true;
   } catch {
     // Already installed by the embedding program: keep its logger.
+    return false;
   }
 }
 

@@ -5,9 +5,16 @@ import { loadApiConfig } from '../api/http/api-config';
 import { createDemandApiClient } from '../api/http/demand-api-client';
 import { withDevDefaults } from '../api/http/api-environment';
 import { webhookSecretsFromEnv } from '../webhooks/sealed-webhook-secrets';
+import { createStudyflowMetrics, type StudyflowMetrics } from '../telemetry/studyflow-metrics';
+import { apiCallObserver } from './api-call-metrics';
 
-/** The activity object a worker registers, built from the process environment (STUDYFLOW_*). */
-export function createWorkerActivities(env: NodeJS.ProcessEnv | Record<string, string>) {
+/**
+ * The activity object a worker registers, built from the process environment (STUDYFLOW_*). `metrics` counts
+ * its API calls and notifications (a registry of its own when not given); notifications resolve their
+ * `${ENV}` URLs from `env` when they are sent.
+ */
+export function createWorkerActivities(env: NodeJS.ProcessEnv | Record<string, string>, options: { metrics?: StudyflowMetrics } = {}) {
+  const metrics = options.metrics ?? createStudyflowMetrics();
   const settings = withDevDefaults(env as NodeJS.ProcessEnv);
   const config = loadApiConfig(settings);
   const pace = settings.STUDYFLOW_API_REQUESTS_PER_SECOND;
@@ -20,15 +27,17 @@ export function createWorkerActivities(env: NodeJS.ProcessEnv | Record<string, s
   if (maxConnections !== undefined && !(Number.isInteger(maxConnections) && maxConnections > 0)) {
     throw new Error(`STUDYFLOW_API_MAX_CONNECTIONS must be a positive whole number, got "${connections}"`);
   }
-  const api = createDemandApiClient({ config, requestsPerSecond, maxConnections });
+  const api = createDemandApiClient({ config, requestsPerSecond, maxConnections, onRequestDone: apiCallObserver(metrics, config.profile) });
   const blobs = blobStoreFromEnv(settings);
   const secrets = webhookSecretsFromEnv(settings, blobs);
   const webhookSecrets = secrets.store;
-  const deps = { api, blobs, webhookSecrets };
+  const notifications = { env: env as Record<string, string | undefined>, metrics };
+  const deps = { api, blobs, webhookSecrets, notifications };
   const activities = { ...createActivities(deps), ...observeStudyActivities(deps) };
   return {
     activities,
     api,
+    metrics,
     blobs,
     webhookSecrets,
     /** What a webhook receiver of this process verifies signatures with, and where it reads them. */

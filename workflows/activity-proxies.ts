@@ -49,3 +49,17 @@ export function apiActivities(summary?: string, kind: ActivityKind = 'call'): Wo
     },
   });
 }
+
+/**
+ * The notification activity (best effort, never in the lifecycle's way): on the API task queue, where the
+ * worker's activities are registered; five attempts over about a minute, and none for a failure that would
+ * repeat (an unset target, a refused or redirected URL: the activity marks those non-retryable).
+ */
+export function notificationActivities(summary?: string): Pick<WorkflowActivities, 'sendNotification'> {
+  return proxyActivities<WorkflowActivities>({
+    taskQueue: apiTaskQueueOf(workflowInfo().taskQueue),
+    ...(summary ? { summary } : {}),
+    startToCloseTimeout: '30 seconds',
+    retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
+  });
+}

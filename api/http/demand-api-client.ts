@@ -32,6 +32,12 @@ export interface DemandApiClientOptions {
   requestsPerSecond?: number;
   /** Most open connections to the API from this process (STUDYFLOW_API_MAX_CONNECTIONS); default 512. Ignored with `dispatcher`. */
   maxConnections?: number;
+  /**
+   * Called once per request sent, when its answer (or its failure to arrive) is known: the metrics of the
+   * worker count API calls by operation and status here. `replay` marks the resend with a renewed token.
+   * It must not throw; it never sees the token, the query or the body.
+   */
+  onRequestDone?: (done: { method: HttpMethod; path: string; status?: number; replay: boolean }) => void;
 }
 
 /** One call to a `/v1` endpoint. */
@@ -89,8 +95,20 @@ export function createDemandApiClient(options: DemandApiClientOptions): DemandAp
 
   const pacer = createRequestPacer(options.requestsPerSecond, clock);
 
-  async function send(req: ApiRequest, token: string): Promise<ApiAnswer> {
+  async function send(req: ApiRequest, token: string, replay = false): Promise<ApiAnswer> {
     await pacer.take(req.signal);
+    if (!options.onRequestDone) return sendOnce(req, token);
+    let status: number | undefined;
+    try {
+      const answer = await sendOnce(req, token);
+      status = answer.status;
+      return answer;
+    } finally {
+      options.onRequestDone({ method: req.method, path: req.path, status, replay });
+    }
+  }
+
+  async function sendOnce(req: ApiRequest, token: string): Promise<ApiAnswer> {
     if (!req.path.startsWith('/v1/')) throw new Error(`Demand API paths start with /v1/ (got ${req.path})`);
     const url = new URL(config.baseUrl + req.path);
     for (const [name, value] of Object.entries(req.query ?? {})) {
@@ -141,7 +159,7 @@ export function createDemandApiClient(options: DemandApiClientOptions): DemandAp
       let answer = await send(req, token);
       if (answer.status === 403 && isAuthorizationErrorBody(answer.body)) {
         usedToken = await tokens.replaceRejected(token);
-        answer = await send(req, usedToken);
+        answer = await send(req, usedToken, true);
       }
       const ok = (answer.status >= 200 && answer.status < 300) || (req.acceptStatuses?.includes(answer.status) ?? false);
       if (!ok) {

@@ -5,7 +5,8 @@ import { startStudyflowWorkers, writeWorkflowBundle } from '../../worker/studyfl
 import { connectClient, dataConverterFromEnv, temporalSettings, workflowTaskQueue } from '../../temporal/temporal-connection';
 import { connectWorker } from '../../worker/worker-connection';
 import { startWebhookIngress, type WebhookIngress } from '../../webhooks/webhook-ingress';
-import { parsePort } from '../options';
+import { registerReceiverMetrics } from '../../webhooks/receiver-ops';
+import { metricsPortOf, parsePort } from '../options';
 import { apiTaskQueueOf } from '../../workflows/activity-proxies';
 import { createWorkerActivities } from '../../worker/worker-activities';
 import type { CliContext } from '../main';
@@ -13,6 +14,7 @@ import { checkReachability } from '../../worker/reachability-check';
 import { reportReachability } from '../reachability-view';
 import { CliError } from '../output';
 import { requireStudyflowNamespace } from '../../worker/namespace-check';
+import { prepareWorkerTelemetry, startWorkerOps } from '../../worker/worker-ops';
 
 /**
  * `studyflow worker`: one worker process; SIGTERM or Ctrl-C shuts it down gracefully, also while it starts.
@@ -21,7 +23,9 @@ import { requireStudyflowNamespace } from '../../worker/namespace-check';
  */
 export async function run(
   ctx: CliContext,
-  options: { webhookPort?: string; webhookHost: string; writeBundle?: string; check?: boolean; json?: boolean } = { webhookHost: '127.0.0.1' },
+  options: { webhookPort?: string; webhookHost: string; metricsPort?: string; metricsHost?: string; writeBundle?: string; check?: boolean; json?: boolean } = {
+    webhookHost: '127.0.0.1',
+  },
 ): Promise<number> {
   if (options.check) return reportReachability(ctx, 'worker', await checkReachability('worker', ctx.env), Boolean(options.json));
   if (options.writeBundle !== undefined) {
@@ -43,7 +47,11 @@ export async function run(
     if (stopRequested) ctx.out.progress('worker stopped before it started polling');
     return stopRequested;
   };
-  const activities = createWorkerActivities(ctx.env);
+  const metricsPort = metricsPortOf(options.metricsPort, ctx.env);
+  // Before the Temporal connection: the SDK's exporter is part of the runtime the connection starts.
+  const telemetry = await prepareWorkerTelemetry(ctx.env, metricsPort !== undefined);
+  const activities = createWorkerActivities(ctx.env, { metrics: telemetry.metrics });
+  let ops: { url: string; close(): Promise<void> } | undefined;
   let connection: Awaited<ReturnType<typeof connectWorker>> | undefined;
   let ingress: WebhookIngress | undefined;
   let clientConnection: { close(): Promise<void> } | undefined;
@@ -62,6 +70,25 @@ export async function run(
     const workers = await startStudyflowWorkers({ connection, namespace: settings.namespace, activities: activities.activities, taskQueue, dataConverter: dataConverterFromEnv(ctx.env) });
     stop = () => void workers.shutdown();
     if (stopRequested) stop();
+    let workersRunning = true;
+    void workers.done.then(
+      () => (workersRunning = false),
+      () => (workersRunning = false),
+    );
+    if (metricsPort !== undefined && !stopRequested) {
+      ops = await startWorkerOps({
+        metrics: telemetry.metrics,
+        port: metricsPort,
+        host: options.metricsHost,
+        connection,
+        workersRunning: () => workersRunning,
+        sdkMetricsAddress: telemetry.sdkMetricsAddress,
+      }).catch((error: Error) => {
+        stop();
+        throw new CliError(error.message);
+      });
+      ctx.out.progress(`metrics on ${ops.url}/metrics, health on ${ops.url}/healthz${telemetry.sdkMetricsAddress ? '' : " (studyflow's own metrics only: the Temporal runtime was set up before)"}`);
+    }
     ctx.out.progress(`worker polling ${taskQueue} and ${apiTaskQueueOf(taskQueue)} on ${settings.address} (namespace ${settings.namespace})`);
     ctx.out.progress(`ID lists in ${activities.blobs.location}; webhook secrets ${activities.secretsDescription}`);
     if (options.webhookPort !== undefined && !stopRequested) {
@@ -74,6 +101,7 @@ export async function run(
         host: options.webhookHost,
         signatureHeader: connectionProfileFromEnv(withDevDefaults(ctx.env)).signatureHeader,
       });
+      registerReceiverMetrics(telemetry.metrics.registry, ingress);
       ctx.out.progress(`receiving webhooks on ${ingress.url}`);
     }
     await workers.done;
@@ -81,6 +109,7 @@ export async function run(
     return 0;
   } finally {
     process.off('SIGTERM', onStop);
+    await ops?.close();
     await ingress?.close();
     await clientConnection?.close();
     await connection?.close();
