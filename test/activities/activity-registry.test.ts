@@ -19,6 +19,7 @@ const EXPECTED = [
   'listWebhooks', 'createWebhook', 'updateWebhook', 'deleteWebhook',
   'launchFromDraft', 'getLaunchJob', 'getFieldingRun', 'pauseFieldingRun', 'resumeFieldingRun', 'completeFieldingRun',
   'awaitJob', 'awaitJobsBatch',
+  'observeStudy',
 ];
 
 describe('createActivities', () => {
