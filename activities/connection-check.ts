@@ -4,11 +4,10 @@
 import { Agent } from 'undici';
 import { getAccounts, getBusinessUnits } from '../api/operations/accounts';
 import { apiCaller } from '../api/operations/caller';
+import { readProjectsPage } from '../api/operations/projects';
 import { ApiConfigError, loadApiConfig, type ApiConfig } from '../api/http/api-config';
 import { AccessTokenProvider } from '../api/http/access-token-provider';
 import { createDemandApiClient, type DemandApiClient } from '../api/http/demand-api-client';
-import { LIST_PROJECTS, pageSchema } from '../api/wire/lists';
-import { readAnswer } from '../api/wire/read-answer';
 import { CURRENT_API_VERSION } from './types';
 
 export interface DoctorCheck {
@@ -85,11 +84,9 @@ async function connectionChecks(config: ApiConfig, dispatcher: Agent, checks: Do
   }
 
   try {
-    const path = `/v1/demand/accounts/${encodeURIComponent(accountId)}/projects`;
-    const res = await api.request({ method: 'GET', path, query: { page_size: 1 }, apiVersion: version });
-    const page = readAnswer({ operation: LIST_PROJECTS.operation, method: 'GET', path }, pageSchema(LIST_PROJECTS), res);
-    const count = (page.projects as unknown[]).length;
-    checks.push({ check: 'projects', ok: true, detail: `listed ${count === 0 ? 'no project yet' : 'the first project'}${page.has_more ? ' (there are more)' : ''}` });
+    const page = await readProjectsPage(apiCaller(api, { accountId, apiVersion: version }), 1);
+    const count = page.projects.length;
+    checks.push({ check: 'projects', ok: true, detail: `listed ${count === 0 ? 'no project yet' : 'the first project'}${page.hasMore ? ' (there are more)' : ''}` });
   } catch (error) {
     checks.push({ check: 'projects', ok: false, detail: messageOf(error) });
   }

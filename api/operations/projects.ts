@@ -1,7 +1,7 @@
 // Projects on the reference's wire (create_project, update_project, get_project_by_id, project_overview,
 // list_account_projects; docs/api-conventions.md): read, find by reference, ensure (read before create), update.
 import { ambiguousNaturalKeyFailure, unexpectedResponseFailure } from '../http/errors';
-import { LIST_PROJECTS } from '../wire/lists';
+import { LIST_PROJECTS, pageSchema } from '../wire/lists';
 import { CreateProjectRequest, CreateProjectResponse, ProjectDetails, ProjectOverview, UpdateProjectRequest, UpdateProjectResponse } from '../wire/projects';
 import { readAnswer } from '../wire/read-answer';
 import { requestBody } from '../wire/request-body';
@@ -133,4 +133,11 @@ export async function findProject(caller: ApiCaller, input: { knownId?: string; 
   const found = await findProjectsByReference(caller, input.reference, input.pageSize);
   if (found.length > 1) throw ambiguousNaturalKeyFailure(`project with project_customer_reference_number ${input.reference}`, found.map((p) => p.id));
   return found[0] ? await readResourceOrMissing(caller, projectPath(caller, found[0].id)) : undefined;
+}
+
+/** One page of list_account_projects (no cursor): its projects and whether there are more. */
+export async function readProjectsPage(caller: ApiCaller, pageSize: number): Promise<{ projects: unknown[]; hasMore: boolean }> {
+  const path = `${accountPath(caller)}/projects`;
+  const page = readAnswer({ operation: LIST_PROJECTS.operation, method: 'GET', path }, pageSchema(LIST_PROJECTS), await caller.send({ method: 'GET', path, query: { page_size: pageSize } }));
+  return { projects: page.projects as unknown[], hasMore: page.has_more === true };
 }
