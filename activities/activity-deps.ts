@@ -2,14 +2,9 @@
 import type { BlobStore } from '../blobs/blob-store';
 import type { DemandApiClient } from '../api/http/demand-api-client';
 import type { NotificationDeps } from './notify';
+import type { WebhookSecretStore } from '../api/operations/webhooks';
 
-/** Receives a webhook's signing secret, which the API shows once, at creation. */
-export interface WebhookSecretStore {
-  /** Stores the secret of a new webhook; must be durable before it resolves. */
-  save(entry: { accountId: string; webhookId: string; url: string; secret: string }): Promise<void>;
-  /** True when the secret of this webhook is held (so an existing webhook can be reused). */
-  has(entry: { accountId: string; webhookId: string }): Promise<boolean>;
-}
+export type { WebhookSecretStore } from '../api/operations/webhooks';
 
 /** Dependencies of {@link createActivities}. Build them once per worker process. */
 export interface ActivityDeps {

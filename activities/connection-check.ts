@@ -2,13 +2,13 @@
 // (the accounts, the business units of the account, one page of its projects), each reported as it went.
 // It writes nothing and never reports a secret.
 import { Agent } from 'undici';
-import { accountActivities } from './accounts';
+import { getAccounts, getBusinessUnits } from '../api/operations/accounts';
+import { apiCaller } from '../api/operations/caller';
+import { readProjectsPage } from '../api/operations/projects';
 import { ApiConfigError, loadApiConfig, type ApiConfig } from '../api/http/api-config';
 import { AccessTokenProvider } from '../api/http/access-token-provider';
 import { createDemandApiClient, type DemandApiClient } from '../api/http/demand-api-client';
-import { LIST_PROJECTS, pageSchema } from '../api/wire/lists';
-import { readAnswer } from '../api/wire/read-answer';
-import { CURRENT_API_VERSION, type ActivityCtx } from './types';
+import { CURRENT_API_VERSION } from './types';
 
 export interface DoctorCheck {
   check: 'settings' | 'token' | 'accounts' | 'business_unit' | 'projects';
@@ -51,11 +51,10 @@ async function connectionChecks(config: ApiConfig, dispatcher: Agent, checks: Do
   }
 
   const api: DemandApiClient = createDemandApiClient({ config, dispatcher, userAgent: 'studyflow doctor' });
-  const accounts = accountActivities({ api });
   const version = CURRENT_API_VERSION;
   let accountId = options.account;
   try {
-    const found = (await accounts.getAccounts({ ctx: { accountId: accountId ?? '0', apiVersion: version } })).accounts;
+    const found = await getAccounts(apiCaller(api, { accountId: accountId ?? '0', apiVersion: version }));
     const ids = found.map((a) => a.id);
     if (accountId !== undefined && !ids.includes(accountId)) {
       checks.push({ check: 'accounts', ok: false, detail: `the credentials reach account(s) ${ids.join(', ') || 'none'}, not ${accountId}` });
@@ -72,9 +71,8 @@ async function connectionChecks(config: ApiConfig, dispatcher: Agent, checks: Do
     return checks;
   }
 
-  const ctx: ActivityCtx = { accountId, apiVersion: version };
   try {
-    const { businessUnits } = await accounts.getBusinessUnits({ ctx });
+    const businessUnits = await getBusinessUnits(apiCaller(api, { accountId, apiVersion: version }));
     const ids = businessUnits.map((b) => b.id);
     if (options.businessUnit !== undefined && !ids.includes(options.businessUnit)) {
       checks.push({ check: 'business_unit', ok: false, detail: `account ${accountId} has business unit(s) ${ids.join(', ') || 'none'}, not ${options.businessUnit}` });
@@ -86,11 +84,9 @@ async function connectionChecks(config: ApiConfig, dispatcher: Agent, checks: Do
   }
 
   try {
-    const path = `/v1/demand/accounts/${encodeURIComponent(accountId)}/projects`;
-    const res = await api.request({ method: 'GET', path, query: { page_size: 1 }, apiVersion: version });
-    const page = readAnswer({ operation: LIST_PROJECTS.operation, method: 'GET', path }, pageSchema(LIST_PROJECTS), res);
-    const count = (page.projects as unknown[]).length;
-    checks.push({ check: 'projects', ok: true, detail: `listed ${count === 0 ? 'no project yet' : 'the first project'}${page.has_more ? ' (there are more)' : ''}` });
+    const page = await readProjectsPage(apiCaller(api, { accountId, apiVersion: version }), 1);
+    const count = page.projects.length;
+    checks.push({ check: 'projects', ok: true, detail: `listed ${count === 0 ? 'no project yet' : 'the first project'}${page.hasMore ? ' (there are more)' : ''}` });
   } catch (error) {
     checks.push({ check: 'projects', ok: false, detail: messageOf(error) });
   }

@@ -1,14 +1,11 @@
-// Feasibility and price prediction.
-import { accountPath, callApi, expectObject, seg } from './api-call';
-import { FeasibilityAnswer, ReferencePricePredictionAnswer, ReferencePricePredictionRequest } from '../api/wire/feasibility';
-import { readAnswer } from '../api/wire/read-answer';
-import { requestBody } from '../api/wire/request-body';
-import { goalFieldInVersion, profileOfConfig, speaksSpec, withGoalFieldOut } from '../api/http/dialect';
+// Feasibility and price prediction, and the launch gates' batch read; the operations are api/operations/feasibility.ts.
+import { calculateFeasibility, generatePricePrediction } from '../api/operations/feasibility';
+import type { FeasibilityAnswer } from '../api/wire/feasibility';
+import { activityCaller } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { eachItem, type BatchItemResult } from './batch';
 import { checkCtx, requireObject, requireText } from './activity-input';
 import type { ActivityCtx, JsonObject } from './types';
-import { fromWireBody, toWireBody } from '../api/wire/version-adapter';
 
 export interface CalculateFeasibilityInput {
   ctx: ActivityCtx;
@@ -55,44 +52,24 @@ export interface CheckLaunchGatesBatchOutput {
 }
 
 export function feasibilityActivities(deps: ActivityDeps) {
-  const profile = profileOfConfig(deps.api.config);
-  const activities = {
-    /** POST P/target-groups/calculate-feasibility */
-    async calculateFeasibility(input: CalculateFeasibilityInput): Promise<CalculateFeasibilityOutput> {
-      const ctx = checkCtx('calculateFeasibility', input.ctx);
-      const request = requireObject('calculateFeasibility', 'request', input.request);
-      const req = {
-        method: 'POST',
-        path: `${accountPath(ctx)}/target-groups/calculate-feasibility`,
-        json: goalFieldInVersion(toWireBody(withGoalFieldOut(profile, request), ctx.apiVersion), ctx.apiVersion),
-      } as const;
-      const answer = readAnswer({ operation: 'calculate_target_group_feasibility', method: req.method, path: req.path }, FeasibilityAnswer, await callApi(deps.api, ctx, req));
-      return { feasibility: fromWireBody(answer, ctx.apiVersion) };
-    },
+  /** calculate_target_group_feasibility, its input checked. */
+  async function feasibility(input: CalculateFeasibilityInput): Promise<CalculateFeasibilityOutput> {
+    const ctx = checkCtx('calculateFeasibility', input.ctx);
+    const request = requireObject('calculateFeasibility', 'request', input.request);
+    return { feasibility: await calculateFeasibility(activityCaller(deps, ctx), request) };
+  }
 
-    /**
-     * generate_price_prediction with the planning core's rate-card config (plan/launch-gates.ts priceQuery): under
-     * `sandbox` the spec's GET P/business-units/{id}/generate-price-prediction with the config as query parameters,
-     * under `cint` the reference's POST `{config}`. Either answer is read with GetRedactedPricePredictionResponse; the
-     * open exchange's CPI and pricing type are the result's `cost_per_interview` and `pricing_model`.
-     */
+  return {
+    /** POST P/target-groups/calculate-feasibility */
+    calculateFeasibility: feasibility,
+
+    /** generate_price_prediction in the profile's dialect (api/operations/feasibility.ts). */
     async generatePricePrediction(input: GeneratePricePredictionInput): Promise<GeneratePricePredictionOutput> {
       const activity = 'generatePricePrediction';
       const ctx = checkCtx(activity, input.ctx);
       const businessUnitId = requireText(activity, 'businessUnitId', input.businessUnitId);
       const config = requireObject(activity, 'query', input.query ?? {});
-      const body = requestBody(activity, 'generate_price_prediction', ReferencePricePredictionRequest, { config });
-      const path = `${accountPath(ctx)}/business-units/${seg(businessUnitId)}/generate-price-prediction`;
-      const req = speaksSpec(profile, 'price_prediction_get')
-        ? ({ method: 'GET', path, query: toWireBody(body.config as JsonObject, ctx.apiVersion) as Record<string, string | number | boolean> } as const)
-        : ({ method: 'POST', path, json: toWireBody(body, ctx.apiVersion) } as const);
-      const res = await callApi(deps.api, ctx, req);
-      const answer = readAnswer({ operation: 'generate_price_prediction', method: req.method, path: req.path }, ReferencePricePredictionAnswer, {
-        status: res.status,
-        body: fromWireBody(expectObject(req, res), ctx.apiVersion),
-      });
-      const open = answer.open_exchange_price;
-      return { prediction: { ...answer, cost_per_interview: open.cost_per_interview, pricing_model: open.pricing_context.type } };
+      return { prediction: await generatePricePrediction(activityCaller(deps, ctx), { businessUnitId, config }) };
     },
 
     /**
@@ -101,12 +78,7 @@ export function feasibilityActivities(deps: ActivityDeps) {
      * failure) per item. A read, so a retry repeats it.
      */
     async checkLaunchGatesBatch(input: CheckLaunchGatesBatchInput): Promise<CheckLaunchGatesBatchOutput> {
-      return { results: await eachItem('checkLaunchGatesBatch', input?.items, readLaunchGates) };
+      return { results: await eachItem('checkLaunchGatesBatch', input?.items, (item: CheckLaunchGatesInput) => feasibility({ ctx: item.ctx, request: item.feasibility })) };
     },
   };
-
-  async function readLaunchGates(input: CheckLaunchGatesInput): Promise<CheckLaunchGatesOutput> {
-    return activities.calculateFeasibility({ ctx: input.ctx, request: input.feasibility });
-  }
-  return activities;
 }

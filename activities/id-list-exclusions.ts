@@ -1,15 +1,14 @@
-// ID-based exclusions of a target group: streamed uploads, job status, a digest of the remote list, remove-all.
-import { callApi, expectString, seg, targetGroupPath } from './api-call';
+// ID-based exclusions of a target group: streamed uploads, job status, a digest of the remote list, remove-all
+// (api/operations/id-lists.ts).
+import { getIdListJob, getRemoveAllJob, readExcludedIds, removeAllExcludedIds, uploadIdList } from '../api/operations/id-lists';
+import type { ApiCaller } from '../api/operations/caller';
+import type { TargetGroupRef } from '../api/operations/fielding';
+import { activityCaller } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireText } from './activity-input';
 import { invalidInputFailure } from '../api/http/errors';
 import { digestSortedIds, sortIds } from '../blobs/id-list-digest';
-import { uploadIdListFile } from './id-list-upload';
-import { parseJobStatus } from './job-status';
-import { walkPages } from './pagination';
-import { listExcludedIdsWire } from '../api/wire/lists';
-import { JobCreated } from '../api/wire/jobs';
-import { readAnswer } from '../api/wire/read-answer';
+import { uploadStoredList } from './id-list-upload';
 import type { ActivityCtx, IdListEntityType, ListRef } from './types';
 
 export interface IdListTarget {
@@ -56,77 +55,75 @@ export interface RemoveAllExcludedIdsOutput {
 
 const ENTITY_TYPES: readonly IdListEntityType[] = ['RSID', 'ACCESS_RESPONDENT_GUID'];
 
+function target(activity: string, input: IdListTarget) {
+  return {
+    ctx: checkCtx(activity, input.ctx),
+    projectId: requireText(activity, 'projectId', input.projectId),
+    targetGroupId: requireText(activity, 'targetGroupId', input.targetGroupId),
+  };
+}
+function entityType(activity: string, value: unknown): IdListEntityType {
+  if (!ENTITY_TYPES.includes(value as IdListEntityType)) throw invalidInputFailure(activity, `entityType must be ${ENTITY_TYPES.join(' or ')}`);
+  return value as IdListEntityType;
+}
+
+/** An ID-list job's status, its input checked (also a reader of awaitJob). */
+export async function getIdListJobChecked(deps: Pick<ActivityDeps, 'api'>, input: IdListJobInput): Promise<IdListJobOutput> {
+  const { ctx, projectId, targetGroupId } = target('getIdListJob', input);
+  const jobId = requireText('getIdListJob', 'jobId', input.jobId);
+  return await getIdListJob(activityCaller(deps, ctx), { projectId, targetGroupId, jobId });
+}
+
+/** A remove-all job's status, its input checked (also a reader of awaitJob). */
+export async function getRemoveAllJobChecked(deps: Pick<ActivityDeps, 'api'>, input: IdListJobInput): Promise<IdListJobOutput> {
+  const { ctx, projectId, targetGroupId } = target('getRemoveAllJob', input);
+  const jobId = requireText('getRemoveAllJob', 'jobId', input.jobId);
+  return await getRemoveAllJob(activityCaller(deps, ctx), { projectId, targetGroupId, jobId });
+}
+
+/** The remote list's count and digest, in the blob store's canonical form (never the IDs). */
+export async function remoteListDigest(caller: ApiCaller, input: TargetGroupRef & { entityType: IdListEntityType; pageSize?: number }): Promise<ListExcludedIdsOutput> {
+  const ids = new Set<string>();
+  await readExcludedIds(caller, input, (page) => {
+    for (const id of page) ids.add(id);
+  });
+  const sorted = sortIds([...ids]);
+  return { count: sorted.length, sha256: digestSortedIds(sorted).sha256 };
+}
+
 export function idListExclusionActivities(deps: ActivityDeps) {
-  const pageSize = deps.idListPageSize ?? 1000;
-  const prefix = (ctx: ActivityCtx, p: string, t: string) => `${targetGroupPath(ctx, p, t)}/exclusions`;
-
-  function target(activity: string, input: IdListTarget): [ActivityCtx, string, string] {
-    return [
-      checkCtx(activity, input.ctx),
-      requireText(activity, 'projectId', input.projectId),
-      requireText(activity, 'targetGroupId', input.targetGroupId),
-    ];
-  }
-  function entityType(activity: string, value: unknown): IdListEntityType {
-    if (!ENTITY_TYPES.includes(value as IdListEntityType)) throw invalidInputFailure(activity, `entityType must be ${ENTITY_TYPES.join(' or ')}`);
-    return value as IdListEntityType;
-  }
-
   return {
     /** POST X/jobs/upload-respondents-by-file?entity_type=… with the stored list; IDs are added to the remote list. */
     async uploadIdList(input: UploadIdListInput): Promise<UploadIdListOutput> {
-      const [ctx, p, t] = target('uploadIdList', input);
+      const { ctx, projectId, targetGroupId } = target('uploadIdList', input);
       const type = entityType('uploadIdList', input.entityType);
-      const key = requireText('uploadIdList', 'idempotencyKey', input.idempotencyKey);
-      const path = `${prefix(ctx, p, t)}/jobs/upload-respondents-by-file`;
-      const res = await uploadIdListFile(deps, ctx, { activity: 'uploadIdList', path, query: { entity_type: type }, list: input.list, idempotencyKey: key });
-      return { jobId: expectString({ method: 'POST', path }, res, 'job_id') };
+      const idempotencyKey = requireText('uploadIdList', 'idempotencyKey', input.idempotencyKey);
+      const caller = activityCaller(deps, ctx);
+      const jobId = await uploadStoredList(deps, { activity: 'uploadIdList', list: input.list, idempotencyKey }, (file) =>
+        uploadIdList(caller, { projectId, targetGroupId, entityType: type, ...file }),
+      );
+      return { jobId };
     },
 
     /** GET X/jobs/upload-respondents-by-file/{job_id} */
-    async getIdListJob(input: IdListJobInput): Promise<IdListJobOutput> {
-      const [ctx, p, t] = target('getIdListJob', input);
-      const jobId = requireText('getIdListJob', 'jobId', input.jobId);
-      const req = { method: 'GET', path: `${prefix(ctx, p, t)}/jobs/upload-respondents-by-file/${seg(jobId)}` } as const;
-      const { status, failureReason } = parseJobStatus('get_respondent_exclusions_upload_by_file_job', req, await callApi(deps.api, ctx, req));
-      return failureReason === undefined ? { status } : { status, failureReason };
-    },
+    getIdListJob: (input: IdListJobInput): Promise<IdListJobOutput> => getIdListJobChecked(deps, input),
 
     /** Reads every page of X/rsid/paginated (or access-respondent-guid) and returns a count and digest only. */
     async listExcludedIds(input: ListExcludedIdsInput): Promise<ListExcludedIdsOutput> {
-      const [ctx, p, t] = target('listExcludedIds', input);
+      const { ctx, projectId, targetGroupId } = target('listExcludedIds', input);
       const type = entityType('listExcludedIds', input.entityType);
-      const path = `${prefix(ctx, p, t)}/${type === 'RSID' ? 'rsid' : 'access-respondent-guid'}/paginated`;
-      const req = { method: 'GET', path } as const;
-      const ids = new Set<string>();
-      await walkPages(deps.api, ctx, req, listExcludedIdsWire(type === 'RSID' ? 'rsid' : 'access_respondent_guid'), {
-        pageSize,
-        onPage: (items) => {
-          for (const item of items) ids.add(item);
-        },
-      });
-      const sorted = sortIds([...ids]);
-      return { count: sorted.length, sha256: digestSortedIds(sorted).sha256 };
+      return await remoteListDigest(activityCaller(deps, ctx), { projectId, targetGroupId, entityType: type, pageSize: deps.idListPageSize });
     },
 
     /** POST X/jobs/remove-all-respondents -> {jobId} */
     async removeAllExcludedIds(input: RemoveAllExcludedIdsInput): Promise<RemoveAllExcludedIdsOutput> {
-      const [ctx, p, t] = target('removeAllExcludedIds', input);
-      const key = requireText('removeAllExcludedIds', 'idempotencyKey', input.idempotencyKey);
+      const { ctx, projectId, targetGroupId } = target('removeAllExcludedIds', input);
+      const idempotencyKey = requireText('removeAllExcludedIds', 'idempotencyKey', input.idempotencyKey);
       const type = entityType('removeAllExcludedIds', input.entityType);
-      const req = { method: 'POST', path: `${prefix(ctx, p, t)}/jobs/remove-all-respondents`, query: { entity_type: type }, idempotencyKey: key, startsJob: true } as const;
-      const answer = readAnswer({ operation: 'exclusion_create_remove_all_respondents_job', ...req }, JobCreated, await callApi(deps.api, ctx, req));
-      return { jobId: answer.job_id };
+      return { jobId: await removeAllExcludedIds(activityCaller(deps, ctx), { projectId, targetGroupId, entityType: type, idempotencyKey }) };
     },
 
     /** GET X/jobs/remove-all-respondents/{job_id} */
-    async getRemoveAllJob(input: IdListJobInput): Promise<IdListJobOutput> {
-      const [ctx, p, t] = target('getRemoveAllJob', input);
-      const jobId = requireText('getRemoveAllJob', 'jobId', input.jobId);
-      const req = { method: 'GET', path: `${prefix(ctx, p, t)}/jobs/remove-all-respondents/${seg(jobId)}` } as const;
-      const { status, failureReason } = parseJobStatus('get_all_respondent_exclusions_removal_job', req, await callApi(deps.api, ctx, req));
-      return failureReason === undefined ? { status } : { status, failureReason };
-    },
+    getRemoveAllJob: (input: IdListJobInput): Promise<IdListJobOutput> => getRemoveAllJobChecked(deps, input),
   };
 }
-

@@ -1,27 +1,30 @@
-// Streams a stored ID list to an upload endpoint as multipart/form-data (field `file`), never whole in memory.
+// Streams a stored ID list to an upload operation as multipart/form-data (field `file`), never whole in memory:
+// the list is checked against the store, verified while it streams (a mismatch aborts the request before the
+// closing boundary), and its progress heartbeats.
 import { createHash } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import { heartbeatProgress } from './activity-context';
-import { callApi } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { BlobStoreError } from '../blobs/blob-store';
-import type { ApiResponse } from '../api/http/demand-api-client';
 import { blobCorruptFailure, blobNotFoundFailure, invalidInputFailure } from '../api/http/errors';
 import { boundaryFromSeed, multipartFileBody } from '../api/http/multipart-body';
-import type { ActivityCtx, ListRef } from './types';
+import type { ListFileUpload } from '../api/operations/id-lists';
+import type { ListRef } from './types';
 
 export interface IdListUpload {
   activity: string;
-  path: string;
-  query?: Record<string, string>;
   list: ListRef;
   idempotencyKey: string;
 }
 
 const HEARTBEAT_EVERY_BYTES = 1024 * 1024;
 
-/** Checks the reference against the store, then POSTs the file; the multipart boundary is derived from the key. */
-export async function uploadIdListFile(deps: ActivityDeps, ctx: ActivityCtx, upload: IdListUpload): Promise<ApiResponse> {
+/**
+ * Checks the reference against the store, then hands the file to `send` (an upload operation); the multipart
+ * boundary is derived from the key. A store that cannot be read, or a file that does not match its reference,
+ * fails the upload as the activity's named failure.
+ */
+export async function uploadStoredList<T>(deps: Pick<ActivityDeps, 'blobs'>, upload: IdListUpload, send: (file: ListFileUpload) => Promise<T>): Promise<T> {
   const { list, activity } = upload;
   if (!list || typeof list !== 'object') throw invalidInputFailure(activity, 'list is missing');
   if (!/^[0-9a-f]{64}$/.test(String(list.sha256)) || list.ref !== `sha256:${list.sha256}`) {
@@ -72,15 +75,7 @@ export async function uploadIdListFile(deps: ActivityDeps, ctx: ActivityCtx, upl
     boundaryFromSeed(`${upload.idempotencyKey}\n${list.sha256}`),
   );
   try {
-    return await callApi(deps.api, ctx, {
-      method: 'POST',
-      path: upload.path,
-      query: upload.query,
-      stream,
-      idempotencyKey: upload.idempotencyKey,
-      // One job per target group at a time: a 409 conflict_error means another is running; retry later.
-      startsJob: true,
-    });
+    return await send({ file: stream, idempotencyKey: upload.idempotencyKey });
   } catch (error) {
     if (storeProblem) throw ApplicationFailure.retryable(`${activity}: ${storeProblem.message}`, 'BlobStoreUnavailable');
     if (integrityProblem) {

@@ -1,4 +1,6 @@
-// The activities the worker registers, their input/output types, and the downstream rate limit.
+// The one registry of the activities the worker registers, their input/output types, and the downstream rate
+// limit. Each activity is a thin adapter (input checks, heartbeats, batch results) over a plain operation of
+// api/operations/; no activity builds another.
 import { accountActivities } from './accounts';
 import type { ActivityDeps } from './activity-deps';
 import { activityExclusionActivities } from './activity-exclusions';
@@ -9,6 +11,7 @@ import { fieldingActivities } from './fielding';
 import { idListExclusionActivities } from './id-list-exclusions';
 import { jobWaitActivities } from './job-wait';
 import { notifyActivities } from './notify';
+import { observeStudyActivities } from './observe-study';
 import { profileActivities } from './profiles';
 import { projectActivities } from './projects';
 import { recontactActivities } from './recontact';
@@ -34,6 +37,7 @@ export function createActivities(deps: ActivityDeps) {
     ...fieldingActivities(deps),
     ...jobWaitActivities(deps),
     ...notifyActivities(deps),
+    ...observeStudyActivities(deps),
   };
 }
 
@@ -46,7 +50,6 @@ export { API_VERSIONS, CURRENT_API_VERSION } from './types';
 export type * from './accounts';
 export type * from './projects';
 export type * from './target-groups';
-export type * from './target-group-state';
 export type * from './feasibility';
 export type * from './activity-exclusions';
 export type * from './id-list-exclusions';
@@ -58,6 +61,7 @@ export type * from './webhooks';
 export type * from './fielding';
 export type * from './job-wait';
 export type * from './notify';
+export type * from './observe-study';
 export type { BatchItemFailure, BatchItemResult } from './batch';
 export { createBlobStore, blobDirFromEnv, BlobStoreError, DEFAULT_BLOB_DIR, type BlobStore, type BlobStoreOptions, type StoredIdList, type IdListSource, type SideObjects } from '../blobs/blob-store';
 // The S3 store (blobs/blob-store-s3.ts) is not re-exported: it loads the AWS SDK, which only a store in use needs.

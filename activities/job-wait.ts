@@ -8,10 +8,10 @@ import type { ActivityDeps } from './activity-deps';
 import { eachItem, type BatchItemResult } from './batch';
 import { activityCancellationSignal, withHeartbeats } from './activity-context';
 import { requireText } from './activity-input';
-import { fieldingActivities, type LaunchFromDraftInput, type LaunchFromDraftOutput } from './fielding';
+import { getLaunchJobChecked, launchFromDraftChecked, type LaunchFromDraftInput, type LaunchFromDraftOutput } from './fielding';
 import { invalidInputFailure } from '../api/http/errors';
-import { idListExclusionActivities } from './id-list-exclusions';
-import { recontactActivities } from './recontact';
+import { getIdListJobChecked, getRemoveAllJobChecked } from './id-list-exclusions';
+import { getRecontactJobChecked } from './recontact';
 import type { ActivityCtx } from './types';
 
 /** The asynchronous jobs of the API a target group waits for. */
@@ -107,21 +107,17 @@ export async function pollJob(
 const KINDS: readonly JobKind[] = ['launch', 'id_list_upload', 'remove_all', 'recontact_upload'];
 
 export function jobWaitActivities(deps: ActivityDeps) {
-  const fielding = fieldingActivities(deps);
-  const idLists = idListExclusionActivities(deps);
-  const recontact = recontactActivities(deps);
-
   function reader(input: AwaitJobInput): () => Promise<{ status: string; failureReason?: string; fieldingRunId?: string }> {
     const base = { ctx: input.ctx, projectId: input.projectId, targetGroupId: input.targetGroupId, jobId: input.jobId };
     switch (input.kind) {
       case 'launch':
-        return () => fielding.getLaunchJob(base);
+        return () => getLaunchJobChecked(deps, base);
       case 'id_list_upload':
-        return () => idLists.getIdListJob(base);
+        return () => getIdListJobChecked(deps, base);
       case 'remove_all':
-        return () => idLists.getRemoveAllJob(base);
+        return () => getRemoveAllJobChecked(deps, base);
       case 'recontact_upload':
-        return () => recontact.getRecontactJob(base);
+        return () => getRecontactJobChecked(deps, base);
     }
   }
 
@@ -156,7 +152,7 @@ export function jobWaitActivities(deps: ActivityDeps) {
 
   async function launchAndAwait(input: LaunchAndAwaitInput): Promise<LaunchAndAwaitOutput> {
     const { wait, ...launch } = input;
-    const launched = await withHeartbeats(() => ({ kind: 'launch', targetGroupId: input.targetGroupId }), () => fielding.launchFromDraft(launch));
+    const launched = await withHeartbeats(() => ({ kind: 'launch', targetGroupId: input.targetGroupId }), () => launchFromDraftChecked(deps, launch));
     if (!launched.jobId) return launched;
     const job = await activities.awaitJob({ ctx: input.ctx, projectId: input.projectId, targetGroupId: input.targetGroupId, kind: 'launch', jobId: launched.jobId, ...wait });
     return { ...launched, job };

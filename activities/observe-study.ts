@@ -1,20 +1,18 @@
 // Reads what the API holds for a study (project, target groups, their lists and groups), for the planner.
-// Only reads; lists come back as {count, sha256}, never the IDs.
+// Only reads, each a plain operation of api/operations/; lists come back as {count, sha256}, never the IDs.
 import type { DesiredStudy, ObservedList, ObservedStudy, ObservedTargetGroup } from '../plan/types';
+import { getActivityExclusions } from '../api/operations/activity-exclusions';
+import { listExclusionGroups, listExclusionGroupTargetGroups } from '../api/operations/exclusion-groups';
+import { findProject } from '../api/operations/projects';
+import { findTargetGroupState } from '../api/operations/target-groups';
+import { listWebhooks } from '../api/operations/webhooks';
 import { heartbeatProgress } from './activity-context';
-import { projectPath, readResourceOrMissing } from './api-call';
-import { activityExclusionActivities } from './activity-exclusions';
-import { ambiguousNaturalKeyFailure } from '../api/http/errors';
-import { findProjectsByReference } from './projects';
+import { activityCaller } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx } from './activity-input';
 import { inParallel } from './concurrency';
-import { exclusionGroupActivities } from './exclusion-groups';
-import { idListExclusionActivities } from './id-list-exclusions';
-import { targetGroupStateReader, type TargetGroupState } from './target-group-state';
-import { targetGroupActivities } from './target-groups';
-import { webhookActivities } from './webhooks';
-import type { ActivityCtx, ApiObject } from './types';
+import { remoteListDigest } from './id-list-exclusions';
+import type { ActivityCtx } from './types';
 
 export interface ObserveStudyInput {
   ctx: ActivityCtx;
@@ -33,48 +31,16 @@ export interface ObserveStudyInput {
 const OBSERVE_CONCURRENCY = 8;
 
 export function observeStudyActivities(deps: ActivityDeps) {
-  const targetGroups = targetGroupActivities(deps);
-  const idLists = idListExclusionActivities(deps);
-  const groups = exclusionGroupActivities(deps);
-  const webhooks = webhookActivities(deps);
-  const activityExclusions = activityExclusionActivities(deps);
-  const { readTargetGroupState } = targetGroupStateReader(deps);
-
-  async function findProject(input: ObserveStudyInput): Promise<ApiObject | undefined> {
-    const { ctx, known, desired } = input;
-    if (known.projectId) {
-      const byId = await readResourceOrMissing(deps.api, ctx, projectPath(ctx, known.projectId));
-      if (byId) return byId;
-    }
-    const found = await findProjectsByReference(deps, ctx, desired.project.project_customer_reference_number);
-    if (found.length > 1) throw ambiguousNaturalKeyFailure(`project with project_customer_reference_number ${desired.project.project_customer_reference_number}`, found.map((p) => p.id));
-    return found[0] ? await readResourceOrMissing(deps.api, ctx, projectPath(ctx, found[0].id)) : undefined;
-  }
-
-  /** The planner compares fields and needs the status and the run: a draft is one read, a launched group four. */
-  const readState = (ctx: ActivityCtx, projectId: string, id: string) => readTargetGroupState(ctx, projectId, id, ['status', 'fieldingRun', 'fields'], { missingOk: true });
-
-  async function findTargetGroup(ctx: ActivityCtx, projectId: string, known: string | undefined, references: string[]): Promise<TargetGroupState | undefined> {
-    if (known) {
-      const byId = await readState(ctx, projectId, known);
-      if (byId) return byId;
-    }
-    for (const reference of references) {
-      const { targetGroups: found } = await targetGroups.listTargetGroups({ ctx, projectId, targetGroupCustomerReferenceNumber: reference });
-      const match = found.find((t) => t.target_group_customer_reference_number === reference);
-      if (match) return await readState(ctx, projectId, match.id);
-    }
-    return undefined;
-  }
-
+  const pageSize = deps.listPageSize;
   return {
     /** What the API holds for the study's project, target groups (with lists and groups) and exclusion groups. */
     async observeStudy(input: ObserveStudyInput): Promise<ObservedStudy> {
       const ctx = checkCtx('observeStudy', input.ctx);
+      const caller = activityCaller(deps, ctx);
       const { desired, known } = input;
       const observed: ObservedStudy = { targetGroups: {}, exclusionGroups: {} };
 
-      const project = await findProject(input);
+      const project = await findProject(caller, { knownId: known.projectId, reference: desired.project.project_customer_reference_number, pageSize });
       if (project) observed.project = { id: project.id, fields: project };
 
       if (project) {
@@ -85,13 +51,15 @@ export function observeStudyActivities(deps: ActivityDeps) {
           // `<study>_<key>` (plan/desired.ts targetGroupReference): the same study with the key it had before.
           const movedReference = tg.movedFrom && reference.endsWith(`_${tg.key}`) ? `${reference.slice(0, -tg.key.length)}${tg.movedFrom}` : undefined;
           const knownId = known.targetGroupIds[tg.key] ?? (tg.movedFrom ? known.targetGroupIds[tg.movedFrom] : undefined);
-          const remote = await findTargetGroup(ctx, project.id, knownId, [reference, movedReference].filter((r): r is string => Boolean(r)));
+          const references = [reference, movedReference].filter((r): r is string => Boolean(r));
+          const remote = await findTargetGroupState(caller, { projectId: project.id, knownId, references, pageSize });
           heartbeatProgress({ observedTargetGroups: (observedCount += 1), of: desired.targetGroups.length });
           if (!remote) return;
+          const target = { projectId: project.id, targetGroupId: remote.id };
           const lists: ObservedTargetGroup['idLists'] = {};
           for (const entityType of ['RSID', 'ACCESS_RESPONDENT_GUID'] as const) {
             if (!tg.idLists[entityType]) continue;
-            lists[entityType] = await idLists.listExcludedIds({ ctx, projectId: project.id, targetGroupId: remote.id, entityType });
+            lists[entityType] = await remoteListDigest(caller, { ...target, entityType, pageSize: deps.idListPageSize });
           }
           // Exclusion-group membership is read once per declared group below (its members), not per target group.
           // A draft's read carries its activity exclusions; TG/details does not, so a launched group's are read
@@ -100,7 +68,7 @@ export function observeStudyActivities(deps: ActivityDeps) {
           const activity: ObservedTargetGroup['activityExclusions'] = Array.isArray(exclusions)
             ? { items: exclusions }
             : remote.status !== 'draft' && tg.activityExclusions
-              ? await activityExclusions.getActivityExclusions({ ctx, projectId: project.id, targetGroupId: remote.id })
+              ? await getActivityExclusions(caller, target)
               : undefined;
           observed.targetGroups[tg.key] = {
             id: remote.id,
@@ -120,19 +88,19 @@ export function observeStudyActivities(deps: ActivityDeps) {
       }
 
       if (desired.exclusionGroups.length) {
-        const all = (await groups.listExclusionGroups({ ctx })).exclusionGroups;
+        const all = await listExclusionGroups(caller, pageSize);
         for (const group of desired.exclusionGroups) {
           const knownId = known.exclusionGroupIds[group.name];
           const match = all.find((g) => g.id === knownId) ?? all.find((g) => g.name === group.title);
           if (!match) continue;
-          const members = (await groups.listExclusionGroupTargetGroups({ ctx, exclusionGroupId: match.id })).targetGroupIds;
+          const members = await listExclusionGroupTargetGroups(caller, match.id, pageSize);
           observed.exclusionGroups[group.name] = { id: match.id, targetGroupIds: members };
         }
       }
       if (desired.webhooks.length) {
         const declared = new Set(desired.webhooks.map((w) => w.url));
         observed.webhooks = {};
-        for (const hook of (await webhooks.listWebhooks({ ctx })).webhooks) {
+        for (const hook of await listWebhooks(caller, pageSize)) {
           if (typeof hook.url !== 'string' || !declared.has(hook.url)) continue;
           observed.webhooks[hook.url] = {
             id: hook.id,

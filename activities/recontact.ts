@@ -1,13 +1,11 @@
-// Recontact: upload the list of pre-identified respondents of a recontact target group, and poll the job.
-import { callApi, seg, targetGroupPath } from './api-call';
+// Recontact: upload the list of pre-identified respondents of a recontact target group, and poll the job
+// (api/operations/recontact.ts).
+import { getRecontactJob, uploadRecontactList } from '../api/operations/recontact';
+import { activityCaller } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireText } from './activity-input';
 import { invalidInputFailure } from '../api/http/errors';
-import { JobCreated } from '../api/wire/jobs';
-import { readAnswer } from '../api/wire/read-answer';
-import { RecontactJobAnswer } from '../api/wire/recontact';
-import { uploadIdListFile } from './id-list-upload';
-import { parseJobStatus } from './job-status';
+import { uploadStoredList } from './id-list-upload';
 import type { ActivityCtx, IdListEntityType, ListRef } from './types';
 
 export interface UploadRecontactListInput {
@@ -35,31 +33,33 @@ export interface RecontactJobOutput {
   failureReason?: string;
 }
 
+/** A recontact job's status, its input checked (also a reader of awaitJob). */
+export async function getRecontactJobChecked(deps: Pick<ActivityDeps, 'api'>, input: RecontactJobInput): Promise<RecontactJobOutput> {
+  const ctx = checkCtx('getRecontactJob', input.ctx);
+  const projectId = requireText('getRecontactJob', 'projectId', input.projectId);
+  const targetGroupId = requireText('getRecontactJob', 'targetGroupId', input.targetGroupId);
+  const jobId = requireText('getRecontactJob', 'jobId', input.jobId);
+  return await getRecontactJob(activityCaller(deps, ctx), { projectId, targetGroupId, jobId });
+}
+
 export function recontactActivities(deps: ActivityDeps) {
-  const jobs = (ctx: ActivityCtx, p: string, t: string) => `${targetGroupPath(ctx, p, t)}/recontacts/jobs/upload-respondents-by-file`;
   return {
     /** POST TG/recontacts/jobs/upload-respondents-by-file (multipart field `file`) -> {jobId} */
     async uploadRecontactList(input: UploadRecontactListInput): Promise<UploadRecontactListOutput> {
       const ctx = checkCtx('uploadRecontactList', input.ctx);
-      const p = requireText('uploadRecontactList', 'projectId', input.projectId);
-      const t = requireText('uploadRecontactList', 'targetGroupId', input.targetGroupId);
-      const key = requireText('uploadRecontactList', 'idempotencyKey', input.idempotencyKey);
+      const projectId = requireText('uploadRecontactList', 'projectId', input.projectId);
+      const targetGroupId = requireText('uploadRecontactList', 'targetGroupId', input.targetGroupId);
+      const idempotencyKey = requireText('uploadRecontactList', 'idempotencyKey', input.idempotencyKey);
       const entityType = input.entityType ?? 'RSID';
       if (entityType !== 'RSID' && entityType !== 'ACCESS_RESPONDENT_GUID') throw invalidInputFailure('uploadRecontactList', 'entityType must be RSID or ACCESS_RESPONDENT_GUID');
-      const path = jobs(ctx, p, t);
-      const res = await uploadIdListFile(deps, ctx, { activity: 'uploadRecontactList', path, query: { entity_type: entityType }, list: input.list, idempotencyKey: key });
-      return { jobId: readAnswer({ operation: 'recontact_create_upload_respondents_by_file_job', method: 'POST', path }, JobCreated, res).job_id };
+      const caller = activityCaller(deps, ctx);
+      const jobId = await uploadStoredList(deps, { activity: 'uploadRecontactList', list: input.list, idempotencyKey }, (file) =>
+        uploadRecontactList(caller, { projectId, targetGroupId, entityType, ...file }),
+      );
+      return { jobId };
     },
 
     /** GET TG/recontacts/jobs/upload-respondents-by-file/{job_id} */
-    async getRecontactJob(input: RecontactJobInput): Promise<RecontactJobOutput> {
-      const ctx = checkCtx('getRecontactJob', input.ctx);
-      const p = requireText('getRecontactJob', 'projectId', input.projectId);
-      const t = requireText('getRecontactJob', 'targetGroupId', input.targetGroupId);
-      const jobId = requireText('getRecontactJob', 'jobId', input.jobId);
-      const req = { method: 'GET', path: `${jobs(ctx, p, t)}/${seg(jobId)}` } as const;
-      const { status, failureReason } = parseJobStatus('get_recontact_upload_respondents_by_file_job', req, await callApi(deps.api, ctx, req), RecontactJobAnswer);
-      return failureReason === undefined ? { status } : { status, failureReason };
-    },
+    getRecontactJob: (input: RecontactJobInput): Promise<RecontactJobOutput> => getRecontactJobChecked(deps, input),
   };
 }

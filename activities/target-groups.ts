@@ -1,39 +1,24 @@
-// Target groups: ensure a draft (read before create), update a draft, read the state, list, overview, performance.
-import { callApi, expectObject, projectPath, targetGroupPath } from './api-call';
+// Target groups: ensure a draft (read before create), a batch of drafts (each launched when asked), update a
+// draft, read the state, list, overview, performance; the operations are api/operations/target-groups.ts.
+import {
+  ensureDraftTargetGroup,
+  getTargetGroupOverview,
+  getTargetGroupPerformance,
+  listTargetGroups,
+  updateDraftTargetGroup,
+  type TargetGroupDesired,
+} from '../api/operations/target-groups';
+import { readTargetGroupState, type TargetGroupState, type TargetGroupStateRead } from '../api/operations/target-group-state';
+import type { TargetGroupPerformanceAnswer } from '../api/wire/performance';
+import { activityCaller } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireObject, requireText } from './activity-input';
 import { eachItem, itemOutcome, type BatchItemResult } from './batch';
-import { ensureResource } from './ensure-resource';
-import { fieldingActivities, type LaunchFromDraftOutput } from './fielding';
-import { listAllPages } from './pagination';
-import { LIST_TARGET_GROUPS } from '../api/wire/lists';
-import { describeShape, readAnswer, wireMismatchFailure } from '../api/wire/read-answer';
-import { requestBody } from '../api/wire/request-body';
-import { TargetGroupPerformanceAnswer } from '../api/wire/performance';
-import { targetGroupStateReader, type TargetGroupState, type TargetGroupStateRead } from './target-group-state';
-import { CreatedDraftTargetGroupResponse, draftTargetGroupRequest } from '../api/wire/target-groups';
-import { goalFieldInVersion, profileOfConfig, withActivityItems, withGoalFieldOut } from '../api/http/dialect';
-import type { ActivityCtx, ApiObject, JsonObject } from './types';
-import { fromWireBody, toWireBody, withActivityItemTypes } from '../api/wire/version-adapter';
+import { launchFromDraftChecked, type LaunchFromDraftOutput } from './fielding';
+import type { ActivityCtx, ApiObject } from './types';
 
-/** Draft target group fields (2025-12-18 names); the five required ones are typed, others pass through. */
-export interface TargetGroupDesired extends JsonObject {
-  name?: string;
-  locale?: string;
-  live_url?: string | null;
-  test_url?: string | null;
-  expected_incidence_rate: number;
-  expected_length_of_interview_minutes: number;
-  filling_goal: number;
-  /** A UUID (the reference's UserID). */
-  project_manager_id: string;
-  collects_pii: boolean;
-  business_unit_id?: string;
-  fielding_specification?: { start_at: string; end_at: string };
-  study_type_code?: string;
-  /** The natural key; when present, ensure finds an existing draft by it. */
-  target_group_customer_reference_number?: string;
-}
+export type { TargetGroupDesired } from '../api/operations/target-groups';
+export type { TargetGroupState, TargetGroupStateRead } from '../api/operations/target-group-state';
 
 export interface EnsureDraftTargetGroupInput {
   ctx: ActivityCtx;
@@ -115,75 +100,26 @@ export interface TargetGroupPerformanceOutput {
 }
 
 export function targetGroupActivities(deps: ActivityDeps) {
-  const pageSize = deps.listPageSize ?? 100;
-  const profile = profileOfConfig(deps.api.config);
+  const pageSize = deps.listPageSize;
 
-  /**
-   * The draft body of create and update in the profile's dialect (api/http/dialect.ts): studyflow's
-   * `filling_goal` under the profile's name, activity-exclusion items in the wire's types, checked with the
-   * profile's request schema (a body the API would refuse is not sent), then in the call's version's names.
-   */
-  function draftBody(activity: string, operation: string, ctx: ActivityCtx, desired: Record<string, unknown>): Record<string, unknown> {
-    const wire = withActivityItems(profile, withGoalFieldOut(profile, withActivityItemTypes(desired, 'toWire')), 'out');
-    return goalFieldInVersion(toWireBody(requestBody(activity, operation, draftTargetGroupRequest(profile), wire) as Record<string, unknown>, ctx.apiVersion), ctx.apiVersion);
-  }
-
-  const { readTargetGroupState } = targetGroupStateReader(deps);
-  /** The target group by id (its draft fields when a draft), or undefined on 404: one call. */
-  const readTargetGroup = async (ctx: ActivityCtx, projectId: string, targetGroupId: string): Promise<ApiObject | undefined> => {
-    const state = await readTargetGroupState(ctx, projectId, targetGroupId, [], { missingOk: true });
-    return state && { ...state.fields, id: state.id, status: state.status };
-  };
-
-  async function listTargetGroups(ctx: ActivityCtx, projectId: string, reference?: string): Promise<ApiObject[]> {
-    // get_list_target_groups filters by the plural target_group_customer_reference_numbers (an array).
-    const items = await listAllPages(deps.api, ctx, {
-      method: 'GET',
-      path: `${projectPath(ctx, projectId)}/target-groups`,
-      query: { target_group_customer_reference_numbers: reference },
-    }, LIST_TARGET_GROUPS, pageSize);
-    return items.map((item) => fromWireBody(item, ctx.apiVersion) as ApiObject);
-  }
-
-  /**
-   * Finds the draft by knownId, then by target_group_customer_reference_number; else creates it.
-   * `project` lists the project's target groups once for a whole batch (instead of one filtered list
-   * read per draft); without it, the draft's own reference is listed.
-   */
-  async function ensureDraft(input: EnsureDraftTargetGroupInput, project?: () => Promise<ApiObject[]>): Promise<EnsureDraftTargetGroupOutput> {
+  /** `ensureDraftTargetGroup` with its input checked; `projectListing` lists the project once for a batch. */
+  async function ensureDraft(input: EnsureDraftTargetGroupInput, projectListing?: () => Promise<ApiObject[]>): Promise<EnsureDraftTargetGroupOutput> {
     const ctx = checkCtx('ensureDraftTargetGroup', input.ctx);
     const projectId = requireText('ensureDraftTargetGroup', 'projectId', input.projectId);
-    const key = requireText('ensureDraftTargetGroup', 'idempotencyKey', input.idempotencyKey);
+    const idempotencyKey = requireText('ensureDraftTargetGroup', 'idempotencyKey', input.idempotencyKey);
     const desired = requireObject('ensureDraftTargetGroup', 'desired', input.desired) as TargetGroupDesired;
-    const reference = desired.target_group_customer_reference_number;
-    const { resource, created } = await ensureResource({
-      describe: `target group with target_group_customer_reference_number ${reference ?? ''} in project ${projectId}`,
-      observedAbsent: input.observedAbsent === true,
-      getById: input.knownId ? () => readTargetGroup(ctx, projectId, input.knownId as string) : undefined,
-      findByNaturalKey: reference
-        ? async () => (project ? await project() : await listTargetGroups(ctx, projectId, reference)).filter(
-            (tg) => String(tg.target_group_customer_reference_number) === reference,
-          )
-        : undefined,
-      // The list item (id, status) is all the caller uses: no second read.
-      create: async () => {
-        const req = {
-          method: 'POST',
-          path: `${projectPath(ctx, projectId)}/target-groups`,
-          json: draftBody('ensureDraftTargetGroup', 'create_target_group', ctx, desired),
-          idempotencyKey: key,
-        } as const;
-        // 201 {id}: the id is used as is; the draft is not read back.
-        const answer = readAnswer({ operation: 'create_target_group', ...req }, CreatedDraftTargetGroupResponse, await callApi(deps.api, ctx, req));
-        return { ...desired, id: answer.id, status: 'draft' };
-      },
+    return await ensureDraftTargetGroup(activityCaller(deps, ctx), {
+      projectId,
+      idempotencyKey,
+      knownId: input.knownId,
+      desired,
+      observedAbsent: input.observedAbsent,
+      pageSize,
+      projectListing,
     });
-    return { targetGroup: resource, created };
   }
 
-  const fielding = fieldingActivities(deps);
-
-  const activities = {
+  return {
     /** Finds the draft by knownId, then by target_group_customer_reference_number; else creates it. */
     async ensureDraftTargetGroup(input: EnsureDraftTargetGroupInput): Promise<EnsureDraftTargetGroupOutput> {
       return await ensureDraft(input);
@@ -211,7 +147,7 @@ export function targetGroupActivities(deps: ActivityDeps) {
         const key = `${ctx.accountId}/${ctx.apiVersion}/${projectId}`;
         let listing = listings.get(key);
         if (!listing) {
-          listing = listTargetGroups(ctx, projectId);
+          listing = listTargetGroups(activityCaller(deps, ctx), projectId, { pageSize });
           listings.set(key, listing);
         }
         return listing;
@@ -221,7 +157,7 @@ export function targetGroupActivities(deps: ActivityDeps) {
         const asked = item.launch;
         if (!asked) return { targetGroupId: targetGroup.id, created };
         const launch = await itemOutcome(() =>
-          fielding.launchFromDraft({
+          launchFromDraftChecked(deps, {
             ctx: item.ctx,
             projectId: item.projectId,
             targetGroupId: targetGroup.id,
@@ -235,23 +171,17 @@ export function targetGroupActivities(deps: ActivityDeps) {
       return { results };
     },
 
-    /**
-     * PUT the draft (update_target_group: replaces its fields; the API refuses when it is no longer a draft).
-     * The reference answers 204 without a body: the result is the desired fields with the id.
-     */
+    /** update_target_group: replaces the draft's fields (api/operations/target-groups.ts). */
     async updateDraftTargetGroup(input: UpdateDraftTargetGroupInput): Promise<TargetGroupOutput> {
       const ctx = checkCtx('updateDraftTargetGroup', input.ctx);
       const projectId = requireText('updateDraftTargetGroup', 'projectId', input.projectId);
       const targetGroupId = requireText('updateDraftTargetGroup', 'targetGroupId', input.targetGroupId);
       const desired = requireObject('updateDraftTargetGroup', 'desired', input.desired);
-      const req = { method: 'PUT', path: targetGroupPath(ctx, projectId, targetGroupId), json: draftBody('updateDraftTargetGroup', 'update_target_group', ctx, desired) } as const;
-      const res = await callApi(deps.api, ctx, req);
-      if (res.status !== 204) throw wireMismatchFailure({ operation: 'update_target_group', ...req }, res.status, describeShape(res.body), ['the reference answers 204 without a body']);
-      return { targetGroup: { ...desired, id: targetGroupId, status: 'draft' } };
+      return { targetGroup: await updateDraftTargetGroup(activityCaller(deps, ctx), { projectId, targetGroupId, desired }) };
     },
 
     /**
-     * The target group's state (activities/target-group-state.ts): GET TG answers a draft (one call); a group
+     * The target group's state (api/operations/target-group-state.ts): GET TG answers a draft (one call); a group
      * that left draft answers 301, and then only the `reads` asked for are made. A 404 is the API's failure.
      */
     async readTargetGroupState(input: ReadTargetGroupStateInput): Promise<ReadTargetGroupStateOutput> {
@@ -259,38 +189,29 @@ export function targetGroupActivities(deps: ActivityDeps) {
       const projectId = requireText('readTargetGroupState', 'projectId', input.projectId);
       const targetGroupId = requireText('readTargetGroupState', 'targetGroupId', input.targetGroupId);
       const reads = (Array.isArray(input.reads) ? input.reads : []).filter((r): r is TargetGroupStateRead => r === 'status' || r === 'fieldingRun' || r === 'fields');
-      return { state: (await readTargetGroupState(ctx, projectId, targetGroupId, reads)) as TargetGroupState };
+      return { state: (await readTargetGroupState(activityCaller(deps, ctx), projectId, targetGroupId, reads)) as TargetGroupState };
     },
 
     /** Every target group of the project (all pages). */
     async listTargetGroups(input: ListTargetGroupsInput): Promise<ListTargetGroupsOutput> {
       const ctx = checkCtx('listTargetGroups', input.ctx);
       const projectId = requireText('listTargetGroups', 'projectId', input.projectId);
-      return { targetGroups: await listTargetGroups(ctx, projectId, input.targetGroupCustomerReferenceNumber) };
+      return { targetGroups: await listTargetGroups(activityCaller(deps, ctx), projectId, { reference: input.targetGroupCustomerReferenceNumber, pageSize }) };
     },
 
     async getTargetGroupOverview(input: TargetGroupInput): Promise<TargetGroupOverviewOutput> {
       const ctx = checkCtx('getTargetGroupOverview', input.ctx);
       const projectId = requireText('getTargetGroupOverview', 'projectId', input.projectId);
       const targetGroupId = requireText('getTargetGroupOverview', 'targetGroupId', input.targetGroupId);
-      const req = { method: 'GET', path: `${targetGroupPath(ctx, projectId, targetGroupId)}/overview` } as const;
-      return { overview: fromWireBody(expectObject(req, await callApi(deps.api, ctx, req)), ctx.apiVersion) };
+      return { overview: await getTargetGroupOverview(activityCaller(deps, ctx), { projectId, targetGroupId }) };
     },
 
-    /**
-     * get_target_group_performance `GET TG/performance`: a launched group's TargetGroupPerformance, checked
-     * with the wire schema (another shape is `wire_mismatch`). A 404 (unknown, or still a draft) is the API's
-     * final not_found_error; the watch reads it best effort and reports the failure.
-     */
+    /** get_target_group_performance; the watch reads it best effort and reports the failure. */
     async getTargetGroupPerformance(input: TargetGroupInput): Promise<TargetGroupPerformanceOutput> {
       const ctx = checkCtx('getTargetGroupPerformance', input.ctx);
       const projectId = requireText('getTargetGroupPerformance', 'projectId', input.projectId);
       const targetGroupId = requireText('getTargetGroupPerformance', 'targetGroupId', input.targetGroupId);
-      const req = { method: 'GET', path: `${targetGroupPath(ctx, projectId, targetGroupId)}/performance` } as const;
-      const res = await callApi(deps.api, ctx, req);
-      // An older version's completes_cost (integer minor units) is made the 2025-12-18 money first.
-      return { performance: readAnswer({ operation: 'get_target_group_performance', ...req }, TargetGroupPerformanceAnswer, { status: res.status, body: fromWireBody(res.body, ctx.apiVersion) }) };
+      return { performance: await getTargetGroupPerformance(activityCaller(deps, ctx), { projectId, targetGroupId }) };
     },
   };
-  return activities;
 }

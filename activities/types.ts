@@ -4,6 +4,7 @@ import type { ApiVersion } from '../shared/api-version';
 
 export { API_VERSIONS, CURRENT_API_VERSION, type ApiVersion } from '../shared/api-version';
 export type { IdListEntityType, ListRef } from '../shared/id-list';
+export type { ApiObject, JobStatus, JsonObject } from '../api/operations/types';
 
 /** Carried by every activity input. Plain JSON; never a secret, token or respondent ID. */
 export interface ActivityCtx {
@@ -13,16 +14,4 @@ export interface ActivityCtx {
   apiVersion: ApiVersion;
   /** W3C trace context of the caller, passed through to the API when well-formed. */
   traceparent?: string;
-}
-
-/** A JSON object as the API returns it (2025-12-18 names). */
-export type ApiObject = Record<string, unknown> & { id: string };
-
-/** A JSON object sent to the API (2025-12-18 names). */
-export type JsonObject = Record<string, unknown>;
-
-/** Status of an asynchronous upload/remove job. */
-export interface JobStatus {
-  status: string;
-  failureReason?: string;
 }

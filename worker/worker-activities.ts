@@ -1,5 +1,4 @@
 import { createActivities } from '../activities';
-import { observeStudyActivities } from '../activities/observe-study';
 import { blobStoreFromEnv } from '../blobs/blob-store-env';
 import { loadApiConfig } from '../api/http/api-config';
 import { createDemandApiClient } from '../api/http/demand-api-client';
@@ -33,7 +32,7 @@ export function createWorkerActivities(env: NodeJS.ProcessEnv | Record<string, s
   const webhookSecrets = secrets.store;
   const notifications = { env: env as Record<string, string | undefined>, metrics };
   const deps = { api, blobs, webhookSecrets, notifications };
-  const activities = { ...createActivities(deps), ...observeStudyActivities(deps) };
+  const activities = createActivities(deps);
   return {
     activities,
     api,

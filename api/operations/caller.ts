@@ -4,6 +4,7 @@
 // study client) may call them directly with a caller of its own.
 import type { ApiRequest, ApiResponse, DemandApiClient } from '../http/demand-api-client';
 import type { ApiVersion } from '../../shared/api-version';
+import type { ApiProfileName } from '../../shared/api-profile';
 
 /** A request as an operation writes it: the caller adds the version, trace context and cancellation. */
 export type OperationRequest = Omit<ApiRequest, 'apiVersion' | 'traceparent' | 'signal'>;
@@ -14,6 +15,10 @@ export interface ApiCaller {
   /** Version header of the calls: the study's version, or the version the resource is pinned to. */
   readonly apiVersion: ApiVersion;
   send<T = unknown>(req: OperationRequest): Promise<ApiResponse<T>>;
+  /** The API's dialect (shared/api-dialect.ts); absent means `sandbox`, as for an ApiConfig without a profile. */
+  readonly profile?: ApiProfileName;
+  /** Told of progress in a long operation (pages read); an activity heartbeats it. */
+  progress?(details: Record<string, unknown>): void;
 }
 
 export interface CallerOptions {
@@ -22,6 +27,8 @@ export interface CallerOptions {
   traceparent?: string;
   /** Cancels every request of this caller (an activity's cancellation). */
   signal?: AbortSignal;
+  /** See {@link ApiCaller.progress}. */
+  progress?: (details: Record<string, unknown>) => void;
 }
 
 /** A caller over a Demand API client. */
@@ -29,6 +36,8 @@ export function apiCaller(client: DemandApiClient, options: CallerOptions): ApiC
   return {
     accountId: options.accountId,
     apiVersion: options.apiVersion,
+    profile: client.config.profile,
+    progress: options.progress,
     send: <T>(req: OperationRequest) =>
       client.request<T>({ ...req, apiVersion: options.apiVersion, traceparent: options.traceparent, signal: options.signal }),
   };

@@ -20,6 +20,7 @@ const EXPECTED = [
   'launchFromDraft', 'getLaunchJob', 'getFieldingRun', 'pauseFieldingRun', 'resumeFieldingRun', 'completeFieldingRun',
   'awaitJob', 'awaitJobsBatch',
   'sendNotification',
+  'observeStudy',
 ];
 
 describe('createActivities', () => {

@@ -2,14 +2,12 @@
 // status or fielding run), or 301 once the group left draft, whose state then lives in TG/overview (status),
 // TG/fielding-runs (the run) and TG/details (the fields). Each caller asks for what it needs, so a draft
 // costs one call and a launched group only the reads its caller uses.
-import { callApi, targetGroupPath } from './api-call';
-import type { ActivityDeps } from './activity-deps';
-import { failureFromAnswer } from '../api/http/errors';
-import { describeShape, readAnswer, wireMismatchFailure, type WireCall } from '../api/wire/read-answer';
-import { DraftTargetGroupAnswer, FieldingRunsAnswer, TargetGroupDetailsAnswer, TargetGroupOverviewAnswer } from '../api/wire/target-group-state';
-import type { ActivityCtx } from './types';
-import { fromWireBody } from '../api/wire/version-adapter';
-import { profileOfConfig, withActivityItems } from '../api/http/dialect';
+import { profileOfConfig, withActivityItems } from '../http/dialect';
+import { failureFromAnswer } from '../http/errors';
+import { describeShape, readAnswer, wireMismatchFailure, type WireCall } from '../wire/read-answer';
+import { DraftTargetGroupAnswer, FieldingRunsAnswer, TargetGroupDetailsAnswer, TargetGroupOverviewAnswer } from '../wire/target-group-state';
+import { fromWireBody } from '../wire/version-adapter';
+import { targetGroupPath, type ApiCaller } from './caller';
 
 /** What a caller reads of a launched target group beyond the fact that it left draft. */
 export type TargetGroupStateRead = 'status' | 'fieldingRun' | 'fields';
@@ -105,70 +103,66 @@ function withoutKey(record: Json, key: string): Json {
 /** The fields read, plus any other draft-body field the answer carries (e.g. the spec's `type` on get). */
 const readFieldsOf = (defined: readonly string[], fields: Json) => [...new Set([...defined, ...Object.keys(fields)])];
 
-export function targetGroupStateReader(deps: ActivityDeps) {
-  /**
-   * The state of a target group, or undefined when the API answers 404 and `missingOk` is set (otherwise the
-   * 404 is the failure the API gave). A draft costs one call; a launched group one more per read asked.
-   */
-  async function readTargetGroupState(
-    ctx: ActivityCtx,
-    projectId: string,
-    targetGroupId: string,
-    reads: readonly TargetGroupStateRead[],
-    options: { missingOk?: boolean } = {},
-  ): Promise<TargetGroupState | undefined> {
-    const path = targetGroupPath(ctx, projectId, targetGroupId);
-    const req = { method: 'GET', path, acceptStatuses: [301, 404] } as const;
-    const res = await callApi(deps.api, ctx, req);
-    const call: WireCall = { operation: 'get_target_group', method: req.method, path };
-    if (res.status === 404) {
-      if (options.missingOk) return undefined;
-      throw failureFromAnswer(res, { method: req.method, path });
-    }
-    if (res.status === 200) {
-      // Activity-exclusion items read in studyflow's terms: under `cint` (no respondent_statuses) an item excludes [Complete].
-      const draft = withActivityItems(profileOfConfig(deps.api.config), fromWireBody(readAnswer(call, DraftTargetGroupAnswer, res), ctx.apiVersion) as Json, 'in');
-      const fields = withFillingGoal(draft);
-      if ('allocations' in fields) fields.allocations = allocationsAsSent(fields.allocations);
-      return { id: targetGroupId, status: 'draft', fields, fieldsRead: readFieldsOf(DRAFT_READ_FIELDS, fields), fieldingRunId: null };
-    }
-    // The reference: 301 Moved Permanently to TG/details once the group left draft. undici does not follow
-    // it (no redirect interceptor on the dispatcher); its Location is required.
-    if (res.status !== 301 || !res.headers.location) {
-      throw wireMismatchFailure(call, res.status, describeShape(res.body), [
-        res.status === 301 ? 'the 301 carries no Location header' : 'the reference answers 200 with a draft or 301 to the details',
-      ]);
-    }
-    const overview = reads.includes('status') ? readOverview(ctx, path) : undefined;
-    const run = reads.includes('fieldingRun') ? readFieldingRun(ctx, path) : undefined;
-    const details = reads.includes('fields') ? readDetails(ctx, path) : undefined;
-    const [status, fieldingRun, fields] = await Promise.all([overview, run, details]);
-    return {
-      id: targetGroupId,
-      status: status ?? fieldingRun?.status ?? 'launched',
-      fields: fields ?? {},
-      fieldsRead: fields ? readFieldsOf(DETAILS_READ_FIELDS, fields) : [],
-      fieldingRunId: fieldingRun?.id ?? null,
-    };
+/**
+ * The state of a target group, or undefined when the API answers 404 and `missingOk` is set (otherwise the
+ * 404 is the failure the API gave). A draft costs one call; a launched group one more per read asked.
+ */
+export async function readTargetGroupState(
+  caller: ApiCaller,
+  projectId: string,
+  targetGroupId: string,
+  reads: readonly TargetGroupStateRead[],
+  options: { missingOk?: boolean } = {},
+): Promise<TargetGroupState | undefined> {
+  const path = targetGroupPath(caller, projectId, targetGroupId);
+  const req = { method: 'GET', path, acceptStatuses: [301, 404] } as const;
+  const res = await caller.send(req);
+  const call: WireCall = { operation: 'get_target_group', method: req.method, path };
+  if (res.status === 404) {
+    if (options.missingOk) return undefined;
+    throw failureFromAnswer(res, { method: req.method, path });
   }
-
-  async function readOverview(ctx: ActivityCtx, tgPath: string): Promise<string> {
-    const req = { method: 'GET', path: `${tgPath}/overview` } as const;
-    return readAnswer({ operation: 'get_target_group_overview', ...req }, TargetGroupOverviewAnswer, await callApi(deps.api, ctx, req)).status;
+  if (res.status === 200) {
+    // Activity-exclusion items read in studyflow's terms: under `cint` (no respondent_statuses) an item excludes [Complete].
+    const draft = withActivityItems(profileOfConfig(caller), fromWireBody(readAnswer(call, DraftTargetGroupAnswer, res), caller.apiVersion) as Json, 'in');
+    const fields = withFillingGoal(draft);
+    if ('allocations' in fields) fields.allocations = allocationsAsSent(fields.allocations);
+    return { id: targetGroupId, status: 'draft', fields, fieldsRead: readFieldsOf(DRAFT_READ_FIELDS, fields), fieldingRunId: null };
   }
-
-  async function readFieldingRun(ctx: ActivityCtx, tgPath: string): Promise<{ id: string; status: string } | undefined> {
-    const req = { method: 'GET', path: `${tgPath}/fielding-runs` } as const;
-    const runs = readAnswer({ operation: 'get_fielding_runs_by_target_group_id', ...req }, FieldingRunsAnswer, await callApi(deps.api, ctx, req));
-    const run = runs.data[0];
-    return run ? { id: run.id, status: run.status } : undefined;
+  // The reference: 301 Moved Permanently to TG/details once the group left draft. undici does not follow
+  // it (no redirect interceptor on the dispatcher); its Location is required.
+  if (res.status !== 301 || !res.headers.location) {
+    throw wireMismatchFailure(call, res.status, describeShape(res.body), [
+      res.status === 301 ? 'the 301 carries no Location header' : 'the reference answers 200 with a draft or 301 to the details',
+    ]);
   }
+  const overview = reads.includes('status') ? readOverview(caller, path) : undefined;
+  const run = reads.includes('fieldingRun') ? readFieldingRun(caller, path) : undefined;
+  const details = reads.includes('fields') ? readDetails(caller, path) : undefined;
+  const [status, fieldingRun, fields] = await Promise.all([overview, run, details]);
+  return {
+    id: targetGroupId,
+    status: status ?? fieldingRun?.status ?? 'launched',
+    fields: fields ?? {},
+    fieldsRead: fields ? readFieldsOf(DETAILS_READ_FIELDS, fields) : [],
+    fieldingRunId: fieldingRun?.id ?? null,
+  };
+}
 
-  async function readDetails(ctx: ActivityCtx, tgPath: string): Promise<Json> {
-    const req = { method: 'GET', path: `${tgPath}/details` } as const;
-    const details = readAnswer({ operation: 'get_target_group_details', ...req }, TargetGroupDetailsAnswer, await callApi(deps.api, ctx, req));
-    return withFillingGoal(fromWireBody(details, ctx.apiVersion) as Json);
-  }
+async function readOverview(caller: ApiCaller, tgPath: string): Promise<string> {
+  const req = { method: 'GET', path: `${tgPath}/overview` } as const;
+  return readAnswer({ operation: 'get_target_group_overview', ...req }, TargetGroupOverviewAnswer, await caller.send(req)).status;
+}
 
-  return { readTargetGroupState };
+async function readFieldingRun(caller: ApiCaller, tgPath: string): Promise<{ id: string; status: string } | undefined> {
+  const req = { method: 'GET', path: `${tgPath}/fielding-runs` } as const;
+  const runs = readAnswer({ operation: 'get_fielding_runs_by_target_group_id', ...req }, FieldingRunsAnswer, await caller.send(req));
+  const run = runs.data[0];
+  return run ? { id: run.id, status: run.status } : undefined;
+}
+
+async function readDetails(caller: ApiCaller, tgPath: string): Promise<Json> {
+  const req = { method: 'GET', path: `${tgPath}/details` } as const;
+  const details = readAnswer({ operation: 'get_target_group_details', ...req }, TargetGroupDetailsAnswer, await caller.send(req));
+  return withFillingGoal(fromWireBody(details, caller.apiVersion) as Json);
 }

@@ -1,6 +1,6 @@
 // Read before create: a create is only sent when neither the known id nor the natural key finds the resource
 // (or the caller has just observed that it does not exist), and it carries the caller's Idempotency-Key, so a lost answer never makes a duplicate.
-import { ambiguousNaturalKeyFailure } from '../api/http/errors';
+import { ambiguousNaturalKeyFailure } from '../http/errors';
 import type { ApiObject } from './types';
 
 export interface EnsureSteps {

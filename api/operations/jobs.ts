@@ -1,9 +1,9 @@
 // Reads the status answer of an asynchronous job, checked at the boundary (api/wire/jobs.ts).
 import type { z } from 'zod';
-import type { ActivityApiRequest } from './api-call';
-import type { ApiResponse } from '../api/http/demand-api-client';
-import { failureReasonText, JobStatusAnswer } from '../api/wire/jobs';
-import { readAnswer } from '../api/wire/read-answer';
+import type { ApiResponse } from '../http/demand-api-client';
+import { failureReasonText, JobStatusAnswer } from '../wire/jobs';
+import { readAnswer } from '../wire/read-answer';
+import type { OperationRequest } from './caller';
 import type { JobStatus } from './types';
 
 /**
@@ -12,7 +12,7 @@ import type { JobStatus } from './types';
  */
 export function parseJobStatus(
   operation: string,
-  req: ActivityApiRequest,
+  req: OperationRequest,
   res: ApiResponse,
   schema: z.ZodType<z.infer<typeof JobStatusAnswer>> = JobStatusAnswer,
 ): JobStatus & { body: Record<string, unknown> } {
@@ -21,4 +21,9 @@ export function parseJobStatus(
   const reason = failureReasonText(body.failure_reason);
   if (reason !== undefined) out.failureReason = reason;
   return out;
+}
+
+/** A job status without its body, `failureReason` only when there is one. */
+export function jobStatusOf(job: JobStatus): JobStatus {
+  return job.failureReason === undefined ? { status: job.status } : { status: job.status, failureReason: job.failureReason };
 }

@@ -1,12 +1,12 @@
 // Reads every page of a cursor-paginated list, following the list's own envelope and cursor fields as the
 // reference gives them (api/wire/lists.ts): query `page_size` + `start_after`; each page is
 // checked at the boundary, so a page of another shape is a named wire_mismatch failure, never an empty list.
-import { heartbeatProgress } from './activity-context';
-import { callApi, type ActivityApiRequest } from './api-call';
-import type { DemandApiClient } from '../api/http/demand-api-client';
-import { pageSchema, type ListWire } from '../api/wire/lists';
-import { readAnswer, wireMismatchFailure } from '../api/wire/read-answer';
-import type { ActivityCtx } from './types';
+import { pageSchema, type ListWire } from '../wire/lists';
+import { readAnswer, wireMismatchFailure } from '../wire/read-answer';
+import type { ApiCaller, OperationRequest } from './caller';
+
+/** Page size of resource lists when the caller names none. */
+export const DEFAULT_LIST_PAGE_SIZE = 100;
 
 export interface PageWalkOptions<T> {
   pageSize: number;
@@ -17,7 +17,7 @@ export interface PageWalkOptions<T> {
 }
 
 /** Walks all pages of `req` (a GET), handing each page's items to `onPage`. Returns the number of items. */
-export async function walkPages<T>(api: DemandApiClient, ctx: ActivityCtx, req: ActivityApiRequest, list: ListWire<T>, options: PageWalkOptions<T>): Promise<number> {
+export async function walkPages<T>(caller: ApiCaller, req: OperationRequest, list: ListWire<T>, options: PageWalkOptions<T>): Promise<number> {
   const maxPages = options.maxPages ?? 10_000;
   const pageSize = Math.min(options.pageSize, list.maxPageSize);
   const schema = pageSchema(list);
@@ -25,13 +25,13 @@ export async function walkPages<T>(api: DemandApiClient, ctx: ActivityCtx, req: 
   let cursor: string | undefined;
   let total = 0;
   for (let page = 1; ; page += 1) {
-    const res = await callApi(api, ctx, { ...req, query: { ...req.query, page_size: pageSize, start_after: cursor } });
+    const res = await caller.send({ ...req, query: { ...req.query, page_size: pageSize, start_after: cursor } });
     const call = { operation: list.operation, method: req.method, path: req.path };
     const body = readAnswer(call, schema, res) as Record<string, unknown> & { has_more?: boolean; next_cursor?: string | null };
     const items = (body[list.items] ?? []) as T[];
     options.onPage(items);
     total += items.length;
-    heartbeatProgress({ page, items: total });
+    caller.progress?.({ page, items: total });
     let next: string | undefined;
     if (list.cursor === 'next_cursor') {
       if (typeof body.next_cursor !== 'string' || body.next_cursor === '') return total;
@@ -54,8 +54,8 @@ export async function walkPages<T>(api: DemandApiClient, ctx: ActivityCtx, req: 
 }
 
 /** All items of a paginated list. */
-export async function listAllPages<T>(api: DemandApiClient, ctx: ActivityCtx, req: ActivityApiRequest, list: ListWire<T>, pageSize = 100): Promise<T[]> {
+export async function listAllPages<T>(caller: ApiCaller, req: OperationRequest, list: ListWire<T>, pageSize = DEFAULT_LIST_PAGE_SIZE): Promise<T[]> {
   const items: T[] = [];
-  await walkPages(api, ctx, req, list, { pageSize, onPage: (page) => items.push(...page) });
+  await walkPages(caller, req, list, { pageSize, onPage: (page) => items.push(...page) });
   return items;
 }
