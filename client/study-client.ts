@@ -3,7 +3,7 @@
 // scripts/ drive the product through it too. It holds one Temporal connection (opened by the first call that
 // needs it, closed once by close()) and one error mapping (errors.ts): a failure arrives as a
 // StudyClientError with the message and exit code the CLI prints, or as an error describeError names.
-import type { DoctorCheck } from '../activities/connection-check';
+import type { DoctorCheck } from './doctor';
 import { approveUpdate, fieldingControlUpdate, reportQuery, statusQuery, type FieldingControlRequest, type StudyStatus } from '../workflows/messages';
 import { StudyClientError } from './errors';
 import { callingWorkflow } from './workflow-errors';
@@ -149,8 +149,8 @@ export class StudyClient {
 
   /** The checks of `studyflow doctor`: settings, a token, read-only calls (loaded only by this command). */
   async doctor(options: { account?: string; businessUnit?: string }): Promise<DoctorCheck[]> {
-    const { checkConnection } = await import('../activities/connection-check');
-    return await checkConnection(this.env, options);
+    const { doctorChecks } = await import('./doctor');
+    return await doctorChecks(this.env, options);
   }
 
   /** Closes the Temporal connection, if one was opened. */
