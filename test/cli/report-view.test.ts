@@ -1,4 +1,4 @@
-// The report's figures (cli/report-model.ts) and their human and HTML renderings, from a fixed
+// The report's figures (client/report-model.ts) and their human and HTML renderings, from a fixed
 // `report` query answer.
 import { describe, expect, it } from 'vitest';
 import { Output } from '../../cli/output';
