@@ -1,10 +1,10 @@
 // Apply as one call, for programs that drive studyflow without a terminal (bench/, scripts/soak.ts): prepare,
 // submit and follow through the study client, the same calls `studyflow apply` makes, with its exit-code policy.
+import path from 'node:path';
 import { formatDiagnostic } from '../definitions';
 import { StudyClientError } from './errors';
 import { applyExitCode, type Followed } from './follow';
 import type { StudyClient } from './study-client';
-import path from 'node:path';
 
 export interface AppliedStudies {
   /** What `studyflow apply` would exit with: 0, or 1 (a study failed, timed out or was superseded; or not live with requireLive). */
