@@ -13,7 +13,7 @@ const ioModules = ['fs', 'fs/promises', 'net', 'http', 'https', 'http2', 'dgram'
 const ioBuiltins = [...ioModules, ...ioModules.map((m) => `node:${m}`)];
 
 /** The runtime folders: what the package ships (compiled into dist/) and what runs in a worker. */
-const RUNTIME = ['shared', 'definitions', 'schema', 'plan', 'api', 'blobs', 'temporal', 'telemetry', 'notify', 'activities', 'workflows', 'webhooks', 'worker', 'dev', 'cli', 'sandbox'];
+const RUNTIME = ['shared', 'definitions', 'schema', 'plan', 'api', 'blobs', 'temporal', 'telemetry', 'notify', 'activities', 'workflows', 'webhooks', 'worker', 'dev', 'client', 'cli', 'sandbox'];
 
 /**
  * What each top-level folder may import besides itself: a folder (`api`), one module of a folder
@@ -35,13 +35,19 @@ export const MAY_IMPORT = {
   webhooks: ['blobs', 'temporal', 'telemetry', 'workflows/messages', 'shared', 'type:activities'],
   worker: ['activities', 'api', 'blobs', 'temporal', 'telemetry', 'webhooks', 'workflows/activity-proxies', 'workflows/search-attributes', 'shared'],
   dev: ['api', 'temporal', 'webhooks', 'worker', 'workflows/search-attributes', 'sandbox', 'shared'],
-  // Until the study client (issue 27's next step) takes them over, the CLI still reaches the worker's
-  // activities, the doctor's connection check and three API modules (settings, errors, the dev stack's defaults
-  // and profile); the named modules are all it may reach.
+  // The study client: the application layer every command works through. It holds the one Temporal connection
+  // and the one error mapping, asks the API through the worker's activities (plan's checks, doctor's), and
+  // runs the planning core's pipeline.
+  client: [
+    'definitions', 'plan', 'blobs', 'temporal', 'shared',
+    'workflows/messages', 'workflows/search-attributes', 'type:workflows',
+    'api/http/errors', 'activities/connection-check', 'type:activities', 'worker/worker-activities',
+  ],
+  // The `studyflow` command: argument parsing, views and wiring. Every call goes through the client; the
+  // processes it starts (worker, receiver, dev stack, sandbox) are wired to their bootstraps, named one by one.
   cli: [
-    'definitions', 'plan', 'blobs', 'temporal', 'webhooks', 'worker', 'dev', 'sandbox', 'shared',
-    'workflows/messages', 'workflows/search-attributes', 'workflows/activity-proxies', 'type:workflows',
-    'api/http/api-config', 'api/http/api-environment', 'api/http/errors', 'activities/connection-check', 'type:activities',
+    'client', 'definitions', 'shared', 'type:plan', 'type:workflows', 'dev', 'sandbox', 'api/http/api-environment',
+    'worker/worker-process', 'worker/receiver-process', 'worker/studyflow-worker', 'worker/reachability-check', 'worker/package-files',
   ],
   sandbox: [],
   bench: RUNTIME,
@@ -230,10 +236,25 @@ export default tseslint.config(
     },
   },
   {
-    // The CLI never holds the API client (the study client step takes the rest of its reach away).
+    // The CLI makes no call of its own: no Temporal client, no HTTP client, no object storage (the study
+    // client makes the calls; the worker and receiver bootstraps open their own connections).
     files: ['cli/**/*.ts'],
     rules: {
-      'no-restricted-imports': refusePackages([['undici', 'The CLI sends no HTTP requests to the API; call an activity.']]),
+      'no-restricted-imports': refusePackages(
+        [['undici', 'The CLI sends no HTTP requests; the study client (client/) makes every call.'], ['@aws-sdk/client-s3', 'The CLI touches no object storage; the study client stores ID lists.']],
+        [{ group: ['@temporalio/*'], message: 'The CLI holds no Temporal connection; the study client (client/) does.' }],
+      ),
+    },
+  },
+  {
+    // The study client loads at every start of plan, apply and status: no worker package (about 70 ms), and
+    // the API client and the blob stores only through what it imports when a call needs them.
+    files: ['client/**/*.ts'],
+    rules: {
+      'no-restricted-imports': refusePackages([
+        ['@temporalio/worker', 'The study client is a Temporal client; the worker is worker/.'],
+        ['undici', 'The study client sends no HTTP itself; it asks the API through the activities (api/ underneath).'],
+      ]),
     },
   },
   {

@@ -28,7 +28,7 @@ import { FileWebhookSecretStore } from '../webhooks/webhook-secret-store';
 import { BENCH_JOB_POLL_MS, benchStudyYaml, loadAverage, numberArg, queryStudyStatus, runContext, startBenchStack, stringArg, writeResult, type BenchStack } from './bench-stack';
 import { apiCalls, apiWrites, criticalPathBoundMs, dependentChain, entriesBetween, entriesOfProject, stepLabel, tokenRequests } from './critical-path';
 import { EVENT_TYPES, startedAtMs, timeBreakdown, timedEvents, workflowTaskTimeouts } from './history-timing';
-import { runCli } from './run-cli';
+import { applyThroughClient, describeApplied } from './apply-through-client';
 import { distribution, median, ratio } from './stats';
 import { lastLiveAtMs, liveAtMs } from './study-timing';
 import { linearFit } from './linear-fit';
@@ -145,24 +145,18 @@ async function applyStudy(bench: BenchStack, studyId: string, n: number, timeout
   const meter = cpuMeter({ temporalServer: processNamed(bench.temporal.pid, 'temporal'), worker: workerPid, sandbox: bench.sandbox.pid });
   const startedAt = Date.now();
   const started = performance.now();
-  const { code, stdout, stderr } = await runCli(['apply', file, '--require-live', '--json', '--timeout', String(timeoutS)], bench.env);
+  const applied = await applyThroughClient([file], bench.env, { requireLive: true, timeoutS });
   const cliReturnMs = performance.now() - started;
   const used = meter.stop();
   const cpu: CpuUse = { ...used, enginePerTargetGroupMs: Math.round(((used.cpuMs.temporalServer ?? 0) + (used.cpuMs.worker ?? 0)) / n) };
   const status = await queryStudyStatus(bench.client, studyWorkflowId(ACCOUNT, studyId));
-  if (code !== 0) {
-    let outcome: string | undefined;
-    try {
-      outcome = (JSON.parse(stdout) as { studies?: { outcome?: string }[] }).studies?.[0]?.outcome;
-    } catch {
-      outcome = undefined;
-    }
-    if (outcome === 'timeout') {
+  if (applied.code !== 0) {
+    if (applied.studies[0]?.outcome === 'timeout') {
       // Stop it, so that it does not load the machine while the rest is measured.
       await bench.client.workflow.getHandle(studyWorkflowId(ACCOUNT, studyId)).cancel();
       throw new ApplyTimedOut(cliReturnMs, Object.values(status.targetGroups).filter((t) => t.phase === 'live').length);
     }
-    throw new Error(`apply of ${n} target groups exited ${code}:\n${stdout.slice(0, 1500)}\n${stderr}`);
+    throw new Error(`apply of ${n} target groups exited ${applied.code}:\n${describeApplied(applied)}`);
   }
   const liveAt = lastLiveAtMs(status);
   const log = entriesOfProject(entriesBetween(await bench.sandbox.requests(), startedAt), status.projectId ?? '');
@@ -243,9 +237,9 @@ try {
     await bench.waitForQuietApi();
     const reapplyStartedAt = Date.now();
     const reapplyStarted = performance.now();
-    const reapply = await runCli(['apply', path.join(bench.dir, `${first.studyId}.yaml`), '--json', '--timeout', '600'], bench.env);
+    const reapply = await applyThroughClient([path.join(bench.dir, `${first.studyId}.yaml`)], bench.env, { timeoutS: 600 });
     const reapplyMs = performance.now() - reapplyStarted;
-    if (reapply.code !== 0) throw new Error(`re-apply of ${n} target groups exited ${reapply.code}: ${reapply.stderr}`);
+    if (reapply.code !== 0) throw new Error(`re-apply of ${n} target groups exited ${reapply.code}: ${describeApplied(reapply)}`);
     const reapplyLog = entriesBetween(await bench.sandbox.requests(), reapplyStartedAt);
     totalTokenRequests += tokenRequests(reapplyLog);
 

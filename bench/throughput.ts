@@ -11,7 +11,7 @@ import path from 'node:path';
 import { studyWorkflowId } from '../workflows/messages';
 import { benchStudyYaml, loadAverage, numberArg, queryStudyStatus, runContext, startBenchStack, writeResult, type BenchStack } from './bench-stack';
 import { apiCalls, entriesBetween } from './critical-path';
-import { runCli } from './run-cli';
+import { applyThroughClient, describeApplied } from './apply-through-client';
 import type { ThroughputResult, ThroughputRow } from './result-types';
 import { lastLiveAtMs } from './study-timing';
 
@@ -31,10 +31,10 @@ async function round(bench: BenchStack, label: string, workers: number): Promise
   await bench.waitForQuietApi();
   const load = loadAverage();
   const startedAt = Date.now();
-  const { code, stdout, stderr } = await runCli(['apply', dir, '--require-live', '--json', '--timeout', String(timeoutS)], bench.env);
+  const applied = await applyThroughClient([dir], bench.env, { requireLive: true, timeoutS });
   const cliMs = Date.now() - startedAt;
-  const timedOut = code !== 0 && /"outcome": "timeout"/.test(stdout);
-  if (code !== 0 && !timedOut) throw new Error(`apply of ${studies} studies (${workers} worker(s)) exited ${code}: ${stderr}`);
+  const timedOut = applied.code !== 0 && applied.studies.some((s) => s.outcome === 'timeout');
+  if (applied.code !== 0 && !timedOut) throw new Error(`apply of ${studies} studies (${workers} worker(s)) exited ${applied.code}: ${describeApplied(applied)}`);
   const liveAt: number[] = [];
   for (const id of ids) {
     const handle = bench.client.workflow.getHandle(studyWorkflowId(ACCOUNT, id));
@@ -72,8 +72,8 @@ try {
   await bench.spawnWorker();
   // Warm-up (not measured): the worker loads the workflow code and fetches its token.
   fs.writeFileSync(path.join(bench.dir, 'warmup.yaml'), benchStudyYaml('warmup', 1));
-  const warm = await runCli(['apply', path.join(bench.dir, 'warmup.yaml'), '--require-live', '--json'], bench.env);
-  if (warm.code !== 0) throw new Error(`warm-up apply exited ${warm.code}: ${warm.stderr}`);
+  const warm = await applyThroughClient([path.join(bench.dir, 'warmup.yaml')], bench.env, { requireLive: true });
+  if (warm.code !== 0) throw new Error(`warm-up apply exited ${warm.code}: ${describeApplied(warm)}`);
   results.push(await round(bench, 'one-worker', 1));
   await bench.spawnWorker();
   results.push(await round(bench, 'two-workers', 2));

@@ -1,7 +1,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import { CliError, Output, type Streams } from './output';
 import { API_PROFILES } from '../shared/api-profile';
-import { mark, startTimeline, timelineLine } from './timeline';
+import { describeError, StudyClientError } from '../client/errors';
+import { mark, startTimeline, timelineLine } from '../client/timeline';
 
 export interface CliContext {
   out: Output;
@@ -217,11 +218,11 @@ export async function main(argv: string[], streams?: Streams, env: NodeJS.Proces
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
       return 2;
     }
-    if (error instanceof CliError) {
+    if (error instanceof CliError || error instanceof StudyClientError) {
       out.progress(`${out.red('error')}: ${error.message}`);
       return error.exitCode;
     }
-    out.progress(`${out.red('error')}: ${describeUnexpected(error)}`);
+    out.progress(`${out.red('error')}: ${describeError(error)}`);
     if (env.STUDYFLOW_DEBUG) out.progress(String((error as Error)?.stack ?? error));
     return 1;
   } finally {
@@ -229,31 +230,4 @@ export async function main(argv: string[], streams?: Streams, env: NodeJS.Proces
     const timeline = timelineLine();
     if (timeline) out.progress(timeline);
   }
-}
-
-/** One line for an unexpected error: its message, never a stack trace (STUDYFLOW_DEBUG=1 shows it). */
-export function describeUnexpected(error: unknown): string {
-  if (error instanceof Error) {
-    const code = (error as { code?: unknown }).code;
-    if (code === 'ECONNREFUSED' || /ECONNREFUSED|UNAVAILABLE|failed to connect|connection refused/i.test(error.message)) {
-      return `cannot reach a service: ${error.message.split('\n')[0]} (is \`studyflow dev\` running, or TEMPORAL_ADDRESS / STUDYFLOW_API_BASE_URL set?)`;
-    }
-    if (error.name === 'PayloadDecryptionError') return describePayloadDecryption(error);
-    // A settings error lists every variable at fault (never a value) on lines of their own: keep them all, on one line.
-    if (error.name === 'ApiConfigError') {
-      const [title, ...issues] = error.message.split('\n').map((line) => line.trim()).filter(Boolean);
-      return `${title} ${issues.join('; ')}`;
-    }
-    return error.message.split('\n')[0];
-  }
-  return String(error);
-}
-
-/** A workflow payload this process cannot decrypt: what is wrong, and which variables hold the keys. */
-function describePayloadDecryption(error: Error): string {
-  const code = (error as { code?: unknown }).code;
-  const message = error.message.split('\n')[0];
-  if (code === 'no_key') return `${message} (\`studyflow dev\` keeps its key in <state-dir>/codec-key.json, by default .studyflow/codec-key.json)`;
-  if (code === 'unknown_key') return `${message}: add that key to STUDYFLOW_CODEC_KEYS or STUDYFLOW_CODEC_KEY_FILE (the keys the workers use)`;
-  return `cannot decrypt a workflow payload: ${message}; check STUDYFLOW_CODEC_KEYS or STUDYFLOW_CODEC_KEY_FILE against the workers' keys`;
 }

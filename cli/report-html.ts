@@ -1,7 +1,7 @@
 // `studyflow report --html FILE`: one self-contained page (inline CSS, inline SVG drawn here; no
 // scripts, fonts or network) that opens offline. The charts carry their figures as data attributes
 // (data-fill, data-completes, data-y-max), which the browser test compares with the JSON report.
-import { moneyText, orderedStatuses, percentText, rateText, type ReportView, type TargetGroupReportView } from './report-model';
+import { moneyText, orderedStatuses, percentText, rateText, type ReportView, type TargetGroupReportView } from '../client/report-model';
 
 const PALETTE = ['#2563eb', '#d97706', '#059669', '#dc2626', '#7c3aed', '#0891b2', '#be185d', '#4d7c0f'];
 

@@ -1,7 +1,7 @@
 // `studyflow report` for people: a summary table, then per target group its funnel, respondents by
 // status, cost and rates, and what changed since launch.
 import { table, type Output } from './output';
-import { moneyText, orderedStatuses, percentText, rateText, type ObservedAgainstExpected, type ReportView, type TargetGroupReportView } from './report-model';
+import { moneyText, orderedStatuses, percentText, rateText, type ObservedAgainstExpected, type ReportView, type TargetGroupReportView } from '../client/report-model';
 import { phaseLabel } from './status-view';
 
 function figure(value: number | null): string {

@@ -1,6 +1,6 @@
 // The plan's server-side dry run, judged: what the API says about a target group before launch
 // (profile validation, feasibility, price, supplier quota distribution, calendar), turned into check
-// results. Pure: the caller asks the API (cli/plan-checks.ts) and hands the answers in; the launch
+// results. Pure: the caller asks the API (client/plan-checks.ts) and hands the answers in; the launch
 // rules are judged by the same functions the target-group workflow's gate uses.
 
 import { draftFieldingSpecification, feasibilityRequest, gateFailures, judgedCpi, priceQuery, readFeasibility, type FeasibilityVerdict } from './launch-gates';

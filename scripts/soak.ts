@@ -10,11 +10,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Client } from '@temporalio/client';
-import { main } from '../cli/main';
+import { applyStudies, describeError, withStudyClient, type AppliedStudies } from '../client';
 import type { Faults, RequestLogEntry, RunningSandbox } from '../sandbox';
 import { startEmbeddedStack } from '../dev/embedded-stack';
 import { connectClient } from '../temporal/temporal-connection';
@@ -270,30 +269,29 @@ export function countAgainstDesired(sandbox: RunningSandbox, ids: string[]): Cou
   return result;
 }
 
-/** Counts `apply --json` results by outcome and phase, e.g. `{"settled converged": 50}`. */
-export function applyOutcomes(stdout: string): Record<string, number> {
+/** Counts applied studies by outcome and phase, e.g. `{"settled converged": 50}`. */
+export function applyOutcomes(applied: AppliedStudies | undefined, failure?: string): Record<string, number> {
+  if (!applied) return { [`apply failed: ${(failure ?? 'unknown error').slice(0, 80)}`]: 1 };
   const counts: Record<string, number> = {};
-  try {
-    const parsed = JSON.parse(stdout) as { studies?: { outcome?: string; status?: { phase?: string } }[] };
-    for (const s of parsed.studies ?? []) {
-      const key = `${s.outcome ?? 'unknown'} ${s.status?.phase ?? 'unknown'}`;
-      counts[key] = (counts[key] ?? 0) + 1;
-    }
-  } catch {
-    counts[`no JSON: ${stdout.slice(0, 80)}`] = 1;
+  for (const s of applied.studies) {
+    const key = `${s.outcome} ${s.status?.phase ?? 'unknown'}`;
+    counts[key] = (counts[key] ?? 0) + 1;
   }
   return counts;
 }
 
-async function runCliCaptured(argv: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c: Buffer) => (out += c.toString()));
-  stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const code = await main(argv, { stdout, stderr }, { ...process.env, ...env });
-  return { code, stdout: out, stderr: err };
+/** Applies the study files under `dir` through the study client, as `studyflow apply --require-live` does. */
+async function applyThroughClient(
+  dir: string,
+  env: Record<string, string>,
+  timeoutMs: number,
+): Promise<{ code: number; applied?: AppliedStudies; failure?: string }> {
+  try {
+    const applied = await withStudyClient({ ...process.env, ...env }, process.cwd(), (client) => applyStudies(client, [dir], { timeoutMs, requireLive: true }));
+    return { code: applied.code, applied, failure: applied.outage };
+  } catch (error) {
+    return { code: 1, failure: describeError(error) };
+  }
 }
 
 /** Activities, their retries, and the start times of their last attempts (earlier attempts leave no event). */
@@ -367,10 +365,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     stack.sandbox.setFaults(faults);
     log(`soak: applying ${ids.length} studies x ${SOAK_TARGET_GROUPS.length} target groups with ${options.workers} workers, limit ${options.apiRatePerSecond}/s`);
     const applyStarted = Date.now();
-    const applied = await runCliCaptured(['apply', studiesDir, '--require-live', '--json', '--timeout', String(Math.ceil(options.timeoutMs / 1000))], env);
+    const applied = await applyThroughClient(studiesDir, env, Math.ceil(options.timeoutMs / 1000) * 1000);
     const applySeconds = (Date.now() - applyStarted) / 1000;
     log(`soak: apply exited ${applied.code} after ${applySeconds.toFixed(1)} s`);
-    for (const line of applied.stderr.split('\n').filter((l) => l.startsWith('error'))) log(`soak: apply said ${line}`);
+    if (applied.failure) log(`soak: apply said error: ${applied.failure}`);
     const requestLog: RequestLogEntry[] = stack.sandbox.requests();
     // Stop injecting so the checks below read the final state undisturbed.
     stack.sandbox.setFaults({});
@@ -405,7 +403,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       studyPhases,
       targetGroupPhases,
       applyExitCode: applied.code,
-      applyOutcomes: applyOutcomes(applied.stdout),
+      applyOutcomes: applyOutcomes(applied.applied, applied.failure),
       requests: api.length,
       tokenRequests: requestLog.filter((r) => r.path.startsWith('/auth')).length,
       faultsInjected: {

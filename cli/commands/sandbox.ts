@@ -1,14 +1,14 @@
 import { startSandbox } from '../../sandbox';
-import { CONNECTION_PROFILES, type ConnectionProfileName } from '../../api/http/api-config';
+import { API_PROFILES, type ApiProfileName } from '../../shared/api-profile';
 import type { CliContext } from '../main';
 import { CliError } from '../output';
 import { parsePort } from '../options';
 
 /** The connection profile `--profile` names (STUDYFLOW_API_PROFILE by default); a named error for an unknown one. */
-export function parseApiProfile(value: string | undefined, option = '--profile'): ConnectionProfileName {
+export function parseApiProfile(value: string | undefined, option = '--profile'): ApiProfileName {
   const name = value?.trim() || 'sandbox';
-  if (!Object.hasOwn(CONNECTION_PROFILES, name)) throw new CliError(`${option} must be one of ${Object.keys(CONNECTION_PROFILES).join(', ')} (got ${JSON.stringify(name)}; the default comes from STUDYFLOW_API_PROFILE)`, 2);
-  return name as ConnectionProfileName;
+  if (!(API_PROFILES as readonly string[]).includes(name)) throw new CliError(`${option} must be one of ${API_PROFILES.join(', ')} (got ${JSON.stringify(name)}; the default comes from STUDYFLOW_API_PROFILE)`, 2);
+  return name as ApiProfileName;
 }
 
 export async function run(ctx: CliContext, options: { port: string; host: string; stateFile?: string; profile?: string }): Promise<number> {

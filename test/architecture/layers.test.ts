@@ -118,9 +118,21 @@ describe('folder boundaries', () => {
   it('a module entry admits that module only', () => {
     expect(problems('webhooks/probe.ts', "import { targetGroupEventUpdate } from '../workflows/messages';")).toEqual([]);
     expect(problems('webhooks/probe.ts', "import { studyWorkflow } from '../workflows/study-workflow';")).toHaveLength(1);
-    expect(problems('cli/commands/probe.ts', "import { loadApiConfig } from '../../api/http/api-config';")).toEqual([]);
+    expect(problems('cli/commands/probe.ts', "import { runWorkerProcess } from '../../worker/worker-process';")).toEqual([]);
+    expect(problems('cli/commands/probe.ts', "import { createWorkerActivities } from '../../worker/worker-activities';")).toHaveLength(1);
+    expect(problems('client/probe.ts', "import { createWorkerActivities } from '../worker/worker-activities';")).toEqual([]);
+    expect(problems('client/probe.ts', "import { runWorkerProcess } from '../worker/worker-process';")).toHaveLength(1);
+  });
+
+  it('cli/ holds no Temporal connection, no activity and no API call: those belong to the study client', () => {
+    expect(problems('cli/commands/probe.ts', "import { withStudyClient } from '../../client';")).toEqual([]);
+    expect(problems('cli/commands/probe.ts', "import { connectClient } from '../../temporal/temporal-connection';")).toHaveLength(1);
+    expect(problems('cli/commands/probe.ts', "import { loadApiConfig } from '../../api/http/api-config';")).toHaveLength(1);
     expect(problems('cli/commands/probe.ts', "import { createDemandApiClient } from '../../api/http/demand-api-client';")).toHaveLength(1);
     expect(problems('cli/probe.ts', "import { createActivities } from '../activities';")).toHaveLength(1);
+    expect(problems('cli/probe.ts', "import { checkConnection } from '../activities/connection-check';")).toHaveLength(1);
+    expect(problems('cli/probe.ts', "import { statusQuery } from '../workflows/messages';")).toHaveLength(1);
+    expect(problems('cli/probe.ts', "import type { StudyStatus } from '../workflows/messages';")).toEqual([]);
   });
 
   it('imports inside a folder and package imports are not its business', () => {

@@ -28,7 +28,7 @@ function commandSections(markdown: string): Map<string, string> {
   return sections;
 }
 
-/** Every STUDYFLOW_* name the CLI's own sources read. */
+/** Every STUDYFLOW_* name the CLI's own sources read, and the study client's (client/) it works through. */
 function variablesReadByCli(): string[] {
   const names = new Set<string>();
   const walk = (dir: string) => {
@@ -39,6 +39,7 @@ function variablesReadByCli(): string[] {
     }
   };
   walk(path.join(REPO_ROOT, 'cli'));
+  walk(path.join(REPO_ROOT, 'client'));
   return [...names].sort();
 }
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { failureFromAnswer, failureFromTransportError } from '../../api/http/errors';
 import { Output } from '../../cli/output';
-import { failureReason, isUnreachable } from '../../cli/plan-checks';
+import { failureReason, isUnreachable } from '../../client/plan-checks';
 import { renderPlanGithub, renderPlanHuman, renderPlanMarkdown, type ServerChecksView } from '../../cli/plan-view';
 import type { StudyPlan } from '../../plan/types';
 

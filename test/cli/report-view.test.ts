@@ -1,10 +1,10 @@
-// The report's figures (cli/report-model.ts) and their human and HTML renderings, from a fixed
+// The report's figures (client/report-model.ts) and their human and HTML renderings, from a fixed
 // `report` query answer.
 import { describe, expect, it } from 'vitest';
 import { Output } from '../../cli/output';
 import { BAR_TRACK_WIDTH, barChart, CHART, completesChart, escapeHtml, niceCeil, renderReportHtml } from '../../cli/report-html';
 import { renderReportHuman } from '../../cli/report-human';
-import { buildReportView, percent } from '../../cli/report-model';
+import { buildReportView, percent } from '../../client/report-model';
 import type { PerformanceSnapshot, StudyReport, TargetGroupStatus } from '../../workflows/messages';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 2, 2, 12, minute)).toISOString();

@@ -27,7 +27,7 @@ import { wireOperationsFor } from '../../api/wire/operations';
 /** The operations as the client speaks them under the `cint` profile. */
 const WIRE_OPERATIONS = wireOperationsFor('cint');
 import { createActivities } from '../../activities/index';
-import { prepareStudies, type PreparedStudy } from '../../cli/prepare-studies';
+import { prepareStudies, type PreparedStudy } from '../../client/prepare-studies';
 import { draftFieldingSpecification, endFieldingAt, feasibilityRequest } from '../../plan/launch-gates';
 import { resolveActivityItems } from '../../plan/plan-study';
 import { answerProblems, REFERENCE_PATH, referenceAvailable } from './reference-openapi';

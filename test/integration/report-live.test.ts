@@ -8,7 +8,7 @@ import path from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHART } from '../../cli/report-html';
-import type { ReportView } from '../../cli/report-model';
+import type { ReportView } from '../../client/report-model';
 import { reportQuery, studyWorkflowId } from '../../workflows/messages';
 import { CHROMIUM_ARGS, chromiumExecutablePath } from '../../scripts/chromium.mjs';
 import { rsidPrefix } from '../../sandbox/model/synthetic-respondents';

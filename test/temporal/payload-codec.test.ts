@@ -16,7 +16,7 @@ import {
   PayloadDecryptionError,
 } from '../../temporal/payload-codec';
 import { dataConverterFromEnv } from '../../temporal/temporal-connection';
-import { describeUnexpected } from '../../cli/main';
+import { describeError as describeUnexpected } from '../../client/errors';
 
 const keyBytes = new Map(['k1', 'k2'].map((id) => [id, randomBytes(32)]));
 function ring(...ids: string[]): CodecKeys {

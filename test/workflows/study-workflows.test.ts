@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { awaitRevision, submitRevision } from '../../cli/study-runs';
+import { awaitRevision, submitRevision } from '../../client/study-runs';
 import { planStudy } from '../../plan/plan-study';
 import { profilingOf } from '../../plan/profiling';
 import { scheduleStudy } from '../../plan/schedule';

@@ -1,5 +1,5 @@
-import { planStudy } from '../../plan/plan-study';
-import { scheduleStudy, type Launcher, type StudySchedule } from '../../plan/schedule';
+import { planRevision } from '../../plan/pipeline';
+import type { Launcher, StudySchedule } from '../../plan/schedule';
 import type { DesiredStudy, ObservedStudy } from '../../plan/types';
 import type { Api } from '../activity-proxies';
 import { readGates } from '../launch';
@@ -21,8 +21,7 @@ export async function applyRevision(state: StudyState, api: Api, request: ApplyR
   const desired = state.begin(request);
   state.setPhase('planning');
   const observed = await api(`observe study ${desired.studyId}`, 'long').observeStudy({ ctx: state.ctx(), desired, known: state.known() });
-  const plan = planStudy(desired, observed);
-  const schedule = scheduleStudy(desired, plan, observed, state.children);
+  const { plan, schedule } = planRevision(desired, observed, state.children);
   state.status.plan = plan.actions;
   state.checkpoint();
   state.setPhase('applying');

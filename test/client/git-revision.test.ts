@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { gitRevisionOf } from '../../cli/study-runs';
+import { gitRevisionOf } from '../../client/study-runs';
 
 const dirs: string[] = [];
 const tempDir = () => {

@@ -1,11 +1,9 @@
 // The figures of `studyflow report`, derived once from the study workflow's `report` query, so the
 // human table, the JSON and the HTML page show the same numbers.
+import type { Money } from '../plan/types';
 import type { CompletesPoint, ReportChange, StudyReport, TargetGroupPhase, TargetGroupStatus } from '../workflows/messages';
 
-export interface Money {
-  value: string;
-  currency_code: string;
-}
+export type { Money } from '../plan/types';
 
 /** Live respondents of one status. */
 export interface RespondentsView {

@@ -1,0 +1,11 @@
+// The checks of `studyflow doctor` in the study client: the configured Demand API connection the way a first
+// apply would use it (settings, a token, read-only calls). A module of its own, so that doctor loads no
+// Temporal package; the checking is activities/connection-check.ts.
+import { checkConnection, type DoctorCheck } from '../activities/connection-check';
+
+export type { DoctorCheck } from '../activities/connection-check';
+
+/** Runs the connection checks with the settings of `env`; a failed check stops the ones that depend on it. */
+export async function doctorChecks(env: NodeJS.ProcessEnv, options: { account?: string; businessUnit?: string }): Promise<DoctorCheck[]> {
+  return await checkConnection(env, options);
+}

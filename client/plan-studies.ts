@@ -1,0 +1,111 @@
+// `plan` in the study client: what the study workflow would do with each prepared study, without writing.
+// Observe (the observeStudy activity, with what the study's workflow remembers), the server-side dry run of
+// the launch checks (plan-checks.ts), then the one pipeline the workflow runs too (plan/pipeline.ts).
+import { planExitCode } from '../plan/exit-code';
+import { planRevision } from '../plan/pipeline';
+import type { StudySchedule } from '../plan/schedule';
+import type { TargetGroupChecks } from '../plan/server-checks';
+import type { ObservedStudy, StudyPlan } from '../plan/types';
+import { PayloadDecryptionError } from '../temporal/payload-codec';
+import { knownFromStatus, statusQuery, studyWorkflowId, type StudyStatus } from '../workflows/messages';
+import { failureReason, isUnreachable, runServerChecks } from './plan-checks';
+import type { PreparedStudy } from './prepare-studies';
+import type { TemporalSession } from './temporal-session';
+
+/** The plan of one study: the actions, the schedule apply follows, and the server checks (or why there are none). */
+export interface PlannedStudy extends PreparedStudy {
+  plan: StudyPlan;
+  schedule: StudySchedule;
+  checks: TargetGroupChecks[];
+  /** Why the checks were skipped, when they were. */
+  checksNote?: string;
+  /** What the plan was made against, when not the API (offline, or the API out of reach). */
+  note?: string;
+}
+
+export interface StudiesPlan {
+  offline: boolean;
+  /** Why the API could not be reached, when it could not: the studies from then on are planned without it. */
+  apiUnreachable?: string;
+  studies: PlannedStudy[];
+  /** What `plan --detailed-exitcode` answers for these plans (plan/exit-code.ts): 0, 2 pending, 3 blocked. */
+  detailedExitCode: number;
+}
+
+const EMPTY: ObservedStudy = { targetGroups: {}, exclusionGroups: {} };
+
+/** What the study workflows remember (remote IDs, uploaded recontact lists), when Temporal is reachable. */
+async function knownFromWorkflows(temporal: TemporalSession, ids: { accountId: string; studyId: string }[]): Promise<Map<string, StudyStatus>> {
+  const known = new Map<string, StudyStatus>();
+  // A workflow that answers in payloads this process cannot decrypt is a settings error, not an
+  // absent workflow: planning without what it remembers could show creates that are not.
+  const unreadable = (error: unknown) => error instanceof PayloadDecryptionError;
+  try {
+    const client = await temporal.client();
+    for (const { accountId, studyId } of ids) {
+      const id = studyWorkflowId(accountId, studyId);
+      const status = await client.workflow
+        .getHandle(id)
+        .query(statusQuery)
+        .catch((error: unknown) => {
+          if (unreadable(error)) throw error;
+          return undefined;
+        });
+      if (status) known.set(id, status);
+    }
+  } catch (error) {
+    if (unreadable(error)) throw error;
+    // Temporal is optional for plan: natural keys (customer reference numbers) find the resources too.
+  }
+  return known;
+}
+
+/**
+ * Plans each prepared study. Offline: against an empty remote, no API call and no Temporal. Otherwise, with
+ * the API out of reach, the plan falls back to the local checks and says so.
+ */
+export async function planStudies(
+  temporal: TemporalSession,
+  env: NodeJS.ProcessEnv,
+  prepared: PreparedStudy[],
+  options: { offline?: boolean; now?: () => number } = {},
+): Promise<StudiesPlan> {
+  const offline = Boolean(options.offline);
+  const now = options.now ?? Date.now;
+  let note = offline ? 'offline: planned against an empty remote, no API calls' : undefined;
+  const known = offline ? new Map<string, StudyStatus>() : await knownFromWorkflows(temporal, prepared.map((p) => p.desired));
+  // The activities the checks ask, loaded only when the plan reaches the API (the API client, the blob stores).
+  const runtime = offline ? undefined : (await import('../worker/worker-activities')).createWorkerActivities(env);
+  let unreachable: string | undefined;
+  const studies: PlannedStudy[] = [];
+  for (const study of prepared) {
+    const { desired } = study;
+    let observed = EMPTY;
+    let checks: TargetGroupChecks[] = [];
+    let checksNote: string | undefined = 'skipped (offline): planned from the local checks alone';
+    const status = known.get(studyWorkflowId(desired.accountId, desired.studyId));
+    if (runtime && !unreachable) {
+      try {
+        observed = await runtime.activities.observeStudy({
+          ctx: { accountId: desired.accountId, apiVersion: desired.apiVersion },
+          desired,
+          known: knownFromStatus(status),
+        });
+      } catch (error) {
+        if (!isUnreachable(error)) throw error;
+        unreachable = failureReason(error);
+        note = `the API cannot be reached (${unreachable}): planned against an empty remote from the local checks alone`;
+      }
+    }
+    if (runtime && !unreachable) {
+      checks = await runServerChecks(runtime, desired, observed, { now: now() });
+      checksNote = undefined;
+    } else if (unreachable) {
+      checksNote = 'skipped: the API cannot be reached';
+    }
+    // The schedule apply follows: target groups whose workflow runs already take the revision themselves.
+    const { plan, schedule } = planRevision(desired, observed, new Set(status?.managedTargetGroups ?? []));
+    studies.push({ ...study, plan, schedule, checks, checksNote, note });
+  }
+  return { offline, ...(unreachable ? { apiUnreachable: unreachable } : {}), studies, detailedExitCode: planExitCode(studies.map((s) => s.plan)) };
+}

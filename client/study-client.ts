@@ -1,0 +1,170 @@
+// The study client: the application layer under the CLI. Every command works through one of these methods
+// (prepare, plan, submit, follow, status, approve, fielding control, cancel, report, doctor), and bench/ and
+// scripts/ drive the product through it too. It holds one Temporal connection (opened by the first call that
+// needs it, closed once by close()) and one error mapping (errors.ts): a failure arrives as a
+// StudyClientError with the message and exit code the CLI prints, or as an error describeError names.
+import type { DoctorCheck } from './doctor';
+import { approveUpdate, fieldingControlUpdate, reportQuery, statusQuery, type FieldingControlRequest, type StudyStatus } from '../workflows/messages';
+import { StudyClientError } from './errors';
+import { callingWorkflow } from './workflow-errors';
+import { followRevisions, type FollowEvent, type FollowOptions, type Submitted } from './follow';
+import { planStudies, type StudiesPlan } from './plan-studies';
+import { prepareStudies, type PreparedStudy } from './prepare-studies';
+import { buildReportView, type ReportView } from './report-model';
+import { resolveStudyRef, type StudyRef } from './study-ref';
+import { gitRevisionOf, submitRevision } from './study-runs';
+import { TemporalSession } from './temporal-session';
+import { mark } from './timeline';
+import type { Diagnostic } from '../definitions';
+import type { ApplyAccepted } from '../workflows/messages';
+
+/** The fielding controls of a live target group. */
+export const FIELDING_ACTIONS = ['pause', 'resume', 'complete'] as const;
+export type FieldingAction = FieldingControlRequest['action'];
+
+/** A fielding action named on the command line, checked (a usage error names the choices). */
+export function fieldingAction(value: string): FieldingAction {
+  if (!(FIELDING_ACTIONS as readonly string[]).includes(value)) {
+    throw new StudyClientError(`fielding action must be one of ${FIELDING_ACTIONS.join(', ')}, got "${value}"`, 2);
+  }
+  return value as FieldingAction;
+}
+
+/** A prepared study and where it came from, as submit takes it. */
+export interface SubmitStudy extends PreparedStudy {
+  /** The study file as the user named it (relative to the working directory). */
+  file: string;
+}
+
+export class StudyClient {
+  private readonly temporal: TemporalSession;
+
+  constructor(
+    readonly env: NodeJS.ProcessEnv,
+    readonly cwd: string,
+  ) {
+    this.temporal = new TemporalSession(env);
+  }
+
+  /** The Temporal server the client talks to (no connection is opened to tell). */
+  get temporalServer(): { address: string; namespace: string } {
+    const { address, namespace } = this.temporal.settings;
+    return { address, namespace };
+  }
+
+  /** Opens the Temporal connection now (apply overlaps it with its other start-up work); calls open it anyway. */
+  async connect(): Promise<void> {
+    await this.temporal.client();
+  }
+
+  /** Loads and checks study files, stores their ID lists, and builds each study's desired state. */
+  async prepare(paths: string[], options: { allowOutsidePaths?: boolean } = {}): Promise<{ prepared: PreparedStudy[]; diagnostics: Diagnostic[] }> {
+    return await prepareStudies(paths, this.env, options);
+  }
+
+  /** What apply would do with each study (observe, server checks, plan and schedule), without writing. */
+  async plan(prepared: PreparedStudy[], options: { offline?: boolean } = {}): Promise<StudiesPlan> {
+    return await planStudies(this.temporal, this.env, prepared, options);
+  }
+
+  /** The commit the files come from: `explicit`, GITHUB_SHA, or `git rev-parse HEAD` where that works. */
+  async gitRevision(explicit?: string): Promise<string | undefined> {
+    return await gitRevisionOf(explicit, this.env, this.cwd);
+  }
+
+  /**
+   * Hands each study's revision to its workflow (started if it does not run), in parallel; `onAccepted` hears
+   * of each acceptance as it comes.
+   */
+  async submit(
+    studies: SubmitStudy[],
+    options: { gitRevision?: string; onAccepted?: (study: SubmitStudy, workflowId: string, accepted: ApplyAccepted) => void } = {},
+  ): Promise<Submitted[]> {
+    const client = await this.temporal.client();
+    return await Promise.all(
+      studies.map(async (study) => {
+        const { workflowId, accepted } = await submitRevision(client, study.desired, {
+          taskQueue: this.temporal.taskQueue,
+          gitRevision: options.gitRevision,
+          sourceFile: study.file,
+        });
+        mark('accepted');
+        options.onAccepted?.(study, workflowId, accepted);
+        return { file: study.file, workflowId, revision: study.desired.revision };
+      }),
+    );
+  }
+
+  /** Follows submitted revisions until they settle (follow.ts): progress events, then a 'finished' event. */
+  follow(submitted: Submitted[], options: FollowOptions): AsyncGenerator<FollowEvent, void> {
+    return followRevisions(this.temporal, submitted, options);
+  }
+
+  /** The study a command names: its file, or its id with --account (or STUDYFLOW_ACCOUNT_ID). */
+  async study(arg: string, options: { account?: string } = {}): Promise<StudyRef> {
+    return await resolveStudyRef(arg, options, this.env);
+  }
+
+  /** Where the study stands, from its workflow. */
+  async status(ref: StudyRef): Promise<StudyStatus> {
+    const client = await this.temporal.client();
+    return await callingWorkflow(ref.workflowId, 'status', () => client.workflow.getHandle(ref.workflowId).query(statusQuery));
+  }
+
+  /** Approves the launch of the target groups waiting for it (or only `targetGroup`); the keys approved. */
+  async approve(ref: StudyRef, targetGroup?: string): Promise<string[]> {
+    const client = await this.temporal.client();
+    return await callingWorkflow(ref.workflowId, 'update', () =>
+      client.workflow.getHandle(ref.workflowId).executeUpdate(approveUpdate, { args: [{ targetGroup }] }),
+    );
+  }
+
+  /** Pauses, resumes or completes a live target group; the workflow's answer. */
+  async fielding(ref: StudyRef, targetGroup: string, action: FieldingAction): Promise<string> {
+    const client = await this.temporal.client();
+    return await callingWorkflow(ref.workflowId, 'update', () =>
+      client.workflow.getHandle(ref.workflowId).executeUpdate(fieldingControlUpdate, { args: [{ targetGroup, action: fieldingAction(action) }] }),
+    );
+  }
+
+  /** Stops managing the study: its workflow is cancelled (nothing is deleted in the API). */
+  async cancel(ref: StudyRef): Promise<void> {
+    const client = await this.temporal.client();
+    await callingWorkflow(ref.workflowId, 'cancel', async () => {
+      const handle = client.workflow.getHandle(ref.workflowId);
+      const description = await handle.describe();
+      if (description.status.name !== 'RUNNING') {
+        throw new StudyClientError(`study workflow ${ref.workflowId} is not running (${description.status.name.toLowerCase()}); nothing to cancel`);
+      }
+      await handle.cancel();
+    });
+  }
+
+  /** The study's figures (its workflow's report query), derived once for every view. */
+  async report(ref: StudyRef, generatedAt = new Date().toISOString()): Promise<ReportView> {
+    const client = await this.temporal.client();
+    const answer = await callingWorkflow(ref.workflowId, 'report', () => client.workflow.getHandle(ref.workflowId).query(reportQuery));
+    return buildReportView(answer, ref.workflowId, generatedAt);
+  }
+
+  /** The checks of `studyflow doctor`: settings, a token, read-only calls (loaded only by this command). */
+  async doctor(options: { account?: string; businessUnit?: string }): Promise<DoctorCheck[]> {
+    const { doctorChecks } = await import('./doctor');
+    return await doctorChecks(this.env, options);
+  }
+
+  /** Closes the Temporal connection, if one was opened. */
+  async close(): Promise<void> {
+    await this.temporal.close();
+  }
+}
+
+/** Runs `use` with a study client and closes it after, however `use` ends. */
+export async function withStudyClient<T>(env: NodeJS.ProcessEnv, cwd: string, use: (client: StudyClient) => Promise<T>): Promise<T> {
+  const client = new StudyClient(env, cwd);
+  try {
+    return await use(client);
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,37 @@
+// The one observe -> plan -> schedule pipeline (plan/pipeline.ts): what `studyflow plan` shows and what the
+// study workflow carries out are the same function of desired and observed state.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadStudyFile } from '../../definitions';
+import { desiredStudyOf } from '../../plan/desired';
+import { planRevision } from '../../plan/pipeline';
+import { planStudy } from '../../plan/plan-study';
+import { scheduleStudy } from '../../plan/schedule';
+import type { DesiredStudy, ObservedStudy } from '../../plan/types';
+
+const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+const EMPTY: ObservedStudy = { targetGroups: {}, exclusionGroups: {} };
+
+async function desiredOf(example: string): Promise<DesiredStudy> {
+  const loaded = await loadStudyFile(path.join(REPO_ROOT, 'examples', example, 'study.yaml'));
+  if (!loaded.study) throw new Error(`${example} does not load`);
+  return desiredStudyOf(loaded.study.study, {});
+}
+
+describe('planRevision', () => {
+  it('is planStudy then scheduleStudy, with no running children by default', async () => {
+    const desired = await desiredOf('multi-country-tracker');
+    const plan = planStudy(desired, EMPTY);
+    expect(planRevision(desired, EMPTY)).toEqual({ plan, schedule: scheduleStudy(desired, plan, EMPTY, new Set()) });
+  });
+
+  it('hands the target groups whose workflows run to them (the schedule changes, the plan does not)', async () => {
+    const desired = await desiredOf('multi-country-tracker');
+    const keys = desired.targetGroups.map((t) => t.key);
+    const none = planRevision(desired, EMPTY);
+    const running = planRevision(desired, EMPTY, new Set(keys));
+    expect(running.plan).toEqual(none.plan);
+    expect(running.schedule).toEqual(scheduleStudy(desired, none.plan, EMPTY, new Set(keys)));
+    expect(running.schedule).not.toEqual(none.schedule);
+  });
+});
