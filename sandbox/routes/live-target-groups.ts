@@ -8,6 +8,7 @@
 //   GET/PUT TG/allocation-specification       the supply allocation
 //   GET/PUT TG/fielding-assistant-assignment  the fielding-assistant modules, ETag, If-Match / If-None-Match
 //   POST TG/calculate-feasibility             calculate_target_group_feasibility_by_id (422 for a draft)
+//   GET  TG/profiles                          list_profiles of a launched group (the quota goals)
 // Every write that changes something emits target_group.updated with the changed fields, which the webhook
 // deliverer turns into the spec's target-group-updated event. A scheduled run goes live at its start on the
 // sandbox's one-second tick (`scheduled-launches`); the fielding simulation collects only from live runs.
@@ -28,6 +29,8 @@ import type { Profile } from '../model/profile-types';
 import { assertRunIfMatch, etagOf, requireRun } from './fielding';
 import { excludedIdCount } from './feasibility';
 import { TG } from './paths';
+import { storedProfiles } from './profiles-target-group';
+import { renderProfiles } from '../model/profile-version-translation';
 import { allocatedSupplierIds } from './webhooks-exchange-allocations';
 
 const CURRENT = [CURRENT_VERSION] as const;
@@ -222,6 +225,12 @@ function renderScheduleJob(job: JobRecord): Record<string, unknown> {
   if (typeof job.result.created_fielding_run_id === 'string') out.created_fielding_run_id = job.result.created_fielding_run_id;
   if (job.status === 'Failed') out.failure_reason = { code: String(job.result.failure_code ?? 'job_failed'), description: job.failure_reason ?? 'The job failed.' };
   return out;
+}
+
+/** list_profiles (2025-12-18; routes/profiles-legacy.ts serves the older versions at the same path): ProfilesResponseV3 of a launched group. */
+export function listLaunchedProfiles(ctx: RequestContext) {
+  const tg = requireLaunched(ctx);
+  return ok({ locale: tg.locale, completes_goal: tg.filling_goal, profiles: renderProfiles(storedProfiles(tg), ctx.version).profiles });
 }
 
 // --- details and CPI -----------------------------------------------------------------------------------------------
