@@ -19,6 +19,9 @@ const EXPECTED = [
   'listWebhooks', 'createWebhook', 'updateWebhook', 'deleteWebhook',
   'launchFromDraft', 'getLaunchJob', 'getFieldingRun', 'pauseFieldingRun', 'resumeFieldingRun', 'completeFieldingRun',
   'awaitJob', 'awaitJobsBatch',
+  // Live target groups (activities/live-target-groups.ts, issue 28).
+  'readLiveTargetGroup', 'updateLiveFillingGoal', 'updateLiveFieldingWindow', 'relaunchFieldingRun', 'launchScheduledRunNow', 'scheduleLaunchFromDraft',
+  'getScheduleLaunchJob', 'updateLiveDetails', 'updateLiveCostPerInterview', 'updateLiveAllocations', 'updateLiveFieldingAssistant', 'liveFeasibility',
 ];
 
 describe('createActivities', () => {
