@@ -188,6 +188,10 @@ async function applyFirstWrites(a: ReturnType<typeof createActivities>, { desire
         a.launchFromDraft({ ctx, projectId, targetGroupId, idempotencyKey: key(`launch/${tg.key}`), endFieldingAt: endFieldingAt(tg, now), knownDraft: true }),
       );
       if (launched?.jobId) await attempt(`getLaunchJob ${tg.key}`, () => a.getLaunchJob({ ctx, projectId, targetGroupId, jobId: launched.jobId as string }));
+      if (!liveChangesSent) {
+        liveChangesSent = true;
+        await liveChanges(attempt, a, { ctx, projectId, targetGroupId }, label);
+      }
     }
   }
   for (const group of desired.exclusionGroups) {
@@ -200,6 +204,41 @@ async function applyFirstWrites(a: ReturnType<typeof createActivities>, { desire
   for (const hook of desired.webhooks) {
     await attempt(`createWebhook ${hook.url}`, () => a.createWebhook({ ctx, idempotencyKey: key(`webhook/${hook.url}`), desired: { url: hook.url, events: hook.events, compression: hook.compression } }));
   }
+}
+
+/** Whether the live-target-group operations were sent already (once per run: the first launched group). */
+let liveChangesSent = false;
+
+/**
+ * The changes of a launched target group (activities/live-target-groups.ts, issue 28), each once: the read of every
+ * changeable field, each write (Prism's static answers are the document's examples, so a write finds the example's
+ * state, not the one it wrote), the schedule job and its read, and the feasibility of a change.
+ */
+async function liveChanges(
+  attempt: <T>(what: string, call: () => Promise<T>) => Promise<T | undefined>,
+  a: ReturnType<typeof createActivities>,
+  ref: { ctx: { accountId: string; apiVersion: '2025-12-18' | '2025-05-27' | '2025-02-17' }; projectId: string; targetGroupId: string },
+  label: string,
+): Promise<void> {
+  const state = await attempt(`${label} readLiveTargetGroup`, () => a.readLiveTargetGroup(ref));
+  const run = state?.fieldingRun;
+  const later = new Date(Date.now() + 30 * 86_400_000).toISOString();
+  await attempt(`${label} updateLiveFillingGoal`, () => a.updateLiveFillingGoal({ ...ref, completesGoal: (state?.completesGoal ?? 100) + 100 }));
+  if (run) {
+    await attempt(`${label} updateLiveFieldingWindow`, () => a.updateLiveFieldingWindow({ ...ref, fieldingRunId: run.id, endFieldingAt: later }));
+    await attempt(`${label} relaunchFieldingRun`, () => a.relaunchFieldingRun({ ...ref, fieldingRunId: run.id }));
+    await attempt(`${label} launchScheduledRunNow`, () => a.launchScheduledRunNow({ ...ref, fieldingRunId: run.id }));
+  }
+  await attempt(`${label} updateLiveDetails`, () => a.updateLiveDetails({ ...ref, desired: { name: 'Live change from studyflow' } }));
+  await attempt(`${label} updateLiveCostPerInterview`, () => a.updateLiveCostPerInterview({ ...ref, costPerInterview: { value: '3.75', currencyCode: 'USD' } }));
+  await attempt(`${label} updateLiveAllocations`, () => a.updateLiveAllocations({
+    ...ref,
+    allocations: { open_exchange_allocations: { blocked_supplier_ids: ['421'], exchange_min_percentage: 0, exchange_max_percentage: 100, groups: [] }, private_exchange_allocations: { blocked_supplier_ids: [], groups: [] } },
+  }));
+  await attempt(`${label} updateLiveFieldingAssistant`, () => a.updateLiveFieldingAssistant({ ...ref, modules: { pacing: { type: 'linear', increment_interval: 'P2D' } } }));
+  await attempt(`${label} liveFeasibility`, () => a.liveFeasibility({ ...ref, whatIf: { completes_goal: 400, end_at: later } }));
+  const job = await attempt(`${label} scheduleLaunchFromDraft`, () => a.scheduleLaunchFromDraft({ ...ref, startFieldingAt: new Date(Date.now() + 86_400_000).toISOString(), endFieldingAt: later, idempotencyKey: 'prism/live/schedule' }));
+  if (job) await attempt(`${label} getScheduleLaunchJob`, () => a.getScheduleLaunchJob({ ...ref, jobId: job.jobId }));
 }
 
 describe.skipIf(!referenceAvailable)('the client under the cint profile against Prism mocking the published reference', () => {
