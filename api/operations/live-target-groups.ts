@@ -223,13 +223,14 @@ async function guardedRunWrite(
   caller: ApiCaller,
   ref: LiveTargetGroupRef & { fieldingRunId: string; etag?: string },
   operation: string,
-  req: OperationRequest,
+  request: (before: FieldingRunState) => OperationRequest,
   reached: (run: FieldingRunState) => boolean,
   answer?: z.ZodType,
 ): Promise<LiveWriteOutcome<FieldingRunState>> {
   const before = await readFieldingRun(caller, ref);
   if (reached(before)) return { outcome: 'already_in_state', state: before };
   if (ref.etag !== undefined && ref.etag !== before.etag) return { outcome: 'precondition_failed', state: before };
+  const req = request(before);
   const res = await caller.send({ ...req, ifMatch: before.etag, acceptStatuses: [412, 422] });
   if (res.status < 300) {
     if (answer) readAnswer({ operation, method: req.method, path: req.path }, answer, res);
@@ -252,15 +253,17 @@ export async function updateFieldingWindow(
   desired: { startFieldingAt?: string; endFieldingAt: string },
 ): Promise<LiveWriteOutcome<FieldingRunState>> {
   const reached = (run: FieldingRunState) => sameInstant(run.endFieldingAt, desired.endFieldingAt) && (desired.startFieldingAt === undefined || sameInstant(run.startFieldingAt, desired.startFieldingAt));
-  const current = await readFieldingRun(caller, ref);
-  const json = { start_fielding_at: desired.startFieldingAt ?? current.startFieldingAt, end_fielding_at: desired.endFieldingAt };
-  return guardedRunWrite(caller, ref, 'update_fielding_run', { method: 'PUT', path: runPath(caller, ref), json }, reached, UpdateFieldingRunAnswer);
+  // The reference takes both dates: the start stays the one just read unless it is asked for.
+  const request = (before: FieldingRunState): OperationRequest => ({
+    method: 'PUT', path: runPath(caller, ref), json: { start_fielding_at: desired.startFieldingAt ?? before.startFieldingAt, end_fielding_at: desired.endFieldingAt },
+  });
+  return guardedRunWrite(caller, ref, 'update_fielding_run', request, reached, UpdateFieldingRunAnswer);
 }
 
 /** relaunch_fielding_run (completed -> live) and launch_now_fielding_run (scheduled -> live). */
 export function controlLiveRun(caller: ApiCaller, ref: LiveTargetGroupRef & { fieldingRunId: string; etag?: string }, action: RunAction): Promise<LiveWriteOutcome<FieldingRunState>> {
   const operation = action === 'relaunch' ? 'relaunch_fielding_run' : 'launch_now_fielding_run';
-  return guardedRunWrite(caller, ref, operation, { method: 'POST', path: `${runPath(caller, ref)}/${action}` }, (run) => run.status === RUN_STATE_AFTER[action], action === 'launch-now' ? LaunchNowAnswer : undefined);
+  return guardedRunWrite(caller, ref, operation, () => ({ method: 'POST', path: `${runPath(caller, ref)}/${action}` }), (run) => run.status === RUN_STATE_AFTER[action], action === 'launch-now' ? LaunchNowAnswer : undefined);
 }
 
 /** create_schedule_fielding_run_from_draft_job: 201, the job in Location. */
@@ -289,9 +292,9 @@ export async function readScheduleJob(caller: ApiCaller, ref: LiveTargetGroupRef
 }
 
 /** update_launched_target_group_details: the reference takes the whole set, so the desired fields are merged into the current ones. */
-export async function updateDetails(caller: ApiCaller, ref: LiveTargetGroupRef, desired: Partial<LiveDetails>): Promise<LiveWriteOutcome<LiveDetails>> {
+export async function updateDetails(caller: ApiCaller, ref: LiveTargetGroupRef, desired: Partial<LiveDetails>): Promise<LiveWriteOutcome<LiveDetails | null>> {
   const current = await readDetails(caller, ref);
-  if (!current) return { outcome: 'invalid_state', state: current as never, detail: 'the target group is a draft: its details change through the draft update' };
+  if (!current) return { outcome: 'invalid_state', state: null, detail: 'the target group is a draft: its details change through the draft update' };
   const next: LiveDetails = { ...current, ...Object.fromEntries(Object.entries(desired).filter(([, v]) => v !== undefined)) };
   if (equal(next, current)) return { outcome: 'already_in_state', state: current };
   const json: Record<string, unknown> = {
