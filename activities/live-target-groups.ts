@@ -35,20 +35,20 @@ export function liveTargetGroupActivities(deps: ActivityDeps) {
 
   return {
     /** Every changeable field of a launched group (null for a draft). */
-    readLiveTargetGroup: (input: LiveTargetGroupInput) => live.readLiveTargetGroup(...open('readLiveTargetGroup', input)),
-    updateLiveFillingGoal: (input: LiveTargetGroupInput & { completesGoal?: number; quotaGoals?: live.QuotaGoal[] }) => {
+    readLiveTargetGroup: async (input: LiveTargetGroupInput) => live.readLiveTargetGroup(...open('readLiveTargetGroup', input)),
+    updateLiveFillingGoal: async (input: LiveTargetGroupInput & { completesGoal?: number; quotaGoals?: live.QuotaGoal[] }) => {
       const [caller, ref] = open('updateLiveFillingGoal', input);
       if (input.completesGoal !== undefined && (!Number.isInteger(input.completesGoal) || input.completesGoal < 1)) throw invalidInputFailure('updateLiveFillingGoal', 'completesGoal must be a positive integer');
       return live.updateFillingGoal(caller, ref, { completesGoal: input.completesGoal, quotaGoals: input.quotaGoals });
     },
-    updateLiveFieldingWindow: (input: LiveRunInput & { startFieldingAt?: string; endFieldingAt: string }) => {
+    updateLiveFieldingWindow: async (input: LiveRunInput & { startFieldingAt?: string; endFieldingAt: string }) => {
       const [caller, ref] = openRun('updateLiveFieldingWindow', input);
       const endFieldingAt = requireText('updateLiveFieldingWindow', 'endFieldingAt', input.endFieldingAt);
       return live.updateFieldingWindow(caller, ref, input.startFieldingAt === undefined ? { endFieldingAt } : { startFieldingAt: requireText('updateLiveFieldingWindow', 'startFieldingAt', input.startFieldingAt), endFieldingAt });
     },
-    relaunchFieldingRun: (input: LiveRunInput) => live.controlLiveRun(...openRun('relaunchFieldingRun', input), 'relaunch'),
-    launchScheduledRunNow: (input: LiveRunInput) => live.controlLiveRun(...openRun('launchScheduledRunNow', input), 'launch-now'),
-    scheduleLaunchFromDraft: (input: LiveTargetGroupInput & { startFieldingAt: string; endFieldingAt: string; idempotencyKey: string }) => {
+    relaunchFieldingRun: async (input: LiveRunInput) => live.controlLiveRun(...openRun('relaunchFieldingRun', input), 'relaunch'),
+    launchScheduledRunNow: async (input: LiveRunInput) => live.controlLiveRun(...openRun('launchScheduledRunNow', input), 'launch-now'),
+    scheduleLaunchFromDraft: async (input: LiveTargetGroupInput & { startFieldingAt: string; endFieldingAt: string; idempotencyKey: string }) => {
       const [caller, ref] = open('scheduleLaunchFromDraft', input);
       return live.scheduleLaunch(caller, ref, {
         startFieldingAt: requireText('scheduleLaunchFromDraft', 'startFieldingAt', input.startFieldingAt),
@@ -56,29 +56,29 @@ export function liveTargetGroupActivities(deps: ActivityDeps) {
         idempotencyKey: requireText('scheduleLaunchFromDraft', 'idempotencyKey', input.idempotencyKey),
       });
     },
-    getScheduleLaunchJob: (input: LiveTargetGroupInput & { jobId: string }) => {
+    getScheduleLaunchJob: async (input: LiveTargetGroupInput & { jobId: string }) => {
       const [caller, ref] = open('getScheduleLaunchJob', input);
       return live.readScheduleJob(caller, { ...ref, jobId: requireText('getScheduleLaunchJob', 'jobId', input.jobId) });
     },
-    updateLiveDetails: (input: LiveTargetGroupInput & { desired: Partial<live.LiveDetails> }) => {
+    updateLiveDetails: async (input: LiveTargetGroupInput & { desired: Partial<live.LiveDetails> }) => {
       const [caller, ref] = open('updateLiveDetails', input);
       return live.updateDetails(caller, ref, requireObject('updateLiveDetails', 'desired', input.desired) as Partial<live.LiveDetails>);
     },
-    updateLiveCostPerInterview: (input: LiveTargetGroupInput & { costPerInterview: live.Money }) => {
+    updateLiveCostPerInterview: async (input: LiveTargetGroupInput & { costPerInterview: live.Money }) => {
       const [caller, ref] = open('updateLiveCostPerInterview', input);
       const money = requireObject('updateLiveCostPerInterview', 'costPerInterview', input.costPerInterview);
       return live.updateCostPerInterview(caller, ref, { value: requireText('updateLiveCostPerInterview', 'costPerInterview.value', money.value), currencyCode: requireText('updateLiveCostPerInterview', 'costPerInterview.currencyCode', money.currencyCode) });
     },
-    updateLiveAllocations: (input: LiveTargetGroupInput & { allocations: AllocationSpecificationRequest }) => {
+    updateLiveAllocations: async (input: LiveTargetGroupInput & { allocations: AllocationSpecificationRequest }) => {
       const [caller, ref] = open('updateLiveAllocations', input);
       return live.updateAllocations(caller, ref, requireObject('updateLiveAllocations', 'allocations', input.allocations) as AllocationSpecificationRequest);
     },
-    updateLiveFieldingAssistant: (input: LiveTargetGroupInput & { modules: FieldingAssistantRequest; etag?: string }) => {
+    updateLiveFieldingAssistant: async (input: LiveTargetGroupInput & { modules: FieldingAssistantRequest; etag?: string }) => {
       const [caller, ref] = open('updateLiveFieldingAssistant', input);
       const modules = requireObject('updateLiveFieldingAssistant', 'modules', input.modules) as FieldingAssistantRequest;
       return live.updateFieldingAssistant(caller, input.etag === undefined ? ref : { ...ref, etag: requireText('updateLiveFieldingAssistant', 'etag', input.etag) }, modules);
     },
-    liveFeasibility: (input: LiveTargetGroupInput & { whatIf: FeasibilityByIdRequest }) => {
+    liveFeasibility: async (input: LiveTargetGroupInput & { whatIf: FeasibilityByIdRequest }) => {
       const [caller, ref] = open('liveFeasibility', input);
       return live.liveFeasibility(caller, ref, requireObject('liveFeasibility', 'whatIf', input.whatIf) as FeasibilityByIdRequest);
     },
