@@ -32,6 +32,7 @@ import { TG } from './paths';
 import { storedProfiles } from './profiles-target-group';
 import { renderProfiles } from '../model/profile-version-translation';
 import { allocatedSupplierIds } from './webhooks-exchange-allocations';
+import { restartArrivals } from './reporting-fielding-simulation';
 
 const CURRENT = [CURRENT_VERSION] as const;
 const RUN = `${TG}/fielding-runs/{fielding_run_id}`;
@@ -61,13 +62,6 @@ function touch(ctx: RequestContext | SandboxServices, tg: TargetGroupRecord, run
     run.updated_at = now;
   }
   return now;
-}
-
-/** Restarts the simulation's arrivals of a group that fields again (relaunched): its goal is not reached. */
-function clearGoalReached(services: SandboxServices, targetGroupId: string): void {
-  const slice = services.store.data.slices['fielding-simulation'] as { state?: { cursors?: Record<string, { goal_reached: boolean; next_arrival_ms: number | null }> } } | undefined;
-  const cursor = slice?.state?.cursors?.[targetGroupId];
-  if (cursor) Object.assign(cursor, { goal_reached: false, next_arrival_ms: null });
 }
 
 // --- fielding run ---------------------------------------------------------------------------------------------
@@ -120,7 +114,7 @@ function relaunchFieldingRun(ctx: RequestContext) {
   run.completed_at = null;
   tg.status = 'live';
   touch(ctx, tg, run);
-  clearGoalReached(ctx, tg.id);
+  restartArrivals(ctx, tg.id);
   pinWriteVersion(tg, ctx.version);
   emitTargetGroupEvent(ctx, 'updated', tg, ['status']);
   return noContent({ etag: etagOf(run) });

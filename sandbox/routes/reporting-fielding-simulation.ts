@@ -56,6 +56,12 @@ const fieldingSlice = (services: Pick<SandboxServices, 'store'>) => services.sto
 const peekFieldingSlice = (services: Pick<SandboxServices, 'store'>): FieldingSlice =>
   (services.store.data.slices[SLICE] as FieldingSlice | undefined) ?? { settings: defaultSettings(), state: emptyFieldingState() };
 
+/** A group that fields again (relaunched): its arrivals restart from when it went live, its goal not reached. */
+export function restartArrivals(services: Pick<SandboxServices, 'store'>, targetGroupId: string): void {
+  const cursor = peekFieldingSlice(services).state.cursors[targetGroupId];
+  if (cursor) Object.assign(cursor, { goal_reached: false, next_arrival_ms: null });
+}
+
 export const simulatedNow = (services: SandboxServices): number => services.clock.now() + peekFieldingSlice(services).state.offset_ms;
 
 /** The simulated sessions of a target group (empty when it never fielded). */
