@@ -8,6 +8,7 @@ import { calendarActivities } from './calendar';
 import { exclusionGroupActivities } from './exclusion-groups';
 import { feasibilityActivities } from './feasibility';
 import { fieldingActivities } from './fielding';
+import { liveTargetGroupActivities } from './live-target-groups';
 import { idListExclusionActivities } from './id-list-exclusions';
 import { jobWaitActivities } from './job-wait';
 import { notifyActivities } from './notify';
@@ -35,6 +36,7 @@ export function createActivities(deps: ActivityDeps) {
     ...calendarActivities(deps),
     ...webhookActivities(deps),
     ...fieldingActivities(deps),
+    ...liveTargetGroupActivities(deps),
     ...jobWaitActivities(deps),
     ...notifyActivities(deps),
     ...observeStudyActivities(deps),

@@ -43,6 +43,11 @@ import { PanelDistributionAnswer, PanelDistributionRequest } from './profile-hel
 import { DraftTargetGroupAnswer, FieldingRunsAnswer, TargetGroupDetailsAnswer, TargetGroupOverviewAnswer } from './target-group-state';
 import { ManageProfilesRequest, ProfileBadRequest, ProfilesResponse, ProfileValidationError, ValidateProfilesRequest } from './profiles';
 import { TargetGroupPerformanceAnswer } from './performance';
+import {
+  AllocationSpecificationAnswer, AllocationSpecificationRequest, CostPerInterviewAnswer, CostPerInterviewRequest, FeasibilityByIdAnswer, FeasibilityByIdRequest,
+  FieldingAssistantAnswer, FieldingAssistantRequest, FillingGoalUpdateRequest, LaunchNowAnswer, ScheduleFromDraftRequest, ScheduleJobAnswer,
+  TargetGroupDetailsUpdateAnswer, TargetGroupDetailsUpdateRequest, UpdateFieldingRunAnswer, UpdateFieldingRunRequest,
+} from './live-target-groups';
 
 export interface WireOperation {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -135,6 +140,33 @@ export const PERFORMANCE_OPERATIONS: Readonly<Record<string, WireOperation>> = {
   get_target_group_performance: { method: 'GET', path: `${TG}/performance`, answers: { 200: TargetGroupPerformanceAnswer } },
 };
 
+/**
+ * The changes of a launched target group and the reads that observe them (issue 28; api/operations/live-target-groups.ts;
+ * their contract test: test/contract/live-target-groups.contract.test.ts).
+ */
+export const LIVE_TARGET_GROUP_OPERATIONS: Readonly<Record<string, WireOperation>> = {
+  list_profiles: { method: 'GET', path: `${TG}/profiles`, answers: { 200: ProfilesResponse } },
+  update_profile_filling_goal: { method: 'PUT', path: `${TG}/profiles/completes-goal`, request: FillingGoalUpdateRequest, answers: { 200: ProfilesResponse } },
+  update_fielding_run: {
+    method: 'PUT', path: RUN, request: UpdateFieldingRunRequest, answers: { 202: UpdateFieldingRunAnswer, 412: ErrorBody, 422: ErrorBody }, headers: ['if-match'],
+  },
+  relaunch_fielding_run: control('relaunch'),
+  launch_now_fielding_run: { method: 'POST', path: `${RUN}/launch-now`, answers: { 200: LaunchNowAnswer, 412: ErrorBody, 422: ErrorBody }, headers: ['if-match'] },
+  create_schedule_fielding_run_from_draft_job: {
+    method: 'POST', path: `${TG}/fielding-run-jobs/schedule-from-draft`, request: ScheduleFromDraftRequest, answers: { 201: null }, headers: ['idempotency-key'],
+  },
+  get_schedule_fielding_run_from_draft_job: { method: 'GET', path: `${TG}/fielding-run-jobs/schedule-from-draft/{job_id}`, answers: { 200: ScheduleJobAnswer } },
+  update_launched_target_group_details: { method: 'PUT', path: `${TG}/details`, request: TargetGroupDetailsUpdateRequest, answers: { 200: TargetGroupDetailsUpdateAnswer } },
+  update_cost_per_interview: { method: 'PUT', path: `${TG}/cost-per-interview`, request: CostPerInterviewRequest, answers: { 200: CostPerInterviewAnswer } },
+  get_target_group_allocation_specification: { method: 'GET', path: `${TG}/allocation-specification`, answers: { 200: AllocationSpecificationAnswer } },
+  update_target_group_allocation_specification: { method: 'PUT', path: `${TG}/allocation-specification`, request: AllocationSpecificationRequest, answers: { 204: null } },
+  get_fielding_assistant_assignment: { method: 'GET', path: `${TG}/fielding-assistant-assignment`, answers: { 200: FieldingAssistantAnswer } },
+  create_or_update_fielding_assistant_assignment: {
+    method: 'PUT', path: `${TG}/fielding-assistant-assignment`, request: FieldingAssistantRequest, answers: { 204: null, 412: ErrorBody }, headers: ['if-match'],
+  },
+  calculate_target_group_feasibility_by_id: { method: 'POST', path: `${TG}/calculate-feasibility`, request: FeasibilityByIdRequest, answers: { 200: FeasibilityByIdAnswer } },
+};
+
 export const WIRE_OPERATIONS: Readonly<Record<string, WireOperation>> = {
   get_user_accounts: { method: 'GET', path: '/accounts', answers: { 200: AccountsList } },
   get_business_units: { method: 'GET', path: '/accounts/{account_id}/business-units', answers: { 200: BusinessUnitsList } },
@@ -188,6 +220,7 @@ export const WIRE_OPERATIONS: Readonly<Record<string, WireOperation>> = {
   ...TARGET_GROUP_STATE_OPERATIONS,
   ...PROFILE_OPERATIONS,
   ...PERFORMANCE_OPERATIONS,
+  ...LIVE_TARGET_GROUP_OPERATIONS,
 };
 
 /**

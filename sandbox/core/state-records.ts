@@ -2,7 +2,7 @@
 // Records keep 2025-12-18 names; the wire modules in sandbox/resources/ rename per request version.
 import type { ApiVersion, VersionPinned } from './versioning';
 
-export type TargetGroupStatus = 'draft' | 'live' | 'paused' | 'completed';
+export type TargetGroupStatus = 'draft' | 'scheduled' | 'live' | 'paused' | 'completed';
 export type RespondentStatus =
   | 'Complete'
   | 'Terminate'
@@ -92,7 +92,13 @@ export interface TargetGroupRecord extends Sequenced, VersionPinned {
   profiling_adjustment_type?: 'nominal' | 'percentage' | null;
   profiling_template_id?: string | null;
   fielding_run_id: string | null;
+  /** The fielding run's start once launched or scheduled (routes/live-target-groups.ts). */
+  start_fielding_at?: string | null;
   end_fielding_at: string | null;
+  /** The CPI set by update_cost_per_interview (reference: TargetGroupCpi); absent until set. */
+  cost_per_interview?: { value: string; currency_code: string } | null;
+  /** Bumped on every write of the fielding-assistant assignment; its ETag is derived from it. */
+  fielding_assistant_revision?: number;
   /** Counters the fielding simulation may advance; shown by the overviews. */
   metrics: { completes: number; prescreens: number };
   created_at: string;
@@ -142,7 +148,7 @@ export interface JobRecord extends Sequenced {
   result: Record<string, unknown>;
 }
 
-export type FieldingRunStatus = 'live' | 'paused' | 'completed';
+export type FieldingRunStatus = 'scheduled' | 'live' | 'paused' | 'completed';
 
 export interface FieldingRunRecord extends Sequenced {
   id: string;
@@ -152,6 +158,7 @@ export interface FieldingRunRecord extends Sequenced {
   status: FieldingRunStatus;
   revision: number;
   end_fielding_at: string;
+  /** The run's start: when it went live, or, while scheduled, when it will. */
   started_at: string;
   updated_at: string;
   completed_at: string | null;

@@ -62,6 +62,7 @@ const settleLaunch = (services: SandboxServices) => (job: JobRecord) => {
   services.store.data.fielding_runs[run.id] = run;
   tg.status = 'live';
   tg.fielding_run_id = run.id;
+  tg.start_fielding_at = run.started_at;
   tg.end_fielding_at = run.end_fielding_at;
   tg.updated_at = now;
   job.status = 'Completed';
@@ -69,9 +70,9 @@ const settleLaunch = (services: SandboxServices) => (job: JobRecord) => {
   emitTargetGroupEvent(services, 'launched', tg, ['status', 'fielding_run_id', 'end_fielding_at']);
 };
 
-const etagOf = (run: FieldingRunRecord) => `"${run.id}.${run.revision}"`;
+export const etagOf = (run: FieldingRunRecord) => `"${run.id}.${run.revision}"`;
 
-function requireRun(ctx: RequestContext): FieldingRunRecord {
+export function requireRun(ctx: RequestContext): FieldingRunRecord {
   const tg = requireTargetGroup(ctx);
   const run = ctx.store.data.fielding_runs[ctx.params.fielding_run_id];
   if (!run || run.target_group_id !== tg.id) throw notFound(`Fielding run ${ctx.params.fielding_run_id} not found.`);
@@ -79,7 +80,7 @@ function requireRun(ctx: RequestContext): FieldingRunRecord {
 }
 
 /** The reference's GetFieldingRunResponse: {id, last_changed_at, last_changed_by, start_fielding_at, end_fielding_at, status, version}. */
-const renderRun = (run: FieldingRunRecord) => ({
+export const renderRun = (run: FieldingRunRecord) => ({
   id: run.id,
   last_changed_at: run.updated_at,
   last_changed_by: SANDBOX_API_USER_ID,
@@ -92,21 +93,26 @@ const renderRun = (run: FieldingRunRecord) => ({
 const TRANSITIONS: Record<'pause' | 'resume' | 'complete', { from: FieldingRunStatus[]; to: FieldingRunStatus; change: TargetGroupChange }> = {
   pause: { from: ['live'], to: 'paused', change: 'paused' },
   resume: { from: ['paused'], to: 'live', change: 'resumed' },
-  complete: { from: ['live', 'paused'], to: 'completed', change: 'completed' },
+  // The reference: complete_fielding_run completes a live or scheduled run (a paused one too: it is launched).
+  complete: { from: ['scheduled', 'live', 'paused'], to: 'completed', change: 'completed' },
 };
+
+/** The reference's IfMatchRequired of the fielding-run writes: 400 without it, 412 when it names another version. */
+export function assertRunIfMatch(ctx: RequestContext, run: FieldingRunRecord): void {
+  const ifMatch = ctx.header('if-match');
+  // The reference: If-Match is a required parameter (IfMatchRequired); without it the request is malformed.
+  if (ifMatch === undefined) throw new ApiError(400, 'bad_request_error', 'If-Match with the ETag of the fielding run is required.', { invalidParams: [{ name: 'If-Match', reason: 'is required' }] });
+  const tags = ifMatch.split(',').map((t) => t.trim());
+  if (!tags.includes('*') && !tags.includes(etagOf(run))) {
+    throw new ApiError(412, 'precondition_failed_error', 'The fielding run changed since it was read (stale ETag); read it again.');
+  }
+}
 
 function controlRun(ctx: RequestContext, action: keyof typeof TRANSITIONS) {
   const tg = requireTargetGroup(ctx);
   const run = requireRun(ctx);
   assertWriteVersionAllowed(tg, ctx.version, 'target group');
-  const ifMatch = ctx.header('if-match');
-  // The reference: If-Match is a required parameter (IfMatchRequired); without it the request is malformed.
-  if (ifMatch === undefined) throw new ApiError(400, 'bad_request_error', 'If-Match with the ETag of the fielding run is required.', { invalidParams: [{ name: 'If-Match', reason: 'is required' }] });
-  const current = etagOf(run);
-  const tags = ifMatch.split(',').map((t) => t.trim());
-  if (!tags.includes('*') && !tags.includes(current)) {
-    throw new ApiError(412, 'precondition_failed_error', 'The fielding run changed since it was read (stale ETag); read it again.');
-  }
+  assertRunIfMatch(ctx, run);
   const t = TRANSITIONS[action];
   if (!t.from.includes(run.status)) {
     throw new ApiError(422, 'invalid_state_error', `Cannot ${action} a fielding run that is ${run.status}.`);

@@ -8,6 +8,7 @@ import { authTokenRoutes } from './auth-token';
 import { exclusionGroupsRoutes } from './exclusion-groups';
 import { feasibilityRoutes } from './feasibility';
 import { fieldingRoutes } from './fielding';
+import { liveTargetGroupsRoutes } from './live-target-groups';
 import { idExclusionsRoutes } from './id-exclusions';
 import { legacyExclusionsRoutes } from './legacy-exclusions';
 import { projectsRoutes } from './projects';
@@ -30,6 +31,7 @@ export const apiRouteModules: RouteModule[] = [
   recontactsRoutes,
   exclusionGroupsRoutes,
   fieldingRoutes,
+  liveTargetGroupsRoutes,
   reportsDownloadRoutes,
   feasibilityRoutes,
   profilesRoutes,

@@ -144,8 +144,9 @@ function updateProfileFillingGoal(ctx: RequestContext) {
   } catch (error) {
     throw demographicsError(error);
   }
+  // A new total is a field change of the target group (target-group-updated carries it).
   tg.filling_goal = goal;
-  storeProfiles(ctx, tg, profiles);
+  storeProfiles(ctx, tg, profiles, ['filling_goal']);
   return ok({ locale: tg.locale, completes_goal: tg.filling_goal, profiles: renderProfiles(profiles, ctx.version).profiles });
 }
 

@@ -9,10 +9,11 @@
 // All answer the profile set in the old names. Writes on a draft (group-quotas, convert) or a group
 // that is not completed (disable-quotas).
 
+import { listLaunchedProfiles } from './live-target-groups';
 import { ApiError } from '../core/api-error';
 import { ObjectReader } from '../core/input-validation';
 import { ok, type RequestContext, type RouteDefinition } from '../core/route-module';
-import { LEGACY_VERSIONS } from '../core/versioning';
+import { CURRENT_VERSION, LEGACY_VERSIONS } from '../core/versioning';
 import { requireTargetGroup } from '../resources/lookups';
 import type { JsonRecord } from '../model/json-shape';
 import { asRawProfiles, renderProfileSet, requireProfilingTargetGroup, storeProfiles, storedProfiles, validateTargetGroupProfiles } from './profiles-target-group';
@@ -102,8 +103,8 @@ export const legacyProfileRoutes: RouteDefinition[] = [
   {
     method: 'GET',
     path: `${TG}/profiles`,
-    versions: LEGACY_VERSIONS,
-    handler: (ctx) => ok(renderProfileSet(requireTargetGroup(ctx), ctx.version)),
+    // 2025-12-18: the reference's list_profiles of a launched group (routes/live-target-groups.ts).
+    handler: (ctx) => (ctx.version === CURRENT_VERSION ? listLaunchedProfiles(ctx) : ok(renderProfileSet(requireTargetGroup(ctx), ctx.version))),
   },
   { method: 'POST', path: `${TG}/profiles/convert-to-regular-profile`, versions: LEGACY_VERSIONS, handler: convertToRegular },
   { method: 'POST', path: `${TG}/profiles/group-quotas`, versions: LEGACY_VERSIONS, handler: groupQuotas },

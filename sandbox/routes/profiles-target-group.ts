@@ -78,11 +78,11 @@ export function validateTargetGroupProfiles(ctx: RequestContext, tg: TargetGroup
 }
 
 /** Commits a new profile set: stores it, pins the version, emits target_group.updated. */
-export function storeProfiles(ctx: RequestContext, tg: TargetGroupRecord, profiles: Profile[]): void {
+export function storeProfiles(ctx: RequestContext, tg: TargetGroupRecord, profiles: Profile[], changed: readonly string[] = []): void {
   tg.profiles = profiles;
   tg.updated_at = ctx.clock.iso();
   pinWriteVersion(tg, ctx.version);
-  emitTargetGroupEvent(ctx, 'updated', tg, ['profiles']);
+  emitTargetGroupEvent(ctx, 'updated', tg, ['profiles', ...changed]);
 }
 
 /**

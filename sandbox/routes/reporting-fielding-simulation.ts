@@ -9,6 +9,7 @@
 //   POST /_sandbox/fielding/advance          {minutes}: moves simulated time forward and runs the simulation
 //   GET  /_sandbox/fielding/target-groups/{target_group_id}/sessions   the session records (admin only)
 
+import { toMinorUnits } from '../model/money';
 import { notFound } from '../core/api-error';
 import { ObjectReader } from '../core/input-validation';
 import { ok, type RouteDefinition, type SandboxServices } from '../core/route-module';
@@ -54,6 +55,12 @@ const fieldingSlice = (services: Pick<SandboxServices, 'store'>) => services.sto
 /** The slice when it exists, else the defaults (reading never creates state). */
 const peekFieldingSlice = (services: Pick<SandboxServices, 'store'>): FieldingSlice =>
   (services.store.data.slices[SLICE] as FieldingSlice | undefined) ?? { settings: defaultSettings(), state: emptyFieldingState() };
+
+/** A group that fields again (relaunched): its arrivals restart from when it went live, its goal not reached. */
+export function restartArrivals(services: Pick<SandboxServices, 'store'>, targetGroupId: string): void {
+  const cursor = peekFieldingSlice(services).state.cursors[targetGroupId];
+  if (cursor) Object.assign(cursor, { goal_reached: false, next_arrival_ms: null });
+}
 
 export const simulatedNow = (services: SandboxServices): number => services.clock.now() + peekFieldingSlice(services).state.offset_ms;
 
@@ -111,7 +118,8 @@ function simulatedGroup(services: SandboxServices, tg: TargetGroupRecord, settin
     fillingGoal: tg.filling_goal,
     profiles: tg.profiles as Profile[],
     supplierIds: allocatedSupplierIds(services.store, tg.id),
-    cpiMinorUnits: costPerCompleteMinorUnits(market, tg.expected_incidence_rate, tg.expected_length_of_interview_minutes),
+    // A CPI set on the live group (update_cost_per_interview) prices its sessions from then on.
+    cpiMinorUnits: tg.cost_per_interview ? toMinorUnits(Number(tg.cost_per_interview.value)) : costPerCompleteMinorUnits(market, tg.expected_incidence_rate, tg.expected_length_of_interview_minutes),
     activityExclusions: tg.respondent_activity_exclusions.map((item) => ({ type: item.type, id: item.id, statuses: item.respondent_statuses, durationDays: item.duration_days })),
     excludedIds,
     exclusionGroupPeers: peers,

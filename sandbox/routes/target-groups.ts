@@ -147,7 +147,10 @@ function targetGroupOverview(ctx: RequestContext) {
     pricing_model: pricingValueOut(tg.pricing_model, ctx.version),
     ...(ctx.dialect.readsCarryType ? { type: pricingValueOut(tg.type, ctx.version) } : {}),
     is_pricing_restricted: false,
-    current_cost_per_interview: last ? moneyFromMinorUnits(toMinorUnits(Number(last.value))) : moneyFromMinorUnits(0),
+    // The CPI set by update_cost_per_interview is the current one; else the last complete's.
+    current_cost_per_interview: tg.cost_per_interview
+      ? moneyFromMinorUnits(toMinorUnits(Number(tg.cost_per_interview.value)))
+      : last ? moneyFromMinorUnits(toMinorUnits(Number(last.value))) : moneyFromMinorUnits(0),
     average_cost_per_interview: moneyFromMinorUnits(completes.length ? Math.round(cost / completes.length) : 0),
     current_cost: moneyFromMinorUnits(cost),
     status: tg.status,

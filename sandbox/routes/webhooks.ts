@@ -38,7 +38,8 @@ const WEBHOOK = `${WEBHOOKS}/{webhook_id}`;
 export const TRACKED_TARGET_GROUP_FIELDS = [
   'status', 'name', 'locale', 'live_url', 'test_url', 'expected_incidence_rate', 'expected_length_of_interview_minutes',
   'filling_goal', 'project_manager_id', 'collects_pii', 'study_type', 'pricing_model', 'type', 'client_cost_per_interview_note',
-  'target_group_customer_reference_number', 'fielding_run_id', 'end_fielding_at',
+  'target_group_customer_reference_number', 'fielding_run_id', 'start_fielding_at', 'end_fielding_at', 'cost_per_interview',
+  'fielding_assistant_assignment', 'allocations',
 ] as const;
 
 export interface WebhookRecord {

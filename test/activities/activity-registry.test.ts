@@ -21,6 +21,9 @@ const EXPECTED = [
   'awaitJob', 'awaitJobsBatch',
   'sendNotification',
   'observeStudy',
+  // Live target groups (activities/live-target-groups.ts, issue 28).
+  'readLiveTargetGroup', 'updateLiveFillingGoal', 'updateLiveFieldingWindow', 'relaunchFieldingRun', 'launchScheduledRunNow', 'scheduleLaunchFromDraft',
+  'getScheduleLaunchJob', 'updateLiveDetails', 'updateLiveCostPerInterview', 'updateLiveAllocations', 'updateLiveFieldingAssistant', 'liveFeasibility',
 ];
 
 describe('createActivities', () => {

@@ -1,5 +1,5 @@
 // Property: random JSON bodies, random field values, random query strings and random bytes thrown at
-// every /v1 route of the profiles, feasibility, calendar, webhooks and reporting modules never produce
+// every /v1 route of the profiles, feasibility, calendar, webhooks, reporting and live-target-groups modules never produce
 // a 5xx, errors keep the standard body, and a rejected request never changes state.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import { P, draftBody } from './sandbox-test-client';
 const { sb, api } = useTestSandbox({ start: { faults: { job_duration_ms: 0 } } });
 let token: string;
 const ids: Record<string, string[]> = {};
-const PART2_MODULES = new Set(['profiles', 'feasibility', 'calendar', 'webhooks', 'reporting']);
+const PART2_MODULES = new Set(['profiles', 'feasibility', 'calendar', 'webhooks', 'reporting', 'live-target-groups']);
 const routes = apiRouteModules.filter((m) => PART2_MODULES.has(m.name)).flatMap((m) => m.routes).filter((route) => route.path.startsWith('/v1/'));
 
 const selection = (option: string) => ({ object: 'selection', question_id: 43, option });
@@ -57,6 +57,20 @@ const FIELDS: Record<string, fc.Arbitrary<unknown>> = {
   ),
   target_group_id: fc.oneof(fc.constant('tg_nope'), fc.jsonValue({ maxDepth: 0 })),
   completes_goal: fc.oneof(fc.constantFrom(1, 200, 0, -1, 2.5), fc.jsonValue({ maxDepth: 0 })),
+  // The live-target-group writes (routes/live-target-groups.ts).
+  target_group_cpi: fc.oneof(fc.constant({ value: '4.50', currency_code: 'USD' }), fc.constant({ value: '999', currency_code: 'USD' }), fc.jsonValue({ maxDepth: 2 })),
+  open_exchange_allocations: fc.oneof(
+    fc.constant({ blocked_supplier_ids: ['421'], exchange_min_percentage: 10, exchange_max_percentage: 90, groups: [{ group_name: 'g', min_percentage: 0, max_percentage: 50, supplier_ids: ['420'] }] }),
+    fc.constant({ blocked_supplier_ids: [], exchange_min_percentage: 90, exchange_max_percentage: 10, groups: [] }),
+    fc.jsonValue({ maxDepth: 3 }),
+  ),
+  private_exchange_allocations: fc.oneof(fc.constant({ blocked_supplier_ids: [], groups: [] }), fc.jsonValue({ maxDepth: 2 })),
+  pacing: fc.oneof(fc.constant({ type: 'linear', increment_interval: 'P1D' }), fc.constant({ type: 'gemini' }), fc.jsonValue({ maxDepth: 2 })),
+  quota_overlay: fc.oneof(fc.constant({ prevent_overfill: true, balance_fill: false }), fc.jsonValue({ maxDepth: 1 })),
+  industry_lockout_code: fc.oneof(fc.constant('no_lock_out'), fc.jsonValue({ maxDepth: 0 })),
+  live_url: fc.oneof(fc.constant('https://s.example/y'), fc.jsonValue({ maxDepth: 0 })),
+  test_url: fc.oneof(fc.constant('https://s.example/t'), fc.jsonValue({ maxDepth: 0 })),
+  project_manager_id: fc.constantFrom('6f1c2a4e-3001-4c8e-9d2b-000000003001', 'nobody', 7),
   business_unit_id: fc.constantFrom(2001, 2101, 'x'),
   quotas_enabled: fc.jsonValue({ maxDepth: 0 }),
   name: fc.jsonValue({ maxDepth: 0 }),
@@ -91,6 +105,11 @@ const RELEVANT: [RegExp, string[]][] = [
   [/group-quotas$/, ['profile_id', 'target_ids', 'name']],
   [/calculate-feasibility$/, ['locale', 'expected_incidence_rate', 'expected_length_of_interview_minutes', 'filling_goal', 'allocations', 'profiles', 'profiling', 'target_group_id', 'business_unit_id', 'fielding_specification', 'start_fielding_at', 'end_fielding_at']],
   [/suggest-days$/, ['locale', 'price', 'length_of_interview', 'incidence_rate', 'completes']],
+  [/fielding-runs\/\{fielding_run_id\}$|schedule-from-draft$/, ['start_fielding_at', 'end_fielding_at']],
+  [/details$/, ['name', 'project_manager_id', 'expected_length_of_interview_minutes', 'expected_incidence_rate', 'industry_lockout_code', 'live_url', 'test_url']],
+  [/cost-per-interview$/, ['target_group_cpi']],
+  [/allocation-specification$/, ['open_exchange_allocations', 'private_exchange_allocations']],
+  [/fielding-assistant-assignment$/, ['pacing', 'quota_overlay']],
   [/webhooks/, ['url', 'events', 'compression']],
 ];
 const relevantFields = (path: string): string[] => RELEVANT.find(([pattern]) => pattern.test(path))?.[1] ?? Object.keys(FIELDS);
@@ -111,7 +130,9 @@ beforeAll(async () => {
   const live = await api.createTargetGroup(project.id, { live_url: 'https://s.example/x' });
   const livePath = `${P()}/projects/${project.id}/target-groups/${live.id}`;
   const launch = await api.req('POST', `${livePath}/fielding-run-jobs/launch-from-draft`, { body: { end_fielding_at: '2099-01-01T00:00:00Z' } });
-  await api.waitForJob(launch.headers.get('location')!);
+  const launched = await api.waitForJob(launch.headers.get('location')!);
+  ids.fielding_run_id = [launched.body.created_fielding_run_id, 'run_nope'];
+  ids.job_id = ['job_nope'];
   const webhook = await api.req('POST', '/v1/accounts/1001/webhooks', { body: { url: 'http://127.0.0.1:9/h', events: ['com.svc.session.updated'] } });
   ids.account_id = ['1001', '1001', '1001', '1001', '1002'];
   ids.project_id = [project.id];
@@ -140,7 +161,7 @@ const query = fc.constantFrom(
   '?locale=eng_us&expected_incidence_rate=0.5&expected_length_of_interview_minutes=10', '?locale=eng_us&expected_incidence_rate=9',
 );
 
-describe('Property › robustness of the profiles, feasibility, calendar, webhooks and reporting routes', () => {
+describe('Property › robustness of the profiles, feasibility, calendar, webhooks, reporting and live-target-group routes', () => {
   it.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))('%s never answers 5xx; a rejected request leaves the state unchanged', async (_name, route) => {
     const names = [...route.path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]);
     await fc.assert(
