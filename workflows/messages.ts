@@ -263,9 +263,7 @@ export interface AwaitRevisionRequest {
   revision: string;
 }
 export const approveUpdate = defineUpdate<string[], [ApproveRequest]>('approve');
-export const approveSignal = defineSignal<[ApproveRequest]>('approve');
 export const fieldingControlUpdate = defineUpdate<string, [FieldingControlRequest]>('fieldingControl');
-export const webhookEventSignal = defineSignal<[WebhookEventSignal]>('webhookEvent');
 export const statusQuery = defineQuery<StudyStatus>('status');
 /** Figures for `studyflow report`, answered from what the study holds (it asks its children nothing). */
 export const reportQuery = defineQuery<StudyReport>('report');
@@ -275,7 +273,6 @@ export const targetGroupProgressSignal = defineSignal<[TargetGroupProgress]>('ta
 export const targetGroupRevisionSignal = defineSignal<[TargetGroupRevision]>('targetGroupRevision');
 export const targetGroupApproveSignal = defineSignal<[]>('targetGroupApprove');
 export const targetGroupControlSignal = defineSignal<[FieldingControlRequest['action']]>('targetGroupControl');
-export const targetGroupEventSignal = defineSignal<[WebhookEventSignal]>('targetGroupEvent');
 /**
  * A webhook event for a target group, sent by receivers as an Update whose id is derived from the event
  * id: Temporal answers a repeated update id within a run with the first outcome, and the workflow's

@@ -13,7 +13,6 @@ import { apiActivities } from './activity-proxies';
 import { failureOf } from './failures';
 import {
   applyUpdate,
-  approveSignal,
   approveUpdate,
   awaitRevisionUpdate,
   fieldingControlUpdate,
@@ -22,10 +21,8 @@ import {
   statusQuery,
   targetGroupApproveSignal,
   targetGroupControlSignal,
-  targetGroupEventSignal,
   targetGroupProgressSignal,
   targetGroupReportSignal,
-  webhookEventSignal,
   type ApproveRequest,
   type StudyReport,
   type StudyStatus,
@@ -142,7 +139,6 @@ function registerHandlers(state: StudyState): void {
       if (request.targetGroup && !state.status.targetGroups[request.targetGroup]) throw new Error(`no target group "${request.targetGroup}" in study ${state.studyId}`);
     },
   });
-  setHandler(approveSignal, (request) => void approve(state, request));
   setHandler(
     fieldingControlUpdate,
     async (request) => {
@@ -155,8 +151,4 @@ function registerHandlers(state: StudyState): void {
       },
     },
   );
-  setHandler(webhookEventSignal, (event) => {
-    const key = Object.keys(state.targetGroupIds).find((k) => state.targetGroupIds[k] === event.targetGroupId);
-    if (key && state.children.has(key)) void getExternalWorkflowHandle(state.childId(key)).signal(targetGroupEventSignal, event);
-  });
 }

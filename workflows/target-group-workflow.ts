@@ -4,7 +4,6 @@ import { failureOf } from './failures';
 import {
   targetGroupApproveSignal,
   targetGroupControlSignal,
-  targetGroupEventSignal,
   targetGroupEventUpdate,
   targetGroupReportQuery,
   targetGroupRevisionSignal,
@@ -31,7 +30,6 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
   setHandler(targetGroupApproveSignal, () => void (state.approved = true));
   setHandler(targetGroupControlSignal, (action) => void state.controls.push(action));
   // A webhook event is taken once, however many receivers pass it on (an Update keyed by the event id) and however often it comes.
-  setHandler(targetGroupEventSignal, (event) => void state.takeEvent(event));
   setHandler(targetGroupEventUpdate, (event) => (state.takeEvent(event) ? 'accepted' : 'duplicate'));
   setHandler(targetGroupRevisionSignal, (next) => void (state.pendingRevision = next));
   const progress = new ProgressSender(state, workflowInfo().runStartTime.getTime());

@@ -18,7 +18,17 @@ import { scheduleStudy } from '../../plan/schedule';
 import type { DesiredStudy, DesiredTargetGroup } from '../../plan/types';
 import { DEV_SERVER_DYNAMIC_CONFIG, startTemporalDevServer, type RunningDevServer } from '../../dev/temporal-dev-server';
 import { startStudyflowWorkers, type RunningWorkers } from '../../worker/studyflow-worker';
-import { fieldingControlUpdate, revisionOutcome, statusQuery, studyWorkflowId, webhookEventSignal, type StudyStatus } from '../../workflows/messages';
+import {
+  fieldingControlUpdate,
+  revisionOutcome,
+  statusQuery,
+  studyWorkflowId,
+  targetGroupEventUpdate,
+  targetGroupWorkflowId,
+  webhookEventUpdateId,
+  type StudyStatus,
+  type WebhookEventSignal,
+} from '../../workflows/messages';
 import { FakeApi, targetGroup } from './fake-api';
 
 /** History length after which the server suggests continue-as-new (Temporal's default is 4 Ki events). */
@@ -252,15 +262,18 @@ describe('study workflow', () => {
     // Project, draft, ID list and launch by its own workflow.
     expect(before.writes).toBe(4);
     const firstRun = (await handle.describe()).runId;
+    // As the webhook receiver sends them: an Update on the target group's workflow, keyed by the event id.
+    const child = env.client.workflow.getHandle(targetGroupWorkflowId('1001', 'carried', 'p'));
+    const send = (event: WebhookEventSignal) => child.executeUpdate(targetGroupEventUpdate, { args: [event], updateId: webhookEventUpdateId(event.id) });
     // Webhook events make the target group report progress until the study has continued as new.
     for (let n = 0; (await handle.describe()).runId === firstRun; n += 1) {
       if (n > 100) throw new Error('the study never continued as new');
-      await handle.signal(webhookEventSignal, { id: `e${n}`, type: 'target-group-updated', time: new Date().toISOString(), targetGroupId: before.targetGroups.p.targetGroupId });
+      await send({ id: `e${n}`, type: 'target-group-updated', time: new Date().toISOString(), targetGroupId: before.targetGroups.p.targetGroupId });
       await new Promise((r) => setTimeout(r, 50));
     }
     // Its target group reports again after the continue-as-new: its writes are counted once.
     const received = (await status('carried')).targetGroups.p.events.received;
-    await handle.signal(webhookEventSignal, { id: 'after', type: 'target-group-updated', time: new Date().toISOString(), targetGroupId: before.targetGroups.p.targetGroupId });
+    await send({ id: 'after', type: 'target-group-updated', time: new Date().toISOString(), targetGroupId: before.targetGroups.p.targetGroupId });
     const after = await until('carried', (s) => s.targetGroups.p.events.received > received, 'the event after continue-as-new');
     expect(after.writes).toBe(4);
     expect(after).toMatchObject({ appliedRevision: desired.revision, projectId: before.projectId, phase: 'converged' });

@@ -24,7 +24,10 @@ export interface StudyWorkflowInput {
   carried?: StudyCarriedState;
 }
 
-/** The study's state as one object: what continue-as-new carries. */
+/**
+ * What continue-as-new carries of the study, written once: {@link StudyState} holds exactly these fields
+ * (in working form: `children` a Set) and `carried()` hands them back.
+ */
 export interface StudyCarriedState {
   status: StudyStatus;
   projectId?: string;
@@ -45,6 +48,23 @@ export interface StudyCarriedState {
   reports: Record<string, TargetGroupReportData>;
 }
 
+/** The carried fields as the state works with them. */
+type CarriedFields = Omit<StudyCarriedState, 'children'> & { children: Set<string> };
+
+function emptyCarried(input: StudyWorkflowInput): StudyCarriedState {
+  return {
+    status: { studyId: input.studyId, accountId: input.accountId, phase: 'idle', writes: 0, targetGroups: {}, exclusionGroups: {}, updatedAt: new Date().toISOString() },
+    targetGroupIds: {},
+    exclusionGroupIds: {},
+    children: [],
+    childRevisions: {},
+    childSpecs: {},
+    ownWrites: 0,
+    childWrites: {},
+    reports: {},
+  };
+}
+
 /** Thrown at a checkpoint when a newer revision arrived: the revision stops there, the newer one runs. */
 export class Superseded extends Error {}
 
@@ -55,52 +75,56 @@ export class Superseded extends Error {}
 export class StudyState {
   readonly accountId: string;
   readonly studyId: string;
-  readonly status: StudyStatus;
-  projectId?: string;
-  readonly targetGroupIds: Record<string, string>;
-  readonly exclusionGroupIds: Record<string, string>;
-  readonly children: Set<string>;
-  readonly childRevisions: Record<string, string>;
-  readonly childSpecs: Record<string, string>;
-  private ownWrites: number;
-  private readonly childWrites: Record<string, number>;
-  readonly reports: Record<string, TargetGroupReportData>;
-  /** A revision that arrived and waits to be applied. */
-  pending?: ApplyRequest;
+  /** The carried fields, read through the getters below. */
+  private readonly c: CarriedFields;
   /** The revision being applied. */
   applying?: DesiredStudy;
 
   constructor(input: StudyWorkflowInput) {
-    const c = input.carried;
     this.accountId = input.accountId;
     this.studyId = input.studyId;
-    this.status = c?.status ?? { studyId: input.studyId, accountId: input.accountId, phase: 'idle', writes: 0, targetGroups: {}, exclusionGroups: {}, updatedAt: new Date().toISOString() };
-    this.projectId = c?.projectId;
-    this.targetGroupIds = { ...(c?.targetGroupIds ?? {}) };
-    this.exclusionGroupIds = { ...(c?.exclusionGroupIds ?? {}) };
-    this.children = new Set(c?.children ?? []);
-    this.childRevisions = { ...(c?.childRevisions ?? {}) };
-    this.childSpecs = { ...(c?.childSpecs ?? {}) };
-    this.ownWrites = c?.ownWrites ?? 0;
-    this.childWrites = { ...(c?.childWrites ?? {}) };
-    this.reports = { ...(c?.reports ?? {}) };
-    this.pending = c?.pending;
+    // The input is this run's own (deserialized) copy: the state takes it over.
+    const carried = input.carried ?? emptyCarried(input);
+    this.c = { ...carried, children: new Set(carried.children) };
   }
 
   carried(): StudyCarriedState {
-    return {
-      status: this.status,
-      projectId: this.projectId,
-      targetGroupIds: this.targetGroupIds,
-      exclusionGroupIds: this.exclusionGroupIds,
-      children: [...this.children],
-      childRevisions: this.childRevisions,
-      childSpecs: this.childSpecs,
-      ownWrites: this.ownWrites,
-      childWrites: this.childWrites,
-      pending: this.pending,
-      reports: this.reports,
-    };
+    return { ...this.c, children: [...this.c.children] };
+  }
+
+  get status(): StudyStatus {
+    return this.c.status;
+  }
+  get projectId(): string | undefined {
+    return this.c.projectId;
+  }
+  set projectId(id: string | undefined) {
+    this.c.projectId = id;
+  }
+  get targetGroupIds(): Record<string, string> {
+    return this.c.targetGroupIds;
+  }
+  get exclusionGroupIds(): Record<string, string> {
+    return this.c.exclusionGroupIds;
+  }
+  get children(): Set<string> {
+    return this.c.children;
+  }
+  get childRevisions(): Record<string, string> {
+    return this.c.childRevisions;
+  }
+  get childSpecs(): Record<string, string> {
+    return this.c.childSpecs;
+  }
+  get reports(): Record<string, TargetGroupReportData> {
+    return this.c.reports;
+  }
+  /** A revision that arrived and waits to be applied. */
+  get pending(): ApplyRequest | undefined {
+    return this.c.pending;
+  }
+  set pending(request: ApplyRequest | undefined) {
+    this.c.pending = request;
   }
 
   childId(key: string): string {
@@ -118,12 +142,12 @@ export class StudyState {
   }
 
   countWrites(n = 1): void {
-    this.ownWrites += n;
+    this.c.ownWrites += n;
     this.touch();
   }
 
   touch(): void {
-    this.status.writes = this.ownWrites + Object.values(this.childWrites).reduce((a, b) => a + b, 0);
+    this.status.writes = this.c.ownWrites + Object.values(this.c.childWrites).reduce((a, b) => a + b, 0);
     this.status.updatedAt = new Date().toISOString();
   }
 
@@ -199,7 +223,7 @@ export class StudyState {
   /** A child's progress: its status as it sent it, and its write total. */
   takeProgress(progress: TargetGroupProgress): void {
     this.status.targetGroups[progress.status.key] = progress.status;
-    this.childWrites[progress.status.key] = progress.writes;
+    this.c.childWrites[progress.status.key] = progress.writes;
     this.touch();
   }
 
