@@ -27,6 +27,7 @@ import {
   type StudyReport,
   type StudyStatus,
 } from './messages';
+import { IllegalTransition } from './phases';
 import { applyRevision } from './study/apply-revision';
 import { StudyState, Superseded, type StudyWorkflowInput } from './study/state';
 
@@ -74,7 +75,7 @@ async function applyPending(state: StudyState): Promise<void> {
       log.info('revision superseded', { revision: request.desired.revision });
       return;
     }
-    if (isCancellation(error)) throw error;
+    if (isCancellation(error) || error instanceof IllegalTransition) throw error;
     const failure = failureOf(error);
     state.status.error = `${failure.type}: ${failure.message}`;
     state.setPhase('failed');

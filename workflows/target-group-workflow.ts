@@ -10,6 +10,7 @@ import {
   targetGroupStatusQuery,
   type TargetGroupStatus,
 } from './messages';
+import { IllegalTransition } from './phases';
 import { converge } from './target-group/converge';
 import { ProgressSender } from './target-group/progress';
 import { TargetGroupState, type TargetGroupWorkflowInput } from './target-group/state';
@@ -41,6 +42,7 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
       try {
         await converge(state, apiActivities);
       } catch (error) {
+        if (error instanceof IllegalTransition) throw error; // a bug: the workflow task fails and waits for a fix
         const failure = failureOf(error);
         state.enter('failed', { failure, message: failure.message });
         await condition(() => state.pendingRevision !== undefined);

@@ -7,13 +7,12 @@ import {
   targetGroupWorkflowId,
   type ApplyRequest,
   type StudyStatus,
-  type TargetGroupPhase,
   type TargetGroupProgress,
   type TargetGroupReportData,
   type TargetGroupReportUpdate,
   type TargetGroupStatus,
 } from '../messages';
-import { TRANSITIONS, type TargetGroupEvent } from '../phases';
+import { enterPhase, type TargetGroupEvent } from '../phases';
 import { mergeReportUpdate } from '../report-data';
 import { GIT_REVISION, PHASE } from '../search-attributes';
 
@@ -194,30 +193,29 @@ export class StudyState {
   }
 
   /**
-   * The study's one writer of a target group's entry before its workflow runs: the phase the table
-   * (workflows/phases.ts) gives `event`. After, the workflow's progress replaces the entry.
+   * The study's entry of a target group before its workflow runs: the phase goes through the one phase
+   * writer (`enterPhase`, workflows/phases.ts), from the entry's phase (none for a new target group).
+   * After, the workflow's progress replaces the entry ({@link takeProgress}): the study writes no phase
+   * of a running target group.
    */
-  setTargetGroup(key: string, event: TargetGroupEvent, patch: Partial<TargetGroupStatus> = {}): void {
-    this.writeTargetGroup(key, TRANSITIONS[event].phase, patch);
-  }
-
-  /** A running target group's workflow is given a new revision: its entry waits for it to settle again. */
-  reopen(key: string): void {
-    this.writeTargetGroup(key, this.status.targetGroups[key]?.phase ?? 'draft', { settledRevision: undefined });
-  }
-
-  private writeTargetGroup(key: string, phase: TargetGroupPhase, patch: Partial<TargetGroupStatus>): void {
+  setTargetGroup(key: string, event: TargetGroupEvent, patch: Partial<Omit<TargetGroupStatus, 'phase'>> = {}): void {
     const prior = this.status.targetGroups[key];
-    this.status.targetGroups[key] = {
-      ...(prior ?? { key, events: { received: 0, sessionsByStatus: {} } }),
-      ...patch,
-      key,
-      phase,
-      revision: this.applying?.revision ?? prior?.revision,
-      targetGroupId: this.targetGroupIds[key] ?? prior?.targetGroupId,
-      updatedAt: new Date().toISOString(),
-    } as TargetGroupStatus;
+    const entry = { ...(prior ?? { key, events: { received: 0, sessionsByStatus: {} } }), ...patch, key } as TargetGroupStatus;
+    enterPhase(entry, event);
+    this.status.targetGroups[key] = this.stamp(entry, prior);
     this.touch();
+  }
+
+  /** A running target group's workflow is given a new revision: its entry (phase unchanged) waits for it to settle again. */
+  reopen(key: string): void {
+    const prior = this.status.targetGroups[key];
+    if (!prior) return this.setTargetGroup(key, 'workflow_started');
+    this.status.targetGroups[key] = this.stamp({ ...prior, settledRevision: undefined }, prior);
+    this.touch();
+  }
+
+  private stamp(entry: TargetGroupStatus, prior: TargetGroupStatus | undefined): TargetGroupStatus {
+    return { ...entry, revision: this.applying?.revision ?? prior?.revision, targetGroupId: this.targetGroupIds[entry.key] ?? prior?.targetGroupId, updatedAt: new Date().toISOString() };
   }
 
   /** A child's progress: its status as it sent it, and its write total. */
