@@ -61,7 +61,7 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
     await watchOnce(state, apiActivities);
     if (workflowInfo().continueAsNewSuggested && !state.pendingRevision) {
       await progress.delivered();
-      await continueAsNew<typeof targetGroupWorkflow>({ ...input, revision: { ...state.revision, actions: [], launch: undefined }, carried: state.carried() });
+      await continueAsNew<typeof targetGroupWorkflow>({ ...input, revision: { ...state.revision, steps: [], launch: undefined }, carried: state.carried() });
     }
   }
 }

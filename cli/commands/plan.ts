@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { planStudy } from '../../plan/plan-study';
+import { programStudy, runningFromStatus, type StudyProgram } from '../../plan/program';
 import { scheduleStudy, type StudySchedule } from '../../plan/schedule';
 import type { ObservedStudy, StudyPlan } from '../../plan/types';
 import { PayloadDecryptionError } from '../../temporal/payload-codec';
@@ -60,7 +61,7 @@ export async function run(ctx: CliContext, paths: string[], options: PlanOptions
   if (reportDiagnostics(ctx.out, diagnostics)) return 1;
   if (prepared.length === 0) throw new CliError(`no study files found in ${paths.join(', ')}`);
 
-  const results: { file: string; title: string; plan: StudyPlan; schedule: StudySchedule; note?: string; server: ServerChecksView }[] = [];
+  const results: { file: string; title: string; plan: StudyPlan; schedule: StudySchedule; program: StudyProgram; note?: string; server: ServerChecksView }[] = [];
   let note = options.offline ? 'offline: planned against an empty remote, no API calls' : undefined;
   const known = options.offline ? new Map<string, StudyStatus>() : await knownFromWorkflows(ctx, prepared.map((p) => p.desired));
   const runtime = options.offline ? undefined : createWorkerActivities(ctx.env);
@@ -93,7 +94,9 @@ export async function run(ctx: CliContext, paths: string[], options: PlanOptions
       const plan = planStudy(desired, observed);
       // The schedule apply follows: target groups whose workflow runs already take the revision themselves.
       const schedule = scheduleStudy(desired, plan, observed, new Set(status?.managedTargetGroups ?? []));
-      results.push({ file, title: `${file}  study ${desired.studyId} (account ${desired.accountId})`, plan, schedule, note, server });
+      // The steps apply runs, as the study workflow programs them.
+      const program = programStudy(desired, observed, { plan, schedule, running: runningFromStatus(status) });
+      results.push({ file, title: `${file}  study ${desired.studyId} (account ${desired.accountId})`, plan, schedule, program, note, server });
     }
   } finally {
     await runtime?.close();
@@ -103,7 +106,7 @@ export async function run(ctx: CliContext, paths: string[], options: PlanOptions
     ctx.out.json({
       offline: Boolean(options.offline),
       ...(unreachable ? { apiUnreachable: unreachable } : {}),
-      studies: results.map(({ file, plan, schedule, server }) => ({ file, ...plan, schedule, checks: server.checks, ...(server.note ? { checksNote: server.note } : {}) })),
+      studies: results.map(({ file, plan, schedule, program, server }) => ({ file, ...plan, schedule, program, checks: server.checks, ...(server.note ? { checksNote: server.note } : {}) })),
     });
   } else if (format === 'markdown') {
     ctx.out.data(renderPlanMarkdown(results));
@@ -112,7 +115,7 @@ export async function run(ctx: CliContext, paths: string[], options: PlanOptions
     const summaryFile = ctx.env.GITHUB_STEP_SUMMARY;
     if (summaryFile) fs.appendFileSync(summaryFile, `${renderPlanMarkdown(results)}\n`);
   } else {
-    ctx.out.data(results.map((r) => renderPlanHuman(ctx.out, r.title, r.plan, r.note, r.server, r.schedule)).join('\n\n'));
+    ctx.out.data(results.map((r) => renderPlanHuman(ctx.out, r.title, r.plan, r.note, r.server, r.schedule, r.program)).join('\n\n'));
   }
   const pending = results.some((r) => r.plan.hasChanges);
   return options.detailedExitcode && pending ? 2 : 0;

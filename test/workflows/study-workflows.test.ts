@@ -29,6 +29,7 @@ import {
   type StudyStatus,
   type WebhookEventSignal,
 } from '../../workflows/messages';
+import { programStudy } from '../../plan/program';
 import { FakeApi, targetGroup } from './fake-api';
 
 /** History length after which the server suggests continue-as-new (Temporal's default is 4 Ki events). */
@@ -134,6 +135,20 @@ describe('study workflow', () => {
     // Writes: project, group, three drafts, membership, three launches, b's ID list.
     expect(s.writes).toBe(10);
     expect(s.managedTargetGroups?.sort()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('runs the program: the steps each target group ran are the steps plan/program.ts gave it', async () => {
+    fake = new FakeApi();
+    const desired = study('program', [targetGroup('a'), targetGroup('b', { idLists: { RSID: LIST } }), targetGroup('c', { exclusionGroups: ['waves'] })], {
+      exclusionGroups: [{ name: 'waves', title: 'Waves', targetGroups: ['c'] }],
+    });
+    const program = programStudy(desired, { targetGroups: {}, exclusionGroups: {} });
+    await apply(desired);
+    // The target group its draft batch took live is handed over once the revision settled.
+    const ran = (s: StudyStatus, key: string) => [...(s.program?.ran[key] ?? []), ...(s.targetGroups[key]?.steps ?? [])];
+    const s = await until('program', (x) => settled(desired.revision)(x) && ran(x, 'a').some((step) => step.kind === 'hand_over'), 'converged and handed over');
+    for (const planned of program.targetGroups) expect(ran(s, planned.key), planned.key).toEqual(planned.steps);
+    expect(program.targetGroups.map((t) => t.steps.length)).toEqual([4, 5, 5]);
   });
 
   it('awaitRevision answers once the revision settles (what apply --wait waits on), and at once for a superseded one', async () => {

@@ -36,8 +36,6 @@ export interface StudyCarriedState {
   children: string[];
   /** The revision each child was last given. */
   childRevisions: Record<string, string>;
-  /** The desired spec each child was last given (canonical JSON): an unchanged target group is not disturbed. */
-  childSpecs: Record<string, string>;
   /** Writes the study made itself. */
   ownWrites: number;
   /** Writes each child reported (its own total, carried across its continue-as-new). */
@@ -57,7 +55,6 @@ function emptyCarried(input: StudyWorkflowInput): StudyCarriedState {
     exclusionGroupIds: {},
     children: [],
     childRevisions: {},
-    childSpecs: {},
     ownWrites: 0,
     childWrites: {},
     reports: {},
@@ -111,9 +108,6 @@ export class StudyState {
   }
   get childRevisions(): Record<string, string> {
     return this.c.childRevisions;
-  }
-  get childSpecs(): Record<string, string> {
-    return this.c.childSpecs;
   }
   get reports(): Record<string, TargetGroupReportData> {
     return this.c.reports;
