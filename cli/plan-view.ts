@@ -93,7 +93,7 @@ export function describeStep(step: TargetGroupStep): string {
     case 'read_gate':
       return `read gate (${step.by === 'study' ? 'by the study' : 'by its workflow'})`;
     case 'draft':
-      return step.mode === 'update' ? 'update draft' : `create draft in batch ${step.batch + 1}${step.launch ? `, launched with it (key ${step.launch.idempotencyKey})` : ''} (key ${step.idempotencyKey})`;
+      return step.mode === 'update' ? 'update draft' : `create draft in batch ${step.batch + 1} (key ${step.idempotencyKey})${step.launch ? `, launched with it (key ${step.launch.idempotencyKey})` : ''}`;
     case 'second_pass':
       return 'update draft again (activity exclusions)';
     case 'membership':
