@@ -70,6 +70,11 @@ export interface TargetGroupProgram {
   key: string;
   launch: { by: Launcher; reason: string };
   steps: TargetGroupStep[];
+  /**
+   * For a target group the study or its draft batch launches: the steps its workflow takes over when the
+   * study could not finish the launch (a gate that holds, a launch or gate read that failed).
+   */
+  fallback?: TargetGroupStep[];
 }
 
 export interface StudyProgram {
@@ -244,11 +249,16 @@ export function programStudy(desired: DesiredStudy, observed: ObservedStudy, inp
   return {
     revision: desired.revision,
     study: studySteps(desired, schedule, keysBy),
-    targetGroups: desired.targetGroups.map((tg) => ({
-      key: tg.key,
-      launch: schedule.targetGroups.find((t) => t.key === tg.key)?.launch ?? { by: 'none', reason: 'not scheduled' },
-      steps: targetGroupSteps(desired, observed, all, tg),
-    })),
+    targetGroups: desired.targetGroups.map((tg) => {
+      const launch = schedule.targetGroups.find((t) => t.key === tg.key)?.launch ?? { by: 'none', reason: 'not scheduled' };
+      const byStudy = launch.by === 'study' || launch.by === 'draft_batch';
+      return {
+        key: tg.key,
+        launch,
+        steps: targetGroupSteps(desired, observed, all, tg),
+        ...(byStudy ? { fallback: ownSteps(desired, tg, actionsOfTargetGroup(plan, tg.key)) } : {}),
+      };
+    }),
   };
 }
 

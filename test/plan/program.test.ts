@@ -92,6 +92,11 @@ describe('programStudy', () => {
       { kind: 'approve' },
       { kind: 'launch', by: 'target_group', idempotencyKey: 'study/1001/demo/tg/manual/launch/{attempt}' },
     ]);
+    // What the target group's workflow takes over when the study cannot finish a launch it was to make; none for its own launches.
+    const byKey = Object.fromEntries(programStudy(desired, empty).targetGroups.map((t) => [t.key, t.fallback]));
+    expect(byKey.fast).toEqual([{ kind: 'read_gate', by: 'target_group' }, { kind: 'launch', by: 'target_group', idempotencyKey: 'study/1001/demo/tg/fast/launch/{attempt}' }]);
+    expect(byKey.grouped?.map((s) => s.kind)).toEqual(['read_gate', 'launch']);
+    expect(byKey.listed).toBeUndefined();
     // The hand-over passes the rest to the target group's workflow.
     expect(stepsAfterHandOver(steps.listed).map((s) => s.kind)).toEqual(['upload', 'read_gate', 'launch']);
     expect(stepsAfterHandOver(steps.fast)).toEqual([]);

@@ -25,7 +25,7 @@ export async function applyRevision(state: StudyState, api: Api, request: ApplyR
   state.checkpoint();
   state.setPhase('applying');
   takeObservedIds(state, desired, observed);
-  await runSteps(STUDY_STEPS, new ApplyRun(state, api, desired, observed, plan, program), program.study);
+  await runSteps(STUDY_STEPS, new ApplyRun(state, api, desired, observed, program), program.study);
 }
 
 /** Remembers the remote ids observing found (a renamed target group keeps its remote id under its new key). */

@@ -1,6 +1,5 @@
 import { condition, getExternalWorkflowHandle, ParentClosePolicy, startChild, workflowInfo } from '@temporalio/workflow';
-import { ownSteps, revisesChild, specDigest, stepsAfterHandOver, type StudyStep, type TargetGroupStep } from '../../plan/program';
-import { actionsOfTargetGroup } from '../../plan/schedule';
+import { specDigest, stepsAfterHandOver, type StudyStep, type TargetGroupStep } from '../../plan/program';
 import type { DesiredTargetGroup } from '../../plan/types';
 import { targetGroupRevisionSignal, type TargetGroupRevision } from '../messages';
 import { ACCOUNT_ID, REMOTE_TARGET_GROUP_ID, STUDY_ID, TARGET_GROUP_KEY } from '../search-attributes';
@@ -26,11 +25,11 @@ export async function handOver(run: ApplyRun, step: Extract<StudyStep, { kind: '
  */
 function remainingSteps(run: ApplyRun, tg: DesiredTargetGroup): TargetGroupStep[] {
   const program = run.program.targetGroups.find((t) => t.key === tg.key);
-  if (program?.launch.by !== 'study' && program?.launch.by !== 'draft_batch') return stepsAfterHandOver(program?.steps ?? []);
+  if (!program?.fallback) return stepsAfterHandOver(program?.steps ?? []);
   const found = run.handOver[tg.key];
   if (found?.live) return [];
   if (found?.jobId) return [{ kind: 'await_job', job: 'launch' }];
-  return ownSteps(run.desired, tg, actionsOfTargetGroup(run.plan, tg.key));
+  return program.fallback;
 }
 
 function revisionOf(run: ApplyRun, tg: DesiredTargetGroup): TargetGroupRevision {
@@ -70,8 +69,8 @@ async function startOrRevise(run: ApplyRun, tg: DesiredTargetGroup, when: 'now' 
         { key: REMOTE_TARGET_GROUP_ID, value: revision.targetGroupId },
       ],
     });
-  } else if (revisesChild(tg, actionsOfTargetGroup(run.plan, tg.key), { specDigest: digests[tg.key], phase: state.status.targetGroups[tg.key]?.phase })) {
-    // Its part of the study changed, the API differs from it, or a retry of a failed target group.
+  } else if (run.stepsOf(tg.key).some((s) => s.kind === 'hand_over')) {
+    // The program hands it the revision: its part of the study changed, the API differs from it, or a retry of a failed target group.
     state.childRevisions[tg.key] = desired.revision;
     digests[tg.key] = specDigest(tg);
     run.ran(tg.key, { kind: 'hand_over', when });

@@ -1,5 +1,5 @@
 import type { StudyProgram, TargetGroupStep } from '../../plan/program';
-import type { DesiredStudy, ObservedStudy, StudyPlan } from '../../plan/types';
+import type { DesiredStudy, ObservedStudy } from '../../plan/types';
 import type { Api } from '../activity-proxies';
 import type { GateRead } from '../launch';
 import type { LaunchHandOver } from '../messages';
@@ -24,7 +24,6 @@ export class ApplyRun {
     readonly api: Api,
     readonly desired: DesiredStudy,
     readonly observed: ObservedStudy,
-    readonly plan: StudyPlan,
     readonly program: StudyProgram,
   ) {
     state.status.program = { revision: desired.revision, ran: {} };
