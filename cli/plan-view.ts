@@ -1,5 +1,6 @@
 import { githubCommand } from '../definitions';
 import type { ServerCheck, ServerCheckOutcome, TargetGroupChecks } from '../plan/server-checks';
+import type { StudyProgram, TargetGroupStep } from '../plan/program';
 import type { Launcher, StudySchedule } from '../plan/schedule';
 import type { PlannedAction, StudyPlan } from '../plan/types';
 import type { Output } from './output';
@@ -99,19 +100,54 @@ export function studyStepsLine(schedule: StudySchedule): string {
   return [first, ...rest].filter(Boolean).join(', then ') || 'nothing';
 }
 
-function scheduleHuman(out: Output, schedule: StudySchedule): string[] {
+/** One step of a target group's program as the plan prints it (what apply runs, with its payload). */
+export function describeStep(step: TargetGroupStep): string {
+  switch (step.kind) {
+    case 'read_gate':
+      return `read gate (${step.by === 'study' ? 'by the study' : 'by its workflow'})`;
+    case 'draft':
+      return step.mode === 'update' ? 'update draft' : `create draft in batch ${step.batch + 1} (key ${step.idempotencyKey})${step.launch ? `, launched with it (key ${step.launch.idempotencyKey})` : ''}`;
+    case 'second_pass':
+      return 'update draft again (activity exclusions)';
+    case 'membership':
+      return `${step.change === 'add' ? 'join' : 'leave'} exclusion group ${step.group}`;
+    case 'launch':
+      return `launch (${step.by === 'study' ? 'by the study, in a launch batch' : 'by its workflow'}; key ${step.idempotencyKey})`;
+    case 'await_job':
+      return 'await the launch job';
+    case 'hand_over':
+      return step.when === 'now' ? 'hand over to its workflow' : 'hand over to its workflow once the revision settled (it watches)';
+    case 'profiles':
+      return 'replace profiles';
+    case 'upload':
+      return `${step.replace ? 'replace' : 'upload'} ${step.list === 'recontact_list' ? 'recontact list' : `${step.entityType ?? 'ID'} list`} (${step.ref.count} IDs, sha256 ${step.ref.sha256.slice(0, 12)})`;
+    case 'approve':
+      return 'wait for `studyflow approve`';
+    case 'read_state':
+      return 'read its state';
+  }
+}
+
+/** A target group's steps on one line, in the order apply runs them. */
+export function stepsLine(steps: readonly TargetGroupStep[]): string {
+  return steps.length ? steps.map(describeStep).join(' → ') : 'nothing: its workflow runs and its part is unchanged';
+}
+
+function scheduleHuman(out: Output, schedule: StudySchedule, program?: StudyProgram): string[] {
   if (schedule.targetGroups.length === 0) return [];
   const width = Math.max(...schedule.targetGroups.map((t) => t.key.length));
   const lines = [out.bold('How apply runs it:'), `  study: ${studyStepsLine(schedule)}`];
   for (const t of schedule.targetGroups) {
     const text = `  ${t.launch.by === 'none' ? '=' : '▶'} ${t.key.padEnd(width)}  ${launchLabel(t.launch.by)}: ${t.launch.reason}`;
     lines.push(t.launch.by === 'none' ? out.dim(text) : text);
+    const steps = program?.targetGroups.find((p) => p.key === t.key)?.steps;
+    if (steps) lines.push(out.dim(`      steps: ${stepsLine(steps)}`));
   }
   return lines;
 }
 
 /** The human plan: one line per action with its symbol and reason, field changes indented, who launches what, then the server checks. */
-export function renderPlanHuman(out: Output, title: string, plan: StudyPlan, note?: string, server?: ServerChecksView, schedule?: StudySchedule): string {
+export function renderPlanHuman(out: Output, title: string, plan: StudyPlan, note?: string, server?: ServerChecksView, schedule?: StudySchedule, program?: StudyProgram): string {
   const lines = [out.bold(`${title}  (revision ${plan.revision})`)];
   if (note) lines.push(out.dim(note));
   for (const action of plan.actions) {
@@ -128,7 +164,7 @@ export function renderPlanHuman(out: Output, title: string, plan: StudyPlan, not
   }
   for (const note of plan.notes ?? []) lines.push(out.yellow(`  ${note.severity}: ${note.text}`));
   lines.push(summaryLine(plan));
-  if (schedule) lines.push(...scheduleHuman(out, schedule));
+  if (schedule) lines.push(...scheduleHuman(out, schedule, program));
   if (server) lines.push(...serverChecksHuman(out, server));
   return lines.join('\n');
 }
@@ -201,9 +237,9 @@ function serverChecksMarkdown(server: ServerChecksView): string[] {
 }
 
 /** A pull-request comment: one table per study, then its server checks. */
-export function renderPlanMarkdown(studies: { title: string; plan: StudyPlan; note?: string; server?: ServerChecksView; schedule?: StudySchedule }[]): string {
+export function renderPlanMarkdown(studies: { title: string; plan: StudyPlan; note?: string; server?: ServerChecksView; schedule?: StudySchedule; program?: StudyProgram }[]): string {
   const parts = ['## studyflow plan', ''];
-  for (const { title, plan, note, server, schedule } of studies) {
+  for (const { title, plan, note, server, schedule, program } of studies) {
     parts.push(`### ${title}`, '');
     if (note) parts.push(`> ${note}`, '');
     parts.push('| | action | resource | key | reason |', '|---|---|---|---|---|');
@@ -214,8 +250,11 @@ export function renderPlanMarkdown(studies: { title: string; plan: StudyPlan; no
     for (const note of plan.notes ?? []) parts.push('', `> **${note.severity}**: ${escapeCell(note.text)}`);
     parts.push('', `**${summaryLine(plan)}**`, '');
     if (schedule && schedule.targetGroups.length > 0) {
-      parts.push(`How apply runs it: ${escapeCell(studyStepsLine(schedule))}`, '', '| target group | launch | why |', '|---|---|---|');
-      for (const t of schedule.targetGroups) parts.push(`| ${escapeCell(t.key)} | ${launchLabel(t.launch.by)} | ${escapeCell(t.launch.reason)} |`);
+      parts.push(`How apply runs it: ${escapeCell(studyStepsLine(schedule))}`, '', '| target group | launch | why | steps |', '|---|---|---|---|');
+      for (const t of schedule.targetGroups) {
+        const steps = program?.targetGroups.find((p) => p.key === t.key)?.steps;
+        parts.push(`| ${escapeCell(t.key)} | ${launchLabel(t.launch.by)} | ${escapeCell(t.launch.reason)} | ${steps ? escapeCell(stepsLine(steps)) : ''} |`);
+      }
       parts.push('');
     }
     if (server) parts.push(...serverChecksMarkdown(server));

@@ -3,6 +3,7 @@
 // the launch checks (plan-checks.ts), then the one pipeline the workflow runs too (plan/pipeline.ts).
 import { planExitCode } from '../plan/exit-code';
 import { planRevision } from '../plan/pipeline';
+import { runningFromStatus, type StudyProgram } from '../plan/program';
 import type { StudySchedule } from '../plan/schedule';
 import type { TargetGroupChecks } from '../plan/server-checks';
 import type { ObservedStudy, StudyPlan } from '../plan/types';
@@ -16,6 +17,8 @@ import type { TemporalSession } from './temporal-session';
 export interface PlannedStudy extends PreparedStudy {
   plan: StudyPlan;
   schedule: StudySchedule;
+  /** The steps apply runs (plan/program.ts), as the study workflow programs them. */
+  program: StudyProgram;
   checks: TargetGroupChecks[];
   /** Why the checks were skipped, when they were. */
   checksNote?: string;
@@ -103,9 +106,9 @@ export async function planStudies(
     } else if (unreachable) {
       checksNote = 'skipped: the API cannot be reached';
     }
-    // The schedule apply follows: target groups whose workflow runs already take the revision themselves.
-    const { plan, schedule } = planRevision(desired, observed, new Set(status?.managedTargetGroups ?? []));
-    studies.push({ ...study, plan, schedule, checks, checksNote, note });
+    // The schedule and the steps apply runs: target groups whose workflow runs already take the revision themselves.
+    const { plan, schedule, program } = planRevision(desired, observed, runningFromStatus(status));
+    studies.push({ ...study, plan, schedule, program, checks, checksNote, note });
   }
   return { offline, ...(unreachable ? { apiUnreachable: unreachable } : {}), studies, detailedExitCode: planExitCode(studies.map((s) => s.plan)) };
 }

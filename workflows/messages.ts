@@ -1,4 +1,5 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { TargetGroupStep } from '../plan/program';
 import type { ApiVersion, DesiredStudy, DesiredTargetGroup, PlannedAction } from '../plan/types';
 
 // Messages of the study workflow and its target-group children. Names are stable: the CLI,
@@ -47,6 +48,8 @@ export interface TargetGroupStatus {
   revision?: string;
   /** The revision whose actions this target group has finished (or that waits for someone to act). */
   settledRevision?: string;
+  /** The steps its workflow ran of its revision (the remaining steps the study handed it), in order. */
+  steps?: TargetGroupStep[];
   targetGroupId?: string;
   fieldingRunId?: string;
   /** When studyflow saw the launch job done (workflow time): whoever launched it, the study or the target group. */
@@ -96,6 +99,13 @@ export interface StudyStatus {
   pinnedApiVersions?: Record<string, ApiVersion>;
   /** The target groups whose own workflow runs (they take a new revision themselves; `studyflow plan` shows it). */
   managedTargetGroups?: string[];
+  /** The digest of the spec each running target-group workflow was last given (plan/program.ts `specDigest`). */
+  childSpecDigests?: Record<string, string>;
+  /**
+   * The steps of the program (plan/program.ts) the study ran of each target group in this revision, up to and
+   * including its hand-over; its workflow's own steps are in its entry's `steps`.
+   */
+  program?: { revision: string; ran: Record<string, TargetGroupStep[]> };
   error?: string;
   updatedAt: string;
 }
@@ -226,8 +236,8 @@ export interface TargetGroupRevision {
   desired: DesiredTargetGroup;
   targetGroupId: string;
   projectId: string;
-  /** The actions the study's plan assigned to this target group for this revision. */
-  actions: PlannedAction[];
+  /** The remaining steps of its program (plan/program.ts) that its workflow runs: those after its hand-over. */
+  steps: TargetGroupStep[];
   /** The API version for this target group's calls: the study's, or a newer one the resource is pinned to. */
   apiVersion?: ApiVersion;
   /** What the study found and did toward the launch this revision (when the plan named the study or the draft batch). */
@@ -263,9 +273,7 @@ export interface AwaitRevisionRequest {
   revision: string;
 }
 export const approveUpdate = defineUpdate<string[], [ApproveRequest]>('approve');
-export const approveSignal = defineSignal<[ApproveRequest]>('approve');
 export const fieldingControlUpdate = defineUpdate<string, [FieldingControlRequest]>('fieldingControl');
-export const webhookEventSignal = defineSignal<[WebhookEventSignal]>('webhookEvent');
 export const statusQuery = defineQuery<StudyStatus>('status');
 /** Figures for `studyflow report`, answered from what the study holds (it asks its children nothing). */
 export const reportQuery = defineQuery<StudyReport>('report');
@@ -275,7 +283,6 @@ export const targetGroupProgressSignal = defineSignal<[TargetGroupProgress]>('ta
 export const targetGroupRevisionSignal = defineSignal<[TargetGroupRevision]>('targetGroupRevision');
 export const targetGroupApproveSignal = defineSignal<[]>('targetGroupApprove');
 export const targetGroupControlSignal = defineSignal<[FieldingControlRequest['action']]>('targetGroupControl');
-export const targetGroupEventSignal = defineSignal<[WebhookEventSignal]>('targetGroupEvent');
 /**
  * A webhook event for a target group, sent by receivers as an Update whose id is derived from the event
  * id: Temporal answers a repeated update id within a run with the first outcome, and the workflow's

@@ -13,7 +13,6 @@ import { apiActivities } from './activity-proxies';
 import { failureOf } from './failures';
 import {
   applyUpdate,
-  approveSignal,
   approveUpdate,
   awaitRevisionUpdate,
   fieldingControlUpdate,
@@ -22,14 +21,13 @@ import {
   statusQuery,
   targetGroupApproveSignal,
   targetGroupControlSignal,
-  targetGroupEventSignal,
   targetGroupProgressSignal,
   targetGroupReportSignal,
-  webhookEventSignal,
   type ApproveRequest,
   type StudyReport,
   type StudyStatus,
 } from './messages';
+import { IllegalTransition } from './phases';
 import { applyRevision } from './study/apply-revision';
 import { StudyState, Superseded, type StudyWorkflowInput } from './study/state';
 
@@ -77,7 +75,7 @@ async function applyPending(state: StudyState): Promise<void> {
       log.info('revision superseded', { revision: request.desired.revision });
       return;
     }
-    if (isCancellation(error)) throw error;
+    if (isCancellation(error) || error instanceof IllegalTransition) throw error;
     const failure = failureOf(error);
     state.status.error = `${failure.type}: ${failure.message}`;
     state.setPhase('failed');
@@ -142,7 +140,6 @@ function registerHandlers(state: StudyState): void {
       if (request.targetGroup && !state.status.targetGroups[request.targetGroup]) throw new Error(`no target group "${request.targetGroup}" in study ${state.studyId}`);
     },
   });
-  setHandler(approveSignal, (request) => void approve(state, request));
   setHandler(
     fieldingControlUpdate,
     async (request) => {
@@ -155,8 +152,4 @@ function registerHandlers(state: StudyState): void {
       },
     },
   );
-  setHandler(webhookEventSignal, (event) => {
-    const key = Object.keys(state.targetGroupIds).find((k) => state.targetGroupIds[k] === event.targetGroupId);
-    if (key && state.children.has(key)) void getExternalWorkflowHandle(state.childId(key)).signal(targetGroupEventSignal, event);
-  });
 }

@@ -113,7 +113,7 @@ describe('plan through the client, offline', () => {
       expect(study.checks).toEqual([]);
       expect(study.checksNote).toMatch(/^skipped \(offline\)/);
       const expected = planRevision(prepared[0].desired, { targetGroups: {}, exclusionGroups: {} });
-      expect({ plan: study.plan, schedule: study.schedule }).toEqual(expected);
+      expect({ plan: study.plan, schedule: study.schedule, program: study.program }).toEqual(expected);
       expect(study.plan.hasChanges).toBe(true);
     } finally {
       await client.close();

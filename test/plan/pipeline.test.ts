@@ -6,6 +6,7 @@ import { loadStudyFile } from '../../definitions';
 import { desiredStudyOf } from '../../plan/desired';
 import { planRevision } from '../../plan/pipeline';
 import { planStudy } from '../../plan/plan-study';
+import { programStudy, type RunningChild } from '../../plan/program';
 import { scheduleStudy } from '../../plan/schedule';
 import type { DesiredStudy, ObservedStudy } from '../../plan/types';
 
@@ -19,19 +20,22 @@ async function desiredOf(example: string): Promise<DesiredStudy> {
 }
 
 describe('planRevision', () => {
-  it('is planStudy then scheduleStudy, with no running children by default', async () => {
+  it('is planStudy, scheduleStudy then programStudy, with no running children by default', async () => {
     const desired = await desiredOf('multi-country-tracker');
     const plan = planStudy(desired, EMPTY);
-    expect(planRevision(desired, EMPTY)).toEqual({ plan, schedule: scheduleStudy(desired, plan, EMPTY, new Set()) });
+    const schedule = scheduleStudy(desired, plan, EMPTY, new Set());
+    expect(planRevision(desired, EMPTY)).toEqual({ plan, schedule, program: programStudy(desired, EMPTY, { plan, schedule, running: new Map() }) });
   });
 
   it('hands the target groups whose workflows run to them (the schedule changes, the plan does not)', async () => {
     const desired = await desiredOf('multi-country-tracker');
     const keys = desired.targetGroups.map((t) => t.key);
     const none = planRevision(desired, EMPTY);
-    const running = planRevision(desired, EMPTY, new Set(keys));
+    const children = new Map<string, RunningChild>(keys.map((k) => [k, { phase: 'live' }]));
+    const running = planRevision(desired, EMPTY, children);
     expect(running.plan).toEqual(none.plan);
     expect(running.schedule).toEqual(scheduleStudy(desired, none.plan, EMPTY, new Set(keys)));
     expect(running.schedule).not.toEqual(none.schedule);
+    expect(running.program).toEqual(programStudy(desired, EMPTY, { plan: none.plan, schedule: running.schedule, running: children }));
   });
 });

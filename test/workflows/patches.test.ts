@@ -51,4 +51,15 @@ describe('docs/workflows.md', () => {
       expect(diagram, `phase ${phase}`).toMatch(new RegExp(`--> ${phase}:`));
     }
   });
+
+  it('lists the phase table with its from column as workflows/phases.ts has it', () => {
+    const table = doc.slice(doc.indexOf('<!-- transitions:start -->'), doc.indexOf('<!-- transitions:end -->'));
+    const rows = Object.fromEntries(
+      [...table.matchAll(/^\| `(\w+)` \| (.+) \| `(\w+)` \|$/gm)].map(([, event, from, to]) => [event, { from: from.startsWith('any') ? 'any' : [...from.matchAll(/`(\w+)`/g)].map((m) => m[1]), to }]),
+    );
+    const every = new Set(Object.values(TRANSITIONS).flatMap((t) => t.from));
+    expect(rows).toEqual(
+      Object.fromEntries(Object.entries(TRANSITIONS).map(([event, t]) => [event, { from: t.from.length === every.size ? 'any' : [...t.from], to: t.phase }])),
+    );
+  });
 });

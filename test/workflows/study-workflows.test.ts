@@ -18,7 +18,18 @@ import { scheduleStudy } from '../../plan/schedule';
 import type { DesiredStudy, DesiredTargetGroup } from '../../plan/types';
 import { DEV_SERVER_DYNAMIC_CONFIG, startTemporalDevServer, type RunningDevServer } from '../../dev/temporal-dev-server';
 import { startStudyflowWorkers, type RunningWorkers } from '../../worker/studyflow-worker';
-import { fieldingControlUpdate, revisionOutcome, statusQuery, studyWorkflowId, webhookEventSignal, type StudyStatus } from '../../workflows/messages';
+import {
+  fieldingControlUpdate,
+  revisionOutcome,
+  statusQuery,
+  studyWorkflowId,
+  targetGroupEventUpdate,
+  targetGroupWorkflowId,
+  webhookEventUpdateId,
+  type StudyStatus,
+  type WebhookEventSignal,
+} from '../../workflows/messages';
+import { programStudy } from '../../plan/program';
 import { FakeApi, targetGroup } from './fake-api';
 
 /** History length after which the server suggests continue-as-new (Temporal's default is 4 Ki events). */
@@ -124,6 +135,20 @@ describe('study workflow', () => {
     // Writes: project, group, three drafts, membership, three launches, b's ID list.
     expect(s.writes).toBe(10);
     expect(s.managedTargetGroups?.sort()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('runs the program: the steps each target group ran are the steps plan/program.ts gave it', async () => {
+    fake = new FakeApi();
+    const desired = study('program', [targetGroup('a'), targetGroup('b', { idLists: { RSID: LIST } }), targetGroup('c', { exclusionGroups: ['waves'] })], {
+      exclusionGroups: [{ name: 'waves', title: 'Waves', targetGroups: ['c'] }],
+    });
+    const program = programStudy(desired, { targetGroups: {}, exclusionGroups: {} });
+    await apply(desired);
+    // The target group its draft batch took live is handed over once the revision settled.
+    const ran = (s: StudyStatus, key: string) => [...(s.program?.ran[key] ?? []), ...(s.targetGroups[key]?.steps ?? [])];
+    const s = await until('program', (x) => settled(desired.revision)(x) && ran(x, 'a').some((step) => step.kind === 'hand_over'), 'converged and handed over');
+    for (const planned of program.targetGroups) expect(ran(s, planned.key), planned.key).toEqual(planned.steps);
+    expect(program.targetGroups.map((t) => t.steps.length)).toEqual([4, 5, 5]);
   });
 
   it('awaitRevision answers once the revision settles (what apply --wait waits on), and at once for a superseded one', async () => {
@@ -252,15 +277,18 @@ describe('study workflow', () => {
     // Project, draft, ID list and launch by its own workflow.
     expect(before.writes).toBe(4);
     const firstRun = (await handle.describe()).runId;
+    // As the webhook receiver sends them: an Update on the target group's workflow, keyed by the event id.
+    const child = env.client.workflow.getHandle(targetGroupWorkflowId('1001', 'carried', 'p'));
+    const send = (event: WebhookEventSignal) => child.executeUpdate(targetGroupEventUpdate, { args: [event], updateId: webhookEventUpdateId(event.id) });
     // Webhook events make the target group report progress until the study has continued as new.
     for (let n = 0; (await handle.describe()).runId === firstRun; n += 1) {
       if (n > 100) throw new Error('the study never continued as new');
-      await handle.signal(webhookEventSignal, { id: `e${n}`, type: 'target-group-updated', time: new Date().toISOString(), targetGroupId: before.targetGroups.p.targetGroupId });
+      await send({ id: `e${n}`, type: 'target-group-updated', time: new Date().toISOString(), targetGroupId: before.targetGroups.p.targetGroupId });
       await new Promise((r) => setTimeout(r, 50));
     }
     // Its target group reports again after the continue-as-new: its writes are counted once.
     const received = (await status('carried')).targetGroups.p.events.received;
-    await handle.signal(webhookEventSignal, { id: 'after', type: 'target-group-updated', time: new Date().toISOString(), targetGroupId: before.targetGroups.p.targetGroupId });
+    await send({ id: 'after', type: 'target-group-updated', time: new Date().toISOString(), targetGroupId: before.targetGroups.p.targetGroupId });
     const after = await until('carried', (s) => s.targetGroups.p.events.received > received, 'the event after continue-as-new');
     expect(after.writes).toBe(4);
     expect(after).toMatchObject({ appliedRevision: desired.revision, projectId: before.projectId, phase: 'converged' });

@@ -1,47 +1,61 @@
 import { condition, getExternalWorkflowHandle, ParentClosePolicy, startChild, workflowInfo } from '@temporalio/workflow';
-import { canonicalJson } from '../../plan/compare';
-import { isWrite } from '../../plan/plan-study';
-import { actionsOfTargetGroup } from '../../plan/schedule';
-import type { DesiredStudy, DesiredTargetGroup, StudyPlan } from '../../plan/types';
-import { targetGroupRevisionSignal, type LaunchHandOver, type TargetGroupRevision } from '../messages';
+import { specDigest, stepsAfterHandOver, type StudyStep, type TargetGroupStep } from '../../plan/program';
+import type { DesiredTargetGroup } from '../../plan/types';
+import { targetGroupRevisionSignal, type TargetGroupRevision } from '../messages';
 import { ACCOUNT_ID, REMOTE_TARGET_GROUP_ID, STUDY_ID, TARGET_GROUP_KEY } from '../search-attributes';
 import { targetGroupWorkflow } from '../target-group-workflow';
-import type { StudyState } from './state';
+import type { ApplyRun } from './run';
 
 /**
- * Starts the workflow of each of `keys` (or gives its running workflow the new revision): uploads,
- * gate, approval, launch and watching, or only watching when the study launched it.
+ * The hand-over: starts the workflow of each target group of the step (or gives its running workflow the
+ * new revision) with its remaining steps. `now` leaves out those their draft batch took live (they are
+ * handed over once the revision settled, only to watch); `settled` hands over exactly those.
  */
-export async function startOrReviseChildren(
-  state: StudyState,
-  desired: DesiredStudy,
-  plan: StudyPlan,
-  keys: readonly string[],
-  handOver: Record<string, LaunchHandOver>,
-  failed: ReadonlySet<string>,
-): Promise<void> {
-  const tgs = desired.targetGroups.filter((tg) => keys.includes(tg.key) && !failed.has(tg.key) && state.targetGroupIds[tg.key]);
-  await Promise.all(tgs.map((tg) => startOrRevise(state, desired, tg, { ...revisionOf(state, desired, plan, tg), ...(handOver[tg.key] ? { launch: handOver[tg.key] } : {}) })));
+export async function handOver(run: ApplyRun, step: Extract<StudyStep, { kind: 'hand_over' }>): Promise<void> {
+  const { state, desired } = run;
+  const keys = step.keys.filter((k) => (step.when === 'settled') === run.watchOnly.has(k));
+  const tgs = desired.targetGroups.filter((tg) => keys.includes(tg.key) && !run.drafts.failed.has(tg.key) && state.targetGroupIds[tg.key]);
+  await Promise.all(tgs.map((tg) => startOrRevise(run, tg, step.when)));
 }
 
-function revisionOf(state: StudyState, desired: DesiredStudy, plan: StudyPlan, tg: DesiredTargetGroup): TargetGroupRevision {
+/**
+ * What the target group's workflow runs: the steps of its program after its hand-over; for one the study
+ * was to launch, what is left of that launch (nothing once live, the job's wait while it runs, else its
+ * own gate and launch).
+ */
+function remainingSteps(run: ApplyRun, tg: DesiredTargetGroup): TargetGroupStep[] {
+  const program = run.program.targetGroups.find((t) => t.key === tg.key);
+  if (!program?.fallback) return stepsAfterHandOver(program?.steps ?? []);
+  const found = run.handOver[tg.key];
+  if (found?.live) return [];
+  if (found?.jobId) return [{ kind: 'await_job', job: 'launch' }];
+  return program.fallback;
+}
+
+function revisionOf(run: ApplyRun, tg: DesiredTargetGroup): TargetGroupRevision {
+  const { state, desired } = run;
+  const found = run.handOver[tg.key];
   return {
     revision: desired.revision,
     desired: tg,
     targetGroupId: state.targetGroupIds[tg.key],
     projectId: state.projectId as string,
-    actions: actionsOfTargetGroup(plan, tg.key),
+    steps: remainingSteps(run, tg),
     apiVersion: state.ctxFor(`tg:${tg.key}`).apiVersion,
+    ...(found ? { launch: found } : {}),
   };
 }
 
-async function startOrRevise(state: StudyState, desired: DesiredStudy, tg: DesiredTargetGroup, revision: TargetGroupRevision): Promise<void> {
-  const existing = state.status.targetGroups[tg.key];
+async function startOrRevise(run: ApplyRun, tg: DesiredTargetGroup, when: 'now' | 'settled'): Promise<void> {
+  const { state, desired } = run;
+  const digests = (state.status.childSpecDigests ??= {});
+  const revision = revisionOf(run, tg);
   if (!state.children.has(tg.key)) {
     state.children.add(tg.key);
     state.status.managedTargetGroups = [...state.children];
     state.childRevisions[tg.key] = desired.revision;
-    state.childSpecs[tg.key] = canonicalJson(tg);
+    digests[tg.key] = specDigest(tg);
+    run.ran(tg.key, { kind: 'hand_over', when });
     if (!revision.launch?.live) state.setTargetGroup(tg.key, 'workflow_started', { targetGroupId: revision.targetGroupId });
     await startChild(targetGroupWorkflow, {
       workflowId: state.childId(tg.key),
@@ -55,10 +69,11 @@ async function startOrRevise(state: StudyState, desired: DesiredStudy, tg: Desir
         { key: REMOTE_TARGET_GROUP_ID, value: revision.targetGroupId },
       ],
     });
-  } else if (state.childSpecs[tg.key] !== canonicalJson(tg) || revision.actions.some(isWrite) || existing?.phase === 'failed') {
-    // Its part of the study changed, the API differs from it, or a retry of a failed target group.
+  } else if (run.stepsOf(tg.key).some((s) => s.kind === 'hand_over')) {
+    // The program hands it the revision: its part of the study changed, the API differs from it, or a retry of a failed target group.
     state.childRevisions[tg.key] = desired.revision;
-    state.childSpecs[tg.key] = canonicalJson(tg);
+    digests[tg.key] = specDigest(tg);
+    run.ran(tg.key, { kind: 'hand_over', when });
     state.reopen(tg.key);
     await getExternalWorkflowHandle(state.childId(tg.key)).signal(targetGroupRevisionSignal, revision);
   }
@@ -66,12 +81,13 @@ async function startOrRevise(state: StudyState, desired: DesiredStudy, tg: Desir
 
 /**
  * Waits until every target group has settled for this revision, or a newer revision arrived. A failed
- * target group, and one the study itself took live (`settledByStudy`, whose workflow starts after), settle
+ * target group, and one the study itself took live (`watchOnly`, whose workflow starts after), settle
  * with the study's revision; the others with the revision their workflow was last given.
  */
-export async function untilSettled(state: StudyState, desired: DesiredStudy, failed: ReadonlySet<string>, settledByStudy: readonly string[]): Promise<void> {
+export async function untilSettled(run: ApplyRun): Promise<void> {
+  const { state, desired } = run;
   const keys = desired.targetGroups.map((t) => t.key);
-  const byStudy = new Set([...failed, ...settledByStudy]);
+  const byStudy = new Set([...run.drafts.failed, ...run.watchOnly]);
   await condition(
     () =>
       state.pending !== undefined ||

@@ -2,15 +2,14 @@ import { ApplicationFailure, isCancellation } from '@temporalio/workflow';
 import type { DraftBatchItem, DraftBatchResult, DraftLaunchResult, TargetGroupDesired } from '../../activities';
 import { draftFieldingSpecification, endFieldingAt } from '../../plan/launch-gates';
 import { resolveActivityItems } from '../../plan/plan-study';
-import type { StudySchedule } from '../../plan/schedule';
-import type { DesiredStudy, DesiredTargetGroup } from '../../plan/types';
-import type { Api } from '../activity-proxies';
+import { TARGET_GROUP_ID, type StudyStep } from '../../plan/program';
+import type { DesiredTargetGroup } from '../../plan/types';
 import { oneBatch } from '../batch-calls';
 import { failureOf } from '../failures';
-import type { GateRead } from '../launch';
+import type { ApplyRun } from './run';
 import type { StudyState } from './state';
 
-/** What the drafts step leaves for the next ones. */
+/** What the drafts step leaves for the next ones (in the revision's ApplyRun). */
 export interface DraftsWritten {
   /** Target groups whose draft could not be written: failed for this revision. */
   failed: Set<string>;
@@ -33,11 +32,11 @@ function draftBody(state: StudyState, tg: DesiredTargetGroup, writtenAt: number)
  * Every try of the same create sends the same body (`writtenAt` is fixed for the step), as its Idempotency-Key
  * requires.
  */
-function draftInput(state: StudyState, tg: DesiredTargetGroup, writtenAt: number): DraftBatchItem {
+function draftInput(state: StudyState, tg: DesiredTargetGroup, writtenAt: number, idempotencyKey: string): DraftBatchItem {
   return {
     ctx: state.ctxFor(`tg:${tg.key}`),
     projectId: state.projectId as string,
-    idempotencyKey: state.keyFor(`target-group/${tg.key}`),
+    idempotencyKey,
     knownId: state.targetGroupIds[tg.key],
     desired: draftBody(state, tg, writtenAt),
     observedAbsent: true,
@@ -45,22 +44,31 @@ function draftInput(state: StudyState, tg: DesiredTargetGroup, writtenAt: number
 }
 
 /**
- * Writes the drafts as the schedule says: the new ones in its draft batches (side by side; a draft its
- * batch could not make is tried again alone), the changed ones one activity each. A new draft the plan
- * gives its draft batch to launch, whose gate (read beside the project) passed, is launched by the batch
- * the moment it exists.
+ * Writes the drafts of the step: the new ones in their draft batches (side by side; a draft its batch
+ * could not make is tried again alone), the changed ones one activity each. A new draft whose program
+ * step launches it with its draft, and whose gate (read beside the project) passed, is launched by the
+ * batch the moment it exists.
  */
-export async function writeDrafts(state: StudyState, api: Api, desired: DesiredStudy, schedule: StudySchedule, gates: Record<string, GateRead>): Promise<DraftsWritten> {
-  const written: DraftsWritten = { failed: new Set(), launches: {} };
+export async function writeDrafts(run: ApplyRun, step: Extract<StudyStep, { kind: 'drafts' }>): Promise<void> {
+  const { state, api, desired, gates } = run;
+  const written = run.drafts;
   // When the drafts of this step are written (workflow time): where the study names no start, their window starts here.
   const writtenAt = Date.now();
   const tgOf = new Map(desired.targetGroups.map((tg) => [tg.key, tg]));
-  const launcher = new Map(schedule.targetGroups.map((t) => [t.key, t.launch.by]));
+  const createKey = (key: string) => {
+    const s = run.stepOf(key, 'draft', (d) => d.mode === 'create');
+    return s?.mode === 'create' ? s : undefined;
+  };
   const record = (tg: DesiredTargetGroup, result: { targetGroupId: string; created: boolean; launch?: DraftLaunchResult }) => {
     state.targetGroupIds[tg.key] = result.targetGroupId;
     if (result.created) state.countWrites();
     if (result.launch) written.launches[tg.key] = result.launch;
     state.pin(`tg:${tg.key}`);
+    const planned = createKey(tg.key);
+    if (planned) {
+      const { launch, ...draft } = planned;
+      run.ran(tg.key, result.launch && launch ? planned : draft);
+    }
   };
   const fail = (tg: DesiredTargetGroup, error: unknown) => {
     if (isCancellation(error)) throw error;
@@ -68,19 +76,22 @@ export async function writeDrafts(state: StudyState, api: Api, desired: DesiredS
     const failure = failureOf(error);
     state.setTargetGroup(tg.key, 'failed', { failure, message: failure.message, settledRevision: desired.revision });
   };
+  const input = (tg: DesiredTargetGroup) => draftInput(state, tg, writtenAt, createKey(tg.key)?.idempotencyKey ?? state.keyFor(`target-group/${tg.key}`));
   const createAlone = async (tg: DesiredTargetGroup) => {
     try {
-      const r = await api(`create draft ${tg.key}`).ensureDraftTargetGroup(draftInput(state, tg, writtenAt));
+      const r = await api(`create draft ${tg.key}`).ensureDraftTargetGroup(input(tg));
       record(tg, { targetGroupId: r.targetGroup.id, created: r.created });
     } catch (error) {
       fail(tg, error);
     }
   };
   const batchItem = (tg: DesiredTargetGroup): DraftBatchItem => {
-    const item = draftInput(state, tg, writtenAt);
+    const item = input(tg);
     const gate = gates[tg.key];
-    if (launcher.get(tg.key) === 'draft_batch' && gate?.ok && gate.gate.held.length === 0) {
-      item.launch = { endFieldingAt: endFieldingAt(tg), idempotencyKeyPrefix: state.keyFor(`launch/${tg.key}`) };
+    const launch = createKey(tg.key)?.launch;
+    if (launch && gate?.ok && gate.gate.held.length === 0) {
+      // The activity appends the new draft's id to the prefix: the key the program names.
+      item.launch = { endFieldingAt: endFieldingAt(tg), idempotencyKeyPrefix: launch.idempotencyKey.slice(0, -`/${TARGET_GROUP_ID}`.length) };
     }
     return item;
   };
@@ -90,36 +101,38 @@ export async function writeDrafts(state: StudyState, api: Api, desired: DesiredS
     else if (!result.retryable) fail(tg, ApplicationFailure.create({ type: result.failure.type, message: result.failure.message, nonRetryable: true }));
     else retries.push(tg);
   };
-  for (const key of [...schedule.draftBatches.flat(), ...schedule.draftUpdates]) state.setTargetGroup(key, 'drafting');
+  for (const key of [...step.batches.flat(), ...step.updates]) state.setTargetGroup(key, 'drafting');
   await Promise.all([
-    ...schedule.draftBatches.map(async (keys) => {
+    ...step.batches.map(async (keys) => {
       const tgs = keys.map((k) => tgOf.get(k) as DesiredTargetGroup);
       await oneBatch(tgs, (tg) => tg.key, 'create drafts', (batch, summary) => api(summary, 'long').ensureDraftTargetGroups({ items: batch.map(batchItem) }), take);
       // The drafts its batch could not make, each in an activity of its own with the usual retries.
       await Promise.all(retries.filter((tg) => keys.includes(tg.key)).map(createAlone));
     }),
-    ...schedule.draftUpdates.map(async (key) => {
+    ...step.updates.map(async (key) => {
       const tg = tgOf.get(key) as DesiredTargetGroup;
       if (!state.targetGroupIds[key]) return;
       try {
         await api(`update draft ${key}`).updateDraftTargetGroup({ ctx: state.ctxFor(`tg:${key}`), projectId: state.projectId as string, targetGroupId: state.targetGroupIds[key], desired: draftBody(state, tg, writtenAt) });
         state.countWrites();
         state.pin(`tg:${key}`);
+        run.ran(key, { kind: 'draft', mode: 'update' });
       } catch (error) {
         fail(tg, error);
       }
     }),
   ]);
-  return written;
 }
 
 /** Updates the drafts whose activity exclusions name target groups this apply created, now that they exist. */
-export async function writeSecondPass(state: StudyState, api: Api, desired: DesiredStudy, schedule: StudySchedule, failed: ReadonlySet<string>): Promise<void> {
+export async function writeSecondPass(run: ApplyRun, step: Extract<StudyStep, { kind: 'second_pass' }>): Promise<void> {
+  const { state, api, desired } = run;
   const writtenAt = Date.now();
-  for (const key of schedule.secondPass) {
+  for (const key of step.keys) {
     const tg = desired.targetGroups.find((t) => t.key === key);
-    if (!tg || failed.has(key) || !state.targetGroupIds[key]) continue;
+    if (!tg || run.drafts.failed.has(key) || !state.targetGroupIds[key]) continue;
     await api(`update draft ${key} (activity exclusions)`).updateDraftTargetGroup({ ctx: state.ctxFor(`tg:${key}`), projectId: state.projectId as string, targetGroupId: state.targetGroupIds[key], desired: draftBody(state, tg, writtenAt) });
     state.countWrites();
+    run.ran(key, { kind: 'second_pass' });
   }
 }

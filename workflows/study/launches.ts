@@ -1,33 +1,34 @@
-import type { DesiredStudy, DesiredTargetGroup } from '../../plan/types';
-import type { Api } from '../activity-proxies';
-import { launchTargetGroups, type GateItem, type GateRead, type LaunchItem } from '../launch';
-import type { LaunchHandOver } from '../messages';
-import type { DraftsWritten } from './drafts';
-import type { StudyState } from './state';
+import { studyLaunchKey, TARGET_GROUP_ID, type StudyStep } from '../../plan/program';
+import type { DesiredTargetGroup } from '../../plan/types';
+import { launchTargetGroups, readGates, type GateRead, type LaunchItem } from '../launch';
+import type { ApplyRun } from './run';
 
-/** The gate reads the study makes beside the project: the target groups the plan gives the draft batch or the study. */
-export function gateItems(state: StudyState, desired: DesiredStudy, keys: readonly string[]): GateItem[] {
-  return desired.targetGroups
-    .filter((tg) => keys.includes(tg.key))
-    .map((tg) => ({ desired: tg, ctx: state.ctxFor(`tg:${tg.key}`), businessUnitId: desired.businessUnitId }));
+/** Reads the gates of the target groups the program gives the draft batch or the study, beside the project. */
+export async function readStudyGates(run: ApplyRun, step: Extract<StudyStep, { kind: 'read_gates' }>): Promise<void> {
+  const { state, desired } = run;
+  const items = desired.targetGroups.filter((tg) => step.keys.includes(tg.key)).map((tg) => ({ desired: tg, ctx: state.ctxFor(`tg:${tg.key}`), businessUnitId: desired.businessUnitId }));
+  run.gates = await readGates(run.api, items);
+  for (const key of step.keys) if (run.gates[key]?.ok) run.ran(key, { kind: 'read_gate', by: 'study' });
+}
+
+/** Awaits the launch jobs the draft batches started: the step `await_launches`. */
+export function awaitDraftLaunches(run: ApplyRun, step: Extract<StudyStep, { kind: 'await_launches' }>): Promise<void> {
+  return launchScheduled(run, step.keys);
+}
+
+/** Launches, in launch batches, the target groups the program gives the study: the step `launch_batch`. */
+export function launchBatch(run: ApplyRun, step: Extract<StudyStep, { kind: 'launch_batch' }>): Promise<void> {
+  return launchScheduled(run, step.keys);
 }
 
 /**
- * Runs the launch path for the target groups the plan gives the draft batch or the study (`keys`):
- * awaits the jobs the draft batches started, launches the others whose gate passed, and records those
- * that went live. Returns what each target group's workflow takes over: the gate (never read twice in
- * a revision), a launch job still running, or the live launch. One without a gate reading (its read
- * failed) gets nothing: its workflow reads the gate itself.
+ * The launch path for `keys`: awaits the jobs their draft batches started, launches the others whose
+ * gate passed, and records those that went live. Leaves what each target group's workflow takes over in
+ * `run.handOver`: the gate (never read twice in a revision), a launch job still running, or the live
+ * launch. One without a gate reading (its read failed) gets nothing: its workflow reads the gate itself.
  */
-export async function launchScheduled(
-  state: StudyState,
-  api: Api,
-  desired: DesiredStudy,
-  keys: readonly string[],
-  gates: Record<string, GateRead>,
-  drafts: DraftsWritten,
-): Promise<Record<string, LaunchHandOver>> {
-  const handOver: Record<string, LaunchHandOver> = {};
+async function launchScheduled(run: ApplyRun, keys: readonly string[]): Promise<void> {
+  const { state, desired, gates, drafts, handOver } = run;
   const items: LaunchItem[] = [];
   for (const tg of desired.targetGroups) {
     const read = gates[tg.key];
@@ -38,9 +39,14 @@ export async function launchScheduled(
       continue;
     }
     state.setTargetGroup(tg.key, 'launching', { feasibility: read.gate.feasibility, price: read.gate.price });
-    items.push(launchItem(state, desired, tg, read, sent?.ok ? { jobId: sent.jobId, fieldingRunId: sent.fieldingRunId } : undefined));
+    items.push(launchItem(run, tg, read, sent?.ok ? { jobId: sent.jobId, fieldingRunId: sent.fieldingRunId } : undefined));
   }
-  const outcomes = await launchTargetGroups(api, items);
+  const outcomes = await launchTargetGroups(run.api, items);
+  for (const item of items) {
+    const key = item.desired.key;
+    if (item.sent) run.ran(key, { kind: 'await_job', job: 'launch' });
+    else run.ran(key, run.stepOf(key, 'launch') ?? { kind: 'launch', by: 'study', idempotencyKey: item.idempotencyKey });
+  }
   for (const [key, outcome] of Object.entries(outcomes)) {
     if (outcome.kind !== 'held' && outcome.kind !== 'failed' && outcome.jobId) state.countWrites();
     if (outcome.kind === 'live') {
@@ -53,11 +59,13 @@ export async function launchScheduled(
       handOver[key] = outcome.gate ? { gate: outcome.gate } : {};
     }
   }
-  return handOver;
 }
 
-function launchItem(state: StudyState, desired: DesiredStudy, tg: DesiredTargetGroup, read: GateRead & { ok: true }, sent: LaunchItem['sent']): LaunchItem {
+function launchItem(run: ApplyRun, tg: DesiredTargetGroup, read: GateRead & { ok: true }, sent: LaunchItem['sent']): LaunchItem {
+  const { state, desired } = run;
   const targetGroupId = state.targetGroupIds[tg.key];
+  const withDraft = run.stepOf(tg.key, 'draft', (d) => d.mode === 'create' && d.launch !== undefined);
+  const key = run.stepOf(tg.key, 'launch')?.idempotencyKey ?? (withDraft?.mode === 'create' ? withDraft.launch?.idempotencyKey : undefined) ?? studyLaunchKey(desired, tg.key, TARGET_GROUP_ID);
   return {
     desired: tg,
     ctx: state.ctxFor(`tg:${tg.key}`),
@@ -65,7 +73,7 @@ function launchItem(state: StudyState, desired: DesiredStudy, tg: DesiredTargetG
     projectId: state.projectId as string,
     targetGroupId,
     // The same key as the draft batch's launch of this draft: a launch sent twice is one launch.
-    idempotencyKey: state.keyFor(`launch/${tg.key}/${targetGroupId}`),
+    idempotencyKey: key.replace(TARGET_GROUP_ID, targetGroupId),
     gate: read.gate,
     ...(sent ? { sent } : {}),
   };

@@ -1,15 +1,13 @@
-import type { StudySchedule } from '../../plan/schedule';
-import type { DesiredStudy } from '../../plan/types';
-import type { Api } from '../activity-proxies';
-import type { StudyState } from './state';
+import type { StudyStep } from '../../plan/program';
+import type { ApplyRun } from './run';
 
-/** Creates or updates the study's project, as the schedule says; remembers its id. */
-export async function writeProject(state: StudyState, api: Api, desired: DesiredStudy, schedule: StudySchedule): Promise<void> {
+/** Creates or updates the study's project, with the step's Idempotency-Key; remembers its id. */
+export async function writeProject({ state, api, desired }: ApplyRun, step: Extract<StudyStep, { kind: 'project' }>): Promise<void> {
   const ctx = state.ctxFor('project');
-  if (schedule.project === 'create') {
+  if (step.mode === 'create') {
     const result = await api(`create project ${desired.project.project_customer_reference_number}`).ensureProject({
       ctx,
-      idempotencyKey: state.keyFor('project'),
+      idempotencyKey: step.idempotencyKey,
       knownId: state.projectId,
       desired: desired.project,
       // The plan creates only a project that observing did not find: no second look before the create.
@@ -18,12 +16,12 @@ export async function writeProject(state: StudyState, api: Api, desired: Desired
     state.projectId = result.project.id;
     if (result.created) state.countWrites();
     state.pin('project');
-  } else if (schedule.project === 'update' && state.projectId) {
+  } else if (state.projectId) {
     await api(`update project ${state.projectId}`).updateProject({
       ctx,
       projectId: state.projectId,
       // One key per revision: the same update sent again is deduplicated, a later one is not.
-      idempotencyKey: state.keyFor(`project/update/${desired.revision}`),
+      idempotencyKey: step.idempotencyKey,
       desired: desired.project,
     });
     state.countWrites();

@@ -7,13 +7,12 @@ import {
   targetGroupWorkflowId,
   type ApplyRequest,
   type StudyStatus,
-  type TargetGroupPhase,
   type TargetGroupProgress,
   type TargetGroupReportData,
   type TargetGroupReportUpdate,
   type TargetGroupStatus,
 } from '../messages';
-import { TRANSITIONS, type TargetGroupEvent } from '../phases';
+import { enterPhase, type TargetGroupEvent } from '../phases';
 import { mergeReportUpdate } from '../report-data';
 import { GIT_REVISION, PHASE } from '../search-attributes';
 
@@ -24,7 +23,10 @@ export interface StudyWorkflowInput {
   carried?: StudyCarriedState;
 }
 
-/** The study's state as one object: what continue-as-new carries. */
+/**
+ * What continue-as-new carries of the study, written once: {@link StudyState} holds exactly these fields
+ * (in working form: `children` a Set) and `carried()` hands them back.
+ */
 export interface StudyCarriedState {
   status: StudyStatus;
   projectId?: string;
@@ -34,8 +36,6 @@ export interface StudyCarriedState {
   children: string[];
   /** The revision each child was last given. */
   childRevisions: Record<string, string>;
-  /** The desired spec each child was last given (canonical JSON): an unchanged target group is not disturbed. */
-  childSpecs: Record<string, string>;
   /** Writes the study made itself. */
   ownWrites: number;
   /** Writes each child reported (its own total, carried across its continue-as-new). */
@@ -43,6 +43,22 @@ export interface StudyCarriedState {
   pending?: ApplyRequest;
   /** What the children sent for the report, by target-group key. */
   reports: Record<string, TargetGroupReportData>;
+}
+
+/** The carried fields as the state works with them. */
+type CarriedFields = Omit<StudyCarriedState, 'children'> & { children: Set<string> };
+
+function emptyCarried(input: StudyWorkflowInput): StudyCarriedState {
+  return {
+    status: { studyId: input.studyId, accountId: input.accountId, phase: 'idle', writes: 0, targetGroups: {}, exclusionGroups: {}, updatedAt: new Date().toISOString() },
+    targetGroupIds: {},
+    exclusionGroupIds: {},
+    children: [],
+    childRevisions: {},
+    ownWrites: 0,
+    childWrites: {},
+    reports: {},
+  };
 }
 
 /** Thrown at a checkpoint when a newer revision arrived: the revision stops there, the newer one runs. */
@@ -55,52 +71,53 @@ export class Superseded extends Error {}
 export class StudyState {
   readonly accountId: string;
   readonly studyId: string;
-  readonly status: StudyStatus;
-  projectId?: string;
-  readonly targetGroupIds: Record<string, string>;
-  readonly exclusionGroupIds: Record<string, string>;
-  readonly children: Set<string>;
-  readonly childRevisions: Record<string, string>;
-  readonly childSpecs: Record<string, string>;
-  private ownWrites: number;
-  private readonly childWrites: Record<string, number>;
-  readonly reports: Record<string, TargetGroupReportData>;
-  /** A revision that arrived and waits to be applied. */
-  pending?: ApplyRequest;
+  /** The carried fields, read through the getters below. */
+  private readonly c: CarriedFields;
   /** The revision being applied. */
   applying?: DesiredStudy;
 
   constructor(input: StudyWorkflowInput) {
-    const c = input.carried;
     this.accountId = input.accountId;
     this.studyId = input.studyId;
-    this.status = c?.status ?? { studyId: input.studyId, accountId: input.accountId, phase: 'idle', writes: 0, targetGroups: {}, exclusionGroups: {}, updatedAt: new Date().toISOString() };
-    this.projectId = c?.projectId;
-    this.targetGroupIds = { ...(c?.targetGroupIds ?? {}) };
-    this.exclusionGroupIds = { ...(c?.exclusionGroupIds ?? {}) };
-    this.children = new Set(c?.children ?? []);
-    this.childRevisions = { ...(c?.childRevisions ?? {}) };
-    this.childSpecs = { ...(c?.childSpecs ?? {}) };
-    this.ownWrites = c?.ownWrites ?? 0;
-    this.childWrites = { ...(c?.childWrites ?? {}) };
-    this.reports = { ...(c?.reports ?? {}) };
-    this.pending = c?.pending;
+    // The input is this run's own (deserialized) copy: the state takes it over.
+    const carried = input.carried ?? emptyCarried(input);
+    this.c = { ...carried, children: new Set(carried.children) };
   }
 
   carried(): StudyCarriedState {
-    return {
-      status: this.status,
-      projectId: this.projectId,
-      targetGroupIds: this.targetGroupIds,
-      exclusionGroupIds: this.exclusionGroupIds,
-      children: [...this.children],
-      childRevisions: this.childRevisions,
-      childSpecs: this.childSpecs,
-      ownWrites: this.ownWrites,
-      childWrites: this.childWrites,
-      pending: this.pending,
-      reports: this.reports,
-    };
+    return { ...this.c, children: [...this.c.children] };
+  }
+
+  get status(): StudyStatus {
+    return this.c.status;
+  }
+  get projectId(): string | undefined {
+    return this.c.projectId;
+  }
+  set projectId(id: string | undefined) {
+    this.c.projectId = id;
+  }
+  get targetGroupIds(): Record<string, string> {
+    return this.c.targetGroupIds;
+  }
+  get exclusionGroupIds(): Record<string, string> {
+    return this.c.exclusionGroupIds;
+  }
+  get children(): Set<string> {
+    return this.c.children;
+  }
+  get childRevisions(): Record<string, string> {
+    return this.c.childRevisions;
+  }
+  get reports(): Record<string, TargetGroupReportData> {
+    return this.c.reports;
+  }
+  /** A revision that arrived and waits to be applied. */
+  get pending(): ApplyRequest | undefined {
+    return this.c.pending;
+  }
+  set pending(request: ApplyRequest | undefined) {
+    this.c.pending = request;
   }
 
   childId(key: string): string {
@@ -118,12 +135,12 @@ export class StudyState {
   }
 
   countWrites(n = 1): void {
-    this.ownWrites += n;
+    this.c.ownWrites += n;
     this.touch();
   }
 
   touch(): void {
-    this.status.writes = this.ownWrites + Object.values(this.childWrites).reduce((a, b) => a + b, 0);
+    this.status.writes = this.c.ownWrites + Object.values(this.c.childWrites).reduce((a, b) => a + b, 0);
     this.status.updatedAt = new Date().toISOString();
   }
 
@@ -170,36 +187,35 @@ export class StudyState {
   }
 
   /**
-   * The study's one writer of a target group's entry before its workflow runs: the phase the table
-   * (workflows/phases.ts) gives `event`. After, the workflow's progress replaces the entry.
+   * The study's entry of a target group before its workflow runs: the phase goes through the one phase
+   * writer (`enterPhase`, workflows/phases.ts), from the entry's phase (none for a new target group).
+   * After, the workflow's progress replaces the entry ({@link takeProgress}): the study writes no phase
+   * of a running target group.
    */
-  setTargetGroup(key: string, event: TargetGroupEvent, patch: Partial<TargetGroupStatus> = {}): void {
-    this.writeTargetGroup(key, TRANSITIONS[event].phase, patch);
-  }
-
-  /** A running target group's workflow is given a new revision: its entry waits for it to settle again. */
-  reopen(key: string): void {
-    this.writeTargetGroup(key, this.status.targetGroups[key]?.phase ?? 'draft', { settledRevision: undefined });
-  }
-
-  private writeTargetGroup(key: string, phase: TargetGroupPhase, patch: Partial<TargetGroupStatus>): void {
+  setTargetGroup(key: string, event: TargetGroupEvent, patch: Partial<Omit<TargetGroupStatus, 'phase'>> = {}): void {
     const prior = this.status.targetGroups[key];
-    this.status.targetGroups[key] = {
-      ...(prior ?? { key, events: { received: 0, sessionsByStatus: {} } }),
-      ...patch,
-      key,
-      phase,
-      revision: this.applying?.revision ?? prior?.revision,
-      targetGroupId: this.targetGroupIds[key] ?? prior?.targetGroupId,
-      updatedAt: new Date().toISOString(),
-    } as TargetGroupStatus;
+    const entry = { ...(prior ?? { key, events: { received: 0, sessionsByStatus: {} } }), ...patch, key } as TargetGroupStatus;
+    enterPhase(entry, event);
+    this.status.targetGroups[key] = this.stamp(entry, prior);
     this.touch();
+  }
+
+  /** A running target group's workflow is given a new revision: its entry (phase unchanged) waits for it to settle again. */
+  reopen(key: string): void {
+    const prior = this.status.targetGroups[key];
+    if (!prior) return this.setTargetGroup(key, 'workflow_started');
+    this.status.targetGroups[key] = this.stamp({ ...prior, settledRevision: undefined }, prior);
+    this.touch();
+  }
+
+  private stamp(entry: TargetGroupStatus, prior: TargetGroupStatus | undefined): TargetGroupStatus {
+    return { ...entry, revision: this.applying?.revision ?? prior?.revision, targetGroupId: this.targetGroupIds[entry.key] ?? prior?.targetGroupId, updatedAt: new Date().toISOString() };
   }
 
   /** A child's progress: its status as it sent it, and its write total. */
   takeProgress(progress: TargetGroupProgress): void {
     this.status.targetGroups[progress.status.key] = progress.status;
-    this.childWrites[progress.status.key] = progress.writes;
+    this.c.childWrites[progress.status.key] = progress.writes;
     this.touch();
   }
 

@@ -1,26 +1,19 @@
-import type { StudySchedule } from '../../plan/schedule';
-import type { DesiredStudy, ObservedStudy } from '../../plan/types';
-import type { Api } from '../activity-proxies';
-import type { StudyState } from './state';
+import type { StudyStep } from '../../plan/program';
+import type { ApplyRun } from './run';
 
-/** Creates and updates the study's webhooks (the secret goes to the worker's secret store, never into history). */
-export async function writeWebhooks(state: StudyState, api: Api, desired: DesiredStudy, schedule: StudySchedule, observed: ObservedStudy): Promise<void> {
+/** Creates or updates one of the study's webhooks (the secret goes to the worker's secret store, never into history). */
+export async function writeWebhook({ state, api, desired, observed }: ApplyRun, step: Extract<StudyStep, { kind: 'webhook' }>): Promise<void> {
+  const hook = desired.webhooks.find((w) => w.url === step.url);
+  if (!hook) return;
+  const desiredHook = { url: hook.url, events: hook.events, compression: hook.compression };
   const ctx = state.ctx();
-  const wanted = (url: string) => {
-    const hook = desired.webhooks.find((w) => w.url === url);
-    return hook && { url: hook.url, events: hook.events, compression: hook.compression };
-  };
-  for (const url of schedule.webhooks.create) {
-    const desiredHook = wanted(url);
-    if (!desiredHook) continue;
-    const result = await api(`create webhook ${url}`).createWebhook({ ctx, idempotencyKey: state.keyFor(`webhook/${url}`), desired: desiredHook });
+  if (step.mode === 'create') {
+    const result = await api(`create webhook ${step.url}`).createWebhook({ ctx, idempotencyKey: state.keyFor(`webhook/${step.url}`), desired: desiredHook });
     if (result.created) state.countWrites();
+    return;
   }
-  for (const url of schedule.webhooks.update) {
-    const desiredHook = wanted(url);
-    const remote = observed.webhooks?.[url];
-    if (!desiredHook || !remote) continue;
-    await api(`update webhook ${url}`).updateWebhook({ ctx, webhookId: remote.id, desired: desiredHook });
-    state.countWrites();
-  }
+  const remote = observed.webhooks?.[step.url];
+  if (!remote) return;
+  await api(`update webhook ${step.url}`).updateWebhook({ ctx, webhookId: remote.id, desired: desiredHook });
+  state.countWrites();
 }

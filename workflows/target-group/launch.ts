@@ -2,6 +2,7 @@ import { ApplicationFailure, log, sleep, workflowInfo } from '@temporalio/workfl
 import type { Api } from '../activity-proxies';
 import { failureOf } from '../failures';
 import { endFieldingAt } from '../../plan/launch-gates';
+import { ATTEMPT } from '../../plan/program';
 import { launchTargetGroups, type LaunchOutcome } from '../launch';
 import type { GateReading } from '../messages';
 import { itemBackoffMs, itemFailure, ITEM_ATTEMPTS } from './gate';
@@ -11,9 +12,9 @@ import type { TargetGroupState } from './state';
 /**
  * Launches the target group through the one launch path (its gate passed), or awaits the launch job
  * the study handed over, and settles it live. A launch job that fails is launched again with a new
- * Idempotency-Key, up to the study file's launch_retries.
+ * Idempotency-Key (the step's key with the attempt filled in), up to the study file's launch_retries.
  */
-export async function launch(state: TargetGroupState, api: Api, gate: GateReading): Promise<void> {
+export async function launch(state: TargetGroupState, api: Api, gate: GateReading, keyTemplate = `${workflowInfo().workflowId}/launch/${ATTEMPT}`): Promise<void> {
   const desired = state.revision.desired;
   // One end for every attempt: a launch sent again with its Idempotency-Key sends the same request.
   const fieldingEndsAt = endFieldingAt(desired);
@@ -27,7 +28,7 @@ export async function launch(state: TargetGroupState, api: Api, gate: GateReadin
       } else {
         state.launchAttempts += 1;
         state.enter('launching', { message: state.launchAttempts > 1 ? `attempt ${state.launchAttempts}` : undefined });
-        fieldingRunId = await launchOnce(state, api, gate, await sendLaunch(state, api, gate, fieldingEndsAt));
+        fieldingRunId = await launchOnce(state, api, gate, await sendLaunch(state, api, gate, fieldingEndsAt, keyTemplate.replace(ATTEMPT, String(state.launchAttempts))));
       }
     } catch (error) {
       const failure = failureOf(error);
@@ -45,9 +46,9 @@ export async function launch(state: TargetGroupState, api: Api, gate: GateReadin
 }
 
 /** Sends the launch (launch and job wait in one activity), trying a retryable failure again with the same Idempotency-Key. */
-async function sendLaunch(state: TargetGroupState, api: Api, gate: GateReading, fieldingEndsAt: string): Promise<LaunchOutcome> {
+async function sendLaunch(state: TargetGroupState, api: Api, gate: GateReading, fieldingEndsAt: string, idempotencyKey: string): Promise<LaunchOutcome> {
   const desired = state.revision.desired;
-  const item = { desired, businessUnitId: state.input.businessUnitId, ...state.base, idempotencyKey: `${workflowInfo().workflowId}/launch/${state.launchAttempts}`, endFieldingAt: fieldingEndsAt, gate };
+  const item = { desired, businessUnitId: state.input.businessUnitId, ...state.base, idempotencyKey, endFieldingAt: fieldingEndsAt, gate };
   for (let attempt = 1; ; attempt += 1) {
     const outcome = (await launchTargetGroups(api, [item]))[desired.key];
     if (outcome.kind !== 'failed' || !outcome.retryable || attempt >= ITEM_ATTEMPTS) return outcome;

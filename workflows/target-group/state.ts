@@ -3,7 +3,7 @@ import type { ActivityCtx } from '../../activities';
 import type { ApiVersion } from '../../shared/api-version';
 import type { CompletesPoint, FieldingControlRequest, PerformanceSnapshot, ReportChange, TargetGroupReportData, TargetGroupRevision, TargetGroupStatus, WebhookEventSignal } from '../messages';
 import { appendChanges, expectedFigures } from '../report-data';
-import { TRANSITIONS, type TargetGroupEvent } from '../phases';
+import { enterPhase, type TargetGroupEvent } from '../phases';
 import { SeenEvents } from '../seen-events';
 
 /** What the report keeps across continue-as-new. */
@@ -117,11 +117,11 @@ export class TargetGroupState {
     return `${workflowInfo().workflowId}/${intent}/${this.jobAttempts[intent]}`;
   }
 
-  /** The one writer of this target group's phase: the transition `event` stands for, from the table. */
-  enter(event: TargetGroupEvent, patch: Partial<TargetGroupStatus> = {}): void {
-    const { phase, passing } = TRANSITIONS[event];
-    if (phase !== this.status.phase) this.addChange('phase', `${this.status.phase} -> ${phase}`);
-    Object.assign(this.status, patch, { phase, revision: this.revision.revision, updatedAt: new Date().toISOString() });
+  /** Every phase change of the workflow: the table's transition for `event` (refused from a phase it may not leave), through the one phase writer. */
+  enter(event: TargetGroupEvent, patch: Partial<Omit<TargetGroupStatus, 'phase'>> = {}): void {
+    const { from, phase, passing } = enterPhase(this.status, event);
+    if (phase !== from) this.addChange('phase', `${from} -> ${phase}`);
+    Object.assign(this.status, patch, { revision: this.revision.revision, updatedAt: new Date().toISOString() });
     if (!passing) this.status.settledRevision = this.revision.revision;
     if (phase !== 'gate_blocked' && phase !== 'failed' && !patch.message) delete this.status.message;
     this.publish();

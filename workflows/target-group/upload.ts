@@ -1,30 +1,28 @@
-import type { PlannedAction } from '../../plan/types';
-import type { IdListEntityType, ListRef } from '../../shared/id-list';
+import type { TargetGroupStep } from '../../plan/program';
+import type { IdListEntityType } from '../../shared/id-list';
 import type { Api } from '../activity-proxies';
 import { awaitJob } from './jobs';
 import type { TargetGroupState } from './state';
 
-/** Uploads the ID and recontact lists the plan says differ, one after the other, each job awaited. */
-export async function uploadLists(state: TargetGroupState, api: Api): Promise<void> {
-  for (const action of state.revision.actions.filter((a) => a.kind === 'upload' || a.kind === 'replace_list')) {
-    state.enter('uploading', { message: action.reason });
-    await uploadList(state, api, action);
-  }
+/** Uploads an ID or recontact list (the `upload` step: the plan says it differs), its job awaited. */
+export async function uploadList(state: TargetGroupState, api: Api, step: Extract<TargetGroupStep, { kind: 'upload' }>): Promise<void> {
+  state.enter('uploading', { message: step.reason });
+  await uploadOne(state, api, step);
   state.status.job = undefined;
 }
 
-async function uploadList(state: TargetGroupState, api: Api, action: PlannedAction): Promise<void> {
-  const calls = api(`${action.reason} (${state.revision.desired.key})`, 'long');
-  const list = action.list as ListRef;
-  if (action.resource === 'recontact_list') {
+async function uploadOne(state: TargetGroupState, api: Api, step: Extract<TargetGroupStep, { kind: 'upload' }>): Promise<void> {
+  const calls = api(`${step.reason} (${state.revision.desired.key})`, 'long');
+  const list = step.ref;
+  if (step.list === 'recontact_list') {
     const { jobId } = await calls.uploadRecontactList({ ...state.base, list, idempotencyKey: state.jobKey(`recontact/${list.sha256}`) });
     state.writes += 1;
     await awaitJob(state, api, 'recontact_upload', 'recontact upload', jobId);
     state.status.recontactList = { sha256: list.sha256, count: list.count };
     return;
   }
-  const entityType = action.entityType as IdListEntityType;
-  if (action.kind === 'replace_list') {
+  const entityType = step.entityType as IdListEntityType;
+  if (step.replace) {
     const { jobId } = await calls.removeAllExcludedIds({ ...state.base, entityType, idempotencyKey: state.jobKey(`remove-all/${entityType}/${list.sha256}`) });
     state.writes += 1;
     await awaitJob(state, api, 'remove_all', 'remove-all', jobId);

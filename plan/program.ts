@@ -1,0 +1,274 @@
+// The program of a revision: every step apply runs, in order, with its payload, for the study and for
+// each target group. Pure: `studyflow plan` prints it, the study workflow runs it (workflows/steps.ts),
+// and a target group's workflow runs the steps handed to it. Nothing in apply decides what to do
+// beyond what these steps say; what happens at run time (a gate that holds, a job still running)
+// only decides where the study stops and hands the rest to the target group's workflow.
+import { canonicalJson } from './compare';
+import { isWrite, planStudy } from './plan-study';
+import { actionsOfTargetGroup, scheduleStudy, type Launcher, type StudySchedule } from './schedule';
+import type { DesiredStudy, DesiredTargetGroup, IdListEntityType, ListRef, ObservedStudy, PlannedAction, StudyPlan } from './types';
+
+/** Who runs a launch (the draft batch's launch goes with its draft step). */
+export type LaunchRunner = Exclude<Launcher, 'none' | 'draft_batch'>;
+
+/**
+ * One step of a target group. The steps before its `hand_over` are the study's; the steps after it are
+ * the target group's workflow's (the "remaining steps" the hand-over passes on). After its steps the
+ * workflow watches the target group.
+ */
+export type TargetGroupStep =
+  /** Feasibility and price, judged against the launch rules: by the study beside the project, or by its own workflow. */
+  | { kind: 'read_gate'; by: 'study' | 'target_group' }
+  /** The draft: created in draft batch `batch` (with its Idempotency-Key; launched by the batch when `launch` is set), or updated. */
+  | { kind: 'draft'; mode: 'create'; batch: number; idempotencyKey: string; launch?: { idempotencyKey: string } }
+  | { kind: 'draft'; mode: 'update' }
+  /** The draft updated again once the target groups its activity exclusions name exist. */
+  | { kind: 'second_pass' }
+  | { kind: 'membership'; group: string; change: 'add' | 'remove' }
+  /** The launch and its job's wait: by the study in a launch batch, or by its own workflow (a new key per attempt). */
+  | { kind: 'launch'; by: LaunchRunner; idempotencyKey: string }
+  /** A launch job sent already (by the draft batch, or handed over running) awaited. */
+  | { kind: 'await_job'; job: 'launch' }
+  /** The remaining steps go to the target group's workflow (started, or given the revision): now, or once the revision settled (it went live: it only watches). */
+  | { kind: 'hand_over'; when: 'now' | 'settled' }
+  /** The profiles of a launched target group replaced (manage-profiles). */
+  | { kind: 'profiles' }
+  /** An ID or recontact list uploaded (after removing all IDs when `replace`), its job awaited. */
+  | { kind: 'upload'; list: 'id_list' | 'recontact_list'; entityType?: IdListEntityType; replace: boolean; ref: ListRef; reason: string }
+  /** A manual launch waits for `studyflow approve`. */
+  | { kind: 'approve' }
+  /** Nothing to launch: where the target group is, read from the API. */
+  | { kind: 'read_state' };
+
+export type TargetGroupStepKind = TargetGroupStep['kind'];
+
+/**
+ * One step of the study. `together` runs its lanes side by side (each lane's steps one after the other);
+ * `checkpoint` stops the revision when a newer one arrived; `settle` waits until every target group
+ * settled this revision. The target-group keys name whose steps each carries out.
+ */
+export type StudyStep =
+  | { kind: 'project'; mode: 'create' | 'update'; idempotencyKey: string }
+  | { kind: 'exclusion_group'; name: string; idempotencyKey: string }
+  | { kind: 'webhook'; mode: 'create' | 'update'; url: string }
+  | { kind: 'read_gates'; keys: string[] }
+  | { kind: 'drafts'; batches: string[][]; updates: string[] }
+  | { kind: 'await_launches'; keys: string[] }
+  | { kind: 'second_pass'; keys: string[] }
+  | { kind: 'memberships'; changes: { group: string; add: string[]; remove: string[] }[] }
+  | { kind: 'launch_batch'; keys: string[] }
+  | { kind: 'hand_over'; keys: string[]; when: 'now' | 'settled' }
+  | { kind: 'checkpoint' }
+  | { kind: 'settle' }
+  /** The revision is applied: converged, partially failed or failed, by the target groups' phases. */
+  | { kind: 'conclude' }
+  | { kind: 'together'; lanes: StudyStep[][] };
+
+export type StudyStepKind = StudyStep['kind'];
+
+export interface TargetGroupProgram {
+  key: string;
+  launch: { by: Launcher; reason: string };
+  steps: TargetGroupStep[];
+  /**
+   * For a target group the study or its draft batch launches: the steps its workflow takes over when the
+   * study could not finish the launch (a gate that holds, a launch or gate read that failed).
+   */
+  fallback?: TargetGroupStep[];
+}
+
+export interface StudyProgram {
+  revision: string;
+  study: StudyStep[];
+  targetGroups: TargetGroupProgram[];
+}
+
+/** A target group whose workflow runs: the digest of the spec it was last given, and its phase in the study's status. */
+export interface RunningChild {
+  specDigest?: string;
+  phase?: string;
+}
+
+/** The inputs besides desired and observed: the plan and schedule of them (computed when absent) and the running workflows. */
+export interface ProgramInputs {
+  plan: StudyPlan;
+  schedule: StudySchedule;
+  running: ReadonlyMap<string, RunningChild>;
+}
+
+/** A short digest of a target group's spec (FNV-1a over its canonical JSON): whether its workflow was given this spec. */
+export function specDigest(tg: DesiredTargetGroup): string {
+  const text = canonicalJson(tg);
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return `${hash.toString(16).padStart(8, '0')}:${text.length}`;
+}
+
+/** The workflow id every key of the study is derived from. */
+function studyWorkflowKey(desired: DesiredStudy): string {
+  return `study/${desired.accountId}/${desired.studyId}`;
+}
+
+/** Placeholders of what only exists at run time: the id of a draft this apply creates, the attempt of a target group's own launch. */
+export const TARGET_GROUP_ID = '{target group id}';
+export const ATTEMPT = '{attempt}';
+
+/** The Idempotency-Key of the study's (and its draft batch's) launch of a target group: the same key, so a launch sent by both is one. */
+export function studyLaunchKey(desired: DesiredStudy, key: string, targetGroupId: string): string {
+  return `${studyWorkflowKey(desired)}/launch/${key}/${targetGroupId}`;
+}
+
+/** The Idempotency-Key of a target group's own launch (attempt n). */
+export function ownLaunchKey(desired: DesiredStudy, key: string, attempt: number | typeof ATTEMPT): string {
+  return `${studyWorkflowKey(desired)}/tg/${key}/launch/${attempt}`;
+}
+
+/** Whether a running target-group workflow is given this revision: its part changed, the API differs from it, or it failed. */
+export function revisesChild(tg: DesiredTargetGroup, actions: readonly PlannedAction[], child: RunningChild): boolean {
+  return child.specDigest !== specDigest(tg) || actions.some(isWrite) || child.phase === 'failed';
+}
+
+/** The steps of a target group's own workflow (after its hand-over): profiles, lists, then the launch or a read of where it is. */
+export function ownSteps(desired: DesiredStudy, tg: DesiredTargetGroup, actions: readonly PlannedAction[]): TargetGroupStep[] {
+  const steps: TargetGroupStep[] = [];
+  if (actions.some((a) => a.resource === 'profiles' && a.kind === 'update')) steps.push({ kind: 'profiles' });
+  for (const a of actions.filter((x) => x.kind === 'upload' || x.kind === 'replace_list')) {
+    steps.push({
+      kind: 'upload',
+      list: a.resource === 'recontact_list' ? 'recontact_list' : 'id_list',
+      ...(a.entityType ? { entityType: a.entityType } : {}),
+      replace: a.kind === 'replace_list',
+      ref: a.list as ListRef,
+      reason: a.reason,
+    });
+  }
+  if (!actions.some((a) => a.kind === 'launch')) return [...steps, { kind: 'read_state' }];
+  steps.push({ kind: 'read_gate', by: 'target_group' });
+  if (tg.launch.mode === 'manual') steps.push({ kind: 'approve' });
+  steps.push({ kind: 'launch', by: 'target_group', idempotencyKey: ownLaunchKey(desired, tg.key, ATTEMPT) });
+  return steps;
+}
+
+function targetGroupSteps(desired: DesiredStudy, observed: ObservedStudy, inputs: ProgramInputs, tg: DesiredTargetGroup): TargetGroupStep[] {
+  const t = inputs.schedule.targetGroups.find((x) => x.key === tg.key);
+  if (!t) return [];
+  const actions = actionsOfTargetGroup(inputs.plan, tg.key);
+  const by = t.launch.by;
+  const steps: TargetGroupStep[] = [];
+  if (t.gateReadByStudy) steps.push({ kind: 'read_gate', by: 'study' });
+  const knownId = observed.targetGroups[tg.key]?.id ?? (tg.movedFrom ? observed.targetGroups[tg.movedFrom]?.id : undefined);
+  const launchKey = studyLaunchKey(desired, tg.key, knownId ?? TARGET_GROUP_ID);
+  if (t.draft === 'create') {
+    steps.push({
+      kind: 'draft',
+      mode: 'create',
+      batch: t.batch as number,
+      idempotencyKey: `${studyWorkflowKey(desired)}/target-group/${tg.key}`,
+      ...(by === 'draft_batch' ? { launch: { idempotencyKey: launchKey } } : {}),
+    });
+  } else if (t.draft === 'update') {
+    steps.push({ kind: 'draft', mode: 'update' });
+  }
+  if (by === 'draft_batch') {
+    // Launched with its draft: the study awaits the job, and its workflow starts once the revision settled, to watch.
+    return [...steps, { kind: 'await_job', job: 'launch' }, { kind: 'hand_over', when: 'settled' }];
+  }
+  if (t.secondPass) steps.push({ kind: 'second_pass' });
+  for (const m of inputs.schedule.memberships) {
+    if (m.add.includes(tg.key)) steps.push({ kind: 'membership', group: m.group, change: 'add' });
+    if (m.remove.includes(tg.key)) steps.push({ kind: 'membership', group: m.group, change: 'remove' });
+  }
+  if (by === 'study') return [...steps, { kind: 'launch', by: 'study', idempotencyKey: launchKey }, { kind: 'hand_over', when: 'now' }];
+  const child = inputs.running.get(tg.key);
+  // A running workflow whose part is unchanged is not disturbed: it goes on watching.
+  if (child && !revisesChild(tg, actions, child)) return steps;
+  return [...steps, { kind: 'hand_over', when: 'now' }, ...ownSteps(desired, tg, actions)];
+}
+
+/** The study's steps: its own writes beside the gate reads, the drafts, then the launches and hand-overs side by side. */
+function studySteps(desired: DesiredStudy, schedule: StudySchedule, handOver: (by: Launcher) => string[]): StudyStep[] {
+  const key = studyWorkflowKey(desired);
+  const own: StudyStep[] = [];
+  if (schedule.project !== 'none') {
+    own.push({ kind: 'project', mode: schedule.project, idempotencyKey: schedule.project === 'create' ? `${key}/project` : `${key}/project/update/${desired.revision}` });
+  }
+  for (const name of schedule.exclusionGroups) own.push({ kind: 'exclusion_group', name, idempotencyKey: `${key}/exclusion-group/${name}` });
+  for (const url of schedule.webhooks.create) own.push({ kind: 'webhook', mode: 'create', url });
+  for (const url of schedule.webhooks.update) own.push({ kind: 'webhook', mode: 'update', url });
+  const byDraftBatch = handOver('draft_batch');
+  const byStudy = handOver('study');
+  return [
+    { kind: 'together', lanes: [[{ kind: 'read_gates', keys: schedule.gateReads }], own] },
+    { kind: 'checkpoint' },
+    { kind: 'drafts', batches: schedule.draftBatches, updates: schedule.draftUpdates },
+    { kind: 'checkpoint' },
+    {
+      kind: 'together',
+      lanes: [
+        [
+          { kind: 'await_launches', keys: byDraftBatch },
+          { kind: 'hand_over', keys: byDraftBatch, when: 'now' },
+        ],
+        [
+          { kind: 'second_pass', keys: schedule.secondPass },
+          { kind: 'memberships', changes: schedule.memberships },
+          {
+            kind: 'together',
+            lanes: [
+              [{ kind: 'hand_over', keys: [...handOver('target_group'), ...handOver('none')], when: 'now' }],
+              [
+                { kind: 'launch_batch', keys: byStudy },
+                { kind: 'hand_over', keys: byStudy, when: 'now' },
+              ],
+            ],
+          },
+        ],
+      ],
+    },
+    { kind: 'settle' },
+    { kind: 'checkpoint' },
+    { kind: 'conclude' },
+    { kind: 'hand_over', keys: byDraftBatch, when: 'settled' },
+  ];
+}
+
+/**
+ * The program of a revision: for every target group the ordered steps apply runs, with their payloads,
+ * and the study's steps that carry them out together. `inputs` are the plan and schedule of desired and
+ * observed (made here when absent) and the target groups whose workflow runs.
+ */
+export function programStudy(desired: DesiredStudy, observed: ObservedStudy, inputs: Partial<ProgramInputs> = {}): StudyProgram {
+  const running = inputs.running ?? new Map<string, RunningChild>();
+  const plan = inputs.plan ?? planStudy(desired, observed);
+  const schedule = inputs.schedule ?? scheduleStudy(desired, plan, observed, new Set(running.keys()));
+  const all: ProgramInputs = { plan, schedule, running };
+  const keysBy = (by: Launcher) => schedule.targetGroups.filter((t) => t.launch.by === by).map((t) => t.key);
+  return {
+    revision: desired.revision,
+    study: studySteps(desired, schedule, keysBy),
+    targetGroups: desired.targetGroups.map((tg) => {
+      const launch = schedule.targetGroups.find((t) => t.key === tg.key)?.launch ?? { by: 'none', reason: 'not scheduled' };
+      const byStudy = launch.by === 'study' || launch.by === 'draft_batch';
+      return {
+        key: tg.key,
+        launch,
+        steps: targetGroupSteps(desired, observed, all, tg),
+        ...(byStudy ? { fallback: ownSteps(desired, tg, actionsOfTargetGroup(plan, tg.key)) } : {}),
+      };
+    }),
+  };
+}
+
+/** The steps of a target group that its own workflow runs (those after its hand-over). */
+export function stepsAfterHandOver(steps: readonly TargetGroupStep[]): TargetGroupStep[] {
+  const at = steps.findIndex((s) => s.kind === 'hand_over');
+  return at < 0 ? [] : steps.slice(at + 1);
+}
+
+/** The running target-group workflows as a study's status shows them (what `studyflow plan` and the study both start from). */
+export function runningFromStatus(status: { managedTargetGroups?: string[]; childSpecDigests?: Record<string, string>; targetGroups?: Record<string, { phase?: string }> } | undefined): Map<string, RunningChild> {
+  return new Map((status?.managedTargetGroups ?? []).map((key) => [key, { specDigest: status?.childSpecDigests?.[key], phase: status?.targetGroups?.[key]?.phase }]));
+}

@@ -1,0 +1,161 @@
+// The program (plan/program.ts): every step apply runs, per target group and for the study, from desired and observed.
+import { describe, expect, it } from 'vitest';
+import { planStudy } from '../../plan/plan-study';
+import { programStudy, revisesChild, runningFromStatus, specDigest, stepsAfterHandOver, type StudyStep } from '../../plan/program';
+import type { DesiredStudy, DesiredTargetGroup, ObservedStudy } from '../../plan/types';
+
+const timing = { jobPollInitialMs: 100, jobPollMaxMs: 1000, jobTimeoutMs: 60_000, launchRetries: 3, watchIntervalMs: 60_000 };
+const LIST = { ref: 'sha256:ab', sha256: 'ab'.repeat(32), count: 3 };
+
+function tg(key: string, patch: Partial<DesiredTargetGroup> = {}): DesiredTargetGroup {
+  return {
+    key,
+    draft: {
+      name: `TG ${key}`,
+      locale: 'en_US',
+      live_url: 'https://s.example.com/x?rid=[%RID%]',
+      expected_incidence_rate: 0.4,
+      expected_length_of_interview_minutes: 10,
+      filling_goal: 200,
+      project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001',
+      collects_pii: false,
+      target_group_customer_reference_number: `demo_${key}`,
+    },
+    idLists: {},
+    exclusionGroups: [],
+    launch: { mode: 'auto', requireFeasible: true },
+    timing,
+    ...patch,
+  };
+}
+
+function study(targetGroups: DesiredTargetGroup[], patch: Partial<DesiredStudy> = {}): DesiredStudy {
+  return {
+    studyId: 'demo',
+    accountId: '1001',
+    businessUnitId: '2001',
+    apiVersion: '2025-12-18',
+    revision: 'r1',
+    project: { name: 'Demo project', project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001', project_customer_reference_number: 'PO-1' },
+    targetGroups,
+    exclusionGroups: [],
+    webhooks: [],
+    ...patch,
+  };
+}
+
+const empty: ObservedStudy = { targetGroups: {}, exclusionGroups: {} };
+const stepsOf = (desired: DesiredStudy, observed: ObservedStudy = empty, running = new Map()) =>
+  Object.fromEntries(programStudy(desired, observed, { running }).targetGroups.map((t) => [t.key, t.steps]));
+
+describe('programStudy', () => {
+  const desired = study(
+    [
+      tg('fast'),
+      tg('grouped', { exclusionGroups: ['waves'] }),
+      tg('listed', { idLists: { RSID: LIST } }),
+      tg('manual', { launch: { mode: 'manual', requireFeasible: false } }),
+    ],
+    { exclusionGroups: [{ name: 'waves', title: 'Waves', targetGroups: ['grouped'] }] },
+  );
+
+  it('gives each target group its steps in the order apply runs them, with their payloads', () => {
+    const steps = stepsOf(desired);
+    expect(steps.fast).toEqual([
+      { kind: 'read_gate', by: 'study' },
+      {
+        kind: 'draft',
+        mode: 'create',
+        batch: 0,
+        idempotencyKey: 'study/1001/demo/target-group/fast',
+        launch: { idempotencyKey: 'study/1001/demo/launch/fast/{target group id}' },
+      },
+      { kind: 'await_job', job: 'launch' },
+      { kind: 'hand_over', when: 'settled' },
+    ]);
+    expect(steps.grouped).toEqual([
+      { kind: 'read_gate', by: 'study' },
+      { kind: 'draft', mode: 'create', batch: 0, idempotencyKey: 'study/1001/demo/target-group/grouped' },
+      { kind: 'membership', group: 'waves', change: 'add' },
+      { kind: 'launch', by: 'study', idempotencyKey: 'study/1001/demo/launch/grouped/{target group id}' },
+      { kind: 'hand_over', when: 'now' },
+    ]);
+    expect(steps.listed).toEqual([
+      { kind: 'draft', mode: 'create', batch: 0, idempotencyKey: 'study/1001/demo/target-group/listed' },
+      { kind: 'hand_over', when: 'now' },
+      { kind: 'upload', list: 'id_list', entityType: 'RSID', replace: false, ref: LIST, reason: expect.stringMatching(/upload 3 IDs/) },
+      { kind: 'read_gate', by: 'target_group' },
+      { kind: 'launch', by: 'target_group', idempotencyKey: 'study/1001/demo/tg/listed/launch/{attempt}' },
+    ]);
+    expect(steps.manual.slice(-3)).toEqual([
+      { kind: 'read_gate', by: 'target_group' },
+      { kind: 'approve' },
+      { kind: 'launch', by: 'target_group', idempotencyKey: 'study/1001/demo/tg/manual/launch/{attempt}' },
+    ]);
+    // What the target group's workflow takes over when the study cannot finish a launch it was to make; none for its own launches.
+    const byKey = Object.fromEntries(programStudy(desired, empty).targetGroups.map((t) => [t.key, t.fallback]));
+    expect(byKey.fast).toEqual([{ kind: 'read_gate', by: 'target_group' }, { kind: 'launch', by: 'target_group', idempotencyKey: 'study/1001/demo/tg/fast/launch/{attempt}' }]);
+    expect(byKey.grouped?.map((s) => s.kind)).toEqual(['read_gate', 'launch']);
+    expect(byKey.listed).toBeUndefined();
+    // The hand-over passes the rest to the target group's workflow.
+    expect(stepsAfterHandOver(steps.listed).map((s) => s.kind)).toEqual(['upload', 'read_gate', 'launch']);
+    expect(stepsAfterHandOver(steps.fast)).toEqual([]);
+  });
+
+  it('gives the study its writes beside the gate reads, the drafts, then launches and hand-overs side by side', () => {
+    const program = programStudy(desired, empty);
+    const kinds = (steps: StudyStep[]): unknown[] => steps.map((s) => (s.kind === 'together' ? s.lanes.map(kinds) : s.kind));
+    expect(kinds(program.study)).toEqual([
+      [['read_gates'], ['project', 'exclusion_group']],
+      'checkpoint',
+      'drafts',
+      'checkpoint',
+      [['await_launches', 'hand_over'], ['second_pass', 'memberships', [['hand_over'], ['launch_batch', 'hand_over']]]],
+      'settle',
+      'checkpoint',
+      'conclude',
+      'hand_over',
+    ]);
+    expect(program.study[0]).toMatchObject({ lanes: [[{ kind: 'read_gates', keys: ['fast', 'grouped'] }], [{ kind: 'project', mode: 'create', idempotencyKey: 'study/1001/demo/project' }, { kind: 'exclusion_group', name: 'waves' }]] });
+    expect(program.study[2]).toEqual({ kind: 'drafts', batches: [['fast', 'grouped', 'listed', 'manual']], updates: [] });
+  });
+
+  it('names the id of a target group that exists in its launch key, and reads the state of one with nothing to launch', () => {
+    const one = study([tg('us')]);
+    const observed: ObservedStudy = {
+      project: { id: 'p-1', fields: { ...one.project } },
+      targetGroups: { us: { id: 'tg-9', status: 'draft', fields: { ...one.targetGroups[0].draft }, idLists: {} } },
+      exclusionGroups: {},
+    };
+    expect(stepsOf(one, observed).us).toEqual([
+      { kind: 'read_gate', by: 'study' },
+      { kind: 'launch', by: 'study', idempotencyKey: 'study/1001/demo/launch/us/tg-9' },
+      { kind: 'hand_over', when: 'now' },
+    ]);
+    const live: ObservedStudy = { ...observed, targetGroups: { us: { ...observed.targetGroups.us, status: 'live' } } };
+    expect(stepsOf(one, live).us).toEqual([{ kind: 'hand_over', when: 'now' }, { kind: 'read_state' }]);
+  });
+
+  it('leaves a running workflow whose part is unchanged alone, and hands a changed or failed one the revision', () => {
+    const one = study([tg('us')]);
+    const live: ObservedStudy = {
+      project: { id: 'p-1', fields: { ...one.project } },
+      targetGroups: { us: { id: 'tg-9', status: 'live', fields: { ...one.targetGroups[0].draft }, idLists: {} } },
+      exclusionGroups: {},
+    };
+    const digest = specDigest(one.targetGroups[0]);
+    expect(stepsOf(one, live, new Map([['us', { specDigest: digest, phase: 'live' }]])).us).toEqual([]);
+    expect(stepsOf(one, live, new Map([['us', { specDigest: digest, phase: 'failed' }]])).us).toEqual([{ kind: 'hand_over', when: 'now' }, { kind: 'read_state' }]);
+    const changed = study([tg('us', { timing: { ...timing, watchIntervalMs: 5_000 } })]);
+    expect(stepsOf(changed, live, new Map([['us', { specDigest: digest, phase: 'live' }]])).us).toEqual([{ kind: 'hand_over', when: 'now' }, { kind: 'read_state' }]);
+    expect(revisesChild(one.targetGroups[0], planStudy(one, live).actions, { specDigest: digest, phase: 'live' })).toBe(false);
+    expect(runningFromStatus({ managedTargetGroups: ['us'], childSpecDigests: { us: digest }, targetGroups: { us: { phase: 'live' } } })).toEqual(new Map([['us', { specDigest: digest, phase: 'live' }]]));
+  });
+
+  it('digests a spec by its content, not its key order', () => {
+    const a = tg('us');
+    const b = { ...tg('us'), draft: Object.fromEntries(Object.entries(a.draft).reverse()) } as DesiredTargetGroup;
+    expect(specDigest(a)).toBe(specDigest(b));
+    expect(specDigest(a)).not.toBe(specDigest(tg('us', { launch: { mode: 'manual', requireFeasible: true } })));
+  });
+});
