@@ -1,47 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { desiredStudy, desiredTargetGroup } from '../fixtures/desired-study';
 import { planStudy, isWrite } from '../../plan';
 import { holdsDesired, canonicalJson } from '../../plan/compare';
 import { profilingOf } from '../../plan/profiling';
-import type { DesiredStudy, DesiredTargetGroup, ObservedStudy, ObservedTargetGroup } from '../../plan/types';
+import type { DesiredTargetGroup, ObservedStudy, ObservedTargetGroup } from '../../plan/types';
 
-const timing = { jobPollInitialMs: 100, jobPollMaxMs: 1000, jobTimeoutMs: 60_000, launchRetries: 3, watchIntervalMs: 60_000 };
-
-function tg(key: string, patch: Partial<DesiredTargetGroup> = {}): DesiredTargetGroup {
-  return {
-    key,
-    draft: {
-      name: `TG ${key}`,
-      locale: 'en_US',
-      live_url: 'https://s.example.com/x?rid=[%RID%]',
-      expected_incidence_rate: 0.4,
-      expected_length_of_interview_minutes: 10,
-      filling_goal: 200,
-      project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001',
-      collects_pii: false,
-      target_group_customer_reference_number: `sf:demo:${key}`,
-    },
-    idLists: {},
-    exclusionGroups: [],
-    launch: { mode: 'auto', requireFeasible: true },
-    timing,
-    ...patch,
-  };
-}
-
-function study(targetGroups: DesiredTargetGroup[], patch: Partial<DesiredStudy> = {}): DesiredStudy {
-  return {
-    studyId: 'demo',
-    accountId: '1001',
-    businessUnitId: '2001',
-    apiVersion: '2025-12-18',
-    revision: 'r1',
-    project: { name: 'Demo project', project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001', project_customer_reference_number: 'PO-1' },
-    targetGroups,
-    exclusionGroups: [],
-    webhooks: [],
-    ...patch,
-  };
-}
+const tg = (key: string, patch: Partial<DesiredTargetGroup> = {}): DesiredTargetGroup => desiredTargetGroup(key, patch);
+const study = desiredStudy;
 
 function observedTg(desired: DesiredTargetGroup, patch: Partial<ObservedTargetGroup> = {}): ObservedTargetGroup {
   return {

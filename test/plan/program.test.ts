@@ -1,48 +1,14 @@
 // The program (plan/program.ts): every step apply runs, per target group and for the study, from desired and observed.
 import { describe, expect, it } from 'vitest';
+import { desiredStudy, desiredTargetGroup, TIMING } from '../fixtures/desired-study';
 import { planStudy } from '../../plan/plan-study';
 import { programStudy, revisesChild, runningFromStatus, specDigest, stepsAfterHandOver, type StudyStep } from '../../plan/program';
 import type { DesiredStudy, DesiredTargetGroup, ObservedStudy } from '../../plan/types';
 
-const timing = { jobPollInitialMs: 100, jobPollMaxMs: 1000, jobTimeoutMs: 60_000, launchRetries: 3, watchIntervalMs: 60_000 };
+const timing = TIMING;
 const LIST = { ref: 'sha256:ab', sha256: 'ab'.repeat(32), count: 3 };
-
-function tg(key: string, patch: Partial<DesiredTargetGroup> = {}): DesiredTargetGroup {
-  return {
-    key,
-    draft: {
-      name: `TG ${key}`,
-      locale: 'en_US',
-      live_url: 'https://s.example.com/x?rid=[%RID%]',
-      expected_incidence_rate: 0.4,
-      expected_length_of_interview_minutes: 10,
-      filling_goal: 200,
-      project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001',
-      collects_pii: false,
-      target_group_customer_reference_number: `demo_${key}`,
-    },
-    idLists: {},
-    exclusionGroups: [],
-    launch: { mode: 'auto', requireFeasible: true },
-    timing,
-    ...patch,
-  };
-}
-
-function study(targetGroups: DesiredTargetGroup[], patch: Partial<DesiredStudy> = {}): DesiredStudy {
-  return {
-    studyId: 'demo',
-    accountId: '1001',
-    businessUnitId: '2001',
-    apiVersion: '2025-12-18',
-    revision: 'r1',
-    project: { name: 'Demo project', project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001', project_customer_reference_number: 'PO-1' },
-    targetGroups,
-    exclusionGroups: [],
-    webhooks: [],
-    ...patch,
-  };
-}
+const tg = (key: string, patch: Partial<DesiredTargetGroup> = {}): DesiredTargetGroup => desiredTargetGroup(key, patch, (k) => `demo_${k}`);
+const study = desiredStudy;
 
 const empty: ObservedStudy = { targetGroups: {}, exclusionGroups: {} };
 const stepsOf = (desired: DesiredStudy, observed: ObservedStudy = empty, running = new Map()) =>

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { desiredStudy } from '../fixtures/desired-study';
 import { BATCH_MAX } from '../../activities/batch';
 import { planStudy } from '../../plan/plan-study';
 import type { DesiredStudy, DesiredTargetGroup, ObservedStudy, PlannedAction } from '../../plan/types';
@@ -73,18 +74,7 @@ describe('scheduleStudy', () => {
     timing,
     ...patch,
   });
-  const studyOf = (targetGroups: DesiredTargetGroup[], patch: Partial<DesiredStudy> = {}): DesiredStudy => ({
-    studyId: 'demo',
-    accountId: '1001',
-    businessUnitId: '2001',
-    apiVersion: '2025-12-18',
-    revision: 'r1',
-    project: { name: 'Demo project', project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001', project_customer_reference_number: 'PO-1' },
-    targetGroups,
-    exclusionGroups: [],
-    webhooks: [],
-    ...patch,
-  });
+  const studyOf = desiredStudy;
   const empty: ObservedStudy = { targetGroups: {}, exclusionGroups: {} };
   const schedule = (desired: DesiredStudy, observed: ObservedStudy = empty, running: string[] = []) => scheduleStudy(desired, planStudy(desired, observed), observed, new Set(running));
   const launcher = (s: StudySchedule) => Object.fromEntries(s.targetGroups.map((t) => [t.key, t.launch.by]));
