@@ -38,3 +38,15 @@ export function sampleFields(indent: string, sample: SampleFields): string {
     .map((line) => `${indent}${line}`)
     .join('\n');
 }
+
+/**
+ * The sample lines (sampleFields: incidence 0.6, 8 minutes, the goal when given) of a target group or a
+ * `defaults:` block that launches at once and polls its launch job quickly (200 ms, at most 500 ms).
+ */
+export function quickLaunchFields(indent: string, fillingGoal?: number): string {
+  return [
+    sampleFields(indent, { incidenceRate: 0.6, lengthOfInterviewMinutes: 8, fillingGoal }),
+    `${indent}launch: { mode: auto }`,
+    `${indent}timing: { job_poll_initial: 200ms, job_poll_max: 500ms }`,
+  ].join('\n');
+}

@@ -8,6 +8,7 @@ import { startEmbeddedStack, type EmbeddedStack } from '../../dev/embedded-stack
 import { startTemporalDevServer, type RunningDevServer } from '../../dev/temporal-dev-server';
 import { statusQuery, studyWorkflowId } from '../../workflows/messages';
 import { eventually, runCli, spawnWorkerProcess, tearDownPrivateStack, withTemporalClient, writeStudy, type CliResult } from './harness';
+import { quickLaunchFields } from '../helpers/study-yaml';
 
 // `studyflow apply` waiting while the Temporal server is down. This file runs its own Temporal dev server
 // (the suite's shared one must not be stopped). The first apply waits through an outage of 30 s, longer than
@@ -29,13 +30,7 @@ target_groups:
   us:
     locale: en_US
     live_url: https://survey.example.com/s/${id}?rid=[%RID%]
-    expected_incidence_rate: 0.6
-    expected_length_of_interview_minutes: 8
-    filling_goal: 50
-    project_manager_id: "6f1c2a4e-3001-4c8e-9d2b-000000003001"
-    collects_pii: false
-    launch: { mode: auto }
-    timing: { job_poll_initial: 200ms, job_poll_max: 500ms }
+${quickLaunchFields('    ', 50)}
 `;
 }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startTestStack, writeStudy, type TestStack } from './harness';
+import { quickLaunchFields } from '../helpers/study-yaml';
 
 // The worker is SIGKILLed at 10 different points of a 5-target-group apply (after the Nth API
 // request of the run) and replaced; every run must end live with exactly the desired resources.
@@ -23,12 +24,7 @@ project:
   name: Chaos run ${run}
   project_customer_reference_number: PO-CHAOS-${run}
 defaults:
-  expected_incidence_rate: 0.6
-  expected_length_of_interview_minutes: 8
-  project_manager_id: "6f1c2a4e-3001-4c8e-9d2b-000000003001"
-  collects_pii: false
-  launch: { mode: auto }
-  timing: { job_poll_initial: 200ms, job_poll_max: 500ms }
+${quickLaunchFields('  ')}
 exclusion_groups:
   chaos_${run}:
     name: Chaos group ${run}

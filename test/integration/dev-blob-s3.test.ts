@@ -8,6 +8,7 @@ import { startTestStack, writeStudy, type TestStack } from './harness';
 import { CONNECTION_PROFILES } from '../../api/http/api-config';
 import { testProfile } from '../helpers/test-profile';
 import { syntheticRsids } from '../helpers/respondent-ids';
+import { quickLaunchFields } from '../helpers/study-yaml';
 
 const RSIDS = syntheticRsids('dev-s3', 25);
 
@@ -38,13 +39,7 @@ target_groups:
   us:
     locale: en_US
     live_url: https://survey.example.com/s/dev-s3?rid=[%RID%]
-    expected_incidence_rate: 0.6
-    expected_length_of_interview_minutes: 8
-    filling_goal: 50
-    project_manager_id: "6f1c2a4e-3001-4c8e-9d2b-000000003001"
-    collects_pii: false
-    launch: { mode: auto }
-    timing: { job_poll_initial: 200ms, job_poll_max: 500ms }
+${quickLaunchFields('    ', 50)}
     exclusions:
       respondent_ids: { file: past.txt }
 webhooks:

@@ -13,6 +13,7 @@ import { connectClient } from '../../temporal/temporal-connection';
 import type { StudyStatus } from '../../workflows/messages';
 import { statusQuery, studyWorkflowId } from '../../workflows/messages';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { quickLaunchFields } from '../helpers/study-yaml';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -230,12 +231,7 @@ project:
   name: ${o.title}
   project_customer_reference_number: ${o.reference}
 defaults:
-  expected_incidence_rate: 0.6
-  expected_length_of_interview_minutes: 8
-  project_manager_id: "6f1c2a4e-3001-4c8e-9d2b-000000003001"
-  collects_pii: false
-  launch: { mode: auto }
-  timing: { job_poll_initial: 200ms, job_poll_max: 500ms }
+${quickLaunchFields('  ')}
 exclusion_groups:
   waves:
     name: ${o.title} waves

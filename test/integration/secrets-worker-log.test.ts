@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syntheticRsids } from '../helpers/respondent-ids';
 import { eventually, startTestStack, writeStudy, type TestStack } from './harness';
+import { quickLaunchFields } from '../helpers/study-yaml';
 
 // A worker process logging at DEBUG (the most it ever says) runs an apply through injected 503s,
 // 429s, lost responses and tokens that expire every second, and an ID list whose upload the API fails.
@@ -20,12 +21,7 @@ project:
   name: Secrets ${id}
   project_customer_reference_number: PO-${id.toUpperCase()}
 defaults:
-  expected_incidence_rate: 0.6
-  expected_length_of_interview_minutes: 8
-  project_manager_id: "6f1c2a4e-3001-4c8e-9d2b-000000003001"
-  collects_pii: false
-  launch: { mode: auto }
-  timing: { job_poll_initial: 200ms, job_poll_max: 500ms }
+${quickLaunchFields('  ')}
 target_groups:
   us:
     locale: en_US

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startTestStack, writeStudy, type TestStack } from './harness';
+import { quickLaunchFields } from '../helpers/study-yaml';
 
 const STUDY = `format: studyflow/v1
 study: crash-demo
@@ -12,13 +13,7 @@ target_groups:
   de_gen_pop:
     locale: de_DE
     live_url: https://survey.example.com/s/crash?rid=[%RID%]
-    expected_incidence_rate: 0.6
-    expected_length_of_interview_minutes: 8
-    filling_goal: 50
-    project_manager_id: "6f1c2a4e-3001-4c8e-9d2b-000000003001"
-    collects_pii: false
-    launch: { mode: auto }
-    timing: { job_poll_initial: 200ms, job_poll_max: 500ms }
+${quickLaunchFields('    ', 50)}
 `;
 
 describe('a worker killed while the launch job is being polled', () => {
