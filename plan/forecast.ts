@@ -19,7 +19,9 @@
 //   goal; the cost is the cost per complete so far (completes_cost / completes) × those completes.
 // It assumes the recent rate holds: it knows nothing of weekdays, pacing or a quota that closes; the band is
 // the uncertainty of counting, not of those. Fewer than one hour of readings gives no forecast from fielding.
+import { feasibilityWindow } from './launch-gates';
 import { moneyOf, scaleMicros, toMicros } from './money';
+import type { TargetGroupChecks } from './server-checks';
 import type { DesiredTargetGroup, Money } from './types';
 
 const HOUR_MS = 3_600_000;
@@ -139,6 +141,34 @@ export function forecastBeforeLaunch(input: BeforeLaunchInput): TargetGroupForec
     finishesBeforeEnd: expectedAt <= end,
     method: `before launch: ${[range, calendar].filter(Boolean).join('; ')}`,
   };
+}
+
+function isMoney(value: unknown): value is Money {
+  return typeof value === 'object' && value !== null && typeof (value as Money).value === 'string' && typeof (value as Money).currency_code === 'string';
+}
+const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined);
+
+/**
+ * The forecast before launch of a draft from the plan's server checks (plan/server-checks.ts): the feasibility
+ * check's range and suggested price over the window it was asked for (feasibilityWindow, as the launch gate
+ * asks), and the calendar check's suggested days. `nowMs` is the clock the checks were asked at.
+ */
+export function forecastFromChecks(desired: DesiredTargetGroup, checks: TargetGroupChecks | undefined, nowMs: number): TargetGroupForecast {
+  const window = feasibilityWindow(desired, nowMs);
+  const data = (name: string) => checks?.checks.find((c) => c.name === name && (c.outcome === 'pass' || c.outcome === 'warning' || c.outcome === 'blocking'))?.data;
+  const feasibility = data('feasibility');
+  const calendar = data('calendar');
+  const price = feasibility?.suggestedPrice;
+  return forecastBeforeLaunch({
+    key: desired.key,
+    goal: Number(desired.draft.filling_goal),
+    start: window.start_at,
+    end: desired.launch.endFieldingAt ?? window.end_at,
+    feasibility: feasibility
+      ? { minCompletes: count(feasibility.minCompletes), maxCompletes: count(feasibility.feasibleCompletes), ...(isMoney(price) ? { suggestedPrice: price } : {}) }
+      : undefined,
+    suggestedDays: count(calendar?.suggestedDays),
+  });
 }
 
 /** What the watch knows during fielding. */

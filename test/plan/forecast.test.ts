@@ -2,7 +2,8 @@
 // calendar's days; during fielding from the recent completes with a Poisson band; the study's forecast; and
 // the require_forecast_before_end rule.
 import { describe, expect, it } from 'vitest';
-import { forecastBeforeLaunch, forecastDuringFielding, forecastEndsBeforeEnd, forecastGateFailures, forecastStudy, type TargetGroupForecast } from '../../plan/forecast';
+import { forecastBeforeLaunch, forecastDuringFielding, forecastEndsBeforeEnd, forecastFromChecks, forecastGateFailures, forecastStudy, type TargetGroupForecast } from '../../plan/forecast';
+import { evaluateServerChecks } from '../../plan/server-checks';
 import type { DesiredTargetGroup } from '../../plan/types';
 
 const USD = (value: string) => ({ value, currency_code: 'USD' });
@@ -121,5 +122,29 @@ describe('the study', () => {
 
   it('has no latest finish when a target group has none', () => {
     expect(forecastStudy([tg('us', '2026-12-10T00:00:00.000Z', undefined, '1'), tg('uk', '2026-12-11T00:00:00.000Z', '2026-12-12T00:00:00.000Z', '1')]).finish.latest).toBeUndefined();
+  });
+});
+
+describe('from the plan\'s server checks', () => {
+  it('reads the feasibility range and price and the calendar days over the window feasibility was asked for', () => {
+    const desired = {
+      key: 'us',
+      draft: { filling_goal: 400, expected_incidence_rate: 0.35, locale: 'en_US', fielding_specification: { start_at: '2026-12-01T00:00:00Z', end_at: '2026-12-21T00:00:00Z' } },
+      idLists: {},
+      exclusionGroups: [],
+      launch: { mode: 'manual', requireFeasible: true, endFieldingAt: '2026-12-21T00:00:00Z' },
+    } as unknown as DesiredTargetGroup;
+    const now = Date.parse('2026-11-20T00:00:00Z');
+    const checks = evaluateServerChecks(
+      desired,
+      {
+        feasibility: { ok: true, value: { suggested_completes_goal_range: { min: 200, max: 600 }, suggested_price: USD('4.50') } },
+        suggestedDays: { ok: true, value: { days: 16 } },
+      },
+      { now },
+    );
+    const f = forecastFromChecks(desired, checks, now);
+    expect(f).toMatchObject({ basis: 'calendar', finish: { expected: '2026-12-17T00:00:00.000Z', earliest: '2026-12-14T08:00:00.000Z', latest: '2027-01-10T00:00:00.000Z' } });
+    expect(f.cost?.expected).toEqual(USD('1800.00'));
   });
 });
