@@ -49,9 +49,11 @@ export function checkGuards({ key, tg, origin, budget, r }: GuardContext): strin
   }
   for (const [name, guard] of guardsInForce(tg.guards)) {
     const at = origin('guards', name);
+    // A guard of defaults or of the study is reported once, for every target group that has it.
+    const of = at[0] === 'target_groups' ? `of \`${key}\`` : at[0] === 'defaults' ? 'of defaults' : 'of the study';
     const kinds = kindsOf(guard);
     if (kinds.length !== 1) {
-      r.report('SF4501', at, kinds.length === 0 ? `guard \`${name}\` of \`${key}\` names no kind` : `guard \`${name}\` of \`${key}\` names ${kinds.join(' and ')}; a guard has exactly one kind`, {
+      r.report('SF4501', at, kinds.length === 0 ? `guard \`${name}\` ${of} names no kind` : `guard \`${name}\` ${of} names ${kinds.join(' and ')}; a guard has exactly one kind`, {
         target: 'key',
         hint: `give one of ${GUARD_KINDS.join(', ')} (with its threshold); write two guards for two rules`,
       });
@@ -69,7 +71,7 @@ export function checkGuards({ key, tg, origin, budget, r }: GuardContext): strin
     for (const moneyKind of MONEY_KINDS) {
       const amount = guard[moneyKind];
       if (!amount || currency === undefined || amount.currency_code === currency) continue;
-      r.report('SF4505', [...at, moneyKind, 'currency_code'], `guard \`${name}\` of \`${key}\` is in ${amount.currency_code}, ${currencySource} in ${currency}`, {
+      r.report('SF4505', [...at, moneyKind, 'currency_code'], `guard \`${name}\` ${of} is in ${amount.currency_code}, ${currencySource} in ${currency}`, {
         hint: 'the exchange reports spend in the business unit\'s currency and studyflow converts nothing: give the threshold in that currency',
       });
     }
