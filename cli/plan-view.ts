@@ -163,10 +163,23 @@ export function renderPlanHuman(out: Output, title: string, plan: StudyPlan, not
     lines.push(painted, ...changeLines(action));
   }
   for (const note of plan.notes ?? []) lines.push(out.yellow(`  ${note.severity}: ${note.text}`));
+  lines.push(...guardsHuman(out, plan));
+  if (plan.budget) lines.push(budgetPaint(out, plan.budget.verdict)(`Budget: ${plan.budget.text}`));
   lines.push(summaryLine(plan));
   if (schedule) lines.push(...scheduleHuman(out, schedule, program));
   if (server) lines.push(...serverChecksHuman(out, server));
   return lines.join('\n');
+}
+
+/** The guards in force of every target group that has some: `Guards in force:`, then `  <key>  <guard>` lines. */
+function guardsHuman(out: Output, plan: StudyPlan): string[] {
+  if (!plan.guards?.length) return [];
+  const width = Math.max(...plan.guards.map((g) => g.key.length));
+  return [out.bold('Guards in force:'), ...plan.guards.flatMap((g) => g.guards.map((line, i) => `  ${(i === 0 ? g.key : '').padEnd(width)}  ${line}`))];
+}
+
+function budgetPaint(out: Output, verdict: NonNullable<StudyPlan['budget']>['verdict']): (text: string) => string {
+  return verdict === 'over' ? out.red : verdict === 'incomplete' ? out.yellow : out.green;
 }
 
 const CHECK_SYMBOL: Record<ServerCheckOutcome, string> = { pass: '✓', warning: '~', blocking: '✗', unavailable: '?', skipped: '-' };
@@ -248,6 +261,11 @@ export function renderPlanMarkdown(studies: { title: string; plan: StudyPlan; no
       parts.push(`| ${SYMBOL[a.kind]} | ${a.kind} | ${a.resource} | ${escapeCell(a.group ? `${a.key} → ${a.group}` : a.key)} | ${escapeCell(a.reason)}${changes} |`);
     }
     for (const note of plan.notes ?? []) parts.push('', `> **${note.severity}**: ${escapeCell(note.text)}`);
+    if (plan.guards?.length) {
+      parts.push('', '| target group | guard in force |', '|---|---|');
+      for (const g of plan.guards) for (const line of g.guards) parts.push(`| ${escapeCell(g.key)} | ${escapeCell(line)} |`);
+    }
+    if (plan.budget) parts.push('', `> **budget${plan.budget.verdict === 'over' ? ' (BLOCKING)' : ''}**: ${escapeCell(plan.budget.text)}`);
     parts.push('', `**${summaryLine(plan)}**`, '');
     if (schedule && schedule.targetGroups.length > 0) {
       parts.push(`How apply runs it: ${escapeCell(studyStepsLine(schedule))}`, '', '| target group | launch | why | steps |', '|---|---|---|---|');
@@ -277,6 +295,8 @@ export function renderPlanGithub(studies: { file: string; title: string; plan: S
     for (const note of plan.notes ?? []) {
       lines.push(githubCommand(note.severity === 'warning' ? 'warning' : 'notice', { file, title: `studyflow plan${note.key ? ` ${note.key}` : ''}` }, note.text));
     }
+    // Over budget is a blocked action, annotated above; an incomplete prediction is worth a notice.
+    if (plan.budget?.verdict === 'incomplete') lines.push(githubCommand('notice', { file, title: `budget ${title}` }, plan.budget.text));
     for (const group of server?.checks ?? []) {
       for (const check of group.checks) {
         if (check.outcome === 'blocking') {

@@ -1,6 +1,7 @@
 // `plan` in the study client: what the study workflow would do with each prepared study, without writing.
 // Observe (the observeStudy activity, with what the study's workflow remembers), the server-side dry run of
 // the launch checks (plan-checks.ts), then the one pipeline the workflow runs too (plan/pipeline.ts).
+import { withBudget } from '../plan/budget';
 import { planExitCode } from '../plan/exit-code';
 import { planRevision } from '../plan/pipeline';
 import { runningFromStatus, type StudyProgram } from '../plan/program';
@@ -107,8 +108,10 @@ export async function planStudies(
       checksNote = 'skipped: the API cannot be reached';
     }
     // The schedule and the steps apply runs: target groups whose workflow runs already take the revision themselves.
-    const { plan, schedule, program } = planRevision(desired, observed, runningFromStatus(status));
-    studies.push({ ...study, plan, schedule, program, checks, checksNote, note });
+    const planned = planRevision(desired, observed, runningFromStatus(status));
+    // The budget against feasibility's prices (plan/budget.ts): over budget is a blocked action, as apply refuses to launch.
+    const plan = withBudget(planned.plan, desired, checksNote ? undefined : checks, checksNote);
+    studies.push({ ...study, plan, schedule: planned.schedule, program: planned.program, checks, checksNote, note });
   }
   return { offline, ...(unreachable ? { apiUnreachable: unreachable } : {}), studies, detailedExitCode: planExitCode(studies.map((s) => s.plan)) };
 }

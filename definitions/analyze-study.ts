@@ -11,11 +11,14 @@ import { checkLaunchOrder, type LaunchOrderEntry } from './rules/launch-rules';
 import { checkProfileDefinition, checkProfilesOfTargetGroup, type ProfileInUse } from './rules/profile-rules';
 import { checkTargetGroup } from './rules/target-group-rules';
 import { checkWebhooks } from './rules/webhook-rules';
+import { checkGuards, checkNotifyOnlyGuards, type GuardReporter } from './rules/guard-rules';
 import { checkNotifyTargets, type DeclaredNotifyTarget } from './notify-targets';
 import { checkActivityStatusesForProfile } from './rules/api-profile-rules';
 import { DEFAULT_API_PROFILE, type ApiProfileName } from '../shared/api-profile';
 import { readTemplates, type SharedDefinitions } from './shared-definitions';
-import { AllocationsSchema, CURRENT_API_VERSION, MergedTargetGroupSchema, WebhookSchema, type MergedTargetGroup, type Profile, type Webhook } from './study-schema';
+import { pathKey } from './doc-path';
+import type { FileReporter } from './reporter';
+import { AllocationsSchema, CURRENT_API_VERSION, MergedTargetGroupSchema, MoneySchema, WebhookSchema, type MergedTargetGroup, type Profile, type Webhook } from './study-schema';
 
 /** An ID list file named by a target group, as written in the study. */
 export interface ListReference {
@@ -43,10 +46,13 @@ export interface StudyAnalysis {
   notify?: DeclaredNotifyTarget[];
 }
 
-/** `defaults` merged under a target group: the target group wins; launch and timing merge field by field. */
+/**
+ * `defaults` merged under a target group: the target group wins; launch and timing merge field by field, and
+ * guards guard by guard (a guard of the target group replaces the one of the same name in `defaults`).
+ */
 export function mergeDefaults(defaults: Record<string, unknown>, tg: Record<string, unknown>): Record<string, unknown> {
   const merged: Record<string, unknown> = { ...defaults, ...tg };
-  for (const nested of ['launch', 'timing']) {
+  for (const nested of ['launch', 'timing', 'guards']) {
     if (isPlainObject(defaults[nested]) || isPlainObject(tg[nested])) {
       merged[nested] = { ...(isPlainObject(defaults[nested]) ? defaults[nested] : {}), ...(isPlainObject(tg[nested]) ? tg[nested] : {}) };
     }
@@ -68,9 +74,26 @@ export function projectManagerOf(data: Record<string, unknown>): string | undefi
   return named.size === 1 ? only : undefined;
 }
 
-/** Study-level fields a target group inherits below `defaults`. */
+/** Study-level fields a target group inherits below `defaults`: the project manager and the study's guards. */
 function studyLevelSettings(data: Record<string, unknown>): Record<string, unknown> {
-  return typeof data.project_manager_id === 'string' ? { project_manager_id: data.project_manager_id } : {};
+  return {
+    ...(typeof data.project_manager_id === 'string' ? { project_manager_id: data.project_manager_id } : {}),
+    ...(isPlainObject(data.guards) ? { guards: data.guards } : {}),
+  };
+}
+
+/** Reports a code at a path once: a study's or defaults' guard is checked with every target group that has it. */
+function onceReporter(r: FileReporter): GuardReporter {
+  const seen = new Set<string>();
+  return {
+    report(code, docPath, message, options) {
+      const key = `${code} ${pathKey(docPath)}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        r.report(code, docPath, message, options);
+      }
+    },
+  };
 }
 
 const LIST_KINDS: { kind: IdListKind; at: string[] }[] = [
@@ -90,7 +113,11 @@ export function analyzeStudy(doc: CheckedDocument, shared: SharedDefinitions, pr
   }
   const apiVersion = typeof data.api_version === 'string' ? data.api_version : CURRENT_API_VERSION;
   const defaults = isPlainObject(data.defaults) ? data.defaults : {};
-  const defaultsOk = !doc.hasErrorWithin(['defaults']) && !doc.hasErrorWithin(['project_manager_id']);
+  const defaultsOk = ['defaults', 'project_manager_id', 'guards'].every((at) => !doc.hasErrorWithin([at]));
+  const budgetParsed = doc.hasErrorWithin(['budget']) ? undefined : MoneySchema.safeParse(data.budget);
+  const budget = budgetParsed?.success ? budgetParsed.data : undefined;
+  const guardReporter = onceReporter(r);
+  const notifyOnlyGuards: { name: string; at: DocPath }[] = [];
   const studyLevel = studyLevelSettings(data);
   if (defaultsOk && isPlainObject(defaults.allocations)) {
     const allocations = AllocationsSchema.safeParse(defaults.allocations);
@@ -151,7 +178,7 @@ export function analyzeStudy(doc: CheckedDocument, shared: SharedDefinitions, pr
     const raw = rawGroups![key];
     const self: DocPath = ['target_groups', key];
     if (!isPlainObject(raw) || !defaultsOk || doc.hasErrorWithin(self)) continue;
-    const parsed = MergedTargetGroupSchema.safeParse(mergeDefaults({ ...studyLevel, ...defaults }, raw));
+    const parsed = MergedTargetGroupSchema.safeParse(mergeDefaults(mergeDefaults(studyLevel, defaults), raw));
     if (!parsed.success) continue;
     const tg = parsed.data;
     const origin = (...fieldPath: string[]): DocPath => {
@@ -169,6 +196,10 @@ export function analyzeStudy(doc: CheckedDocument, shared: SharedDefinitions, pr
       return [...self, ...fieldPath];
     };
     checkTargetGroup({ key, tg, origin, r });
+    for (const name of checkGuards({ key, tg, origin, budget, r: guardReporter })) {
+      const at = origin('guards', name);
+      if (!notifyOnlyGuards.some((g) => pathKey(g.at) === pathKey(at))) notifyOnlyGuards.push({ name, at });
+    }
     launches.push({ key, launch: tg.launch, origin });
     // Allocations from `defaults` were checked once, above.
     if (tg.allocations && Object.hasOwn(raw, 'allocations')) checkAllocations(tg.allocations, [...self, 'allocations'], r);
@@ -261,5 +292,9 @@ export function analyzeStudy(doc: CheckedDocument, shared: SharedDefinitions, pr
     checkWebhooks(webhooks, r, profile);
   }
   if (!doc.hasErrorWithin(['notify'])) analysis.notify = checkNotifyTargets(data, r, shared.notify);
+  const listeners = [...(shared.notify ?? []), ...(analysis.notify ?? [])];
+  // A notify block with an error is not checked further: whether it would listen is unknown, so no warning.
+  const listens = doc.hasErrorWithin(['notify']) || listeners.some((t) => t.events.includes('guard_tripped'));
+  checkNotifyOnlyGuards(notifyOnlyGuards, listens, r);
   return analysis;
 }

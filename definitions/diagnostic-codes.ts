@@ -1,7 +1,8 @@
 // The catalogue of diagnostic codes. Codes are stable: tools and CI filters match on them, and
 // docs/study-format.md lists every one (a test keeps the two in step).
 //   SF1xxx file and YAML   SF2xxx structure (JSON Schema)   SF3xxx pre-2025-12-18 names
-//   SF4xxx target-group rules (SF41xx profiles, SF42xx activity exclusions, SF43xx webhooks, SF44xx notify targets)
+//   SF4xxx target-group rules (SF41xx profiles, SF42xx activity exclusions, SF43xx webhooks, SF44xx notify targets,
+//   SF45xx guards, budget and the forecast launch rule)
 //   SF5xxx references between names and files   SF6xxx ID list files   SF7xxx credentials and ${ENV}
 
 export type Severity = 'error' | 'warning';
@@ -93,6 +94,14 @@ export const DIAGNOSTIC_CODES = {
   SF4401: { severity: 'error', title: 'notification URL written in the file' },
   SF4402: { severity: 'error', title: 'notification url is not a ${NAME} reference' },
   SF4403: { severity: 'error', title: 'notification target listed twice' },
+
+  SF4501: { severity: 'error', title: 'guard without exactly one kind' },
+  SF4502: { severity: 'error', title: 'min_entrants on a guard that counts no entrants' },
+  SF4503: { severity: 'error', title: 'no_completes_for shorter than one hour' },
+  SF4504: { severity: 'warning', title: 'no_completes_for as long as the fielding window' },
+  SF4505: { severity: 'error', title: 'amount in a currency other than the study\'s' },
+  SF4506: { severity: 'warning', title: 'notify-only guard with no target for guard_tripped' },
+  SF4507: { severity: 'error', title: 'require_forecast_before_end without end_fielding_at' },
 
   SF5001: { severity: 'error', title: 'unknown target group' },
   SF5002: { severity: 'error', title: 'unknown exclusion group' },

@@ -1,4 +1,4 @@
-import { ISO_PERIOD_PATTERN, TIMING_DURATION_PATTERN } from './study-schema';
+import { GUARD_DURATION_PATTERN, ISO_PERIOD_PATTERN, TIMING_DURATION_PATTERN } from './study-schema';
 
 /** Days per calendar unit when a period is normalized to days (the API normalizes calendar periods to days). */
 export const DAYS_PER_UNIT = { Y: 365, M: 30, W: 7, D: 1 } as const;
@@ -26,4 +26,15 @@ export function timingDurationMs(duration: string): number | undefined {
   const m = TIMING_DURATION_PATTERN.exec(duration);
   if (!m) return undefined;
   return Number.parseInt(m[1], 10) * MS_PER_UNIT[m[2] as keyof typeof MS_PER_UNIT];
+}
+
+/**
+ * Milliseconds of a guard's ISO-8601 duration (`P2D`, `PT36H`, `P1DT12H`, `P1W`: weeks of 7 days, days of 24
+ * hours; no years or months, whose length varies), or undefined if it is not one.
+ */
+export function guardDurationMs(duration: string): number | undefined {
+  const m = GUARD_DURATION_PATTERN.exec(duration);
+  if (!m) return undefined;
+  const [w, d, h, min, s] = m.slice(1).map((part) => (part ? Number.parseInt(part, 10) : 0));
+  return ((((w * 7 + d) * 24 + h) * 60 + min) * 60 + s) * 1000;
 }

@@ -5,6 +5,7 @@ import { projectManagerOf, type StudyAnalysis } from './analyze-study';
 import { isPlainObject } from './doc-path';
 import type { SharedDefinitions } from './shared-definitions';
 import { notifyTargetsOf } from './notify-targets';
+import { guardsInForce } from './rules/guard-rules';
 import { ResolvedTargetGroupSchema, StudySchema, type Study, type TargetGroupSpec } from './study-schema';
 
 /** `data` is the checked file data of a study without errors; `studyDir` is absolute. */
@@ -17,7 +18,7 @@ export function resolveStudy(data: Record<string, unknown>, analysis: StudyAnaly
 
   const targetGroups: Record<string, TargetGroupSpec> = {};
   for (const { key, tg, templateProfiles, remoteTemplateIds } of analysis.targetGroups) {
-    const { profile_templates: _templates, exclusions, recontact, profiles, ...rest } = tg;
+    const { profile_templates: _templates, exclusions, recontact, profiles, guards, ...rest } = tg;
     const groups = [...new Set([...(exclusions?.exclusion_groups ?? []), ...listedIn(key)])];
     targetGroups[key] = ResolvedTargetGroupSchema.parse({
       ...rest,
@@ -30,6 +31,7 @@ export function resolveStudy(data: Record<string, unknown>, analysis: StudyAnaly
         exclusion_groups: groups,
       },
       recontact: absolute(recontact),
+      guards: Object.fromEntries(guardsInForce(guards)),
     });
   }
 
@@ -59,5 +61,6 @@ export function resolveStudy(data: Record<string, unknown>, analysis: StudyAnaly
     webhooks: data.webhooks,
     removed_target_groups: data.removed_target_groups,
     notify: notifyTargetsOf(shared.notify ?? [], analysis.notify ?? []),
+    budget: data.budget,
   });
 }

@@ -31,6 +31,14 @@ export const STUDY_ID_PATTERN = /^[a-z0-9][a-z0-9-]{2,62}$/;
 export const LOCAL_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 export const ISO_PERIOD_PATTERN = /^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?$/;
 export const TIMING_DURATION_PATTERN = /^(\d+)(ms|s|m|h)$/;
+/** An ISO-8601 duration in weeks, days, hours, minutes and seconds (`P2D`, `PT36H`, `P1DT12H`, `P1W`); no years or months. */
+export const GUARD_DURATION_PATTERN = /^P(?=\d|T\d)(?:(\d+)W)?(?:(\d+)D)?(?:T(?=\d)(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/;
+/** What a guard does when it trips: pause the target group (the default), or only tell the `notify:` targets. */
+export const GUARD_ACTIONS = ['pause', 'notify'] as const;
+/** The kinds of guard: each is one field of a guard, with its threshold as the value. */
+export const GUARD_KINDS = ['incidence_below', 'cost_per_complete_above', 'spend_above', 'no_completes_for', 'drop_off_above'] as const;
+/** Entrants a rate guard waits for when it names no min_entrants. */
+export const DEFAULT_GUARD_MIN_ENTRANTS = 100;
 
 const LOCAL_NAME_MESSAGE = 'a lowercase name of letters, digits, _ and - (at most 63), such as us_gen_pop';
 const localName = (description: string) => patterned(LOCAL_NAME_PATTERN, LOCAL_NAME_MESSAGE, description);
@@ -86,8 +94,36 @@ export const LaunchRulesSchema = z
         patternErrorMessage: 'an ISO-8601 timestamp with its zone, such as 2026-12-07T08:00:00-05:00 or 2026-12-07T13:00:00Z',
       }),
     after: LaunchAfterSchema.optional().meta({ description: 'Hold the launch until another target group of the study has this many completes.' }),
+    require_forecast_before_end: z.boolean().default(false).meta({
+      description: 'Launch only when the forecast (feasibility and the calendar) finishes the filling goal before end_fielding_at.',
+    }),
   })
   .meta({ id: 'LaunchRules', description: 'When and how a target group is put into fielding.' });
+
+export const GuardSchema = z
+  .strictObject({
+    incidence_below: z.number().gt(0).lt(1).optional().meta({
+      description: 'Trips when the incidence rate is below this fraction of expected_incidence_rate (0 < x < 1), once min_entrants have entered.',
+    }),
+    cost_per_complete_above: MoneySchema.optional().meta({ description: 'Trips when the cost per complete so far (completes_cost / completes) is above this.' }),
+    spend_above: MoneySchema.optional().meta({ description: 'Trips when the spend so far (completes_cost) is above this.' }),
+    no_completes_for: patterned(
+      GUARD_DURATION_PATTERN,
+      'an ISO-8601 duration of weeks, days, hours, minutes or seconds, such as P2D, PT36H or P1DT12H',
+      'Trips when a live target group has had no complete for this long (counted from the launch or resume when it has none yet).',
+    ).optional(),
+    drop_off_above: z.number().gt(0).lt(1).optional().meta({ description: 'Trips when the drop-off rate is above this (0 < x < 1), once min_entrants have entered.' }),
+    min_entrants: z.number().int().min(1).optional().meta({
+      description: `Entrants before incidence_below or drop_off_above judge (default ${DEFAULT_GUARD_MIN_ENTRANTS}).`,
+    }),
+    action: z.enum(GUARD_ACTIONS).default('pause').meta({ description: 'pause (the default): pause the target group and wait for `studyflow approve --resume`; notify: only send guard_tripped.' }),
+  })
+  .meta({ id: 'Guard', description: 'A rule over the readings of a live target group: exactly one of its kinds, with its threshold.' });
+
+/** Guards by name; `false` switches off a guard of the same name from the level above. */
+export const GuardsSchema = z
+  .record(localName('Guard name.'), z.union([GuardSchema, z.literal(false)]))
+  .meta({ description: 'Guards by name: a target group\'s override those of defaults, which override the study\'s; `false` switches one off.' });
 
 export const TimingSchema = z
   .strictObject({
@@ -301,6 +337,7 @@ const targetGroupSettings = {
   fielding_assistant_assignment: FieldingAssistantSchema.optional(),
   launch: LaunchRulesSchema.optional(),
   timing: TimingSchema.optional(),
+  guards: GuardsSchema.optional(),
 };
 
 export const TargetGroupDefaultsSchema = z
@@ -392,6 +429,10 @@ export const StudyFileSchema = z
       description: 'What apply does with a target group the study manages and the file no longer declares: keep (the default; it fields on, unmanaged) or complete.',
     }),
     notify: NotifyBlockSchema.optional(),
+    guards: GuardsSchema.optional().meta({ description: 'Guards of every target group of the study (below those of defaults and of the target group, by name).' }),
+    budget: MoneySchema.optional().meta({
+      description: 'What the study may cost: apply refuses to launch when the predicted cost is above it, and the watch pauses the study when the spend reaches it.',
+    }),
   })
   .meta({ id: 'StudyFile', title: 'studyflow study', description: 'A study file (format studyflow/v1).' });
 
@@ -432,6 +473,8 @@ export const ResolvedTargetGroupSchema = TargetGroupSchema.omit({ profile_templa
   fielding_assistant_assignment: FieldingAssistantSchema.prefault({}),
   launch: LaunchRulesSchema.prefault({}),
   timing: TimingSchema.prefault({}),
+  /** The guards in force: the study's, defaults' and the target group's merged by name, those switched off left out. */
+  guards: z.record(z.string(), GuardSchema).default({}),
 });
 
 export const StudySchema = z.object({
@@ -449,6 +492,7 @@ export const StudySchema = z.object({
   removed_target_groups: z.enum(REMOVED_TARGET_GROUP_POLICIES).optional(),
   /** Notification targets (shared.yaml's, then the study's): the NAME of the variable with each URL, never the URL. */
   notify: z.array(z.object({ envName: z.string(), events: z.array(z.enum(NOTIFY_EVENTS)) })).default([]),
+  budget: MoneySchema.optional(),
 });
 
 /** The typed study after defaults are applied; what the planner works on. */
@@ -466,6 +510,9 @@ export type ActivityExclusionItem = z.infer<typeof ActivityExclusionItemSchema>;
 export type ActivityExclusions = z.infer<typeof ActivityExclusionsSchema>;
 export type Webhook = z.infer<typeof WebhookSchema>;
 export type Money = z.infer<typeof MoneySchema>;
+export type Guard = z.infer<typeof GuardSchema>;
+export type GuardKind = (typeof GUARD_KINDS)[number];
+export type GuardAction = (typeof GUARD_ACTIONS)[number];
 export type Allocations = z.infer<typeof AllocationsSchema>;
 export type RespondentStatus = (typeof RESPONDENT_STATUSES)[number];
 /** A study file as written (no defaults applied). */

@@ -3,7 +3,9 @@ import type { Study, TargetGroupSpec } from '../definitions';
 import { canonicalJson } from './compare';
 import { DEFAULT_FIELDING_DAYS } from './launch-gates';
 import { profilingOf } from './profiling';
-import type { DesiredActivityItem, DesiredStudy, DesiredTargetGroup, IdListEntityType, ListRef, Timing } from './types';
+import { guardDurationMs } from '../definitions/periods';
+import { DEFAULT_GUARD_MIN_ENTRANTS } from '../definitions/study-schema';
+import type { DesiredActivityItem, DesiredGuard, DesiredStudy, DesiredTargetGroup, IdListEntityType, ListRef, Timing } from './types';
 
 /** The ID lists of a study, already in the blob store, by target-group key. */
 export type StudyListRefs = Record<string, { RSID?: ListRef; ACCESS_RESPONDENT_GUID?: ListRef; recontact?: ListRef }>;
@@ -150,7 +152,32 @@ function launchOf(tg: TargetGroupSpec): DesiredTargetGroup['launch'] {
   };
   if (tg.launch.at) launch.at = tg.launch.at;
   if (tg.launch.after) launch.after = { targetGroup: tg.launch.after.target_group, completes: tg.launch.after.completes };
+  if (tg.launch.require_forecast_before_end) launch.requireForecastBeforeEnd = true;
   return launch;
+}
+
+/**
+ * The guards in force of a target group (the loader merged the three levels), sorted by name, each with what it
+ * needs to be judged alone: an incidence guard carries the expected incidence rate its fraction is of.
+ */
+function desiredGuardsOf(tg: TargetGroupSpec): DesiredGuard[] {
+  return Object.keys(tg.guards)
+    .sort()
+    .map((name): DesiredGuard => {
+      const g = tg.guards[name];
+      const base = { name, action: g.action };
+      const minEntrants = g.min_entrants ?? DEFAULT_GUARD_MIN_ENTRANTS;
+      if (g.incidence_below !== undefined) return { ...base, kind: 'incidence_below', fraction: g.incidence_below, expectedIncidenceRate: tg.expected_incidence_rate, minEntrants };
+      if (g.cost_per_complete_above) return { ...base, kind: 'cost_per_complete_above', threshold: { ...g.cost_per_complete_above } };
+      if (g.spend_above) return { ...base, kind: 'spend_above', threshold: { ...g.spend_above } };
+      if (g.no_completes_for !== undefined) {
+        const durationMs = guardDurationMs(g.no_completes_for);
+        if (durationMs === undefined) throw new Error(`guard ${name}: not a guard duration: ${g.no_completes_for}`);
+        return { ...base, kind: 'no_completes_for', duration: g.no_completes_for, durationMs };
+      }
+      if (g.drop_off_above !== undefined) return { ...base, kind: 'drop_off_above', rate: g.drop_off_above, minEntrants };
+      throw new Error(`guard ${name} names no kind`); // the loader refuses it (SF4501)
+    });
 }
 
 /** The study file's profiles (labels included; plan/profiling.ts makes the wire shape); undefined when none are declared. */
@@ -192,6 +219,8 @@ export function desiredStudyOf(study: Study, lists: StudyListRefs, options: { wa
     if (refs.recontact) desired.recontact = refs.recontact;
     if (tg.fielding) desired.fielding = tg.fielding;
     if (tg.cost_per_interview) desired.costPerInterview = tg.cost_per_interview;
+    const guards = desiredGuardsOf(tg);
+    if (guards.length) desired.guards = guards;
     return desired;
   });
   const exclusionGroups = Object.entries(study.exclusion_groups)
@@ -211,6 +240,7 @@ export function desiredStudyOf(study: Study, lists: StudyListRefs, options: { wa
     exclusionGroups,
     webhooks: study.webhooks.map((w) => ({ url: w.url, events: [...w.events], compression: w.compression ?? null })),
     ...(study.removed_target_groups ? { removedTargetGroups: study.removed_target_groups } : {}),
+    ...(study.budget ? { budget: { ...study.budget } } : {}),
   };
   return { ...withoutRevision, revision: revisionOf(withoutRevision) };
 }

@@ -57,6 +57,7 @@ export const LIVE_CHANGES: Readonly<Record<LiveField, LiveRoute>> = {
   movedFrom: studyflow('a renamed key: the target group is updated in place, its reference number through update_launched_target_group_details'),
   launch: studyflow('launch rules gate studyflow\'s own launches and in-place checks; a launched target group does not launch again'),
   timing: studyflow('job polling and retries of studyflow\'s workflows'),
+  guards: studyflow('guards are judged by studyflow\'s watch over its own readings (plan/guards.ts); a changed guard re-arms, nothing is written'),
 };
 
 /** The route of a field, e.g. `liveRoute('draft.filling_goal')`. */

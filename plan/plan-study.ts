@@ -1,4 +1,5 @@
 import { fieldChanges, holdsDesired } from './compare';
+import { guardText } from './guards';
 import { heldDraftReason, launchTiming, removedTargetGroupActions } from './live-fielding';
 import { planLiveTargetGroup } from './live-plan';
 import { profilingHolds, withQuotaGoals } from './profiling';
@@ -291,12 +292,14 @@ export function planStudy(desired: DesiredStudy, observed: ObservedStudy): Study
         : { kind: 'none', resource: 'webhook', key: hook.url, reason: 'webhook matches' },
     );
   }
+  const guards = desired.targetGroups.filter((tg) => tg.guards?.length).map((tg) => ({ key: tg.key, guards: (tg.guards ?? []).map(guardText) }));
   return {
     studyId: desired.studyId,
     revision: desired.revision,
     actions,
     hasChanges: actions.some((a) => WRITE_KINDS.has(a.kind)),
     ...(notes.length ? { notes } : {}),
+    ...(guards.length ? { guards } : {}),
   };
 }
 

@@ -33,7 +33,31 @@ export interface LaunchRules {
   at?: string;
   /** A staged launch. */
   after?: LaunchAfter;
+  /** launch.require_forecast_before_end (present only when true): the forecast must finish before endFieldingAt (plan/forecast.ts). */
+  requireForecastBeforeEnd?: true;
 }
+
+/** A guard's rule, in the planner's terms (docs/study-format.md, "Guard"); plan/guards.ts judges it. */
+export type GuardRule =
+  /** Trips when incidence < fraction × expectedIncidenceRate, judged once entrants >= minEntrants. */
+  | { kind: 'incidence_below'; fraction: number; expectedIncidenceRate: number; minEntrants: number }
+  /** Trips when completes_cost / completes > threshold. */
+  | { kind: 'cost_per_complete_above'; threshold: Money }
+  /** Trips when completes_cost > threshold. */
+  | { kind: 'spend_above'; threshold: Money }
+  /** Trips when a live run has had no complete for durationMs or longer. */
+  | { kind: 'no_completes_for'; duration: string; durationMs: number }
+  /** Trips when drop_off_rate > rate, judged once entrants >= minEntrants. */
+  | { kind: 'drop_off_above'; rate: number; minEntrants: number };
+
+export type GuardKind = GuardRule['kind'];
+
+/** A guard in force on a target group: its name, its rule and what a trip does. */
+export type DesiredGuard = GuardRule & {
+  name: string;
+  /** pause: pause the target group through the fielding path; notify: only send guard_tripped. */
+  action: 'pause' | 'notify';
+};
 
 export interface Timing {
   jobPollInitialMs: number;
@@ -83,6 +107,8 @@ export interface DesiredTargetGroup {
   fielding?: FieldingState;
   /** The cost per interview of the launched target group (update_cost_per_interview; the exchange takes it on no draft). */
   costPerInterview?: Money;
+  /** The guards in force, by name (absent: none). */
+  guards?: DesiredGuard[];
 }
 
 export interface DesiredExclusionGroup {
@@ -112,6 +138,8 @@ export interface DesiredStudy {
   webhooks: DesiredWebhook[];
   /** What apply does with a managed target group the file no longer declares. Absent: keep, left implicit (the plan warns). */
   removedTargetGroups?: 'keep' | 'complete';
+  /** What the whole study may cost (plan/budget.ts). Absent: no budget. */
+  budget?: Money;
 }
 
 export interface ObservedList {
@@ -295,6 +323,30 @@ export interface PlannedAction {
   launchAfter?: LaunchAfter;
 }
 
+/** The guards in force of one target group, as the plan lists them. */
+export interface GuardsInForce {
+  key: string;
+  /** One line per guard, e.g. `low_incidence: incidence below 0.175 (0.5 of the expected 0.35) after 200 entrants; pause`. */
+  guards: string[];
+}
+
+/**
+ * The study's budget against its predicted cost (plan/budget.ts): `within` when every target group is priced and
+ * the sum is at most the budget; `over` when the priced ones alone pass it (apply refuses to launch);
+ * `incomplete` when some target group has no price and the others stay within.
+ */
+export interface BudgetVerdict {
+  budget: Money;
+  verdict: 'within' | 'over' | 'incomplete';
+  /** Sum of suggested price × filling goal over the priced target groups, in the budget's currency. */
+  predicted: Money;
+  priced: { key: string; price: Money; goal: number; cost: Money }[];
+  /** Target groups without a price in the budget's currency, and why. */
+  unpriced: { key: string; why: string }[];
+  /** One line, e.g. `predicted cost 1840.00 USD of the budget 2500.00 USD (74%)`. */
+  text: string;
+}
+
 export interface StudyPlan {
   studyId: string;
   revision: string;
@@ -303,4 +355,8 @@ export interface StudyPlan {
   hasChanges: boolean;
   /** Warnings and remarks besides the actions (absent: none). */
   notes?: PlanNote[];
+  /** The guards in force per target group (absent: no target group has one). */
+  guards?: GuardsInForce[];
+  /** The budget against the predicted cost (absent: the study has no budget). */
+  budget?: BudgetVerdict;
 }

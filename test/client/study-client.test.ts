@@ -8,6 +8,7 @@ import { QueryNotRegisteredError, WorkflowNotFoundError } from '@temporalio/clie
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyExitCode, fieldingAction, StudyClient, StudyClientError, type Followed } from '../../client';
 import { workflowCallError } from '../../client/workflow-errors';
+import { withBudget } from '../../plan/budget';
 import { planRevision } from '../../plan/pipeline';
 import type { StudyStatus } from '../../workflows/messages';
 
@@ -113,7 +114,9 @@ describe('plan through the client, offline', () => {
       expect(study.checks).toEqual([]);
       expect(study.checksNote).toMatch(/^skipped \(offline\)/);
       const expected = planRevision(prepared[0].desired, { targetGroups: {}, exclusionGroups: {} });
-      expect({ plan: study.plan, schedule: study.schedule, program: study.program }).toEqual(expected);
+      // The pipeline's plan, with the study's budget judged (offline: no price, so no prediction).
+      expect({ plan: study.plan, schedule: study.schedule, program: study.program }).toEqual({ ...expected, plan: withBudget(expected.plan, prepared[0].desired, undefined, study.checksNote) });
+      expect(study.plan.budget).toMatchObject({ verdict: 'incomplete', predicted: { value: '0.00', currency_code: 'USD' } });
       expect(study.plan.hasChanges).toBe(true);
     } finally {
       await client.close();

@@ -37,7 +37,7 @@ const BLOCKED_ROWS: [LiveField, RegExp][] = [
   ['draft.study_type_code', /study type/],
   ['expected', /pricing model/],
 ];
-const STUDYFLOW_ROWS: LiveField[] = ['key', 'movedFrom', 'launch', 'timing'];
+const STUDYFLOW_ROWS: LiveField[] = ['key', 'movedFrom', 'launch', 'timing', 'guards'];
 
 describe('LIVE_CHANGES', () => {
   it.each(OPERATION_ROWS)('%s is carried by %s', (field, operation) => {
@@ -100,6 +100,7 @@ target_groups:
     fielding_assistant_assignment: { quota_overlay: { prevent_overfill: true, balance_fill: false } }
     launch: { mode: auto, at: 2027-01-04T08:00:00-05:00 }
     timing: { job_poll_initial: 2s }
+    guards: { stalled: { no_completes_for: P2D } }
     profile_templates: [{ id: 0b7c3f6e-5a41-4c1e-9a6d-1f2e3d4c5b02 }]
     profiles:
       - object: regular

@@ -1,0 +1,306 @@
+// The fielding forecast: when a target group will reach its filling goal and what it will have cost by then
+// (or by end_fielding_at, when that comes first), with a range. Pure, so `studyflow plan`, `status`, the
+// report and the workflows' current details compute it alike.
+//
+// Before launch it comes from the API's own estimates: feasibility's `suggested_completes_goal_range` over the
+// fielding window gives a low and a high daily rate, and the calendar's suggested days (suggest-days) the
+// expected one; the cost is feasibility's suggested price × the completes.
+//
+// During fielding it is recomputed from the completes series (cumulative counts, as the watch's readings
+// and the reference's get_target_group_completes_aggregated_by_interval give them: "completes collected thus
+// far" at the end of each interval). The method, stated plainly:
+// - the rate is the completes of the most recent 72 hours (or since the first reading, when fielding is
+//   younger) divided by that span: recent enough to follow a slowing target group, long enough to span
+//   day and night;
+// - its band treats completes as a Poisson count: k ± 1.96·√k completes in the span (about 95% for a steady
+//   rate), and for k = 0 the "rule of three" (at most 3 in the span); the low end may be zero, and then the
+//   latest finish is unknown (absent), not a made-up date;
+// - the remaining completes at that rate give the finish; the completes by end_fielding_at are capped at the
+//   goal; the cost is the cost per complete so far (completes_cost / completes) × those completes.
+// It assumes the recent rate holds: it knows nothing of weekdays, pacing or a quota that closes; the band is
+// the uncertainty of counting, not of those. Fewer than one hour of readings gives no forecast from fielding.
+import { feasibilityWindow } from './launch-gates';
+import { moneyOf, scaleMicros, toMicros } from './money';
+import type { TargetGroupChecks } from './server-checks';
+import type { DesiredTargetGroup, Money } from './types';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+/** The span of readings the fielding rate is taken over. */
+export const RECENT_WINDOW_MS = 72 * HOUR_MS;
+/** Less than this span of readings gives no rate. */
+export const MIN_SPAN_MS = HOUR_MS;
+/** The normal quantile of a two-sided 95% band. */
+const Z95 = 1.96;
+
+export interface CompletesReading {
+  /** ISO-8601 time of the reading (the end of the interval, for the aggregated read). */
+  t: string;
+  /** Completes collected so far at `t`. */
+  completes: number;
+}
+
+export type ForecastBasis = 'calendar' | 'feasibility' | 'fielding' | 'completed' | 'none';
+
+export interface Range<T> {
+  expected: T;
+  low: T;
+  high: T;
+}
+
+export interface TargetGroupForecast {
+  key: string;
+  basis: ForecastBasis;
+  goal: number;
+  /** Completes so far (0 before launch). */
+  completes: number;
+  endFieldingAt?: string;
+  /**
+   * When the goal is reached: expected, earliest and latest (ISO, to the minute). `latest` is absent when the
+   * low rate is zero (no bound); everything is absent when there is no rate at all.
+   */
+  finish: { expected?: string; earliest?: string; latest?: string };
+  /** Completes per day. */
+  ratePerDay?: Range<number>;
+  /** Completes when fielding ends: at end_fielding_at, or at the goal when it is reached first. */
+  completesByEnd?: Range<number>;
+  /** The cost of those completes. */
+  cost?: Range<Money>;
+  /** The expected finish is not after end_fielding_at (absent: unknown). */
+  finishesBeforeEnd?: boolean;
+  /** One line: what the forecast comes from. */
+  method: string;
+}
+
+const toMinute = (ms: number) => new Date(Math.round(ms / 60_000) * 60_000).toISOString();
+const fixed = (x: number, places = 1) => String(Math.round(x * 10 ** places) / 10 ** places);
+
+function costRange(price: Money | undefined, spend: Money | undefined, completesNow: number, completes: Range<number>): Range<Money> | undefined {
+  // The cost per complete so far when there is one, else the suggested price: exact, in millionths.
+  const spendMicros = spend ? toMicros(spend.value) : undefined;
+  if (spend && spendMicros !== undefined && completesNow > 0) {
+    const at = (n: number) => moneyOf(scaleMicros(spendMicros, BigInt(n), BigInt(completesNow)), spend.currency_code);
+    return { expected: at(completes.expected), low: at(completes.low), high: at(completes.high) };
+  }
+  const priceMicros = price ? toMicros(price.value) : undefined;
+  if (!price || priceMicros === undefined) return undefined;
+  const at = (n: number) => moneyOf(priceMicros * BigInt(n), price.currency_code);
+  return { expected: at(completes.expected), low: at(completes.low), high: at(completes.high) };
+}
+
+/** What the plan knows before launch: feasibility's answer and the calendar's suggested days. */
+export interface BeforeLaunchInput {
+  key: string;
+  goal: number;
+  /** When fielding starts (start_fielding_at, launch.at, or now). */
+  start: string;
+  /** end_fielding_at (or the default window's end). */
+  end: string;
+  /** feasibility's suggested_completes_goal_range (min, max) for the window, and its suggested_price. */
+  feasibility?: { minCompletes?: number; maxCompletes?: number; suggestedPrice?: Money };
+  /** suggest-days: the days the calendar suggests for the goal. */
+  suggestedDays?: number;
+}
+
+/**
+ * The forecast before launch. Feasibility's range over the window gives the low and high daily rates (min
+ * and max completes over the window's days); the calendar's suggested days give the expected rate (goal /
+ * days), else the middle of the range. The earliest and latest finish widen to take the expected one in.
+ */
+export function forecastBeforeLaunch(input: BeforeLaunchInput): TargetGroupForecast {
+  const { key, goal } = input;
+  const start = Date.parse(input.start);
+  const end = Date.parse(input.end);
+  const windowDays = (end - start) / DAY_MS;
+  const base = { key, goal, completes: 0, endFieldingAt: input.end };
+  const min = input.feasibility?.minCompletes;
+  const max = input.feasibility?.maxCompletes;
+  const hasRange = windowDays > 0 && min !== undefined && max !== undefined && max >= min;
+  const days = input.suggestedDays !== undefined && input.suggestedDays > 0 ? input.suggestedDays : undefined;
+  if (!hasRange && days === undefined) return { ...base, basis: 'none', finish: {}, method: 'no forecast: feasibility gave no completes range and the calendar no days' };
+
+  const low = hasRange ? min / windowDays : goal / (days as number);
+  const high = hasRange ? max / windowDays : goal / (days as number);
+  const expected = days !== undefined ? goal / days : (low + high) / 2;
+  const at = (rate: number) => (rate > 0 ? start + (goal / rate) * DAY_MS : undefined);
+  const expectedAt = at(expected) as number;
+  const earliestAt = Math.min(at(high) ?? expectedAt, expectedAt);
+  const latestAt = at(low) === undefined ? undefined : Math.max(at(low) as number, expectedAt);
+  const byEnd = (rate: number) => Math.min(goal, Math.floor(rate * windowDays + 1e-9));
+  const completesByEnd = windowDays > 0 ? { expected: byEnd(expected), low: Math.min(byEnd(low), byEnd(expected)), high: Math.max(byEnd(high), byEnd(expected)) } : undefined;
+  const range = hasRange ? `feasibility's ${min}–${max} completes over the ${fixed(windowDays)}-day window (${fixed(low)}–${fixed(high)} a day)` : '';
+  const calendar = days !== undefined ? `the calendar suggests ${days} day(s) for ${goal} completes` : '';
+  const cost = completesByEnd ? costRange(input.feasibility?.suggestedPrice, undefined, 0, completesByEnd) : undefined;
+  return {
+    ...base,
+    basis: days !== undefined ? 'calendar' : 'feasibility',
+    finish: { expected: toMinute(expectedAt), earliest: toMinute(earliestAt), ...(latestAt !== undefined ? { latest: toMinute(latestAt) } : {}) },
+    ratePerDay: { expected, low: Math.min(low, expected), high: Math.max(high, expected) },
+    ...(completesByEnd ? { completesByEnd } : {}),
+    ...(cost ? { cost } : {}),
+    finishesBeforeEnd: expectedAt <= end,
+    method: `before launch: ${[range, calendar].filter(Boolean).join('; ')}`,
+  };
+}
+
+function isMoney(value: unknown): value is Money {
+  return typeof value === 'object' && value !== null && typeof (value as Money).value === 'string' && typeof (value as Money).currency_code === 'string';
+}
+const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined);
+
+/**
+ * The forecast before launch of a draft from the plan's server checks (plan/server-checks.ts): the feasibility
+ * check's range and suggested price over the window it was asked for (feasibilityWindow, as the launch gate
+ * asks), and the calendar check's suggested days. `nowMs` is the clock the checks were asked at.
+ */
+export function forecastFromChecks(desired: DesiredTargetGroup, checks: TargetGroupChecks | undefined, nowMs: number): TargetGroupForecast {
+  const window = feasibilityWindow(desired, nowMs);
+  const data = (name: string) => checks?.checks.find((c) => c.name === name && (c.outcome === 'pass' || c.outcome === 'warning' || c.outcome === 'blocking'))?.data;
+  const feasibility = data('feasibility');
+  const calendar = data('calendar');
+  const price = feasibility?.suggestedPrice;
+  return forecastBeforeLaunch({
+    key: desired.key,
+    goal: Number(desired.draft.filling_goal),
+    start: window.start_at,
+    end: desired.launch.endFieldingAt ?? window.end_at,
+    feasibility: feasibility
+      ? { minCompletes: count(feasibility.minCompletes), maxCompletes: count(feasibility.feasibleCompletes), ...(isMoney(price) ? { suggestedPrice: price } : {}) }
+      : undefined,
+    suggestedDays: count(calendar?.suggestedDays),
+  });
+}
+
+/** What the watch knows during fielding. */
+export interface DuringFieldingInput {
+  key: string;
+  goal: number;
+  /** end_fielding_at. */
+  end: string;
+  /** The time of the forecast (workflow time: the latest reading). */
+  now: string;
+  /** Cumulative completes readings, in any order (the watch's series, or the aggregated-by-interval read). */
+  series: readonly CompletesReading[];
+  /** completes_cost of the latest performance reading. */
+  spend?: Money;
+  /** The price to cost completes at while there is no complete yet (feasibility's suggested price). */
+  price?: Money;
+  /** The forecast to give while fielding has less than an hour of readings (the one made before launch). */
+  fallback?: TargetGroupForecast;
+}
+
+/**
+ * The forecast during fielding, from the completes series (the method is in this file's head): the rate of
+ * the recent window with a Poisson band, the remaining completes at that rate.
+ */
+export function forecastDuringFielding(input: DuringFieldingInput): TargetGroupForecast {
+  const { key, goal } = input;
+  const now = Date.parse(input.now);
+  const end = Date.parse(input.end);
+  const points = input.series
+    .map((p) => ({ t: Date.parse(p.t), completes: p.completes }))
+    .filter((p) => Number.isFinite(p.t) && p.t <= now)
+    .sort((a, b) => a.t - b.t);
+  const last = points.at(-1);
+  const completes = last?.completes ?? 0;
+  const base = { key, goal, completes, endFieldingAt: input.end };
+  const reachedAt = points.find((p) => p.completes >= goal)?.t;
+  if (reachedAt !== undefined) {
+    const cost = costRange(input.price, input.spend, completes, { expected: completes, low: completes, high: completes });
+    const finished = toMinute(reachedAt);
+    return { ...base, basis: 'completed', finish: { expected: finished, earliest: finished, latest: finished }, completesByEnd: { expected: completes, low: completes, high: completes }, ...(cost ? { cost } : {}), finishesBeforeEnd: reachedAt <= end, method: `completed: ${completes} of ${goal} completes` };
+  }
+  const windowStart = now - RECENT_WINDOW_MS;
+  const from = [...points].reverse().find((p) => p.t <= windowStart) ?? points[0];
+  const span = from ? now - from.t : 0;
+  if (!from || !last || span < MIN_SPAN_MS) {
+    return input.fallback
+      ? { ...input.fallback, completes, method: `${input.fallback.method} (fielding has under an hour of readings)` }
+      : { ...base, basis: 'none', finish: {}, method: 'no forecast: fielding has under an hour of readings' };
+  }
+  const k = Math.max(0, last.completes - from.completes);
+  const spread = k > 0 ? Z95 * Math.sqrt(k) : 0;
+  const perMs = { expected: k / span, low: Math.max(0, k - spread) / span, high: (k > 0 ? k + spread : 3) / span };
+  const remaining = goal - completes;
+  const finishAt = (rate: number) => (rate > 0 ? now + remaining / rate : undefined);
+  const left = Math.max(0, end - now);
+  const byEnd = (rate: number) => Math.min(goal, completes + Math.floor(rate * left + 1e-9));
+  const completesByEnd = { expected: byEnd(perMs.expected), low: byEnd(perMs.low), high: byEnd(perMs.high) };
+  const expected = finishAt(perMs.expected);
+  const earliest = finishAt(perMs.high);
+  const latest = finishAt(perMs.low);
+  const cost = costRange(input.price, input.spend, completes, completesByEnd);
+  return {
+    ...base,
+    basis: 'fielding',
+    finish: {
+      ...(expected !== undefined ? { expected: toMinute(expected) } : {}),
+      ...(earliest !== undefined ? { earliest: toMinute(earliest) } : {}),
+      ...(latest !== undefined ? { latest: toMinute(latest) } : {}),
+    },
+    ratePerDay: { expected: perMs.expected * DAY_MS, low: perMs.low * DAY_MS, high: perMs.high * DAY_MS },
+    completesByEnd,
+    ...(cost ? { cost } : {}),
+    ...(expected !== undefined ? { finishesBeforeEnd: expected <= end } : {}),
+    method: `fielding: ${k} completes in the last ${fixed(span / HOUR_MS)} h (${fixed(perMs.expected * DAY_MS)} a day, ${fixed(perMs.low * DAY_MS)}–${fixed(perMs.high * DAY_MS)} at 95%), ${remaining} to go`,
+  };
+}
+
+export interface StudyForecast {
+  /** The last target group's finish: the latest of each bound (absent when some target group has none). */
+  finish: { expected?: string; earliest?: string; latest?: string };
+  /** The target groups' costs summed, when they are all in one currency. */
+  cost?: Range<Money>;
+  /** Every target group's expected finish is before its end (absent: some are unknown). */
+  finishesBeforeEnd?: boolean;
+  targetGroups: TargetGroupForecast[];
+  method: string;
+}
+
+const latestOf = (times: (string | undefined)[]): string | undefined =>
+  times.some((t) => t === undefined) ? undefined : times.reduce<string | undefined>((a, b) => (a === undefined || Date.parse(b as string) > Date.parse(a) ? b : a), undefined);
+
+/** The study's forecast: it finishes when its last target group does, and costs what they all cost. */
+export function forecastStudy(forecasts: readonly TargetGroupForecast[]): StudyForecast {
+  const finish = {
+    expected: latestOf(forecasts.map((f) => f.finish.expected)),
+    earliest: latestOf(forecasts.map((f) => f.finish.earliest)),
+    latest: latestOf(forecasts.map((f) => f.finish.latest)),
+  };
+  const costs = forecasts.map((f) => f.cost);
+  const currencies = new Set(costs.map((c) => c?.expected.currency_code));
+  let cost: Range<Money> | undefined;
+  if (forecasts.length > 0 && currencies.size === 1 && !currencies.has(undefined)) {
+    const currency = [...currencies][0] as string;
+    const sum = (pick: (c: Range<Money>) => Money) => moneyOf(costs.reduce((n, c) => n + (toMicros(pick(c as Range<Money>).value) ?? 0n), 0n), currency);
+    cost = { expected: sum((c) => c.expected), low: sum((c) => c.low), high: sum((c) => c.high) };
+  }
+  const known = forecasts.every((f) => f.finishesBeforeEnd !== undefined);
+  const unknown = forecasts.filter((f) => f.finish.expected === undefined).map((f) => f.key);
+  return {
+    finish: Object.fromEntries(Object.entries(finish).filter(([, v]) => v !== undefined)),
+    ...(cost ? { cost } : {}),
+    ...(known && forecasts.length ? { finishesBeforeEnd: forecasts.every((f) => f.finishesBeforeEnd) } : {}),
+    targetGroups: [...forecasts],
+    method: unknown.length ? `no finish for ${unknown.join(', ')}` : currencies.size > 1 ? 'costs in several currencies are not added' : `${forecasts.length} target group(s)`,
+  };
+}
+
+/** Whether a forecast finishes before end_fielding_at, and why not: the `require_forecast_before_end` rule. */
+export function forecastEndsBeforeEnd(forecast: Pick<TargetGroupForecast, 'finish' | 'method' | 'endFieldingAt'>, endFieldingAt = forecast.endFieldingAt): { ok: boolean; reason?: string } {
+  if (endFieldingAt === undefined) return { ok: false, reason: 'no end_fielding_at to finish before' };
+  const expected = forecast.finish.expected;
+  if (expected === undefined) return { ok: false, reason: `no forecast finish (${forecast.method})` };
+  if (Date.parse(expected) > Date.parse(endFieldingAt)) {
+    const band = forecast.finish.earliest && forecast.finish.earliest !== expected ? ` (at the earliest ${forecast.finish.earliest})` : '';
+    return { ok: false, reason: `the forecast finishes ${expected}${band}, after end_fielding_at ${endFieldingAt}` };
+  }
+  return { ok: true };
+}
+
+/** The launch gate's failures of the forecast rule (as plan/launch-gates.ts's gateFailures): none unless the rule is set. */
+export function forecastGateFailures(desired: DesiredTargetGroup, forecast: TargetGroupForecast): string[] {
+  if (!desired.launch.requireForecastBeforeEnd) return [];
+  const verdict = forecastEndsBeforeEnd(forecast, desired.launch.endFieldingAt ?? forecast.endFieldingAt);
+  return verdict.ok ? [] : [`${verdict.reason} (require_forecast_before_end)`];
+}

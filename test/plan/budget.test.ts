@@ -1,0 +1,96 @@
+// plan/budget.ts: the predicted cost (suggested price × goal, summed, exactly) against the budget, over budget
+// as a blocked action (plan exit code 3), and the watch's spend against it.
+import { describe, expect, it } from 'vitest';
+import { budgetInputsFromChecks, budgetSpent, budgetVerdict, OVER_BUDGET, withBudget, type BudgetInput } from '../../plan/budget';
+import { planExitCode, PLAN_EXIT } from '../../plan/exit-code';
+import type { TargetGroupChecks } from '../../plan/server-checks';
+import type { DesiredStudy, DesiredTargetGroup, StudyPlan } from '../../plan/types';
+
+const USD = (value: string) => ({ value, currency_code: 'USD' });
+// us: 400 × 4.50 = 1800.00; uk: 200 × 3.25 = 650.00; together 2450.00.
+const INPUTS: BudgetInput[] = [
+  { key: 'us', goal: 400, price: USD('4.50') },
+  { key: 'uk', goal: 200, price: USD('3.25') },
+];
+
+describe('budgetVerdict', () => {
+  it('sums price × goal exactly and is within at the budget itself', () => {
+    const verdict = budgetVerdict(USD('2450.00'), INPUTS);
+    expect(verdict).toMatchObject({ verdict: 'within', predicted: USD('2450.00'), text: 'predicted cost 2450.00 USD of the budget 2450.00 USD (100%)' });
+    expect(verdict.priced.map((p) => [p.key, p.cost.value])).toEqual([['us', '1800.00'], ['uk', '650.00']]);
+  });
+
+  it('is over a cent below the prediction', () => {
+    const verdict = budgetVerdict(USD('2449.99'), INPUTS);
+    expect(verdict.verdict).toBe('over');
+    expect(verdict.text).toBe('predicted cost 2450.00 USD of the budget 2449.99 USD (100%): over budget; apply refuses to launch');
+  });
+
+  it('adds prices of six decimals without rounding: 100,000 × 0.000001 = 0.10', () => {
+    expect(budgetVerdict(USD('1'), [{ key: 'a', goal: 100_000, price: USD('0.000001') }]).predicted).toEqual(USD('0.10'));
+  });
+
+  it('is incomplete while a target group has no price, and over when the priced ones alone pass the budget', () => {
+    const partial = budgetVerdict(USD('5000'), [...INPUTS, { key: 'de', goal: 300, why: 'unavailable: HTTP 503' }]);
+    expect(partial).toMatchObject({ verdict: 'incomplete', unpriced: [{ key: 'de', why: 'unavailable: HTTP 503' }] });
+    expect(partial.text).toBe('predicted cost 2450.00 USD of the budget 5000 USD (49%) for 2 of 3 target groups; not priced: de: unavailable: HTTP 503');
+    expect(budgetVerdict(USD('2000'), [...INPUTS, { key: 'de', goal: 300 }]).verdict).toBe('over');
+  });
+
+  it('converts no currency: a price in EUR is not priced against a USD budget', () => {
+    const verdict = budgetVerdict(USD('5000'), [{ key: 'de', goal: 300, price: { value: '4.00', currency_code: 'EUR' } }]);
+    expect(verdict.unpriced).toEqual([{ key: 'de', why: 'its price is in EUR, the budget in USD' }]);
+    expect(verdict.text).toBe('5000 USD; no cost predicted (its price is in EUR, the budget in USD)');
+  });
+});
+
+describe('budgetSpent', () => {
+  it('reaches the budget when the spend equals it, not a cent before', () => {
+    expect(budgetSpent(USD('2500'), [{ key: 'us', spend: USD('1000.005') }, { key: 'uk', spend: USD('1499.995') }])).toMatchObject({ spent: USD('2500.00'), reached: true, percent: 100 });
+    const short = budgetSpent(USD('2500'), [{ key: 'us', spend: USD('1000.00') }, { key: 'uk', spend: USD('1499.99') }, { key: 'de' }]);
+    expect(short).toMatchObject({ spent: USD('2499.99'), reached: false, text: 'spent 2499.99 USD of the budget 2500 USD (100%)' });
+  });
+
+  it('leaves out a spend in another currency, and says so', () => {
+    const spent = budgetSpent(USD('100'), [{ key: 'de', spend: { value: '500', currency_code: 'EUR' } }]);
+    expect(spent).toMatchObject({ reached: false, otherCurrency: ['de'] });
+    expect(spent.text).toContain('not counted (another currency): de');
+  });
+});
+
+describe('the plan with its budget', () => {
+  const tg = (key: string, goal: number): DesiredTargetGroup =>
+    ({ key, draft: { filling_goal: goal }, idLists: {}, exclusionGroups: [], launch: { mode: 'manual', requireFeasible: true }, timing: {} }) as unknown as DesiredTargetGroup;
+  const desired = { studyId: 'budget-study', targetGroups: [tg('uk', 200), tg('us', 400)], budget: USD('2000.00') } as unknown as DesiredStudy;
+  const plan: StudyPlan = { studyId: 'budget-study', revision: 'r1', actions: [{ kind: 'launch', resource: 'fielding', key: 'us', reason: 'launch' }], hasChanges: true };
+  const checks = (price: string): TargetGroupChecks[] =>
+    ['uk', 'us'].map((key) => ({
+      key,
+      blocking: false,
+      checks: [{ name: 'feasibility', outcome: 'pass', summary: 'feasible', data: { suggestedPrice: USD(price) } }],
+    }));
+
+  it('reads the suggested prices of the feasibility checks', () => {
+    expect(budgetInputsFromChecks(desired, checks('3.00'))).toEqual([
+      { key: 'uk', goal: 200, price: USD('3.00') },
+      { key: 'us', goal: 400, price: USD('3.00') },
+    ]);
+  });
+
+  it('blocks the plan over budget (exit code 3) and leaves it alone within', () => {
+    // 600 completes × 3.40 = 2040.00 > 2000.00.
+    const over = withBudget(plan, desired, checks('3.40'));
+    expect(over.budget?.verdict).toBe('over');
+    expect(over.actions.at(-1)).toEqual({ kind: 'blocked', resource: 'project', key: 'budget-study', reason: `${OVER_BUDGET}: predicted cost 2040.00 USD of the budget 2000.00 USD (102%): over budget; apply refuses to launch` });
+    expect(planExitCode([over])).toBe(PLAN_EXIT.blocked);
+    // 600 × 3.33 = 1998.00.
+    const within = withBudget(plan, desired, checks('3.33'));
+    expect(within.actions).toEqual(plan.actions);
+    expect(planExitCode([within])).toBe(PLAN_EXIT.pending);
+  });
+
+  it('says why there is no prediction without checks, and leaves a study without a budget as it is', () => {
+    expect(withBudget(plan, desired, undefined, 'skipped (offline)').budget?.text).toBe('2000.00 USD; no cost predicted (skipped (offline))');
+    expect(withBudget(plan, { ...desired, budget: undefined }, checks('9'))).toBe(plan);
+  });
+});

@@ -1,0 +1,150 @@
+// plan/forecast.ts with hand-computed cases: before launch from feasibility's range over the window and the
+// calendar's days; during fielding from the recent completes with a Poisson band; the study's forecast; and
+// the require_forecast_before_end rule.
+import { describe, expect, it } from 'vitest';
+import { forecastBeforeLaunch, forecastDuringFielding, forecastEndsBeforeEnd, forecastFromChecks, forecastGateFailures, forecastStudy, type TargetGroupForecast } from '../../plan/forecast';
+import { evaluateServerChecks } from '../../plan/server-checks';
+import type { DesiredTargetGroup } from '../../plan/types';
+
+const USD = (value: string) => ({ value, currency_code: 'USD' });
+
+describe('before launch', () => {
+  // A 20-day window, a goal of 400; feasibility: 200-600 completes in the window (10-30 a day), 4.50 USD a complete.
+  const input = { key: 'us', goal: 400, start: '2026-12-01T00:00:00Z', end: '2026-12-21T00:00:00Z', feasibility: { minCompletes: 200, maxCompletes: 600, suggestedPrice: USD('4.50') } };
+
+  it('from feasibility alone: the middle rate (20 a day) expected, 30 earliest, 10 latest', () => {
+    const f = forecastBeforeLaunch(input);
+    expect(f).toMatchObject({
+      basis: 'feasibility',
+      finish: { expected: '2026-12-21T00:00:00.000Z', earliest: '2026-12-14T08:00:00.000Z', latest: '2027-01-10T00:00:00.000Z' },
+      ratePerDay: { expected: 20, low: 10, high: 30 },
+      completesByEnd: { expected: 400, low: 200, high: 400 },
+      cost: { expected: USD('1800.00'), low: USD('900.00'), high: USD('1800.00') },
+      finishesBeforeEnd: true,
+      method: "before launch: feasibility's 200–600 completes over the 20-day window (10–30 a day)",
+    });
+  });
+
+  it('the calendar\'s days give the expected finish: 16 days, within the band', () => {
+    const f = forecastBeforeLaunch({ ...input, suggestedDays: 16 });
+    expect(f).toMatchObject({ basis: 'calendar', finish: { expected: '2026-12-17T00:00:00.000Z', earliest: '2026-12-14T08:00:00.000Z' }, finishesBeforeEnd: true });
+    expect(forecastEndsBeforeEnd(f)).toEqual({ ok: true });
+  });
+
+  it('25 calendar days end after end_fielding_at: 320 completes expected by then, and the rule holds the launch', () => {
+    const f = forecastBeforeLaunch({ ...input, suggestedDays: 25 });
+    expect(f).toMatchObject({ finish: { expected: '2026-12-26T00:00:00.000Z' }, completesByEnd: { expected: 320, low: 200, high: 400 }, finishesBeforeEnd: false });
+    expect(f.cost?.expected).toEqual(USD('1440.00'));
+    const desired = { key: 'us', launch: { mode: 'auto', requireFeasible: true, endFieldingAt: '2026-12-21T00:00:00Z', requireForecastBeforeEnd: true } } as unknown as DesiredTargetGroup;
+    expect(forecastGateFailures(desired, f)).toEqual([
+      'the forecast finishes 2026-12-26T00:00:00.000Z (at the earliest 2026-12-14T08:00:00.000Z), after end_fielding_at 2026-12-21T00:00:00Z (require_forecast_before_end)',
+    ]);
+    expect(forecastGateFailures({ ...desired, launch: { ...desired.launch, requireForecastBeforeEnd: undefined } }, f)).toEqual([]);
+  });
+
+  it('without a range and without days there is no forecast, and the rule says so', () => {
+    const f = forecastBeforeLaunch({ ...input, feasibility: undefined });
+    expect(f).toMatchObject({ basis: 'none', finish: {} });
+    expect(forecastEndsBeforeEnd(f).ok).toBe(false);
+  });
+});
+
+describe('during fielding', () => {
+  // 100 completes in the last 3 days (33.3 a day); Poisson band 100 ± 1.96 × 10 = 80.4–119.6 in 3 days.
+  const series = [
+    { t: '2026-12-02T00:00:00Z', completes: 0 },
+    { t: '2026-12-03T00:00:00Z', completes: 30 },
+    { t: '2026-12-04T00:00:00Z', completes: 70 },
+    { t: '2026-12-05T00:00:00Z', completes: 100 },
+  ];
+  const input = { key: 'us', goal: 500, end: '2026-12-15T00:00:00Z', now: '2026-12-05T00:00:00Z', series, spend: USD('450.00') };
+
+  it('takes the recent rate with its band, the remaining 400 completes at it, and the cost per complete so far', () => {
+    const f = forecastDuringFielding(input);
+    expect(f.basis).toBe('fielding');
+    // 400 / (100/3) = 12 days; 400 / (119.6/3) = 10.0334 days (10d 0h 48m); 400 / (80.4/3) = 14.9254 days (14d 22h 13m).
+    expect(f.finish).toEqual({ expected: '2026-12-17T00:00:00.000Z', earliest: '2026-12-15T00:48:00.000Z', latest: '2026-12-19T22:13:00.000Z' });
+    expect(f.ratePerDay?.expected).toBeCloseTo(100 / 3, 9);
+    expect(f.ratePerDay?.low).toBeCloseTo(26.8, 9);
+    expect(f.ratePerDay?.high).toBeCloseTo(119.6 / 3, 9);
+    // 10 days left: 100 + 333 = 433; 100 + 268 = 368; 100 + 398 = 498; at 450.00 / 100 = 4.50 a complete.
+    expect(f.completesByEnd).toEqual({ expected: 433, low: 368, high: 498 });
+    expect(f.cost).toEqual({ expected: USD('1948.50'), low: USD('1656.00'), high: USD('2241.00') });
+    expect(f.finishesBeforeEnd).toBe(false);
+    expect(f.method).toBe('fielding: 100 completes in the last 72 h (33.3 a day, 26.8–39.9 at 95%), 400 to go');
+  });
+
+  it('takes only the last 72 hours: a fast first day does not carry a slow week', () => {
+    const f = forecastDuringFielding({ ...input, series: [{ t: '2026-12-01T00:00:00Z', completes: 0 }, { t: '2026-12-02T00:00:00Z', completes: 300 }, { t: '2026-12-05T00:00:00Z', completes: 330 }] });
+    expect(f.ratePerDay?.expected).toBeCloseTo(10, 9); // 30 completes in 3 days
+    expect(f.finish.expected).toBe('2026-12-22T00:00:00.000Z'); // 170 to go at 10 a day: 17 days
+  });
+
+  it('with no complete in the window: no expected finish, no latest, an earliest from the rule of three', () => {
+    const f = forecastDuringFielding({ ...input, series: [{ t: '2026-12-02T00:00:00Z', completes: 0 }, { t: '2026-12-05T00:00:00Z', completes: 0 }] });
+    // At most 3 completes in 3 days: 1 a day, 500 to go.
+    expect(f.finish).toEqual({ earliest: '2028-04-18T00:00:00.000Z' });
+    expect(f.finishesBeforeEnd).toBeUndefined();
+    expect(forecastEndsBeforeEnd(f).reason).toMatch(/^no forecast finish/);
+  });
+
+  it('a completed target group finished when the goal was first read; the cost is its spend', () => {
+    const f = forecastDuringFielding({ ...input, goal: 70 });
+    expect(f).toMatchObject({ basis: 'completed', finish: { expected: '2026-12-04T00:00:00.000Z' }, finishesBeforeEnd: true, cost: { expected: USD('450.00') } });
+  });
+
+  it('under an hour of readings gives the forecast made before launch', () => {
+    const before = forecastBeforeLaunch({ key: 'us', goal: 500, start: '2026-12-05T00:00:00Z', end: '2026-12-15T00:00:00Z', suggestedDays: 8 });
+    const f = forecastDuringFielding({ ...input, series: [{ t: '2026-12-04T23:30:00Z', completes: 0 }, { t: '2026-12-05T00:00:00Z', completes: 2 }], fallback: before });
+    expect(f).toMatchObject({ basis: 'calendar', completes: 2, finish: before.finish });
+    expect(f.method).toContain('under an hour of readings');
+  });
+});
+
+describe('the study', () => {
+  const tg = (key: string, expected: string, latest: string | undefined, cost: string): TargetGroupForecast => ({
+    key,
+    basis: 'fielding',
+    goal: 100,
+    completes: 10,
+    finish: { expected, earliest: expected, ...(latest ? { latest } : {}) },
+    cost: { expected: USD(cost), low: USD(cost), high: USD(cost) },
+    finishesBeforeEnd: true,
+    method: 'x',
+  });
+
+  it('finishes with its last target group and costs the sum', () => {
+    const f = forecastStudy([tg('us', '2026-12-10T00:00:00.000Z', '2026-12-12T00:00:00.000Z', '100.50'), tg('uk', '2026-12-11T00:00:00.000Z', '2026-12-11T12:00:00.000Z', '200.25')]);
+    expect(f.finish).toEqual({ expected: '2026-12-11T00:00:00.000Z', earliest: '2026-12-11T00:00:00.000Z', latest: '2026-12-12T00:00:00.000Z' });
+    expect(f.cost?.expected).toEqual(USD('300.75'));
+    expect(f.finishesBeforeEnd).toBe(true);
+  });
+
+  it('has no latest finish when a target group has none', () => {
+    expect(forecastStudy([tg('us', '2026-12-10T00:00:00.000Z', undefined, '1'), tg('uk', '2026-12-11T00:00:00.000Z', '2026-12-12T00:00:00.000Z', '1')]).finish.latest).toBeUndefined();
+  });
+});
+
+describe('from the plan\'s server checks', () => {
+  it('reads the feasibility range and price and the calendar days over the window feasibility was asked for', () => {
+    const desired = {
+      key: 'us',
+      draft: { filling_goal: 400, expected_incidence_rate: 0.35, locale: 'en_US', fielding_specification: { start_at: '2026-12-01T00:00:00Z', end_at: '2026-12-21T00:00:00Z' } },
+      idLists: {},
+      exclusionGroups: [],
+      launch: { mode: 'manual', requireFeasible: true, endFieldingAt: '2026-12-21T00:00:00Z' },
+    } as unknown as DesiredTargetGroup;
+    const now = Date.parse('2026-11-20T00:00:00Z');
+    const checks = evaluateServerChecks(
+      desired,
+      {
+        feasibility: { ok: true, value: { suggested_completes_goal_range: { min: 200, max: 600 }, suggested_price: USD('4.50') } },
+        suggestedDays: { ok: true, value: { days: 16 } },
+      },
+      { now },
+    );
+    const f = forecastFromChecks(desired, checks, now);
+    expect(f).toMatchObject({ basis: 'calendar', finish: { expected: '2026-12-17T00:00:00.000Z', earliest: '2026-12-14T08:00:00.000Z', latest: '2027-01-10T00:00:00.000Z' } });
+    expect(f.cost?.expected).toEqual(USD('1800.00'));
+  });
+});
