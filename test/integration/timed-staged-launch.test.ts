@@ -53,7 +53,7 @@ afterAll(async () => t?.stop());
 describe('timed and staged launches', () => {
   it('a timed launch is scheduled in the exchange, is not live before launch.at and is live after it', async () => {
     const study = 'timed-launch';
-    const at = new Date(Date.now() + 15_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const at = new Date(Date.now() + 20_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
     const file = writeStudy(
       t.dir,
       'timed.yaml',
@@ -88,7 +88,10 @@ describe('timed and staged launches', () => {
     const shown = await t.cli(['status', file], WATCH);
     expect(shown.stdout).toContain(`launches at ${at}`);
 
-    // A re-apply while it is scheduled plans no launch and writes nothing.
+    // A re-apply while it is scheduled plans nothing (the exchange's start is the file's moment) and writes nothing.
+    const noChanges = await t.cli(['plan', file, '--detailed-exitcode'], WATCH);
+    expect(noChanges.code, noChanges.stdout + noChanges.stderr).toBe(0);
+    expect(noChanges.stdout).toContain(`scheduled: goes live at`);
     const before = t.stack.sandbox.requests().length;
     const again = await t.cli(['apply', file], WATCH);
     expect(again.code, again.stderr + again.stdout).toBe(0);

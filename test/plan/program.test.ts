@@ -219,4 +219,19 @@ describe('timed and staged launches in the program', () => {
     const running = new Map([['us', { specDigest: specDigest(desired.targetGroups[0]), phase: 'scheduled' }]]);
     expect(stepsOf(desired, scheduled, running)).toEqual({ us: [] });
   });
+
+  it('a changed launch.at while the run is scheduled is an in-place update_fielding_run of its start, not a second launch', () => {
+    const moved = '2026-12-08T08:00:00-05:00';
+    const desired = study([tg('us', { launch: { mode: 'auto', requireFeasible: true, at: moved } })]);
+    const scheduled: ObservedStudy = {
+      ...observedBefore,
+      project: { id: 'p-1', fields: { ...desired.project } },
+      targetGroups: { us: { id: 'tg-1', status: 'scheduled', fields: { ...desired.targetGroups[0].draft }, idLists: {}, fieldingRun: { id: 'run-1', status: 'scheduled', startFieldingAt: '2026-12-07T13:00:00.000Z' } as never } },
+    };
+    const writes = planStudy(desired, scheduled).actions.filter((a) => a.key === 'us' && a.kind !== 'none');
+    expect(writes).toEqual([expect.objectContaining({ kind: 'update', operation: 'update_fielding_run', changes: [{ field: 'start_fielding_at', from: '2026-12-07T13:00:00.000Z', to: moved }] })]);
+    // The same instant written another way is no change.
+    const same = study([tg('us', { launch: { mode: 'auto', requireFeasible: true, at: AT } })]);
+    expect(planStudy(same, { ...scheduled, targetGroups: { us: { ...scheduled.targetGroups.us, fields: { ...same.targetGroups[0].draft } } } }).hasChanges).toBe(false);
+  });
 });
