@@ -125,6 +125,12 @@ export function describeStep(step: TargetGroupStep): string {
       return 'wait for `studyflow approve`';
     case 'read_state':
       return 'read its state';
+    case 'wait_for_completes':
+      return `wait until ${step.targetGroup} has ${step.completes} completes`;
+    case 'wait_until':
+      return `wait until ${step.at} (a durable timer)`;
+    case 'schedule_launch':
+      return `schedule the launch for ${step.at} in the exchange (key ${step.idempotencyKey}); live at that moment`;
   }
 }
 

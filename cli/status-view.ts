@@ -3,7 +3,7 @@ import { devStackFor } from './dev-stack-file';
 import { table, type Output } from './output';
 
 const GOOD = new Set(['live', 'completed']);
-const WAITING = new Set(['awaiting_approval', 'gate_blocked', 'draft', 'paused']);
+const WAITING = new Set(['awaiting_approval', 'awaiting_completes', 'scheduled', 'gate_blocked', 'draft', 'paused']);
 
 export function phaseLabel(out: Output, phase: string): string {
   if (GOOD.has(phase)) return out.green(phase);
@@ -18,6 +18,14 @@ function feasibilityText(tg: TargetGroupStatus): string {
   return `${f.feasible ? 'yes' : 'no'}${f.feasibleCompletes !== undefined ? ` (${f.feasibleCompletes}/${f.fillingGoal ?? '?'})` : ''}`;
 }
 
+/** When a timed or staged launch goes live: "launches at …", "launches after X has N completes (it has M)". */
+export function launchNote(tg: TargetGroupStatus): string | undefined {
+  if (tg.phase === 'scheduled' && tg.launchAt) return `launches at ${tg.launchAt}`;
+  const after = tg.launchAfter;
+  if (tg.phase === 'awaiting_completes' && after) return `launches after ${after.targetGroup} has ${after.completes} completes${after.has !== undefined ? ` (it has ${after.has})` : ''}`;
+  return undefined;
+}
+
 /** One row per target group: key, phase, remote id, feasibility, price, and what it waits for or why it failed. */
 export function statusTable(out: Output, status: StudyStatus): string {
   const rows = Object.values(status.targetGroups)
@@ -28,7 +36,7 @@ export function statusTable(out: Output, status: StudyStatus): string {
       tg.targetGroupId ?? '-',
       feasibilityText(tg),
       tg.price ? `${tg.price.value} ${tg.price.currency_code}` : '-',
-      tg.drift?.length ? `drift: ${tg.drift.map((d) => d.field).join(', ')}` : (tg.message ?? ''),
+      tg.drift?.length ? `drift: ${tg.drift.map((d) => d.field).join(', ')}` : (launchNote(tg) ?? tg.message ?? ''),
     ]);
   return table(['TARGET GROUP', 'STATE', 'ID', 'FEASIBLE', 'CPI', 'NOTE'], rows);
 }
@@ -38,7 +46,9 @@ export function progressDetails(tg: TargetGroupStatus): string[] {
   const parts: string[] = [];
   if (tg.job) parts.push(`${tg.job.kind} job ${tg.job.status} (poll ${tg.job.polls})`);
   if (tg.price && (tg.phase === 'launching' || tg.phase === 'gate_blocked')) parts.push(`cpi=${tg.price.value} ${tg.price.currency_code}`);
-  if (tg.message) parts.push(tg.message);
+  const note = launchNote(tg);
+  if (note) parts.push(note);
+  else if (tg.message) parts.push(tg.message);
   return parts;
 }
 

@@ -123,20 +123,37 @@ export function removedTargetGroupActions(key: string, tg: ObservedTargetGroup, 
   return { actions: [action], notes };
 }
 
-/** A timed or staged launch: what the launch action carries and how the plan says it. */
+/**
+ * Whether the exchange holds a timed launch: the reference's create_schedule_fielding_run_from_draft_job exists
+ * from API version 2025-12-18 on. Then the exchange keeps the intent once it accepted the job (the run goes live
+ * at its start even while studyflow is down); before it, the target group's workflow keeps it in a durable timer
+ * and launches at the moment.
+ */
+export function exchangeSchedulesLaunch(apiVersion: string): boolean {
+  return apiVersion === '2025-12-18';
+}
+
+/** Whether a timed launch's moment is still ahead of `observedAtMs` (unknown: ahead). */
+export function launchAtAhead(at: string, observedAtMs?: number): boolean {
+  return observedAtMs === undefined || Date.parse(at) > observedAtMs;
+}
+
+/**
+ * A timed or staged launch: what the launch action carries and how the plan says it. A timed launch whose moment
+ * has passed launches at once (it carries no `launchAt`); one ahead is scheduled in the exchange (the action names
+ * create_schedule_fielding_run_from_draft_job) when {@link exchangeSchedulesLaunch}, else held by a durable timer.
+ */
 export function launchTiming(
   desired: DesiredTargetGroup,
   completesOf: (key: string) => number | undefined,
   observedAtMs?: number,
+  exchangeSchedules = true,
 ): Pick<PlannedAction, 'launchAt' | 'launchAfter' | 'operation'> & { text?: string } {
   const { at, after } = desired.launch;
   if (at) {
-    const passed = observedAtMs !== undefined && Date.parse(at) <= observedAtMs;
-    return {
-      launchAt: at,
-      operation: 'create_schedule_fielding_run_from_draft_job',
-      text: passed ? `launches at ${at}: that time has passed, so at once` : `launches at ${at} (scheduled in the exchange from the draft)`,
-    };
+    if (!launchAtAhead(at, observedAtMs)) return { text: `launches at ${at}: that time has passed, so at once` };
+    if (!exchangeSchedules) return { launchAt: at, text: `launches at ${at} (a durable timer in its workflow, then the launch: this api_version has no schedule-from-draft)` };
+    return { launchAt: at, operation: 'create_schedule_fielding_run_from_draft_job', text: `launches at ${at} (scheduled in the exchange from the draft)` };
   }
   if (after) {
     const have = completesOf(after.targetGroup);

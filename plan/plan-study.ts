@@ -1,6 +1,6 @@
 import { fieldChanges, holdsDesired } from './compare';
 import { guardText } from './guards';
-import { heldDraftReason, launchTiming, removedTargetGroupActions } from './live-fielding';
+import { exchangeSchedulesLaunch, heldDraftReason, launchTiming, removedTargetGroupActions } from './live-fielding';
 import { planLiveTargetGroup } from './live-plan';
 import { profilingHolds, withQuotaGoals } from './profiling';
 import type {
@@ -130,7 +130,7 @@ function planTargetGroup(desired: DesiredTargetGroup, study: DesiredStudy, obser
     for (const group of desired.exclusionGroups) {
       actions.push({ kind: 'add_to_group', resource: 'exclusion_group', key, group, reason: `join exclusion group ${group}` });
     }
-    actions.push(launchAction(desired, undefined, observed, observedAtMs));
+    actions.push(launchAction(desired, undefined, observed, observedAtMs, study.apiVersion));
     return actions;
   }
 
@@ -211,12 +211,12 @@ function planTargetGroup(desired: DesiredTargetGroup, study: DesiredStudy, obser
     }
   }
 
-  if (isDraft) actions.push(launchAction(desired, tg, observed, observedAtMs));
+  if (isDraft) actions.push(launchAction(desired, tg, observed, observedAtMs, study.apiVersion));
   else if (live) actions.push(...live.fielding);
   return actions;
 }
 
-function launchAction(desired: DesiredTargetGroup, tg: ObservedTargetGroup | undefined, observed: ObservedStudy, observedAtMs: number | undefined): PlannedAction {
+function launchAction(desired: DesiredTargetGroup, tg: ObservedTargetGroup | undefined, observed: ObservedStudy, observedAtMs: number | undefined, apiVersion: string): PlannedAction {
   const key = desired.key;
   if (tg && tg.status !== 'draft') {
     return { kind: 'none', resource: 'fielding', key, reason: `already ${tg.status}` };
@@ -228,7 +228,7 @@ function launchAction(desired: DesiredTargetGroup, tg: ObservedTargetGroup | und
     desired.launch.maxCpi ? `price <= ${desired.launch.maxCpi.value} ${desired.launch.maxCpi.currency_code}` : undefined,
   ].filter(Boolean);
   const when = desired.launch.mode === 'manual' ? 'after approval' : 'automatically';
-  const { text, ...timing } = launchTiming(desired, (k) => observed.targetGroups[k]?.completes, observedAtMs);
+  const { text, ...timing } = launchTiming(desired, (k) => observed.targetGroups[k]?.completes, observedAtMs, exchangeSchedulesLaunch(apiVersion));
   return {
     kind: 'launch',
     resource: 'fielding',

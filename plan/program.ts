@@ -37,6 +37,12 @@ export type TargetGroupStep =
   | { kind: 'upload'; list: 'id_list' | 'recontact_list'; entityType?: IdListEntityType; replace: boolean; ref: ListRef; reason: string }
   /** A manual launch waits for `studyflow approve`. */
   | { kind: 'approve' }
+  /** A staged launch: held until target group `targetGroup` of the study has `completes` completes (the study passes on its watch's readings). */
+  | { kind: 'wait_for_completes'; targetGroup: string; completes: number }
+  /** A timed launch the exchange cannot schedule (its api_version): a durable timer until `at`, then the launch. */
+  | { kind: 'wait_until'; at: string }
+  /** A timed launch: the exchange's schedule-from-draft job starts the fielding run at `at` (its Idempotency-Key, `{attempt}` filled in at run time); it goes live then. */
+  | { kind: 'schedule_launch'; at: string; idempotencyKey: string }
   /** Nothing to launch: where the target group is, read from the API. */
   | { kind: 'read_state' };
 
@@ -126,6 +132,11 @@ export function ownLaunchKey(desired: DesiredStudy, key: string, attempt: number
   return `${studyWorkflowKey(desired)}/tg/${key}/launch/${attempt}`;
 }
 
+/** The Idempotency-Key of a target group's schedule-from-draft job (attempt n). */
+export function scheduleLaunchKey(desired: DesiredStudy, key: string, attempt: number | typeof ATTEMPT): string {
+  return `${studyWorkflowKey(desired)}/tg/${key}/schedule-launch/${attempt}`;
+}
+
 /** Whether a running target-group workflow is given this revision: its part changed, the API differs from it, or it failed. */
 export function revisesChild(tg: DesiredTargetGroup, actions: readonly PlannedAction[], child: RunningChild): boolean {
   return child.specDigest !== specDigest(tg) || actions.some(isWrite) || child.phase === 'failed';
@@ -145,10 +156,17 @@ export function ownSteps(desired: DesiredStudy, tg: DesiredTargetGroup, actions:
       reason: a.reason,
     });
   }
-  if (!actions.some((a) => a.kind === 'launch')) return [...steps, { kind: 'read_state' }];
+  const launch = actions.find((a) => a.kind === 'launch');
+  if (!launch) return [...steps, { kind: 'read_state' }];
+  // A staged launch waits for the other target group's completes, a timed one the exchange cannot schedule for its
+  // moment; the gate is read after the wait, when the launch is near.
+  if (launch.launchAfter) steps.push({ kind: 'wait_for_completes', targetGroup: launch.launchAfter.targetGroup, completes: launch.launchAfter.completes });
+  const scheduled = launch.launchAt !== undefined && launch.operation === 'create_schedule_fielding_run_from_draft_job';
+  if (launch.launchAt && !scheduled) steps.push({ kind: 'wait_until', at: launch.launchAt });
   steps.push({ kind: 'read_gate', by: 'target_group' });
   if (tg.launch.mode === 'manual') steps.push({ kind: 'approve' });
-  steps.push({ kind: 'launch', by: 'target_group', idempotencyKey: ownLaunchKey(desired, tg.key, ATTEMPT) });
+  if (scheduled) steps.push({ kind: 'schedule_launch', at: launch.launchAt as string, idempotencyKey: scheduleLaunchKey(desired, tg.key, ATTEMPT) });
+  else steps.push({ kind: 'launch', by: 'target_group', idempotencyKey: ownLaunchKey(desired, tg.key, ATTEMPT) });
   return steps;
 }
 

@@ -60,12 +60,18 @@ const STUDY_RESOURCES: ReadonlySet<ResourceKind> = new Set(['target_group', 'act
 const STUDY_KINDS: ReadonlySet<PlannedAction['kind']> = new Set(['create', 'update', 'add_to_group', 'remove_from_group']);
 const isLaunch = (a: PlannedAction) => a.kind === 'launch' && a.resource === 'fielding';
 
+/** The launch's timing, when it waits for a moment (`launchAt`) or another target group's completes (`launchAfter`). */
+function timingOf(actions: readonly PlannedAction[]): Pick<PlannedAction, 'launchAt' | 'launchAfter'> | undefined {
+  const launch = actions.find(isLaunch);
+  return launch?.launchAt || launch?.launchAfter ? { launchAt: launch.launchAt, launchAfter: launch.launchAfter } : undefined;
+}
+
 /**
  * True when a target group launches automatically and nothing but the study's own writes comes
  * before its launch (no profiles, lists or recontacts, nothing blocked): the study may launch it.
  */
 export function launchesAtOnce(tg: DesiredTargetGroup, actions: readonly PlannedAction[]): boolean {
-  if (tg.launch.mode !== 'auto' || !actions.some(isLaunch)) return false;
+  if (tg.launch.mode !== 'auto' || !actions.some(isLaunch) || timingOf(actions)) return false;
   return actions.every((a) => a.kind === 'none' || isLaunch(a) || (STUDY_KINDS.has(a.kind) && STUDY_RESOURCES.has(a.resource)));
 }
 
@@ -84,6 +90,9 @@ export function launchesWithDraft(tg: DesiredTargetGroup, actions: readonly Plan
 /** Why a target group's own workflow launches it (the first reason that applies). */
 function ownLaunchReason(tg: DesiredTargetGroup, actions: readonly PlannedAction[], running: boolean): string {
   if (running) return 'its workflow runs already and takes the new revision';
+  const timing = timingOf(actions);
+  if (timing?.launchAt) return `timed launch: its workflow schedules it for ${timing.launchAt}`;
+  if (timing?.launchAfter) return `staged launch: its workflow holds it until ${timing.launchAfter.targetGroup} has ${timing.launchAfter.completes} completes`;
   if (tg.launch.mode === 'manual') return 'manual launch: its workflow waits for `studyflow approve`';
   const first = actions.find((a) => a.kind !== 'none' && !isLaunch(a) && !(STUDY_KINDS.has(a.kind) && STUDY_RESOURCES.has(a.resource)));
   if (first?.kind === 'blocked') return `its workflow reports what blocks it: ${first.reason}`;

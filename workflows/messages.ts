@@ -28,7 +28,11 @@ export type TargetGroupPhase =
   | 'uploading'
   | 'checking_feasibility'
   | 'awaiting_approval'
+  /** A staged launch waits for another target group's completes (`launchAfter`). */
+  | 'awaiting_completes'
   | 'gate_blocked'
+  /** A timed launch waits for its moment (`launchAt`): the exchange holds the scheduled run, or a durable timer runs. */
+  | 'scheduled'
   | 'launching'
   | 'live'
   | 'paused'
@@ -59,6 +63,10 @@ export interface TargetGroupStatus {
   job?: JobProgress;
   /** Why the gate holds, or why the target group failed. */
   message?: string;
+  /** A timed launch: the moment it goes live (while `scheduled`). */
+  launchAt?: string;
+  /** A staged launch: the target group and completes it waits for, and the completes it has (last reading passed on by the study). */
+  launchAfter?: { targetGroup: string; completes: number; has?: number };
   failure?: { type: string; message: string };
   drift?: { field: string; expected: unknown; actual: unknown }[];
   /** The recontact list last uploaded (the API cannot list it back). */
@@ -242,6 +250,14 @@ export interface TargetGroupRevision {
   apiVersion?: ApiVersion;
   /** What the study found and did toward the launch this revision (when the plan named the study or the draft batch). */
   launch?: LaunchHandOver;
+  /** A staged launch: the completes the study knows of the target group it waits for (observed, or its watch's last reading). */
+  upstreamCompletes?: number;
+}
+
+/** The study passes a waiting target group the completes of the target group it waits for (from that one's watch). */
+export interface UpstreamCompletes {
+  targetGroup: string;
+  completes: number;
 }
 
 /** A launch gate as read and judged: the figures, and why it holds (empty: it passes). */
@@ -296,6 +312,7 @@ export function webhookEventUpdateId(eventId: string): string {
 }
 export const targetGroupStatusQuery = defineQuery<TargetGroupStatus>('targetGroupStatus');
 export const targetGroupReportSignal = defineSignal<[TargetGroupReportUpdate]>('targetGroupReport');
+export const upstreamCompletesSignal = defineSignal<[UpstreamCompletes]>('upstreamCompletes');
 export const targetGroupReportQuery = defineQuery<TargetGroupReportData>('targetGroupReport');
 
 /** Workflow IDs: business-meaningful, no secrets. */

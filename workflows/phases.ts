@@ -5,9 +5,12 @@ export const NO_ENTRY = 'none';
 export type PhaseOrNone = TargetGroupPhase | typeof NO_ENTRY;
 
 /** Every phase a target group can be in, and the entry it has before any. */
-const ANY: readonly PhaseOrNone[] = [NO_ENTRY, 'drafting', 'draft', 'uploading', 'checking_feasibility', 'awaiting_approval', 'gate_blocked', 'launching', 'live', 'paused', 'completed', 'failed'];
-/** Not launched yet: the phases a revision's writes toward a launch start from (a revision converges from the top). */
-const BEFORE_LAUNCH: readonly PhaseOrNone[] = [NO_ENTRY, 'drafting', 'draft', 'uploading', 'checking_feasibility', 'awaiting_approval', 'gate_blocked', 'launching', 'failed'];
+const ANY: readonly PhaseOrNone[] = [NO_ENTRY, 'drafting', 'draft', 'uploading', 'checking_feasibility', 'awaiting_approval', 'awaiting_completes', 'gate_blocked', 'scheduled', 'launching', 'live', 'paused', 'completed', 'failed'];
+/**
+ * Not fielding yet: the phases a revision's writes toward a launch start from (a revision converges from the top).
+ * `scheduled` is among them: a timed launch's moment has not come (the exchange holds the run, or a durable timer runs).
+ */
+const BEFORE_LAUNCH: readonly PhaseOrNone[] = [NO_ENTRY, 'drafting', 'draft', 'uploading', 'checking_feasibility', 'awaiting_approval', 'awaiting_completes', 'gate_blocked', 'scheduled', 'launching', 'failed'];
 /** Fielding: live or paused. */
 const FIELDING: readonly PhaseOrNone[] = ['live', 'paused'];
 
@@ -33,19 +36,24 @@ export const TRANSITIONS = {
   gate_held: { from: BEFORE_LAUNCH, phase: 'gate_blocked', passing: false },
   /** Manual launch: waiting for `studyflow approve`. */
   awaiting_approval: { from: BEFORE_LAUNCH, phase: 'awaiting_approval', passing: false },
+  /** A staged launch: held until another target group of the study has N completes. */
+  awaiting_completes: { from: BEFORE_LAUNCH, phase: 'awaiting_completes', passing: false },
+  /** A timed launch accepted: the exchange holds the scheduled run (or the workflow's durable timer runs) until its moment. */
+  scheduled: { from: BEFORE_LAUNCH, phase: 'scheduled', passing: false },
   /** Launch sent, its job awaited. */
   launching: { from: BEFORE_LAUNCH, phase: 'launching', passing: true },
   /** The launch job succeeded (or the study saw it live). */
-  went_live: { from: ['launching', 'draft', 'uploading', 'live'], phase: 'live', passing: false },
+  went_live: { from: ['launching', 'draft', 'uploading', 'scheduled', 'live'], phase: 'live', passing: false },
   /** Nothing to launch in this revision, or a watch tick: the API's state of the target group. */
   found_draft: { from: ANY, phase: 'draft', passing: false },
+  found_scheduled: { from: ANY, phase: 'scheduled', passing: false },
   found_live: { from: ANY, phase: 'live', passing: false },
   found_paused: { from: ANY, phase: 'paused', passing: false },
   found_completed: { from: ANY, phase: 'completed', passing: false },
   /** Fielding controls applied (or the run was in that state already). */
   paused: { from: FIELDING, phase: 'paused', passing: false },
   resumed: { from: FIELDING, phase: 'live', passing: false },
-  completed: { from: [...FIELDING, 'completed'], phase: 'completed', passing: false },
+  completed: { from: [...FIELDING, 'scheduled', 'completed'], phase: 'completed', passing: false },
   /** This revision's work failed; a new revision retries from the top. */
   failed: { from: ANY, phase: 'failed', passing: false },
 } as const satisfies Record<string, { from: readonly PhaseOrNone[]; phase: TargetGroupPhase; passing: boolean }>;
@@ -94,14 +102,15 @@ export function enterPhase(entry: PhaseEntry, event: TargetGroupEvent): { from: 
 
 /**
  * The event that a target group's status in the API stands for (the reference's TargetGroupStatus, read from
- * TG/overview once launched): `scheduled` (launched, its fielding run starts at its start time) counts as live,
- * `archived` as completed; anything else not launched is a draft.
+ * TG/overview once launched): `scheduled` (its fielding run starts at its start time) is scheduled, `archived`
+ * counts as completed; anything else not launched is a draft.
  */
 export function eventOfRemote(remoteStatus: unknown): TargetGroupEvent {
   switch (remoteStatus) {
+    case 'scheduled':
+      return 'found_scheduled';
     case 'live':
     case 'fielding':
-    case 'scheduled':
       return 'found_live';
     case 'paused':
       return 'found_paused';

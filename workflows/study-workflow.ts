@@ -9,6 +9,7 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
+import { passUpstreamCompletes } from './study/upstream';
 import { apiActivities } from './activity-proxies';
 import { failureOf } from './failures';
 import {
@@ -114,8 +115,15 @@ function report(state: StudyState): StudyReport {
 function registerHandlers(state: StudyState): void {
   setHandler(statusQuery, () => state.status);
   setHandler(reportQuery, () => report(state));
-  setHandler(targetGroupReportSignal, (update) => state.takeReport(update));
-  setHandler(targetGroupProgressSignal, (progress) => state.takeProgress(progress));
+  // A reading of one target group may release a staged launch waiting for it; a progress may show one just started to wait.
+  setHandler(targetGroupReportSignal, (update) => {
+    state.takeReport(update);
+    passUpstreamCompletes(state);
+  });
+  setHandler(targetGroupProgressSignal, (progress) => {
+    state.takeProgress(progress);
+    passUpstreamCompletes(state);
+  });
   setHandler(
     applyUpdate,
     (request) => {

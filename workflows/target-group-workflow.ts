@@ -8,6 +8,7 @@ import {
   targetGroupReportQuery,
   targetGroupRevisionSignal,
   targetGroupStatusQuery,
+  upstreamCompletesSignal,
   type TargetGroupStatus,
 } from './messages';
 import { IllegalTransition } from './phases';
@@ -33,6 +34,7 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
   // A webhook event is taken once, however many receivers pass it on (an Update keyed by the event id) and however often it comes.
   setHandler(targetGroupEventUpdate, (event) => (state.takeEvent(event) ? 'accepted' : 'duplicate'));
   setHandler(targetGroupRevisionSignal, (next) => void (state.pendingRevision = next));
+  setHandler(upstreamCompletesSignal, ({ targetGroup, completes }) => state.takeUpstream(targetGroup, completes));
   const progress = new ProgressSender(state, workflowInfo().runStartTime.getTime());
   void progress.run();
 

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadStudies, loadStudyFile } from '../../definitions';
+import { desiredStudyOf } from '../../plan/desired';
+import { planStudy } from '../../plan/plan-study';
 
 const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
 const exampleFiles = readdirSync(examples, { recursive: true, encoding: 'utf8' })
@@ -21,6 +23,7 @@ describe('examples', () => {
         'multi-country-tracker/shared.yaml',
         'recontact-wave/study.yaml',
         'every-exclusion/study.yaml',
+        'staged-launch/study.yaml',
       ]),
     );
   });
@@ -37,7 +40,19 @@ describe('examples', () => {
   it('validate clean as a whole, with no diagnostics at all', async () => {
     const { studies, diagnostics } = await loadStudies([examples], { env: {} });
     expect(diagnostics).toEqual([]);
-    expect(studies.map((s) => s.study.study).sort()).toEqual(['acme-every-exclusion', 'acme-recontact-wave2', 'acme-tracker-2026q4', 'quickstart-us-gen-pop']);
+    expect(studies.map((s) => s.study.study).sort()).toEqual(['acme-every-exclusion', 'acme-recontact-wave2', 'acme-staged-launch', 'acme-tracker-2026q4', 'quickstart-us-gen-pop']);
+  });
+
+  it('staged launch: the US launches at a moment with its zone, Germany after the US has 50 completes; plan says so', async () => {
+    const { study, diagnostics } = await loadStudyFile(path.join(examples, 'staged-launch/study.yaml'), { env: {} });
+    expect(diagnostics).toEqual([]);
+    const s = study!.study;
+    expect(s.target_groups.us.launch).toMatchObject({ mode: 'auto', at: '2027-03-01T08:00:00-05:00' });
+    expect(s.target_groups.de.launch).toMatchObject({ mode: 'auto', after: { target_group: 'us', completes: 50 } });
+    const plan = planStudy(desiredStudyOf(s, {}), { targetGroups: {}, exclusionGroups: {}, observedAt: '2027-01-04T00:00:00Z' });
+    const launches = Object.fromEntries(plan.actions.filter((a) => a.kind === 'launch').map((a) => [a.key, a.reason]));
+    expect(launches.us).toContain('launches at 2027-03-01T08:00:00-05:00 (scheduled in the exchange from the draft)');
+    expect(launches.de).toContain('launches after us has 50 completes');
   });
 
   it('quickstart: one target group that launches automatically on account 1001', async () => {

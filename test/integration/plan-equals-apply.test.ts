@@ -11,11 +11,18 @@ import { eventually, startTestStack, threeMarketStudy, writeStudy, type TestStac
 
 const STUDY = 'plan-equals-apply';
 // us and uk exclude a list (their own workflows launch them), de joins an exclusion group (the study
-// launches it), fr has nothing before its launch (its draft batch launches it).
+// launches it), fr has nothing before its launch (its draft batch launches it), jp launches at a moment two
+// days ahead (its workflow schedules it in the exchange).
+const LAUNCH_AT = new Date(Date.now() + 2 * 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 const YAML = `${threeMarketStudy({ studyId: STUDY, title: 'Plan equals apply', reference: 'PO-PLAN-APPLY', urlPrefix: 'pea', waveMembers: ['us', 'de'] })}  fr:
     locale: fr_FR
     live_url: https://survey.example.com/s/pea-fr?rid=[%RID%]
     filling_goal: 30
+  jp:
+    locale: ja_JP
+    live_url: https://survey.example.com/s/pea-jp?rid=[%RID%]
+    filling_goal: 30
+    launch: { at: "${LAUNCH_AT}" }
 `;
 
 /** The steps a target group ran: the study's, up to its hand-over, then its workflow's. */
@@ -38,7 +45,8 @@ describe('studyflow plan prints exactly what apply runs', () => {
     expect(planned.code, planned.stderr).toBe(0);
     const program = (JSON.parse(planned.stdout) as { studies: { program: StudyProgram }[] }).studies[0].program;
     // Every kind of launcher is in it.
-    expect(Object.fromEntries(program.targetGroups.map((p) => [p.key, p.launch.by]))).toEqual({ us: 'target_group', uk: 'target_group', de: 'study', fr: 'draft_batch' });
+    expect(Object.fromEntries(program.targetGroups.map((p) => [p.key, p.launch.by]))).toEqual({ us: 'target_group', uk: 'target_group', de: 'study', fr: 'draft_batch', jp: 'target_group' });
+    expect(program.targetGroups.find((p) => p.key === 'jp')?.steps.at(-1)).toEqual({ kind: 'schedule_launch', at: LAUNCH_AT, idempotencyKey: `study/1001/${STUDY}/tg/jp/schedule-launch/{attempt}` });
 
     const applied = await t.cli(['apply', file]);
     expect(applied.code, applied.stderr + applied.stdout).toBe(0);
@@ -50,11 +58,11 @@ describe('studyflow plan prints exactly what apply runs', () => {
     });
     expect(status.program?.revision).toBe(program.revision);
     for (const tg of program.targetGroups) expect(ran(status, tg.key), tg.key).toEqual(tg.steps);
-    expect(Object.values(status.targetGroups).map((tg) => tg.phase)).toEqual(['live', 'live', 'live', 'live']);
+    expect(Object.fromEntries(Object.values(status.targetGroups).map((tg) => [tg.key, tg.phase]))).toEqual({ us: 'live', uk: 'live', de: 'live', fr: 'live', jp: 'scheduled' });
 
     // Applied again: plan says nothing runs (every workflow runs and nothing changed), and apply runs nothing.
     const again = JSON.parse((await t.cli(['plan', file, '--json'])).stdout) as { studies: { program: StudyProgram }[] };
-    expect(again.studies[0].program.targetGroups.map((tg) => tg.steps)).toEqual([[], [], [], []]);
+    expect(again.studies[0].program.targetGroups.map((tg) => tg.steps)).toEqual([[], [], [], [], []]);
     const reapplied = await t.cli(['apply', file]);
     expect(reapplied.code, reapplied.stderr).toBe(0);
     const after = await t.status('1001', STUDY);

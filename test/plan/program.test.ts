@@ -125,3 +125,79 @@ describe('programStudy', () => {
     expect(specDigest(a)).not.toBe(specDigest(tg('us', { launch: { mode: 'manual', requireFeasible: true } })));
   });
 });
+
+describe('timed and staged launches in the program', () => {
+  const AT = '2026-12-07T08:00:00-05:00';
+  const observedBefore: ObservedStudy = { ...empty, observedAt: '2026-12-01T00:00:00Z' };
+
+  it('a timed launch ahead is its own workflow’s: gate, then the exchange’s schedule-from-draft job with its key', () => {
+    const desired = study([tg('us', { launch: { mode: 'auto', requireFeasible: true, at: AT } })]);
+    const program = programStudy(desired, observedBefore);
+    expect(program.targetGroups[0].launch).toEqual({ by: 'target_group', reason: `timed launch: its workflow schedules it for ${AT}` });
+    expect(stepsAfterHandOver(program.targetGroups[0].steps)).toEqual([
+      { kind: 'read_gate', by: 'target_group' },
+      { kind: 'schedule_launch', at: AT, idempotencyKey: 'study/1001/demo/tg/us/schedule-launch/{attempt}' },
+    ]);
+  });
+
+  it('a timed launch on an api_version without schedule-from-draft waits on a durable timer, then reads the gate and launches', () => {
+    const desired = study([tg('us', { launch: { mode: 'manual', requireFeasible: true, at: AT } })], { apiVersion: '2025-05-27' });
+    const steps = stepsAfterHandOver(programStudy(desired, observedBefore).targetGroups[0].steps);
+    expect(steps).toEqual([
+      { kind: 'wait_until', at: AT },
+      { kind: 'read_gate', by: 'target_group' },
+      { kind: 'approve' },
+      { kind: 'launch', by: 'target_group', idempotencyKey: 'study/1001/demo/tg/us/launch/{attempt}' },
+    ]);
+  });
+
+  it('a timed launch whose moment has passed launches at once, as any automatic launch (by its draft batch)', () => {
+    const desired = study([tg('us', { launch: { mode: 'auto', requireFeasible: true, at: AT } })]);
+    const program = programStudy(desired, { ...empty, observedAt: '2026-12-08T00:00:00Z' });
+    expect(program.targetGroups[0].launch.by).toBe('draft_batch');
+    expect(programStudy(desired, { ...empty, observedAt: '2026-12-08T00:00:00Z' }).targetGroups[0].steps.some((s) => s.kind === 'schedule_launch' || s.kind === 'wait_until')).toBe(false);
+  });
+
+  it('a staged launch waits for the other target group’s completes first, then gate and launch', () => {
+    const desired = study([tg('us'), tg('de', { launch: { mode: 'auto', requireFeasible: true, after: { targetGroup: 'us', completes: 50 } } })]);
+    const program = programStudy(desired, observedBefore);
+    const de = program.targetGroups.find((t) => t.key === 'de')!;
+    expect(de.launch).toEqual({ by: 'target_group', reason: 'staged launch: its workflow holds it until us has 50 completes' });
+    expect(stepsAfterHandOver(de.steps)).toEqual([
+      { kind: 'wait_for_completes', targetGroup: 'us', completes: 50 },
+      { kind: 'read_gate', by: 'target_group' },
+      { kind: 'launch', by: 'target_group', idempotencyKey: 'study/1001/demo/tg/de/launch/{attempt}' },
+    ]);
+    // The target group it waits for launches as it would without it.
+    expect(program.targetGroups.find((t) => t.key === 'us')!.launch.by).toBe('draft_batch');
+  });
+
+  it('a target group scheduled in the exchange is not launched again, and a running workflow with the same spec gets nothing', () => {
+    const desired = study([tg('us', { launch: { mode: 'auto', requireFeasible: true, at: AT } })]);
+    const scheduled: ObservedStudy = {
+      ...observedBefore,
+      project: { id: 'p-1', fields: { ...desired.project } },
+      targetGroups: { us: { id: 'tg-1', status: 'scheduled', fields: { ...desired.targetGroups[0].draft }, idLists: {}, fieldingRun: { id: 'run-1', status: 'scheduled', startFieldingAt: AT } as never } },
+    };
+    const plan = planStudy(desired, scheduled);
+    expect(plan.actions.filter((a) => a.key === 'us').map((a) => a.kind)).toEqual(['none', 'none']);
+    expect(plan.actions).toContainEqual(expect.objectContaining({ key: 'us', resource: 'fielding', reason: `scheduled: goes live at ${AT}` }));
+    const running = new Map([['us', { specDigest: specDigest(desired.targetGroups[0]), phase: 'scheduled' }]]);
+    expect(stepsOf(desired, scheduled, running)).toEqual({ us: [] });
+  });
+
+  it('a changed launch.at while the run is scheduled is an in-place update_fielding_run of its start, not a second launch', () => {
+    const moved = '2026-12-08T08:00:00-05:00';
+    const desired = study([tg('us', { launch: { mode: 'auto', requireFeasible: true, at: moved } })]);
+    const scheduled: ObservedStudy = {
+      ...observedBefore,
+      project: { id: 'p-1', fields: { ...desired.project } },
+      targetGroups: { us: { id: 'tg-1', status: 'scheduled', fields: { ...desired.targetGroups[0].draft }, idLists: {}, fieldingRun: { id: 'run-1', status: 'scheduled', startFieldingAt: '2026-12-07T13:00:00.000Z' } as never } },
+    };
+    const writes = planStudy(desired, scheduled).actions.filter((a) => a.key === 'us' && a.kind !== 'none');
+    expect(writes).toEqual([expect.objectContaining({ kind: 'update', operation: 'update_fielding_run', changes: [{ field: 'start_fielding_at', from: '2026-12-07T13:00:00.000Z', to: moved }] })]);
+    // The same instant written another way is no change.
+    const same = study([tg('us', { launch: { mode: 'auto', requireFeasible: true, at: AT } })]);
+    expect(planStudy(same, { ...scheduled, targetGroups: { us: { ...scheduled.targetGroups.us, fields: { ...same.targetGroups[0].draft } } } }).hasChanges).toBe(false);
+  });
+});

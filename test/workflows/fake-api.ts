@@ -25,8 +25,10 @@ export interface FakeCall {
 interface FakeTargetGroup {
   id: string;
   key: string;
-  status: 'draft' | 'live' | 'paused' | 'completed';
+  status: 'draft' | 'scheduled' | 'live' | 'paused' | 'completed';
   draft: Record<string, unknown>;
+  /** A run scheduled from the draft: when it starts (the exchange starts it on its own once the time has come). */
+  startAt?: number;
   /** The ID lists uploaded to it, as the observation reports them. */
   idLists?: Record<string, { sha256: string; count: number }>;
   fieldingRunId?: string;
@@ -47,6 +49,8 @@ export class FakeApi {
   readonly lostLaunchAnswers = new Set<string>();
   /** The request each launch Idempotency-Key was first sent with: a key sent again with another request is refused, as the API does. */
   private readonly launchRequests = new Map<string, string>();
+  /** Completes the performance reading answers, by target-group key (0 when absent). */
+  readonly completes: Record<string, number> = {};
   private readonly holds = new Map<string, { until: Promise<void>; release: () => void; reached: Promise<void>; arrive: () => void }>();
 
   /** Holds the next call of `activity` until {@link release}; resolves once that call arrived. */
@@ -70,7 +74,14 @@ export class FakeApi {
   }
 
   statusOf(key: string): string | undefined {
-    return [...this.tgs.values()].find((t) => t.key === key)?.status;
+    const tg = [...this.tgs.values()].find((t) => t.key === key);
+    return tg && this.started(tg).status;
+  }
+
+  /** A scheduled run whose start has come is live, as the exchange starts it. */
+  private started(tg: FakeTargetGroup): FakeTargetGroup {
+    if (tg.status === 'scheduled' && tg.startAt !== undefined && Date.now() >= tg.startAt) tg.status = 'live';
+    return tg;
   }
 
   private async record(activity: string, keys: string[], launchKeys?: Record<string, string>): Promise<void> {
@@ -240,7 +251,7 @@ export class FakeApi {
     },
     readTargetGroupState: async (input: { targetGroupId: string; reads: string[] }) => {
       await this.record('readTargetGroupState', [this.keyOfId(input.targetGroupId)]);
-      const tg = this.tgs.get(input.targetGroupId) as FakeTargetGroup;
+      const tg = this.started(this.tgs.get(input.targetGroupId) as FakeTargetGroup);
       // As the reader answers: a draft with its fields; a launched group with what the caller asked for.
       const draft = tg.status === 'draft';
       const fields = draft || input.reads.includes('fields') ? { ...tg.draft } : {};
@@ -257,7 +268,19 @@ export class FakeApi {
     getTargetGroupPerformance: async (input: { targetGroupId: string }) => {
       await this.record('getTargetGroupPerformance', [this.keyOfId(input.targetGroupId)]);
       // TargetGroupPerformance: no status (the watch knows the phase from the overview).
-      return { performance: { entrants: 0, prescreens: 0, completes: 0, completes_cost: { value: '0.00', currency_code: 'USD', currency_scale: 2 } } };
+      const completes = this.completes[this.keyOfId(input.targetGroupId)] ?? 0;
+      return { performance: { entrants: completes, prescreens: completes, completes, completes_cost: { value: '0.00', currency_code: 'USD', currency_scale: 2 } } };
+    },
+    scheduleLaunchFromDraft: async (input: { targetGroupId: string; startFieldingAt: string; endFieldingAt: string; idempotencyKey: string }) => {
+      const key = this.keyOfId(input.targetGroupId);
+      await this.record('scheduleLaunchFromDraft', [key], { [key]: input.idempotencyKey });
+      const tg = this.tgs.get(input.targetGroupId) as FakeTargetGroup;
+      if (tg.status === 'draft') Object.assign(tg, { status: 'scheduled', startAt: Date.parse(input.startFieldingAt), fieldingRunId: `run-${tg.id}` });
+      return { jobId: `schedule-${tg.id}` };
+    },
+    getScheduleLaunchJob: async (input: { targetGroupId: string; jobId: string }) => {
+      await this.record('getScheduleLaunchJob', [this.keyOfId(input.targetGroupId)]);
+      return { status: 'Completed', fieldingRunId: this.tgs.get(input.targetGroupId)?.fieldingRunId };
     },
     getFieldingRun: async (input: { targetGroupId: string }) => {
       await this.record('getFieldingRun', [this.keyOfId(input.targetGroupId)]);

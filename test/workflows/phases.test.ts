@@ -5,7 +5,7 @@ import { enterPhase, eventOfRemote, IllegalTransition, NO_ENTRY, TRANSITIONS, ty
 describe('eventOfRemote', () => {
   it.each([
     ['draft', 'draft'],
-    ['scheduled', 'live'],
+    ['scheduled', 'scheduled'],
     ['live', 'live'],
     ['paused', 'paused'],
     ['completed', 'completed'],

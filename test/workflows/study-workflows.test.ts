@@ -302,3 +302,69 @@ describe('study workflow', () => {
     expect(reapplied.writes).toBe(5);
   });
 });
+
+describe('timed and staged launches', () => {
+  const inSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOString();
+  const phases = (s: StudyStatus) => Object.fromEntries(Object.entries(s.targetGroups).map(([k, t]) => [k, t.phase]));
+
+  it('schedule_launch: the exchange’s schedule-from-draft job holds the run; the revision settles scheduled, then it goes live', async () => {
+    fake = new FakeApi();
+    const at = inSeconds(10); // far enough ahead that a loaded machine settles the revision before it
+    const desired = study('timed-exchange', [targetGroup('a', { launch: { mode: 'auto', requireFeasible: true, at } })]);
+    await apply(desired);
+    const s = await until('timed-exchange', settled(desired.revision), 'converged');
+    expect(s.targetGroups.a).toMatchObject({ phase: 'scheduled', launchAt: at, settledRevision: desired.revision });
+    expect(fake.statusOf('a')).toBe('scheduled');
+    const [scheduled] = fake.callsOf('scheduleLaunchFromDraft');
+    expect(scheduled.launchKeys).toEqual({ a: 'study/1001/timed-exchange/tg/a/schedule-launch/1' });
+    // Never launched by a launch call: the exchange starts the run.
+    expect(fake.callsOf('launchAndAwaitBatch')).toEqual([]);
+    const live = await until('timed-exchange', (x) => x.targetGroups.a?.phase === 'live', 'live');
+    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(at));
+    expect(live.targetGroups.a.launchAt).toBeUndefined();
+    expect(live.targetGroups.a.steps?.map((step) => step.kind)).toEqual(['read_gate', 'schedule_launch']);
+    // Draft and schedule job: two writes.
+    expect(live.writes).toBe(3);
+  });
+
+  it('wait_until: without schedule-from-draft (api_version 2025-05-27) a durable timer holds the launch, then gate and launch', async () => {
+    fake = new FakeApi();
+    const at = inSeconds(10); // far enough ahead that a loaded machine settles the revision before it
+    const desired = study('timed-timer', [targetGroup('a', { launch: { mode: 'auto', requireFeasible: true, at } })], { apiVersion: '2025-05-27' });
+    await apply(desired);
+    const s = await until('timed-timer', settled(desired.revision), 'converged');
+    expect(s.targetGroups.a).toMatchObject({ phase: 'scheduled', launchAt: at });
+    expect(fake.statusOf('a')).toBe('draft');
+    // The gate is read once the timer fired, near the launch.
+    expect(fake.callsOf('checkLaunchGatesBatch')).toEqual([]);
+    const live = await until('timed-timer', (x) => x.targetGroups.a?.phase === 'live', 'live');
+    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(at));
+    expect(fake.callsOf('scheduleLaunchFromDraft')).toEqual([]);
+    expect(fake.callsOf('launchAndAwaitBatch').map((c) => c.launchKeys)).toEqual([{ a: 'study/1001/timed-timer/tg/a/launch/1' }]);
+    expect(live.targetGroups.a.steps?.map((step) => step.kind)).toEqual(['wait_until', 'read_gate', 'launch']);
+  });
+
+  it('wait_for_completes: the study passes the upstream watch’s readings on; the launch waits until they reach N', async () => {
+    fake = new FakeApi();
+    const fast = { ...targetGroup('up').timing, watchIntervalMs: 200 };
+    const desired = study('staged', [targetGroup('up', { timing: fast }), targetGroup('down', { launch: { mode: 'auto', requireFeasible: true, after: { targetGroup: 'up', completes: 3 } } })]);
+    fake.completes.up = 1;
+    await apply(desired);
+    const waiting = await until('staged', (x) => settled(desired.revision)(x) && x.targetGroups.down?.launchAfter?.has === 1, 'waiting with a reading');
+    expect(phases(waiting)).toEqual({ up: 'live', down: 'awaiting_completes' });
+    expect(waiting.targetGroups.down.launchAfter).toEqual({ targetGroup: 'up', completes: 3, has: 1 });
+    expect(waiting.targetGroups.down.message).toBe('launches after up has 3 completes (it has 1)');
+    expect(fake.statusOf('down')).toBe('draft');
+    fake.completes.up = 2;
+    await until('staged', (x) => x.targetGroups.down?.launchAfter?.has === 2, 'the next reading passed on');
+    expect(fake.statusOf('down')).toBe('draft');
+    expect(fake.callsOf('checkLaunchGatesBatch').flatMap((c) => c.keys)).not.toContain('down');
+    fake.completes.up = 3;
+    const live = await until('staged', (x) => x.targetGroups.down?.phase === 'live', 'down live');
+    expect(live.targetGroups.down.launchAfter).toBeUndefined();
+    expect(live.targetGroups.down.steps?.map((step) => step.kind)).toEqual(['wait_for_completes', 'read_gate', 'launch']);
+    // Nothing read the API for the wait: before its launch, down's only calls are its draft and its gate.
+    const launchAt = fake.calls.findIndex((c) => c.activity === 'launchAndAwaitBatch' && c.keys.includes('down'));
+    expect(new Set(fake.calls.slice(0, launchAt).filter((c) => c.keys.includes('down')).map((c) => c.activity))).toEqual(new Set(['ensureDraftTargetGroups', 'checkLaunchGatesBatch']));
+  });
+});

@@ -5,6 +5,7 @@ import { targetGroupRevisionSignal, type TargetGroupRevision } from '../messages
 import { ACCOUNT_ID, REMOTE_TARGET_GROUP_ID, STUDY_ID, TARGET_GROUP_KEY } from '../search-attributes';
 import { targetGroupWorkflow } from '../target-group-workflow';
 import type { ApplyRun } from './run';
+import { upstreamAtHandOver } from './upstream';
 
 /**
  * The hand-over: starts the workflow of each target group of the step (or gives its running workflow the
@@ -43,6 +44,7 @@ function revisionOf(run: ApplyRun, tg: DesiredTargetGroup): TargetGroupRevision 
     steps: remainingSteps(run, tg),
     apiVersion: state.ctxFor(`tg:${tg.key}`).apiVersion,
     ...(found ? { launch: found } : {}),
+    ...upstreamAtHandOver(state, tg, run.observed),
   };
 }
 

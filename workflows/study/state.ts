@@ -75,6 +75,8 @@ export class StudyState {
   private readonly c: CarriedFields;
   /** The revision being applied. */
   applying?: DesiredStudy;
+  /** The completes last passed on to each target group whose staged launch waits (study/upstream.ts); not carried: passed again after continue-as-new. */
+  readonly passedUpstream = new Map<string, number>();
 
   constructor(input: StudyWorkflowInput) {
     this.accountId = input.accountId;

@@ -9,6 +9,7 @@ import { passGate } from './gate';
 import { launch } from './launch';
 import { prepareProfiles } from './prepare';
 import type { TargetGroupState } from './state';
+import { scheduleLaunch, waitForCompletes, waitUntil } from './timing';
 import { uploadList } from './upload';
 
 /** What a target group's steps share in one revision: the state, the activities, the gate once it passed. */
@@ -30,6 +31,9 @@ export const TARGET_GROUP_STEPS: StepHandlers<TargetGroupStep, TargetGroupRun> =
   },
   approve: async ({ state }) => ((await awaitApproval(state)) ? undefined : 'stop'),
   launch: (run, step) => launch(run.state, run.api, gateOf(run), step.idempotencyKey),
+  wait_for_completes: ({ state }, step) => waitForCompletes(state, step),
+  wait_until: ({ state }, step) => waitUntil(state, step),
+  schedule_launch: (run, step) => scheduleLaunch(run.state, run.api, gateOf(run), step),
   // A launch job the study handed over running: awaited, and launched again by this workflow if it fails.
   await_job: (run) => {
     const gate = gateOf(run);

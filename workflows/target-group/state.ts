@@ -55,6 +55,8 @@ export class TargetGroupState {
   readonly jobAttempts: Record<string, number>;
   readonly status: TargetGroupStatus;
   readonly report: CarriedReport & { performanceError?: string };
+  /** A staged launch: the completes of the target groups it may wait for, as the study passed them on (by key). */
+  readonly upstream: Record<string, number> = {};
   /** When the next performance read is due (workflow time; 0: not scheduled yet). */
   nextReadAt = 0;
   /** Bumped on every status change: the progress sender sends the study the latest one. */
@@ -147,8 +149,13 @@ export class TargetGroupState {
     return data;
   }
 
-  /** Live or paused: the watch reads performance and drift. */
+  /** The study passed on a reading of another target group's completes (a staged launch waits for it). */
+  takeUpstream(targetGroup: string, completes: number): void {
+    this.upstream[targetGroup] = Math.max(this.upstream[targetGroup] ?? 0, completes);
+  }
+
+  /** Live or paused (or scheduled in the exchange: the watch sees it start): the watch reads performance and drift. */
   get watching(): boolean {
-    return this.status.phase === 'live' || this.status.phase === 'paused';
+    return this.status.phase === 'live' || this.status.phase === 'paused' || this.status.phase === 'scheduled';
   }
 }

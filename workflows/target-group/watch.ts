@@ -29,7 +29,8 @@ export async function watchOnce(state: TargetGroupState, api: Api): Promise<void
   while (state.controls.length > 0) await applyControl(state, api, state.controls.shift() as FieldingControlRequest['action']);
   if (state.watching && Date.now() >= state.nextReadAt) {
     state.nextReadAt = Date.now() + watchMs;
-    await readPerformance(state, api);
+    // A run scheduled in the exchange collects nothing yet: only its state is read, to see it start.
+    if (state.status.phase !== 'scheduled') await readPerformance(state, api);
     if (state.watching) await checkDrift(state, api);
   }
   // The last figures of a target group that just completed (one reading made once the phase was completed).
