@@ -42,7 +42,8 @@ export interface ConsoleValues {
   forecast?: TargetGroupForecast;
 }
 
-const code = (text: string) => text.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, MAX_REASON);
+/** `prefix:detail` with the detail reduced to letters, digits, `_`, `.` and `-` (a keyword to filter on). */
+const code = (prefix: string, detail: string) => `${prefix}:${detail.replace(/[^A-Za-z0-9_.-]+/g, '_')}`.slice(0, MAX_REASON);
 const goalOf = (draft: Record<string, unknown>) => (typeof draft.filling_goal === 'number' && draft.filling_goal > 0 ? draft.filling_goal : undefined);
 const isoOrUndefined = (text: string | undefined) => (text !== undefined && !Number.isNaN(Date.parse(text)) ? new Date(Date.parse(text)).toISOString() : undefined);
 
@@ -67,8 +68,8 @@ export function reasonCode(source: Pick<ConsoleSource, 'status' | 'desired' | 'a
   const guard = source.activeGuards?.at(-1);
   if (guard && (status.phase === 'paused' || status.phase === 'live')) return `guard:${guard.kind}`;
   if (status.phase === 'gate_blocked') return `gate_blocked:${gateReasons(source)[0]}`;
-  if (status.phase === 'failed') return code(`failed:${status.failure?.type ?? 'unknown'}`);
-  if (status.drift?.length) return code(`drift:${status.drift[0].field}`);
+  if (status.phase === 'failed') return code('failed', status.failure?.type ?? 'unknown');
+  if (status.drift?.length) return code('drift', status.drift[0].field);
   return '';
 }
 
