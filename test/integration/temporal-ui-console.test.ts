@@ -104,7 +104,9 @@ describe("the operator's console", () => {
       "StudyflowPhase = 'live' AND StudyflowFillPercent >= 0",
       `StudyflowStudy = 'ui-console' AND StudyflowSpend > 0 AND StudyflowCurrency = '${cost.currency_code}'`,
       underHalfFull(),
-      'StudyflowReason IS NULL AND StudyflowTargetGroup IS NOT NULL',
+      "StudyflowStudy = 'ui-console' AND StudyflowTargetGroup IS NOT NULL AND StudyflowReason IS NULL",
+      // Minutes of readings: no forecast yet (it needs an hour of them).
+      "StudyflowPhase = 'live' AND StudyflowForecastEnd IS NULL",
     ];
     for (const query of views) {
       const ids = await eventually(async () => {
@@ -115,8 +117,18 @@ describe("the operator's console", () => {
       expect(ids, query).toEqual([workflowId]);
       expect((await client.workflow.count(query)).count, query).toBe(1);
     }
-    // And the views it is not in: blocked at a gate, drifting, full, spend over what it spent.
-    for (const query of ["StudyflowReason STARTS_WITH 'gate_blocked:'", "StudyflowReason STARTS_WITH 'drift:'", 'StudyflowFillPercent >= 50', `StudyflowSpend > ${Number(cost.value)}`]) {
+    // And the views it is not in (each accepted by the server): blocked, guarded, drifting, failed, half full, spend over what it spent, late.
+    const views0 = [
+      "StudyflowPhase = 'gate_blocked' AND ExecutionStatus = 'Running'",
+      "StudyflowReason STARTS_WITH 'gate_blocked:'",
+      "StudyflowReason STARTS_WITH 'guard:'",
+      "StudyflowReason STARTS_WITH 'drift:' AND ExecutionStatus = 'Running'",
+      "StudyflowReason STARTS_WITH 'failed:'",
+      'StudyflowFillPercent >= 50',
+      `StudyflowSpend > ${Number(cost.value)}`,
+      `StudyflowForecastEnd > '${END}' AND ExecutionStatus = 'Running'`,
+    ];
+    for (const query of views0) {
       expect((await client.workflow.count(query)).count, query).toBe(0);
     }
   });
