@@ -98,6 +98,12 @@ describe("the operator's console", () => {
     expect(shown.sa.get(REASON)).toBeUndefined();
     expect(shown.sa.get(END_FIELDING_AT)?.toISOString()).toBe(new Date(END).toISOString());
     expect(shown.sa.get(FILL_PERCENT)).toBeLessThan(50);
+    // Current details (what the UI shows on the workflow's page) say the same in words.
+    const details = await eventually(async () => {
+      const metadata = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+      return metadata.currentDetails?.includes(`(${shown.report.performance!.completes}/${GOAL})`) ? metadata.currentDetails : undefined;
+    }, 30_000, 500);
+    expect(details).toBe(`**us_gen_pop**: live\n\nfill ${shown.sa.get(FILL_PERCENT)!.toFixed(1)}% (${shown.report.performance!.completes}/${GOAL}) · spend ${Number(cost.value).toFixed(2)} ${cost.currency_code} · no forecast yet`);
 
     // The saved views' list queries, through visibility (which follows the workflow within a second or so).
     const views = [
