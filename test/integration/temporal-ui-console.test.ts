@@ -2,7 +2,7 @@
 // the sandbox's fielding simulation, on a Temporal dev server of this file's own with its UI. The saved
 // views' list queries find the target group's workflow by its typed search attributes (fill, spend,
 // currency, end date, phase, reason), through the client's list and count; then the UI's workflow list,
-// opened with the same query in headless Chromium, shows that workflow. With STUDYFLOW_UPDATE_SCREENSHOTS=1
+// opened with the same query in headless Chromium, shows that workflow and, as columns, its figures. With STUDYFLOW_UPDATE_SCREENSHOTS=1
 // the page's screenshot is written to docs/images/temporal-ui-console.png (which operations.md embeds).
 import fs from 'node:fs';
 import os from 'node:os';
@@ -51,6 +51,9 @@ let stack: EmbeddedStack;
 let client: Client;
 let connection: Connection;
 let env: Record<string, string>;
+/** The fill and spend the first test saw the workflow hold (the UI's columns show them). */
+let fill: number;
+let spend: number;
 
 async function sandboxAdmin(method: string, route: string, body: unknown): Promise<void> {
   const res = await fetch(`${stack.sandbox.baseUrl}/_sandbox${route}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -98,6 +101,8 @@ describe("the operator's console", () => {
     expect(shown.sa.get(REASON)).toBeUndefined();
     expect(shown.sa.get(END_FIELDING_AT)?.toISOString()).toBe(new Date(END).toISOString());
     expect(shown.sa.get(FILL_PERCENT)).toBeLessThan(50);
+    fill = shown.sa.get(FILL_PERCENT)!;
+    spend = shown.sa.get(SPEND)!;
     // Current details (what the UI shows on the workflow's page) say the same in words.
     const details = await eventually(async () => {
       const metadata = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
@@ -146,7 +151,7 @@ describe("the operator's console", () => {
     const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'studyflow-chromium-'));
     let context: BrowserContext | undefined;
     try {
-      context = await chromium.launchPersistentContext(userDataDir, { executablePath, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1400, height: 800 } });
+      context = await chromium.launchPersistentContext(userDataDir, { executablePath, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1920, height: 640 } });
       const page = await context.newPage();
       await page.goto(url);
       // The row links to the workflow; the study's own workflow does not match the query.
@@ -158,6 +163,33 @@ describe("the operator's console", () => {
       const lines = (await page.locator('body').innerText()).split(/[\n\t]/).map((cell) => cell.trim());
       expect(lines).toContain(workflowId);
       expect(lines).not.toContain('study/1001/ui-console');
+      // The console's attributes as columns (the table's configuration drawer), with the figures the workflow holds.
+      await page.getByTestId('workflows-summary-table-configuration-button').click();
+      for (const name of ['StudyflowPhase', 'StudyflowReason', 'StudyflowFillPercent', 'StudyflowSpend', 'StudyflowCurrency', 'StudyflowEndFieldingAt']) {
+        await page.getByTestId(`orderable-list-item-${name}-add-button`).click();
+      }
+      for (const name of ['Run ID', 'Type', 'Start', 'End']) await page.getByTestId(`orderable-list-item-${name}-remove-button`).click();
+      await page.getByTestId('drawer-close-button').click();
+      await page.getByTestId('drawer-close-button').waitFor({ state: 'hidden' });
+      // The row by column: the figures are those of a reading (sessions still in the survey may add a complete
+      // between the first test's reading and this page's load, so between that and the workflow's latest).
+      const rowByColumn = async () => {
+        const headers = (await page.locator('table thead th').allInnerTexts()).map((t) => t.trim());
+        const cells = (await page.locator('table tbody tr').first().locator('td').allInnerTexts()).map((t) => t.trim());
+        return Object.fromEntries(headers.map((h, i) => [h, cells[i]]));
+      };
+      const shownRow = await eventually(async () => {
+        const r = await rowByColumn();
+        return r.StudyflowFillPercent ? r : undefined;
+      }, 30_000, 250);
+      const latest = (await client.workflow.getHandle(workflowId).describe()).typedSearchAttributes;
+      expect(shownRow).toMatchObject({ 'Workflow ID': workflowId, StudyflowPhase: 'live', StudyflowReason: '', StudyflowCurrency: 'USD' });
+      for (const [column, first, last] of [['StudyflowFillPercent', fill, latest.get(FILL_PERCENT)!], ['StudyflowSpend', spend, latest.get(SPEND)!]] as const) {
+        expect(Number(shownRow[column]), column).toBeGreaterThanOrEqual(first);
+        expect(Number(shownRow[column]), column).toBeLessThanOrEqual(last);
+      }
+      expect(shownRow.StudyflowEndFieldingAt).toMatch(/^\d{4}-\d{2}-\d{2}/);
+      await expect.poll(() => page.getByText('Configure Workflows Table').isVisible()).toBe(false);
       const shot = process.env.STUDYFLOW_UPDATE_SCREENSHOTS === '1' ? path.join(REPO_ROOT, 'docs/images/temporal-ui-console.png') : path.join(dir, 'temporal-ui-console.png');
       fs.mkdirSync(path.dirname(shot), { recursive: true });
       await page.screenshot({ path: shot });
