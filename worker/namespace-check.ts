@@ -43,7 +43,7 @@ export class SearchAttributesMissingError extends Error {
     super(
       `namespace ${namespace} lacks ${missing.length === 1 ? "studyflow's search attribute" : `${missing.length} of studyflow's search attributes`}: ` +
         `${missing.map((name) => `${name} (${SEARCH_ATTRIBUTE_TYPES[name]})`).join(', ')}; ` +
-        `register ${missing.length === 1 ? 'it' : 'each'} with temporal operator search-attribute create --namespace ${namespace} --name NAME --type Keyword (docs/operations.md, "Setting up a cluster")`,
+        `register ${missing.length === 1 ? `it with temporal operator search-attribute create --namespace ${namespace} --name ${missing[0]} --type ${SEARCH_ATTRIBUTE_TYPES[missing[0]]}` : `each with temporal operator search-attribute create --namespace ${namespace} --name NAME --type TYPE`} (docs/operations.md, "Setting up a cluster")`,
     );
     this.name = 'SearchAttributesMissingError';
   }

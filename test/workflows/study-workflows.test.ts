@@ -30,6 +30,7 @@ import {
   type WebhookEventSignal,
 } from '../../workflows/messages';
 import { programStudy } from '../../plan/program';
+import { REASON } from '../../workflows/search-attributes';
 import { FakeApi, targetGroup } from './fake-api';
 
 /** History length after which the server suggests continue-as-new (Temporal's default is 4 Ki events). */
@@ -179,6 +180,10 @@ describe('study workflow', () => {
     expect(blocked.targetGroups.g.message).toMatch(/infeasible/);
     expect(fake.callsOf('launchAndAwaitBatch')).toEqual([]);
     expect(fake.callsOf('checkLaunchGatesBatch')).toHaveLength(1); // the study's read, handed to the workflow
+    // The operator's console: the target group's workflow carries the gate's reason code as a search attribute.
+    const gateChild = env.client.workflow.getHandle(targetGroupWorkflowId('1001', 'gate', 'g'));
+    const reasonOf = async () => (await gateChild.describe()).typedSearchAttributes.get(REASON);
+    expect(await reasonOf()).toBe('gate_blocked:not_feasible');
 
     const lowered = study('gate', [targetGroup('g', { draft: { ...targetGroup('g').draft, filling_goal: 200 } })]);
     await apply(lowered);
@@ -191,6 +196,10 @@ describe('study workflow', () => {
     expect(fake.callsOf('launchAndAwaitBatch')[0].launchKeys?.g).toMatch(/\/tg\/g\/launch\/1$/);
     expect(fake.callsOf('updateDraftTargetGroup').map((c) => c.keys)).toEqual([['g']]);
     expect(fake.callsOf('checkLaunchGatesBatch')).toHaveLength(2);
+    // Live, nothing holds it: the reason is removed.
+    const deadline = Date.now() + 30_000;
+    while ((await reasonOf()) !== undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(await reasonOf()).toBeUndefined();
   });
 
   it('a draft carries its profiles in its create call; a launched target group whose profiles changed gets them with manage-profiles', async () => {

@@ -2,6 +2,7 @@ import { condition, getExternalWorkflowHandle, isCancellation, log, upsertSearch
 import { targetGroupProgressSignal, type TargetGroupPhase } from '../messages';
 import { PHASE } from '../search-attributes';
 import { PASSING_PHASES } from '../phases';
+import { ConsoleAttributes } from './console';
 import type { TargetGroupState } from './state';
 
 /** The summary of the timer that paces progress (the Temporal UI shows it; the benchmarks tell it apart by it). */
@@ -28,8 +29,9 @@ export class ProgressSender {
     this.lastSentAt = startedAt;
   }
 
-  /** Runs for the life of the workflow run. */
+  /** Runs for the life of the workflow run, and the operator's console beside it (./console.ts). */
   async run(): Promise<void> {
+    void new ConsoleAttributes(this.state).run();
     const parent = getExternalWorkflowHandle(this.state.input.studyWorkflowId);
     const status = this.state.status;
     for (;;) {
