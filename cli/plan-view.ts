@@ -125,6 +125,12 @@ export function describeStep(step: TargetGroupStep): string {
       return 'wait for `studyflow approve`';
     case 'read_state':
       return 'read its state';
+    case 'check_live':
+      return `check feasibility of the live target group (${step.gate.because.join(' and ')})`;
+    case 'update_live':
+      return `update in place via ${step.operation} (${step.changes.map((c) => `${c.field} -> ${typeof c.to === 'string' ? c.to : JSON.stringify(c.to)}`).join(', ')})`;
+    case 'fielding':
+      return `${step.action} the fielding run`;
   }
 }
 
@@ -248,6 +254,11 @@ export function renderPlanMarkdown(studies: { title: string; plan: StudyPlan; no
       parts.push(`| ${SYMBOL[a.kind]} | ${a.kind} | ${a.resource} | ${escapeCell(a.group ? `${a.key} → ${a.group}` : a.key)} | ${escapeCell(a.reason)}${changes} |`);
     }
     for (const note of plan.notes ?? []) parts.push('', `> **${note.severity}**: ${escapeCell(note.text)}`);
+    const blocked = plan.actions.filter((a) => a.kind === 'blocked');
+    if (blocked.length) {
+      parts.push('', `❌ **${blocked.length} change(s) cannot be applied** (apply exits 4 and names them):`, '');
+      for (const a of blocked) parts.push(`- \`${escapeCell(a.key)}\` ${(a.changes?.map((c) => c.field) ?? [a.resource]).map((f) => `\`${escapeCell(f)}\``).join(', ')}: ${escapeCell(a.reason)}`);
+    }
     parts.push('', `**${summaryLine(plan)}**`, '');
     if (schedule && schedule.targetGroups.length > 0) {
       parts.push(`How apply runs it: ${escapeCell(studyStepsLine(schedule))}`, '', '| target group | launch | why | steps |', '|---|---|---|---|');

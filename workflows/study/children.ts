@@ -50,7 +50,9 @@ async function startOrRevise(run: ApplyRun, tg: DesiredTargetGroup, when: 'now' 
   const { state, desired } = run;
   const digests = (state.status.childSpecDigests ??= {});
   const revision = revisionOf(run, tg);
-  if (!state.children.has(tg.key)) {
+  // A completed target group's workflow has ended: a revision that relaunches it starts a new one.
+  const ended = state.status.targetGroups[tg.key]?.phase === 'completed';
+  if (!state.children.has(tg.key) || ended) {
     state.children.add(tg.key);
     state.status.managedTargetGroups = [...state.children];
     state.childRevisions[tg.key] = desired.revision;

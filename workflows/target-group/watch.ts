@@ -1,5 +1,6 @@
 import { condition, getExternalWorkflowHandle, isCancellation, log } from '@temporalio/workflow';
 import { fieldChanges } from '../../plan/compare';
+import { TARGET_GROUP_UPDATED_EVENT } from '../../shared/api-profile';
 import type { Api } from '../activity-proxies';
 import { failureOf } from '../failures';
 import { targetGroupReportSignal, type CompletesPoint, type FieldingControlRequest, type WebhookEventSignal } from '../messages';
@@ -22,8 +23,14 @@ export async function watchOnce(state: TargetGroupState, api: Api): Promise<void
   if (state.nextReadAt === 0 && state.watching) state.nextReadAt = Date.now() + watchMs;
   const wait = state.watching ? state.nextReadAt - Date.now() : watchMs;
   if (wait > 0) await condition(() => state.pendingRevision !== undefined || state.controls.length > 0 || state.events.length > 0, wait);
+  // A change made in the exchange (its UI, another tool) is checked at once, not at the next tick.
+  let changedRemotely = false;
   if (state.events.length > 0) {
-    while (state.events.length > 0) recordEvent(state, state.events.shift() as WebhookEventSignal);
+    while (state.events.length > 0) {
+      const event = state.events.shift() as WebhookEventSignal;
+      changedRemotely ||= event.type === TARGET_GROUP_UPDATED_EVENT;
+      recordEvent(state, event);
+    }
     state.publish();
   }
   while (state.controls.length > 0) await applyControl(state, api, state.controls.shift() as FieldingControlRequest['action']);
@@ -31,6 +38,8 @@ export async function watchOnce(state: TargetGroupState, api: Api): Promise<void
     state.nextReadAt = Date.now() + watchMs;
     await readPerformance(state, api);
     if (state.watching) await checkDrift(state, api);
+  } else if (changedRemotely && state.watching) {
+    await checkDrift(state, api);
   }
   // The last figures of a target group that just completed (one reading made once the phase was completed).
   if (state.status.phase === 'completed' && state.report.performance?.phase !== 'completed') await readPerformance(state, api);
