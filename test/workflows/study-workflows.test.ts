@@ -404,5 +404,34 @@ describe('study workflow', () => {
       expect(fake.statusOf('drop')).toBe('completed');
       expect(fake.statusOf('stay')).toBe('live');
     });
+
+    it('checks drift at once on a target-group-updated event: paused in the UI shows paused before the next tick', async () => {
+      fake = new FakeApi();
+      const first = study('ui-pause', [live('u')]);
+      await apply(first);
+      const s = await until('ui-pause', settled(first.revision), 'live');
+      fake.setStatus('u', 'paused');
+      const child = env.client.workflow.getHandle(targetGroupWorkflowId('1001', 'ui-pause', 'u'));
+      // The watch interval is ten minutes: only the event can make the workflow look now.
+      await child.executeUpdate(targetGroupEventUpdate, { args: [{ id: 'ui-1', type: 'target-group-updated', time: new Date().toISOString(), targetGroupId: s.targetGroups.u.targetGroupId }], updateId: webhookEventUpdateId('ui-1') });
+      expect((await until('ui-pause', (x) => x.targetGroups.u.phase === 'paused', 'paused from the event')).targetGroups.u.phase).toBe('paused');
+    });
+
+    it('completes its live target groups when cancelled under removed_target_groups: complete, and leaves them under keep', async () => {
+      fake = new FakeApi();
+      const kept = study('end-keep', [live('k')]);
+      await apply(kept);
+      await until('end-keep', settled(kept.revision), 'live');
+      await env.client.workflow.getHandle(studyWorkflowId('1001', 'end-keep')).cancel();
+      const ended = study('end-complete', [live('c1'), live('c2', { fielding: 'paused' })], { removedTargetGroups: 'complete' });
+      await apply(ended);
+      await until('end-complete', settled(ended.revision), 'settled');
+      const handle = env.client.workflow.getHandle(studyWorkflowId('1001', 'end-complete'));
+      await handle.cancel();
+      await handle.result().catch(() => undefined);
+      // The live one is completed; the draft held by `fielding: paused` is left as it is; the kept study's stays live.
+      expect(fake.callsOf('completeFieldingRun').map((c) => c.keys)).toEqual([['c1']]);
+      expect([fake.statusOf('c1'), fake.statusOf('c2'), fake.statusOf('k')]).toEqual(['completed', 'draft', 'live']);
+    });
   });
 });
