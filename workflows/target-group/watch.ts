@@ -39,7 +39,9 @@ export async function watchOnce(state: TargetGroupState, api: Api): Promise<void
     await readPerformance(state, api);
     if (state.watching) await checkDrift(state, api);
   } else if (changedRemotely && state.watching) {
-    await checkDrift(state, api);
+    // Not a completion: the session events of the last completes may still be on their way (the exchange's
+    // status_change can overtake them), so a completion is taken at the tick, with the last performance reading.
+    await checkDrift(state, api, { takeCompletion: false });
   }
   // The last figures of a target group that just completed (one reading made once the phase was completed).
   if (state.status.phase === 'completed' && state.report.performance?.phase !== 'completed') await readPerformance(state, api);
@@ -69,10 +71,11 @@ function recordEvent(state: TargetGroupState, event: WebhookEventSignal): void {
  * the API. A launched group's fields come from its details, which lack some draft fields (allocations, the
  * fielding window, …): only the fields the read carries are compared.
  */
-async function checkDrift(state: TargetGroupState, api: Api): Promise<void> {
+async function checkDrift(state: TargetGroupState, api: Api, options: { takeCompletion?: boolean } = {}): Promise<void> {
   const { state: remote } = await api().readTargetGroupState({ ...state.base, reads: ['status', 'fields'] });
   const drift = fieldChanges(state.revision.desired.draft, remote.fields, remote.fieldsRead).map((c) => ({ field: c.field, expected: c.to, actual: c.from }));
-  const event = eventOfRemote(remote.status);
+  const found = eventOfRemote(remote.status);
+  const event = found === 'found_completed' && options.takeCompletion === false ? eventOfRemote(state.status.phase) : found;
   const fields = (list: { field: string }[] | undefined) => (list ?? []).map((d) => d.field).join(', ');
   if (fields(drift) !== fields(state.status.drift)) {
     state.addChange('drift', drift.length ? `drift: ${drift.map((d) => `${d.field} is ${JSON.stringify(d.actual)} in the API, ${JSON.stringify(d.expected)} in the study file`).join('; ')}` : 'drift cleared');
