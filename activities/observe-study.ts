@@ -4,7 +4,9 @@ import type { DesiredStudy, ObservedList, ObservedStudy, ObservedTargetGroup } f
 import { getActivityExclusions } from '../api/operations/activity-exclusions';
 import { listExclusionGroups, listExclusionGroupTargetGroups } from '../api/operations/exclusion-groups';
 import { findProject } from '../api/operations/projects';
+import { readLiveTargetGroup, type LiveTargetGroup } from '../api/operations/live-target-groups';
 import { findTargetGroupState } from '../api/operations/target-groups';
+import type { ApiCaller } from '../api/operations/caller';
 import { listWebhooks } from '../api/operations/webhooks';
 import { heartbeatProgress } from './activity-context';
 import { activityCaller } from './api-call';
@@ -29,6 +31,54 @@ export interface ObserveStudyInput {
 
 /** Target groups read at the same time while observing a study. */
 const OBSERVE_CONCURRENCY = 8;
+
+/** The file's names of the allocation specification read back (SupplierIds under `suppliers`, as study files write them). */
+function allocationsInFileNames(spec: LiveTargetGroup['allocations']): Record<string, unknown> {
+  const open = spec.open_exchange_allocations;
+  const priv = spec.private_exchange_allocations;
+  return {
+    open_exchange_allocations: {
+      exchange_min_percentage: open.exchange_min_percentage,
+      exchange_max_percentage: open.exchange_max_percentage,
+      blocked_supplier_ids: open.blocked_supplier_ids,
+      groups: open.groups.map((g) => ({ group_name: g.group_name, min_percentage: g.min_percentage, max_percentage: g.max_percentage, suppliers: g.supplier_ids })),
+    },
+    private_exchange_allocations: {
+      blocked_supplier_ids: priv.blocked_supplier_ids,
+      groups: priv.groups.map((g) => ({ group_name: g.group_name, min_percentage: g.min_percentage, max_percentage: g.max_percentage, supplier_id: g.supplier_id })),
+    },
+  };
+}
+
+/**
+ * The live state of a launched target group (readLiveTargetGroup: details, overview, the run and its ETag, the
+ * goals, allocations and fielding assistant: 7 calls) in the planner's terms. Undefined when it is a draft after all.
+ * The quota goals are left out: the reads name quotas by id, the file by profile and quota name.
+ */
+export async function observeLive(caller: ApiCaller, target: { projectId: string; targetGroupId: string }): Promise<Partial<ObservedTargetGroup> | undefined> {
+  const live = await readLiveTargetGroup(caller, target);
+  if (!live) return undefined;
+  const { details: d, fieldingRun: run } = live;
+  return {
+    ...(run ? { fieldingRun: { id: run.id, status: run.status, ...(run.startFieldingAt ? { startFieldingAt: run.startFieldingAt } : {}), ...(run.endFieldingAt ? { endFieldingAt: run.endFieldingAt } : {}), etag: run.etag } } : {}),
+    fillingGoal: { completesGoal: live.completesGoal },
+    details: {
+      name: d.name,
+      project_manager_id: d.projectManagerId,
+      expected_length_of_interview_minutes: d.lengthOfInterviewMinutes,
+      expected_incidence_rate: d.incidenceRate,
+      live_url: d.liveUrl || null,
+      test_url: d.testUrl || null,
+      target_group_customer_reference_number: d.customerReferenceNumber,
+      client_cost_per_interview_note: d.cpiNote ? { value: d.cpiNote.value, currency_code: d.cpiNote.currencyCode } : null,
+      industry_lockout_code: d.industryLockoutCode,
+    },
+    costPerInterview: { value: live.costPerInterview.value, currency_code: live.costPerInterview.currencyCode },
+    allocations: allocationsInFileNames(live.allocations),
+    fieldingAssistant: { assignment: live.fieldingAssistant.modules as Record<string, unknown>, etag: live.fieldingAssistant.etag },
+    completes: live.currentCompletes,
+  };
+}
 
 export function observeStudyActivities(deps: ActivityDeps) {
   const pageSize = deps.listPageSize;
@@ -79,11 +129,21 @@ export function observeStudyActivities(deps: ActivityDeps) {
             idLists: lists,
             recontact: known.recontactLists?.[tg.key],
             fieldingRunId: remote.fieldingRunId,
+            // A launched group's live state, which its in-place changes are planned from (not a draft's: none).
+            ...(remote.status === 'draft' ? {} : await observeLive(caller, target)),
           };
+        });
+        // Target groups the study manages (it remembers their ids) that the file no longer declares: their
+        // status and run, so the plan names them and removed_target_groups can complete them.
+        const declared = new Set(desired.targetGroups.flatMap((tg) => [tg.key, ...(tg.movedFrom ? [tg.movedFrom] : [])]));
+        const removed = Object.keys(known.targetGroupIds).filter((key) => !declared.has(key)).sort();
+        await inParallel(removed, OBSERVE_CONCURRENCY, async (key) => {
+          const remote = await findTargetGroupState(caller, { projectId: project.id, knownId: known.targetGroupIds[key], references: [], pageSize });
+          if (remote) observed.targetGroups[key] = { id: remote.id, status: remote.status, fields: remote.fields, fieldsRead: remote.fieldsRead, idLists: {}, fieldingRunId: remote.fieldingRunId };
         });
         // The same key order however the reads interleaved.
         observed.targetGroups = Object.fromEntries(
-          desired.targetGroups.filter((tg) => observed.targetGroups[tg.key]).map((tg) => [tg.key, observed.targetGroups[tg.key]]),
+          [...desired.targetGroups.map((tg) => tg.key), ...removed].filter((key) => observed.targetGroups[key]).map((key) => [key, observed.targetGroups[key]]),
         );
       }
 

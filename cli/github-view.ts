@@ -35,16 +35,25 @@ export interface AppliedStudy {
 
 const SETTLED_GOOD = new Set(['live', 'completed']);
 
+/** `converged` only when every change was made (as the human view: cli/status-view.ts studyPhaseText). */
+function studyPhaseOf(status: StudyStatus): string {
+  const n = status.unapplied?.length ?? 0;
+  return status.phase === 'converged' && n > 0 ? `not converged: ${n} change(s) not applied` : status.phase;
+}
+
 /** Annotations of `apply`: a notice per study with its outcome, an error per failure, a warning per target group left short of live. */
 export function applyAnnotations(studies: AppliedStudy[], requireLive: boolean): string[] {
   const lines: string[] = [];
   for (const s of studies) {
     const groups = Object.values(s.status?.targetGroups ?? {});
     const live = groups.filter((t) => SETTLED_GOOD.has(t.phase)).length;
-    const headline = `${s.status?.phase ?? s.outcome}: ${live} of ${groups.length} target group(s) live, ${s.status?.writes ?? 0} write(s) (${s.outcome})`;
+    const headline = `${s.status ? studyPhaseOf(s.status) : s.outcome}: ${live} of ${groups.length} target group(s) live, ${s.status?.writes ?? 0} write(s) (${s.outcome})`;
     lines.push(githubCommand('notice', { file: s.file, title: `studyflow apply ${s.status?.studyId ?? s.workflowId}` }, s.ui ? `${headline}\n${s.ui}` : headline));
     if (s.status?.error) lines.push(githubCommand('error', { file: s.file, title: `study ${s.status.studyId} failed` }, s.status.error));
     if (s.outcome === 'timeout') lines.push(githubCommand('error', { file: s.file, title: 'timed out' }, 'studyflow stopped following before the study settled; the study goes on'));
+    for (const c of s.status?.unapplied ?? []) {
+      lines.push(githubCommand('error', { file: s.file, title: `not applied: ${c.targetGroup} ${c.field}` }, `${c.reason.replace(/_/g, ' ')}: ${c.detail}`));
+    }
     for (const t of groups) {
       if (t.phase === 'failed') {
         lines.push(githubCommand('error', { file: s.file, title: `target group ${t.key} failed` }, t.failure?.message ?? t.message ?? 'failed'));
@@ -60,7 +69,12 @@ export function applyAnnotations(studies: AppliedStudy[], requireLive: boolean):
 export function applySummaryMarkdown(studies: AppliedStudy[]): string {
   const lines = ['### studyflow apply'];
   for (const s of studies) {
-    lines.push('', `**${cell(s.file)}**: study \`${s.status?.studyId ?? '?'}\` ${s.status?.phase ?? s.outcome} (${s.outcome}), ${s.status?.writes ?? 0} write(s).${s.ui ? ` [Temporal UI](${s.ui})` : ''}`);
+    lines.push('', `**${cell(s.file)}**: study \`${s.status?.studyId ?? '?'}\` ${s.status ? studyPhaseOf(s.status) : s.outcome} (${s.outcome}), ${s.status?.writes ?? 0} write(s).${s.ui ? ` [Temporal UI](${s.ui})` : ''}`);
+    const unapplied = s.status?.unapplied ?? [];
+    if (unapplied.length) {
+      lines.push('', `❌ **${unapplied.length} change(s) not applied**`, '', '| target group | field | reason | why |', '|---|---|---|---|');
+      for (const c of unapplied) lines.push(`| ${cell(c.targetGroup)} | \`${cell(c.field)}\` | ${c.reason.replace(/_/g, ' ')} | ${cell(c.detail)} |`);
+    }
     const groups = Object.values(s.status?.targetGroups ?? {});
     if (!groups.length) continue;
     lines.push('', '| target group | phase | id | note |', '|---|---|---|---|');

@@ -131,6 +131,12 @@ export function describeStep(step: TargetGroupStep): string {
       return `wait until ${step.at} (a durable timer)`;
     case 'schedule_launch':
       return `schedule the launch for ${step.at} in the exchange (key ${step.idempotencyKey}); live at that moment`;
+    case 'check_live':
+      return `check feasibility of the live target group (${step.gate.because.join(' and ')})`;
+    case 'update_live':
+      return `update in place via ${step.operation} (${step.changes.map((c) => `${c.field} -> ${typeof c.to === 'string' ? c.to : JSON.stringify(c.to)}`).join(', ')})`;
+    case 'fielding':
+      return `${step.action} the fielding run`;
   }
 }
 
@@ -272,6 +278,11 @@ export function renderPlanMarkdown(studies: { title: string; plan: StudyPlan; no
       for (const g of plan.guards) for (const line of g.guards) parts.push(`| ${escapeCell(g.key)} | ${escapeCell(line)} |`);
     }
     if (plan.budget) parts.push('', `> **budget${plan.budget.verdict === 'over' ? ' (BLOCKING)' : ''}**: ${escapeCell(plan.budget.text)}`);
+    const blocked = plan.actions.filter((a) => a.kind === 'blocked');
+    if (blocked.length) {
+      parts.push('', `❌ **${blocked.length} change(s) cannot be applied** (apply exits 4 and names them):`, '');
+      for (const a of blocked) parts.push(`- \`${escapeCell(a.key)}\` ${(a.changes?.map((c) => c.field) ?? [a.resource]).map((f) => `\`${escapeCell(f)}\``).join(', ')}: ${escapeCell(a.reason)}`);
+    }
     parts.push('', `**${summaryLine(plan)}**`, '');
     if (schedule && schedule.targetGroups.length > 0) {
       parts.push(`How apply runs it: ${escapeCell(studyStepsLine(schedule))}`, '', '| target group | launch | why | steps |', '|---|---|---|---|');

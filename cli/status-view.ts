@@ -1,4 +1,4 @@
-import type { StudyStatus, TargetGroupStatus } from '../workflows/messages';
+import type { StudyStatus, TargetGroupStatus, UnappliedChange } from '../workflows/messages';
 import { devStackFor } from './dev-stack-file';
 import { table, type Output } from './output';
 
@@ -39,6 +39,29 @@ export function statusTable(out: Output, status: StudyStatus): string {
       tg.drift?.length ? `drift: ${tg.drift.map((d) => d.field).join(', ')}` : (launchNote(tg) ?? tg.message ?? ''),
     ]);
   return table(['TARGET GROUP', 'STATE', 'ID', 'FEASIBLE', 'CPI', 'NOTE'], rows);
+}
+
+const UNAPPLIED_REASON: Record<UnappliedChange['reason'], string> = {
+  blocked: 'blocked',
+  gate_refused: 'gate refused',
+  operation_failed: 'operation failed',
+};
+
+/** One line per change the study did not make: target group, field, reason and why. */
+export function unappliedLines(out: Output, status: StudyStatus): string[] {
+  const changes = status.unapplied ?? [];
+  if (!changes.length) return [];
+  return [
+    out.red(`${changes.length} change(s) not applied:`),
+    ...changes.map((c) => `  ${c.targetGroup} ${c.field}: ${UNAPPLIED_REASON[c.reason]}: ${c.detail}`),
+  ];
+}
+
+/** The study's phase as apply and status say it: `converged` only when every change was made. */
+export function studyPhaseText(status: StudyStatus): string {
+  const n = status.unapplied?.length ?? 0;
+  if (status.phase === 'converged' && n > 0) return `not converged: ${n} change(s) not applied`;
+  return status.phase;
 }
 
 /** What a target group is doing beyond its phase: job progress, feasibility, price, message. */

@@ -163,11 +163,20 @@ export function notLiveOf(status: StudyStatus | undefined) {
   return Object.values(status?.targetGroups ?? {}).filter((t) => t.phase !== 'live' && t.phase !== 'completed');
 }
 
+/** Apply's exit codes besides 0 (docs/cli.md): a failure, and a revision applied with changes it did not make. */
+export const APPLY_EXIT = { ok: 0, failed: 1, unapplied: 4 } as const;
+
+/** The changes a settled study did not make (blocked, refused by a gate, failed), each naming its field. */
+export function unappliedOf(status: StudyStatus | undefined): NonNullable<StudyStatus['unapplied']> {
+  return status?.phase === 'applying' || status?.phase === 'planning' ? [] : (status?.unapplied ?? []);
+}
+
 /**
  * Apply's exit code: 1 when a study failed (wholly or in part), timed out or was superseded, or, with
- * `requireLive`, ended with a target group short of live; else 0.
+ * `requireLive`, ended with a target group short of live; else 4 when a study settled with changes the file
+ * asks for that were not made (a blocked field, a refused gate, a failed operation); else 0.
  */
-export function applyExitCode(studies: Followed[], options: { requireLive?: boolean }): 0 | 1 {
+export function applyExitCode(studies: Followed[], options: { requireLive?: boolean }): 0 | 1 | 4 {
   const failed = studies.some((f) => {
     const phase = f.status?.phase;
     return (
@@ -178,7 +187,8 @@ export function applyExitCode(studies: Followed[], options: { requireLive?: bool
       (options.requireLive && notLiveOf(f.status).length > 0)
     );
   });
-  return failed ? 1 : 0;
+  if (failed) return APPLY_EXIT.failed;
+  return studies.some((f) => f.outcome === 'settled' && unappliedOf(f.status).length > 0) ? APPLY_EXIT.unapplied : APPLY_EXIT.ok;
 }
 
 /** A timer that does not keep the process alive (the command exits once the studies are followed). */

@@ -2,7 +2,7 @@
 // 2 changes pending that apply can make, 3 some change the file asks for cannot be applied (a blocked
 // field or state; it wins over pending changes, so a pull request's check does not stay green over it).
 // 1 (an error) is the CLI's own.
-import type { PlannedAction, StudyPlan } from './types';
+import type { PlannedAction, StudyPlan, UnappliedChange } from './types';
 
 export const PLAN_EXIT = { none: 0, pending: 2, blocked: 3 } as const;
 
@@ -15,4 +15,14 @@ export function planExitCode(plans: readonly StudyPlan[]): (typeof PLAN_EXIT)[ke
   if (plans.some((p) => blockedActions(p).length > 0)) return PLAN_EXIT.blocked;
   if (plans.some((p) => p.hasChanges)) return PLAN_EXIT.pending;
   return PLAN_EXIT.none;
+}
+
+/** The plan's blocked actions as unapplied changes, one per field (the study's status lists them after apply). */
+export function blockedChanges(actions: readonly PlannedAction[]): UnappliedChange[] {
+  return actions
+    .filter((a) => a.kind === 'blocked')
+    .flatMap((a) => {
+      const fields = a.changes?.length ? a.changes.map((c) => c.field) : [a.resource === 'fielding' ? 'fielding' : a.resource];
+      return fields.map((field) => ({ targetGroup: a.key, field, reason: 'blocked' as const, detail: a.reason }));
+    });
 }

@@ -27,6 +27,18 @@ const NOT_COMPARED_HERE = new Set(['fielding_specification', 'profiling']);
 
 const NOT_READ = Symbol('not read');
 
+/**
+ * The allocations without the draft's allocation template (a recontact study's `template_id`): the template is
+ * taken when the draft is made, and a launched group's specification (get_target_group_allocation_specification)
+ * neither shows nor takes it.
+ */
+function withoutTemplate(allocations: unknown): unknown {
+  const spec = record(allocations);
+  if (!spec || !('template_id' in spec)) return allocations;
+  const { template_id: _template, ...rest } = spec;
+  return rest;
+}
+
 /** The launched value of a draft field, or NOT_READ when the observed state does not carry it. */
 function liveValue(tg: ObservedTargetGroup, field: string): unknown {
   if (DETAIL_FIELDS.has(field) && tg.details) return Object.hasOwn(tg.details, field) ? (tg.details as Json)[field] : NOT_READ;
@@ -172,8 +184,9 @@ export function planLiveTargetGroup({ desired, tg, draftFields, moved, observedA
   };
   const blocked: PlannedAction[] = [];
 
-  for (const [field, to] of Object.entries(draftFields)) {
-    if (to === undefined || NOT_COMPARED_HERE.has(field)) continue;
+  for (const [field, wanted] of Object.entries(draftFields)) {
+    if (wanted === undefined || NOT_COMPARED_HERE.has(field)) continue;
+    const to = field === 'allocations' ? withoutTemplate(wanted) : wanted;
     const from = liveValue(tg, field);
     if (from === NOT_READ || holdsDesired(to, from)) continue;
     const change: FieldChange = { field, from: from ?? null, to };

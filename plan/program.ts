@@ -6,7 +6,10 @@
 import { canonicalJson } from './compare';
 import { isWrite, planStudy } from './plan-study';
 import { actionsOfTargetGroup, scheduleStudy, type Launcher, type StudySchedule } from './schedule';
-import type { DesiredStudy, DesiredTargetGroup, IdListEntityType, ListRef, ObservedStudy, PlannedAction, StudyPlan } from './types';
+import { liveSteps, removedToComplete, type LiveFieldingAction, type LiveUpdateOperation } from './live-steps';
+import type { DesiredStudy, DesiredTargetGroup, IdListEntityType, ListRef, LiveGate, ObservedStudy, PlannedAction, StudyPlan } from './types';
+
+export type { LiveFieldingAction, LiveUpdateOperation } from './live-steps';
 
 /** Who runs a launch (the draft batch's launch goes with its draft step). */
 export type LaunchRunner = Exclude<Launcher, 'none' | 'draft_batch'>;
@@ -44,7 +47,16 @@ export type TargetGroupStep =
   /** A timed launch: the exchange's schedule-from-draft job starts the fielding run at `at` (its Idempotency-Key, `{attempt}` filled in at run time); it goes live then. */
   | { kind: 'schedule_launch'; at: string; idempotencyKey: string }
   /** Nothing to launch: where the target group is, read from the API. */
-  | { kind: 'read_state' };
+  | { kind: 'read_state' }
+  /**
+   * A launched target group: feasibility of the change by id, judged by the gate's rules (plan/live-gates.ts);
+   * a refusal stops the remaining steps and is recorded as unapplied.
+   */
+  | { kind: 'check_live'; gate: LiveGate }
+  /** A launched target group changed in place through `operation`: each field with the value the file wants. */
+  | { kind: 'update_live'; operation: LiveUpdateOperation; changes: { field: string; to: unknown }[] }
+  /** The declared fielding state: pause, resume, complete or relaunch the fielding run (with its ETag). */
+  | { kind: 'fielding'; action: LiveFieldingAction };
 
 export type TargetGroupStepKind = TargetGroupStep['kind'];
 
@@ -66,6 +78,8 @@ export type StudyStep =
   | { kind: 'hand_over'; keys: string[]; when: 'now' | 'settled' }
   | { kind: 'checkpoint' }
   | { kind: 'settle' }
+  /** Target groups the file no longer declares, completed (removed_target_groups: complete). */
+  | { kind: 'complete_removed'; keys: string[] }
   /** The revision is applied: converged, partially failed or failed, by the target groups' phases. */
   | { kind: 'conclude' }
   | { kind: 'together'; lanes: StudyStep[][] };
@@ -142,9 +156,14 @@ export function revisesChild(tg: DesiredTargetGroup, actions: readonly PlannedAc
   return child.specDigest !== specDigest(tg) || actions.some(isWrite) || child.phase === 'failed';
 }
 
-/** The steps of a target group's own workflow (after its hand-over): profiles, lists, then the launch or a read of where it is. */
-export function ownSteps(desired: DesiredStudy, tg: DesiredTargetGroup, actions: readonly PlannedAction[]): TargetGroupStep[] {
+/**
+ * The steps of a target group's own workflow (after its hand-over): profiles, lists, then the launch or, for a
+ * launched one, its in-place changes and fielding state (plan/live-steps.ts) and a read of where it is.
+ */
+export function ownSteps(desired: DesiredStudy, tg: DesiredTargetGroup, actions: readonly PlannedAction[], observed?: ObservedStudy): TargetGroupStep[] {
   const steps: TargetGroupStep[] = [];
+  const live = observed ? liveSteps(tg, actions, observed) : { before: [], after: [] };
+  steps.push(...live.before);
   if (actions.some((a) => a.resource === 'profiles' && a.kind === 'update')) steps.push({ kind: 'profiles' });
   for (const a of actions.filter((x) => x.kind === 'upload' || x.kind === 'replace_list')) {
     steps.push({
@@ -157,7 +176,7 @@ export function ownSteps(desired: DesiredStudy, tg: DesiredTargetGroup, actions:
     });
   }
   const launch = actions.find((a) => a.kind === 'launch');
-  if (!launch) return [...steps, { kind: 'read_state' }];
+  if (!launch) return [...steps, ...live.after, { kind: 'read_state' }];
   // A staged launch waits for the other target group's completes, a timed one the exchange cannot schedule for its
   // moment; the gate is read after the wait, when the launch is near.
   if (launch.launchAfter) steps.push({ kind: 'wait_for_completes', targetGroup: launch.launchAfter.targetGroup, completes: launch.launchAfter.completes });
@@ -203,11 +222,11 @@ function targetGroupSteps(desired: DesiredStudy, observed: ObservedStudy, inputs
   const child = inputs.running.get(tg.key);
   // A running workflow whose part is unchanged is not disturbed: it goes on watching.
   if (child && !revisesChild(tg, actions, child)) return steps;
-  return [...steps, { kind: 'hand_over', when: 'now' }, ...ownSteps(desired, tg, actions)];
+  return [...steps, { kind: 'hand_over', when: 'now' }, ...ownSteps(desired, tg, actions, observed)];
 }
 
 /** The study's steps: its own writes beside the gate reads, the drafts, then the launches and hand-overs side by side. */
-function studySteps(desired: DesiredStudy, schedule: StudySchedule, handOver: (by: Launcher) => string[]): StudyStep[] {
+function studySteps(desired: DesiredStudy, schedule: StudySchedule, handOver: (by: Launcher) => string[], removed: string[]): StudyStep[] {
   const key = studyWorkflowKey(desired);
   const own: StudyStep[] = [];
   if (schedule.project !== 'none') {
@@ -247,6 +266,7 @@ function studySteps(desired: DesiredStudy, schedule: StudySchedule, handOver: (b
       ],
     },
     { kind: 'settle' },
+    ...(removed.length ? [{ kind: 'complete_removed' as const, keys: removed }] : []),
     { kind: 'checkpoint' },
     { kind: 'conclude' },
     { kind: 'hand_over', keys: byDraftBatch, when: 'settled' },
@@ -266,7 +286,7 @@ export function programStudy(desired: DesiredStudy, observed: ObservedStudy, inp
   const keysBy = (by: Launcher) => schedule.targetGroups.filter((t) => t.launch.by === by).map((t) => t.key);
   return {
     revision: desired.revision,
-    study: studySteps(desired, schedule, keysBy),
+    study: studySteps(desired, schedule, keysBy, removedToComplete(desired, plan)),
     targetGroups: desired.targetGroups.map((tg) => {
       const launch = schedule.targetGroups.find((t) => t.key === tg.key)?.launch ?? { by: 'none', reason: 'not scheduled' };
       const byStudy = launch.by === 'study' || launch.by === 'draft_batch';
@@ -274,7 +294,7 @@ export function programStudy(desired: DesiredStudy, observed: ObservedStudy, inp
         key: tg.key,
         launch,
         steps: targetGroupSteps(desired, observed, all, tg),
-        ...(byStudy ? { fallback: ownSteps(desired, tg, actionsOfTargetGroup(plan, tg.key)) } : {}),
+        ...(byStudy ? { fallback: ownSteps(desired, tg, actionsOfTargetGroup(plan, tg.key), observed) } : {}),
       };
     }),
   };

@@ -360,3 +360,15 @@ export interface StudyPlan {
   /** The budget against the predicted cost (absent: the study has no budget). */
   budget?: BudgetVerdict;
 }
+
+/**
+ * A change the study file asks for that apply did not make: the target group, the field (`fielding` for the
+ * declared state) and why: the exchange cannot change it (`blocked`), its feasibility gate refused it or it
+ * waits for approval (`gate_refused`), or the exchange refused the write (`operation_failed`).
+ */
+export interface UnappliedChange {
+  targetGroup: string;
+  field: string;
+  reason: 'blocked' | 'gate_refused' | 'operation_failed';
+  detail: string;
+}

@@ -1,5 +1,8 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { TargetGroupStep } from '../plan/program';
+import type { UnappliedChange } from '../plan/types';
+
+export type { UnappliedChange } from '../plan/types';
 import type { ApiVersion, DesiredStudy, DesiredTargetGroup, PlannedAction } from '../plan/types';
 
 // Messages of the study workflow and its target-group children. Names are stable: the CLI,
@@ -69,6 +72,8 @@ export interface TargetGroupStatus {
   launchAfter?: { targetGroup: string; completes: number; has?: number };
   failure?: { type: string; message: string };
   drift?: { field: string; expected: unknown; actual: unknown }[];
+  /** The live changes of its revision that its workflow did not make (a refused gate, a failed operation). */
+  unapplied?: UnappliedChange[];
   /** The recontact list last uploaded (the API cannot list it back). */
   recontactList?: { sha256: string; count: number };
   events: {
@@ -114,6 +119,11 @@ export interface StudyStatus {
    * including its hand-over; its workflow's own steps are in its entry's `steps`.
    */
   program?: { revision: string; ran: Record<string, TargetGroupStep[]> };
+  /**
+   * The changes of the applied revision that were not made (blocked by the exchange, refused by a gate, failed):
+   * apply names each and exits with its own code (client/follow.ts applyExitCode).
+   */
+  unapplied?: UnappliedChange[];
   error?: string;
   updatedAt: string;
 }

@@ -54,6 +54,8 @@ export const TRANSITIONS = {
   paused: { from: FIELDING, phase: 'paused', passing: false },
   resumed: { from: FIELDING, phase: 'live', passing: false },
   completed: { from: [...FIELDING, 'scheduled', 'completed'], phase: 'completed', passing: false },
+  /** A completed fielding run relaunched because the file says `fielding: live` (relaunch_fielding_run). */
+  relaunched: { from: ['completed', 'live'], phase: 'live', passing: false },
   /** This revision's work failed; a new revision retries from the top. */
   failed: { from: ANY, phase: 'failed', passing: false },
 } as const satisfies Record<string, { from: readonly PhaseOrNone[]; phase: TargetGroupPhase; passing: boolean }>;

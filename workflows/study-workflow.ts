@@ -30,6 +30,7 @@ import {
 } from './messages';
 import { IllegalTransition } from './phases';
 import { applyRevision } from './study/apply-revision';
+import { completeAtEnd } from './study/removed';
 import { StudyState, Superseded, type StudyWorkflowInput } from './study/state';
 
 export type { StudyCarriedState, StudyWorkflowInput } from './study/state';
@@ -56,7 +57,9 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
   } catch (error) {
     if (isCancellation(error)) {
       // Cancelling a study stops studyflow managing it (and its target-group workflows); nothing is deleted remotely.
+      // Under removed_target_groups: complete, its live target groups are completed first (as a removed one is).
       await CancellationScope.nonCancellable(async () => {
+        await completeAtEnd(state, apiActivities);
         for (const key of state.children) await getExternalWorkflowHandle(state.childId(key)).cancel().catch(() => undefined);
       });
     }

@@ -7,7 +7,7 @@ import { LiveDisplay } from '../live-display';
 import type { CliContext } from '../main';
 import { parseSeconds } from '../options';
 import { CliError } from '../output';
-import { statusTable, temporalUiLink } from '../status-view';
+import { statusTable, studyPhaseText, temporalUiLink, unappliedLines } from '../status-view';
 
 interface ApplyOptions {
   wait: boolean;
@@ -85,6 +85,7 @@ export async function run(ctx: CliContext, paths: string[], options: ApplyOption
       ctx.out.data(ctx.out.bold(`${f.file}  study ${status?.studyId ?? '?'}  ${describeOutcome(f, status)}`));
       if (status?.projectId) ctx.out.data(`project ${status.projectId}, ${status.writes} write(s) so far`);
       if (status) ctx.out.data(statusTable(ctx.out, status));
+      if (status && f.outcome === 'settled') for (const line of unappliedLines(ctx.out, status)) ctx.out.data(line);
       if (status?.error) ctx.out.data(ctx.out.red(`error: ${status.error}`));
       if (notLive.length && options.requireLive) ctx.out.data(ctx.out.red(`not live: ${notLive.map((t) => t.key).join(', ')}`));
       const link = ui(f);
@@ -101,7 +102,7 @@ export async function run(ctx: CliContext, paths: string[], options: ApplyOption
 function describeOutcome(f: Followed, status: StudyStatus | undefined): string {
   switch (f.outcome) {
     case 'settled':
-      return status?.phase ?? 'settled';
+      return status ? studyPhaseText(status) : 'settled';
     case 'superseded':
       return `superseded by revision ${status?.revision}`;
     case 'detached':

@@ -1,6 +1,6 @@
 import { withStudyClient } from '../../client';
 import type { CliContext } from '../main';
-import { statusTable, temporalUiLink } from '../status-view';
+import { statusTable, studyPhaseText, temporalUiLink, unappliedLines } from '../status-view';
 
 /** `studyflow status <study>`: where the study stands (its workflow's status query). */
 export async function run(ctx: CliContext, studyArg: string, options: { account?: string; json?: boolean }): Promise<number> {
@@ -10,9 +10,10 @@ export async function run(ctx: CliContext, studyArg: string, options: { account?
     if (options.json) {
       ctx.out.json({ workflowId: ref.workflowId, ...status });
     } else {
-      ctx.out.data(`study ${status.studyId} (account ${status.accountId}): ${status.phase}, revision ${status.revision ?? '-'}${status.appliedRevision === status.revision ? ' (applied)' : ''}`);
+      ctx.out.data(`study ${status.studyId} (account ${status.accountId}): ${studyPhaseText(status)}, revision ${status.revision ?? '-'}${status.appliedRevision === status.revision ? ' (applied)' : ''}`);
       if (status.projectId) ctx.out.data(`project ${status.projectId}`);
       ctx.out.data(statusTable(ctx.out, status));
+      for (const line of unappliedLines(ctx.out, status)) ctx.out.data(line);
       if (status.error) ctx.out.data(`error: ${status.error}`);
       const ui = temporalUiLink(ctx.env, client.temporalServer, ref.workflowId, ctx.cwd);
       if (ui) ctx.out.progress(ctx.out.dim(ui));

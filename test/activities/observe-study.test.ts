@@ -80,4 +80,38 @@ describe('observeStudy', () => {
     const perTargetGroupGroupReads = h.sandbox.requests().slice(from).filter((r) => /\/target-groups\/[^/]+\/exclusion-groups/.test(r.path));
     expect(perTargetGroupGroupReads).toEqual([]);
   });
+
+  it('reads a launched target group\'s live state (11 calls in all), and a managed one the file no longer declares', async () => {
+    const { observeStudy } = observeStudyActivities({ api: h.api, blobs: h.blobs, webhookSecrets: { save: async () => undefined, has: async () => false } });
+    const first = await observeStudy({ ctx, desired, known: { targetGroupIds: {}, exclusionGroupIds: {} } });
+    const [liveKey, droppedKey] = KEYS;
+    const launch = async (key: string) => {
+      const target = { ctx, projectId: first.project!.id, targetGroupId: first.targetGroups[key].id };
+      const { jobId } = await h.activities.launchFromDraft({ ...target, idempotencyKey: `observe/launch/${key}`, endFieldingAt: '2027-06-30T00:00:00Z' });
+      if (jobId) await h.activities.awaitJob({ ...target, kind: 'launch', jobId, pollInitialMs: 20, pollMaxMs: 100, budgetMs: 10_000 });
+    };
+    await launch(liveKey);
+    await launch(droppedKey);
+    const one = { ...desired, targetGroups: desired.targetGroups.filter((tg) => tg.key === liveKey) };
+    const from = h.sandbox.requests().length;
+    const observed = await observeStudy({ ctx, desired: one, known: { targetGroupIds: { [liveKey]: first.targetGroups[liveKey].id, [droppedKey]: first.targetGroups[droppedKey].id }, exclusionGroupIds: {} } });
+    const live = observed.targetGroups[liveKey];
+    expect(live).toMatchObject({
+      status: 'live',
+      fieldingRun: { status: 'live', endFieldingAt: expect.any(String), etag: expect.any(String) },
+      fillingGoal: { completesGoal: 50 },
+      details: { name: expect.any(String), live_url: `https://survey.example.com/s/${liveKey}?rid=[%RID%]` },
+      costPerInterview: { value: expect.any(String), currency_code: expect.any(String) },
+      allocations: { open_exchange_allocations: expect.any(Object), private_exchange_allocations: expect.any(Object) },
+      fieldingAssistant: { assignment: expect.any(Object), etag: expect.any(String) },
+      completes: expect.any(Number),
+    });
+    const perGroup = (id: string) => h.sandbox.requests().slice(from).filter((r) => r.path.includes(`/target-groups/${id}`)).length;
+    // The status read (GET TG's 301, overview, fielding runs, details) and readLiveTargetGroup's seven.
+    expect(perGroup(live.id)).toBe(11);
+    // The dropped one: its status and run only (the plan names it and removed_target_groups decides).
+    expect(observed.targetGroups[droppedKey]).toMatchObject({ status: 'live', fieldingRunId: expect.any(String) });
+    expect(observed.targetGroups[droppedKey].fillingGoal).toBeUndefined();
+    expect(Object.keys(observed.targetGroups)).toEqual([liveKey, droppedKey]);
+  });
 });

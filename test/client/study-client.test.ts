@@ -97,6 +97,16 @@ describe("apply's exit code", () => {
     expect(applyExitCode([waiting], { requireLive: true })).toBe(1);
     expect(applyExitCode([followed('settled', status('converged', ['live', 'completed']))], { requireLive: true })).toBe(0);
   });
+
+  it('is 4 when a study settled with a change it did not make, unless something failed (1 wins)', () => {
+    const unapplied = [{ targetGroup: 'tg0', field: 'locale', reason: 'blocked' as const, detail: 'locale cannot change after the launch' }];
+    const withUnapplied = (s: StudyStatus): StudyStatus => ({ ...s, unapplied });
+    expect(applyExitCode([followed('settled', withUnapplied(status('converged', ['live'])))], {})).toBe(4);
+    expect(applyExitCode([followed('settled', status('converged', ['live'])), followed('settled', withUnapplied(status('converged', ['live'])))], {})).toBe(4);
+    expect(applyExitCode([followed('settled', withUnapplied(status('partially_failed', ['live', 'failed'])))], {})).toBe(1);
+    // Not settled yet: what the status holds is the previous revision's.
+    expect(applyExitCode([followed('detached', withUnapplied(status('applying', ['live'])))], {})).toBe(0);
+  });
 });
 
 describe('plan through the client, offline', () => {

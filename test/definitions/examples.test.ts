@@ -40,7 +40,7 @@ describe('examples', () => {
   it('validate clean as a whole, with no diagnostics at all', async () => {
     const { studies, diagnostics } = await loadStudies([examples], { env: {} });
     expect(diagnostics).toEqual([]);
-    expect(studies.map((s) => s.study.study).sort()).toEqual(['acme-every-exclusion', 'acme-recontact-wave2', 'acme-staged-launch', 'acme-tracker-2026q4', 'quickstart-us-gen-pop']);
+    expect(studies.map((s) => s.study.study).sort()).toEqual(['acme-every-exclusion', 'acme-recontact-wave2', 'acme-staged-launch', 'acme-tracker-2026q4', 'lifecycle-tracker-2027', 'quickstart-us-gen-pop']);
   });
 
   it('staged launch: the US launches at a moment with its zone, Germany after the US has 50 completes; plan says so', async () => {

@@ -67,5 +67,23 @@ describe('studyflow plan prints exactly what apply runs', () => {
     expect(reapplied.code, reapplied.stderr).toBe(0);
     const after = await t.status('1001', STUDY);
     expect(after.program).toEqual({ revision: again.studies[0].program.revision, ran: {} });
+
+    // A live change: de's goal raised (checked with feasibility, then written in place) and fr paused, by their workflows.
+    fs.writeFileSync(file, YAML.replace('filling_goal: 40', 'filling_goal: 45').replace('filling_goal: 30\n', 'filling_goal: 30\n    fielding: paused\n'));
+    const live = JSON.parse((await t.cli(['plan', file, '--json'])).stdout) as { studies: { program: StudyProgram }[] };
+    const liveProgram = live.studies[0].program;
+    const stepsOf = (key: string) => liveProgram.targetGroups.find((p) => p.key === key)?.steps.map((s) => s.kind);
+    expect(stepsOf('de')).toEqual(['hand_over', 'check_live', 'update_live', 'read_state']);
+    expect(stepsOf('fr')).toEqual(['hand_over', 'fielding', 'read_state']);
+    const changed = await t.cli(['apply', file]);
+    expect(changed.code, changed.stderr + changed.stdout).toBe(0);
+    const changedStatus = await t.status('1001', STUDY);
+    expect(changedStatus.program?.revision).toBe(liveProgram.revision);
+    for (const tg of liveProgram.targetGroups) {
+      // A workflow not handed this revision ran nothing of it (its status still lists the steps of its last one).
+      if (tg.steps.length === 0) expect(changedStatus.program?.ran[tg.key], tg.key).toBeUndefined();
+      else expect(ran(changedStatus, tg.key), tg.key).toEqual(tg.steps);
+    }
+    expect(changedStatus.targetGroups.fr.phase).toBe('paused');
   });
 });

@@ -172,6 +172,15 @@ describe('live target groups: in-place changes', () => {
     expectGolden('plan-live/details', render(plan));
   });
 
+  it('allocations: a recontact draft\'s template is not compared once launched (the specification neither shows nor takes it)', () => {
+    const recontact = tg('us', {}, { allocations: { ...allocations, template_id: 'recontact-global' } });
+    expect(writes(of(planStudy(study([recontact]), observedOf({ us: liveTg(tg('us')) }))))).toEqual([]);
+    const blocked = tg('us', {}, { allocations: { open_exchange_allocations: { ...allocations.open_exchange_allocations, blocked_supplier_ids: ['7'] }, template_id: 'recontact-global' } });
+    const [update] = writes(of(planStudy(study([blocked]), observedOf({ us: liveTg(tg('us')) }))));
+    expect(update).toMatchObject({ operation: 'update_target_group_allocation_specification', changes: [{ field: 'allocations', to: { open_exchange_allocations: { blocked_supplier_ids: ['7'] } } }] });
+    expect(update.changes?.[0].to).not.toHaveProperty('template_id');
+  });
+
   it('CPI: update_cost_per_interview when the amount differs (3.1 and 3.10 are equal)', () => {
     const plan = planStudy(study([tg('us', { costPerInterview: { value: '3.50', currency_code: 'USD' } })]), observedOf({ us: liveTg(tg('us')) }));
     expect(writes(of(plan))).toEqual([expect.objectContaining({ operation: 'update_cost_per_interview', changes: [{ field: 'cost_per_interview', from: { value: '3.10', currency_code: 'USD' }, to: { value: '3.50', currency_code: 'USD' } }] })]);

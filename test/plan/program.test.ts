@@ -118,6 +118,57 @@ describe('programStudy', () => {
     expect(runningFromStatus({ managedTargetGroups: ['us'], childSpecDigests: { us: digest }, targetGroups: { us: { phase: 'live' } } })).toEqual(new Map([['us', { specDigest: digest, phase: 'live' }]]));
   });
 
+  it('gives a launched target group its live steps: resume first, the check, one update per operation, pause last', () => {
+    const run = { id: 'run-1', status: 'live' as const, startFieldingAt: '2027-01-01T00:00:00Z', endFieldingAt: '2027-03-01T00:00:00Z', etag: '"3"' };
+    const observedOf = (desired: DesiredStudy, status: 'live' | 'paused', extra: Partial<ObservedStudy['targetGroups'][string]> = {}): ObservedStudy => ({
+      project: { id: 'p-1', fields: { ...desired.project } },
+      targetGroups: { us: { id: 'tg-9', status, fields: { ...tg('us').draft }, idLists: {}, fieldingRun: { ...run, status }, fillingGoal: { completesGoal: 200 }, ...extra } },
+      exclusionGroups: {},
+    });
+    const running = new Map([['us', { specDigest: 'old', phase: 'live' }]]);
+    // Raised goal, a later end and a new name: the check, then one update per operation, in the table's order.
+    const changed = study([tg('us', { draft: { ...tg('us').draft, filling_goal: 300, name: 'US renamed' }, launch: { mode: 'auto', requireFeasible: true, endFieldingAt: '2027-03-08T00:00:00Z' } })]);
+    const steps = stepsOf(changed, observedOf(changed, 'live'), running).us;
+    expect(steps.map((s) => s.kind)).toEqual(['hand_over', 'check_live', 'update_live', 'update_live', 'update_live', 'read_state']);
+    expect(steps[1]).toMatchObject({ kind: 'check_live', gate: { requireFeasible: true, approval: false, because: ['raising filling_goal 200 -> 300'], request: { completes_goal: 300 } } });
+    // The order of plan/live-changes.ts: the details, the goal, the fielding run.
+    expect(steps.slice(2)).toEqual([
+      { kind: 'update_live', operation: 'update_launched_target_group_details', changes: [{ field: 'name', to: 'US renamed' }] },
+      { kind: 'update_live', operation: 'update_profile_filling_goal', changes: [{ field: 'filling_goal', to: 300 }] },
+      { kind: 'update_live', operation: 'update_fielding_run', changes: [{ field: 'end_fielding_at', to: '2027-03-08T00:00:00Z' }] },
+      { kind: 'read_state' },
+    ]);
+    // Paused in the exchange while the file says live (drift): resumed before anything else; declared paused: paused last.
+    const same = study([tg('us')]);
+    expect(stepsOf(same, observedOf(same, 'paused'), running).us).toEqual([{ kind: 'hand_over', when: 'now' }, { kind: 'fielding', action: 'resume' }, { kind: 'read_state' }]);
+    const paused = study([tg('us', { fielding: 'paused', draft: { ...tg('us').draft, filling_goal: 150 } })]);
+    expect(stepsOf(paused, observedOf(paused, 'live'), running).us).toEqual([
+      { kind: 'hand_over', when: 'now' },
+      { kind: 'update_live', operation: 'update_profile_filling_goal', changes: [{ field: 'filling_goal', to: 150 }] },
+      { kind: 'fielding', action: 'pause' },
+      { kind: 'read_state' },
+    ]);
+    // Nothing differs and the workflow has this spec: no steps at all (a re-apply writes nothing).
+    expect(stepsOf(same, observedOf(same, 'live'), new Map([['us', { specDigest: specDigest(same.targetGroups[0]), phase: 'live' }]])).us).toEqual([]);
+  });
+
+  it('gives the study complete_removed for target groups the file dropped under removed_target_groups: complete, none under keep', () => {
+    const one = study([tg('us')], { removedTargetGroups: 'complete' });
+    const observed: ObservedStudy = {
+      project: { id: 'p-1', fields: { ...one.project } },
+      targetGroups: {
+        us: { id: 'tg-9', status: 'live', fields: { ...one.targetGroups[0].draft }, idLists: {} },
+        uk: { id: 'tg-8', status: 'live', fields: {}, idLists: {}, fieldingRunId: 'run-8' },
+        de: { id: 'tg-7', status: 'draft', fields: {}, idLists: {} },
+      },
+      exclusionGroups: {},
+    };
+    const removed = (d: DesiredStudy) => programStudy(d, observed).study.filter((s) => s.kind === 'complete_removed');
+    expect(removed(one)).toEqual([{ kind: 'complete_removed', keys: ['uk'] }]);
+    expect(removed({ ...one, removedTargetGroups: 'keep' })).toEqual([]);
+    expect(removed({ ...one, removedTargetGroups: undefined })).toEqual([]);
+  });
+
   it('digests a spec by its content, not its key order', () => {
     const a = tg('us');
     const b = { ...tg('us'), draft: Object.fromEntries(Object.entries(a.draft).reverse()) } as DesiredTargetGroup;

@@ -11,6 +11,7 @@ import type {
   LaunchAndAwaitBatchInput,
   LaunchAndAwaitInput,
 } from '../../activities';
+import { ApplicationFailure } from '@temporalio/common';
 import type { ObserveStudyInput } from '../../activities/observe-study';
 import type { DesiredTargetGroup, ObservedStudy } from '../../plan/types';
 
@@ -132,7 +133,9 @@ export class FakeApi {
     observeStudy: async (input: ObserveStudyInput): Promise<ObservedStudy> => {
       await this.record('observeStudy', []);
       const targetGroups: ObservedStudy['targetGroups'] = {};
-      for (const tg of input.desired.targetGroups) {
+      // The declared target groups, and those the study remembers that the file no longer declares.
+      const removed = Object.keys(input.known.targetGroupIds).filter((key) => !input.desired.targetGroups.some((tg) => tg.key === key));
+      for (const tg of [...input.desired.targetGroups, ...removed.map((key) => ({ key }))]) {
         const held = [...this.tgs.values()].find((t) => t.key === tg.key);
         if (held) {
           // The draft as sent, its profiling included (a draft's profiles travel in its own body).
@@ -286,13 +289,50 @@ export class FakeApi {
       await this.record('getFieldingRun', [this.keyOfId(input.targetGroupId)]);
       return { run: { status: this.tgs.get(input.targetGroupId)?.status }, etag: `"${++this.seq}"` };
     },
-    pauseFieldingRun: async (input: { targetGroupId: string }) => {
-      await this.record('pauseFieldingRun', [this.keyOfId(input.targetGroupId)]);
+    pauseFieldingRun: (input: { targetGroupId: string }) => this.control('pauseFieldingRun', input.targetGroupId, ['live'], 'paused'),
+    resumeFieldingRun: (input: { targetGroupId: string }) => this.control('resumeFieldingRun', input.targetGroupId, ['paused'], 'live'),
+    completeFieldingRun: (input: { targetGroupId: string }) => this.control('completeFieldingRun', input.targetGroupId, ['live'], 'completed'),
+    relaunchFieldingRun: async (input: { targetGroupId: string }) => {
+      const answer = await this.control('relaunchFieldingRun', input.targetGroupId, ['completed'], 'live');
+      return { outcome: answer.outcome, state: { id: 'run', status: answer.run.status, etag: answer.etag }, ...(answer.detail ? { detail: answer.detail } : {}) };
+    },
+    // Feasibility of a change to a launched group: the gate's rule on the completes goal asked for.
+    liveFeasibility: async (input: { targetGroupId: string; whatIf: { completes_goal?: number } }) => {
+      const key = this.keyOfId(input.targetGroupId);
+      await this.record('liveFeasibility', [key]);
+      const goal = input.whatIf.completes_goal ?? 0;
+      return { suggestedPrice: { value: '3.50', currencyCode: 'USD' }, completesGoalRange: { min: 1, max: this.feasible(key, goal) ? goal + 100 : goal - 1 } };
+    },
+    // update_profile_filling_goal as the operation answers: already_in_state without a write when it holds.
+    updateLiveFillingGoal: async (input: { targetGroupId: string; completesGoal?: number }) => {
       const tg = this.tgs.get(input.targetGroupId) as FakeTargetGroup;
-      tg.status = 'paused';
-      return { outcome: 'applied', run: { status: 'paused' }, etag: `"${++this.seq}"` };
+      const state = () => ({ completesGoal: Number(tg.draft.filling_goal), quotaGoals: [] });
+      if (input.completesGoal === undefined || tg.draft.filling_goal === input.completesGoal) return { outcome: 'already_in_state', state: state() };
+      await this.record('updateLiveFillingGoal', [tg.key]);
+      if (this.refusedLiveWrites.has(tg.key)) throw ApplicationFailure.create({ type: 'invalid_request', message: 'injected refusal of the goal', nonRetryable: true });
+      tg.draft = { ...tg.draft, filling_goal: input.completesGoal };
+      return { outcome: 'applied', state: state() };
     },
   };
+
+  /** Refuses the in-place writes of these target groups (a 4xx of the exchange). */
+  readonly refusedLiveWrites = new Set<string>();
+
+  /** A fielding control as the exchange answers it: applied from `from`, already there, or invalid_state. */
+  private async control(activity: string, targetGroupId: string, from: string[], to: FakeTargetGroup['status']) {
+    const tg = this.tgs.get(targetGroupId) as FakeTargetGroup;
+    if (tg.status === to) return { outcome: 'already_in_state', run: { status: to }, etag: `"${++this.seq}"` };
+    if (!from.includes(tg.status)) return { outcome: 'invalid_state', run: { status: tg.status }, etag: `"${++this.seq}"`, detail: `the run is ${tg.status}` };
+    await this.record(activity, [tg.key]);
+    tg.status = to;
+    return { outcome: 'applied', run: { status: to }, etag: `"${++this.seq}"` };
+  }
+
+  /** Changes a target group's status as the exchange's UI would (no call recorded). */
+  setStatus(key: string, status: FakeTargetGroup['status']): void {
+    const tg = [...this.tgs.values()].find((t) => t.key === key);
+    if (tg) tg.status = status;
+  }
 }
 
 /** Gate reads carry no key: each test target group has a length of interview of its own, and this finds it back. */

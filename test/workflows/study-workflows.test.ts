@@ -301,14 +301,147 @@ describe('study workflow', () => {
     const after = await until('carried', (s) => s.targetGroups.p.events.received > received, 'the event after continue-as-new');
     expect(after.writes).toBe(4);
     expect(after).toMatchObject({ appliedRevision: desired.revision, projectId: before.projectId, phase: 'converged' });
-    // The carried state still steers the target group (its workflow is known) and plans no second write.
+    // The carried state still steers the target group (its workflow is known): paused by the operator's control,
+    // it is drift from the file (fielding: live by default), which the next apply resumes; then nothing is written.
     await handle.executeUpdate(fieldingControlUpdate, { args: [{ targetGroup: 'p', action: 'pause' }] });
     const paused = await until('carried', (s) => s.targetGroups.p.phase === 'paused', 'paused');
     expect(paused.writes).toBe(5);
     const again = { ...desired, revision: `r${++revisions}` };
     await apply(again);
     const reapplied = await until('carried', settled(again.revision), 're-applied');
-    expect(reapplied.writes).toBe(5);
+    expect(reapplied).toMatchObject({ writes: 6, targetGroups: { p: { phase: 'live' } } });
+    const once = { ...desired, revision: `r${++revisions}` };
+    await apply(once);
+    expect((await until('carried', settled(once.revision), 're-applied once more')).writes).toBe(6);
+  });
+
+  describe('a launched target group converges from the file', () => {
+    const live = (key: string, patch: Partial<DesiredTargetGroup> = {}) => targetGroup(key, patch);
+    const withGoal = (key: string, goal: number, patch: Partial<DesiredTargetGroup> = {}) => live(key, { ...patch, draft: { ...targetGroup(key).draft, filling_goal: goal } });
+
+    it('changes the goal in place after a feasibility check, and a re-apply writes nothing', async () => {
+      fake = new FakeApi();
+      const first = study('in-place', [live('a')]);
+      await apply(first);
+      const launched = await until('in-place', settled(first.revision), 'live');
+      const raised = study('in-place', [withGoal('a', 300)]);
+      await apply(raised);
+      const s = await until('in-place', settled(raised.revision), 'the raise applied');
+      expect(s).toMatchObject({ phase: 'converged', writes: launched.writes + 1 });
+      expect(s.unapplied).toBeUndefined();
+      expect(fake.callsOf('liveFeasibility').map((c) => c.keys)).toEqual([['a']]);
+      expect(fake.callsOf('updateLiveFillingGoal').map((c) => c.keys)).toEqual([['a']]);
+      expect(s.targetGroups.a.steps?.map((step) => step.kind)).toEqual(['check_live', 'update_live', 'read_state']);
+      expect(fake.callsOf('ensureDraftTargetGroups').length + fake.callsOf('updateDraftTargetGroup').length).toBe(1); // the first draft only
+
+      const again = { ...raised, revision: `r${++revisions}` };
+      await apply(again);
+      const reapplied = await until('in-place', settled(again.revision), 're-applied');
+      expect(reapplied.writes).toBe(s.writes);
+      expect(fake.callsOf('updateLiveFillingGoal')).toHaveLength(1);
+    });
+
+    it('records a goal its gate refuses and a write the exchange refuses as unapplied, naming the field', async () => {
+      fake = new FakeApi();
+      const first = study('refused', [live('g'), live('w')]);
+      await apply(first);
+      const launched = await until('refused', settled(first.revision), 'live');
+      fake.refusedLiveWrites.add('w');
+      // 900 is infeasible (the fake's rule: up to 500); w's write is refused by the exchange.
+      const next = study('refused', [withGoal('g', 900), withGoal('w', 200)]);
+      await apply(next);
+      const s = await until('refused', settled(next.revision), 'settled');
+      expect(s.phase).toBe('converged');
+      expect(s.writes).toBe(launched.writes);
+      expect(s.unapplied).toEqual([
+        { targetGroup: 'g', field: 'filling_goal', reason: 'gate_refused', detail: expect.stringMatching(/^raising filling_goal 100 -> 900: infeasible .*infeasible: at most 899 completes/) },
+        { targetGroup: 'w', field: 'filling_goal', reason: 'operation_failed', detail: expect.stringContaining('injected refusal of the goal') },
+      ]);
+      expect(fake.callsOf('updateLiveFillingGoal').map((c) => c.keys)).toEqual([['w']]);
+      expect(s.targetGroups.g).toMatchObject({ phase: 'live', message: expect.stringMatching(/^change held: infeasible/) });
+    });
+
+    it('holds the declared fielding state: pauses, resumes what the UI paused, completes, then relaunches', async () => {
+      fake = new FakeApi();
+      const first = study('fielding', [live('f')]);
+      await apply(first);
+      await until('fielding', settled(first.revision), 'live');
+      const pause = study('fielding', [live('f', { fielding: 'paused' })]);
+      await apply(pause);
+      expect((await until('fielding', settled(pause.revision), 'paused')).targetGroups.f.phase).toBe('paused');
+      const hold = { ...pause, revision: `r${++revisions}` };
+      await apply(hold);
+      await until('fielding', settled(hold.revision), 'held');
+      expect(fake.callsOf('pauseFieldingRun')).toHaveLength(1);
+
+      const resume = study('fielding', [live('f')]);
+      await apply(resume);
+      expect((await until('fielding', settled(resume.revision), 'resumed')).targetGroups.f.phase).toBe('live');
+      // Paused in the exchange's UI while the file says live: drift, and the next apply resumes it.
+      fake.setStatus('f', 'paused');
+      const drift = { ...resume, revision: `r${++revisions}` };
+      await apply(drift);
+      expect((await until('fielding', settled(drift.revision), 'resumed again')).targetGroups.f.phase).toBe('live');
+      expect(fake.callsOf('resumeFieldingRun')).toHaveLength(2);
+
+      const complete = study('fielding', [live('f', { fielding: 'completed' })]);
+      await apply(complete);
+      const completed = await until('fielding', (s) => settled(complete.revision)(s) && s.targetGroups.f.phase === 'completed', 'completed');
+      expect(completed.targetGroups.f.phase).toBe('completed');
+      const relaunch = study('fielding', [live('f', { fielding: 'live' })]);
+      await apply(relaunch);
+      const relaunched = await until('fielding', (s) => settled(relaunch.revision)(s) && s.targetGroups.f.phase === 'live', 'relaunched');
+      expect(relaunched.targetGroups.f.phase).toBe('live');
+      expect(fake.callsOf('completeFieldingRun')).toHaveLength(1);
+      expect(fake.callsOf('relaunchFieldingRun')).toHaveLength(1);
+    });
+
+    it('completes a target group the file drops under removed_target_groups: complete, and keeps one under keep', async () => {
+      fake = new FakeApi();
+      const first = study('removed', [live('stay'), live('keep'), live('drop')]);
+      await apply(first);
+      await until('removed', settled(first.revision), 'live');
+      const keep = study('removed', [live('stay'), live('drop')], { removedTargetGroups: 'keep' });
+      await apply(keep);
+      const kept = await until('removed', settled(keep.revision), 'kept');
+      expect(kept.plan?.find((a) => a.key === 'keep')?.reason).toMatch(/^removed from the file; live in the exchange.*kept fielding, no longer managed/);
+      expect(fake.callsOf('completeFieldingRun')).toEqual([]);
+      const drop = study('removed', [live('stay')], { removedTargetGroups: 'complete' });
+      await apply(drop);
+      await until('removed', settled(drop.revision), 'completed the removed ones');
+      expect(fake.callsOf('completeFieldingRun').map((c) => c.keys).sort()).toEqual([['drop'], ['keep']]);
+      expect(fake.statusOf('drop')).toBe('completed');
+      expect(fake.statusOf('stay')).toBe('live');
+    });
+
+    it('checks drift at once on a target-group-updated event: paused in the UI shows paused before the next tick', async () => {
+      fake = new FakeApi();
+      const first = study('ui-pause', [live('u')]);
+      await apply(first);
+      const s = await until('ui-pause', settled(first.revision), 'live');
+      fake.setStatus('u', 'paused');
+      const child = env.client.workflow.getHandle(targetGroupWorkflowId('1001', 'ui-pause', 'u'));
+      // The watch interval is ten minutes: only the event can make the workflow look now.
+      await child.executeUpdate(targetGroupEventUpdate, { args: [{ id: 'ui-1', type: 'target-group-updated', time: new Date().toISOString(), targetGroupId: s.targetGroups.u.targetGroupId }], updateId: webhookEventUpdateId('ui-1') });
+      expect((await until('ui-pause', (x) => x.targetGroups.u.phase === 'paused', 'paused from the event')).targetGroups.u.phase).toBe('paused');
+    });
+
+    it('completes its live target groups when cancelled under removed_target_groups: complete, and leaves them under keep', async () => {
+      fake = new FakeApi();
+      const kept = study('end-keep', [live('k')]);
+      await apply(kept);
+      await until('end-keep', settled(kept.revision), 'live');
+      await env.client.workflow.getHandle(studyWorkflowId('1001', 'end-keep')).cancel();
+      const ended = study('end-complete', [live('c1'), live('c2', { fielding: 'paused' })], { removedTargetGroups: 'complete' });
+      await apply(ended);
+      await until('end-complete', settled(ended.revision), 'settled');
+      const handle = env.client.workflow.getHandle(studyWorkflowId('1001', 'end-complete'));
+      await handle.cancel();
+      await handle.result().catch(() => undefined);
+      // The live one is completed; the draft held by `fielding: paused` is left as it is; the kept study's stays live.
+      expect(fake.callsOf('completeFieldingRun').map((c) => c.keys)).toEqual([['c1']]);
+      expect([fake.statusOf('c1'), fake.statusOf('c2'), fake.statusOf('k')]).toEqual(['completed', 'draft', 'live']);
+    });
   });
 });
 

@@ -52,7 +52,10 @@ async function startOrRevise(run: ApplyRun, tg: DesiredTargetGroup, when: 'now' 
   const { state, desired } = run;
   const digests = (state.status.childSpecDigests ??= {});
   const revision = revisionOf(run, tg);
-  if (!state.children.has(tg.key)) {
+  const handed = run.stepsOf(tg.key).some((s) => s.kind === 'hand_over');
+  // A completed target group's workflow has ended: a revision the program hands it (a relaunch) starts a new one.
+  const ended = handed && state.status.targetGroups[tg.key]?.phase === 'completed';
+  if (!state.children.has(tg.key) || ended) {
     state.children.add(tg.key);
     state.status.managedTargetGroups = [...state.children];
     state.childRevisions[tg.key] = desired.revision;
@@ -71,7 +74,7 @@ async function startOrRevise(run: ApplyRun, tg: DesiredTargetGroup, when: 'now' 
         { key: REMOTE_TARGET_GROUP_ID, value: revision.targetGroupId },
       ],
     });
-  } else if (run.stepsOf(tg.key).some((s) => s.kind === 'hand_over')) {
+  } else if (handed) {
     // The program hands it the revision: its part of the study changed, the API differs from it, or a retry of a failed target group.
     state.childRevisions[tg.key] = desired.revision;
     digests[tg.key] = specDigest(tg);

@@ -5,7 +5,9 @@ import { writeDrafts, writeSecondPass } from './drafts';
 import { writeExclusionGroup } from './exclusion-groups';
 import { awaitDraftLaunches, launchBatch, readStudyGates } from './launches';
 import { writeMemberships } from './memberships';
+import { blockedChanges } from '../../plan/exit-code';
 import { writeProject } from './project';
+import { completeRemoved } from './removed';
 import type { ApplyRun } from './run';
 import { writeWebhook } from './webhooks';
 
@@ -26,10 +28,24 @@ export const STUDY_STEPS: StepHandlers<StudyStep, ApplyRun> = {
   hand_over: handOver,
   checkpoint: (run) => run.state.checkpoint(),
   settle: untilSettled,
+  complete_removed: completeRemoved,
   conclude: (run) => {
     const { state, desired } = run;
     state.status.appliedRevision = desired.revision;
+    state.atEnd = { removedTargetGroups: desired.removedTargetGroups ?? 'keep', apiVersion: desired.apiVersion };
     const keys = desired.targetGroups.map((t) => t.key);
+    // Every change of the revision that was not made: blocked in the plan, refused or failed in a workflow, or the study's own.
+    const unapplied = [
+      ...blockedChanges(state.status.plan ?? []),
+      ...keys.flatMap((k) => {
+        // Only a workflow handed this revision ran its steps now (one not handed it had nothing to write).
+        const handed = state.status.program?.ran[k]?.some((s) => s.kind === 'hand_over');
+        return handed ? (state.status.targetGroups[k]?.unapplied ?? []) : [];
+      }),
+      ...run.unapplied,
+    ];
+    if (unapplied.length) state.status.unapplied = unapplied;
+    else delete state.status.unapplied;
     const failed = keys.filter((k) => state.status.targetGroups[k]?.phase === 'failed');
     state.setPhase(failed.length === 0 ? 'converged' : failed.length === keys.length ? 'failed' : 'partially_failed');
   },

@@ -2,7 +2,7 @@ import type { StudyProgram, TargetGroupStep } from '../../plan/program';
 import type { DesiredStudy, ObservedStudy } from '../../plan/types';
 import type { Api } from '../activity-proxies';
 import type { GateRead } from '../launch';
-import type { LaunchHandOver } from '../messages';
+import type { LaunchHandOver, UnappliedChange } from '../messages';
 import type { DraftsWritten } from './drafts';
 import type { StudyState } from './state';
 
@@ -18,6 +18,8 @@ export class ApplyRun {
   readonly handOver: Record<string, LaunchHandOver> = {};
   /** Target groups their draft batch took live: their workflow starts once the revision settled, to watch. */
   readonly watchOnly = new Set<string>();
+  /** Changes the study's own steps could not make (a removed target group not completed). */
+  readonly unapplied: UnappliedChange[] = [];
 
   constructor(
     readonly state: StudyState,

@@ -43,6 +43,11 @@ export interface StudyCarriedState {
   pending?: ApplyRequest;
   /** What the children sent for the report, by target-group key. */
   reports: Record<string, TargetGroupReportData>;
+  /**
+   * What the study's end (`studyflow cancel`) does with the target groups it manages, from the last applied
+   * revision's removed_target_groups (absent: keep), and the version of its calls.
+   */
+  atEnd?: { removedTargetGroups: 'keep' | 'complete'; apiVersion: ApiVersion };
 }
 
 /** The carried fields as the state works with them. */
@@ -113,6 +118,12 @@ export class StudyState {
   }
   get reports(): Record<string, TargetGroupReportData> {
     return this.c.reports;
+  }
+  get atEnd(): StudyCarriedState['atEnd'] {
+    return this.c.atEnd;
+  }
+  set atEnd(policy: StudyCarriedState['atEnd']) {
+    this.c.atEnd = policy;
   }
   /** A revision that arrived and waits to be applied. */
   get pending(): ApplyRequest | undefined {

@@ -2,11 +2,14 @@ import type { Api } from '../activity-proxies';
 import type { FieldingControlRequest } from '../messages';
 import type { TargetGroupState } from './state';
 
-/** Pauses, resumes or completes the fielding run with its ETag (If-Match), re-reading it on 412. */
-export async function applyControl(state: TargetGroupState, api: Api, action: FieldingControlRequest['action']): Promise<void> {
+/**
+ * Pauses, resumes or completes the fielding run with its ETag (If-Match), re-reading it on 412. Returns why it
+ * could not (also the status's message), or undefined once the run is there.
+ */
+export async function applyControl(state: TargetGroupState, api: Api, action: FieldingControlRequest['action']): Promise<string | undefined> {
   if (!state.status.fieldingRunId) {
     state.status.message = `cannot ${action}: the target group has no fielding run yet`;
-    return;
+    return state.status.message;
   }
   const calls = api();
   const base = { ...state.base, fieldingRunId: state.status.fieldingRunId };
@@ -18,10 +21,12 @@ export async function applyControl(state: TargetGroupState, api: Api, action: Fi
     if (result.outcome === 'applied' || result.outcome === 'already_in_state') {
       if (result.outcome === 'applied') state.writes += 1;
       state.enter(action === 'pause' ? 'paused' : action === 'resume' ? 'resumed' : 'completed');
-      return;
+      return undefined;
     }
     if (result.outcome === 'precondition_failed') continue; // re-read, then decide again
     state.status.message = `cannot ${action}: ${result.detail ?? `the run is ${String(result.run.status)}`}`;
-    return;
+    return state.status.message;
   }
+  state.status.message = `cannot ${action}: the fielding run kept changing (412 three times)`;
+  return state.status.message;
 }

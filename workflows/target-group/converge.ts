@@ -3,6 +3,10 @@ import { runSteps } from '../steps';
 import { TARGET_GROUP_STEPS } from './handlers';
 import { wentLive } from './launch';
 import type { TargetGroupState } from './state';
+import { PASSING_PHASES } from '../phases';
+
+/** The steps of a launched target group's changes (plan/live-steps.ts). */
+const LIVE_STEPS: ReadonlySet<string> = new Set(['check_live', 'update_live', 'fielding']);
 
 /**
  * Runs this revision's steps, the remaining steps the study handed over (plan/program.ts), through the
@@ -14,7 +18,18 @@ export async function converge(state: TargetGroupState, api: Api): Promise<void>
   const { revision } = state;
   state.status.targetGroupId = revision.targetGroupId;
   const ran: NonNullable<typeof state.status.steps> = (state.status.steps = []);
-  await runSteps(TARGET_GROUP_STEPS, { state, api }, revision.steps, (step) => ran.push(step));
+  delete state.status.unapplied;
+  // A launched target group's live steps settle the revision once all ran (a resume does not settle it halfway).
+  state.holdSettle = revision.steps.some((s) => LIVE_STEPS.has(s.kind));
+  try {
+    await runSteps(TARGET_GROUP_STEPS, { state, api }, revision.steps, (step) => ran.push(step));
+  } finally {
+    state.holdSettle = false;
+  }
+  if (revision.steps.some((s) => LIVE_STEPS.has(s.kind))) {
+    if (!PASSING_PHASES.has(state.status.phase)) state.status.settledRevision = revision.revision;
+    state.publish();
+  }
   const live = revision.launch?.live;
   if (live && revision.steps.length === 0) {
     // The study launched it: take its figures and settle live.

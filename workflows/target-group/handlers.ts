@@ -7,6 +7,7 @@ import type { StepHandlers } from '../steps';
 import { awaitApproval } from './approval';
 import { passGate } from './gate';
 import { launch } from './launch';
+import { checkLive, moveFielding, updateLive } from './live';
 import { prepareProfiles } from './prepare';
 import type { TargetGroupState } from './state';
 import { scheduleLaunch, waitForCompletes, waitUntil } from './timing';
@@ -46,6 +47,10 @@ export const TARGET_GROUP_STEPS: StepHandlers<TargetGroupStep, TargetGroupRun> =
     const { state: current } = await api().readTargetGroupState({ ...state.base, reads: ['status', 'fieldingRun'] });
     state.enter(eventOfRemote(current.status), { fieldingRunId: current.fieldingRunId ?? state.status.fieldingRunId });
   },
+  // A launched target group: the change's feasibility, the in-place updates, the declared fielding state.
+  check_live: ({ state, api }, step) => checkLive(state, api, step, state.revision.steps.slice(state.revision.steps.indexOf(step) + 1)),
+  update_live: ({ state, api }, step) => updateLive(state, api, step),
+  fielding: ({ state, api }, step) => moveFielding(state, api, step),
   // The study's steps: never handed to a target group's workflow.
   draft: studyOnly,
   second_pass: studyOnly,

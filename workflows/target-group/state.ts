@@ -1,7 +1,7 @@
 import { setCurrentDetails, workflowInfo } from '@temporalio/workflow';
 import type { ActivityCtx } from '../../activities';
 import type { ApiVersion } from '../../shared/api-version';
-import type { CompletesPoint, FieldingControlRequest, PerformanceSnapshot, ReportChange, TargetGroupReportData, TargetGroupRevision, TargetGroupStatus, WebhookEventSignal } from '../messages';
+import type { CompletesPoint, FieldingControlRequest, UnappliedChange, PerformanceSnapshot, ReportChange, TargetGroupReportData, TargetGroupRevision, TargetGroupStatus, WebhookEventSignal } from '../messages';
 import { appendChanges, expectedFigures } from '../report-data';
 import { enterPhase, type TargetGroupEvent } from '../phases';
 import { SeenEvents } from '../seen-events';
@@ -61,6 +61,11 @@ export class TargetGroupState {
   nextReadAt = 0;
   /** Bumped on every status change: the progress sender sends the study the latest one. */
   version = 0;
+  /**
+   * While a launched target group's live steps run, a phase entered (resumed, relaunched) does not settle the
+   * revision: the study waits until every step ran (converge settles it at the end).
+   */
+  holdSettle = false;
 
   constructor(input: TargetGroupWorkflowInput) {
     const c = input.carried;
@@ -124,8 +129,15 @@ export class TargetGroupState {
     const { from, phase, passing } = enterPhase(this.status, event);
     if (phase !== from) this.addChange('phase', `${from} -> ${phase}`);
     Object.assign(this.status, patch, { revision: this.revision.revision, updatedAt: new Date().toISOString() });
-    if (!passing) this.status.settledRevision = this.revision.revision;
+    if (!passing && !this.holdSettle) this.status.settledRevision = this.revision.revision;
     if (phase !== 'gate_blocked' && phase !== 'failed' && !patch.message) delete this.status.message;
+    this.publish();
+  }
+
+  /** A live change of this revision that was not made: the status lists it, and the study's with it. */
+  recordUnapplied(change: Omit<UnappliedChange, 'targetGroup'>): void {
+    (this.status.unapplied ??= []).push({ targetGroup: this.status.key, ...change });
+    this.addChange('event', `not applied: ${change.field} (${change.reason}): ${change.detail}`);
     this.publish();
   }
 

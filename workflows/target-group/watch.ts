@@ -1,5 +1,6 @@
 import { condition, getExternalWorkflowHandle, isCancellation, log } from '@temporalio/workflow';
 import { fieldChanges } from '../../plan/compare';
+import { TARGET_GROUP_UPDATED_EVENT } from '../../shared/api-profile';
 import type { Api } from '../activity-proxies';
 import { failureOf } from '../failures';
 import { targetGroupReportSignal, type CompletesPoint, type FieldingControlRequest, type WebhookEventSignal } from '../messages';
@@ -22,8 +23,14 @@ export async function watchOnce(state: TargetGroupState, api: Api): Promise<void
   if (state.nextReadAt === 0 && state.watching) state.nextReadAt = Date.now() + watchMs;
   const wait = state.watching ? state.nextReadAt - Date.now() : watchMs;
   if (wait > 0) await condition(() => state.pendingRevision !== undefined || state.controls.length > 0 || state.events.length > 0, wait);
+  // A change made in the exchange (its UI, another tool) is checked at once, not at the next tick.
+  let changedRemotely = false;
   if (state.events.length > 0) {
-    while (state.events.length > 0) recordEvent(state, state.events.shift() as WebhookEventSignal);
+    while (state.events.length > 0) {
+      const event = state.events.shift() as WebhookEventSignal;
+      changedRemotely ||= event.type === TARGET_GROUP_UPDATED_EVENT;
+      recordEvent(state, event);
+    }
     state.publish();
   }
   while (state.controls.length > 0) await applyControl(state, api, state.controls.shift() as FieldingControlRequest['action']);
@@ -32,6 +39,10 @@ export async function watchOnce(state: TargetGroupState, api: Api): Promise<void
     // A run scheduled in the exchange collects nothing yet: only its state is read, to see it start.
     if (state.status.phase !== 'scheduled') await readPerformance(state, api);
     if (state.watching) await checkDrift(state, api);
+  } else if (changedRemotely && state.watching) {
+    // Not a completion: the session events of the last completes may still be on their way (the exchange's
+    // status_change can overtake them), so a completion is taken at the tick, with the last performance reading.
+    await checkDrift(state, api, { takeCompletion: false });
   }
   // The last figures of a target group that just completed (one reading made once the phase was completed).
   if (state.status.phase === 'completed' && state.report.performance?.phase !== 'completed') await readPerformance(state, api);
@@ -61,10 +72,11 @@ function recordEvent(state: TargetGroupState, event: WebhookEventSignal): void {
  * the API. A launched group's fields come from its details, which lack some draft fields (allocations, the
  * fielding window, …): only the fields the read carries are compared.
  */
-async function checkDrift(state: TargetGroupState, api: Api): Promise<void> {
+async function checkDrift(state: TargetGroupState, api: Api, options: { takeCompletion?: boolean } = {}): Promise<void> {
   const { state: remote } = await api().readTargetGroupState({ ...state.base, reads: ['status', 'fields'] });
   const drift = fieldChanges(state.revision.desired.draft, remote.fields, remote.fieldsRead).map((c) => ({ field: c.field, expected: c.to, actual: c.from }));
-  const event = eventOfRemote(remote.status);
+  const found = eventOfRemote(remote.status);
+  const event = found === 'found_completed' && options.takeCompletion === false ? eventOfRemote(state.status.phase) : found;
   const fields = (list: { field: string }[] | undefined) => (list ?? []).map((d) => d.field).join(', ');
   if (fields(drift) !== fields(state.status.drift)) {
     state.addChange('drift', drift.length ? `drift: ${drift.map((d) => `${d.field} is ${JSON.stringify(d.actual)} in the API, ${JSON.stringify(d.expected)} in the study file`).join('; ')}` : 'drift cleared');

@@ -1,0 +1,63 @@
+// The steps a launched target group's workflow runs for the live actions of the plan (plan/live-plan.ts,
+// plan/live-fielding.ts): resume or relaunch first, then the feasibility check a goal raise or a shorter window
+// needs, the in-place updates one per operation, and pause or complete last. Each step carries the values the
+// file wants, never what was read (the write reads first and answers already_in_state when nothing differs).
+// And the study's part: the removed target groups it completes. Pure.
+import { resolveActivityItems } from './plan-study';
+import type { DesiredStudy, DesiredTargetGroup, ExchangeOperation, ObservedStudy, PlannedAction, StudyPlan } from './types';
+import type { TargetGroupStep } from './program';
+
+/** The in-place operations a target group's workflow carries out (update_live). */
+export const LIVE_UPDATE_OPERATIONS = [
+  'update_profile_filling_goal',
+  'update_fielding_run',
+  'update_launched_target_group_details',
+  'update_cost_per_interview',
+  'update_target_group_allocation_specification',
+  'create_or_update_fielding_assistant_assignment',
+  'set_target_group_respondent_activity_exclusions',
+] as const satisfies readonly ExchangeOperation[];
+export type LiveUpdateOperation = (typeof LIVE_UPDATE_OPERATIONS)[number];
+
+export type LiveFieldingAction = 'pause' | 'resume' | 'complete' | 'relaunch';
+
+const FIELDING_ACTIONS: ReadonlySet<string> = new Set<LiveFieldingAction>(['pause', 'resume', 'complete', 'relaunch']);
+const isLiveOperation = (operation: ExchangeOperation | undefined): operation is LiveUpdateOperation =>
+  (LIVE_UPDATE_OPERATIONS as readonly string[]).includes(operation ?? '');
+
+/** The step of one live action, or undefined for an action no target-group workflow runs. */
+function stepOf(tg: DesiredTargetGroup, action: PlannedAction, observed: ObservedStudy): TargetGroupStep | undefined {
+  if (action.resource === 'fielding' && FIELDING_ACTIONS.has(action.kind)) return { kind: 'fielding', action: action.kind as LiveFieldingAction };
+  if (action.kind === 'check' && action.resource === 'feasibility' && action.gate) return { kind: 'check_live', gate: action.gate };
+  if (action.kind !== 'update' || action.resource !== 'live_target_group' || !isLiveOperation(action.operation)) return undefined;
+  if (action.operation === 'set_target_group_respondent_activity_exclusions') {
+    // The items name other target groups by id: only once every one exists (a group this apply creates is resolved by the next).
+    const { items, unresolved } = resolveActivityItems(tg.activityExclusions?.items ?? [], (k) => observed.targetGroups[k]?.id, observed.project?.id);
+    if (unresolved.length) return undefined;
+    const to = { ...(tg.activityExclusions?.duration ? { duration: tg.activityExclusions.duration } : {}), items };
+    return { kind: 'update_live', operation: action.operation, changes: [{ field: 'activity_exclusions', to }] };
+  }
+  return { kind: 'update_live', operation: action.operation, changes: (action.changes ?? []).map((c) => ({ field: c.field, to: c.to })) };
+}
+
+/**
+ * The live steps of a target group, in the plan's order: `before` the profiles and lists (resume or relaunch,
+ * the check, the updates), `after` them (pause or complete: the run's last write).
+ */
+export function liveSteps(tg: DesiredTargetGroup, actions: readonly PlannedAction[], observed: ObservedStudy): { before: TargetGroupStep[]; after: TargetGroupStep[] } {
+  const before: TargetGroupStep[] = [];
+  const after: TargetGroupStep[] = [];
+  for (const action of actions) {
+    const step = stepOf(tg, action, observed);
+    if (!step) continue;
+    if (step.kind === 'fielding' && (step.action === 'pause' || step.action === 'complete')) after.push(step);
+    else before.push(step);
+  }
+  return { before, after };
+}
+
+/** The target groups the file no longer declares that the plan completes (removed_target_groups: complete): the study's `complete_removed`. */
+export function removedToComplete(desired: DesiredStudy, plan: StudyPlan): string[] {
+  const declared = new Set(desired.targetGroups.flatMap((tg) => [tg.key, ...(tg.movedFrom ? [tg.movedFrom] : [])]));
+  return plan.actions.filter((a) => a.kind === 'complete' && a.resource === 'fielding' && !declared.has(a.key)).map((a) => a.key);
+}
