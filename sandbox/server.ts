@@ -54,6 +54,8 @@ export class SandboxServer {
   private readonly prng: Prng;
   private readonly http: Server;
   private readonly cleanups: Array<() => void> = [];
+  /** Set by close(): from then on nothing is persisted. */
+  private closed = false;
   private readonly versionHeader: string;
   private readonly opts: SandboxServerOptions;
   private readonly info: SandboxInfo;
@@ -65,7 +67,11 @@ export class SandboxServer {
     this.prng = createPrng(this.currentFaults.seed);
     const now = opts.clock ?? Date.now;
     const store = new StateStore(opts.stateFile);
-    const commit = () => store.persist();
+    // Nothing is written once the sandbox closed: a webhook delivery or a job that ends after close() must not
+    // write a state file whose directory its owner may have removed already.
+    const commit = () => {
+      if (!this.closed) store.persist();
+    };
     const log = (message: string) => {
       if (!opts.quiet) process.stderr.write(`[sandbox] ${message}\n`);
     };
@@ -131,6 +137,7 @@ export class SandboxServer {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     this.services.ticks.stop();
     this.services.jobs.stopAll();
     for (const cleanup of this.cleanups.splice(0)) cleanup();
@@ -329,7 +336,7 @@ export class SandboxServer {
           created_at: services.clock.iso(),
         });
       }
-      services.store.persist();
+      if (!this.closed) services.store.persist();
       if (faultable && this.prng.chance(this.currentFaults.drop_after_commit_rate)) return { reply, drop: true };
     }
     return { reply, drop: false };

@@ -148,10 +148,23 @@ describe('study batches when a batch cannot do everything', () => {
     await workers?.shutdown();
   });
 
-  const scheduled = async (workflowId: string) =>
-    ((await t.client.workflow.getHandle(workflowId).fetchHistory()).events ?? []).flatMap((e) =>
-      e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : [],
-    );
+  /**
+   * The activities a workflow scheduled. A target group taken live by its draft batch gets its (watching) workflow
+   * once the revision settled, after apply returned: its history is awaited until the workflow exists (10 s at most).
+   */
+  const scheduled = async (workflowId: string): Promise<(string | null | undefined)[]> => {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      try {
+        return ((await t.client.workflow.getHandle(workflowId).fetchHistory()).events ?? []).flatMap((e) =>
+          e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : [],
+        );
+      } catch (error) {
+        if (!(error instanceof Error && /not found/i.test(error.message)) || Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  };
   const targetGroupsOf = (studyId: string) =>
     Object.values(t.stack.sandbox.state().target_groups).filter((x) => String(x.target_group_customer_reference_number).startsWith(`${studyId}_`));
 
