@@ -53,7 +53,7 @@ function allocationsInFileNames(spec: LiveTargetGroup['allocations']): Record<st
 /**
  * The live state of a launched target group (readLiveTargetGroup: details, overview, the run and its ETag, the
  * goals, allocations and fielding assistant: 7 calls) in the planner's terms. Undefined when it is a draft after all.
- * The quota goals are left out: the reads name quotas by id, the file by profile and quota name.
+ * Quota goals are read with their profile's and quota's names, which is how the file names them.
  */
 export async function observeLive(caller: ApiCaller, target: { projectId: string; targetGroupId: string }): Promise<Partial<ObservedTargetGroup> | undefined> {
   const live = await readLiveTargetGroup(caller, target);
@@ -61,7 +61,12 @@ export async function observeLive(caller: ApiCaller, target: { projectId: string
   const { details: d, fieldingRun: run } = live;
   return {
     ...(run ? { fieldingRun: { id: run.id, status: run.status, ...(run.startFieldingAt ? { startFieldingAt: run.startFieldingAt } : {}), ...(run.endFieldingAt ? { endFieldingAt: run.endFieldingAt } : {}), etag: run.etag } } : {}),
-    fillingGoal: { completesGoal: live.completesGoal },
+    fillingGoal: {
+      completesGoal: live.completesGoal,
+      quotas: live.quotaGoals.flatMap((q) =>
+        q.profileName && q.quotaName ? [{ profileId: q.profileId, profileName: q.profileName, quotaId: q.targetId, quotaName: q.quotaName, completesGoal: q.completesGoal }] : [],
+      ),
+    },
     details: {
       name: d.name,
       project_manager_id: d.projectManagerId,

@@ -5,7 +5,8 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { apiFailureDetails, ApiFailureType } from '../api/http/errors';
 import type { ActivityCtx } from '../activities/types';
-import type { DesiredStudy, DesiredTargetGroup, ObservedStudy } from '../plan/types';
+import { judgeLiveGate } from '../plan/live-gates';
+import type { DesiredStudy, DesiredTargetGroup, ObservedStudy, PlannedAction, StudyPlan } from '../plan/types';
 import {
   calendarDays,
   distributionRequests,
@@ -107,4 +108,34 @@ export async function runServerChecks(
     results.push(evaluateServerChecks(tg, answers, { now: options.now }));
   }
   return results;
+}
+
+/**
+ * The answer to each live change's feasibility check, asked now (calculate_target_group_feasibility_by_id) and
+ * judged by the launch gate's rules (plan/live-gates.ts), as the target group's workflow will judge it before the
+ * write: each `check` action of the plan gets the answer in its reason ("raising filling_goal 200 -> 300: feasible
+ * (up to 420 completes), suggested price 4.10 USD; may be written"), or why there is none.
+ */
+export async function answerLiveChecks(runtime: Runtime, desired: DesiredStudy, observed: ObservedStudy, plan: StudyPlan): Promise<StudyPlan> {
+  const ctx: ActivityCtx = { accountId: desired.accountId, apiVersion: desired.apiVersion };
+  const actions: PlannedAction[] = [];
+  for (const action of plan.actions) {
+    const tg = desired.targetGroups.find((t) => t.key === action.key);
+    const remote = observed.targetGroups[action.key];
+    if (action.kind !== 'check' || !action.gate || !tg || !remote || !observed.project) {
+      actions.push(action);
+      continue;
+    }
+    try {
+      const answer = await runtime.activities.liveFeasibility({ ctx, projectId: observed.project.id, targetGroupId: remote.id, whatIf: action.gate.request });
+      const judged = judgeLiveGate(tg, action.gate, {
+        suggested_price: { value: answer.suggestedPrice.value, currency_code: answer.suggestedPrice.currencyCode },
+        ...(answer.completesGoalRange ? { suggested_completes_goal_range: answer.completesGoalRange } : {}),
+      });
+      actions.push({ ...action, reason: judged.line });
+    } catch (error) {
+      actions.push({ ...action, reason: `${action.reason}; feasibility unavailable: ${failureReason(error)}` });
+    }
+  }
+  return { ...plan, actions };
 }

@@ -10,7 +10,7 @@ import type { TargetGroupChecks } from '../plan/server-checks';
 import type { ObservedStudy, StudyPlan } from '../plan/types';
 import { PayloadDecryptionError } from '../temporal/payload-codec';
 import { knownFromStatus, statusQuery, studyWorkflowId, type StudyStatus } from '../workflows/messages';
-import { failureReason, isUnreachable, runServerChecks } from './plan-checks';
+import { answerLiveChecks, failureReason, isUnreachable, runServerChecks } from './plan-checks';
 import type { PreparedStudy } from './prepare-studies';
 import type { TemporalSession } from './temporal-session';
 
@@ -110,7 +110,9 @@ export async function planStudies(
     // The schedule and the steps apply runs: target groups whose workflow runs already take the revision themselves.
     const planned = planRevision(desired, observed, runningFromStatus(status));
     // The budget against feasibility's prices (plan/budget.ts): over budget is a blocked action, as apply refuses to launch.
-    const plan = withBudget(planned.plan, desired, checksNote ? undefined : checks, checksNote);
+    // A live change's feasibility check, answered now as the workflow will ask it before the write.
+    const answered = runtime && !unreachable ? await answerLiveChecks(runtime, desired, observed, planned.plan) : planned.plan;
+    const plan = withBudget(answered, desired, checksNote ? undefined : checks, checksNote);
     studies.push({ ...study, plan, schedule: planned.schedule, program: planned.program, checks, checksNote, note });
   }
   return { offline, ...(unreachable ? { apiUnreachable: unreachable } : {}), studies, detailedExitCode: planExitCode(studies.map((s) => s.plan)) };

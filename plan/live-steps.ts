@@ -37,7 +37,30 @@ function stepOf(tg: DesiredTargetGroup, action: PlannedAction, observed: Observe
     const to = { ...(tg.activityExclusions?.duration ? { duration: tg.activityExclusions.duration } : {}), items };
     return { kind: 'update_live', operation: action.operation, changes: [{ field: 'activity_exclusions', to }] };
   }
-  return { kind: 'update_live', operation: action.operation, changes: (action.changes ?? []).map((c) => ({ field: c.field, to: c.to })) };
+  const changes = (action.changes ?? []).map((c) => ({ field: c.field, to: c.to }));
+  if (action.operation === 'update_profile_filling_goal') {
+    const quotaGoals = quotaGoalsOf(changes, observed.targetGroups[tg.key]?.fillingGoal?.quotas ?? []);
+    if (quotaGoals.length) return { kind: 'update_live', operation: action.operation, changes, quotaGoals };
+  }
+  return { kind: 'update_live', operation: action.operation, changes };
+}
+
+/**
+ * The quota goals among a goal update's changes (`profiles.<profile>.<quota>.completes_goal`, as plan/live-plan.ts
+ * names them), with the ids the exchange writes them by (update_profile_filling_goal's profile and target ids),
+ * found by the names observe read with them.
+ */
+export function quotaGoalsOf(
+  changes: readonly { field: string; to: unknown }[],
+  observed: readonly { profileId: string; profileName: string; quotaId: string; quotaName: string }[],
+): { field: string; profileId: string; targetId: string; completesGoal: number }[] {
+  const goals: { field: string; profileId: string; targetId: string; completesGoal: number }[] = [];
+  for (const change of changes) {
+    if (change.field === 'filling_goal' || typeof change.to !== 'number') continue;
+    const quota = observed.find((q) => change.field === `profiles.${q.profileName}.${q.quotaName}.completes_goal`);
+    if (quota) goals.push({ field: change.field, profileId: quota.profileId, targetId: quota.quotaId, completesGoal: change.to });
+  }
+  return goals;
 }
 
 /**

@@ -54,7 +54,13 @@ export type TargetGroupStep =
    */
   | { kind: 'check_live'; gate: LiveGate }
   /** A launched target group changed in place through `operation`: each field with the value the file wants. */
-  | { kind: 'update_live'; operation: LiveUpdateOperation; changes: { field: string; to: unknown }[] }
+  | {
+      kind: 'update_live';
+      operation: LiveUpdateOperation;
+      changes: { field: string; to: unknown }[];
+      /** A goal update's quota goals, with the profile and target ids the exchange writes them by. */
+      quotaGoals?: { field: string; profileId: string; targetId: string; completesGoal: number }[];
+    }
   /** The declared fielding state: pause, resume, complete or relaunch the fielding run (with its ETag). */
   | { kind: 'fielding'; action: LiveFieldingAction };
 

@@ -39,6 +39,9 @@ export interface QuotaGoal {
   profileId: string;
   targetId: string;
   completesGoal: number;
+  /** The profile's name and the quota's (the target's when the quota has none): the file names quotas by them. */
+  profileName?: string;
+  quotaName?: string;
 }
 
 export interface LiveDetails {
@@ -103,7 +106,11 @@ export async function readGoals(caller: ApiCaller, ref: LiveTargetGroupRef): Pro
   const { body } = await read(caller, 'list_profiles', ProfilesResponse, req);
   const quotaGoals: QuotaGoal[] = [];
   for (const profile of body.profiles ?? []) {
-    for (const target of profile.targets) if (target.quota?.completes_goal !== undefined) quotaGoals.push({ profileId: profile.id, targetId: target.id, completesGoal: target.quota.completes_goal });
+    for (const target of profile.targets) {
+      if (target.quota?.completes_goal === undefined) continue;
+      const quotaName = typeof target.quota.name === 'string' ? target.quota.name : typeof target.name === 'string' ? target.name : undefined;
+      quotaGoals.push({ profileId: profile.id, targetId: target.id, completesGoal: target.quota.completes_goal, profileName: profile.name, ...(quotaName ? { quotaName } : {}) });
+    }
   }
   return { completesGoal: body.completes_goal, quotaGoals };
 }

@@ -85,6 +85,8 @@ describe('live target groups converge from the study file', () => {
     expect(planned.code, planned.stdout + planned.stderr).toBe(2);
     expect(planned.stdout).toMatch(/update_profile_filling_goal: filling_goal 200 -> 300/);
     expect(planned.stdout).toMatch(/update_fielding_run: end_fielding_at/);
+    // The raise is checked now, as the workflow checks it before the write: the exchange's answer, judged by the gate's rules.
+    expect(planned.stdout).toMatch(/raising filling_goal 200 -> 300[^\n]*: (feasible|infeasible) \((up to \d+ completes|no completes range)\)(, suggested price \d+\.\d+ [A-Z]{3})?; (may be written|held: )/);
 
     const result = await apply([changed, UK, DE]);
     expect(result.code, result.stdout + result.stderr).toBe(0);
@@ -155,5 +157,63 @@ describe('live target groups converge from the study file', () => {
     expect(completed.writes).toEqual([expect.stringMatching(/^POST .*\/complete$/)]);
     expect(runOf('uk').status).toBe('completed');
     expect((await apply([US, DE], 'complete')).writes).toEqual([]);
+  });
+});
+
+describe('a launched target group’s quota goals converge from the study file', () => {
+  const t = useTestStack('live-quota');
+  const quotaStudy = (men: number) => `format: studyflow/v1
+study: live-quota
+account: "1001"
+business_unit: "2001"
+project:
+  name: Live quota
+  project_customer_reference_number: PO-LIVE-QUOTA
+defaults:
+  expected_incidence_rate: 0.6
+  expected_length_of_interview_minutes: 8
+  project_manager_id: "6f1c2a4e-3001-4c8e-9d2b-000000003001"
+  collects_pii: false
+  launch: { mode: auto }
+  timing: { job_poll_initial: 200ms, job_poll_max: 500ms }
+target_groups:
+  us:
+    locale: en_US
+    live_url: https://survey.example.com/s/lq?rid=[%RID%]
+    filling_goal: 200
+    end_fielding_at: ${END}
+    profiles:
+      - object: regular
+        name: gender
+        quotas_enabled: true
+        targets:
+          - text: Men
+            conditions: [{ object: selection, question_id: 43, option: "1" }]
+            quota: { name: men, completes_goal: ${men} }
+          - text: Women
+            conditions: [{ object: selection, question_id: 43, option: "2" }]
+            quota: { name: women, completes_goal: 100 }
+`;
+  async function apply(men: number) {
+    const file = writeStudy(t.dir, 'study.yaml', quotaStudy(men));
+    const before = t.stack.sandbox.requests().length;
+    const result = await t.cli(['apply', file, '--timeout', '60']);
+    return { ...result, writes: writeCalls(t.stack.sandbox.requests().slice(before)).map((w) => `${w.method} ${w.route}`) };
+  }
+
+  it('changes one quota goal in place with one goal write, then writes nothing', async () => {
+    const first = await apply(100);
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    expect((await apply(100)).writes).toEqual([]);
+    const changed = await apply(120);
+    expect(changed.code, changed.stdout + changed.stderr).toBe(0);
+    expect(changed.stdout).toContain('converged');
+    expect(changed.writes).toEqual([expect.stringMatching(/^PUT .*\/profiles\/completes-goal$/)]);
+    // The exchange holds the new goal of that quota, and only of that one.
+    const tg = Object.values(t.stack.sandbox.state().target_groups).find((x) => x.target_group_customer_reference_number === 'live-quota_us')!;
+    const goals = JSON.stringify(tg.profiles);
+    expect(goals).toMatch(/"name":"men"[^}]*"completes_goal":120|"completes_goal":120[^}]*"name":"men"/);
+    expect(goals).toMatch(/"name":"women"[^}]*"completes_goal":100|"completes_goal":100[^}]*"name":"women"/);
+    expect((await apply(120)).writes).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@
 // has a row, so a new field cannot be forgotten.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { quotaGoalsOf } from '../../plan/live-steps';
 import { loadStudyText } from '../../definitions';
 import { DRAFT_FIELDS, desiredStudyOf } from '../../plan/desired';
 import { draftFieldRoute, LIVE_CHANGES, liveRoute, type LiveField } from '../../plan/live-changes';
@@ -124,5 +125,25 @@ target_groups:
     // The study sets every field the table knows (but the quota goals, a part of the profiles): the check above is complete.
     const unset = Object.keys(LIVE_CHANGES).filter((f) => f !== 'profiles.completes_goal' && !fields.includes(f));
     expect(unset).toEqual([]);
+  });
+});
+
+describe('quota goals of a launched target group (quotaGoalsOf)', () => {
+  const observed = [
+    { profileId: 'p-age', profileName: 'Age', quotaId: 't-young', quotaName: '18-34', completesGoal: 40 },
+    { profileId: 'p-age', profileName: 'Age', quotaId: 't-old', quotaName: '35+', completesGoal: 60 },
+  ];
+
+  it('writes each changed quota goal by the profile and target ids observe read with its names', () => {
+    const changes = [
+      { field: 'filling_goal', to: 120 },
+      { field: 'profiles.Age.18-34.completes_goal', to: 50 },
+    ];
+    expect(quotaGoalsOf(changes, observed)).toEqual([{ field: 'profiles.Age.18-34.completes_goal', profileId: 'p-age', targetId: 't-young', completesGoal: 50 }]);
+  });
+
+  it('leaves out a quota the exchange does not show by that name (the workflow then names it unapplied)', () => {
+    expect(quotaGoalsOf([{ field: 'profiles.Age.65+.completes_goal', to: 10 }], observed)).toEqual([]);
+    expect(quotaGoalsOf([{ field: 'profiles.Gender.Female.completes_goal', to: 10 }], observed)).toEqual([]);
   });
 });

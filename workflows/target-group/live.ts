@@ -101,9 +101,15 @@ async function write(state: TargetGroupState, api: Api, step: Step<'update_live'
   const base = state.base;
   switch (step.operation) {
     case 'update_profile_filling_goal': {
-      const other = step.changes.filter((c) => c.field !== 'filling_goal');
-      if (other.length) return `quota goals (${other.map((c) => c.field).join(', ')}) are named by profile and quota in the file; their ids are not read`;
-      return calls.updateLiveFillingGoal({ ...base, completesGoal: Number(to('filling_goal')) });
+      const quotas = step.quotaGoals ?? [];
+      const unknown = step.changes.filter((c) => c.field !== 'filling_goal' && !quotas.some((q) => q.field === c.field));
+      if (unknown.length) return `the exchange shows no quota named as ${unknown.map((c) => c.field).join(', ')} (a new quota is a change of the profiles)`;
+      const total = to('filling_goal');
+      return calls.updateLiveFillingGoal({
+        ...base,
+        ...(total === undefined ? {} : { completesGoal: Number(total) }),
+        ...(quotas.length ? { quotaGoals: quotas.map(({ profileId, targetId, completesGoal }) => ({ profileId, targetId, completesGoal })) } : {}),
+      });
     }
     case 'update_fielding_run': {
       const fieldingRunId = await fieldingRunIdOf(state, api);
