@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestStack } from '../fixtures/stack';
 import { eventually, writeCalls, writeStudy } from './harness';
+import { quickLaunchFields } from '../helpers/study-yaml';
 
 function studyYaml(studyId: string, goal: number): string {
   return `format: studyflow/v1
@@ -14,12 +15,7 @@ project:
   name: Live chaos ${studyId}
   project_customer_reference_number: PO-${studyId}
 defaults:
-  expected_incidence_rate: 0.6
-  expected_length_of_interview_minutes: 8
-  project_manager_id: "6f1c2a4e-3001-4c8e-9d2b-000000003001"
-  collects_pii: false
-  launch: { mode: auto }
-  timing: { job_poll_initial: 200ms, job_poll_max: 500ms }
+${quickLaunchFields('  ')}
 target_groups:
   us:
     locale: en_US

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestStack } from '../fixtures/stack';
 import { writeCalls, writeStudy } from './harness';
+import { quickLaunchFields } from '../helpers/study-yaml';
 
 const STUDY = 'live-flow';
 const END = '2027-03-01T00:00:00Z';
@@ -37,12 +38,7 @@ project:
   name: Live flow
   project_customer_reference_number: PO-LIVE-FLOW
 ${removed ? `removed_target_groups: ${removed}\n` : ''}defaults:
-  expected_incidence_rate: 0.6
-  expected_length_of_interview_minutes: 8
-  project_manager_id: "6f1c2a4e-3001-4c8e-9d2b-000000003001"
-  collects_pii: false
-  launch: { mode: auto }
-  timing: { job_poll_initial: 200ms, job_poll_max: 500ms }
+${quickLaunchFields('  ')}
 target_groups:
 ${tgs}`;
 }
@@ -170,12 +166,7 @@ project:
   name: Live quota
   project_customer_reference_number: PO-LIVE-QUOTA
 defaults:
-  expected_incidence_rate: 0.6
-  expected_length_of_interview_minutes: 8
-  project_manager_id: "6f1c2a4e-3001-4c8e-9d2b-000000003001"
-  collects_pii: false
-  launch: { mode: auto }
-  timing: { job_poll_initial: 200ms, job_poll_max: 500ms }
+${quickLaunchFields('  ')}
 target_groups:
   us:
     locale: en_US

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StudyProgram, TargetGroupStep } from '../../plan/program';
 import type { StudyStatus } from '../../workflows/messages';
 import { eventually, startTestStack, writeCalls, writeStudy, type TestStack } from './harness';
+import { quickLaunchFields } from '../helpers/study-yaml';
 
 const WATCH = { STUDYFLOW_WATCH_INTERVAL_MS: '1000' };
 
@@ -20,12 +21,7 @@ business_unit: "2001"
 project:
   name: Timed and staged ${studyId}
 defaults:
-  expected_incidence_rate: 0.6
-  expected_length_of_interview_minutes: 8
-  project_manager_id: "6f1c2a4e-3001-4c8e-9d2b-000000003001"
-  collects_pii: false
-  launch: { mode: auto }
-  timing: { job_poll_initial: 200ms, job_poll_max: 500ms }
+${quickLaunchFields('  ')}
 target_groups:
 ${targetGroups}`;
 }
