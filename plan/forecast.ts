@@ -19,7 +19,7 @@
 //   goal; the cost is the cost per complete so far (completes_cost / completes) × those completes.
 // It assumes the recent rate holds: it knows nothing of weekdays, pacing or a quota that closes; the band is
 // the uncertainty of counting, not of those. Fewer than one hour of readings gives no forecast from fielding.
-import { feasibilityWindow } from './launch-gates';
+import { feasibilityWindow, type FeasibilityVerdict } from './launch-gates';
 import { moneyOf, scaleMicros, toMicros } from './money';
 import type { TargetGroupChecks } from './server-checks';
 import type { DesiredTargetGroup, Money } from './types';
@@ -149,15 +149,18 @@ function isMoney(value: unknown): value is Money {
 const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined);
 
 /**
- * The forecast before launch of a draft from the plan's server checks (plan/server-checks.ts): the feasibility
- * check's range and suggested price over the window it was asked for (feasibilityWindow, as the launch gate
- * asks), and the calendar check's suggested days. `nowMs` is the clock the checks were asked at.
+ * The forecast before launch of a draft from a feasibility verdict (plan/launch-gates.ts `readFeasibility`): its range
+ * and suggested price over the window feasibility was asked for (feasibilityWindow at `nowMs`, as the launch gate
+ * asks), and the calendar's suggested days when the caller has them. The launch gate (workflows/launch.ts) and
+ * `studyflow plan` (forecastFromChecks) both compute it here.
  */
-export function forecastFromChecks(desired: DesiredTargetGroup, checks: TargetGroupChecks | undefined, nowMs: number): TargetGroupForecast {
+export function forecastFromFeasibility(
+  desired: DesiredTargetGroup,
+  feasibility: Pick<FeasibilityVerdict, 'minCompletes' | 'feasibleCompletes' | 'suggestedPrice'> | undefined,
+  nowMs: number,
+  suggestedDays?: number,
+): TargetGroupForecast {
   const window = feasibilityWindow(desired, nowMs);
-  const data = (name: string) => checks?.checks.find((c) => c.name === name && (c.outcome === 'pass' || c.outcome === 'warning' || c.outcome === 'blocking'))?.data;
-  const feasibility = data('feasibility');
-  const calendar = data('calendar');
   const price = feasibility?.suggestedPrice;
   return forecastBeforeLaunch({
     key: desired.key,
@@ -167,8 +170,27 @@ export function forecastFromChecks(desired: DesiredTargetGroup, checks: TargetGr
     feasibility: feasibility
       ? { minCompletes: count(feasibility.minCompletes), maxCompletes: count(feasibility.feasibleCompletes), ...(isMoney(price) ? { suggestedPrice: price } : {}) }
       : undefined,
-    suggestedDays: count(calendar?.suggestedDays),
+    suggestedDays: count(suggestedDays),
   });
+}
+
+/**
+ * The forecast before launch of a draft from the plan's server checks (plan/server-checks.ts): the feasibility
+ * check's figures and the calendar check's suggested days (forecastFromFeasibility). `nowMs` is the clock the
+ * checks were asked at.
+ */
+export function forecastFromChecks(desired: DesiredTargetGroup, checks: Pick<TargetGroupChecks, 'checks'> | undefined, nowMs: number): TargetGroupForecast {
+  const data = (name: string) => checks?.checks.find((c) => c.name === name && (c.outcome === 'pass' || c.outcome === 'warning' || c.outcome === 'blocking'))?.data;
+  const feasibility = data('feasibility');
+  const calendar = data('calendar');
+  return forecastFromFeasibility(
+    desired,
+    feasibility
+      ? { minCompletes: count(feasibility.minCompletes), feasibleCompletes: count(feasibility.feasibleCompletes), ...(isMoney(feasibility.suggestedPrice) ? { suggestedPrice: feasibility.suggestedPrice } : {}) }
+      : undefined,
+    nowMs,
+    count(calendar?.suggestedDays),
+  );
 }
 
 /** What the watch knows during fielding. */

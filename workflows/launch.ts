@@ -2,6 +2,7 @@
 // that pass and await their jobs, for any number of target groups. The study runs it for the target
 // groups the plan gives the draft batch or the study; a target-group workflow runs it for itself.
 import type { ActivityCtx, AwaitJobOutput, BatchItemResult, CheckLaunchGatesOutput } from '../activities';
+import { forecastFromFeasibility, forecastGateFailures } from '../plan/forecast';
 import { jobWaitOptions } from '../plan/job-timing';
 import { endFieldingAt, feasibilityRequest, gateFailures, judgedCpi, readFeasibility } from '../plan/launch-gates';
 import type { DesiredTargetGroup } from '../plan/types';
@@ -54,26 +55,32 @@ export type LaunchOutcome =
   | { kind: 'job_failed'; gate: GateReading; jobId: string; reason: string }
   | { kind: 'failed'; gate?: GateReading; retryable: boolean; failure: Failure };
 
-/** Judges what the API said of a target group's feasibility and price against its launch rules. */
-export function judgeGate(desired: DesiredTargetGroup, answer: CheckLaunchGatesOutput): GateReading {
+/**
+ * Judges what the API said of a target group's feasibility and price against its launch rules, with the
+ * forecast before launch from the same answer (plan/forecast.ts) and its rule, `require_forecast_before_end`.
+ * `nowMs` is the clock feasibility was asked at (workflow time).
+ */
+export function judgeGate(desired: DesiredTargetGroup, answer: CheckLaunchGatesOutput, nowMs: number = Date.now()): GateReading {
   const verdict = readFeasibility(answer.feasibility, desired);
   const price = judgedCpi(undefined, verdict);
-  return { feasibility: verdict, ...(price ? { price } : {}), held: gateFailures(desired, verdict, price) };
+  const forecast = forecastFromFeasibility(desired, verdict, nowMs);
+  return { feasibility: verdict, ...(price ? { price } : {}), forecast, held: [...gateFailures(desired, verdict, price), ...forecastGateFailures(desired, forecast)] };
 }
 
 /** Reads and judges the gates of `items` in batch activities side by side; a reading (or its failure) per key. */
 export async function readGates(api: Api, items: readonly GateItem[]): Promise<Record<string, GateRead>> {
   const reads: Record<string, GateRead> = {};
+  const now = Date.now();
   await eachInBatches(
     items,
     (item) => item.desired.key,
     'feasibility and price',
     (batch, summary) =>
       api(summary, 'long').checkLaunchGatesBatch({
-        items: batch.map((item) => ({ ctx: item.ctx, feasibility: feasibilityRequest(item.desired, item.businessUnitId, Date.now()) })),
+        items: batch.map((item) => ({ ctx: item.ctx, feasibility: feasibilityRequest(item.desired, item.businessUnitId, now) })),
       }),
     (item, result) => {
-      reads[item.desired.key] = result.ok ? { ok: true, gate: judgeGate(item.desired, result) } : result;
+      reads[item.desired.key] = result.ok ? { ok: true, gate: judgeGate(item.desired, result, now) } : result;
     },
   );
   return reads;

@@ -1,4 +1,5 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { StudyForecast, TargetGroupForecast } from '../plan/forecast';
 import type { TargetGroupStep } from '../plan/program';
 import type { UnappliedChange } from '../plan/types';
 
@@ -63,6 +64,13 @@ export interface TargetGroupStatus {
   liveAt?: string;
   feasibility?: { feasible: boolean; feasibleCompletes?: number; fillingGoal?: number };
   price?: { value: string; currency_code: string };
+  /** The forecast before launch, from the launch gate's feasibility reading (the gate's `forecast`). */
+  launchForecast?: TargetGroupForecast;
+  /**
+   * When it will finish and what it will cost (plan/forecast.ts): computed when the study's status or report is
+   * asked for (workflows/forecast.ts), from the readings the study holds; never sent by the target group.
+   */
+  forecast?: TargetGroupForecast;
   job?: JobProgress;
   /** Why the gate holds, or why the target group failed. */
   message?: string;
@@ -125,6 +133,8 @@ export interface StudyStatus {
    */
   unapplied?: UnappliedChange[];
   error?: string;
+  /** The study's forecast from its target groups' (plan/forecast.ts forecastStudy): computed when asked for, like theirs. */
+  forecast?: StudyForecast;
   updatedAt: string;
 }
 
@@ -199,6 +209,8 @@ export interface ExpectedFigures {
   incidenceRate?: number;
   lengthOfInterviewMinutes?: number;
   fillingGoal?: number;
+  /** When fielding ends: end_fielding_at, else the end the launch sent (the default window from when it went live). */
+  endFieldingAt?: string;
 }
 
 /** Something that changed after launch: a phase, drift of a field, a webhook event. */
@@ -245,6 +257,8 @@ export interface StudyReport {
   appliedRevision?: string;
   projectId?: string;
   updatedAt: string;
+  /** The study's forecast (as in its status: computed when asked for). */
+  forecast?: StudyForecast;
   targetGroups: Record<string, { status: TargetGroupStatus; report?: TargetGroupReportData }>;
 }
 
@@ -274,6 +288,8 @@ export interface UpstreamCompletes {
 export interface GateReading {
   feasibility: NonNullable<TargetGroupStatus['feasibility']>;
   price?: { value: string; currency_code: string };
+  /** The forecast before launch from the same feasibility answer (plan/forecast.ts forecastFromFeasibility). */
+  forecast?: TargetGroupForecast;
   held: string[];
 }
 

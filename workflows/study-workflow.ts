@@ -32,6 +32,7 @@ import { IllegalTransition } from './phases';
 import { applyRevision } from './study/apply-revision';
 import { completeAtEnd } from './study/removed';
 import { StudyState, Superseded, type StudyWorkflowInput } from './study/state';
+import { withForecasts } from './forecast';
 
 export type { StudyCarriedState, StudyWorkflowInput } from './study/state';
 
@@ -102,7 +103,8 @@ function approve(state: StudyState, request: ApproveRequest): string[] {
 }
 
 function report(state: StudyState): StudyReport {
-  const { status, reports } = state;
+  const { reports } = state;
+  const status = withForecasts(state.status, reports);
   return {
     studyId: status.studyId,
     accountId: status.accountId,
@@ -111,12 +113,13 @@ function report(state: StudyState): StudyReport {
     appliedRevision: status.appliedRevision,
     projectId: status.projectId,
     updatedAt: status.updatedAt,
+    ...(status.forecast ? { forecast: status.forecast } : {}),
     targetGroups: Object.fromEntries(Object.entries(status.targetGroups).map(([key, tg]) => [key, reports[key] ? { status: tg, report: reports[key] } : { status: tg }])),
   };
 }
 
 function registerHandlers(state: StudyState): void {
-  setHandler(statusQuery, () => state.status);
+  setHandler(statusQuery, () => withForecasts(state.status, state.reports));
   setHandler(reportQuery, () => report(state));
   // A reading of one target group may release a staged launch waiting for it; a progress may show one just started to wait.
   setHandler(targetGroupReportSignal, (update) => {

@@ -4,6 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { forecastBeforeLaunch, forecastDuringFielding, forecastEndsBeforeEnd, forecastFromChecks, forecastGateFailures, forecastStudy, type TargetGroupForecast } from '../../plan/forecast';
 import { evaluateServerChecks } from '../../plan/server-checks';
+import { judgeGate } from '../../workflows/launch';
+import { gateReasons } from '../../workflows/target-group/console';
 import type { DesiredTargetGroup } from '../../plan/types';
 
 const USD = (value: string) => ({ value, currency_code: 'USD' });
@@ -146,5 +148,45 @@ describe('from the plan\'s server checks', () => {
     const f = forecastFromChecks(desired, checks, now);
     expect(f).toMatchObject({ basis: 'calendar', finish: { expected: '2026-12-17T00:00:00.000Z', earliest: '2026-12-14T08:00:00.000Z', latest: '2027-01-10T00:00:00.000Z' } });
     expect(f.cost?.expected).toEqual(USD('1800.00'));
+  });
+});
+
+describe('the launch rule at the gate (require_forecast_before_end)', () => {
+  // The gate reads one feasibility answer: its range over the window gives the forecast, as in `plan`.
+  const desired = (goal: number, rule = true) =>
+    ({
+      key: 'us',
+      draft: { filling_goal: goal, expected_incidence_rate: 0.35, locale: 'en_US' },
+      idLists: {},
+      exclusionGroups: [],
+      launch: { mode: 'auto', requireFeasible: false, endFieldingAt: '2026-12-11T00:00:00.000Z', ...(rule ? { requireForecastBeforeEnd: true } : {}) },
+    }) as unknown as DesiredTargetGroup;
+  const now = Date.parse('2026-12-01T00:00:00.000Z');
+  // 10 days, 900–1000 completes: 95 a day expected, so 950 completes are the most that finish by the end.
+  const answer = { feasibility: { suggested_completes_goal_range: { min: 900, max: 1000 }, suggested_price: USD('2.00') } };
+
+  it('holds a launch whose forecast finishes after end_fielding_at, with the reason the console maps', () => {
+    const gate = judgeGate(desired(980), answer, now);
+    expect(gate.forecast).toMatchObject({ basis: 'feasibility', finish: { expected: '2026-12-11T07:35:00.000Z', earliest: '2026-12-10T19:12:00.000Z', latest: '2026-12-11T21:20:00.000Z' }, finishesBeforeEnd: false });
+    expect(gate.held).toEqual(['the forecast finishes 2026-12-11T07:35:00.000Z (at the earliest 2026-12-10T19:12:00.000Z), after end_fielding_at 2026-12-11T00:00:00.000Z (require_forecast_before_end)']);
+    expect(gateReasons({ status: { key: 'us', phase: 'gate_blocked', message: gate.held.join('; '), feasibility: gate.feasibility }, desired: desired(980) })).toEqual(['forecast_after_end']);
+  });
+
+  it('lets it launch when the forecast finishes in time, or when the rule is not set', () => {
+    const inTime = judgeGate(desired(900), answer, now);
+    expect(inTime.forecast?.finish.expected).toBe('2026-12-10T11:22:00.000Z');
+    expect(inTime.held).toEqual([]);
+    expect(judgeGate(desired(980, false), answer, now).held).toEqual([]);
+  });
+
+  it('holds when feasibility gives no range, since nothing says it finishes in time', () => {
+    const gate = judgeGate(desired(500), { feasibility: { suggested_price: USD('2.00') } }, now);
+    expect(gate.forecast?.basis).toBe('none');
+    expect(gate.held).toEqual(["no forecast finish (no forecast: feasibility gave no completes range and the calendar no days) (require_forecast_before_end)"]);
+  });
+
+  it('plan judges the same answer alike: the server checks give the same forecast', () => {
+    const checks = evaluateServerChecks(desired(980), { feasibility: { ok: true, value: answer.feasibility } }, { now });
+    expect(forecastFromChecks(desired(980), checks, now)).toEqual(judgeGate(desired(980), answer, now).forecast);
   });
 });

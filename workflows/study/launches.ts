@@ -38,7 +38,7 @@ async function launchScheduled(run: ApplyRun, keys: readonly string[]): Promise<
       handOver[tg.key] = { gate: read.gate };
       continue;
     }
-    state.setTargetGroup(tg.key, 'launching', { feasibility: read.gate.feasibility, price: read.gate.price });
+    state.setTargetGroup(tg.key, 'launching', { feasibility: read.gate.feasibility, price: read.gate.price, ...(read.gate.forecast ? { launchForecast: read.gate.forecast } : {}) });
     items.push(launchItem(run, tg, read, sent?.ok ? { jobId: sent.jobId, fieldingRunId: sent.fieldingRunId } : undefined));
   }
   const outcomes = await launchTargetGroups(run.api, items);

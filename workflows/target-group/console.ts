@@ -5,8 +5,8 @@
 // respondent IDs. docs/operations.md, "The operator's console", has the saved views that read them.
 import { condition, isCancellation, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
-import { forecastDuringFielding, type TargetGroupForecast } from '../../plan/forecast';
-import { endFieldingAt as defaultEndFieldingAt } from '../../plan/launch-gates';
+import type { TargetGroupForecast } from '../../plan/forecast';
+import { fieldingForecast } from '../forecast';
 import type { GuardKind } from '../../plan/types';
 import type { CompletesPoint, PerformanceSnapshot, TargetGroupRevision, TargetGroupStatus } from '../messages';
 import { CURRENCY, END_FIELDING_AT, FILL_PERCENT, FORECAST_END, REASON, SPEND } from '../search-attributes';
@@ -17,7 +17,7 @@ const MAX_REASON = 80;
 
 /** What the console reads of a target group's workflow state. */
 export interface ConsoleSource {
-  status: Pick<TargetGroupStatus, 'key' | 'phase' | 'message' | 'failure' | 'drift' | 'feasibility' | 'price' | 'liveAt'>;
+  status: Pick<TargetGroupStatus, 'key' | 'phase' | 'message' | 'failure' | 'drift' | 'feasibility' | 'price' | 'liveAt' | 'launchForecast'>;
   desired: Pick<TargetGroupRevision['desired'], 'draft' | 'launch'>;
   performance?: PerformanceSnapshot;
   series: readonly CompletesPoint[];
@@ -88,19 +88,12 @@ export function consoleValues(source: ConsoleSource): ConsoleValues {
       values.currency = performance.completesCost.currency_code;
     }
   }
-  const fielding = source.status.phase === 'live' || source.status.phase === 'paused' || source.status.phase === 'completed';
-  if (fielding && performance && goal !== undefined) {
-    // Without a stated end, the launch sent the default window's (counted here from when it went live).
-    const end = stated ?? defaultEndFieldingAt(source.desired as TargetGroupRevision['desired'], Date.parse(source.status.liveAt ?? performance.readAt));
-    const forecast = forecastDuringFielding({
-      key: source.status.key,
-      goal,
-      end,
-      now: performance.readAt,
-      series: source.series,
-      ...(performance.completesCost ? { spend: performance.completesCost } : {}),
-      ...(source.status.price ? { price: source.status.price } : {}),
-    });
+  // The forecast as the study's status shows it (../forecast.ts), from this workflow's own readings.
+  const forecast = goal === undefined ? undefined : fieldingForecast({
+    status: source.status,
+    report: { expected: { fillingGoal: goal, ...(stated ? { endFieldingAt: stated } : {}) }, series: source.series, ...(performance ? { performance } : {}) },
+  });
+  if (forecast) {
     values.forecast = forecast;
     const expected = forecast.finish.expected;
     if (expected !== undefined) values.forecastEnd = new Date(Math.round(Date.parse(expected) / HOUR_MS) * HOUR_MS).toISOString();

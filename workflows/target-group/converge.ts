@@ -35,6 +35,7 @@ export async function converge(state: TargetGroupState, api: Api): Promise<void>
     // The study launched it: take its figures and settle live.
     state.status.feasibility = revision.launch?.gate?.feasibility;
     state.status.price = revision.launch?.gate?.price;
+    if (revision.launch?.gate?.forecast) state.status.launchForecast = revision.launch.gate.forecast;
     wentLive(state, live.fieldingRunId, live.launchedAt);
   }
 }

@@ -25,6 +25,7 @@ export async function passGate(state: TargetGroupState, api: Api): Promise<GateR
   const gate = state.revision.launch?.gate ?? (await readGate(state, api));
   state.status.feasibility = gate.feasibility;
   state.status.price = gate.price;
+  if (gate.forecast) state.status.launchForecast = gate.forecast;
   if (gate.held.length === 0) return gate;
   state.enter('gate_held', { message: gate.held.join('; ') });
   return undefined;

@@ -40,6 +40,7 @@ export const TARGET_GROUP_STEPS: StepHandlers<TargetGroupStep, TargetGroupRun> =
     const gate = gateOf(run);
     run.state.status.feasibility = gate.feasibility;
     run.state.status.price = gate.price;
+    if (gate.forecast) run.state.status.launchForecast = gate.forecast;
     return launch(run.state, run.api, gate);
   },
   read_state: async ({ state, api }) => {

@@ -2,6 +2,7 @@ import { setCurrentDetails, workflowInfo } from '@temporalio/workflow';
 import type { ActivityCtx } from '../../activities';
 import type { ApiVersion } from '../../shared/api-version';
 import type { CompletesPoint, FieldingControlRequest, UnappliedChange, PerformanceSnapshot, ReportChange, TargetGroupReportData, TargetGroupRevision, TargetGroupStatus, WebhookEventSignal } from '../messages';
+import { fieldingEnd } from '../forecast';
 import { appendChanges, expectedFigures } from '../report-data';
 import { enterPhase, type TargetGroupEvent } from '../phases';
 import { SeenEvents } from '../seen-events';
@@ -154,7 +155,9 @@ export class TargetGroupState {
   }
 
   reportData(): TargetGroupReportData {
-    const data: TargetGroupReportData = { key: this.status.key, expected: expectedFigures(this.revision.desired.draft), series: this.report.series, changes: this.report.changes };
+    const end = fieldingEnd(this.revision.desired.launch.endFieldingAt, this.status.liveAt ?? this.report.launchedAt);
+    const expected = { ...expectedFigures(this.revision.desired.draft), ...(end ? { endFieldingAt: end } : {}) };
+    const data: TargetGroupReportData = { key: this.status.key, expected, series: this.report.series, changes: this.report.changes };
     if (this.report.launchedAt) data.launchedAt = this.report.launchedAt;
     if (this.report.performance) data.performance = this.report.performance;
     if (this.report.performanceError) data.performanceError = this.report.performanceError;

@@ -68,6 +68,7 @@ export async function scheduleLaunch(state: TargetGroupState, api: Api, gate: Ga
   if (atMs <= Date.now()) return launch(state, api, gate);
   state.status.feasibility = gate.feasibility;
   state.status.price = gate.price;
+  if (gate.forecast) state.status.launchForecast = gate.forecast;
   state.launchAttempts += 1;
   state.enter('launching', { message: `scheduling the launch for ${step.at}` });
   const idempotencyKey = step.idempotencyKey.replace(ATTEMPT, String(state.launchAttempts));
