@@ -1,6 +1,7 @@
 // `studyflow report --html FILE`: one self-contained page (inline CSS, inline SVG drawn here; no
 // scripts, fonts or network) that opens offline. The charts carry their figures as data attributes
 // (data-fill, data-completes, data-y-max), which the browser test compares with the JSON report.
+import { forecastCaption, forecastChart, forecastTable } from './forecast-chart';
 import { moneyText, orderedStatuses, percentText, rateText, type ReportView, type TargetGroupReportView } from '../client/report-model';
 
 const PALETTE = ['#2563eb', '#d97706', '#059669', '#dc2626', '#7c3aed', '#0891b2', '#be185d', '#4d7c0f'];
@@ -140,6 +141,7 @@ function targetGroupSection(tg: TargetGroupReportView, color: string): string {
   const meta = [tg.targetGroupId ? `target group ${tg.targetGroupId}` : undefined, tg.launchedAt ? `launched ${timeLabel(tg.launchedAt)}` : undefined, tg.readAt ? `figures read ${timeLabel(tg.readAt)}` : undefined].filter(Boolean);
   if (meta.length) parts.push(`<p class="meta">${e(meta.join(' · '))}</p>`);
   if (tg.note) parts.push(`<p class="note">${e(tg.note)}</p>`);
+  parts.push('<h3>Forecast</h3>', `<div class="forecast" data-key="${e(tg.key)}">`, forecastChart(tg, color), forecastCaption(tg), '</div>');
   if (tg.completes !== null) {
     parts.push('<h3>Completes against goal</h3>');
     parts.push(barChart([{ label: 'completes', value: tg.completes, whole: tg.fillingGoal, text: `${tg.completes} / ${tg.fillingGoal ?? '?'} (${percentText(tg.fillPercent)})` }], { title: `Completes of ${tg.key} against the filling goal`, cls: 'goal-bar', color }));
@@ -194,6 +196,9 @@ svg .plot{fill:#fafafa;stroke:var(--line)}svg .grid{stroke:var(--line)}svg .tick
 svg .line{fill:none;stroke-width:2.25;stroke-linejoin:round}svg .goal{stroke-dasharray:5 4;stroke-width:1.25;opacity:.7}
 .legend{list-style:none;padding:0;margin:6px 0 0 56px;display:flex;gap:18px;flex-wrap:wrap}.legend li{display:flex;align-items:center;gap:6px}
 .changes{padding-left:18px;margin:4px 0}.changes time{color:var(--muted);font-variant-numeric:tabular-nums}.kind{font-size:11px;text-transform:uppercase;letter-spacing:.04em;color:#4b5563;background:#f3f4f6;padding:0 5px;border-radius:4px}
+svg .band{opacity:.18;stroke:none}svg .expected{stroke-width:1.5;stroke-dasharray:2 3}svg .point{stroke:#fff;stroke-width:.75}
+svg .finish-marker{stroke:#047857;stroke-width:1.25}svg .end-marker{stroke:#b91c1c;stroke-width:1.25;stroke-dasharray:6 3}svg .marker-label{font-size:11px}svg .finish-label{fill:#047857}svg .end-label{fill:#b91c1c}
+table.forecast tr.study-total th{border-top:2px solid var(--line)}.forecast-text{margin:4px 0}
 .empty{color:var(--muted)}footer{margin-top:32px;color:var(--muted);font-size:12px}
 `;
 
@@ -223,6 +228,8 @@ ${rows}
 </table>
 <h2>Completes over time</h2>
 ${completesChart(view.targetGroups)}
+<h2>Forecast</h2>
+${forecastTable(view)}
 ${view.targetGroups.map((tg, i) => targetGroupSection(tg, PALETTE[i % PALETTE.length])).join('\n')}
 <footer>studyflow report · self-contained: no scripts, fonts or network</footer>
 </body>

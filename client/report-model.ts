@@ -1,5 +1,6 @@
 // The figures of `studyflow report`, derived once from the study workflow's `report` query, so the
 // human table, the JSON and the HTML page show the same numbers.
+import type { StudyForecast, TargetGroupForecast } from '../plan/forecast';
 import type { Money } from '../plan/types';
 import type { CompletesPoint, ReportChange, StudyReport, TargetGroupPhase, TargetGroupStatus } from '../workflows/messages';
 
@@ -63,8 +64,15 @@ export interface TargetGroupReportView {
   /** The API's `drop_off_rate` (0–1). */
   dropOffRate: number | null;
   lengthOfInterview: ObservedAgainstExpected;
-  /** Completes over time (at most 500 readings). */
+  /** Completes over time (at most 500 readings): the readings the target group's watch made. */
   series: CompletesPoint[];
+  /** When fielding ends (end_fielding_at, else the launch's default window). */
+  endFieldingAt: string | null;
+  /**
+   * When it will finish and what it will cost, with ranges (plan/forecast.ts): the one the study's workflow computes
+   * from these readings (during fielding), else its launch gate's (before launch); null before either.
+   */
+  forecast: TargetGroupForecast | null;
   /** What changed since launch: phases, drift, webhook change events (most recent 50). */
   changes: ReportChange[];
   drift: { field: string; expected: unknown; actual: unknown }[];
@@ -83,6 +91,8 @@ export interface ReportView {
   projectId: string | null;
   updatedAt: string;
   generatedAt: string;
+  /** The study's forecast: its last target group's finish, their costs summed (null while none has a forecast). */
+  forecast: StudyForecast | null;
   targetGroups: TargetGroupReportView[];
 }
 
@@ -209,6 +219,8 @@ function targetGroupView(key: string, status: TargetGroupStatus, data: StudyRepo
       basis: 'the API reports no interview lengths (performance and session events carry none)',
     },
     series: data?.series ?? [],
+    endFieldingAt: data?.expected.endFieldingAt ?? status.forecast?.endFieldingAt ?? null,
+    forecast: status.forecast ?? null,
     changes: data?.changes ?? [],
     drift: status.drift ?? [],
     events: {
@@ -234,6 +246,7 @@ export function buildReportView(report: StudyReport, workflowId: string, generat
     projectId: report.projectId ?? null,
     updatedAt: report.updatedAt,
     generatedAt,
+    forecast: report.forecast ?? null,
     targetGroups: keys.map((key) => targetGroupView(key, report.targetGroups[key].status, report.targetGroups[key].report)),
   };
 }

@@ -1,4 +1,5 @@
 import { withStudyClient } from '../../client';
+import { forecastLines } from '../forecast-view';
 import type { CliContext } from '../main';
 import { statusTable, studyPhaseText, temporalUiLink, unappliedLines } from '../status-view';
 
@@ -14,6 +15,7 @@ export async function run(ctx: CliContext, studyArg: string, options: { account?
       if (status.projectId) ctx.out.data(`project ${status.projectId}`);
       ctx.out.data(statusTable(ctx.out, status));
       for (const line of unappliedLines(ctx.out, status)) ctx.out.data(line);
+      for (const line of forecastLines(Object.values(status.targetGroups), status.forecast)) ctx.out.data(line);
       if (status.error) ctx.out.data(`error: ${status.error}`);
       const ui = temporalUiLink(ctx.env, client.temporalServer, ref.workflowId, ctx.cwd);
       if (ui) ctx.out.progress(ctx.out.dim(ui));
