@@ -1,13 +1,14 @@
 // The report's forecast (`studyflow report --html`): per target group a chart of its completes over time with the
 // forecast band, and the study's totals in a table. The chart draws the watch's readings (one point each), from
-// the last reading a band to the goal (upper edge: the high rate, reaching the goal at the earliest finish; lower
+// the point the forecast projects from (the launch while fielding has under an hour of readings, else the latest
+// reading) a band to the goal (upper edge: the high rate, reaching the goal at the earliest finish; lower
 // edge: the low rate, at the latest finish), the expected line to the expected finish, and markers at the
 // expected finish and at end_fielding_at. Every mark carries its figures as data attributes (data-t,
 // data-completes, data-finish, ...), and the chart its scale (data-t0, data-t1, data-y-max), so a browser test
 // can compare what is drawn with the JSON report.
 import type { ReportView, TargetGroupReportView } from '../client/report-model';
 import type { TargetGroupForecast } from '../plan/forecast';
-import { costText, finishText, forecastTime } from './forecast-view';
+import { costText, finishText, forecastTime, targetGroupForecastParts } from './forecast-view';
 
 export const FORECAST_CHART = { width: 760, height: 280, left: 56, right: 16, top: 16, bottom: 40 };
 
@@ -47,13 +48,14 @@ export function forecastChart(tg: TargetGroupReportView, color: string): string 
   if (!tg.series.length) return '<p class="empty">No readings yet: the forecast chart appears once the target group is live and read.</p>';
   const f = tg.forecast;
   const goal = f?.goal ?? tg.fillingGoal ?? 0;
-  const last = tg.series[tg.series.length - 1];
   const tFirst = Date.parse(tg.series[0].t);
-  const tLast = Date.parse(last.t);
+  const tLast = Date.parse(tg.series[tg.series.length - 1].t);
   const end = ms(tg.endFieldingAt ?? undefined);
-  const fielding = f !== null && f.basis === 'fielding';
-  const t0 = Math.min(tFirst, end ?? tFirst);
-  const t1 = Math.max(fielding ? chartEnd(tLast, f, end) : tLast, end ?? tLast, t0 + 60_000);
+  // A band to draw: a forecast with a finish, projected from a point (the launch before an hour of readings, else the latest reading).
+  const projected = f && f.from && f.finish.expected !== undefined && f.basis !== 'completed' ? { ...f, from: f.from, expectedAt: Date.parse(f.finish.expected) } : undefined;
+  const tFrom = projected ? Date.parse(projected.from.t) : tLast;
+  const t0 = Math.min(tFirst, tFrom, end ?? tFirst);
+  const t1 = Math.max(projected ? chartEnd(Math.max(tLast, tFrom), f, end) : tLast, end ?? tLast, t0 + 60_000);
   const yMax = niceCeil(Math.max(goal, ...tg.series.map((p) => p.completes), 1) * 1.05);
   const { width, height, left, right, top, bottom } = FORECAST_CHART;
   const plotW = width - left - right;
@@ -68,21 +70,24 @@ export function forecastChart(tg: TargetGroupReportView, color: string): string 
     marks.push(`<text class="tick x-tick" x="${fixed(x(t))}" y="${top + plotH + 18}" text-anchor="${anchor}">${esc(forecastTime(new Date(t).toISOString()))}</text>`);
   }
   if (goal > 0) marks.push(`<line class="goal" data-goal="${goal}" x1="${left}" x2="${left + plotW}" y1="${fixed(y(goal))}" y2="${fixed(y(goal))}" stroke="${color}"><title>goal ${goal}</title></line>`);
-  if (f && fielding && f.finish.expected !== undefined) {
-    const c0 = f.completes;
-    const earliest = ms(f.finish.earliest);
-    const latest = ms(f.finish.latest);
-    const expected = ms(f.finish.expected) as number;
+  if (projected) {
+    const c0 = projected.from.completes;
+    const earliest = ms(projected.finish.earliest);
+    const latest = ms(projected.finish.latest);
+    const expected = projected.expectedAt;
     // The band: the high-rate line over the low-rate line, sampled where either bends (at the goal) and at the edge.
-    const times = [tLast, earliest, latest, t1].filter((t): t is number => t !== undefined && t >= tLast && t <= t1).sort((a, b) => a - b);
-    const upper = times.map((t) => `${fixed(x(t))},${fixed(y(along(t, tLast, c0, goal, earliest)))}`);
-    const lower = [...times].reverse().map((t) => `${fixed(x(t))},${fixed(y(along(t, tLast, c0, goal, latest)))}`);
+    // It ends at the latest finish, or at the chart's edge when there is none or it lies beyond.
+    const bandEnd = latest !== undefined && latest <= t1 ? latest : t1;
+    const times = [...new Set([tFrom, earliest, bandEnd])].filter((t): t is number => t !== undefined && t >= tFrom && t <= bandEnd).sort((a, b) => a - b);
+    const upper = times.map((t) => `${fixed(x(t))},${fixed(y(along(t, tFrom, c0, goal, earliest)))}`);
+    const lower = [...times].reverse().map((t) => `${fixed(x(t))},${fixed(y(along(t, tFrom, c0, goal, latest)))}`);
     const cut = latest === undefined || latest > t1;
-    marks.push(`<polygon class="band" data-earliest="${esc(f.finish.earliest ?? '')}" data-latest="${esc(f.finish.latest ?? '')}" data-cut="${cut}" points="${[...upper, ...lower].join(' ')}" fill="${color}"><title>${esc(`forecast band: the goal ${f.finish.earliest ? `at the earliest ${forecastTime(f.finish.earliest)}` : ''}${f.finish.latest ? `, at the latest ${forecastTime(f.finish.latest)}` : ', no latest finish'}`)}</title></polygon>`);
+    const title = `forecast band (${projected.basis}): the goal${projected.finish.earliest ? ` at the earliest ${forecastTime(projected.finish.earliest)}` : ''}${projected.finish.latest ? `, at the latest ${forecastTime(projected.finish.latest)}` : ', no latest finish'}`;
+    marks.push(`<polygon class="band" data-from="${esc(projected.from.t)}" data-from-completes="${c0}" data-earliest="${esc(projected.finish.earliest ?? '')}" data-latest="${esc(projected.finish.latest ?? '')}" data-cut="${cut}" points="${[...upper, ...lower].join(' ')}" fill="${color}"><title>${esc(title)}</title></polygon>`);
     const tEnd = Math.min(expected, t1);
-    marks.push(`<line class="expected" data-finish="${esc(f.finish.expected)}" x1="${fixed(x(tLast))}" y1="${fixed(y(c0))}" x2="${fixed(x(tEnd))}" y2="${fixed(y(along(tEnd, tLast, c0, goal, expected)))}" stroke="${color}"/>`);
+    marks.push(`<line class="expected" data-finish="${esc(projected.finish.expected as string)}" x1="${fixed(x(tFrom))}" y1="${fixed(y(c0))}" x2="${fixed(x(tEnd))}" y2="${fixed(y(along(tEnd, tFrom, c0, goal, expected)))}" stroke="${color}"/>`);
     if (expected <= t1) {
-      marks.push(`<line class="finish-marker" data-t="${esc(f.finish.expected)}" x1="${fixed(x(expected))}" x2="${fixed(x(expected))}" y1="${top}" y2="${top + plotH}"><title>${esc(`expected finish ${forecastTime(f.finish.expected)}`)}</title></line>`);
+      marks.push(`<line class="finish-marker" data-t="${esc(projected.finish.expected as string)}" x1="${fixed(x(expected))}" x2="${fixed(x(expected))}" y1="${top}" y2="${top + plotH}"><title>${esc(`expected finish ${forecastTime(projected.finish.expected as string)}`)}</title></line>`);
       marks.push(`<text class="marker-label finish-label" x="${fixed(x(expected) - 4)}" y="${top + 12}" text-anchor="end">finish</text>`);
     }
   }
@@ -103,8 +108,7 @@ ${marks.join('\n')}
 export function forecastCaption(tg: TargetGroupReportView): string {
   const f = tg.forecast;
   if (!f) return '<p class="empty forecast-text">No forecast yet: it comes from the launch gate\'s feasibility, then from the readings.</p>';
-  const byEnd = f.completesByEnd ? `${f.completesByEnd.expected} completes by the end (${f.completesByEnd.low} to ${f.completesByEnd.high})` : undefined;
-  const parts = [finishText(f.finish, f.endFieldingAt), byEnd, costText(f.cost)].filter(Boolean).join(' · ');
+  const parts = targetGroupForecastParts(f).join(' · ');
   return `<p class="forecast-text" data-basis="${esc(f.basis)}">${esc(parts)}</p>\n<p class="muted forecast-method">${esc(f.method)}</p>`;
 }
 

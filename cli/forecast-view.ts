@@ -35,10 +35,15 @@ export function costText(cost: Range<Money> | undefined): string | undefined {
   return `costs ${moneyText(cost.expected)} (${cost.low.value} to ${cost.high.value} ${cost.high.currency_code})`;
 }
 
-/** One target group's forecast in one line: finish with range, completes by the end, cost with range; then its basis. */
-export function targetGroupForecastText(f: TargetGroupForecast): string {
+/** One target group's forecast in parts: finish with range, completes by the end (when short of the goal), cost with range. */
+export function targetGroupForecastParts(f: TargetGroupForecast): string[] {
   const byEnd = f.completesByEnd && f.completesByEnd.expected < f.goal ? `${f.completesByEnd.expected} of ${f.goal} completes by the end (${f.completesByEnd.low} to ${f.completesByEnd.high})` : undefined;
-  return [finishText(f.finish, f.endFieldingAt), byEnd, costText(f.cost)].filter(Boolean).join(', ');
+  return [finishText(f.finish, f.endFieldingAt), byEnd, costText(f.cost)].filter((part): part is string => Boolean(part));
+}
+
+/** One target group's forecast in one line. */
+export function targetGroupForecastText(f: TargetGroupForecast): string {
+  return targetGroupForecastParts(f).join(', ');
 }
 
 /** The study's totals in one line. */

@@ -4,7 +4,8 @@
 //
 // Before launch it comes from the API's own estimates: feasibility's `suggested_completes_goal_range` over the
 // fielding window gives a low and a high daily rate, and the calendar's suggested days (suggest-days) the
-// expected one; the cost is feasibility's suggested price × the completes.
+// expected one; the cost is feasibility's suggested price × the completes, its band the fewest completes at the
+// low end of suggested_price_range and the most at its high end (when the answer gives that range).
 //
 // During fielding it is recomputed from the completes series (cumulative counts, as the watch's readings
 // and the reference's get_target_group_completes_aggregated_by_interval give them: "completes collected thus
@@ -54,6 +55,11 @@ export interface TargetGroupForecast {
   goal: number;
   /** Completes so far (0 before launch). */
   completes: number;
+  /**
+   * The point the forecast projects from: the start of fielding with no completes (before launch), the latest
+   * reading (during fielding). Absent without a forecast. A chart draws the band from here to the goal.
+   */
+  from?: { t: string; completes: number };
   endFieldingAt?: string;
   /**
    * When the goal is reached: expected, earliest and latest (ISO, to the minute). `latest` is absent when the
@@ -75,7 +81,7 @@ export interface TargetGroupForecast {
 const toMinute = (ms: number) => new Date(Math.round(ms / 60_000) * 60_000).toISOString();
 const fixed = (x: number, places = 1) => String(Math.round(x * 10 ** places) / 10 ** places);
 
-function costRange(price: Money | undefined, spend: Money | undefined, completesNow: number, completes: Range<number>): Range<Money> | undefined {
+function costRange(price: Money | undefined, spend: Money | undefined, completesNow: number, completes: Range<number>, priceRange?: { min: Money; max: Money }): Range<Money> | undefined {
   // The cost per complete so far when there is one, else the suggested price: exact, in millionths.
   const spendMicros = spend ? toMicros(spend.value) : undefined;
   if (spend && spendMicros !== undefined && completesNow > 0) {
@@ -84,8 +90,17 @@ function costRange(price: Money | undefined, spend: Money | undefined, completes
   }
   const priceMicros = price ? toMicros(price.value) : undefined;
   if (!price || priceMicros === undefined) return undefined;
-  const at = (n: number) => moneyOf(priceMicros * BigInt(n), price.currency_code);
-  return { expected: at(completes.expected), low: at(completes.low), high: at(completes.high) };
+  const at = (n: number, micros = priceMicros) => moneyOf(micros * BigInt(n), price.currency_code);
+  // Before launch, the suggested CPI range (in the price's currency) widens the band: the fewest completes at the
+  // lowest price, the most at the highest.
+  const same = priceRange && priceRange.min.currency_code === price.currency_code && priceRange.max.currency_code === price.currency_code;
+  const lowMicros = same ? toMicros(priceRange.min.value) : undefined;
+  const highMicros = same ? toMicros(priceRange.max.value) : undefined;
+  return {
+    expected: at(completes.expected),
+    low: at(completes.low, lowMicros !== undefined && lowMicros < priceMicros ? lowMicros : priceMicros),
+    high: at(completes.high, highMicros !== undefined && highMicros > priceMicros ? highMicros : priceMicros),
+  };
 }
 
 /** What the plan knows before launch: feasibility's answer and the calendar's suggested days. */
@@ -96,8 +111,8 @@ export interface BeforeLaunchInput {
   start: string;
   /** end_fielding_at (or the default window's end). */
   end: string;
-  /** feasibility's suggested_completes_goal_range (min, max) for the window, and its suggested_price. */
-  feasibility?: { minCompletes?: number; maxCompletes?: number; suggestedPrice?: Money };
+  /** feasibility's suggested_completes_goal_range (min, max) for the window, its suggested_price and suggested_price_range. */
+  feasibility?: { minCompletes?: number; maxCompletes?: number; suggestedPrice?: Money; suggestedPriceRange?: { min: Money; max: Money } };
   /** suggest-days: the days the calendar suggests for the goal. */
   suggestedDays?: number;
 }
@@ -130,21 +145,29 @@ export function forecastBeforeLaunch(input: BeforeLaunchInput): TargetGroupForec
   const completesByEnd = windowDays > 0 ? { expected: byEnd(expected), low: Math.min(byEnd(low), byEnd(expected)), high: Math.max(byEnd(high), byEnd(expected)) } : undefined;
   const range = hasRange ? `feasibility's ${min}–${max} completes over the ${fixed(windowDays)}-day window (${fixed(low)}–${fixed(high)} a day)` : '';
   const calendar = days !== undefined ? `the calendar suggests ${days} day(s) for ${goal} completes` : '';
-  const cost = completesByEnd ? costRange(input.feasibility?.suggestedPrice, undefined, 0, completesByEnd) : undefined;
+  const cost = completesByEnd ? costRange(input.feasibility?.suggestedPrice, undefined, 0, completesByEnd, input.feasibility?.suggestedPriceRange) : undefined;
+  const prices = input.feasibility?.suggestedPriceRange;
+  const priced = cost && prices ? `a CPI of ${prices.min.value}–${prices.max.value} ${prices.max.currency_code}` : '';
   return {
     ...base,
+    from: { t: new Date(start).toISOString(), completes: 0 },
     basis: days !== undefined ? 'calendar' : 'feasibility',
     finish: { expected: toMinute(expectedAt), earliest: toMinute(earliestAt), ...(latestAt !== undefined ? { latest: toMinute(latestAt) } : {}) },
     ratePerDay: { expected, low: Math.min(low, expected), high: Math.max(high, expected) },
     ...(completesByEnd ? { completesByEnd } : {}),
     ...(cost ? { cost } : {}),
     finishesBeforeEnd: expectedAt <= end,
-    method: `before launch: ${[range, calendar].filter(Boolean).join('; ')}`,
+    method: `before launch: ${[range, calendar, priced].filter(Boolean).join('; ')}`,
   };
 }
 
 function isMoney(value: unknown): value is Money {
   return typeof value === 'object' && value !== null && typeof (value as Money).value === 'string' && typeof (value as Money).currency_code === 'string';
+}
+/** `{ suggestedPriceRange }` when `value` is a min and max of money, else undefined. */
+function priceRangeOf(value: unknown): { suggestedPriceRange: { min: Money; max: Money } } | undefined {
+  const range = typeof value === 'object' && value !== null ? (value as { min?: unknown; max?: unknown }) : undefined;
+  return range && isMoney(range.min) && isMoney(range.max) ? { suggestedPriceRange: { min: range.min, max: range.max } } : undefined;
 }
 const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined);
 
@@ -156,7 +179,7 @@ const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(
  */
 export function forecastFromFeasibility(
   desired: DesiredTargetGroup,
-  feasibility: Pick<FeasibilityVerdict, 'minCompletes' | 'feasibleCompletes' | 'suggestedPrice'> | undefined,
+  feasibility: Pick<FeasibilityVerdict, 'minCompletes' | 'feasibleCompletes' | 'suggestedPrice' | 'suggestedPriceRange'> | undefined,
   nowMs: number,
   suggestedDays?: number,
 ): TargetGroupForecast {
@@ -168,7 +191,12 @@ export function forecastFromFeasibility(
     start: window.start_at,
     end: desired.launch.endFieldingAt ?? window.end_at,
     feasibility: feasibility
-      ? { minCompletes: count(feasibility.minCompletes), maxCompletes: count(feasibility.feasibleCompletes), ...(isMoney(price) ? { suggestedPrice: price } : {}) }
+      ? {
+          minCompletes: count(feasibility.minCompletes),
+          maxCompletes: count(feasibility.feasibleCompletes),
+          ...(isMoney(price) ? { suggestedPrice: price } : {}),
+          ...(priceRangeOf(feasibility.suggestedPriceRange) ?? {}),
+        }
       : undefined,
     suggestedDays: count(suggestedDays),
   });
@@ -186,7 +214,12 @@ export function forecastFromChecks(desired: DesiredTargetGroup, checks: Pick<Tar
   return forecastFromFeasibility(
     desired,
     feasibility
-      ? { minCompletes: count(feasibility.minCompletes), feasibleCompletes: count(feasibility.feasibleCompletes), ...(isMoney(feasibility.suggestedPrice) ? { suggestedPrice: feasibility.suggestedPrice } : {}) }
+      ? {
+          minCompletes: count(feasibility.minCompletes),
+          feasibleCompletes: count(feasibility.feasibleCompletes),
+          ...(isMoney(feasibility.suggestedPrice) ? { suggestedPrice: feasibility.suggestedPrice } : {}),
+          ...(priceRangeOf(feasibility.suggestedPriceRange) ?? {}),
+        }
       : undefined,
     nowMs,
     count(calendar?.suggestedDays),
@@ -254,6 +287,7 @@ export function forecastDuringFielding(input: DuringFieldingInput): TargetGroupF
   const cost = costRange(input.price, input.spend, completes, completesByEnd);
   return {
     ...base,
+    from: { t: new Date(now).toISOString(), completes },
     basis: 'fielding',
     finish: {
       ...(expected !== undefined ? { expected: toMinute(expected) } : {}),

@@ -21,6 +21,8 @@ export interface FeasibilityVerdict {
   fillingGoal?: number;
   /** The answer's suggested_price (cost per interview). */
   suggestedPrice?: Money;
+  /** The answer's suggested_price_range (the CPI's range; the forecast's cost band). */
+  suggestedPriceRange?: { min: Money; max: Money };
 }
 
 /** Fielding window when the study file gives no end_fielding_at. */
@@ -129,6 +131,10 @@ export function readFeasibility(answer: Record<string, unknown>, desired: Desire
   if (fillingGoal !== undefined) verdict.fillingGoal = fillingGoal;
   const price = money(answer.suggested_price);
   if (price) verdict.suggestedPrice = price;
+  const priceRange = record(answer.suggested_price_range);
+  const low = money(priceRange?.min);
+  const high = money(priceRange?.max);
+  if (low && high) verdict.suggestedPriceRange = { min: low, max: high };
   return verdict;
 }
 

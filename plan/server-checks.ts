@@ -235,7 +235,7 @@ export function feasibilityCheck(desired: DesiredTargetGroup, answer: Answer<Rec
     `${range} for a filling_goal of ${verdict.fillingGoal ?? '?'}`,
     verdict.suggestedPrice ? `suggested price ${moneyText(verdict.suggestedPrice)}` : undefined,
   ].filter(Boolean);
-  const data = { feasible: verdict.feasible, feasibleCompletes: verdict.feasibleCompletes, minCompletes: verdict.minCompletes, fillingGoal: verdict.fillingGoal, suggestedPrice: verdict.suggestedPrice };
+  const data = { feasible: verdict.feasible, feasibleCompletes: verdict.feasibleCompletes, minCompletes: verdict.minCompletes, fillingGoal: verdict.fillingGoal, suggestedPrice: verdict.suggestedPrice, ...(verdict.suggestedPriceRange ? { suggestedPriceRange: verdict.suggestedPriceRange } : {}) };
   const summary = `${verdict.feasible ? 'feasible' : 'infeasible'}: ${parts.join(', ')}`;
   if (verdict.feasible) return { name: 'feasibility', outcome: 'pass', summary, data };
   const failures = gateFailures({ ...desired, launch: { ...desired.launch, maxCpi: undefined } }, verdict, undefined);

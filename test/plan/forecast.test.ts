@@ -3,6 +3,7 @@
 // the require_forecast_before_end rule.
 import { describe, expect, it } from 'vitest';
 import { forecastBeforeLaunch, forecastDuringFielding, forecastEndsBeforeEnd, forecastFromChecks, forecastGateFailures, forecastStudy, type TargetGroupForecast } from '../../plan/forecast';
+import { readFeasibility } from '../../plan/launch-gates';
 import { evaluateServerChecks } from '../../plan/server-checks';
 import { judgeGate } from '../../workflows/launch';
 import { gateReasons } from '../../workflows/target-group/console';
@@ -188,5 +189,31 @@ describe('the launch rule at the gate (require_forecast_before_end)', () => {
   it('plan judges the same answer alike: the server checks give the same forecast', () => {
     const checks = evaluateServerChecks(desired(980), { feasibility: { ok: true, value: answer.feasibility } }, { now });
     expect(forecastFromChecks(desired(980), checks, now)).toEqual(judgeGate(desired(980), answer, now).forecast);
+  });
+});
+
+describe('the cost band before launch', () => {
+  it('takes the fewest completes at the low end of suggested_price_range and the most at its high end', () => {
+    const f = forecastBeforeLaunch({
+      key: 'us',
+      goal: 1000,
+      start: '2026-12-01T00:00:00.000Z',
+      end: '2026-12-11T00:00:00.000Z',
+      // 60–100 a day over ten days: 600 to 1,000 completes by the end, 800 expected.
+      feasibility: { minCompletes: 600, maxCompletes: 1000, suggestedPrice: USD('2.00'), suggestedPriceRange: { min: USD('1.80'), max: USD('2.30') } },
+    });
+    expect(f.completesByEnd).toEqual({ expected: 800, low: 600, high: 1000 });
+    expect(f.cost).toEqual({ expected: USD('1600.00'), low: USD('1080.00'), high: USD('2300.00') });
+    expect(f.method).toContain('a CPI of 1.80–2.30 USD');
+    // A range in another currency is not used: the suggested price alone.
+    const other = forecastBeforeLaunch({ key: 'us', goal: 1000, start: '2026-12-01T00:00:00.000Z', end: '2026-12-11T00:00:00.000Z', feasibility: { minCompletes: 600, maxCompletes: 1000, suggestedPrice: USD('2.00'), suggestedPriceRange: { min: { value: '1.00', currency_code: 'EUR' }, max: { value: '3.00', currency_code: 'EUR' } } } });
+    expect(other.cost).toEqual({ expected: USD('1600.00'), low: USD('1200.00'), high: USD('2000.00') });
+  });
+
+  it('the gate reads the range from the feasibility answer', () => {
+    const desired = { key: 'us', draft: { filling_goal: 400 }, idLists: {}, exclusionGroups: [], launch: { mode: 'auto', requireFeasible: true, endFieldingAt: '2026-12-11T00:00:00.000Z' } } as unknown as DesiredTargetGroup;
+    const gate = judgeGate(desired, { feasibility: { suggested_price: USD('2.00'), suggested_price_range: { min: USD('1.80'), max: USD('2.30') }, suggested_completes_goal_range: { min: 900, max: 1000 } } }, Date.parse('2026-12-01T00:00:00.000Z'));
+    expect(readFeasibility({ suggested_price: USD('2.00'), suggested_price_range: { min: USD('1.80'), max: USD('2.30') } }, desired).suggestedPriceRange).toEqual({ min: USD('1.80'), max: USD('2.30') });
+    expect(gate.forecast?.cost).toEqual({ expected: USD('800.00'), low: USD('720.00'), high: USD('920.00') });
   });
 });
