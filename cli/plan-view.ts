@@ -3,6 +3,8 @@ import type { ServerCheck, ServerCheckOutcome, TargetGroupChecks } from '../plan
 import type { StudyProgram, TargetGroupStep } from '../plan/program';
 import type { Launcher, StudySchedule } from '../plan/schedule';
 import type { PlannedAction, StudyPlan } from '../plan/types';
+import type { StudyForecast } from '../plan/forecast';
+import { studyForecastText } from './forecast-view';
 import type { Output } from './output';
 
 /** The server-side dry run of a study: per target group checks, or a note saying why none ran. */
@@ -10,6 +12,8 @@ export interface ServerChecksView {
   checks: TargetGroupChecks[];
   /** Why no (or not every) server check ran, e.g. offline. */
   note?: string;
+  /** The study's forecast before launch from the checks' (each target group's is its `forecast` check). */
+  forecast?: StudyForecast;
 }
 
 const SYMBOL: Record<PlannedAction['kind'], string> = {
@@ -227,7 +231,13 @@ function serverChecksHuman(out: Output, server: ServerChecksView): string[] {
       for (const detail of check.details ?? []) lines.push(`        ${detail}`);
     }
   }
+  if (server.forecast) lines.push(`Forecast of the study: ${studyForecastLine(server.forecast)}`);
   return lines;
+}
+
+/** The study's forecast in one line, or why it has none. */
+function studyForecastLine(forecast: StudyForecast): string {
+  return forecast.finish.expected === undefined ? `no finish (${forecast.method})` : studyForecastText(forecast);
 }
 
 /** `Server checks: 1 blocking, 1 unavailable, 6 passed.` */
@@ -257,6 +267,7 @@ function serverChecksMarkdown(server: ServerChecksView): string[] {
       parts.push(`| ${escapeCell(group.key)} | ${checkLabel(check.name)} | ${CHECK_BADGE[check.outcome]} | ${escapeCell(check.outcome === 'blocking' ? (check.reason ?? check.summary) : check.summary)}${details.length ? `<br>${details.map(escapeCell).join('<br>')}` : ''} |`);
     }
   }
+  if (server.forecast) parts.push('', `> **forecast of the study**: ${escapeCell(studyForecastLine(server.forecast))}`);
   parts.push('');
   return parts;
 }

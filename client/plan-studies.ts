@@ -2,6 +2,7 @@
 // Observe (the observeStudy activity, with what the study's workflow remembers), the server-side dry run of
 // the launch checks (plan-checks.ts), then the one pipeline the workflow runs too (plan/pipeline.ts).
 import { withBudget } from '../plan/budget';
+import { studyForecastFromChecks, type StudyForecast } from '../plan/forecast';
 import { planExitCode } from '../plan/exit-code';
 import { planRevision } from '../plan/pipeline';
 import { runningFromStatus, type StudyProgram } from '../plan/program';
@@ -21,6 +22,8 @@ export interface PlannedStudy extends PreparedStudy {
   /** The steps apply runs (plan/program.ts), as the study workflow programs them. */
   program: StudyProgram;
   checks: TargetGroupChecks[];
+  /** The study's forecast before launch from the checks' (plan/forecast.ts), when some target group has one. */
+  forecast?: StudyForecast;
   /** Why the checks were skipped, when they were. */
   checksNote?: string;
   /** What the plan was made against, when not the API (offline, or the API out of reach). */
@@ -113,7 +116,8 @@ export async function planStudies(
     // A live change's feasibility check, answered now as the workflow will ask it before the write.
     const answered = runtime && !unreachable ? await answerLiveChecks(runtime, desired, observed, planned.plan) : planned.plan;
     const plan = withBudget(answered, desired, checksNote ? undefined : checks, checksNote);
-    studies.push({ ...study, plan, schedule: planned.schedule, program: planned.program, checks, checksNote, note });
+    const forecast = studyForecastFromChecks(checks);
+    studies.push({ ...study, plan, schedule: planned.schedule, program: planned.program, checks, ...(forecast ? { forecast } : {}), checksNote, note });
   }
   return { offline, ...(unreachable ? { apiUnreachable: unreachable } : {}), studies, detailedExitCode: planExitCode(studies.map((s) => s.plan)) };
 }

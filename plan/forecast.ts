@@ -21,8 +21,8 @@
 // It assumes the recent rate holds: it knows nothing of weekdays, pacing or a quota that closes; the band is
 // the uncertainty of counting, not of those. Fewer than one hour of readings gives no forecast from fielding.
 import { feasibilityWindow, type FeasibilityVerdict } from './launch-gates';
-import { moneyOf, scaleMicros, toMicros } from './money';
-import type { TargetGroupChecks } from './server-checks';
+import { moneyOf, moneyText, scaleMicros, toMicros } from './money';
+import type { ServerCheck, TargetGroupChecks } from './server-checks';
 import type { DesiredTargetGroup, Money } from './types';
 
 const HOUR_MS = 3_600_000;
@@ -137,13 +137,17 @@ export function forecastBeforeLaunch(input: BeforeLaunchInput): TargetGroupForec
   const low = hasRange ? min / windowDays : goal / (days as number);
   const high = hasRange ? max / windowDays : goal / (days as number);
   const expected = days !== undefined ? goal / days : (low + high) / 2;
+  const range = hasRange ? `feasibility's ${min}–${max} completes over the ${fixed(windowDays)}-day window (${fixed(low)}–${fixed(high)} a day)` : '';
+  if (!(expected > 0) || !Number.isFinite(start)) {
+    // A range of no completes: no rate, so no finish (the launch rule holds it), rather than a made-up date.
+    return { ...base, basis: 'feasibility', finish: {}, ratePerDay: { expected: 0, low: 0, high: 0 }, method: `before launch: ${range || 'no rate'}: no finish` };
+  }
   const at = (rate: number) => (rate > 0 ? start + (goal / rate) * DAY_MS : undefined);
   const expectedAt = at(expected) as number;
   const earliestAt = Math.min(at(high) ?? expectedAt, expectedAt);
   const latestAt = at(low) === undefined ? undefined : Math.max(at(low) as number, expectedAt);
   const byEnd = (rate: number) => Math.min(goal, Math.floor(rate * windowDays + 1e-9));
   const completesByEnd = windowDays > 0 ? { expected: byEnd(expected), low: Math.min(byEnd(low), byEnd(expected)), high: Math.max(byEnd(high), byEnd(expected)) } : undefined;
-  const range = hasRange ? `feasibility's ${min}–${max} completes over the ${fixed(windowDays)}-day window (${fixed(low)}–${fixed(high)} a day)` : '';
   const calendar = days !== undefined ? `the calendar suggests ${days} day(s) for ${goal} completes` : '';
   const cost = completesByEnd ? costRange(input.feasibility?.suggestedPrice, undefined, 0, completesByEnd, input.feasibility?.suggestedPriceRange) : undefined;
   const prices = input.feasibility?.suggestedPriceRange;
@@ -359,4 +363,55 @@ export function forecastGateFailures(desired: DesiredTargetGroup, forecast: Targ
   if (!desired.launch.requireForecastBeforeEnd) return [];
   const verdict = forecastEndsBeforeEnd(forecast, desired.launch.endFieldingAt ?? forecast.endFieldingAt);
   return verdict.ok ? [] : [`${verdict.reason} (require_forecast_before_end)`];
+}
+
+/** `finishes <expected> (<earliest> to <latest>)` and `costs <expected> (<low> to <high>)`, for the plan's check. */
+function forecastSummary(forecast: TargetGroupForecast): string {
+  const { expected, earliest, latest } = forecast.finish;
+  const range = earliest === expected && latest === expected ? '' : ` (${earliest ?? expected} to ${latest ?? 'no latest: the low rate is zero'})`;
+  const cost = forecast.cost;
+  const costs = !cost ? '' : cost.low.value === cost.high.value ? `, costs ${moneyText(cost.expected)}` : `, costs ${moneyText(cost.expected)} (${cost.low.value} to ${moneyText(cost.high)})`;
+  return `finishes ${expected}${range}${costs}`;
+}
+
+/**
+ * The plan's forecast check of a draft (plan/server-checks.ts evaluateServerChecks runs it after the others): the
+ * forecast before launch from the feasibility and calendar checks (forecastFromChecks), `blocking` when the launch
+ * rule require_forecast_before_end fails (the gate will hold, forecastGateFailures), a `warning` when it finishes
+ * after end_fielding_at without the rule, skipped or unavailable as feasibility is.
+ */
+export function forecastCheck(desired: DesiredTargetGroup, checks: Pick<TargetGroupChecks, 'checks'>, nowMs: number): ServerCheck {
+  const feasibility = checks.checks.find((c) => c.name === 'feasibility');
+  if (!feasibility || feasibility.outcome === 'skipped') return { name: 'forecast', outcome: 'skipped', summary: 'no feasibility asked' };
+  if (feasibility.outcome === 'unavailable') return { name: 'forecast', outcome: 'unavailable', summary: `unavailable: no feasibility answer (${feasibility.summary})` };
+  const forecast = forecastFromChecks(desired, checks, nowMs);
+  const failures = forecastGateFailures(desired, forecast);
+  const data = forecast as unknown as Record<string, unknown>;
+  const details = [forecast.method];
+  if (forecast.finish.expected === undefined) {
+    const summary = 'no forecast: feasibility gave no completes range and the calendar no days';
+    return failures.length ? { name: 'forecast', outcome: 'blocking', summary, reason: failures.join('; '), details, data } : { name: 'forecast', outcome: 'skipped', summary, details, data };
+  }
+  const summary = forecastSummary(forecast);
+  if (failures.length) return { name: 'forecast', outcome: 'blocking', summary, reason: failures.join('; '), details, data };
+  if (forecast.finishesBeforeEnd === false) return { name: 'forecast', outcome: 'warning', summary: `${summary}: after end_fielding_at ${forecast.endFieldingAt ?? '?'}`, details, data };
+  return { name: 'forecast', outcome: 'pass', summary, details, data };
+}
+
+/**
+ * The study's forecast before launch from its plan's server checks: forecastStudy over the forecast checks that
+ * give one (the drafts'); undefined when none does. Target groups without one (launched already, not asked) are
+ * named in its method, and then it has no finish or total: only a part is known.
+ */
+export function studyForecastFromChecks(checks: readonly TargetGroupChecks[]): StudyForecast | undefined {
+  const forecasts: TargetGroupForecast[] = [];
+  const without: string[] = [];
+  for (const group of checks) {
+    const data = group.checks.find((c) => c.name === 'forecast' && c.data)?.data as TargetGroupForecast | undefined;
+    if (data?.finish) forecasts.push(data);
+    else without.push(group.key);
+  }
+  if (!forecasts.length) return undefined;
+  if (without.length) return { finish: {}, targetGroups: forecasts, method: `no forecast for ${without.join(', ')}` };
+  return forecastStudy(forecasts);
 }

@@ -1,13 +1,14 @@
 // The plan's server-side dry run, judged: what the API says about a target group before launch
 // (profile validation, feasibility, price, supplier quota distribution, calendar), turned into check
-// results. Pure: the caller asks the API (client/plan-checks.ts) and hands the answers in; the launch
+// results, and the forecast before launch they give (plan/forecast.ts). Pure: the caller asks the API (client/plan-checks.ts) and hands the answers in; the launch
 // rules are judged by the same functions the target-group workflow's gate uses.
 
 import { draftFieldingSpecification, feasibilityRequest, gateFailures, judgedCpi, priceQuery, readFeasibility, type FeasibilityVerdict } from './launch-gates';
+import { forecastCheck } from './forecast';
 import type { DesiredTargetGroup, Money } from './types';
 import { desiredProfiling, validateProfilesBody } from './profiling';
 
-export type ServerCheckName = 'profiles' | 'feasibility' | 'price' | 'supplier_distribution' | 'calendar';
+export type ServerCheckName = 'profiles' | 'feasibility' | 'price' | 'supplier_distribution' | 'calendar' | 'forecast';
 
 /**
  * - `pass`: the API agrees with the study file.
@@ -189,12 +190,14 @@ export function evaluateServerChecks(desired: DesiredTargetGroup, answers: Serve
     distributionCheck(desired, answers.distribution, questions),
     calendarCheck(desired, answers, context.now),
   ];
+  // The forecast before launch from the feasibility and calendar checks (plan/forecast.ts), judged by the launch rule.
+  checks.push(forecastCheck(desired, { checks }, context.now));
   return { key: desired.key, blocking: checks.some((c) => c.outcome === 'blocking'), checks };
 }
 
 /** The checks of a target group that is not checked at all (offline, already launched). */
 export function skippedServerChecks(key: string, why: string): TargetGroupChecks {
-  const names: ServerCheckName[] = ['profiles', 'feasibility', 'price', 'supplier_distribution', 'calendar'];
+  const names: ServerCheckName[] = ['profiles', 'feasibility', 'price', 'supplier_distribution', 'calendar', 'forecast'];
   return { key, blocking: false, checks: names.map((name) => ({ name, outcome: 'skipped', summary: why })) };
 }
 

@@ -23,16 +23,16 @@ export async function run(ctx: CliContext, paths: string[], options: PlanOptions
     if (prepared.length === 0) throw new CliError(`no study files found in ${paths.join(', ')}`);
     const planned = await client.plan(prepared, { offline: options.offline });
 
-    const results = planned.studies.map(({ loaded, desired, plan, schedule, program, checks, checksNote, note }) => {
+    const results = planned.studies.map(({ loaded, desired, plan, schedule, program, checks, forecast, checksNote, note }) => {
       const file = path.relative(ctx.cwd, loaded.file) || loaded.file;
-      const server = { checks, ...(checksNote ? { note: checksNote } : {}) };
+      const server = { checks, ...(checksNote ? { note: checksNote } : {}), ...(forecast ? { forecast } : {}) };
       return { file, title: `${file}  study ${desired.studyId} (account ${desired.accountId})`, plan, schedule, program, note, server };
     });
     if (format === 'json') {
       ctx.out.json({
         offline: planned.offline,
         ...(planned.apiUnreachable ? { apiUnreachable: planned.apiUnreachable } : {}),
-        studies: results.map(({ file, plan, schedule, program, server }) => ({ file, ...plan, schedule, program, checks: server.checks, ...(server.note ? { checksNote: server.note } : {}) })),
+        studies: results.map(({ file, plan, schedule, program, server }) => ({ file, ...plan, schedule, program, checks: server.checks, ...(server.note ? { checksNote: server.note } : {}), ...(server.forecast ? { forecast: server.forecast } : {}) })),
       });
     } else if (format === 'markdown') {
       ctx.out.data(renderPlanMarkdown(results));

@@ -2,9 +2,9 @@
 // calendar's days; during fielding from the recent completes with a Poisson band; the study's forecast; and
 // the require_forecast_before_end rule.
 import { describe, expect, it } from 'vitest';
-import { forecastBeforeLaunch, forecastDuringFielding, forecastEndsBeforeEnd, forecastFromChecks, forecastGateFailures, forecastStudy, type TargetGroupForecast } from '../../plan/forecast';
+import { forecastBeforeLaunch, forecastDuringFielding, forecastEndsBeforeEnd, forecastFromChecks, forecastGateFailures, forecastStudy, studyForecastFromChecks, type TargetGroupForecast } from '../../plan/forecast';
 import { readFeasibility } from '../../plan/launch-gates';
-import { evaluateServerChecks } from '../../plan/server-checks';
+import { evaluateServerChecks, skippedServerChecks } from '../../plan/server-checks';
 import { judgeGate } from '../../workflows/launch';
 import { gateReasons } from '../../workflows/target-group/console';
 import type { DesiredTargetGroup } from '../../plan/types';
@@ -215,5 +215,48 @@ describe('the cost band before launch', () => {
     const gate = judgeGate(desired, { feasibility: { suggested_price: USD('2.00'), suggested_price_range: { min: USD('1.80'), max: USD('2.30') }, suggested_completes_goal_range: { min: 900, max: 1000 } } }, Date.parse('2026-12-01T00:00:00.000Z'));
     expect(readFeasibility({ suggested_price: USD('2.00'), suggested_price_range: { min: USD('1.80'), max: USD('2.30') } }, desired).suggestedPriceRange).toEqual({ min: USD('1.80'), max: USD('2.30') });
     expect(gate.forecast?.cost).toEqual({ expected: USD('800.00'), low: USD('720.00'), high: USD('920.00') });
+  });
+});
+
+describe("plan's forecast check", () => {
+  const desired = (goal: number, rule = false) =>
+    ({
+      key: 'us',
+      draft: { filling_goal: goal, expected_incidence_rate: 0.35, locale: 'en_US' },
+      idLists: {},
+      exclusionGroups: [],
+      launch: { mode: 'auto', requireFeasible: false, endFieldingAt: '2026-12-11T00:00:00.000Z', ...(rule ? { requireForecastBeforeEnd: true } : {}) },
+    }) as unknown as DesiredTargetGroup;
+  const now = Date.parse('2026-12-01T00:00:00.000Z');
+  const feasibility = { suggested_completes_goal_range: { min: 900, max: 1000 }, suggested_price: USD('2.00'), suggested_price_range: { min: USD('1.80'), max: USD('2.30') } };
+  const forecastOf = (goal: number, rule = false, answers: Parameters<typeof evaluateServerChecks>[1] = { feasibility: { ok: true, value: feasibility } }) =>
+    evaluateServerChecks(desired(goal, rule), answers, { now }).checks.find((c) => c.name === 'forecast')!;
+
+  it('shows the finish and the cost with their ranges, and the method', () => {
+    const check = forecastOf(900);
+    expect(check).toMatchObject({ outcome: 'pass', summary: 'finishes 2026-12-10T11:22:00.000Z (2026-12-10T00:00:00.000Z to 2026-12-11T00:00:00.000Z), costs 1800.00 USD (1620.00 to 2070.00 USD)' });
+    expect(check.details).toEqual(["before launch: feasibility's 900–1000 completes over the 10-day window (90–100 a day); a CPI of 1.80–2.30 USD"]);
+    expect((check.data as unknown as TargetGroupForecast).basis).toBe('feasibility');
+  });
+
+  it('blocks when the launch rule fails, as the gate will hold; warns without the rule', () => {
+    expect(forecastOf(980, true)).toMatchObject({ outcome: 'blocking', reason: expect.stringMatching(/^the forecast finishes 2026-12-11T07:35:00\.000Z .*\(require_forecast_before_end\)$/) });
+    expect(forecastOf(980)).toMatchObject({ outcome: 'warning', summary: expect.stringMatching(/: after end_fielding_at 2026-12-11T00:00:00.000Z$/) });
+  });
+
+  it('is skipped or unavailable as feasibility is', () => {
+    expect(forecastOf(900, true, {})).toMatchObject({ outcome: 'skipped' });
+    expect(forecastOf(900, true, { feasibility: { ok: false, reason: 'HTTP 503' } })).toMatchObject({ outcome: 'unavailable', summary: 'unavailable: no feasibility answer (unavailable: HTTP 503)' });
+    // A range of no completes: no finish; the rule blocks on it.
+    expect(forecastOf(900, true, { feasibility: { ok: true, value: { suggested_completes_goal_range: { min: 0, max: 0 }, suggested_price: USD('2.00') } } })).toMatchObject({ outcome: 'blocking', summary: 'no forecast: feasibility gave no completes range and the calendar no days' });
+  });
+
+  it('the study: its target groups\' forecasts summed, none while some target group has none', () => {
+    const a = evaluateServerChecks(desired(900), { feasibility: { ok: true, value: feasibility } }, { now });
+    const b = { ...evaluateServerChecks({ ...desired(450), key: 'uk' }, { feasibility: { ok: true, value: feasibility } }, { now }), key: 'uk' };
+    const study = studyForecastFromChecks([a, b]);
+    expect(study).toMatchObject({ finish: { expected: '2026-12-10T11:22:00.000Z' }, cost: { expected: USD('2700.00'), low: USD('2430.00'), high: USD('3105.00') }, finishesBeforeEnd: true });
+    expect(studyForecastFromChecks([a, skippedServerChecks('de', 'already live: no launch ahead to check')])).toMatchObject({ finish: {}, method: 'no forecast for de' });
+    expect(studyForecastFromChecks([skippedServerChecks('de', 'offline')])).toBeUndefined();
   });
 });

@@ -21,6 +21,7 @@ import {
 } from '../../plan/server-checks';
 import type { DesiredTargetGroup } from '../../plan/types';
 import { gateFailures, readFeasibility } from '../../plan/launch-gates';
+import { judgeGate } from '../../workflows/launch';
 import { profilingOf, wireProfile } from '../../plan/profiling';
 
 const timing = { jobPollInitialMs: 100, jobPollMaxMs: 1000, jobTimeoutMs: 60_000, launchRetries: 3, watchIntervalMs: 60_000 };
@@ -323,14 +324,14 @@ describe('conditions with question texts', () => {
 });
 
 describe('all checks of a target group', () => {
-  it('is blocking when any check blocks, and lists the five checks in order', () => {
+  it('is blocking when any check blocks, and lists the six checks in order', () => {
     const answers: ServerAnswers = {
       feasibility: ok({ suggested_completes_goal_range: { min: 800, max: 900 } }),
       price: ok({ cost_per_interview: usd('9.00') }),
     };
     const result = evaluateServerChecks(tg({}, { maxCpi: { value: '5.00', currency_code: 'USD' } }), answers, { now: NOW });
-    expect(result.checks.map((c) => c.name)).toEqual(['profiles', 'feasibility', 'price', 'supplier_distribution', 'calendar']);
-    expect(result.checks.map((c) => c.outcome)).toEqual(['skipped', 'pass', 'blocking', 'skipped', 'skipped']);
+    expect(result.checks.map((c) => c.name)).toEqual(['profiles', 'feasibility', 'price', 'supplier_distribution', 'calendar', 'forecast']);
+    expect(result.checks.map((c) => c.outcome)).toEqual(['skipped', 'pass', 'blocking', 'skipped', 'skipped', 'pass']);
     expect(result.blocking).toBe(true);
     expect(skippedServerChecks('x', 'offline')).toMatchObject({ key: 'x', blocking: false, checks: expect.arrayContaining([{ name: 'price', outcome: 'skipped', summary: 'offline' }]) });
   });
@@ -344,15 +345,22 @@ describe('all checks of a target group', () => {
         fc.option(money, { nil: undefined }),
         fc.option(money, { nil: undefined }),
         fc.option(money, { nil: undefined }),
-        (requireFeasible, feasibleCompletes, maxCpi, predicted, suggested) => {
-          const desired = tg({}, { requireFeasible, maxCpi });
-          const feasibility = { suggested_completes_goal_range: { min: 0, max: feasibleCompletes }, ...(suggested ? { suggested_price: suggested } : {}) };
+        fc.boolean(),
+        fc.integer({ min: 1, max: 30 }),
+        (requireFeasible, feasibleCompletes, maxCpi, predicted, suggested, requireForecastBeforeEnd, days) => {
+          const endFieldingAt = new Date(NOW + days * 86_400_000).toISOString();
+          const desired = tg({}, { requireFeasible, maxCpi, endFieldingAt, ...(requireForecastBeforeEnd ? { requireForecastBeforeEnd } : {}) });
+          const feasibility = { suggested_completes_goal_range: { min: Math.floor(feasibleCompletes / 2), max: feasibleCompletes }, ...(suggested ? { suggested_price: suggested } : {}) };
           const prediction = predicted ? { cost_per_interview: predicted } : {};
           const result = evaluateServerChecks(desired, { feasibility: ok(feasibility), price: ok(prediction) }, { now: NOW });
           const gate = gateFailures(desired, readFeasibility(feasibility, desired), suggested ?? predicted);
-          expect(result.blocking).toBe(gate.length > 0);
+          // The workflow's gate judges the same answer with the forecast rule too (workflows/launch.ts judgeGate).
+          const held = judgeGate(desired, { feasibility } as unknown as Parameters<typeof judgeGate>[1], NOW).held;
+          // (The gate judges feasibility's suggested price alone; plan falls back to the prediction without one.)
+          if (!predicted || suggested) expect(held).toEqual([...gate, ...held.slice(gate.length)]);
+          expect(result.blocking).toBe(gate.length + held.filter((h) => h.endsWith('(require_forecast_before_end)')).length > 0);
           const reasons = result.checks.filter((c) => c.outcome === 'blocking').map((c) => c.reason?.replace(/ \((require_feasible|max_cpi)\)$/, ''));
-          expect(reasons).toEqual(gate);
+          expect(reasons).toEqual([...gate, ...held.filter((h) => h.endsWith('(require_forecast_before_end)'))]);
         },
       ),
       { numRuns: 200 },
