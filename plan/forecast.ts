@@ -377,17 +377,24 @@ function forecastSummary(forecast: TargetGroupForecast): string {
 /**
  * The plan's forecast check of a draft (plan/server-checks.ts evaluateServerChecks runs it after the others): the
  * forecast before launch from the feasibility and calendar checks (forecastFromChecks), `blocking` when the launch
- * rule require_forecast_before_end fails (the gate will hold, forecastGateFailures), a `warning` when it finishes
- * after end_fielding_at without the rule, skipped or unavailable as feasibility is.
+ * rule require_forecast_before_end fails as the gate will judge it, a `warning` when it finishes after
+ * end_fielding_at without the rule, skipped or unavailable as feasibility is. The workflow's gate reads feasibility
+ * alone (no calendar call), so the rule is judged here on the forecast from feasibility alone too
+ * (forecastFromFeasibility, as workflows/launch.ts judgeGate): plan blocks exactly when the gate will hold; when the
+ * calendar moves the finish shown, a detail line says what the gate judges.
  */
 export function forecastCheck(desired: DesiredTargetGroup, checks: Pick<TargetGroupChecks, 'checks'>, nowMs: number): ServerCheck {
   const feasibility = checks.checks.find((c) => c.name === 'feasibility');
   if (!feasibility || feasibility.outcome === 'skipped') return { name: 'forecast', outcome: 'skipped', summary: 'no feasibility asked' };
   if (feasibility.outcome === 'unavailable') return { name: 'forecast', outcome: 'unavailable', summary: `unavailable: no feasibility answer (${feasibility.summary})` };
   const forecast = forecastFromChecks(desired, checks, nowMs);
-  const failures = forecastGateFailures(desired, forecast);
+  const gate = forecastFromChecks(desired, { checks: checks.checks.filter((c) => c.name !== 'calendar') }, nowMs);
+  const failures = forecastGateFailures(desired, gate);
   const data = forecast as unknown as Record<string, unknown>;
   const details = [forecast.method];
+  if (desired.launch.requireForecastBeforeEnd && gate.finish.expected !== forecast.finish.expected) {
+    details.push(`require_forecast_before_end is judged as the launch gate will, on feasibility alone: ${gate.finish.expected ? `finishes ${gate.finish.expected}` : 'no finish'}`);
+  }
   if (forecast.finish.expected === undefined) {
     const summary = 'no forecast: feasibility gave no completes range and the calendar no days';
     return failures.length ? { name: 'forecast', outcome: 'blocking', summary, reason: failures.join('; '), details, data } : { name: 'forecast', outcome: 'skipped', summary, details, data };

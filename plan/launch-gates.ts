@@ -63,7 +63,7 @@ export function feasibilityWindow(desired: DesiredTargetGroup, nowMs: number): {
   const start = typeof spec?.start_at === 'string' ? Date.parse(spec.start_at) : NaN;
   const end = typeof spec?.end_at === 'string' ? Date.parse(spec.end_at) : NaN;
   if (Number.isFinite(end)) return { start_at: rfc3339(Number.isFinite(start) && start > nowMs ? start : nowMs), end_at: rfc3339(end) };
-  return { start_at: rfc3339(nowMs), end_at: rfc3339(Date.parse(endFieldingAt(desired))) };
+  return { start_at: rfc3339(nowMs), end_at: rfc3339(Date.parse(endFieldingAt(desired, nowMs))) };
 }
 
 /** The reference's integer business unit id: the draft's `business_unit_id`, else the study's business unit. */

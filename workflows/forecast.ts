@@ -66,7 +66,9 @@ export function withForecasts(status: StudyStatus, reports: Readonly<Record<stri
   const forecasts: TargetGroupForecast[] = [];
   for (const [key, tg] of Object.entries(status.targetGroups)) {
     const forecast = targetGroupForecast({ status: tg, report: reports[key] });
-    targetGroups[key] = forecast ? { ...tg, forecast } : tg;
+    // The gate's forecast is the forecast, or what it falls back on: shown once.
+    const { launchForecast: _shown, ...rest } = tg;
+    targetGroups[key] = forecast ? { ...rest, forecast } : tg;
     if (forecast) forecasts.push(forecast);
   }
   if (forecasts.length === 0) return status;

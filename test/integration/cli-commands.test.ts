@@ -67,6 +67,8 @@ beforeAll(async () => {
     // Sandbox ids: a resource prefix and 16 random hex digits (replaced by as many x, so tables stay aligned).
     { pattern: /\b[0-9A-HJKMNP-TV-Z]{26}\b/g, with: 'ULIDxxxxxxxxxxxxxxxxxxxxxx' },
     { pattern: /\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z\b/g, with: '<time>' },
+    // The forecast's times as the human views print them (to the minute).
+    { pattern: /\b\d{4}-\d\d-\d\d \d\d:\d\d UTC\b/g, with: '<time>' },
     { pattern: /"polls": \d+/g, with: '"polls": <n>' },
     { pattern: /\(poll \d+\)/g, with: '(poll <n>)' },
   ];

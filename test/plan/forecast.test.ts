@@ -244,6 +244,14 @@ describe("plan's forecast check", () => {
     expect(forecastOf(980)).toMatchObject({ outcome: 'warning', summary: expect.stringMatching(/: after end_fielding_at 2026-12-11T00:00:00.000Z$/) });
   });
 
+  it('judges the rule as the gate will, on feasibility alone, when the calendar moves the finish shown', () => {
+    // The calendar's 12 days put the finish shown after the end; feasibility alone (what the gate reads) before it.
+    const check = forecastOf(900, true, { feasibility: { ok: true, value: feasibility }, suggestedDays: { ok: true, value: { days: 12 } } });
+    expect(check).toMatchObject({ outcome: 'warning', summary: expect.stringMatching(/^finishes 2026-12-13T00:00:00\.000Z .*: after end_fielding_at/) });
+    expect(check.details).toContain('require_forecast_before_end is judged as the launch gate will, on feasibility alone: finishes 2026-12-10T11:22:00.000Z');
+    expect(judgeGate(desired(900, true), { feasibility }, now).held).toEqual([]);
+  });
+
   it('is skipped or unavailable as feasibility is', () => {
     expect(forecastOf(900, true, {})).toMatchObject({ outcome: 'skipped' });
     expect(forecastOf(900, true, { feasibility: { ok: false, reason: 'HTTP 503' } })).toMatchObject({ outcome: 'unavailable', summary: 'unavailable: no feasibility answer (unavailable: HTTP 503)' });
