@@ -108,7 +108,8 @@ describe("the operator's console", () => {
       const metadata = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
       return metadata.currentDetails?.includes(`(${shown.report.performance!.completes}/${GOAL})`) ? metadata.currentDetails : undefined;
     }, 30_000, 500);
-    expect(details).toBe(`**us_gen_pop**: live\n\nfill ${shown.sa.get(FILL_PERCENT)!.toFixed(1)}% (${shown.report.performance!.completes}/${GOAL}) · spend ${Number(cost.value).toFixed(2)} ${cost.currency_code} · no forecast yet`);
+    // Minutes of readings: the forecast is the launch gate's (from feasibility), with its range.
+    expect(details).toMatch(new RegExp(`^\\*\\*us_gen_pop\\*\\*: live\n\nfill ${shown.sa.get(FILL_PERCENT)!.toFixed(1)}% \\(${shown.report.performance!.completes}/${GOAL}\\) · spend ${Number(cost.value).toFixed(2)} ${cost.currency_code} · forecast end \\S+Z, \\S+Z to \\S+Z$`));
 
     // The saved views' list queries, through visibility (which follows the workflow within a second or so).
     const views = [
@@ -116,8 +117,8 @@ describe("the operator's console", () => {
       `StudyflowStudy = 'ui-console' AND StudyflowSpend > 0 AND StudyflowCurrency = '${cost.currency_code}'`,
       underHalfFull(),
       "StudyflowStudy = 'ui-console' AND StudyflowTargetGroup IS NOT NULL AND StudyflowReason IS NULL",
-      // Minutes of readings: no forecast yet (it needs an hour of them).
-      "StudyflowPhase = 'live' AND StudyflowForecastEnd IS NULL",
+      // Minutes of readings: the launch gate's forecast, before the end.
+      `StudyflowPhase = 'live' AND StudyflowForecastEnd IS NOT NULL AND StudyflowForecastEnd < '${new Date(END).toISOString()}'`,
     ];
     for (const query of views) {
       const ids = await eventually(async () => {
