@@ -221,6 +221,7 @@ export function desiredStudyOf(study: Study, lists: StudyListRefs, options: { wa
     if (tg.cost_per_interview) desired.costPerInterview = tg.cost_per_interview;
     const guards = desiredGuardsOf(tg);
     if (guards.length) desired.guards = guards;
+    if (study.notify.length) desired.notify = study.notify.map((t) => ({ envName: t.envName, events: [...t.events] }));
     return desired;
   });
   const exclusionGroups = Object.entries(study.exclusion_groups)

@@ -23,7 +23,20 @@ export function planRevision(
   running: ReadonlyMap<string, RunningChild> = new Map(),
   children: ReadonlySet<string> = new Set(running.keys()),
 ): PlannedRevision {
-  const plan = planStudy(desired, observed);
-  const schedule = scheduleStudy(desired, plan, observed, children);
-  return { plan, schedule, program: programStudy(desired, observed, { plan, schedule, running: new Map(running) }) };
+  const seen = withGuardHolds(observed, running);
+  const plan = planStudy(desired, seen);
+  const schedule = scheduleStudy(desired, plan, seen, children);
+  return { plan, schedule, program: programStudy(desired, seen, { plan, schedule, running: new Map(running) }) };
+}
+
+/**
+ * The observed state with the guards' hold of each running target group its workflow reports: the exchange shows
+ * the run paused, and only studyflow knows that a guard paused it (plan/live-fielding.ts does not resume it then).
+ */
+export function withGuardHolds(observed: ObservedStudy, running: ReadonlyMap<string, RunningChild>): ObservedStudy {
+  const held = [...running].filter(([key, child]) => child.guardHold && observed.targetGroups[key]);
+  if (held.length === 0) return observed;
+  const targetGroups = { ...observed.targetGroups };
+  for (const [key, child] of held) targetGroups[key] = { ...targetGroups[key], guardHold: child.guardHold };
+  return { ...observed, targetGroups };
 }

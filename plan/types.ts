@@ -4,6 +4,8 @@
 
 import type { ApiVersion } from '../shared/api-version';
 import type { IdListEntityType, ListRef } from '../shared/id-list';
+import type { NotifyTarget } from '../shared/notify-events';
+import type { GuardHold } from './guards';
 
 export type { ApiVersion } from '../shared/api-version';
 export type { IdListEntityType, ListRef } from '../shared/id-list';
@@ -109,6 +111,8 @@ export interface DesiredTargetGroup {
   costPerInterview?: Money;
   /** The guards in force, by name (absent: none). */
   guards?: DesiredGuard[];
+  /** The study's `notify:` targets (shared.yaml's, then the study's): variable NAMES, never URLs. Absent: none. */
+  notify?: NotifyTarget[];
 }
 
 export interface DesiredExclusionGroup {
@@ -186,6 +190,11 @@ export interface ObservedLiveDetails {
 
 export interface ObservedTargetGroup {
   id: string;
+  /**
+   * Not read from the exchange: the guards' hold on it that its workflow reports (status.guards.hold), added by
+   * plan/pipeline.ts, so that a paused target group a guard holds is not resumed by `fielding: live`.
+   */
+  guardHold?: GuardHold;
   status: string;
   fields: Record<string, unknown>;
   /** The draft-body fields the read carries (a launched group's details lack some): only these are compared. Absent: all. */

@@ -17,6 +17,9 @@ import {
   approveUpdate,
   awaitRevisionUpdate,
   fieldingControlUpdate,
+  guardResumeUpdate,
+  targetGroupGuardResumeSignal,
+  type GuardResumeRequest,
   reportQuery,
   revisionOutcome,
   statusQuery,
@@ -101,6 +104,19 @@ function approve(state: StudyState, request: ApproveRequest): string[] {
   return keys;
 }
 
+/** The target groups a guard holds paused (as their last status says) that `request` names, with a running workflow. */
+function guardHeld(state: StudyState, request: GuardResumeRequest): string[] {
+  return Object.keys(state.status.targetGroups).filter(
+    (key) => (!request.targetGroup || key === request.targetGroup) && state.children.has(key) && (state.status.targetGroups[key]?.guards?.hold?.guards.length ?? 0) > 0,
+  );
+}
+
+async function resumeGuarded(state: StudyState, request: GuardResumeRequest): Promise<string[]> {
+  const keys = guardHeld(state, request);
+  await Promise.all(keys.map((key) => getExternalWorkflowHandle(state.childId(key)).signal(targetGroupGuardResumeSignal, { by: request.by })));
+  return keys;
+}
+
 function report(state: StudyState): StudyReport {
   const { status, reports } = state;
   return {
@@ -149,6 +165,12 @@ function registerHandlers(state: StudyState): void {
   setHandler(approveUpdate, (request) => Promise.resolve(approve(state, request)), {
     validator: (request) => {
       if (request.targetGroup && !state.status.targetGroups[request.targetGroup]) throw new Error(`no target group "${request.targetGroup}" in study ${state.studyId}`);
+    },
+  });
+  setHandler(guardResumeUpdate, (request) => resumeGuarded(state, request), {
+    validator: (request) => {
+      if (request.targetGroup && !state.status.targetGroups[request.targetGroup]) throw new Error(`no target group "${request.targetGroup}" in study ${state.studyId}`);
+      if (typeof request.by !== 'string' || request.by.trim() === '') throw new Error('a resume names who resumes (--by)');
     },
   });
   setHandler(

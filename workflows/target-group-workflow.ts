@@ -5,6 +5,7 @@ import {
   targetGroupApproveSignal,
   targetGroupControlSignal,
   targetGroupEventUpdate,
+  targetGroupGuardResumeSignal,
   targetGroupReportQuery,
   targetGroupRevisionSignal,
   targetGroupStatusQuery,
@@ -31,6 +32,11 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
   setHandler(targetGroupReportQuery, () => state.reportData());
   setHandler(targetGroupApproveSignal, () => void (state.approved = true));
   setHandler(targetGroupControlSignal, (action) => void state.controls.push(action));
+  // `studyflow approve --resume`: the resume that a guard's hold lets through (workflows/target-group/guard-hold.ts).
+  setHandler(targetGroupGuardResumeSignal, ({ by }) => {
+    state.guardResumes.push(by);
+    state.controls.push('resume');
+  });
   // A webhook event is taken once, however many receivers pass it on (an Update keyed by the event id) and however often it comes.
   setHandler(targetGroupEventUpdate, (event) => (state.takeEvent(event) ? 'accepted' : 'duplicate'));
   setHandler(targetGroupRevisionSignal, (next) => void (state.pendingRevision = next));

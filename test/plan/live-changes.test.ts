@@ -38,7 +38,7 @@ const BLOCKED_ROWS: [LiveField, RegExp][] = [
   ['draft.study_type_code', /study type/],
   ['expected', /pricing model/],
 ];
-const STUDYFLOW_ROWS: LiveField[] = ['key', 'movedFrom', 'launch', 'timing', 'guards'];
+const STUDYFLOW_ROWS: LiveField[] = ['key', 'movedFrom', 'launch', 'timing', 'guards', 'notify'];
 
 describe('LIVE_CHANGES', () => {
   it.each(OPERATION_ROWS)('%s is carried by %s', (field, operation) => {
@@ -76,6 +76,7 @@ study: every-field
 account: "1001"
 business_unit: "2001"
 project: { name: Every field project }
+notify: [{ url: "\${SLACK_WEBHOOK_URL}", events: [guard_tripped] }]
 exclusion_groups: { trackers: { target_groups: [us] } }
 target_groups:
   us:

@@ -1,5 +1,6 @@
 import { setCurrentDetails, workflowInfo } from '@temporalio/workflow';
 import type { ActivityCtx } from '../../activities';
+import type { GuardMemory } from '../../plan/guards';
 import type { ApiVersion } from '../../shared/api-version';
 import type { CompletesPoint, FieldingControlRequest, UnappliedChange, PerformanceSnapshot, ReportChange, TargetGroupReportData, TargetGroupRevision, TargetGroupStatus, WebhookEventSignal } from '../messages';
 import { appendChanges, expectedFigures } from '../report-data';
@@ -34,6 +35,8 @@ export interface TargetGroupWorkflowInput {
     /** Webhook event ids already taken (workflows/seen-events.ts), and events taken but not yet recorded. */
     seenEventIds?: string[];
     pendingEvents?: WebhookEventSignal[];
+    /** What the guards remember between readings (plan/guards.ts); their trips and hold are in `status.guards`. */
+    guardMemory?: GuardMemory;
   };
 }
 
@@ -66,6 +69,10 @@ export class TargetGroupState {
    * revision: the study waits until every step ran (converge settles it at the end).
    */
   holdSettle = false;
+  /** What the guards remember between readings (workflows/target-group/guards.ts keeps it). */
+  guardMemory?: GuardMemory;
+  /** Who asked to resume a hold of the guards (`studyflow approve --resume`), oldest first; taken by the resume. */
+  readonly guardResumes: string[] = [];
 
   constructor(input: TargetGroupWorkflowInput) {
     const c = input.carried;
@@ -78,6 +85,7 @@ export class TargetGroupState {
     this.jobAttempts = { ...(c?.jobAttempts ?? {}) };
     this.seenEvents = new SeenEvents(c?.seenEventIds);
     this.events.push(...(c?.pendingEvents ?? []));
+    this.guardMemory = c?.guardMemory;
     this.status = c?.status ?? { key: input.revision.desired.key, phase: 'draft', revision: input.revision.revision, targetGroupId: input.revision.targetGroupId, events: { received: 0, sessionsByStatus: {} }, updatedAt: new Date().toISOString() };
     const r = c?.report;
     this.report = { series: [...(r?.series ?? [])], changes: [...(r?.changes ?? [])], launchedAt: r?.launchedAt, performance: r?.performance, seq: r?.seq ?? 0, sentSeq: r?.sentSeq ?? 0 };
@@ -94,6 +102,7 @@ export class TargetGroupState {
       report: { series, changes, launchedAt, performance, seq, sentSeq },
       seenEventIds: this.seenEvents.toArray(),
       pendingEvents: [...this.events],
+      ...(this.guardMemory ? { guardMemory: this.guardMemory } : {}),
     };
   }
 
@@ -164,6 +173,11 @@ export class TargetGroupState {
   /** The study passed on a reading of another target group's completes (a staged launch waits for it). */
   takeUpstream(targetGroup: string, completes: number): void {
     this.upstream[targetGroup] = Math.max(this.upstream[targetGroup] ?? 0, completes);
+  }
+
+  /** The guards tripped and not resumed (the console's reason reads the last). */
+  get activeGuards(): NonNullable<TargetGroupStatus['guards']>['active'] | undefined {
+    return this.status.guards?.active;
   }
 
   /** Live or paused (or scheduled in the exchange: the watch sees it start): the watch reads performance and drift. */

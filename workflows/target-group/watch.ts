@@ -6,6 +6,7 @@ import { failureOf } from '../failures';
 import { targetGroupReportSignal, type CompletesPoint, type FieldingControlRequest, type WebhookEventSignal } from '../messages';
 import { appendPoint, performanceSnapshot } from '../report-data';
 import { applyControl } from './controls';
+import { judgeGuards } from './guards';
 import { eventOfRemote, TRANSITIONS } from '../phases';
 import type { TargetGroupState } from './state';
 
@@ -32,6 +33,7 @@ export async function watchOnce(state: TargetGroupState, api: Api): Promise<void
       recordEvent(state, event);
     }
     state.publish();
+    await judgeGuards(state, api, 'sessions');
   }
   while (state.controls.length > 0) await applyControl(state, api, state.controls.shift() as FieldingControlRequest['action']);
   if (state.watching && Date.now() >= state.nextReadAt) {
@@ -102,6 +104,7 @@ async function readPerformance(state: TargetGroupState, api: Api): Promise<void>
     if (isCancellation(error)) throw error;
     state.report.performanceError = failureOf(error).message;
   }
+  if (point) await judgeGuards(state, api, 'performance');
   const data = state.reportData();
   const changes = state.report.changes.filter((c) => c.seq > state.report.sentSeq);
   state.report.sentSeq = state.report.seq;
