@@ -36,9 +36,28 @@ export function statusTable(out: Output, status: StudyStatus): string {
       tg.targetGroupId ?? '-',
       feasibilityText(tg),
       tg.price ? `${tg.price.value} ${tg.price.currency_code}` : '-',
-      tg.drift?.length ? `drift: ${tg.drift.map((d) => d.field).join(', ')}` : (launchNote(tg) ?? tg.message ?? ''),
+      tg.guards?.hold ? `held by guard ${tg.guards.hold.guards.map((h) => h.guard).join(', ')}` : tg.drift?.length ? `drift: ${tg.drift.map((d) => d.field).join(', ')}` : (launchNote(tg) ?? tg.message ?? ''),
     ]);
   return table(['TARGET GROUP', 'STATE', 'ID', 'FEASIBLE', 'CPI', 'NOTE'], rows);
+}
+
+/**
+ * The guards' lines under the table: each trip in force with its evidence (the reading against the threshold, and
+ * when), what resumes a held one, and the last resume with who made it.
+ */
+export function guardLines(out: Output, status: StudyStatus): string[] {
+  const lines: string[] = [];
+  for (const tg of Object.values(status.targetGroups).sort((a, b) => a.key.localeCompare(b.key))) {
+    const guards = tg.guards;
+    if (!guards) continue;
+    const held = new Set(guards.hold?.guards.map((h) => h.guard) ?? []);
+    for (const trip of guards.active) {
+      const what = held.has(trip.guard) ? 'paused it; `studyflow approve --resume` resumes it' : trip.action === 'pause' ? 'tripped' : 'notified';
+      lines.push(out.yellow(`  ${tg.key} guard ${trip.guard} (${trip.kind}) tripped at ${trip.at}: ${trip.text}; ${what}`));
+    }
+    if (guards.resumed) lines.push(`  ${tg.key} resumed by ${guards.resumed.by} at ${guards.resumed.at} (guard ${guards.resumed.guards.join(', ')} acknowledged)`);
+  }
+  return lines;
 }
 
 const UNAPPLIED_REASON: Record<UnappliedChange['reason'], string> = {
