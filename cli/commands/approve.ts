@@ -1,6 +1,7 @@
 import { userInfo } from 'node:os';
 import { withStudyClient } from '../../client';
 import type { CliContext } from '../main';
+import { CliError } from '../output';
 
 /** Who resumes: `--by`, else $USER, else the OS user (a resume is always recorded with a name). */
 function resumedBy(ctx: CliContext, by: string | undefined): string {
@@ -22,6 +23,8 @@ export async function run(
   studyArg: string,
   options: { account?: string; targetGroup?: string; json?: boolean; resume?: boolean; by?: string },
 ): Promise<number> {
+  if (options.by !== undefined && !options.resume) throw new CliError('--by names who resumes: it goes with --resume', 2);
+  if (options.resume && options.by !== undefined && options.by.trim() === '') throw new CliError('--by must name who resumes', 2);
   return await withStudyClient(ctx.env, ctx.cwd, async (client) => {
     const ref = await client.study(studyArg, options);
     if (options.resume) {
