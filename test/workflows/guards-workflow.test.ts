@@ -2,7 +2,8 @@
 // own with the in-memory API of fake-api.ts: session events trip a guard, which pauses through the fielding
 // path, records its evidence, sets the console's reason and notifies once per trip; the hold refuses the
 // operator's resume and `fielding: live`; `approve --resume` (the study's resumeGuarded update) resumes with who;
-// a second real trip notifies again; a revision that changes the guard re-arms it and resumes.
+// a second real trip notifies again; a revision that changes the guard re-arms it and resumes; the workflow
+// continues as new on the way (a short history limit), carrying the guards' memory and hold.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +28,8 @@ import { REASON } from '../../workflows/search-attributes';
 import { FakeApi, targetGroup } from './fake-api';
 
 const TASK_QUEUE = 'guards-unit';
+/** History length after which the server suggests continue-as-new: small, so the guards' memory and hold cross runs. */
+const CONTINUE_AS_NEW_AFTER = 40;
 let dir: string;
 let server: RunningDevServer;
 let env: TestWorkflowEnvironment;
@@ -36,7 +39,7 @@ let notifications: SendNotificationInput[] = [];
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studyflow-guards-unit-'));
-  server = await startTemporalDevServer({ dbFile: path.join(dir, 'temporal.sqlite'), uiPort: false, stopWithParent: true, dynamicConfig: { ...DEV_SERVER_DYNAMIC_CONFIG } });
+  server = await startTemporalDevServer({ dbFile: path.join(dir, 'temporal.sqlite'), uiPort: false, stopWithParent: true, dynamicConfig: { ...DEV_SERVER_DYNAMIC_CONFIG, 'limit.historyCount.suggestContinueAsNew': CONTINUE_AS_NEW_AFTER } });
   env = await TestWorkflowEnvironment.createFromExistingServer({ address: server.address });
   const names = Object.keys(fake.activities) as Array<keyof FakeApi['activities']>;
   const activities = {
@@ -111,6 +114,7 @@ describe('guards in the watch', () => {
     await apply(first);
     const live = await until('guarded', settled(first.revision), 'live');
     const id = live.targetGroups.g.targetGroupId as string;
+    const firstRun = (await env.client.workflow.getHandle(targetGroupWorkflowId('1001', 'guarded', 'g')).describe()).runId;
 
     // 29 entrants: not judged yet.
     await sessions('guarded', 'g', id, 4, 25);
@@ -179,6 +183,8 @@ describe('guards in the watch', () => {
     expect(ok.targetGroups.g.guards?.states[0].detail).toBe('incidence 0.1358 is not below 0.05 (0.1 of the expected 0.5) after 81 entrants');
     expect(ok.targetGroups.g.guards?.hold).toBeUndefined();
     expect(fake.callsOf('pauseFieldingRun')).toHaveLength(2);
+    // All of it across runs: the target group's workflow continued as new on the way (its memory and hold were carried).
+    expect((await env.client.workflow.getHandle(targetGroupWorkflowId('1001', 'guarded', 'g')).describe()).runId).not.toBe(firstRun);
   }, 120_000);
 
   it('a notify-only guard notifies and marks the target group, and never pauses it', async () => {
