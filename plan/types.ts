@@ -4,6 +4,7 @@
 
 import type { ApiVersion } from '../shared/api-version';
 import type { IdListEntityType, ListRef } from '../shared/id-list';
+import type { NotifyTarget } from '../shared/notify-events';
 
 export type { ApiVersion } from '../shared/api-version';
 export type { IdListEntityType, ListRef } from '../shared/id-list';
@@ -109,6 +110,11 @@ export interface DesiredTargetGroup {
   costPerInterview?: Money;
   /** The guards in force, by name (absent: none). */
   guards?: DesiredGuard[];
+  /**
+   * The study's `notify:` targets that take an event about a target group (variable NAMES, never URLs), with
+   * only those events. Absent: none. Carried here so a changed block reaches the running workflow as a revision.
+   */
+  notify?: NotifyTarget[];
 }
 
 export interface DesiredExclusionGroup {
