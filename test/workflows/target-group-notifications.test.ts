@@ -124,6 +124,22 @@ describe('a target group tells its notify targets', () => {
     expect(keyOf(hook.received[1])).toMatch(/:gate_blocked:g:n\d+#2:HOOK_GATE$/);
   });
 
+  it('gate_blocked: the live gate that holds a change of a launched target group', async () => {
+    fake = new FakeApi();
+    const { hook, target } = await receiver('HOOK_LIVE_GATE', ['gate_blocked']);
+    const first = study('live-gate-notify', [targetGroup('l', { notify: [target] })]);
+    await apply(first);
+    await untilStudy('live-gate-notify', settled(first.revision), 'live');
+    expect(hook.received).toEqual([]);
+    const raised = study('live-gate-notify', [targetGroup('l', { draft: { ...targetGroup('l').draft, filling_goal: 900 }, notify: [target] })]);
+    await apply(raised);
+    const s = await untilStudy('live-gate-notify', settled(raised.revision), 'the raise held');
+    expect(s.targetGroups.l).toMatchObject({ phase: 'live', message: expect.stringMatching(/^change held: infeasible/) });
+    await eventually(() => hook.received.length, (n) => n >= 1, 'the held change told');
+    expect(body(hook.received[0]).text).toMatch(/^Launch gate blocked: live-gate-notify \/ l \(gate live change; reason infeasible/);
+    expect(keyOf(hook.received[0])).toMatch(new RegExp(`:gate_blocked:l:${raised.revision}#1:HOOK_LIVE_GATE$`));
+  });
+
   it('launch_failed: once when the launch fails for good, not for each attempt', async () => {
     fake = new FakeApi();
     fake.failingLaunches.add('x');
@@ -167,6 +183,8 @@ describe('a target group tells its notify targets', () => {
     await new Promise((r) => setTimeout(r, 1_500));
     expect(hook.received.map(kindOf)).toEqual(['drift_found', 'drift_found']);
     expect(hook.received.map(keyOf)).toEqual([expect.stringMatching(/:drift_found:d:drift#1:HOOK_DRIFT$/), expect.stringMatching(/:drift_found:d:drift#2:HOOK_DRIFT$/)]);
+    // Its watch reads every 300 ms: ended here, so it does not read the next test's fake.
+    await child.terminate('test finished');
   });
 
   it('target_group_completed: the workflow ends only after the notification, which a retried attempt sends under one key', async () => {
