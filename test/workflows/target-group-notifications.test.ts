@@ -187,6 +187,21 @@ describe('a target group tells its notify targets', () => {
     await child.terminate('test finished');
   });
 
+  it('a notify block added to a study reaches its running target group with the next apply', async () => {
+    fake = new FakeApi();
+    const { hook, target } = await receiver('HOOK_ADDED', ['drift_found']);
+    const before = study('added-notify', [fast('a')]);
+    await apply(before);
+    await untilStudy('added-notify', settled(before.revision), 'live');
+    const after = study('added-notify', [fast('a', { notify: [target] })]);
+    await apply(after);
+    await untilStudy('added-notify', settled(after.revision), 'the new revision settled');
+    fake.setField('a', 'name', 'renamed in the exchange');
+    await eventually(() => hook.received.length, (n) => n >= 1, 'the drift told to the added target');
+    expect(kindOf(hook.received[0])).toBe('drift_found');
+    await env.client.workflow.getHandle(targetGroupWorkflowId('1001', 'added-notify', 'a')).terminate('test finished');
+  });
+
   it('target_group_completed: the workflow ends only after the notification, which a retried attempt sends under one key', async () => {
     fake = new FakeApi();
     fake.completes.c = 100;
