@@ -50,6 +50,10 @@ describe('notifications and target groups by phase, with a worker process', () =
   let stderr = '';
 
   beforeAll(async () => {
+    // Arrivals slowed down, so the goal is not reached by the watch's reads while the first test looks: the
+    // second completes the run by moving the simulation past end_fielding_at.
+    const slow = await fetch(`${t.stack.sandbox.baseUrl}/_sandbox/fielding/settings`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ speed: 0.001 }) });
+    expect(slow.status).toBe(200);
     hook = await startLocalWebhook([200]);
     t.spawnWorker({
       env: { NOTIFY_E2E_HOOK: hook.url, STUDYFLOW_METRICS_PORT: '0', STUDYFLOW_METRICS_PHASES_INTERVAL_MS: '1000' },
