@@ -46,7 +46,8 @@ export async function checkLive(state: TargetGroupState, api: Api, step: Step<'c
     for (const field of fields) state.recordUnapplied({ field, reason: 'gate_refused', detail: `${judged.line.replace(/; (held: .*|waits for approval|may be written)$/, '')}: ${held}` });
   }
   state.status.message = `change held: ${held}`;
-  noticeGateBlocked(state, 'live change', held);
+  // A refusal is told; a change waiting for `studyflow approve` is not a refusal.
+  if (judged.failures.length) noticeGateBlocked(state, 'live change', held);
   return 'stop';
 }
 
