@@ -111,7 +111,10 @@ export interface DesiredTargetGroup {
   costPerInterview?: Money;
   /** The guards in force, by name (absent: none). */
   guards?: DesiredGuard[];
-  /** The study's `notify:` targets (shared.yaml's, then the study's): variable NAMES, never URLs. Absent: none. */
+  /**
+   * The study's `notify:` targets that take an event about a target group (variable NAMES, never URLs), with
+   * only those events. Absent: none. Carried here so a changed block reaches the running workflow as a revision.
+   */
   notify?: NotifyTarget[];
 }
 

@@ -14,6 +14,7 @@ import {
 } from './messages';
 import { IllegalTransition } from './phases';
 import { converge } from './target-group/converge';
+import { noticeCompletion, noticeFailure } from './target-group/notifications';
 import { ProgressSender } from './target-group/progress';
 import { TargetGroupState, type TargetGroupWorkflowInput } from './target-group/state';
 import { watchOnce } from './target-group/watch';
@@ -52,10 +53,13 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
       } catch (error) {
         if (error instanceof IllegalTransition) throw error; // a bug: the workflow task fails and waits for a fix
         const failure = failureOf(error);
+        const failedIn = state.status.phase;
         state.enter('failed', { failure, message: failure.message });
+        noticeFailure(state, failedIn, failure.message);
         await condition(() => state.pendingRevision !== undefined);
       }
       needsConverge = false;
+      noticeCompletion(state);
     }
     if (state.pendingRevision) {
       state.takeRevision();
@@ -63,11 +67,14 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
       continue;
     }
     if (state.status.phase === 'completed') {
+      await state.notices.settled();
       await progress.delivered();
       return state.status;
     }
     await watchOnce(state, apiActivities);
+    noticeCompletion(state);
     if (workflowInfo().continueAsNewSuggested && !state.pendingRevision) {
+      await state.notices.settled();
       await progress.delivered();
       await continueAsNew<typeof targetGroupWorkflow>({ ...input, revision: { ...state.revision, steps: [], launch: undefined }, carried: state.carried() });
     }

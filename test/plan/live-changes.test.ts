@@ -76,8 +76,8 @@ study: every-field
 account: "1001"
 business_unit: "2001"
 project: { name: Every field project }
-notify: [{ url: "\${SLACK_WEBHOOK_URL}", events: [guard_tripped] }]
 exclusion_groups: { trackers: { target_groups: [us] } }
+notify: [{ url: "\${SLACK_WEBHOOK_URL}", events: [drift_found] }]
 target_groups:
   us:
     moved_from: us_old

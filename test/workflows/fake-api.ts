@@ -328,6 +328,12 @@ export class FakeApi {
     return { outcome: 'applied', run: { status: to }, etag: `"${++this.seq}"` };
   }
 
+  /** Changes a field of a target group as the exchange's UI would (no call recorded): drift from the file. */
+  setField(key: string, field: string, value: unknown): void {
+    const tg = [...this.tgs.values()].find((t) => t.key === key);
+    if (tg) tg.draft = { ...tg.draft, [field]: value };
+  }
+
   /** Changes a target group's status as the exchange's UI would (no call recorded). */
   setStatus(key: string, status: FakeTargetGroup['status']): void {
     const tg = [...this.tgs.values()].find((t) => t.key === key);

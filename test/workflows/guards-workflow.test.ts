@@ -140,7 +140,7 @@ describe('guards in the watch', () => {
     // One notification of the trip, keyed by its number (a retry or a replay sends the same key).
     await until('guarded', () => tripsSent('guarded').length === 1, 'the notification');
     expect(tripsSent('guarded')[0]).toMatchObject({ envName: 'GUARDS_HOOK', event: { kind: 'guard_tripped', targetGroup: 'g', reading: guards.active[0].text, threshold: '0.25' } });
-    expect(tripsSent('guarded')[0].dedupeKey).toMatch(/:guard_tripped:g:trip-1:GUARDS_HOOK$/);
+    expect(tripsSent('guarded')[0].dedupeKey).toMatch(/:guard_tripped:g:trip#1:GUARDS_HOOK$/);
 
     // Held: the operator's resume is refused, and a re-apply with `fielding: live` resumes nothing.
     const studyHandle = env.client.workflow.getHandle(studyWorkflowId('1001', 'guarded'));
@@ -169,7 +169,7 @@ describe('guards in the watch', () => {
     const second = await until('guarded', (s) => s.targetGroups.g.phase === 'paused' && s.targetGroups.g.guards?.trips === 2, 'the second trip');
     expect(second.targetGroups.g.guards?.active[0].figures).toEqual({ entrants: 80, completes: 10 });
     await until('guarded', () => tripsSent('guarded').length === 2, 'the second notification');
-    expect(tripsSent('guarded')[1].dedupeKey).toMatch(/:trip-2:GUARDS_HOOK$/);
+    expect(tripsSent('guarded')[1].dedupeKey).toMatch(/:guard_tripped:g:trip#2:GUARDS_HOOK$/);
     expect(new Set(tripsSent('guarded').map((n) => n.dedupeKey)).size).toBe(2);
 
     // A revision that changes the guard (a lower fraction) re-arms it: the plan resumes the run, and the new guard judges afresh.

@@ -2,13 +2,12 @@
 // guards in force (the study file's, plan/types.ts DesiredGuard) are judged by the pure core (plan/guards.ts
 // evaluateGuards) over what the state holds. A trip is recorded with its evidence (the reading, the threshold,
 // the time) in status, in the report's changes and in the console (the StudyflowReason search attribute:
-// `guard:<kind>`), and is sent to the `notify:` targets as guard_tripped. A pausing guard pauses the target group
+// `guard:<kind>`), and is sent to the `notify:` targets as guard_tripped (./notifications.ts). A pausing guard pauses the target group
 // through the fielding path operators use (./controls.ts) and holds it paused (./guard-hold.ts) until
 // `studyflow approve --resume` or a revision that changes the guard. docs/workflows.md, "Guards, budget and forecast".
 import { evaluateGuards, holdAfter, type GuardEvaluation, type GuardEvidence, type GuardReading } from '../../plan/guards';
 import type { Api } from '../activity-proxies';
 import type { TargetGroupGuards } from '../messages';
-import { notify } from '../notify';
 import { applyControl } from './controls';
 import type { TargetGroupState } from './state';
 
@@ -47,13 +46,17 @@ function guardsView(before: TargetGroupGuards | undefined, evaluation: GuardEval
 const shape = (view: TargetGroupGuards | undefined) =>
   JSON.stringify(view ? [view.states.map((s) => [s.guard, s.state]), view.active.map((e) => [e.guard, e.at]), view.hold?.guards.map((h) => h.guard), view.trips] : null);
 
-/** The guard_tripped notification of a trip; `occurrence` is the trip's number, so a retry or replay sends it once. */
-function sendTrip(state: TargetGroupState, trip: GuardEvidence, occurrence: number): void {
+/**
+ * The guard_tripped notification of a trip, through the target group's notices (./notifications.ts): its
+ * occurrence is `trip#<n>`, n this workflow's count of trips (carried), so a retry or replay sends it once and a
+ * real second trip again; the workflow awaits it before it ends or continues as new.
+ */
+function sendTrip(state: TargetGroupState, trip: GuardEvidence): void {
   const threshold = trip.unit === 'money' ? `${trip.threshold} ${trip.currency ?? ''}`.trim() : trip.unit === 'duration_ms' ? `${trip.threshold} ms` : String(trip.threshold);
-  void notify(
-    state.revision.desired.notify,
+  state.notices.raise(
+    state,
     { kind: 'guard_tripped', studyId: state.input.studyId, targetGroup: state.status.key, at: trip.at, guard: `${trip.guard} (${trip.kind}, ${trip.action === 'pause' ? 'pauses' : 'notifies'})`, reading: trip.text, threshold },
-    `trip-${occurrence}`,
+    'trip',
   );
 }
 
@@ -78,11 +81,10 @@ export async function judgeGuards(state: TargetGroupState, api: Api, trigger: Gu
   state.guardMemory = evaluation.memory;
   const view = guardsView(before, evaluation, state);
   state.status.guards = view;
-  evaluation.tripped.forEach((trip, i) => {
-    const occurrence = (before?.trips ?? 0) + i + 1;
+  for (const trip of evaluation.tripped) {
     state.addChange('event', `guard ${trip.guard} tripped (${trip.action === 'pause' ? 'pauses' : 'notifies only'}): ${trip.text}`);
-    sendTrip(state, trip, occurrence);
-  });
+    sendTrip(state, trip);
+  }
   if (evaluation.pause && state.status.phase === 'live') {
     const first = evaluation.tripped.find((t) => t.action === 'pause') as GuardEvidence;
     const refused = await applyControl(state, api, 'pause', { cause: { guard: first.kind } });

@@ -6,6 +6,7 @@ import type { CompletesPoint, FieldingControlRequest, UnappliedChange, Performan
 import { appendChanges, expectedFigures } from '../report-data';
 import { enterPhase, type TargetGroupEvent } from '../phases';
 import { SeenEvents } from '../seen-events';
+import { TargetGroupNotices, type CarriedNotices } from './notifications';
 
 /** What the report keeps across continue-as-new. */
 export interface CarriedReport {
@@ -37,6 +38,8 @@ export interface TargetGroupWorkflowInput {
     pendingEvents?: WebhookEventSignal[];
     /** What the guards remember between readings (plan/guards.ts); their trips and hold are in `status.guards`. */
     guardMemory?: GuardMemory;
+    /** The notifications raised so far (workflows/target-group/notifications.ts). */
+    notices?: CarriedNotices;
   };
 }
 
@@ -60,6 +63,8 @@ export class TargetGroupState {
   readonly report: CarriedReport & { performanceError?: string };
   /** A staged launch: the completes of the target groups it may wait for, as the study passed them on (by key). */
   readonly upstream: Record<string, number> = {};
+  /** What the study's `notify:` targets were told, and what is still being sent. */
+  readonly notices: TargetGroupNotices;
   /** When the next performance read is due (workflow time; 0: not scheduled yet). */
   nextReadAt = 0;
   /** Bumped on every status change: the progress sender sends the study the latest one. */
@@ -86,6 +91,7 @@ export class TargetGroupState {
     this.seenEvents = new SeenEvents(c?.seenEventIds);
     this.events.push(...(c?.pendingEvents ?? []));
     this.guardMemory = c?.guardMemory;
+    this.notices = new TargetGroupNotices(c?.notices);
     this.status = c?.status ?? { key: input.revision.desired.key, phase: 'draft', revision: input.revision.revision, targetGroupId: input.revision.targetGroupId, events: { received: 0, sessionsByStatus: {} }, updatedAt: new Date().toISOString() };
     const r = c?.report;
     this.report = { series: [...(r?.series ?? [])], changes: [...(r?.changes ?? [])], launchedAt: r?.launchedAt, performance: r?.performance, seq: r?.seq ?? 0, sentSeq: r?.sentSeq ?? 0 };
@@ -103,6 +109,7 @@ export class TargetGroupState {
       seenEventIds: this.seenEvents.toArray(),
       pendingEvents: [...this.events],
       ...(this.guardMemory ? { guardMemory: this.guardMemory } : {}),
+      notices: this.notices.carried(),
     };
   }
 
@@ -137,6 +144,7 @@ export class TargetGroupState {
   enter(event: TargetGroupEvent, patch: Partial<Omit<TargetGroupStatus, 'phase'>> = {}): void {
     const { from, phase, passing } = enterPhase(this.status, event);
     if (phase !== from) this.addChange('phase', `${from} -> ${phase}`);
+    this.notices.entered(from, phase);
     Object.assign(this.status, patch, { revision: this.revision.revision, updatedAt: new Date().toISOString() });
     if (!passing && !this.holdSettle) this.status.settledRevision = this.revision.revision;
     if (phase !== 'gate_blocked' && phase !== 'failed' && !patch.message) delete this.status.message;

@@ -6,6 +6,7 @@ import { failureOf } from '../failures';
 import { targetGroupReportSignal, type CompletesPoint, type FieldingControlRequest, type WebhookEventSignal } from '../messages';
 import { appendPoint, performanceSnapshot } from '../report-data';
 import { applyControl } from './controls';
+import { noticeDrift } from './notifications';
 import { judgeGuards } from './guards';
 import { eventOfRemote, TRANSITIONS } from '../phases';
 import type { TargetGroupState } from './state';
@@ -88,6 +89,7 @@ async function checkDrift(state: TargetGroupState, api: Api, options: { takeComp
   } else {
     state.status.drift = drift.length ? drift : undefined;
   }
+  noticeDrift(state);
 }
 
 /** Reads performance (best effort) and sends the study what is new for its report. */
