@@ -2,10 +2,12 @@
 // with an incidence guard; its simulated incidence is dropped (PUT /_sandbox/fielding/target-groups/{id}/settings)
 // and the simulation advanced. The guard trips and pauses the fielding run; `studyflow status` shows the guard and
 // its evidence; the StudyflowReason search attribute finds the workflow; `fielding: live` in the file and
-// `studyflow fielding resume` do not resume it; `studyflow approve --resume --by` does (recorded with who); and a
-// local receiver (its URL in the worker's environment, named by the study's notify block) got guard_tripped once.
+// `studyflow fielding resume` do not resume it; `studyflow approve --resume --by` does (recorded with who); a
+// local receiver (its URL in the worker's environment, named by the study's notify block) got guard_tripped once;
+// and the worker (a `studyflow worker` process: run `node scripts/build.mjs` first) counted the trip on /metrics.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestStack } from '../fixtures/stack';
+import { parsePrometheusText } from '../helpers/prometheus-text';
 import { quickLaunchFields } from '../helpers/study-yaml';
 import { startLocalWebhook, type LocalWebhook } from '../notify/local-webhook';
 import { targetGroupWorkflowId } from '../../workflows/messages';
@@ -39,8 +41,10 @@ ${fielding ? `    fielding: ${fielding}\n` : ''}    guards:
 `;
 
 describe('a guard pauses a target group whose incidence drops, and approve --resume resumes it', () => {
-  const t = useTestStack('guards');
+  const t = useTestStack('guards', { inProcessWorker: false });
   let hook: LocalWebhook;
+  let metricsUrl: string;
+  let stderr = '';
   let file = '';
   const cliEnv = () => ({ [HOOK_ENV]: hook.url, STUDYFLOW_WATCH_INTERVAL_MS: '1500' });
   const tg = () => Object.values(t.stack.sandbox.state().target_groups).find((x) => x.target_group_customer_reference_number === `${STUDY}_us`)!;
@@ -54,9 +58,13 @@ describe('a guard pauses a target group whose incidence drops, and approve --res
 
   beforeAll(async () => {
     hook = await startLocalWebhook([200]);
-    // The worker (in this process) reads the URL when it sends: the study names only the variable.
-    t.stack.env[HOOK_ENV] = hook.url;
+    // The worker reads the URL when it sends: the study names only the variable.
+    t.spawnWorker({ env: { [HOOK_ENV]: hook.url, STUDYFLOW_METRICS_PORT: '0' }, onStderr: (text) => (stderr += text) });
+    metricsUrl = await eventually(async () => /metrics on (http:\/\/127\.0\.0\.1:\d+\/metrics)/.exec(stderr)?.[1], 60_000, 100);
   });
+  /** studyflow_guard_trips_total by guard kind, as the worker's /metrics serves it now. */
+  const guardTripsCounted = async () =>
+    Object.fromEntries(parsePrometheusText(await (await fetch(metricsUrl)).text()).samples.filter((s) => s.name === 'studyflow_guard_trips_total').map((s) => [s.labels.guard, s.value]));
   afterAll(async () => hook?.close());
 
   it('launches the target group with its guard in force (plan lists it)', async () => {
@@ -90,6 +98,8 @@ describe('a guard pauses a target group whose incidence drops, and approve --res
     // Paused through the fielding path: the exchange's run, and the workflow's phase.
     await eventually(async () => ((await t.status('1001', STUDY)).targetGroups.us.phase === 'paused' ? true : undefined), 30_000, 250);
     expect(run().status).toBe('paused');
+    // The worker counted the pause the guard made.
+    expect(await guardTripsCounted()).toEqual({ incidence_below: 1 });
 
     const shown = await t.cli(['status', file], cliEnv());
     expect(shown.code, shown.stdout + shown.stderr).toBe(0);
@@ -152,6 +162,7 @@ describe('a guard pauses a target group whose incidence drops, and approve --res
     await eventually(async () => (guardTrips().length >= 1 ? true : undefined), 30_000, 250);
     await new Promise((r) => setTimeout(r, 3_000)); // a few more watch ticks: nothing else is sent
     expect(guardTrips()).toHaveLength(1);
+    expect(await guardTripsCounted()).toEqual({ incidence_below: 1 });
     const text = JSON.stringify(guardTrips()[0].body);
     expect(text).toContain('low_incidence');
     expect(text).toContain('is below 0.3');
