@@ -55,7 +55,7 @@ function sendTrip(state: TargetGroupState, trip: GuardEvidence): void {
   const threshold = trip.unit === 'money' ? `${trip.threshold} ${trip.currency ?? ''}`.trim() : trip.unit === 'duration_ms' ? `${trip.threshold} ms` : String(trip.threshold);
   state.notices.raise(
     state,
-    { kind: 'guard_tripped', studyId: state.input.studyId, targetGroup: state.status.key, at: trip.at, guard: `${trip.guard} (${trip.kind}, ${trip.action === 'pause' ? 'pauses' : 'notifies'})`, reading: trip.text, threshold },
+    { kind: 'guard_tripped', studyId: state.input.studyId, targetGroup: state.status.key, at: trip.at, guard: `${trip.guard} (${trip.kind}, ${trip.action === 'pause' ? 'pauses' : 'notifies'})`, reading: trip.text, threshold, action: trip.action },
     'trip',
   );
 }
