@@ -1,6 +1,6 @@
 import { withStudyClient } from '../../client';
 import type { CliContext } from '../main';
-import { statusTable, studyPhaseText, temporalUiLink, unappliedLines } from '../status-view';
+import { budgetLine, statusTable, studyPhaseText, temporalUiLink, unappliedLines } from '../status-view';
 
 /** `studyflow status <study>`: where the study stands (its workflow's status query). */
 export async function run(ctx: CliContext, studyArg: string, options: { account?: string; json?: boolean }): Promise<number> {
@@ -14,6 +14,8 @@ export async function run(ctx: CliContext, studyArg: string, options: { account?
       if (status.projectId) ctx.out.data(`project ${status.projectId}`);
       ctx.out.data(statusTable(ctx.out, status));
       for (const line of unappliedLines(ctx.out, status)) ctx.out.data(line);
+      const budget = budgetLine(ctx.out, status);
+      if (budget) ctx.out.data(budget);
       if (status.error) ctx.out.data(`error: ${status.error}`);
       const ui = temporalUiLink(ctx.env, client.temporalServer, ref.workflowId, ctx.cwd);
       if (ui) ctx.out.progress(ctx.out.dim(ui));

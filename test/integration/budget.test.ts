@@ -71,6 +71,9 @@ describe('the study budget', () => {
     expect(status.budget).toMatchObject({ budget: { value: '1.00', currency_code: 'USD' }, refused: 'StudyOverBudget' });
     expect(status.budget?.prediction).toMatch(/^predicted cost \d+\.\d{2} USD of the budget 1\.00 USD/);
     expect(status.unapplied).toEqual([{ targetGroup: study, field: 'budget', reason: 'blocked', detail: expect.stringMatching(/^StudyOverBudget: predicted cost/) }]);
+    const shown = await t.cli(['status', file]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/budget: predicted cost \d+\.\d{2} USD of the budget 1\.00 USD .*; StudyOverBudget: nothing launched/);
     // `studyflow plan` says the same before apply: blocked, exit 3.
     const planned = await t.cli(['plan', file, '--detailed-exitcode']);
     expect(planned.code, planned.stdout + planned.stderr).toBe(3);
@@ -132,6 +135,9 @@ describe('the study budget', () => {
     for (const key of ['us', 'uk']) {
       expect(view.targetGroups.find((g) => g.key === key)?.changes.map((c) => c.detail)).toContainEqual(expect.stringMatching(/^budget reached: spent \d+\.\d{2} USD of the budget .*; the study paused it$/));
     }
+
+    const shown = await t.cli(['status', `${t.dir}/${study}.yaml`], env);
+    expect(shown.stdout).toMatch(/budget: spent \d+\.\d{2} USD of the budget .*: budget reached; budget reached at \S+: paused (us, uk|uk, us)/);
 
     // budget_reached reached the receiver once, with the figures; more readings send nothing more and resume nothing.
     await eventually(async () => (hook.received.length > 0 ? true : undefined), 30_000);

@@ -76,8 +76,10 @@ function spends(state: StudyState): { key: string; spend?: Money }[] {
  */
 export function judgeSpend(state: StudyState): void {
   const budget = state.status.budget;
-  if (!budget) return;
-  const spend = budgetSpent(budget.budget, spends(state));
+  const read = spends(state);
+  // Nothing read yet (no target group fielding): no spend to judge.
+  if (!budget || !read.some((s) => s.spend)) return;
+  const spend = budgetSpent(budget.budget, read);
   budget.spent = spend.spent;
   budget.spend = spend.text;
   if (!spend.reached) return;
