@@ -170,6 +170,43 @@ export function withBudget(plan: StudyPlan, desired: DesiredStudy, checks: reado
   return judgeBudget(plan, desired, budgetInputsFromChecks(desired, checks, why));
 }
 
+/** What the study's status holds of a budget hold: the spend last read and the target groups it paused. */
+export interface BudgetHoldState {
+  spent?: Money;
+  paused: readonly string[];
+}
+
+/** The target groups a budget holds paused, and why (the spend against it). */
+export interface BudgetHeld {
+  keys: string[];
+  why: string;
+}
+
+/**
+ * Whether a revision keeps the hold: the target groups the study paused at its budget stay held while the
+ * spend is at or above the revision's budget. A budget above the spend, or none, holds nothing (the hold lifts).
+ */
+export function heldByBudget(budget: Money | undefined, hold: BudgetHoldState | undefined): BudgetHeld | undefined {
+  if (!budget || !hold?.spent || hold.paused.length === 0) return undefined;
+  const spend = budgetSpent(budget, [{ key: 'study', spend: hold.spent }]);
+  return spend.reached ? { keys: [...hold.paused], why: spend.text } : undefined;
+}
+
+/**
+ * The plan with the budget's hold kept: a target group the study paused at its budget is not resumed by the
+ * revision (the file's `fielding: live`, stated or by default, would resume it as drift). Its resume becomes a
+ * `blocked` action that names why, so apply lists it among the changes not made.
+ */
+export function holdResumes(plan: StudyPlan, held: BudgetHeld | undefined): StudyPlan {
+  if (!held?.keys.length) return plan;
+  const actions = plan.actions.map((a): PlannedAction =>
+    a.kind === 'resume' && a.resource === 'fielding' && held.keys.includes(a.key)
+      ? { kind: 'blocked', resource: 'fielding', key: a.key, reason: `held paused by the study's budget (${held.why}); a revision whose budget is above the spend resumes it` }
+      : a,
+  );
+  return { ...plan, actions, hasChanges: actions.some(isWrite) };
+}
+
 /** The spend of a study against its budget, for the watch. */
 export interface BudgetSpend {
   budget: Money;

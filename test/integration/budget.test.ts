@@ -148,6 +148,12 @@ describe('the study budget', () => {
     expect(JSON.stringify(hook.received[0].body)).toContain(study);
     expect([runOf(study, 'us')?.status, runOf(study, 'uk')?.status]).toEqual(['paused', 'paused']);
 
+    // Re-applying the file under the same budget keeps the hold: its `fielding: live` (by default) is not made, and named.
+    const again = await apply(cut);
+    expect(again.code, again.stdout + again.stderr).toBe(4);
+    expect(again.stdout).toMatch(/us fielding: blocked: held paused by the study's budget \(spent \d+\.\d{2} USD of the budget .*: budget reached\); a revision whose budget is above the spend resumes it/);
+    expect([runOf(study, 'us')?.status, runOf(study, 'uk')?.status]).toEqual(['paused', 'paused']);
+
     // A revision raising the budget lifts the hold: the study resumes what it paused.
     const raised = await apply('100000.00');
     expect(raised.code, raised.stdout + raised.stderr).toBe(0);

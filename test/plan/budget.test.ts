@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadStudyFile } from '../../definitions';
-import { budgetInputsFromChecks, budgetInputsFromGates, budgetSpent, budgetVerdict, judgeBudget, launchAhead, OVER_BUDGET, withBudget, type BudgetInput } from '../../plan/budget';
+import { budgetInputsFromChecks, budgetInputsFromGates, budgetSpent, budgetVerdict, heldByBudget, holdResumes, judgeBudget, launchAhead, OVER_BUDGET, withBudget, type BudgetInput } from '../../plan/budget';
 import { desiredStudyOf } from '../../plan/desired';
 import { blockedChanges, planExitCode, PLAN_EXIT } from '../../plan/exit-code';
 import { planRevision } from '../../plan/pipeline';
@@ -123,7 +123,7 @@ describe('the decision: a study over budget launches nothing', () => {
     const desired = await tracker();
     expect(desired.budget).toEqual(USD('12000.00'));
     // 950 × 12.64 = 12008.00 > 12000.00.
-    const { plan, schedule, program } = planRevision(desired, EMPTY, undefined, undefined, priced(desired, '12.64'));
+    const { plan, schedule, program } = planRevision(desired, EMPTY, undefined, undefined, { inputs: priced(desired, '12.64') });
     expect(plan.budget?.verdict).toBe('over');
     expect(plan.actions.filter((a) => a.kind === 'launch')).toEqual([]);
     expect(plan.actions.filter((a) => a.resource === 'fielding').map((a) => [a.key, a.kind, a.reason])).toEqual(
@@ -152,13 +152,13 @@ describe('the decision: a study over budget launches nothing', () => {
     const desired = await tracker();
     const plain = planRevision(desired, EMPTY);
     // 950 × 12.63 = 11998.50 <= 12000.00.
-    const within = planRevision(desired, EMPTY, undefined, undefined, priced(desired, '12.63'));
+    const within = planRevision(desired, EMPTY, undefined, undefined, { inputs: priced(desired, '12.63') });
     expect(within.plan.budget?.verdict).toBe('within');
     expect(within.program).toEqual(plain.program);
     expect(within.plan.actions).toEqual(plain.plan.actions);
     expect(launchSteps(within.program.study).length).toBeGreaterThan(0);
     const unread = budgetInputsFromGates(desired, { [desired.targetGroups[0].key]: { ok: false, why: 'HTTP 503' } });
-    const incomplete = planRevision(desired, EMPTY, undefined, undefined, unread);
+    const incomplete = planRevision(desired, EMPTY, undefined, undefined, { inputs: unread });
     expect(incomplete.plan.budget?.verdict).toBe('incomplete');
     expect(incomplete.plan.budget?.unpriced[0]).toEqual({ key: desired.targetGroups[0].key, why: 'unavailable: HTTP 503' });
     expect(incomplete.program).toEqual(plain.program);
@@ -187,5 +187,45 @@ describe('the decision: a study over budget launches nothing', () => {
       [uk, '2'],
       [de, 'feasibility suggested no price'],
     ]);
+  });
+});
+
+describe('the hold of a budget reached', () => {
+  const paused = { spent: USD('120.50'), paused: ['us', 'uk'] };
+  const plan: StudyPlan = {
+    studyId: 's',
+    revision: 'r2',
+    actions: [
+      { kind: 'resume', resource: 'fielding', key: 'us', operation: 'resume_fielding_run', drift: true, reason: 'paused in the exchange, `fielding: live` in the file: resume the fielding run' },
+      { kind: 'resume', resource: 'fielding', key: 'de', operation: 'resume_fielding_run', drift: true, reason: 'paused in the exchange, `fielding: live` in the file: resume the fielding run' },
+      { kind: 'none', resource: 'fielding', key: 'uk', reason: 'paused' },
+    ],
+    hasChanges: true,
+  };
+
+  it('holds the paused target groups while the spend is at or above the revision budget, and lifts above it or without one', () => {
+    expect(heldByBudget(USD('120.50'), paused)).toEqual({ keys: ['us', 'uk'], why: 'spent 120.50 USD of the budget 120.50 USD (100%): budget reached' });
+    expect(heldByBudget(USD('100'), paused)?.keys).toEqual(['us', 'uk']);
+    expect(heldByBudget(USD('120.51'), paused)).toBeUndefined();
+    expect(heldByBudget(undefined, paused)).toBeUndefined();
+    expect(heldByBudget(USD('100'), undefined)).toBeUndefined();
+    expect(heldByBudget(USD('100'), { ...paused, spent: { value: '500', currency_code: 'EUR' } })).toBeUndefined();
+  });
+
+  it('turns the resume of a held target group into a blocked action naming the hold; others resume', () => {
+    const kept = holdResumes(plan, heldByBudget(USD('100'), paused));
+    expect(kept.actions[0]).toEqual({
+      kind: 'blocked',
+      resource: 'fielding',
+      key: 'us',
+      reason: "held paused by the study's budget (spent 120.50 USD of the budget 100 USD (121%): budget reached); a revision whose budget is above the spend resumes it",
+    });
+    expect(kept.actions.slice(1)).toEqual(plan.actions.slice(1));
+    expect(kept.hasChanges).toBe(true);
+    expect(blockedChanges(kept.actions)).toEqual([{ targetGroup: 'us', field: 'fielding', reason: 'blocked', detail: expect.stringContaining("held paused by the study's budget") }]);
+    expect(planExitCode([kept])).toBe(PLAN_EXIT.blocked);
+    expect(holdResumes(plan, undefined)).toBe(plan);
+    const onlyHeld = holdResumes({ ...plan, actions: plan.actions.filter((a) => a.key !== 'de') }, heldByBudget(USD('100'), paused));
+    expect(onlyHeld.hasChanges).toBe(false);
   });
 });

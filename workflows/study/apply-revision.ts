@@ -4,7 +4,7 @@ import type { DesiredStudy, ObservedStudy } from '../../plan/types';
 import type { Api } from '../activity-proxies';
 import type { ApplyRequest } from '../messages';
 import { runSteps } from '../steps';
-import { readLaunchPrices, takeRevisionBudget } from './budget';
+import { revisionBudget, takeRevisionBudget } from './budget';
 import { STUDY_STEPS } from './handlers';
 import { ApplyRun } from './run';
 import type { StudyState } from './state';
@@ -19,16 +19,16 @@ export async function applyRevision(state: StudyState, api: Api, request: ApplyR
   const desired = state.begin(request);
   state.setPhase('planning');
   const observed = await api(`observe study ${desired.studyId}`, 'long').observeStudy({ ctx: state.ctx(), desired, known: state.known() });
-  // A study with a budget: the prices of the launches ahead, judged in the plan (over budget, it launches nothing).
-  const prices = await readLaunchPrices(state, api, desired, observed);
-  const { plan, program } = planRevision(desired, observed, runningFromStatus(state.status), state.children, prices?.inputs);
+  // A study with a budget: the prices of the launches ahead and its hold, judged in the plan (over budget, it launches nothing).
+  const budget = await revisionBudget(state, api, desired, observed);
+  const { plan, program } = planRevision(desired, observed, runningFromStatus(state.status), state.children, budget);
   state.status.plan = plan.actions;
   state.checkpoint();
   takeRevisionBudget(state, desired, plan);
   state.setPhase('applying');
   takeObservedIds(state, desired, observed);
   const run = new ApplyRun(state, api, desired, observed, program);
-  if (prices) run.gates = prices.gates;
+  if (budget.gates) run.gates = budget.gates;
   await runSteps(STUDY_STEPS, run, program.study);
 }
 

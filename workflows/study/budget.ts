@@ -8,7 +8,8 @@
 //   signal), records it, tells the `notify:` targets once, and resumes nothing on its own. A revision whose
 //   budget is above the spend (or that drops the budget) lifts the hold: it resumes what the study paused.
 import { getExternalWorkflowHandle, isCancellation, log, upsertSearchAttributes } from '@temporalio/workflow';
-import { budgetInputsFromGates, budgetSpent, launchAhead, OVER_BUDGET, type BudgetInput, type GatePrice } from '../../plan/budget';
+import { budgetInputsFromGates, budgetSpent, heldByBudget, launchAhead, OVER_BUDGET, type GatePrice } from '../../plan/budget';
+import type { RevisionBudget } from '../../plan/pipeline';
 import { moneyText } from '../../plan/money';
 import type { DesiredStudy, Money, ObservedStudy, StudyPlan } from '../../plan/types';
 import type { Api } from '../activity-proxies';
@@ -21,25 +22,26 @@ import type { StudyState } from './state';
 /** The study's StudyflowReason while its budget is reached. */
 export const BUDGET_REACHED_REASON = 'budget_reached';
 
-/** What the study read before planning: the prediction's inputs, and the gate readings (the launch path reuses them). */
-export interface LaunchPrices {
-  inputs: BudgetInput[];
-  gates: Record<string, GateRead>;
+/** What planning a revision takes of the budget (plan/pipeline.ts), and the gate readings the launch path reuses. */
+export interface RevisionBudgetRead extends RevisionBudget {
+  gates?: Record<string, GateRead>;
 }
 
 /**
- * Reads the launch gates (feasibility and price) of the target groups whose launch is ahead, for a study with a
- * budget: the same reading the launch path judges, made once. Nothing to read (no budget, nothing ahead): undefined.
+ * The budget's part of planning a revision: the target groups its hold keeps paused under the revision's budget
+ * (`heldByBudget`), and, for a study with a budget and launches ahead, the prices their launch gates read
+ * (feasibility and price: the same reading the launch path judges, made once).
  */
-export async function readLaunchPrices(state: StudyState, api: Api, desired: DesiredStudy, observed: ObservedStudy): Promise<LaunchPrices | undefined> {
-  if (!desired.budget) return undefined;
-  const ahead = new Set(launchAhead(desired, observed));
-  if (ahead.size === 0) return undefined;
+export async function revisionBudget(state: StudyState, api: Api, desired: DesiredStudy, observed: ObservedStudy): Promise<RevisionBudgetRead> {
+  const hold = state.status.budget;
+  const held = heldByBudget(desired.budget, hold?.reached ? { spent: hold.spent, paused: hold.reached.paused } : undefined);
+  const ahead = new Set(desired.budget ? launchAhead(desired, observed) : []);
+  if (ahead.size === 0) return held ? { held } : {};
   const items = desired.targetGroups.filter((tg) => ahead.has(tg.key)).map((tg) => ({ desired: tg, ctx: state.ctxFor(`tg:${tg.key}`), businessUnitId: desired.businessUnitId }));
   const gates = await readGates(api, items);
   const prices: Record<string, GatePrice> = {};
   for (const [key, read] of Object.entries(gates)) prices[key] = read.ok ? { ok: true, ...(read.gate.price ? { price: read.gate.price } : {}) } : { ok: false, why: read.failure.message };
-  return { inputs: budgetInputsFromGates(desired, prices), gates };
+  return { inputs: budgetInputsFromGates(desired, prices), gates, ...(held ? { held } : {}) };
 }
 
 /**
@@ -51,17 +53,21 @@ export function takeRevisionBudget(state: StudyState, desired: DesiredStudy, pla
   state.notify = desired.notify;
   const prior = state.status.budget;
   if (!desired.budget) {
-    if (prior?.reached) liftHold(state, prior, 'the revision has no budget');
+    if (prior?.reached) liftHold(state, prior, desired, plan, 'the revision has no budget');
     delete state.status.budget;
     return;
   }
   const refused = plan.budget?.verdict === 'over';
   const next: StudyBudgetStatus = { budget: { ...desired.budget }, ...(plan.budget ? { prediction: plan.budget.text } : {}), ...(refused ? { refused: OVER_BUDGET } : {}) };
   if (prior?.reached) next.reached = prior.reached;
+  if (prior?.spent) next.spent = prior.spent;
+  if (prior?.spend) next.spend = prior.spend;
   state.status.budget = next;
   if (refused) log.warn('revision over budget: nothing launched', { revision: desired.revision, prediction: plan.budget?.text });
+  // The hold stays exactly when the plan kept it (heldByBudget, the same spend); else the revision lifts it.
+  const held = next.reached && heldByBudget(next.budget, { spent: next.spent, paused: next.reached.paused });
+  if (next.reached && !held) liftHold(state, next, desired, plan, `the budget is now ${moneyText(next.budget)}`);
   judgeSpend(state);
-  if (next.reached && !budgetSpent(next.budget, spends(state)).reached) liftHold(state, next, `the budget is now ${moneyText(next.budget)}`);
 }
 
 /** Each target group's latest spend (completes_cost), from its watch's readings. */
@@ -102,17 +108,21 @@ export function judgeSpend(state: StudyState): void {
   void notify(state.notify, { kind: 'budget_reached', studyId: state.studyId, at: reached.at, spent: figure(spend.spent), budget: figure(budget.budget) }, `${budget.budget.value} ${budget.budget.currency_code}`);
 }
 
-/** Lifts the hold: resumes the target groups the study paused for the budget that are still paused. */
-function liftHold(state: StudyState, budget: StudyBudgetStatus, why: string): void {
+/**
+ * Lifts the hold. The revision's plan resumes the target groups the study paused that it observed paused (the
+ * file's `fielding: live`, stated or by default); one it did not see paused yet (the pause was on its way) and
+ * whose file wants it live is resumed here with the control signal. One the file wants paused stays paused.
+ */
+function liftHold(state: StudyState, budget: StudyBudgetStatus, desired: DesiredStudy, plan: StudyPlan, why: string): void {
   const paused = budget.reached?.paused ?? [];
   delete budget.reached;
   upsertSearchAttributes([{ key: REASON, value: null }]);
-  const resumed = paused.filter((key) => state.children.has(key) && state.status.targetGroups[key]?.phase === 'paused');
-  log.info('budget hold lifted: resuming the target groups it paused', { why, resumed });
-  for (const key of resumed) {
-    control(state, key, 'resume');
-    noteChange(state, key, `budget hold lifted (${why}); the study resumed it`);
-  }
+  const byPlan = new Set(plan.actions.filter((a) => a.kind === 'resume' && a.resource === 'fielding').map((a) => a.key));
+  const wantsLive = (key: string) => (desired.targetGroups.find((tg) => tg.key === key)?.fielding ?? 'live') === 'live';
+  const bySignal = paused.filter((key) => !byPlan.has(key) && wantsLive(key) && state.children.has(key) && state.status.targetGroups[key]?.phase === 'paused');
+  log.info('budget hold lifted', { why, resumedByPlan: paused.filter((k) => byPlan.has(k)), resumedBySignal: bySignal });
+  for (const key of bySignal) control(state, key, 'resume');
+  for (const key of paused) noteChange(state, key, `budget hold lifted (${why})`);
 }
 
 /** The operators' control signal to a target group's workflow (it pauses or resumes through its fielding path). */
