@@ -24,7 +24,7 @@ export async function applyRevision(state: StudyState, api: Api, request: ApplyR
   const { plan, program } = planRevision(desired, observed, runningFromStatus(state.status), state.children, budget);
   state.status.plan = plan.actions;
   state.checkpoint();
-  takeRevisionBudget(state, desired, plan);
+  takeRevisionBudget(state, desired, plan, budget.held);
   state.setPhase('applying');
   takeObservedIds(state, desired, observed);
   const run = new ApplyRun(state, api, desired, observed, program);

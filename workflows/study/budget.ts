@@ -5,8 +5,10 @@
 //   nothing, and the plan's blocked action is the refusal apply names);
 // - during fielding, the spend the children's watches report (completes_cost) is summed against the budget; at
 //   the budget the study pauses its live target groups through their fielding path (the operators' control
-//   signal), records it, tells the `notify:` targets once, and resumes nothing on its own. A revision whose
-//   budget is above the spend (or that drops the budget) lifts the hold: it resumes what the study paused.
+//   signal), records it, tells the `notify:` targets once, and resumes nothing on its own. The hold is part
+//   of planning (plan/budget.ts heldByBudget, holdResumes): a revision under the same budget does not resume
+//   what the study paused; one whose budget is above the spend (or that drops the budget) lifts it, and its
+//   plan resumes them.
 import { getExternalWorkflowHandle, isCancellation, log, upsertSearchAttributes } from '@temporalio/workflow';
 import { budgetInputsFromGates, budgetSpent, heldByBudget, launchAhead, OVER_BUDGET, type GatePrice } from '../../plan/budget';
 import type { RevisionBudget } from '../../plan/pipeline';
@@ -46,10 +48,10 @@ export async function revisionBudget(state: StudyState, api: Api, desired: Desir
 
 /**
  * Takes a revision's budget up once it is planned: the prediction (and the refusal, when the plan launched
- * nothing over budget), the notify targets, and the hold re-judged against the new budget. A study without a
- * budget lifts any hold.
+ * nothing over budget), the notify targets, and the hold as the plan judged it (`held`: kept; absent: a hold
+ * is lifted). A study without a budget lifts any hold.
  */
-export function takeRevisionBudget(state: StudyState, desired: DesiredStudy, plan: StudyPlan): void {
+export function takeRevisionBudget(state: StudyState, desired: DesiredStudy, plan: StudyPlan, held: RevisionBudget['held']): void {
   state.notify = desired.notify;
   const prior = state.status.budget;
   if (!desired.budget) {
@@ -64,8 +66,7 @@ export function takeRevisionBudget(state: StudyState, desired: DesiredStudy, pla
   if (prior?.spend) next.spend = prior.spend;
   state.status.budget = next;
   if (refused) log.warn('revision over budget: nothing launched', { revision: desired.revision, prediction: plan.budget?.text });
-  // The hold stays exactly when the plan kept it (heldByBudget, the same spend); else the revision lifts it.
-  const held = next.reached && heldByBudget(next.budget, { spent: next.spent, paused: next.reached.paused });
+  // The hold stays exactly when the plan kept it; else the revision lifts it.
   if (next.reached && !held) liftHold(state, next, desired, plan, `the budget is now ${moneyText(next.budget)}`);
   judgeSpend(state);
 }
