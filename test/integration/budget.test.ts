@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ReportView } from '../../client/report-model';
 import type { StudyStatus } from '../../workflows/messages';
 import { statusQuery, studyWorkflowId } from '../../workflows/messages';
+import { REASON } from '../../workflows/search-attributes';
 import { useTestStack } from '../fixtures/stack';
 import { startLocalWebhook, type LocalWebhook } from '../notify/local-webhook';
 import { quickLaunchFields } from '../helpers/study-yaml';
@@ -128,7 +129,15 @@ describe('the study budget', () => {
     expect(paused.budget?.reached).toBeDefined();
     // The study's console attribute and the report's change line.
     const described = await t.client.workflow.getHandle(studyWorkflowId(ACCOUNT, study)).describe();
-    expect(described.searchAttributes.StudyflowReason).toEqual(['budget_reached']);
+    expect(described.typedSearchAttributes.get(REASON)).toBe('budget_reached');
+    // The saved view of docs/operations.md finds the study (visibility catches up within moments).
+    const savedView = `StudyflowReason = 'budget_reached' AND ExecutionStatus = 'Running' AND StudyflowStudy = '${study}'`;
+    const found = await eventually(async () => {
+      const ids: string[] = [];
+      for await (const w of t.client.workflow.list({ query: savedView })) ids.push(w.workflowId);
+      return ids.length ? ids : undefined;
+    }, 30_000, 500);
+    expect(found).toEqual([studyWorkflowId(ACCOUNT, study)]);
     const report = await t.cli(['report', `${t.dir}/${study}.yaml`, '--json'], env);
     expect(report.code, report.stderr).toBe(0);
     const view = JSON.parse(report.stdout) as ReportView;
