@@ -105,8 +105,10 @@ export function judgeSpend(state: StudyState): void {
   upsertSearchAttributes([{ key: REASON, value: BUDGET_REACHED_REASON }]);
   log.info('budget reached: pausing the live target groups', { spent: spend.text, paused: live });
   const figure = (m: Money) => ({ amount: Number(m.value), currency: m.currency_code });
-  // Best effort, never rejects; the occurrence is the budget amount: a retry or a replay sends nothing new, a hold under a new budget does.
-  void notify(state.notify, { kind: 'budget_reached', studyId: state.studyId, at: reached.at, spent: figure(spend.spent), budget: figure(budget.budget) }, `${budget.budget.value} ${budget.budget.currency_code}`);
+  // Best effort, never rejects. The occurrence is the budget and the moment the hold began (workflow time, kept in the
+  // status): a retry or a replay sends nothing new; a new hold (after a revision lifted the last one) sends again.
+  const occurrence = `${budget.budget.value} ${budget.budget.currency_code} ${reached.at}`;
+  void notify(state.notify, { kind: 'budget_reached', studyId: state.studyId, at: reached.at, spent: figure(spend.spent), budget: figure(budget.budget) }, occurrence);
 }
 
 /**
