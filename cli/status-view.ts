@@ -109,3 +109,14 @@ export function temporalUiLink(env: NodeJS.ProcessEnv, temporal: { address: stri
   if (!base) return undefined;
   return `${base.replace(/\/$/, '')}/namespaces/${encodeURIComponent(temporal.namespace)}/workflows/${encodeURIComponent(workflowId)}`;
 }
+
+/** The study's budget in one line (absent without a budget): the spend (or the prediction), the refusal or the hold. */
+export function budgetLine(out: Output, status: StudyStatus): string | undefined {
+  const b = status.budget;
+  if (!b) return undefined;
+  const parts = [(b.refused ? b.prediction : b.spend) ?? b.prediction ?? `${b.budget.value} ${b.budget.currency_code}`];
+  if (b.refused) parts.push(`${b.refused}: nothing launched`);
+  if (b.reached) parts.push(`budget reached at ${b.reached.at}: paused ${b.reached.paused.join(', ') || 'none'} (resumed by a revision raising the budget)`);
+  const text = `budget: ${parts.join('; ')}`;
+  return b.refused || b.reached ? out.red(text) : text;
+}

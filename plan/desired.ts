@@ -254,6 +254,7 @@ export function desiredStudyOf(study: Study, lists: StudyListRefs, options: { wa
     webhooks: study.webhooks.map((w) => ({ url: w.url, events: [...w.events], compression: w.compression ?? null })),
     ...(study.removed_target_groups ? { removedTargetGroups: study.removed_target_groups } : {}),
     ...(study.budget ? { budget: { ...study.budget } } : {}),
+    ...(study.notify.length ? { notify: study.notify.map((t) => ({ envName: t.envName, events: [...t.events] })) } : {}),
   };
   return { ...withoutRevision, revision: revisionOf(withoutRevision) };
 }

@@ -2,9 +2,9 @@
 // (ObservedStudy), and the ordered actions that take one to the other. Plain JSON, no secrets,
 // no respondent IDs (ID lists are {ref, sha256, count}); safe to pass into workflows.
 
+import type { NotifyTarget } from '../shared/notify-events';
 import type { ApiVersion } from '../shared/api-version';
 import type { IdListEntityType, ListRef } from '../shared/id-list';
-import type { NotifyTarget } from '../shared/notify-events';
 import type { GuardHold } from './guards';
 
 export type { ApiVersion } from '../shared/api-version';
@@ -147,6 +147,8 @@ export interface DesiredStudy {
   removedTargetGroups?: 'keep' | 'complete';
   /** What the whole study may cost (plan/budget.ts). Absent: no budget. */
   budget?: Money;
+  /** The `notify:` targets (shared.yaml's and the study's): the NAME of each URL's variable and the events it gets. Absent: none. */
+  notify?: NotifyTarget[];
 }
 
 export interface ObservedList {

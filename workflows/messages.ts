@@ -141,8 +141,27 @@ export interface StudyStatus {
    * apply names each and exits with its own code (client/follow.ts applyExitCode).
    */
   unapplied?: UnappliedChange[];
+  /** The study's budget (absent: the study has none): the prediction apply judged, the spend, and the hold (workflows/study/budget.ts). */
+  budget?: StudyBudgetStatus;
   error?: string;
   updatedAt: string;
+}
+
+/** The budget as the study workflow holds it (plan/budget.ts judges it). Money is exact: decimal strings. */
+export interface StudyBudgetStatus {
+  budget: { value: string; currency_code: string };
+  /** The last revision's predicted cost against it, e.g. `predicted cost 1200.00 USD of the budget 1000 USD (120%): over budget; apply refuses to launch`. */
+  prediction?: string;
+  /** `StudyOverBudget` when the last revision launched nothing because its predicted cost is over the budget. */
+  refused?: string;
+  /** The spend so far (each target group's latest completes_cost, summed) and its line, from the watches' readings. */
+  spent?: { value: string; currency_code: string };
+  spend?: string;
+  /**
+   * Set while the budget is reached: when, the spend then, and the target groups the study paused for it. The
+   * study resumes none of them on its own; a revision whose budget is above the spend lifts the hold.
+   */
+  reached?: { at: string; spent: { value: string; currency_code: string }; paused: string[] };
 }
 
 export interface ApproveRequest {

@@ -33,6 +33,7 @@ import {
 } from './messages';
 import { IllegalTransition } from './phases';
 import { applyRevision } from './study/apply-revision';
+import { judgeSpend } from './study/budget';
 import { completeAtEnd } from './study/removed';
 import { StudyState, Superseded, type StudyWorkflowInput } from './study/state';
 
@@ -135,13 +136,16 @@ function registerHandlers(state: StudyState): void {
   setHandler(statusQuery, () => state.status);
   setHandler(reportQuery, () => report(state));
   // A reading of one target group may release a staged launch waiting for it; a progress may show one just started to wait.
+  // A reading's spend (or a target group just gone live) is judged against the budget (workflows/study/budget.ts).
   setHandler(targetGroupReportSignal, (update) => {
     state.takeReport(update);
     passUpstreamCompletes(state);
+    judgeSpend(state);
   });
   setHandler(targetGroupProgressSignal, (progress) => {
     state.takeProgress(progress);
     passUpstreamCompletes(state);
+    judgeSpend(state);
   });
   setHandler(
     applyUpdate,

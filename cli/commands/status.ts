@@ -1,6 +1,6 @@
 import { withStudyClient } from '../../client';
 import type { CliContext } from '../main';
-import { guardLines, statusTable, studyPhaseText, temporalUiLink, unappliedLines } from '../status-view';
+import { budgetLine, guardLines, statusTable, studyPhaseText, temporalUiLink, unappliedLines } from '../status-view';
 
 /** `studyflow status <study>`: where the study stands (its workflow's status query). */
 export async function run(ctx: CliContext, studyArg: string, options: { account?: string; json?: boolean }): Promise<number> {
@@ -15,6 +15,8 @@ export async function run(ctx: CliContext, studyArg: string, options: { account?
       ctx.out.data(statusTable(ctx.out, status));
       for (const line of unappliedLines(ctx.out, status)) ctx.out.data(line);
       for (const line of guardLines(ctx.out, status)) ctx.out.data(line);
+      const budget = budgetLine(ctx.out, status);
+      if (budget) ctx.out.data(budget);
       if (status.error) ctx.out.data(`error: ${status.error}`);
       const ui = temporalUiLink(ctx.env, client.temporalServer, ref.workflowId, ctx.cwd);
       if (ui) ctx.out.progress(ctx.out.dim(ui));
