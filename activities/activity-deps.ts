@@ -1,7 +1,7 @@
 // What the activities need from the process: the API client, the ID-list blob store, the webhook secret store.
 import type { BlobStore } from '../blobs/blob-store';
 import type { DemandApiClient } from '../api/http/demand-api-client';
-import type { NotificationDeps } from './notify';
+import type { CounterLike, NotificationDeps } from './notify';
 import type { WebhookSecretStore } from '../api/operations/webhooks';
 
 export type { WebhookSecretStore } from '../api/operations/webhooks';
@@ -20,4 +20,6 @@ export interface ActivityDeps {
   idListPageSize?: number;
   /** Notifications: where `${NAME}` targets are read at send time, and their counters. */
   notifications?: NotificationDeps;
+  /** Counters of the fielding controls: a pause a guard asked for, by guard kind (studyflow_guard_trips_total). */
+  fieldingMetrics?: { guardTrips: CounterLike };
 }

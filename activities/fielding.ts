@@ -11,6 +11,7 @@ import {
   type LaunchFromDraftOutput,
   type LaunchJobOutput,
 } from '../api/operations/fielding';
+import type { GuardKind } from '../plan/types';
 import { activityCaller } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireText } from './activity-input';
@@ -47,6 +48,8 @@ export interface FieldingRunInput {
 export interface FieldingRunControlInput extends FieldingRunInput {
   /** The ETag of the run the decision was based on (sent as If-Match). */
   etag: string;
+  /** Why a pause is made, when a guard asks for it: the worker counts the trip (studyflow_guard_trips_total). */
+  cause?: { guard: GuardKind };
 }
 
 /** The checked ctx and target group of an input. */
@@ -75,7 +78,11 @@ export function fieldingActivities(deps: ActivityDeps) {
     const { ctx, projectId, targetGroupId } = target(activity, input);
     const fieldingRunId = requireText(activity, 'fieldingRunId', input.fieldingRunId);
     const etag = requireText(activity, 'etag', input.etag);
-    return await controlFieldingRun(activityCaller(deps, ctx), action, { projectId, targetGroupId, fieldingRunId, etag });
+    const guard = input.cause === undefined ? undefined : requireText(activity, 'cause.guard', input.cause?.guard);
+    const result = await controlFieldingRun(activityCaller(deps, ctx), action, { projectId, targetGroupId, fieldingRunId, etag });
+    // Counted when this attempt paused the run: a retry after a lost answer finds it paused (already_in_state) and counts nothing.
+    if (guard !== undefined && result.outcome === 'applied') deps.fieldingMetrics?.guardTrips.inc({ guard });
+    return result;
   }
 
   return {

@@ -35,7 +35,7 @@ export const NotificationFailureType = {
   deliveryFailed: 'NotificationDeliveryFailed',
 } as const;
 
-interface CounterLike {
+export interface CounterLike {
   inc(labels: Record<string, string>): void;
 }
 

@@ -106,6 +106,8 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .description('approve the launch of target groups waiting for approval')
     .argument('<study>', 'a study file or a study id')
     .option('--target-group <key>', 'approve only this target group')
+    .option('--resume', 'resume the target groups a guard paused (recorded with who resumed) instead of approving launches')
+    .option('--by <who>', 'with --resume: who resumes (default: $USER, else the OS user)')
     .option('--account <id>', 'account id (when a study id is given)')
     .addOption(json())
     .action(run(() => import('./commands/approve')));

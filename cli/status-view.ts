@@ -36,9 +36,28 @@ export function statusTable(out: Output, status: StudyStatus): string {
       tg.targetGroupId ?? '-',
       feasibilityText(tg),
       tg.price ? `${tg.price.value} ${tg.price.currency_code}` : '-',
-      tg.drift?.length ? `drift: ${tg.drift.map((d) => d.field).join(', ')}` : (launchNote(tg) ?? tg.message ?? ''),
+      tg.guards?.hold ? `held by guard ${tg.guards.hold.guards.map((h) => h.guard).join(', ')}` : tg.drift?.length ? `drift: ${tg.drift.map((d) => d.field).join(', ')}` : (launchNote(tg) ?? tg.message ?? ''),
     ]);
   return table(['TARGET GROUP', 'STATE', 'ID', 'FEASIBLE', 'CPI', 'NOTE'], rows);
+}
+
+/**
+ * The guards' lines under the table: each trip in force with its evidence (the reading against the threshold, and
+ * when), what resumes a held one, and the last resume with who made it.
+ */
+export function guardLines(out: Output, status: StudyStatus): string[] {
+  const lines: string[] = [];
+  for (const tg of Object.values(status.targetGroups).sort((a, b) => a.key.localeCompare(b.key))) {
+    const guards = tg.guards;
+    if (!guards) continue;
+    const held = new Set(guards.hold?.guards.map((h) => h.guard) ?? []);
+    for (const trip of guards.active) {
+      const what = held.has(trip.guard) ? 'paused it; `studyflow approve --resume` resumes it' : trip.action === 'pause' ? 'tripped' : 'notified';
+      lines.push(out.yellow(`  ${tg.key} guard ${trip.guard} (${trip.kind}) tripped at ${trip.at}: ${trip.text}; ${what}`));
+    }
+    if (guards.resumed) lines.push(`  ${tg.key} resumed by ${guards.resumed.by} at ${guards.resumed.at} (guard ${guards.resumed.guards.join(', ')} acknowledged)`);
+  }
+  return lines;
 }
 
 const UNAPPLIED_REASON: Record<UnappliedChange['reason'], string> = {
@@ -89,4 +108,15 @@ export function temporalUiLink(env: NodeJS.ProcessEnv, temporal: { address: stri
   const base = env.STUDYFLOW_TEMPORAL_UI_URL?.trim() || devStackFor(cwd, temporal.address)?.ui_url;
   if (!base) return undefined;
   return `${base.replace(/\/$/, '')}/namespaces/${encodeURIComponent(temporal.namespace)}/workflows/${encodeURIComponent(workflowId)}`;
+}
+
+/** The study's budget in one line (absent without a budget): the spend (or the prediction), the refusal or the hold. */
+export function budgetLine(out: Output, status: StudyStatus): string | undefined {
+  const b = status.budget;
+  if (!b) return undefined;
+  const parts = [(b.refused ? b.prediction : b.spend) ?? b.prediction ?? `${b.budget.value} ${b.budget.currency_code}`];
+  if (b.refused) parts.push(`${b.refused}: nothing launched`);
+  if (b.reached) parts.push(`budget reached at ${b.reached.at}: paused ${b.reached.paused.join(', ') || 'none'} (resumed by a revision raising the budget)`);
+  const text = `budget: ${parts.join('; ')}`;
+  return b.refused || b.reached ? out.red(text) : text;
 }

@@ -1,7 +1,7 @@
 // `plan` in the study client: what the study workflow would do with each prepared study, without writing.
 // Observe (the observeStudy activity, with what the study's workflow remembers), the server-side dry run of
 // the launch checks (plan-checks.ts), then the one pipeline the workflow runs too (plan/pipeline.ts).
-import { withBudget } from '../plan/budget';
+import { budgetInputsFromChecks, heldByBudget } from '../plan/budget';
 import { studyForecastFromChecks, type StudyForecast } from '../plan/forecast';
 import { planExitCode } from '../plan/exit-code';
 import { planRevision } from '../plan/pipeline';
@@ -111,11 +111,13 @@ export async function planStudies(
       checksNote = 'skipped: the API cannot be reached';
     }
     // The schedule and the steps apply runs: target groups whose workflow runs already take the revision themselves.
-    const planned = planRevision(desired, observed, runningFromStatus(status));
-    // The budget against feasibility's prices (plan/budget.ts): over budget is a blocked action, as apply refuses to launch.
+    // The budget against feasibility's prices (plan/budget.ts): over budget, the plan launches nothing and blocks, as apply does.
+    // A hold of the study's budget (its status) keeps the target groups it paused from being resumed.
+    const held = heldByBudget(desired.budget, status?.budget?.reached ? { spent: status.budget.spent, paused: status.budget.reached.paused } : undefined);
+    const inputs = desired.budget ? budgetInputsFromChecks(desired, checksNote ? undefined : checks, checksNote) : undefined;
+    const planned = planRevision(desired, observed, runningFromStatus(status), undefined, { inputs, held });
     // A live change's feasibility check, answered now as the workflow will ask it before the write.
-    const answered = runtime && !unreachable ? await answerLiveChecks(runtime, desired, observed, planned.plan) : planned.plan;
-    const plan = withBudget(answered, desired, checksNote ? undefined : checks, checksNote);
+    const plan = runtime && !unreachable ? await answerLiveChecks(runtime, desired, observed, planned.plan) : planned.plan;
     const forecast = studyForecastFromChecks(checks);
     studies.push({ ...study, plan, schedule: planned.schedule, program: planned.program, checks, ...(forecast ? { forecast } : {}), checksNote, note });
   }

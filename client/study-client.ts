@@ -4,7 +4,7 @@
 // needs it, closed once by close()) and one error mapping (errors.ts): a failure arrives as a
 // StudyClientError with the message and exit code the CLI prints, or as an error describeError names.
 import type { DoctorCheck } from './doctor';
-import { approveUpdate, fieldingControlUpdate, reportQuery, statusQuery, type FieldingControlRequest, type StudyStatus } from '../workflows/messages';
+import { approveUpdate, fieldingControlUpdate, guardResumeUpdate, reportQuery, statusQuery, type FieldingControlRequest, type StudyStatus } from '../workflows/messages';
 import { StudyClientError } from './errors';
 import { callingWorkflow } from './workflow-errors';
 import { followRevisions, type FollowEvent, type FollowOptions, type Submitted } from './follow';
@@ -116,6 +116,17 @@ export class StudyClient {
     const client = await this.temporal.client();
     return await callingWorkflow(ref.workflowId, 'update', () =>
       client.workflow.getHandle(ref.workflowId).executeUpdate(approveUpdate, { args: [{ targetGroup }] }),
+    );
+  }
+
+  /**
+   * Resumes the target groups a guard holds paused (or only `targetGroup`), recorded as resumed by `by`; the keys
+   * the resume was passed to (each resumes through its fielding run and acknowledges its guards' trips).
+   */
+  async resumeGuarded(ref: StudyRef, by: string, targetGroup?: string): Promise<string[]> {
+    const client = await this.temporal.client();
+    return await callingWorkflow(ref.workflowId, 'update', () =>
+      client.workflow.getHandle(ref.workflowId).executeUpdate(guardResumeUpdate, { args: [{ by, ...(targetGroup ? { targetGroup } : {}) }] }),
     );
   }
 

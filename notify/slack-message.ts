@@ -25,7 +25,7 @@ export const SECTION_MAX = 3000;
 
 const TITLES: Record<NotifyEventKind, string> = {
   gate_blocked: 'Launch gate blocked',
-  guard_tripped: 'Guard tripped: target group paused',
+  guard_tripped: 'Guard tripped',
   launch_failed: 'Launch failed',
   drift_found: 'Drift found',
   target_group_completed: 'Target group completed',
@@ -67,7 +67,7 @@ function subject(event: NotificationEvent): string {
 }
 
 export function slackMessage(event: NotificationEvent): SlackMessage {
-  const title = TITLES[event.kind];
+  const title = event.kind === 'guard_tripped' && event.action === 'pause' ? `${TITLES.guard_tripped}: target group paused` : TITLES[event.kind];
   const lines = details(event);
   const where = subject(event);
   const section = [`*${escapeMrkdwn(where)}*`, ...lines.map(([label, value]) => `*${escapeMrkdwn(label)}:* ${escapeMrkdwn(value)}`)].join('\n');

@@ -3,8 +3,9 @@
 // judges the price answers of its server checks with it, and the workflows (once wired) judge the gate
 // readings and the watch's performance readings with the same functions. Money is exact (plan/money.ts).
 import { moneyOf, moneyText, scaleMicros, toMicros } from './money';
+import { isWrite } from './plan-study';
 import type { TargetGroupChecks } from './server-checks';
-import type { BudgetVerdict, DesiredStudy, Money, PlannedAction, StudyPlan } from './types';
+import type { BudgetVerdict, DesiredStudy, Money, ObservedStudy, PlannedAction, StudyPlan } from './types';
 
 /**
  * The name of the refusal: apply refuses to launch a study whose predicted cost is above its budget. The plan
@@ -97,21 +98,113 @@ export function budgetInputsFromChecks(desired: DesiredStudy, checks: readonly T
   });
 }
 
-/** The blocked action of a study over its budget: what `plan --detailed-exitcode` answers 3 for. */
+/**
+ * The target groups whose launch is ahead: not in the exchange yet, or a draft there. Their prices make the
+ * prediction: `studyflow plan` asks its server checks of exactly these (a launched one is skipped, "already
+ * live"), and the study workflow reads the launch gates of exactly these before it plans a revision.
+ */
+export function launchAhead(desired: DesiredStudy, observed: ObservedStudy): string[] {
+  return desired.targetGroups
+    .filter((tg) => {
+      const remote = observed.targetGroups[tg.key] ?? (tg.movedFrom ? observed.targetGroups[tg.movedFrom] : undefined);
+      return !remote || remote.status === 'draft';
+    })
+    .map((tg) => tg.key);
+}
+
+/** What a launch gate read found of a target group's price: the suggested price, none, or why the read failed. */
+export type GatePrice = { ok: true; price?: Money } | { ok: false; why: string };
+
+/**
+ * The budget inputs of a study from the launch gates the study workflow read (`prices`, by key): each target
+ * group's filling goal and feasibility's suggested price. One whose gate was not read has no launch ahead
+ * (`launchAhead`): it is unpriced, as `studyflow plan` leaves it.
+ */
+export function budgetInputsFromGates(desired: DesiredStudy, prices: Readonly<Record<string, GatePrice>>): BudgetInput[] {
+  return desired.targetGroups.map((tg) => {
+    const goal = Number(tg.draft.filling_goal);
+    const read = prices[tg.key];
+    if (!read) return { key: tg.key, goal, why: 'no launch ahead' };
+    if (!read.ok) return { key: tg.key, goal, why: `unavailable: ${read.why}` };
+    if (isMoney(read.price)) return { key: tg.key, goal, price: read.price };
+    return { key: tg.key, goal, why: 'feasibility suggested no price' };
+  });
+}
+
+/** The blocked action of a study over its budget: what `plan --detailed-exitcode` answers 3 for, and apply names (field `budget`). */
 export function overBudgetAction(studyId: string, verdict: BudgetVerdict): PlannedAction {
   return { kind: 'blocked', resource: 'project', key: studyId, reason: `${OVER_BUDGET}: ${verdict.text}` };
 }
 
+/** Whether an action is the refusal of a study over its budget. */
+export function isOverBudgetAction(action: PlannedAction): boolean {
+  return action.kind === 'blocked' && action.resource === 'project' && action.reason.startsWith(`${OVER_BUDGET}:`);
+}
+
 /**
- * The plan with its budget judged against the server checks' prices: the verdict, and a blocked action when
- * the study is over budget. A plan of a study without a budget is returned as it is.
+ * The decision: the plan with its budget judged against the predicted cost of `inputs`. Over budget, the plan
+ * launches nothing: every launch becomes a `none` that names the refusal, and one `blocked` action of the
+ * project names it with the figures (the plan exits 3, apply 4 with it among the changes not made). The
+ * drafts, lists and other writes stay: a study over budget is written up to its drafts, so that raising the
+ * budget (or lowering a goal) launches it. Within budget, or with an incomplete prediction (some target group
+ * unpriced, the priced ones within), the plan is left as it is beside the verdict. A study without a budget:
+ * the plan as it is.
+ */
+export function judgeBudget(plan: StudyPlan, desired: DesiredStudy, inputs: readonly BudgetInput[]): StudyPlan {
+  if (!desired.budget) return plan;
+  const verdict = budgetVerdict(desired.budget, inputs);
+  const kept = plan.actions.filter((a) => !isOverBudgetAction(a));
+  if (verdict.verdict !== 'over') return { ...plan, actions: kept, budget: verdict };
+  const actions: PlannedAction[] = kept.map((a) =>
+    a.kind === 'launch' && a.resource === 'fielding' ? { kind: 'none', resource: 'fielding', key: a.key, reason: `not launched: ${OVER_BUDGET} (the study's predicted cost is over its budget)` } : a,
+  );
+  actions.push(overBudgetAction(desired.studyId, verdict));
+  return { ...plan, actions, hasChanges: actions.some(isWrite), budget: verdict };
+}
+
+/**
+ * The plan with its budget judged against the server checks' prices (`studyflow plan`): {@link judgeBudget}
+ * over the prices the feasibility checks read.
  */
 export function withBudget(plan: StudyPlan, desired: DesiredStudy, checks: readonly TargetGroupChecks[] | undefined, why?: string): StudyPlan {
-  if (!desired.budget) return plan;
-  const verdict = budgetVerdict(desired.budget, budgetInputsFromChecks(desired, checks, why));
-  const actions = plan.actions.filter((a) => !(a.kind === 'blocked' && a.resource === 'project' && a.reason.startsWith(`${OVER_BUDGET}:`)));
-  if (verdict.verdict === 'over') actions.push(overBudgetAction(desired.studyId, verdict));
-  return { ...plan, actions, budget: verdict };
+  return judgeBudget(plan, desired, budgetInputsFromChecks(desired, checks, why));
+}
+
+/** What the study's status holds of a budget hold: the spend last read and the target groups it paused. */
+export interface BudgetHoldState {
+  spent?: Money;
+  paused: readonly string[];
+}
+
+/** The target groups a budget holds paused, and why (the spend against it). */
+export interface BudgetHeld {
+  keys: string[];
+  why: string;
+}
+
+/**
+ * Whether a revision keeps the hold: the target groups the study paused at its budget stay held while the
+ * spend is at or above the revision's budget. A budget above the spend, or none, holds nothing (the hold lifts).
+ */
+export function heldByBudget(budget: Money | undefined, hold: BudgetHoldState | undefined): BudgetHeld | undefined {
+  if (!budget || !hold?.spent || hold.paused.length === 0) return undefined;
+  const spend = budgetSpent(budget, [{ key: 'study', spend: hold.spent }]);
+  return spend.reached ? { keys: [...hold.paused], why: spend.text } : undefined;
+}
+
+/**
+ * The plan with the budget's hold kept: a target group the study paused at its budget is not resumed by the
+ * revision (the file's `fielding: live`, stated or by default, would resume it as drift). Its resume becomes a
+ * `blocked` action that names why, so apply lists it among the changes not made.
+ */
+export function holdResumes(plan: StudyPlan, held: BudgetHeld | undefined): StudyPlan {
+  if (!held?.keys.length) return plan;
+  const actions = plan.actions.map((a): PlannedAction =>
+    a.kind === 'resume' && a.resource === 'fielding' && held.keys.includes(a.key)
+      ? { kind: 'blocked', resource: 'fielding', key: a.key, reason: `held paused by the study's budget (${held.why}); a revision whose budget is above the spend resumes it` }
+      : a,
+  );
+  return { ...plan, actions, hasChanges: actions.some(isWrite) };
 }
 
 /** The spend of a study against its budget, for the watch. */

@@ -5,6 +5,7 @@ import { DEFAULT_FIELDING_DAYS } from './launch-gates';
 import { profilingOf } from './profiling';
 import { guardDurationMs } from '../definitions/periods';
 import { DEFAULT_GUARD_MIN_ENTRANTS } from '../definitions/study-schema';
+import type { NotifyEventKind, NotifyTarget } from '../shared/notify-events';
 import type { DesiredActivityItem, DesiredGuard, DesiredStudy, DesiredTargetGroup, IdListEntityType, ListRef, Timing } from './types';
 
 /** The ID lists of a study, already in the blob store, by target-group key. */
@@ -186,6 +187,16 @@ function profilesOf(tg: TargetGroupSpec): unknown[] | undefined {
   return JSON.parse(JSON.stringify(tg.profiles)) as unknown[];
 }
 
+/** The events about one target group, which its own workflow raises (budget_reached is the study's). */
+const TARGET_GROUP_EVENTS: readonly NotifyEventKind[] = ['gate_blocked', 'guard_tripped', 'launch_failed', 'drift_found', 'target_group_completed'];
+
+/** The `notify:` targets a target group's workflow sends to: those taking one of its events, with only those. */
+function targetGroupNotifyTargets(targets: Study['notify']): NotifyTarget[] {
+  return targets
+    .map((t) => ({ envName: t.envName, events: t.events.filter((e) => TARGET_GROUP_EVENTS.includes(e)) }))
+    .filter((t) => t.events.length > 0);
+}
+
 /**
  * The study file's model -> the planner's desired state. Pure: the ID lists come in as blob
  * references (the caller stored them), and the revision is a hash of everything else.
@@ -194,6 +205,7 @@ export function desiredStudyOf(study: Study, lists: StudyListRefs, options: { wa
   const watch = options.watchIntervalMs ?? DEFAULT_WATCH_INTERVAL_MS;
   const keys = Object.keys(study.target_groups).sort();
   const groupsOf = (key: string) => study.target_groups[key].exclusions.exclusion_groups;
+  const notify = targetGroupNotifyTargets(study.notify);
   const targetGroups: DesiredTargetGroup[] = keys.map((key) => {
     const tg = study.target_groups[key];
     const refs = lists[key] ?? {};
@@ -221,6 +233,7 @@ export function desiredStudyOf(study: Study, lists: StudyListRefs, options: { wa
     if (tg.cost_per_interview) desired.costPerInterview = tg.cost_per_interview;
     const guards = desiredGuardsOf(tg);
     if (guards.length) desired.guards = guards;
+    if (notify.length) desired.notify = notify.map((t) => ({ envName: t.envName, events: [...t.events] }));
     return desired;
   });
   const exclusionGroups = Object.entries(study.exclusion_groups)
@@ -241,6 +254,7 @@ export function desiredStudyOf(study: Study, lists: StudyListRefs, options: { wa
     webhooks: study.webhooks.map((w) => ({ url: w.url, events: [...w.events], compression: w.compression ?? null })),
     ...(study.removed_target_groups ? { removedTargetGroups: study.removed_target_groups } : {}),
     ...(study.budget ? { budget: { ...study.budget } } : {}),
+    ...(study.notify.length ? { notify: study.notify.map((t) => ({ envName: t.envName, events: [...t.events] })) } : {}),
   };
   return { ...withoutRevision, revision: revisionOf(withoutRevision) };
 }

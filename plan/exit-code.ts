@@ -2,6 +2,7 @@
 // 2 changes pending that apply can make, 3 some change the file asks for cannot be applied (a blocked
 // field or state; it wins over pending changes, so a pull request's check does not stay green over it).
 // 1 (an error) is the CLI's own.
+import { isOverBudgetAction } from './budget';
 import type { PlannedAction, StudyPlan, UnappliedChange } from './types';
 
 export const PLAN_EXIT = { none: 0, pending: 2, blocked: 3 } as const;
@@ -22,7 +23,9 @@ export function blockedChanges(actions: readonly PlannedAction[]): UnappliedChan
   return actions
     .filter((a) => a.kind === 'blocked')
     .flatMap((a) => {
-      const fields = a.changes?.length ? a.changes.map((c) => c.field) : [a.resource === 'fielding' ? 'fielding' : a.resource];
+      // A study over its budget names the file's `budget` (plan/budget.ts), not the project it blocks.
+      const field = isOverBudgetAction(a) ? 'budget' : a.resource;
+      const fields = a.changes?.length ? a.changes.map((c) => c.field) : [field];
       return fields.map((field) => ({ targetGroup: a.key, field, reason: 'blocked' as const, detail: a.reason }));
     });
 }

@@ -329,3 +329,30 @@ export function acknowledgeGuards(memory: GuardMemory, at: string, reading?: Gua
   }
   return { ...memory, guards };
 }
+
+/**
+ * The trips that hold a target group paused: each pausing guard that tripped, as it was (canonical JSON), so a
+ * revision that changes it (or drops it) releases the hold. The target group's status carries it; the plan
+ * reads it (plan/live-fielding.ts) so that `fielding: live` does not resume what a guard paused.
+ */
+export interface GuardHold {
+  guards: { guard: string; kind: GuardKind; definition: string; at: string; text: string }[];
+}
+
+/** The hold after an evaluation: the held trips still in force, with the pausing trips of this evaluation added. */
+export function holdAfter(hold: GuardHold | undefined, guards: readonly DesiredGuard[], evaluation: Pick<GuardEvaluation, 'tripped' | 'memory'>): GuardHold | undefined {
+  const held = holdingGuards(hold, guards);
+  for (const trip of evaluation.tripped) {
+    const definition = evaluation.memory.guards[trip.guard]?.definition;
+    if (trip.action !== 'pause' || definition === undefined || held.some((h) => h.guard === trip.guard)) continue;
+    held.push({ guard: trip.guard, kind: trip.kind, definition, at: trip.at, text: trip.text });
+  }
+  return held.length ? { guards: held } : undefined;
+}
+
+/** The held trips whose guard is still in force as it was: a revision that changed or dropped a guard re-armed it. */
+export function holdingGuards(hold: GuardHold | undefined, guards: readonly DesiredGuard[] | undefined): GuardHold['guards'] {
+  if (!hold) return [];
+  const inForce = new Map((guards ?? []).map((g) => [g.name, canonicalJson(g)]));
+  return hold.guards.filter((h) => inForce.get(h.guard) === h.definition);
+}

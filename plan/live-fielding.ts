@@ -7,6 +7,7 @@
 //   relaunch_fielding_run a `completed` one, each only while its completes goal and end date are not reached;
 // - complete_fielding_run completes a `live` or `scheduled` run;
 // - each takes the run's ETag as If-Match.
+import { holdingGuards } from './guards';
 import type { DesiredStudy, DesiredTargetGroup, ObservedTargetGroup, PlanNote, PlannedAction } from './types';
 
 /** The fielding status the exchange shows: the run's, else the target group's. */
@@ -63,6 +64,18 @@ export function fieldingPlan(desired: DesiredTargetGroup, tg: ObservedTargetGrou
       if (want === 'paused') return { before: [], after: [{ kind: 'pause', ...base, operation: 'pause_fielding_run', drift: true, reason: `${disagree}: pause the fielding run` }] };
       return { before: [], after: [{ kind: 'complete', ...base, operation: 'complete_fielding_run', drift: true, reason: `${disagree}: complete the fielding run` }], closed: 'completing' };
     case 'paused': {
+      if (want === 'live' && tg.guardHold) {
+        // A guard paused it: held until `studyflow approve --resume`, or a revision that changes the guard re-arms it.
+        const held = holdingGuards(tg.guardHold, desired.guards);
+        if (held.length) {
+          const names = held.map((h) => `${h.guard} (tripped at ${h.at}: ${h.text})`).join('; ');
+          return none(`paused, held by guard ${names}; \`fielding: live\` in the file does not resume it: \`studyflow approve --resume\`, or change the guard`);
+        }
+        const changed = tg.guardHold.guards.map((h) => h.guard).join(', ');
+        const refusal = reopenRefusal(tg, observedAtMs);
+        if (refusal) return { before: [blocked(`guard ${changed} changed: re-armed, but the exchange resumes a run only while its goal and end date are not reached; ${refusal}`)], after: [] };
+        return { before: [{ kind: 'resume', ...base, operation: 'resume_fielding_run', reason: `guard ${changed} changed in the file: re-armed; resume the fielding run it paused` }], after: [] };
+      }
       if (want === 'completed') {
         return { before: [], after: [blocked(`${disagree}: the exchange completes only a live or scheduled run; resume it first (fielding: live), or complete it in the exchange`)] };
       }

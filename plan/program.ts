@@ -8,6 +8,7 @@ import { isWrite, planStudy } from './plan-study';
 import { actionsOfTargetGroup, scheduleStudy, type Launcher, type StudySchedule } from './schedule';
 import { liveSteps, removedToComplete, type LiveFieldingAction, type LiveUpdateOperation } from './live-steps';
 import type { DesiredStudy, DesiredTargetGroup, IdListEntityType, ListRef, LiveGate, ObservedStudy, PlannedAction, StudyPlan } from './types';
+import type { GuardHold } from './guards';
 
 export type { LiveFieldingAction, LiveUpdateOperation } from './live-steps';
 
@@ -113,6 +114,8 @@ export interface StudyProgram {
 export interface RunningChild {
   specDigest?: string;
   phase?: string;
+  /** The guards' hold on it (its status.guards.hold): plan/pipeline.ts hands it to the plan. */
+  guardHold?: GuardHold;
 }
 
 /** The inputs besides desired and observed: the plan and schedule of them (computed when absent) and the running workflows. */
@@ -313,6 +316,13 @@ export function stepsAfterHandOver(steps: readonly TargetGroupStep[]): TargetGro
 }
 
 /** The running target-group workflows as a study's status shows them (what `studyflow plan` and the study both start from). */
-export function runningFromStatus(status: { managedTargetGroups?: string[]; childSpecDigests?: Record<string, string>; targetGroups?: Record<string, { phase?: string }> } | undefined): Map<string, RunningChild> {
-  return new Map((status?.managedTargetGroups ?? []).map((key) => [key, { specDigest: status?.childSpecDigests?.[key], phase: status?.targetGroups?.[key]?.phase }]));
+export function runningFromStatus(
+  status: { managedTargetGroups?: string[]; childSpecDigests?: Record<string, string>; targetGroups?: Record<string, { phase?: string; guards?: { hold?: GuardHold } }> } | undefined,
+): Map<string, RunningChild> {
+  return new Map(
+    (status?.managedTargetGroups ?? []).map((key) => {
+      const hold = status?.targetGroups?.[key]?.guards?.hold;
+      return [key, { specDigest: status?.childSpecDigests?.[key], phase: status?.targetGroups?.[key]?.phase, ...(hold ? { guardHold: hold } : {}) }];
+    }),
+  );
 }

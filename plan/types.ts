@@ -2,8 +2,10 @@
 // (ObservedStudy), and the ordered actions that take one to the other. Plain JSON, no secrets,
 // no respondent IDs (ID lists are {ref, sha256, count}); safe to pass into workflows.
 
+import type { NotifyTarget } from '../shared/notify-events';
 import type { ApiVersion } from '../shared/api-version';
 import type { IdListEntityType, ListRef } from '../shared/id-list';
+import type { GuardHold } from './guards';
 
 export type { ApiVersion } from '../shared/api-version';
 export type { IdListEntityType, ListRef } from '../shared/id-list';
@@ -109,6 +111,11 @@ export interface DesiredTargetGroup {
   costPerInterview?: Money;
   /** The guards in force, by name (absent: none). */
   guards?: DesiredGuard[];
+  /**
+   * The study's `notify:` targets that take an event about a target group (variable NAMES, never URLs), with
+   * only those events. Absent: none. Carried here so a changed block reaches the running workflow as a revision.
+   */
+  notify?: NotifyTarget[];
 }
 
 export interface DesiredExclusionGroup {
@@ -140,6 +147,8 @@ export interface DesiredStudy {
   removedTargetGroups?: 'keep' | 'complete';
   /** What the whole study may cost (plan/budget.ts). Absent: no budget. */
   budget?: Money;
+  /** The `notify:` targets (shared.yaml's and the study's): the NAME of each URL's variable and the events it gets. Absent: none. */
+  notify?: NotifyTarget[];
 }
 
 export interface ObservedList {
@@ -186,6 +195,11 @@ export interface ObservedLiveDetails {
 
 export interface ObservedTargetGroup {
   id: string;
+  /**
+   * Not read from the exchange: the guards' hold on it that its workflow reports (status.guards.hold), added by
+   * plan/pipeline.ts, so that a paused target group a guard holds is not resumed by `fielding: live`.
+   */
+  guardHold?: GuardHold;
   status: string;
   fields: Record<string, unknown>;
   /** The draft-body fields the read carries (a launched group's details lack some): only these are compared. Absent: all. */

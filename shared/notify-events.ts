@@ -26,7 +26,7 @@ export interface MoneyFigure {
 
 export type NotificationEvent =
   | (EventBase & { kind: 'gate_blocked'; gate: string; reason: string })
-  | (EventBase & { kind: 'guard_tripped'; guard: string; reading: string; threshold: string })
+  | (EventBase & { kind: 'guard_tripped'; guard: string; reading: string; threshold: string; /** What the guard does: pause the target group, or only notify. */ action?: 'pause' | 'notify' })
   | (EventBase & { kind: 'launch_failed'; reason: string })
   | (EventBase & { kind: 'drift_found'; fields: string[] })
   | (EventBase & { kind: 'target_group_completed'; completes: number; goal?: number })

@@ -22,7 +22,7 @@ export interface StudyflowMetrics {
   readonly notificationsDeduplicated: Counter;
   /** Counts one API request. */
   recordApiCall(call: ApiCallRecord): void;
-  /** Sets the target groups by phase (phases not named drop to no sample). */
+  /** Sets the target groups by phase (phases not named drop to no sample): worker/target-group-phases.ts counts them. */
   setTargetGroupPhases(counts: Record<string, number>): void;
 }
 
@@ -34,7 +34,11 @@ export function createStudyflowMetrics(registry = new MetricsRegistry()): Studyf
     'Demand API requests that repeat an earlier one: token_replay (a refused token renewed) or activity_attempt (a retried activity).',
     ['operation', 'reason'],
   );
-  const targetGroups = registry.gauge('studyflow_target_groups', 'Target groups by phase, as last reported to this process.', ['phase']);
+  const targetGroups = registry.gauge(
+    'studyflow_target_groups',
+    "Running target-group workflows of this worker's task queue by phase (StudyflowPhase), as Temporal's visibility counts them.",
+    ['phase'],
+  );
   const guardTrips = registry.counter('studyflow_guard_trips_total', 'Guards that tripped and paused a target group, by guard kind.', ['guard']);
   const notificationsSent = registry.counter('studyflow_notifications_sent_total', 'Notifications a webhook accepted, by event.', ['event']);
   const notificationsFailed = registry.counter('studyflow_notifications_failed_total', 'Notification attempts that failed, by event and reason.', ['event', 'reason']);

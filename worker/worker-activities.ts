@@ -31,7 +31,7 @@ export function createWorkerActivities(env: NodeJS.ProcessEnv | Record<string, s
   const secrets = webhookSecretsFromEnv(settings, blobs);
   const webhookSecrets = secrets.store;
   const notifications = { env: env as Record<string, string | undefined>, metrics };
-  const deps = { api, blobs, webhookSecrets, notifications };
+  const deps = { api, blobs, webhookSecrets, notifications, fieldingMetrics: { guardTrips: metrics.guardTrips } };
   const activities = createActivities(deps);
   return {
     activities,

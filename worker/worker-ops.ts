@@ -19,6 +19,8 @@ export interface WorkerOpsOptions {
   workersRunning: () => boolean;
   /** `host:port` of the SDK's Prometheus exporter, when the runtime was installed with one. */
   sdkMetricsAddress?: string;
+  /** Runs before each scrape renders (the target groups by phase, recounted when stale); its failure is its own to report. */
+  beforeScrape?: () => Promise<void>;
 }
 
 /** Reads the SDK's exporter at scrape time; its families start `temporal_`, studyflow's `studyflow_`. */
@@ -27,6 +29,17 @@ export function sdkMetricsReader(address: string, timeoutMs = 2_000): () => Prom
     const res = await fetch(`http://${address}/metrics`, { signal: AbortSignal.timeout(timeoutMs) });
     if (!res.ok) throw new Error(`the Temporal SDK's exporter answered ${res.status}`);
     return await res.text();
+  };
+}
+
+/** What a scrape does before studyflow's registry renders: the collectors' refresh, then the SDK's text. */
+function scrapeExtras(options: WorkerOpsOptions): (() => Promise<string>) | undefined {
+  const sdk = options.sdkMetricsAddress ? sdkMetricsReader(options.sdkMetricsAddress) : undefined;
+  const before = options.beforeScrape;
+  if (!before) return sdk;
+  return async () => {
+    await before().catch(() => undefined);
+    return sdk ? await sdk() : '';
   };
 }
 
@@ -42,7 +55,7 @@ export function startWorkerOps(options: WorkerOpsOptions): Promise<RunningOpsSer
     registry: options.metrics.registry,
     port: options.port,
     host: options.host,
-    extraMetrics: options.sdkMetricsAddress ? sdkMetricsReader(options.sdkMetricsAddress) : undefined,
+    extraMetrics: scrapeExtras(options),
     checks: {
       temporal: temporalHealthCheck(options.connection),
       workers: () => Promise.resolve(options.workersRunning() ? { ok: true, detail: 'polling' } : { ok: false, detail: 'the workers have stopped' }),

@@ -12,6 +12,7 @@ import { createWorkerActivities } from './worker-activities';
 import { connectWorker } from './worker-connection';
 import { registerReceiverMetrics } from '../webhooks/receiver-ops';
 import { prepareWorkerTelemetry, startWorkerOps } from './worker-ops';
+import { phaseIntervalFromEnv, TargetGroupPhaseCollector } from './target-group-phases';
 
 export interface WorkerProcessOptions {
   env: NodeJS.ProcessEnv;
@@ -52,6 +53,8 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
   // Before the Temporal connection: the SDK's exporter is part of the runtime the connection starts.
   const telemetry = await prepareWorkerTelemetry(env, options.metricsPort !== undefined);
   const activities = createWorkerActivities(env, { metrics: telemetry.metrics });
+  const phasesEveryMs = options.metricsPort === undefined ? undefined : phaseIntervalFromEnv(env);
+  let phases: TargetGroupPhaseCollector | undefined;
   let ops: { url: string; close(): Promise<void> } | undefined;
   let connection: Awaited<ReturnType<typeof connectWorker>> | undefined;
   let ingress: WebhookIngress | undefined;
@@ -72,6 +75,10 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
       () => (workersRunning = false),
     );
     if (options.metricsPort !== undefined && !stopRequested) {
+      // studyflow_target_groups{phase}: counted in Temporal's visibility (./target-group-phases.ts).
+      phases = new TargetGroupPhaseCollector({ workflowService: connection.workflowService, namespace: settings.namespace, taskQueue, metrics: telemetry.metrics, intervalMs: phasesEveryMs, log });
+      phases.start();
+      const collector = phases;
       ops = await startWorkerOps({
         metrics: telemetry.metrics,
         port: options.metricsPort,
@@ -79,6 +86,7 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
         connection,
         workersRunning: () => workersRunning,
         sdkMetricsAddress: telemetry.sdkMetricsAddress,
+        beforeScrape: () => collector.refreshIfStale(),
       }).catch((error: Error) => {
         stop();
         throw new OpsEndpointError(error.message);
@@ -103,6 +111,7 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
     await workers.done;
     log('worker stopped');
   } finally {
+    phases?.stop();
     await ops?.close();
     await ingress?.close();
     await clientConnection?.close();

@@ -2,6 +2,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { StudyForecast, TargetGroupForecast } from '../plan/forecast';
 import type { TargetGroupStep } from '../plan/program';
 import type { UnappliedChange } from '../plan/types';
+import type { GuardEvidence, GuardHold, GuardState } from '../plan/guards';
 
 export type { UnappliedChange } from '../plan/types';
 import type { ApiVersion, DesiredStudy, DesiredTargetGroup, PlannedAction } from '../plan/types';
@@ -84,6 +85,8 @@ export interface TargetGroupStatus {
   unapplied?: UnappliedChange[];
   /** The recontact list last uploaded (the API cannot list it back). */
   recontactList?: { sha256: string; count: number };
+  /** Its guards, as last judged (absent: none in force, or not judged yet): workflows/target-group/guards.ts. */
+  guards?: TargetGroupGuards;
   events: {
     received: number;
     lastType?: string;
@@ -97,6 +100,20 @@ export interface TargetGroupStatus {
     changes?: { object: string; supplier_id?: string; allocation_group_id?: string; time: string }[];
   };
   updatedAt: string;
+}
+
+/** A target group's guards in status: each guard's state, the trips in force and who resumed last. */
+export interface TargetGroupGuards {
+  /** One per guard in force, in their order: its state and one line (the figure against the threshold, or why not judged). */
+  states: { guard: string; kind: GuardEvidence['kind']; action: GuardEvidence['action']; state: GuardState; detail: string }[];
+  /** The trips in force (tripped, not resumed), with their evidence: the reading, the threshold, the time. */
+  active: GuardEvidence[];
+  /** The pausing trips that hold the target group paused until `studyflow approve --resume` or a revision that changes them. */
+  hold?: GuardHold;
+  /** Trips so far (a pause or a notification each), across revisions: tells a second trip from a retry of the first. */
+  trips: number;
+  /** The last resume of a hold: who, when, the guards it acknowledged. */
+  resumed?: { by: string; at: string; guards: string[] };
 }
 
 export type StudyPhase = 'idle' | 'planning' | 'applying' | 'converged' | 'partially_failed' | 'failed';
@@ -132,10 +149,29 @@ export interface StudyStatus {
    * apply names each and exits with its own code (client/follow.ts applyExitCode).
    */
   unapplied?: UnappliedChange[];
+  /** The study's budget (absent: the study has none): the prediction apply judged, the spend, and the hold (workflows/study/budget.ts). */
+  budget?: StudyBudgetStatus;
   error?: string;
   /** The study's forecast from its target groups' (plan/forecast.ts forecastStudy): computed when asked for, like theirs. */
   forecast?: StudyForecast;
   updatedAt: string;
+}
+
+/** The budget as the study workflow holds it (plan/budget.ts judges it). Money is exact: decimal strings. */
+export interface StudyBudgetStatus {
+  budget: { value: string; currency_code: string };
+  /** The last revision's predicted cost against it, e.g. `predicted cost 1200.00 USD of the budget 1000 USD (120%): over budget; apply refuses to launch`. */
+  prediction?: string;
+  /** `StudyOverBudget` when the last revision launched nothing because its predicted cost is over the budget. */
+  refused?: string;
+  /** The spend so far (each target group's latest completes_cost, summed) and its line, from the watches' readings. */
+  spent?: { value: string; currency_code: string };
+  spend?: string;
+  /**
+   * Set while the budget is reached: when, the spend then, and the target groups the study paused for it. The
+   * study resumes none of them on its own; a revision whose budget is above the spend lifts the hold.
+   */
+  reached?: { at: string; spent: { value: string; currency_code: string }; paused: string[] };
 }
 
 export interface ApproveRequest {
@@ -146,6 +182,13 @@ export interface ApproveRequest {
 export interface FieldingControlRequest {
   targetGroup: string;
   action: 'pause' | 'resume' | 'complete';
+}
+
+/** `studyflow approve --resume`: resumes the target groups a guard holds paused (all of them, or `targetGroup`). */
+export interface GuardResumeRequest {
+  targetGroup?: string;
+  /** Who resumes (`--by`, else the OS user): recorded in status and the report. */
+  by: string;
 }
 
 /** A verified webhook delivery, reduced to what the workflow needs (no respondent IDs). */
@@ -316,6 +359,8 @@ export interface AwaitRevisionRequest {
 }
 export const approveUpdate = defineUpdate<string[], [ApproveRequest]>('approve');
 export const fieldingControlUpdate = defineUpdate<string, [FieldingControlRequest]>('fieldingControl');
+/** Resumes the target groups a guard holds paused; answers the keys it asked to resume (none held: empty). */
+export const guardResumeUpdate = defineUpdate<string[], [GuardResumeRequest]>('resumeGuarded');
 export const statusQuery = defineQuery<StudyStatus>('status');
 /** Figures for `studyflow report`, answered from what the study holds (it asks its children nothing). */
 export const reportQuery = defineQuery<StudyReport>('report');
@@ -325,6 +370,8 @@ export const targetGroupProgressSignal = defineSignal<[TargetGroupProgress]>('ta
 export const targetGroupRevisionSignal = defineSignal<[TargetGroupRevision]>('targetGroupRevision');
 export const targetGroupApproveSignal = defineSignal<[]>('targetGroupApprove');
 export const targetGroupControlSignal = defineSignal<[FieldingControlRequest['action']]>('targetGroupControl');
+/** The study passes on `studyflow approve --resume` to a target group a guard holds paused. */
+export const targetGroupGuardResumeSignal = defineSignal<[{ by: string }]>('targetGroupGuardResume');
 /**
  * A webhook event for a target group, sent by receivers as an Update whose id is derived from the event
  * id: Temporal answers a repeated update id within a run with the first outcome, and the workflow's

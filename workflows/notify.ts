@@ -3,9 +3,9 @@
 // outcome, not an error), so awaiting it or not never changes the lifecycle. The targets carry the NAME of
 // the environment variable with the URL; the worker reads the URL when it sends.
 //
-// Not wired into the study or target-group steps here: the step that sees the event calls
-// `notify(study.notify, event)`. A workflow about to complete should await the promise of its last
-// notification (bounded by the activity's retry policy), or the event may not be sent before it closes.
+// The step that sees the event calls it (a target group's: workflows/target-group/notifications.ts, with the
+// targets its revision carries). A workflow about to complete or continue as new awaits the promises of its
+// notifications still in flight (bounded by the activity's retry policy), or the event may not be sent.
 import { workflowInfo } from '@temporalio/workflow';
 import type { NotificationEvent, NotifyTarget } from '../shared/notify-events';
 import { notificationActivities } from './activity-proxies';
@@ -19,11 +19,14 @@ export interface NotifyOutcome {
 }
 
 /**
- * The dedupe key of an event for a target: the workflow, the event, what it is about, and `occurrence` (a
- * count or revision that tells a second, real occurrence from a retry of the first).
+ * The dedupe key of an event for a target: the workflow (its id, and the first run of its chain, which stays the
+ * same across continue-as-new but not for a new workflow under the same id, e.g. a relaunched target group's),
+ * the event, what it is about, and `occurrence` (a count or revision that tells a second, real occurrence from
+ * a retry of the first).
  */
 export function notificationKey(event: NotificationEvent, envName: string, occurrence: string | number): string {
-  return [workflowInfo().workflowId, event.kind, event.targetGroup ?? '-', String(occurrence), envName].join(':');
+  const info = workflowInfo();
+  return [info.workflowId, info.firstExecutionRunId, event.kind, event.targetGroup ?? '-', String(occurrence), envName].join(':');
 }
 
 /** Sends `event` to every target listening for its kind; resolves with one outcome per target, never rejects. */

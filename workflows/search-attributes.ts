@@ -1,4 +1,5 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import type { TargetGroupPhase } from './messages';
 
 // Typed search attributes of studyflow's workflows. Values are business identifiers (study id, account id,
 // target-group key, phase, git revision), reason codes, figures and dates: never names of people, tokens or
@@ -7,6 +8,24 @@ export const STUDY_ID = defineSearchAttributeKey('StudyflowStudy', SearchAttribu
 export const ACCOUNT_ID = defineSearchAttributeKey('StudyflowAccount', SearchAttributeType.KEYWORD);
 export const TARGET_GROUP_KEY = defineSearchAttributeKey('StudyflowTargetGroup', SearchAttributeType.KEYWORD);
 export const PHASE = defineSearchAttributeKey('StudyflowPhase', SearchAttributeType.KEYWORD);
+/** The values StudyflowPhase takes on a target group's workflow: every phase of workflows/phases.ts (a test holds them equal). */
+export const TARGET_GROUP_PHASES = [
+  'drafting',
+  'draft',
+  'uploading',
+  'checking_feasibility',
+  'awaiting_approval',
+  'awaiting_completes',
+  'gate_blocked',
+  'scheduled',
+  'launching',
+  'live',
+  'paused',
+  'completed',
+  'failed',
+] as const satisfies readonly TargetGroupPhase[];
+/** The workflow type of a target group's workflow (workflows/target-group-workflow.ts; a test holds it equal). */
+export const TARGET_GROUP_WORKFLOW_TYPE = 'targetGroupWorkflow';
 export const GIT_REVISION = defineSearchAttributeKey('StudyflowRevision', SearchAttributeType.KEYWORD);
 /** The Demand API's id of the target group a child workflow manages (webhook deliveries are routed by it). */
 export const REMOTE_TARGET_GROUP_ID = defineSearchAttributeKey('StudyflowTargetGroupId', SearchAttributeType.KEYWORD);

@@ -17,6 +17,9 @@ import {
   approveUpdate,
   awaitRevisionUpdate,
   fieldingControlUpdate,
+  guardResumeUpdate,
+  targetGroupGuardResumeSignal,
+  type GuardResumeRequest,
   reportQuery,
   revisionOutcome,
   statusQuery,
@@ -30,6 +33,7 @@ import {
 } from './messages';
 import { IllegalTransition } from './phases';
 import { applyRevision } from './study/apply-revision';
+import { judgeSpend } from './study/budget';
 import { completeAtEnd } from './study/removed';
 import { StudyState, Superseded, type StudyWorkflowInput } from './study/state';
 import { withForecasts } from './forecast';
@@ -102,6 +106,19 @@ function approve(state: StudyState, request: ApproveRequest): string[] {
   return keys;
 }
 
+/** The target groups a guard holds paused (as their last status says) that `request` names, with a running workflow. */
+function guardHeld(state: StudyState, request: GuardResumeRequest): string[] {
+  return Object.keys(state.status.targetGroups).filter(
+    (key) => (!request.targetGroup || key === request.targetGroup) && state.children.has(key) && (state.status.targetGroups[key]?.guards?.hold?.guards.length ?? 0) > 0,
+  );
+}
+
+async function resumeGuarded(state: StudyState, request: GuardResumeRequest): Promise<string[]> {
+  const keys = guardHeld(state, request);
+  await Promise.all(keys.map((key) => getExternalWorkflowHandle(state.childId(key)).signal(targetGroupGuardResumeSignal, { by: request.by })));
+  return keys;
+}
+
 function report(state: StudyState): StudyReport {
   const { reports } = state;
   const status = withForecasts(state.status, reports);
@@ -122,13 +139,16 @@ function registerHandlers(state: StudyState): void {
   setHandler(statusQuery, () => withForecasts(state.status, state.reports));
   setHandler(reportQuery, () => report(state));
   // A reading of one target group may release a staged launch waiting for it; a progress may show one just started to wait.
+  // A reading's spend (or a target group just gone live) is judged against the budget (workflows/study/budget.ts).
   setHandler(targetGroupReportSignal, (update) => {
     state.takeReport(update);
     passUpstreamCompletes(state);
+    judgeSpend(state);
   });
   setHandler(targetGroupProgressSignal, (progress) => {
     state.takeProgress(progress);
     passUpstreamCompletes(state);
+    judgeSpend(state);
   });
   setHandler(
     applyUpdate,
@@ -152,6 +172,12 @@ function registerHandlers(state: StudyState): void {
   setHandler(approveUpdate, (request) => Promise.resolve(approve(state, request)), {
     validator: (request) => {
       if (request.targetGroup && !state.status.targetGroups[request.targetGroup]) throw new Error(`no target group "${request.targetGroup}" in study ${state.studyId}`);
+    },
+  });
+  setHandler(guardResumeUpdate, (request) => resumeGuarded(state, request), {
+    validator: (request) => {
+      if (request.targetGroup && !state.status.targetGroups[request.targetGroup]) throw new Error(`no target group "${request.targetGroup}" in study ${state.studyId}`);
+      if (typeof request.by !== 'string' || request.by.trim() === '') throw new Error('a resume names who resumes (--by)');
     },
   });
   setHandler(

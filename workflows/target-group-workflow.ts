@@ -5,6 +5,7 @@ import {
   targetGroupApproveSignal,
   targetGroupControlSignal,
   targetGroupEventUpdate,
+  targetGroupGuardResumeSignal,
   targetGroupReportQuery,
   targetGroupRevisionSignal,
   targetGroupStatusQuery,
@@ -13,6 +14,7 @@ import {
 } from './messages';
 import { IllegalTransition } from './phases';
 import { converge } from './target-group/converge';
+import { noticeCompletion, noticeFailure } from './target-group/notifications';
 import { ProgressSender } from './target-group/progress';
 import { TargetGroupState, type TargetGroupWorkflowInput } from './target-group/state';
 import { watchOnce } from './target-group/watch';
@@ -31,6 +33,11 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
   setHandler(targetGroupReportQuery, () => state.reportData());
   setHandler(targetGroupApproveSignal, () => void (state.approved = true));
   setHandler(targetGroupControlSignal, (action) => void state.controls.push(action));
+  // `studyflow approve --resume`: the resume that a guard's hold lets through (workflows/target-group/guard-hold.ts).
+  setHandler(targetGroupGuardResumeSignal, ({ by }) => {
+    state.guardResumes.push(by);
+    state.controls.push('resume');
+  });
   // A webhook event is taken once, however many receivers pass it on (an Update keyed by the event id) and however often it comes.
   setHandler(targetGroupEventUpdate, (event) => (state.takeEvent(event) ? 'accepted' : 'duplicate'));
   setHandler(targetGroupRevisionSignal, (next) => void (state.pendingRevision = next));
@@ -46,10 +53,13 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
       } catch (error) {
         if (error instanceof IllegalTransition) throw error; // a bug: the workflow task fails and waits for a fix
         const failure = failureOf(error);
+        const failedIn = state.status.phase;
         state.enter('failed', { failure, message: failure.message });
+        noticeFailure(state, failedIn, failure.message);
         await condition(() => state.pendingRevision !== undefined);
       }
       needsConverge = false;
+      noticeCompletion(state);
     }
     if (state.pendingRevision) {
       state.takeRevision();
@@ -57,11 +67,14 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
       continue;
     }
     if (state.status.phase === 'completed') {
+      await state.notices.settled();
       await progress.delivered();
       return state.status;
     }
     await watchOnce(state, apiActivities);
+    noticeCompletion(state);
     if (workflowInfo().continueAsNewSuggested && !state.pendingRevision) {
+      await state.notices.settled();
       await progress.delivered();
       await continueAsNew<typeof targetGroupWorkflow>({ ...input, revision: { ...state.revision, steps: [], launch: undefined }, carried: state.carried() });
     }

@@ -1,7 +1,7 @@
 import { withStudyClient } from '../../client';
 import { forecastLines } from '../forecast-view';
 import type { CliContext } from '../main';
-import { statusTable, studyPhaseText, temporalUiLink, unappliedLines } from '../status-view';
+import { budgetLine, guardLines, statusTable, studyPhaseText, temporalUiLink, unappliedLines } from '../status-view';
 
 /** `studyflow status <study>`: where the study stands (its workflow's status query). */
 export async function run(ctx: CliContext, studyArg: string, options: { account?: string; json?: boolean }): Promise<number> {
@@ -15,6 +15,9 @@ export async function run(ctx: CliContext, studyArg: string, options: { account?
       if (status.projectId) ctx.out.data(`project ${status.projectId}`);
       ctx.out.data(statusTable(ctx.out, status));
       for (const line of unappliedLines(ctx.out, status)) ctx.out.data(line);
+      for (const line of guardLines(ctx.out, status)) ctx.out.data(line);
+      const budget = budgetLine(ctx.out, status);
+      if (budget) ctx.out.data(budget);
       for (const line of forecastLines(Object.values(status.targetGroups), status.forecast)) ctx.out.data(line);
       if (status.error) ctx.out.data(`error: ${status.error}`);
       const ui = temporalUiLink(ctx.env, client.temporalServer, ref.workflowId, ctx.cwd);

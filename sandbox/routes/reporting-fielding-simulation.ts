@@ -8,6 +8,9 @@
 //   PUT  /_sandbox/fielding/settings         any of {seed, pool_size, speed, auto_advance}; reset restores the defaults
 //   POST /_sandbox/fielding/advance          {minutes}: moves simulated time forward and runs the simulation
 //   GET  /_sandbox/fielding/target-groups/{target_group_id}/sessions   the session records (admin only)
+//   GET  /_sandbox/fielding/target-groups/{target_group_id}/settings   {incidence_rate}: what the simulation uses for it
+//   PUT  /_sandbox/fielding/target-groups/{target_group_id}/settings   {incidence_rate}: arrivals from now on screen in at
+//        this rate instead of the group's expected_incidence_rate (null: back to it); for tests of incidence guards
 
 import { toMinorUnits } from '../model/money';
 import { notFound } from '../core/api-error';
@@ -38,9 +41,17 @@ export interface FieldingSettings {
   auto_advance: boolean;
 }
 
+/** What a test set for one target group (PUT /_sandbox/fielding/target-groups/{id}/settings). */
+export interface TargetGroupFieldingSettings {
+  /** Replaces expected_incidence_rate for the arrivals simulated after it was set. */
+  incidence_rate?: number;
+}
+
 interface FieldingSlice {
   settings: FieldingSettings;
   state: FieldingState;
+  /** By target group id (absent in a slice written before it existed). */
+  target_groups?: Record<string, TargetGroupFieldingSettings>;
 }
 
 export interface SessionsUpdated {
@@ -86,7 +97,7 @@ function rsidOfGuid(locale: string, poolSize: number, guid: string): string | un
   return index.get(guid.toLowerCase());
 }
 
-function simulatedGroup(services: SandboxServices, tg: TargetGroupRecord, settings: FieldingSettings, offsetMs: number): SimulatedTargetGroup {
+function simulatedGroup(services: SandboxServices, tg: TargetGroupRecord, settings: FieldingSettings, offsetMs: number, own: TargetGroupFieldingSettings = {}): SimulatedTargetGroup {
   const market = findLocaleMarket(tg.locale ?? DEFAULT_LOCALE) ?? findLocaleMarket(DEFAULT_LOCALE)!;
   const data = services.store.data;
   const lists = data.id_exclusion_lists[tg.id];
@@ -113,7 +124,8 @@ function simulatedGroup(services: SandboxServices, tg: TargetGroupRecord, settin
     market,
     live,
     liveSinceMs: live && run ? Date.parse(run.updated_at) + offsetMs : null,
-    incidenceRate: tg.expected_incidence_rate,
+    // Only the outcome of an arrival reads it; the price stays the one the expected incidence gave.
+    incidenceRate: own.incidence_rate ?? tg.expected_incidence_rate,
     lengthOfInterviewMinutes: tg.expected_length_of_interview_minutes,
     fillingGoal: tg.filling_goal,
     profiles: tg.profiles as Profile[],
@@ -168,11 +180,11 @@ export interface AdvanceSummary {
 
 /** Runs the simulation up to the simulated now and applies the results to the store. */
 export function advanceSimulation(services: SandboxServices): AdvanceSummary {
-  const { settings, state } = fieldingSlice(services);
+  const { settings, state, target_groups: own = {} } = fieldingSlice(services);
   const config: FieldingConfig = { ...DEFAULT_FIELDING_CONFIG, seed: settings.seed, poolSize: settings.pool_size, speed: settings.speed };
   const now = simulatedNow(services);
   const targetGroups = Object.values(services.store.data.target_groups).filter((tg) => tg.status !== 'draft');
-  const result = advanceFielding(state, targetGroups.map((tg) => simulatedGroup(services, tg, settings, state.offset_ms)), now, config);
+  const result = advanceFielding(state, targetGroups.map((tg) => simulatedGroup(services, tg, settings, state.offset_ms, own[tg.id])), now, config);
   const byGroup = new Map<string, SessionRecord[]>();
   for (const update of result.updates) byGroup.set(update.target_group_id, [...(byGroup.get(update.target_group_id) ?? []), update]);
   const completed: string[] = [];
@@ -209,6 +221,24 @@ function readSettings(body: unknown, current: FieldingSettings): FieldingSetting
   return { seed: seed ?? current.seed, pool_size: poolSize ?? current.pool_size, speed: speed ?? current.speed, auto_advance: autoAdvance ?? current.auto_advance };
 }
 
+function readTargetGroupSettings(body: unknown, current: TargetGroupFieldingSettings): TargetGroupFieldingSettings {
+  const reader = ObjectReader.body(body);
+  reader.rejectUnknown(['incidence_rate']);
+  const rate = reader.number('incidence_rate', { min: 0, max: 1, nullable: true });
+  reader.finish('The target group\'s fielding settings are invalid.');
+  if (rate === undefined) return current;
+  const next = { ...current };
+  if (rate === null) delete next.incidence_rate;
+  else next.incidence_rate = rate;
+  return next;
+}
+
+const targetGroupOf = (ctx: SandboxServices & { params: Record<string, string> }): TargetGroupRecord => {
+  const tg = ctx.store.data.target_groups[ctx.params.target_group_id];
+  if (!tg) throw notFound(`Target group ${ctx.params.target_group_id} not found.`);
+  return tg;
+};
+
 export const fieldingSimulationAdminRoutes: RouteDefinition[] = [
   { method: 'GET', path: '/_sandbox/fielding/settings', handler: (ctx) => ok({ ...peekFieldingSlice(ctx).settings, simulated_now: new Date(simulatedNow(ctx)).toISOString() }) },
   {
@@ -242,6 +272,28 @@ export const fieldingSimulationAdminRoutes: RouteDefinition[] = [
     handler: (ctx) => {
       if (!ctx.store.data.target_groups[ctx.params.target_group_id]) throw notFound(`Target group ${ctx.params.target_group_id} not found.`);
       return ok({ data: sessionsOf(ctx, ctx.params.target_group_id) });
+    },
+  },
+  {
+    method: 'GET',
+    path: '/_sandbox/fielding/target-groups/{target_group_id}/settings',
+    handler: (ctx) => {
+      const tg = targetGroupOf(ctx);
+      return ok({ incidence_rate: peekFieldingSlice(ctx).target_groups?.[tg.id]?.incidence_rate ?? tg.expected_incidence_rate });
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/_sandbox/fielding/target-groups/{target_group_id}/settings',
+    handler: (ctx) => {
+      const tg = targetGroupOf(ctx);
+      const slice = fieldingSlice(ctx);
+      const next = readTargetGroupSettings(ctx.body, slice.target_groups?.[tg.id] ?? {});
+      // Arrivals up to now were drawn at the old rate: catch up first, so the new one applies from now on only.
+      advanceSimulation(ctx);
+      (slice.target_groups ??= {})[tg.id] = next;
+      ctx.commit();
+      return ok({ incidence_rate: next.incidence_rate ?? tg.expected_incidence_rate });
     },
   },
 ];

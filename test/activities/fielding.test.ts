@@ -101,6 +101,27 @@ describe('fielding runs', () => {
     });
   });
 
+  it('a pause a guard asked for counts one guard trip by kind when it pauses the run; a retry that finds it paused, a resume or a plain pause count none', async () => {
+    const trips: Record<string, string>[] = [];
+    m = createMockActivities({ fieldingMetrics: { guardTrips: { inc: (labels) => void trips.push(labels) } } });
+    m.on('POST', `${RUN}/pause`, () => ({ status: 204, headers: { etag: '"v2"' } }));
+    const cause = { guard: 'incidence_below' as const };
+    expect(await m.activities.pauseFieldingRun({ ...target, fieldingRunId: 'run1', etag: '"v1"', cause })).toEqual({ outcome: 'applied', etag: '"v2"' });
+    expect(trips).toEqual([{ guard: 'incidence_below' }]);
+    // The retry of that activity after a lost answer: 412, the run is paused already.
+    m.on('POST', `${RUN}/pause`, () => ({ status: 412, body: apiError('precondition_failed') }));
+    m.on('GET', RUN, () => ({ status: 200, body: { id: 'run1', status: 'paused' }, headers: { etag: '"v2"' } }));
+    expect((await m.activities.pauseFieldingRun({ ...target, fieldingRunId: 'run1', etag: '"v1"', cause })).outcome).toBe('already_in_state');
+    m.on('POST', `${RUN}/resume`, () => ({ status: 204, headers: { etag: '"v3"' } }));
+    expect((await m.activities.resumeFieldingRun({ ...target, fieldingRunId: 'run1', etag: '"v2"' })).outcome).toBe('applied');
+    m.on('POST', `${RUN}/pause`, () => ({ status: 204, headers: { etag: '"v4"' } }));
+    expect((await m.activities.pauseFieldingRun({ ...target, fieldingRunId: 'run1', etag: '"v3"' })).outcome).toBe('applied');
+    expect(trips).toEqual([{ guard: 'incidence_below' }]);
+    // A cause without a guard is bad input, named with where.
+    const failure = await rejectionOf(m.activities.pauseFieldingRun({ ...target, fieldingRunId: 'run1', etag: '"v4"', cause: { guard: '' as 'spend_above' } }));
+    expect(failure.message).toContain('cause.guard is missing');
+  });
+
   it('422 invalid_state_transition re-reads and returns invalid_state', async () => {
     m = createMockActivities();
     m.on('POST', `${RUN}/resume`, () => ({ status: 422, body: apiError('invalid_state_transition', 'run is completed') }));

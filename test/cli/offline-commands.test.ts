@@ -250,6 +250,8 @@ describe('usage errors: exit 2, the message on stderr, nothing on stdout', () =>
     ['invalid-port', ['sandbox', '--port', '99999']],
     ['status-without-account', ['status', 'quickstart-us-gen-pop']],
     ['approve-without-account', ['approve', 'quickstart-us-gen-pop', '--target-group', 'us_gen_pop']],
+    ['approve-by-without-resume', ['approve', 'examples/quickstart/study.yaml', '--by', 'ana']],
+    ['approve-resume-by-nobody', ['approve', 'examples/quickstart/study.yaml', '--resume', '--by', ' ']],
     ['cancel-without-account', ['cancel', 'quickstart-us-gen-pop']],
     ['fielding-without-account', ['fielding', 'pause', 'quickstart-us-gen-pop', '--target-group', 'us_gen_pop']],
     ['fielding-unknown-action', ['fielding', 'stop', 'examples/quickstart/study.yaml', '--target-group', 'us_gen_pop']],

@@ -69,6 +69,13 @@ describe('the message', () => {
     expect(message.blocks[2]).toMatchObject({ type: 'context', elements: [{ text: expect.stringContaining(kind) }] });
   });
 
+  it('says the target group was paused only when the guard pauses', () => {
+    expect(slackMessage({ ...EVENTS.guard_tripped, action: 'pause' }).text).toMatch(/^Guard tripped: target group paused: acme-tracker/);
+    const notifyOnly = slackMessage({ ...EVENTS.guard_tripped, action: 'notify' });
+    expect(notifyOnly.text).toMatch(/^Guard tripped: acme-tracker/);
+    expect(notifyOnly.text).not.toContain('paused');
+  });
+
   it('escapes mrkdwn control characters, so an event reason cannot mention or link', () => {
     const message = slackMessage({ ...EVENTS.launch_failed, reason: '<!channel> see <https://evil.example|here> & more' });
     const section = (message.blocks[1] as { text: { text: string } }).text.text;

@@ -59,3 +59,34 @@ describe('the draft body from a study file', () => {
     expect(plain.launch).not.toHaveProperty('after');
   });
 });
+
+describe('the notify targets a target group carries', () => {
+  async function targetsOf(notify: string) {
+    const text = `format: studyflow/v1
+study: notify-study
+account: "1001"
+business_unit: "2001"
+project:
+  name: Notify project
+${notify}target_groups:
+  us:
+${MINIMAL_TARGET_GROUP_FIELDS}`;
+    const loaded = await loadStudyText(text, path.join(process.cwd(), 'notify-study.yaml'), { env: {} });
+    expect(loaded.diagnostics).toEqual([]);
+    return desiredStudyOf(loaded.study!.study, {});
+  }
+
+  it('carries the variable names and only the events about a target group; a budget-only target is left to the study', async () => {
+    const desired = await targetsOf('notify:\n  - url: ${SLACK_WEBHOOK_URL}\n    events: [budget_reached, gate_blocked]\n  - url: ${OPS_HOOK}\n  - url: ${FINANCE_HOOK}\n    events: [budget_reached]\n');
+    expect(desired.targetGroups[0].notify).toEqual([
+      { envName: 'SLACK_WEBHOOK_URL', events: ['gate_blocked'] },
+      { envName: 'OPS_HOOK', events: ['gate_blocked', 'guard_tripped', 'launch_failed', 'drift_found', 'target_group_completed'] },
+    ]);
+    expect(JSON.stringify(desired.targetGroups[0].notify)).not.toMatch(/\$\{|:\/\//);
+  });
+
+  it('carries nothing without a notify block, so the revision of a study without one does not change', async () => {
+    const desired = await targetsOf('');
+    expect(desired.targetGroups[0]).not.toHaveProperty('notify');
+  });
+});

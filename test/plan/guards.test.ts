@@ -2,7 +2,7 @@
 // entrants, durations count from the last complete (or the launch), a trip is reported once with its
 // evidence, a resume acknowledges it, and a changed guard re-arms.
 import { describe, expect, it } from 'vitest';
-import { acknowledgeGuards, evaluateGuards, guardText, type GuardPerformance, type GuardReading } from '../../plan/guards';
+import { acknowledgeGuards, evaluateGuards, guardText, holdAfter, holdingGuards, type GuardPerformance, type GuardReading } from '../../plan/guards';
 import type { DesiredGuard } from '../../plan/types';
 
 const AT = '2026-12-05T12:00:00.000Z';
@@ -177,5 +177,25 @@ describe('trips, resumes and revisions', () => {
     expect(guardText(incidence)).toBe('low_incidence: incidence below 0.175 (0.5 of the expected 0.35) after 200 entrants; pauses');
     expect(guardText(spend)).toBe('spend_cap: spend above 2400 USD; notifies only');
     expect(guardText(stalled)).toBe('stalled: no complete for P2D while live; pauses');
+  });
+});
+
+describe('the hold of pausing guards (holdAfter, holdingGuards)', () => {
+  const low = (incidenceRate: number, entrants = 240) => reading({ entrants, completes: Math.round(entrants * incidenceRate), incidenceRate });
+  it('holds the pausing trips with their guard as it was; a notify-only trip holds nothing; a changed or dropped guard is released', () => {
+    const first = evaluateGuards([incidence, spend], { ...low(0.1), performance: { ...low(0.1).performance!, completesCost: { value: '2500', currency_code: 'USD' } } });
+    expect(first.tripped.map((t) => t.guard)).toEqual(['low_incidence', 'spend_cap']);
+    const hold = holdAfter(undefined, [incidence, spend], first);
+    expect(hold?.guards).toEqual([{ guard: 'low_incidence', kind: 'incidence_below', definition: first.memory.guards.low_incidence.definition, at: AT, text: first.tripped[0].text }]);
+    // The next reading trips nothing new: the hold stays as it was.
+    const next = evaluateGuards([incidence, spend], low(0.1, 300), first.memory);
+    expect(next.tripped).toEqual([]);
+    expect(holdAfter(hold, [incidence, spend], next)).toEqual(hold);
+    // A revision with another fraction, or without the guard, re-arms it: nothing holds.
+    expect(holdingGuards(hold, [{ ...incidence, fraction: 0.25 }, spend])).toEqual([]);
+    expect(holdingGuards(hold, [spend])).toEqual([]);
+    expect(holdingGuards(hold, undefined)).toEqual([]);
+    expect(holdingGuards(hold, [incidence])).toEqual(hold!.guards);
+    expect(holdAfter(undefined, [spend], evaluateGuards([spend], { ...low(0.5), performance: { ...low(0.5).performance!, completesCost: { value: '2500', currency_code: 'USD' } } }))).toBeUndefined();
   });
 });

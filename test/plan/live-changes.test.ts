@@ -38,7 +38,7 @@ const BLOCKED_ROWS: [LiveField, RegExp][] = [
   ['draft.study_type_code', /study type/],
   ['expected', /pricing model/],
 ];
-const STUDYFLOW_ROWS: LiveField[] = ['key', 'movedFrom', 'launch', 'timing', 'guards'];
+const STUDYFLOW_ROWS: LiveField[] = ['key', 'movedFrom', 'launch', 'timing', 'guards', 'notify'];
 
 describe('LIVE_CHANGES', () => {
   it.each(OPERATION_ROWS)('%s is carried by %s', (field, operation) => {
@@ -77,6 +77,7 @@ account: "1001"
 business_unit: "2001"
 project: { name: Every field project }
 exclusion_groups: { trackers: { target_groups: [us] } }
+notify: [{ url: "\${SLACK_WEBHOOK_URL}", events: [drift_found] }]
 target_groups:
   us:
     moved_from: us_old

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { renderPlanHuman } from '../../cli/plan-view';
 import { Output } from '../../cli/output';
 import { planStudy } from '../../plan';
+import { canonicalJson } from '../../plan/compare';
 import { planExitCode } from '../../plan/exit-code';
 import { judgeLiveGate } from '../../plan/live-gates';
 import type { DesiredStudy, DesiredTargetGroup, ObservedStudy, ObservedTargetGroup, PlannedAction, StudyPlan } from '../../plan/types';
@@ -246,6 +247,26 @@ describe('live target groups: the declared fielding state', () => {
     // The exchange resumes no run whose goal is reached: blocked, saying so.
     const full = planStudy(study([tg('us')]), observedOf({ us: run('paused', { completes: 200 }) }));
     expect(of(full).find((a) => a.kind === 'blocked')?.reason).toMatch(/goal is reached \(200 of 200\)/);
+  });
+
+  it('a guard\'s hold: paused by a guard, `fielding: live` plans no resume until the guard changes (then it resumes, not as drift)', () => {
+    const guard = { name: 'low_incidence', kind: 'incidence_below' as const, fraction: 0.5, expectedIncidenceRate: 0.35, minEntrants: 200, action: 'pause' as const };
+    const evidence = { guard: 'low_incidence', kind: 'incidence_below' as const, definition: canonicalJson(guard), at: '2026-11-20T11:00:00.000Z', text: 'incidence 0.1 is below 0.175 (0.5 of the expected 0.35) after 240 entrants' };
+    const held = run('paused', { guardHold: { guards: [evidence] } });
+    const plan = planStudy(study([tg('us', { fielding: 'live', guards: [guard] })]), observedOf({ us: held }));
+    expect(plan.hasChanges).toBe(false);
+    expect(writes(of(plan))).toEqual([]);
+    expect(of(plan).find((a) => a.resource === 'fielding')?.reason).toBe(`paused, held by guard low_incidence (tripped at ${evidence.at}: ${evidence.text}); \`fielding: live\` in the file does not resume it: \`studyflow approve --resume\`, or change the guard`);
+    // A revision that changes the guard (here its fraction) re-arms it: the run is resumed, and that is no drift.
+    const changed = planStudy(study([tg('us', { guards: [{ ...guard, fraction: 0.25 }] })]), observedOf({ us: held }));
+    expect(writes(of(changed))).toEqual([expect.objectContaining({ kind: 'resume', operation: 'resume_fielding_run', reason: 'guard low_incidence changed in the file: re-armed; resume the fielding run it paused' })]);
+    expect(writes(of(changed))[0].drift).toBeUndefined();
+    // Dropping the guard releases it too; the exchange's own refusal still holds (a goal reached).
+    expect(writes(of(planStudy(study([tg('us')]), observedOf({ us: held }))))).toEqual([expect.objectContaining({ kind: 'resume' })]);
+    const full = planStudy(study([tg('us')]), observedOf({ us: run('paused', { completes: 200, guardHold: { guards: [evidence] } }) }));
+    expect(of(full).find((a) => a.kind === 'blocked')?.reason).toMatch(/^guard low_incidence changed: re-armed, but .*goal is reached \(200 of 200\)/);
+    // `fielding: paused` with a hold is what the file says: nothing to do.
+    expect(planStudy(study([tg('us', { fielding: 'paused', guards: [guard] })]), observedOf({ us: held })).hasChanges).toBe(false);
   });
 
   it('complete: a live run the file declares completed; its other changes wait', () => {

@@ -4,9 +4,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadStudyFile } from '../../definitions';
 import { desiredStudyOf } from '../../plan/desired';
-import { planRevision } from '../../plan/pipeline';
+import { planRevision, withGuardHolds } from '../../plan/pipeline';
 import { planStudy } from '../../plan/plan-study';
-import { programStudy, type RunningChild } from '../../plan/program';
+import { programStudy, runningFromStatus, type RunningChild } from '../../plan/program';
 import { scheduleStudy } from '../../plan/schedule';
 import type { DesiredStudy, ObservedStudy } from '../../plan/types';
 
@@ -37,5 +37,22 @@ describe('planRevision', () => {
     expect(running.schedule).toEqual(scheduleStudy(desired, none.plan, EMPTY, new Set(keys)));
     expect(running.schedule).not.toEqual(none.schedule);
     expect(running.program).toEqual(programStudy(desired, EMPTY, { plan: none.plan, schedule: running.schedule, running: children }));
+  });
+
+  it('hands the plan the guards\' hold each running target group reports in its status (plan/live-fielding.ts reads it), without changing what was observed', () => {
+    const hold = { guards: [{ guard: 'low_incidence', kind: 'incidence_below' as const, definition: '{}', at: '2026-11-20T11:00:00.000Z', text: 'incidence 0.1 is below 0.175' }] };
+    const running = runningFromStatus({ managedTargetGroups: ['us', 'uk'], targetGroups: { us: { phase: 'paused', guards: { hold } }, uk: { phase: 'live', guards: {} } } });
+    expect(running.get('us')).toEqual({ specDigest: undefined, phase: 'paused', guardHold: hold });
+    expect(running.get('uk')).not.toHaveProperty('guardHold');
+    const observed: ObservedStudy = {
+      targetGroups: { us: { id: 'tg-us', status: 'paused', fields: {}, idLists: {} }, uk: { id: 'tg-uk', status: 'live', fields: {}, idLists: {} } },
+      exclusionGroups: {},
+    };
+    const seen = withGuardHolds(observed, running);
+    expect(seen.targetGroups.us.guardHold).toEqual(hold);
+    expect(seen.targetGroups.uk).toBe(observed.targetGroups.uk);
+    expect(observed.targetGroups.us.guardHold).toBeUndefined();
+    // A hold of a target group the exchange does not show (removed, not observed) adds nothing.
+    expect(withGuardHolds(EMPTY, running)).toBe(EMPTY);
   });
 });

@@ -174,6 +174,39 @@ describe('Reporting › target group performance', () => {
     expect((await api.req('GET', `${P()}/projects/${project.id}/target-groups/tg_nope/performance`)).status).toBe(404);
   });
 
+  it('a target group\'s simulated incidence: PUT /_sandbox/fielding/target-groups/{id}/settings screens the arrivals after it at the new rate, the earlier ones and other groups keep theirs', async () => {
+    await settings({ pool_size: 5000, speed: 1, seed: 'incidence' });
+    const dropped = await liveGroup({ filling_goal: 5000, expected_incidence_rate: 0.8 });
+    const other = await liveGroup({ filling_goal: 5000, expected_incidence_rate: 0.8 });
+    const path = `/fielding/target-groups/${dropped.tg.id}/settings`;
+    expect((await api.admin('GET', path)).body).toEqual({ incidence_rate: 0.8 });
+    await advance(3 * 60);
+    const before = await sessions(dropped.tg.id);
+    const changedAt = (await api.admin('GET', '/fielding/settings')).body.simulated_now as string;
+    const put = await api.admin('PUT', path, { incidence_rate: 0 });
+    expect(put.status, put.text).toBe(200);
+    expect(put.body).toEqual({ incidence_rate: 0 });
+    await advance(6 * 60);
+    const after = (await sessions(dropped.tg.id)).filter((s) => s.entry_date > changedAt);
+    const screened = (list: Record<string, any>[]) => list.filter((s) => s.status === 'Complete' || s.status === 'Terminate');
+    expect(screened(after).length).toBeGreaterThan(10);
+    // Nobody who arrived after the change qualifies; those before it kept their outcomes (some completed).
+    expect(after.filter((s) => s.status === 'Complete')).toEqual([]);
+    expect((await sessions(dropped.tg.id)).filter((s) => s.entry_date <= changedAt && s.status === 'Complete').length).toBeGreaterThan(0);
+    expect(before.filter((s) => s.status === 'Complete').length).toBeGreaterThan(0);
+    // The other group, at its expected rate, still completes arrivals of the same window.
+    const otherAfter = (await sessions(other.tg.id)).filter((s) => s.entry_date > changedAt);
+    expect(otherAfter.filter((s) => s.status === 'Complete').length).toBeGreaterThan(0);
+    // The performance the API reports follows: incidence falls.
+    const perf = (await api.req('GET', `${dropped.tgPath}/performance`)).body;
+    expect(perf.incidence_rate).toBeLessThan(0.8 * 0.9);
+    // Validated; null goes back to the expected rate; an unknown target group is 404.
+    expect((await api.admin('PUT', path, { incidence_rate: 1.5 })).status).toBe(400);
+    expect((await api.admin('PUT', path, { colour: 'red' })).status).toBe(400);
+    expect((await api.admin('PUT', path, { incidence_rate: null })).body).toEqual({ incidence_rate: 0.8 });
+    expect((await api.admin('PUT', '/fielding/target-groups/01ZZZZZZZZZZZZZZZZZZZZZZZZ/settings', { incidence_rate: 0.1 })).status).toBe(404);
+  });
+
   it('fielding settings: validated, and reset restores the defaults', async () => {
     expect((await api.admin('PUT', '/fielding/settings', { speed: 0 })).status).toBe(400);
     expect((await api.admin('PUT', '/fielding/settings', { colour: 'red' })).status).toBe(400);

@@ -52,6 +52,8 @@ export class FakeApi {
   private readonly launchRequests = new Map<string, string>();
   /** Completes the performance reading answers, by target-group key (0 when absent). */
   readonly completes: Record<string, number> = {};
+  /** completes_cost by key (USD), as a performance read answers it; 0.00 when not set. */
+  readonly costs: Record<string, string> = {};
   private readonly holds = new Map<string, { until: Promise<void>; release: () => void; reached: Promise<void>; arrive: () => void }>();
 
   /** Holds the next call of `activity` until {@link release}; resolves once that call arrived. */
@@ -271,8 +273,9 @@ export class FakeApi {
     getTargetGroupPerformance: async (input: { targetGroupId: string }) => {
       await this.record('getTargetGroupPerformance', [this.keyOfId(input.targetGroupId)]);
       // TargetGroupPerformance: no status (the watch knows the phase from the overview).
-      const completes = this.completes[this.keyOfId(input.targetGroupId)] ?? 0;
-      return { performance: { entrants: completes, prescreens: completes, completes, completes_cost: { value: '0.00', currency_code: 'USD', currency_scale: 2 } } };
+      const key = this.keyOfId(input.targetGroupId);
+      const completes = this.completes[key] ?? 0;
+      return { performance: { entrants: completes, prescreens: completes, completes, completes_cost: { value: this.costs[key] ?? '0.00', currency_code: 'USD', currency_scale: 2 } } };
     },
     scheduleLaunchFromDraft: async (input: { targetGroupId: string; startFieldingAt: string; endFieldingAt: string; idempotencyKey: string }) => {
       const key = this.keyOfId(input.targetGroupId);
@@ -326,6 +329,12 @@ export class FakeApi {
     await this.record(activity, [tg.key]);
     tg.status = to;
     return { outcome: 'applied', run: { status: to }, etag: `"${++this.seq}"` };
+  }
+
+  /** Changes a field of a target group as the exchange's UI would (no call recorded): drift from the file. */
+  setField(key: string, field: string, value: unknown): void {
+    const tg = [...this.tgs.values()].find((t) => t.key === key);
+    if (tg) tg.draft = { ...tg.draft, [field]: value };
   }
 
   /** Changes a target group's status as the exchange's UI would (no call recorded). */

@@ -108,6 +108,6 @@ describe('notify() in a workflow', () => {
     expect(result.outcomes).toEqual([{ envName: 'HOOK_FLAKY', outcome: 'sent' }]);
     expect(flaky.received).toHaveLength(2);
     expect(new Set(flaky.received.map((r) => r.headers['idempotency-key'])).size).toBe(1);
-    expect(flaky.received[0].headers['idempotency-key']).toMatch(/^notify-probe-\d+:guard_tripped:us_gen_pop:1:HOOK_FLAKY$/);
+    expect(flaky.received[0].headers['idempotency-key']).toMatch(/^notify-probe-\d+:[0-9a-f-]{36}:guard_tripped:us_gen_pop:1:HOOK_FLAKY$/);
   });
 });

@@ -24,6 +24,7 @@ import {
   statusQuery,
   studyWorkflowId,
   targetGroupEventUpdate,
+  targetGroupReportSignal,
   targetGroupWorkflowId,
   webhookEventUpdateId,
   type StudyStatus,
@@ -508,5 +509,101 @@ describe('timed and staged launches', () => {
     // Nothing read the API for the wait: before its launch, down's only calls are its draft and its gate.
     const launchAt = fake.calls.findIndex((c) => c.activity === 'launchAndAwaitBatch' && c.keys.includes('down'));
     expect(new Set(fake.calls.slice(0, launchAt).filter((c) => c.keys.includes('down')).map((c) => c.activity))).toEqual(new Set(['ensureDraftTargetGroups', 'checkLaunchGatesBatch']));
+  });
+});
+
+describe("the study's budget", () => {
+  const USD = (value: string) => ({ value, currency_code: 'USD' });
+  /** Launch calls of any launcher (a draft batch that launches names its launch keys). */
+  const launchCalls = () => fake.calls.filter((c) => ['launchAndAwaitBatch', 'scheduleLaunchFromDraft'].includes(c.activity) || Object.keys(c.launchKeys ?? {}).length > 0);
+
+  it('over budget launches nothing (drafts only, StudyOverBudget named); a raised budget launches them', async () => {
+    fake = new FakeApi();
+    // Two target groups of goal 100 at the fake's suggested 2.50: 500.00 predicted.
+    const tgs = [targetGroup('bo'), targetGroup('bt', { idLists: { RSID: LIST } })];
+    const over = study('budget-over', tgs, { budget: USD('499.99') });
+    await apply(over);
+    const refused = await until('budget-over', settled(over.revision), 'settled');
+    expect(launchCalls()).toEqual([]);
+    expect(Object.values(refused.targetGroups).map((t) => t.phase)).toEqual(['draft', 'draft']);
+    expect(refused.budget).toMatchObject({ budget: USD('499.99'), refused: 'StudyOverBudget', prediction: 'predicted cost 500.00 USD of the budget 499.99 USD (100%): over budget; apply refuses to launch' });
+    expect(refused.unapplied).toEqual([{ targetGroup: 'budget-over', field: 'budget', reason: 'blocked', detail: `StudyOverBudget: ${refused.budget?.prediction}` }]);
+    expect(refused.plan?.filter((a) => a.resource === 'fielding').map((a) => a.kind)).toEqual(['none', 'none']);
+
+    const within = study('budget-over', tgs, { budget: USD('500.00') });
+    const before = fake.calls.length;
+    await apply(within);
+    const launched = await until('budget-over', settled(within.revision), 'launched');
+    expect(Object.values(launched.targetGroups).map((t) => t.phase)).toEqual(['live', 'live']);
+    expect(launched.budget).toMatchObject({ prediction: 'predicted cost 500.00 USD of the budget 500.00 USD (100%)' });
+    expect(launched.budget?.refused).toBeUndefined();
+    expect(launched.unapplied).toBeUndefined();
+    // Their workflows run (they hold the drafts): each launches itself and reads its gate at its launch.
+    expect(fake.calls.slice(before).filter((c) => c.activity === 'launchAndAwaitBatch').flatMap((c) => c.keys).sort()).toEqual(['bo', 'bt']);
+  });
+
+  it('within budget, the launch the study makes takes the gate read for the prediction: read once', async () => {
+    fake = new FakeApi();
+    const desired = study('budget-within', [targetGroup('bw')], { budget: USD('250.00') });
+    await apply(desired);
+    const s = await until('budget-within', settled(desired.revision), 'launched');
+    expect(s.targetGroups.bw.phase).toBe('live');
+    expect(s.budget?.prediction).toBe('predicted cost 250.00 USD of the budget 250.00 USD (100%)');
+    expect(fake.callsOf('checkLaunchGatesBatch').map((c) => c.keys)).toEqual([['bw']]);
+    expect(fake.calls.filter((c) => Object.keys(c.launchKeys ?? {}).length > 0 || c.activity === 'launchAndAwaitBatch').length).toBeGreaterThan(0);
+  });
+
+  it('at the budget pauses the live target groups once, resumes nothing, keeps the hold on a re-apply and lifts it with a raised budget', async () => {
+    fake = new FakeApi();
+    const tgs = [targetGroup('sa'), targetGroup('sb')];
+    const first = study('budget-spend', tgs, { budget: USD('10000.00') });
+    await apply(first);
+    await until('budget-spend', (s) => settled(first.revision)(s) && Object.values(s.targetGroups).every((t) => t.phase === 'live'), 'live');
+    const handle = env.client.workflow.getHandle(studyWorkflowId('1001', 'budget-spend'));
+    // What the children's watches report (the fake's performance answers the same, should a child read again).
+    const report = async (key: string, cost: string) => {
+      fake.costs[key] = cost;
+      await handle.signal(targetGroupReportSignal, {
+        key,
+        expected: {},
+        changes: [],
+        performance: { readAt: new Date().toISOString(), entrants: 10, prescreens: 10, completes: 4, completesCost: USD(cost), respondents: [] },
+      });
+    };
+    await report('sa', '6000.00');
+    const below = await until('budget-spend', (s) => s.budget?.spent?.value === '6000.00', 'the spend');
+    expect(below.budget?.reached).toBeUndefined();
+    expect(fake.callsOf('pauseFieldingRun')).toEqual([]);
+
+    await report('sb', '4000.00');
+    const held = await until('budget-spend', (s) => s.targetGroups.sa.phase === 'paused' && s.targetGroups.sb.phase === 'paused', 'paused');
+    expect(held.budget?.reached).toMatchObject({ spent: USD('10000.00'), paused: ['sa', 'sb'] });
+    expect(held.budget?.spend).toBe('spent 10000.00 USD of the budget 10000.00 USD (100%): budget reached');
+    expect((await handle.describe()).typedSearchAttributes.get(REASON)).toBe('budget_reached');
+
+    // An operator resumes sa by hand: a later reading does not pause it again; nothing resumes sb.
+    await handle.executeUpdate(fieldingControlUpdate, { args: [{ targetGroup: 'sa', action: 'resume' }] });
+    await until('budget-spend', (s) => s.targetGroups.sa.phase === 'live', 'sa resumed by hand');
+    await report('sb', '4100.00');
+    await until('budget-spend', (s) => s.budget?.spent?.value === '10100.00', 'the new spend');
+    expect(fake.callsOf('pauseFieldingRun').flatMap((c) => c.keys).sort()).toEqual(['sa', 'sb']);
+    expect((await status('budget-spend')).targetGroups.sb.phase).toBe('paused');
+
+    // A re-apply under the same budget keeps sb paused (its fielding: live is named as not made).
+    const same = study('budget-spend', tgs, { budget: USD('10000.00') });
+    await apply(same);
+    const kept = await until('budget-spend', settled(same.revision), 're-applied');
+    expect(kept.targetGroups.sb.phase).toBe('paused');
+    expect(kept.unapplied).toEqual([{ targetGroup: 'sb', field: 'fielding', reason: 'blocked', detail: expect.stringContaining("held paused by the study's budget (spent 10100.00 USD") }]);
+    expect(fake.callsOf('resumeFieldingRun').map((c) => c.keys)).toEqual([['sa']]);
+
+    // A budget above the spend lifts the hold: the revision's plan resumes sb.
+    const raised = study('budget-spend', tgs, { budget: USD('20000.00') });
+    await apply(raised);
+    const lifted = await until('budget-spend', (s) => settled(raised.revision)(s) && s.targetGroups.sb.phase === 'live', 'resumed');
+    expect(lifted.budget?.reached).toBeUndefined();
+    expect(lifted.unapplied).toBeUndefined();
+    expect(fake.callsOf('resumeFieldingRun').map((c) => c.keys)).toEqual([['sa'], ['sb']]);
+    expect((await handle.describe()).typedSearchAttributes.get(REASON)).toBeUndefined();
   });
 });

@@ -4,12 +4,14 @@ import type { DesiredStudy, ObservedStudy } from '../../plan/types';
 import type { Api } from '../activity-proxies';
 import type { ApplyRequest } from '../messages';
 import { runSteps } from '../steps';
+import { revisionBudget, takeRevisionBudget } from './budget';
 import { STUDY_STEPS } from './handlers';
 import { ApplyRun } from './run';
 import type { StudyState } from './state';
 
 /**
- * Applies one revision: observe the API, plan, schedule and program it (plan/), then run the program's
+ * Applies one revision: observe the API (and, for a study with a budget, the prices of the launches ahead:
+ * workflows/study/budget.ts), plan, schedule and program it (plan/), then run the program's
  * study steps (workflows/study/handlers.ts through workflows/steps.ts). A newer revision stops it at the
  * next checkpoint.
  */
@@ -17,12 +19,17 @@ export async function applyRevision(state: StudyState, api: Api, request: ApplyR
   const desired = state.begin(request);
   state.setPhase('planning');
   const observed = await api(`observe study ${desired.studyId}`, 'long').observeStudy({ ctx: state.ctx(), desired, known: state.known() });
-  const { plan, program } = planRevision(desired, observed, runningFromStatus(state.status), state.children);
+  // A study with a budget: the prices of the launches ahead and its hold, judged in the plan (over budget, it launches nothing).
+  const budget = await revisionBudget(state, api, desired, observed);
+  const { plan, program } = planRevision(desired, observed, runningFromStatus(state.status), state.children, budget);
   state.status.plan = plan.actions;
   state.checkpoint();
+  takeRevisionBudget(state, desired, plan, budget.held);
   state.setPhase('applying');
   takeObservedIds(state, desired, observed);
-  await runSteps(STUDY_STEPS, new ApplyRun(state, api, desired, observed, program), program.study);
+  const run = new ApplyRun(state, api, desired, observed, program);
+  if (budget.gates) run.gates = budget.gates;
+  await runSteps(STUDY_STEPS, run, program.study);
 }
 
 /** Remembers the remote ids observing found (a renamed target group keeps its remote id under its new key). */

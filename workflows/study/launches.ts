@@ -3,11 +3,15 @@ import type { DesiredTargetGroup } from '../../plan/types';
 import { launchTargetGroups, readGates, type GateRead, type LaunchItem } from '../launch';
 import type { ApplyRun } from './run';
 
-/** Reads the gates of the target groups the program gives the draft batch or the study, beside the project. */
+/**
+ * Reads the gates of the target groups the program gives the draft batch or the study, beside the project; those
+ * read already this revision (for the budget's prediction, workflows/study/budget.ts) are not read again.
+ */
 export async function readStudyGates(run: ApplyRun, step: Extract<StudyStep, { kind: 'read_gates' }>): Promise<void> {
   const { state, desired } = run;
-  const items = desired.targetGroups.filter((tg) => step.keys.includes(tg.key)).map((tg) => ({ desired: tg, ctx: state.ctxFor(`tg:${tg.key}`), businessUnitId: desired.businessUnitId }));
-  run.gates = await readGates(run.api, items);
+  const unread = desired.targetGroups.filter((tg) => step.keys.includes(tg.key) && !run.gates[tg.key]?.ok);
+  const items = unread.map((tg) => ({ desired: tg, ctx: state.ctxFor(`tg:${tg.key}`), businessUnitId: desired.businessUnitId }));
+  if (items.length) run.gates = { ...run.gates, ...(await readGates(run.api, items)) };
   for (const key of step.keys) if (run.gates[key]?.ok) run.ran(key, { kind: 'read_gate', by: 'study' });
 }
 

@@ -2,6 +2,7 @@ import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@tempor
 import type { ActivityCtx } from '../../activities';
 import type { DesiredStudy } from '../../plan/types';
 import { CURRENT_API_VERSION, newerApiVersion, type ApiVersion } from '../../shared/api-version';
+import type { NotifyTarget } from '../../shared/notify-events';
 import {
   knownFromStatus,
   targetGroupWorkflowId,
@@ -48,6 +49,8 @@ export interface StudyCarriedState {
    * revision's removed_target_groups (absent: keep), and the version of its calls.
    */
   atEnd?: { removedTargetGroups: 'keep' | 'complete'; apiVersion: ApiVersion };
+  /** The last applied revision's `notify:` targets (variable names, never URLs): who hears of the study's own events (budget_reached). */
+  notify?: NotifyTarget[];
 }
 
 /** The carried fields as the state works with them. */
@@ -124,6 +127,12 @@ export class StudyState {
   }
   set atEnd(policy: StudyCarriedState['atEnd']) {
     this.c.atEnd = policy;
+  }
+  get notify(): NotifyTarget[] | undefined {
+    return this.c.notify;
+  }
+  set notify(targets: NotifyTarget[] | undefined) {
+    this.c.notify = targets;
   }
   /** A revision that arrived and waits to be applied. */
   get pending(): ApplyRequest | undefined {

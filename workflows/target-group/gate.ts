@@ -2,6 +2,7 @@ import { ApplicationFailure, sleep } from '@temporalio/workflow';
 import type { Api } from '../activity-proxies';
 import { readGates, type Failure } from '../launch';
 import type { GateReading } from '../messages';
+import { noticeGateBlocked } from './notifications';
 import type { TargetGroupState } from './state';
 
 /** Attempts at a call whose failure came back as a retryable value (the activity's own retry policy, for a batch item). */
@@ -28,6 +29,7 @@ export async function passGate(state: TargetGroupState, api: Api): Promise<GateR
   if (gate.forecast) state.status.launchForecast = gate.forecast;
   if (gate.held.length === 0) return gate;
   state.enter('gate_held', { message: gate.held.join('; ') });
+  noticeGateBlocked(state, 'launch', gate.held.join('; '));
   return undefined;
 }
 

@@ -9,6 +9,7 @@ import { failureOf } from '../failures';
 import { eventOfRemote, IllegalTransition } from '../phases';
 import type { StepOutcome } from '../steps';
 import { applyControl } from './controls';
+import { noticeGateBlocked } from './notifications';
 import type { TargetGroupState } from './state';
 
 type Step<K extends TargetGroupStep['kind']> = Extract<TargetGroupStep, { kind: K }>;
@@ -45,6 +46,8 @@ export async function checkLive(state: TargetGroupState, api: Api, step: Step<'c
     for (const field of fields) state.recordUnapplied({ field, reason: 'gate_refused', detail: `${judged.line.replace(/; (held: .*|waits for approval|may be written)$/, '')}: ${held}` });
   }
   state.status.message = `change held: ${held}`;
+  // A refusal is told; a change waiting for `studyflow approve` is not a refusal.
+  if (judged.failures.length) noticeGateBlocked(state, 'live change', held);
   return 'stop';
 }
 

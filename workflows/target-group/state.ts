@@ -1,11 +1,13 @@
 import { setCurrentDetails, workflowInfo } from '@temporalio/workflow';
 import type { ActivityCtx } from '../../activities';
+import type { GuardMemory } from '../../plan/guards';
 import type { ApiVersion } from '../../shared/api-version';
 import type { CompletesPoint, FieldingControlRequest, UnappliedChange, PerformanceSnapshot, ReportChange, TargetGroupReportData, TargetGroupRevision, TargetGroupStatus, WebhookEventSignal } from '../messages';
 import { fieldingEnd } from '../forecast';
 import { appendChanges, expectedFigures } from '../report-data';
 import { enterPhase, type TargetGroupEvent } from '../phases';
 import { SeenEvents } from '../seen-events';
+import { TargetGroupNotices, type CarriedNotices } from './notifications';
 
 /** What the report keeps across continue-as-new. */
 export interface CarriedReport {
@@ -35,6 +37,10 @@ export interface TargetGroupWorkflowInput {
     /** Webhook event ids already taken (workflows/seen-events.ts), and events taken but not yet recorded. */
     seenEventIds?: string[];
     pendingEvents?: WebhookEventSignal[];
+    /** What the guards remember between readings (plan/guards.ts); their trips and hold are in `status.guards`. */
+    guardMemory?: GuardMemory;
+    /** The notifications raised so far (workflows/target-group/notifications.ts). */
+    notices?: CarriedNotices;
   };
 }
 
@@ -58,6 +64,8 @@ export class TargetGroupState {
   readonly report: CarriedReport & { performanceError?: string };
   /** A staged launch: the completes of the target groups it may wait for, as the study passed them on (by key). */
   readonly upstream: Record<string, number> = {};
+  /** What the study's `notify:` targets were told, and what is still being sent. */
+  readonly notices: TargetGroupNotices;
   /** When the next performance read is due (workflow time; 0: not scheduled yet). */
   nextReadAt = 0;
   /** Bumped on every status change: the progress sender sends the study the latest one. */
@@ -67,6 +75,10 @@ export class TargetGroupState {
    * revision: the study waits until every step ran (converge settles it at the end).
    */
   holdSettle = false;
+  /** What the guards remember between readings (workflows/target-group/guards.ts keeps it). */
+  guardMemory?: GuardMemory;
+  /** Who asked to resume a hold of the guards (`studyflow approve --resume`), oldest first; taken by the resume. */
+  readonly guardResumes: string[] = [];
 
   constructor(input: TargetGroupWorkflowInput) {
     const c = input.carried;
@@ -79,6 +91,8 @@ export class TargetGroupState {
     this.jobAttempts = { ...(c?.jobAttempts ?? {}) };
     this.seenEvents = new SeenEvents(c?.seenEventIds);
     this.events.push(...(c?.pendingEvents ?? []));
+    this.guardMemory = c?.guardMemory;
+    this.notices = new TargetGroupNotices(c?.notices);
     this.status = c?.status ?? { key: input.revision.desired.key, phase: 'draft', revision: input.revision.revision, targetGroupId: input.revision.targetGroupId, events: { received: 0, sessionsByStatus: {} }, updatedAt: new Date().toISOString() };
     const r = c?.report;
     this.report = { series: [...(r?.series ?? [])], changes: [...(r?.changes ?? [])], launchedAt: r?.launchedAt, performance: r?.performance, seq: r?.seq ?? 0, sentSeq: r?.sentSeq ?? 0 };
@@ -95,6 +109,8 @@ export class TargetGroupState {
       report: { series, changes, launchedAt, performance, seq, sentSeq },
       seenEventIds: this.seenEvents.toArray(),
       pendingEvents: [...this.events],
+      ...(this.guardMemory ? { guardMemory: this.guardMemory } : {}),
+      notices: this.notices.carried(),
     };
   }
 
@@ -129,6 +145,7 @@ export class TargetGroupState {
   enter(event: TargetGroupEvent, patch: Partial<Omit<TargetGroupStatus, 'phase'>> = {}): void {
     const { from, phase, passing } = enterPhase(this.status, event);
     if (phase !== from) this.addChange('phase', `${from} -> ${phase}`);
+    this.notices.entered(from, phase);
     Object.assign(this.status, patch, { revision: this.revision.revision, updatedAt: new Date().toISOString() });
     if (!passing && !this.holdSettle) this.status.settledRevision = this.revision.revision;
     if (phase !== 'gate_blocked' && phase !== 'failed' && !patch.message) delete this.status.message;
@@ -167,6 +184,11 @@ export class TargetGroupState {
   /** The study passed on a reading of another target group's completes (a staged launch waits for it). */
   takeUpstream(targetGroup: string, completes: number): void {
     this.upstream[targetGroup] = Math.max(this.upstream[targetGroup] ?? 0, completes);
+  }
+
+  /** The guards tripped and not resumed (the console's reason reads the last). */
+  get activeGuards(): NonNullable<TargetGroupStatus['guards']>['active'] | undefined {
+    return this.status.guards?.active;
   }
 
   /** Live or paused (or scheduled in the exchange: the watch sees it start): the watch reads performance and drift. */

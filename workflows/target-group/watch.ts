@@ -6,6 +6,8 @@ import { failureOf } from '../failures';
 import { targetGroupReportSignal, type CompletesPoint, type FieldingControlRequest, type WebhookEventSignal } from '../messages';
 import { appendPoint, performanceSnapshot } from '../report-data';
 import { applyControl } from './controls';
+import { noticeDrift } from './notifications';
+import { judgeGuards } from './guards';
 import { eventOfRemote, TRANSITIONS } from '../phases';
 import type { TargetGroupState } from './state';
 
@@ -32,6 +34,7 @@ export async function watchOnce(state: TargetGroupState, api: Api): Promise<void
       recordEvent(state, event);
     }
     state.publish();
+    await judgeGuards(state, api, 'sessions');
   }
   while (state.controls.length > 0) await applyControl(state, api, state.controls.shift() as FieldingControlRequest['action']);
   if (state.watching && Date.now() >= state.nextReadAt) {
@@ -86,6 +89,7 @@ async function checkDrift(state: TargetGroupState, api: Api, options: { takeComp
   } else {
     state.status.drift = drift.length ? drift : undefined;
   }
+  noticeDrift(state);
 }
 
 /** Reads performance (best effort) and sends the study what is new for its report. */
@@ -102,6 +106,7 @@ async function readPerformance(state: TargetGroupState, api: Api): Promise<void>
     if (isCancellation(error)) throw error;
     state.report.performanceError = failureOf(error).message;
   }
+  if (point) await judgeGuards(state, api, 'performance');
   const data = state.reportData();
   const changes = state.report.changes.filter((c) => c.seq > state.report.sentSeq);
   state.report.sentSeq = state.report.seq;

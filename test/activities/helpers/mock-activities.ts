@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBlobStore, type BlobStore } from '../../../blobs/blob-store';
-import { createActivities } from '../../../activities/index';
+import { createActivities, type ActivityDeps } from '../../../activities/index';
 import type { DemandApiClientOptions } from '../../../api/http/demand-api-client';
 import { createMockApi, type MockApi } from './mock-api';
 
@@ -16,8 +16,9 @@ export interface MockActivities extends MockApi {
 }
 
 /** `options` go to the client (e.g. a `config` with another connection profile). */
-export function createMockActivities(options: Partial<DemandApiClientOptions> = {}): MockActivities {
-  const mock = createMockApi(options);
+export function createMockActivities(options: Partial<DemandApiClientOptions> & { fieldingMetrics?: ActivityDeps['fieldingMetrics'] } = {}): MockActivities {
+  const { fieldingMetrics, ...clientOptions } = options;
+  const mock = createMockApi(clientOptions);
   mock.serveTokens({ times: 1 });
   const secrets = new Map<string, string>();
   const blobs = createBlobStore({ dir: mkdtempSync(join(tmpdir(), 'studyflow-mock-blobs-')) });
@@ -31,6 +32,7 @@ export function createMockActivities(options: Partial<DemandApiClientOptions> = 
       has: async ({ accountId, webhookId }) => secrets.has(`${accountId}/${webhookId}`),
     },
     listPageSize: 2,
+    ...(fieldingMetrics ? { fieldingMetrics } : {}),
   });
   const putList = async (text: string) => {
     const stored = await blobs.put([text]);
