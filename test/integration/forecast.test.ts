@@ -11,6 +11,8 @@ import path from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORECAST_CHART } from '../../cli/forecast-chart';
+import { renderReportHtml } from '../../cli/report-html';
+import { forecastDuringFielding } from '../../plan/forecast';
 import type { ReportView } from '../../client/report-model';
 import { CHROMIUM_ARGS, chromiumExecutablePath } from '../../scripts/chromium.mjs';
 import { targetGroupWorkflowId, type StudyStatus } from '../../workflows/messages';
@@ -186,6 +188,34 @@ describe('the forecast of a live study', () => {
       const shot = process.env.STUDYFLOW_UPDATE_SCREENSHOTS === '1' ? path.join(REPO_ROOT, 'docs/images/report-forecast.png') : path.join(t.dir, 'report-forecast.png');
       await page.locator('section.tg[data-key="us_gen_pop"] div.forecast').screenshot({ path: shot });
       expect(fs.readFileSync(shot).subarray(1, 4).toString()).toBe('PNG');
+
+      // A fielding forecast needs an hour of readings, which this test's real time does not give: the same report
+      // with two days of readings (100 completes a day) shows its band from the latest reading, as drawn here.
+      const H = 3_600_000;
+      const start = Date.parse(tg.series[0].t);
+      const series = Array.from({ length: 9 }, (_, i) => ({ t: new Date(start + i * 6 * H).toISOString(), completes: i * 25 }));
+      const now = series.at(-1)!;
+      const endAt = new Date(start + 96 * H).toISOString();
+      const fielding = forecastDuringFielding({ key: tg.key, goal: 400, end: endAt, now: now.t, series, spend: { value: '400.00', currency_code: 'USD' } });
+      const longer: ReportView = { ...view, targetGroups: view.targetGroups.map((g) => (g.key === tg.key ? { ...g, series, endFieldingAt: endAt, forecast: fielding } : g)) };
+      const longerFile = path.join(t.dir, 'out', 'forecast-fielding.html');
+      fs.writeFileSync(longerFile, renderReportHtml(longer));
+      await page.goto(`file://${longerFile}`);
+      expect(await chart.getAttribute('data-basis')).toBe('fielding');
+      const s0 = Date.parse((await chart.getAttribute('data-t0'))!);
+      const s1 = Date.parse((await chart.getAttribute('data-t1'))!);
+      const sMax = Number(await chart.getAttribute('data-y-max'));
+      const sx = (at: string) => left + ((Date.parse(at) - s0) / (s1 - s0)) * plotW;
+      const sy = (n: number) => top + plotH * (1 - n / sMax);
+      const frame = (await chart.boundingBox())!;
+      const b = (await chart.locator('polygon.band').boundingBox())!;
+      expect(b.x - frame.x).toBeCloseTo(sx(now.t), 0);
+      expect(b.x + b.width - frame.x).toBeCloseTo(sx(fielding.finish.latest!), 0);
+      expect(b.y - frame.y).toBeCloseTo(sy(400), 0);
+      expect(b.y + b.height - frame.y).toBeCloseTo(sy(now.completes), 0);
+      await expect.poll(() => chart.locator('circle.point').count()).toBe(series.length);
+      const marker = (await chart.locator('line.finish-marker').boundingBox())!;
+      expect(marker.x + marker.width / 2 - frame.x).toBeCloseTo(sx(fielding.finish.expected!), 0);
     } finally {
       await context?.close();
       fs.rmSync(userDataDir, { recursive: true, force: true });
