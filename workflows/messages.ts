@@ -1,4 +1,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { TargetGroupFigures } from '../activities';
+
+export type { TargetGroupFigures } from '../activities';
 import type { TargetGroupStep } from '../plan/program';
 import type { UnappliedChange } from '../plan/types';
 
@@ -323,6 +326,11 @@ export function webhookEventUpdateId(eventId: string): string {
 export const targetGroupStatusQuery = defineQuery<TargetGroupStatus>('targetGroupStatus');
 export const targetGroupReportSignal = defineSignal<[TargetGroupReportUpdate]>('targetGroupReport');
 export const upstreamCompletesSignal = defineSignal<[UpstreamCompletes]>('upstreamCompletes');
+/**
+ * The study's watch read the target group's figures in the project's list (get_list_target_groups) and they
+ * changed since its last read: the target group's workflow wakes, reads its performance and checks its state.
+ */
+export const targetGroupFiguresSignal = defineSignal<[TargetGroupFigures]>('targetGroupFigures');
 export const targetGroupReportQuery = defineQuery<TargetGroupReportData>('targetGroupReport');
 
 /** Workflow IDs: business-meaningful, no secrets. */

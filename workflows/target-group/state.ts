@@ -1,7 +1,7 @@
 import { setCurrentDetails, workflowInfo } from '@temporalio/workflow';
 import type { ActivityCtx } from '../../activities';
 import type { ApiVersion } from '../../shared/api-version';
-import type { CompletesPoint, FieldingControlRequest, UnappliedChange, PerformanceSnapshot, ReportChange, TargetGroupReportData, TargetGroupRevision, TargetGroupStatus, WebhookEventSignal } from '../messages';
+import type { CompletesPoint, FieldingControlRequest, TargetGroupFigures, UnappliedChange, PerformanceSnapshot, ReportChange, TargetGroupReportData, TargetGroupRevision, TargetGroupStatus, WebhookEventSignal } from '../messages';
 import { appendChanges, expectedFigures } from '../report-data';
 import { enterPhase, type TargetGroupEvent } from '../phases';
 import { SeenEvents } from '../seen-events';
@@ -57,8 +57,15 @@ export class TargetGroupState {
   readonly report: CarriedReport & { performanceError?: string };
   /** A staged launch: the completes of the target groups it may wait for, as the study passed them on (by key). */
   readonly upstream: Record<string, number> = {};
-  /** When the next performance read is due (workflow time; 0: not scheduled yet). */
+  /**
+   * When the watch's own fallback read is due (workflow time; 0: not scheduled yet). The study wakes a target group
+   * whose figures changed (`figures`); a quiet one reads on this timer only, its wait doubling up to a few hours.
+   */
   nextReadAt = 0;
+  /** The fallback timer's current wait (0: not started; workflows/target-group/watch.ts backs it off). */
+  quietMs = 0;
+  /** The figures the study's watch sent (it read them in the project's list and they changed); taken by the watch. */
+  figures?: TargetGroupFigures;
   /** Bumped on every status change: the progress sender sends the study the latest one. */
   version = 0;
   /**

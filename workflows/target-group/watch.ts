@@ -13,17 +13,27 @@ import type { TargetGroupState } from './state';
 const TERMINAL_STATUSES = new Set(['Complete', 'Terminate', 'SecurityFailure', 'OverQuota', 'FinancialTerm', 'PreClientSurveyProcess']);
 const MAX_RECORDED_CHANGES = 50;
 
+/** The longest wait of a quiet target group's fallback read (its drift check when nothing wakes it). */
+export const MAX_QUIET_MS = 6 * 3_600_000;
+
 /**
- * One turn of the watch: wait for a new revision, a control, a webhook event or the next tick (every
- * watch interval; the first reading one interval after going live), then take the events, apply the
- * controls and, on a tick, read performance for the report and check drift.
+ * One turn of the watch: wait for a new revision, a control, a webhook event, the study's word that the
+ * target group's figures changed (the study reads them for all its target groups in one list call per watch
+ * interval: workflows/study/watch.ts), or the slow fallback timer; then take the events, apply the controls and:
+ * - woken by figures: read performance for the report (the detailed read: entrants, spend), and the state when
+ *   the status in the list is not the phase (a completion is taken with that last reading);
+ * - the fallback timer (first at twice the watch interval, then doubling up to MAX_QUIET_MS while nothing wakes
+ *   it): read the state for drift from the study file, and performance if the figures may have moved unseen.
  */
 export async function watchOnce(state: TargetGroupState, api: Api): Promise<void> {
   const watchMs = state.revision.desired.timing.watchIntervalMs;
-  if (state.nextReadAt === 0 && state.watching) state.nextReadAt = Date.now() + watchMs;
+  if (state.nextReadAt === 0 && state.watching) {
+    state.quietMs = 2 * watchMs;
+    state.nextReadAt = Date.now() + state.quietMs;
+  }
   const wait = state.watching ? state.nextReadAt - Date.now() : watchMs;
-  if (wait > 0) await condition(() => state.pendingRevision !== undefined || state.controls.length > 0 || state.events.length > 0, wait);
-  // A change made in the exchange (its UI, another tool) is checked at once, not at the next tick.
+  if (wait > 0) await condition(() => state.pendingRevision !== undefined || state.controls.length > 0 || state.events.length > 0 || state.figures !== undefined, wait);
+  // A change made in the exchange (its UI, another tool) is checked at once, not at the next reading.
   let changedRemotely = false;
   if (state.events.length > 0) {
     while (state.events.length > 0) {
@@ -32,21 +42,39 @@ export async function watchOnce(state: TargetGroupState, api: Api): Promise<void
       recordEvent(state, event);
     }
     state.publish();
+    await afterEvents(state, api);
   }
   while (state.controls.length > 0) await applyControl(state, api, state.controls.shift() as FieldingControlRequest['action']);
-  if (state.watching && Date.now() >= state.nextReadAt) {
-    state.nextReadAt = Date.now() + watchMs;
+  const figures = state.figures;
+  state.figures = undefined;
+  const fallback = state.watching && Date.now() >= state.nextReadAt;
+  if (state.watching && (figures || fallback)) {
+    // Woken by a change: the fallback starts over; else it backs off.
+    state.quietMs = figures ? 2 * watchMs : Math.min(2 * state.quietMs, MAX_QUIET_MS);
+    state.nextReadAt = Date.now() + state.quietMs;
     // A run scheduled in the exchange collects nothing yet: only its state is read, to see it start.
     if (state.status.phase !== 'scheduled') await readPerformance(state, api);
-    if (state.watching) await checkDrift(state, api);
+    if (state.watching && (fallback || figures?.status !== state.status.phase)) await checkDrift(state, api);
   } else if (changedRemotely && state.watching) {
     // Not a completion: the session events of the last completes may still be on their way (the exchange's
-    // status_change can overtake them), so a completion is taken at the tick, with the last performance reading.
+    // status_change can overtake them), so a completion is taken at the next reading, with its performance.
     await checkDrift(state, api, { takeCompletion: false });
   }
   // The last figures of a target group that just completed (one reading made once the phase was completed).
   if (state.status.phase === 'completed' && state.report.performance?.phase !== 'completed') await readPerformance(state, api);
 }
+
+/**
+ * Called once a performance reading is stored (state.report.performance is the new snapshot): where the
+ * guards are judged on it (`judgeGuards(state, api, 'performance')`, issue 29's guards, added beside this change).
+ */
+async function afterReading(_state: TargetGroupState, _api: Api): Promise<void> {}
+
+/**
+ * Called once webhook events were recorded (state.status.events holds the sessions by status): where the guards
+ * are judged on the sessions (`judgeGuards(state, api, 'sessions')`, added beside this change).
+ */
+async function afterEvents(_state: TargetGroupState, _api: Api): Promise<void> {}
 
 function recordEvent(state: TargetGroupState, event: WebhookEventSignal): void {
   const ev = state.status.events;
@@ -102,6 +130,7 @@ async function readPerformance(state: TargetGroupState, api: Api): Promise<void>
     if (isCancellation(error)) throw error;
     state.report.performanceError = failureOf(error).message;
   }
+  if (point) await afterReading(state, api);
   const data = state.reportData();
   const changes = state.report.changes.filter((c) => c.seq > state.report.sentSeq);
   state.report.sentSeq = state.report.seq;
