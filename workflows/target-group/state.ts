@@ -66,6 +66,12 @@ export class TargetGroupState {
   quietMs = 0;
   /** The figures the study's watch sent (it read them in the project's list and they changed); taken by the watch. */
   figures?: TargetGroupFigures;
+  /** The study sent changed figures since the last performance read (the read is paced: workflows/target-group/watch.ts). */
+  unread = false;
+  /** The study's watch sent figures at least once (a study that does not watch: the fallback reads performance). */
+  figuresSeen = false;
+  /** When performance was last read by the watch (workflow time; 0: not yet). */
+  lastPerformanceAt = 0;
   /** Bumped on every status change: the progress sender sends the study the latest one. */
   version = 0;
   /**
