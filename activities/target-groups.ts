@@ -4,8 +4,10 @@ import {
   ensureDraftTargetGroup,
   getTargetGroupOverview,
   getTargetGroupPerformance,
+  listTargetGroupFigures,
   listTargetGroups,
   updateDraftTargetGroup,
+  type TargetGroupFigures,
   type TargetGroupDesired,
 } from '../api/operations/target-groups';
 import { readTargetGroupState, type TargetGroupState, type TargetGroupStateRead } from '../api/operations/target-group-state';
@@ -17,7 +19,7 @@ import { eachItem, itemOutcome, type BatchItemResult } from './batch';
 import { launchFromDraftChecked, type LaunchFromDraftOutput } from './fielding';
 import type { ActivityCtx, ApiObject } from './types';
 
-export type { TargetGroupDesired } from '../api/operations/target-groups';
+export type { TargetGroupDesired, TargetGroupFigures } from '../api/operations/target-groups';
 export type { TargetGroupState, TargetGroupStateRead } from '../api/operations/target-group-state';
 
 export interface EnsureDraftTargetGroupInput {
@@ -197,6 +199,13 @@ export function targetGroupActivities(deps: ActivityDeps) {
       const ctx = checkCtx('listTargetGroups', input.ctx);
       const projectId = requireText('listTargetGroups', 'projectId', input.projectId);
       return { targetGroups: await listTargetGroups(activityCaller(deps, ctx), projectId, { reference: input.targetGroupCustomerReferenceNumber, pageSize }) };
+    },
+
+    /** The figures of every target group of the project (get_list_target_groups, pages of 100): the study's watch reads them once per tick. */
+    async listTargetGroupFigures(input: { ctx: ActivityCtx; projectId: string }): Promise<{ figures: TargetGroupFigures[] }> {
+      const ctx = checkCtx('listTargetGroupFigures', input.ctx);
+      const projectId = requireText('listTargetGroupFigures', 'projectId', input.projectId);
+      return { figures: await listTargetGroupFigures(activityCaller(deps, ctx), projectId, Math.min(pageSize ?? 100, 100)) };
     },
 
     async getTargetGroupOverview(input: TargetGroupInput): Promise<TargetGroupOverviewOutput> {

@@ -1,5 +1,8 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { StudyForecast, TargetGroupForecast } from '../plan/forecast';
+import type { TargetGroupFigures } from '../activities';
+
+export type { TargetGroupFigures } from '../activities';
 import type { TargetGroupStep } from '../plan/program';
 import type { UnappliedChange } from '../plan/types';
 import type { GuardEvidence, GuardHold, GuardState } from '../plan/guards';
@@ -386,6 +389,11 @@ export function webhookEventUpdateId(eventId: string): string {
 export const targetGroupStatusQuery = defineQuery<TargetGroupStatus>('targetGroupStatus');
 export const targetGroupReportSignal = defineSignal<[TargetGroupReportUpdate]>('targetGroupReport');
 export const upstreamCompletesSignal = defineSignal<[UpstreamCompletes]>('upstreamCompletes');
+/**
+ * The study's watch read the target group's figures in the project's list (get_list_target_groups) and they
+ * changed since its last read: the target group's workflow wakes, reads its performance and checks its state.
+ */
+export const targetGroupFiguresSignal = defineSignal<[TargetGroupFigures]>('targetGroupFigures');
 export const targetGroupReportQuery = defineQuery<TargetGroupReportData>('targetGroupReport');
 
 /** Workflow IDs: business-meaningful, no secrets. */

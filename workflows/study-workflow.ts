@@ -35,6 +35,7 @@ import { IllegalTransition } from './phases';
 import { applyRevision } from './study/apply-revision';
 import { judgeSpend } from './study/budget';
 import { completeAtEnd } from './study/removed';
+import { watchDueIn, watchTick } from './study/watch';
 import { StudyState, Superseded, type StudyWorkflowInput } from './study/state';
 import { withForecasts } from './forecast';
 
@@ -52,8 +53,13 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
   registerHandlers(state);
   try {
     for (;;) {
-      await condition(() => state.pending !== undefined || (workflowInfo().continueAsNewSuggested && allHandlersFinished()));
+      // Between revisions the study watches its live target groups: one list read per watch interval (./study/watch.ts).
+      const watchIn = watchDueIn(state);
+      const woken = () => state.pending !== undefined || (workflowInfo().continueAsNewSuggested && allHandlersFinished());
+      if (watchIn === undefined) await condition(woken);
+      else if (watchIn > 0) await condition(woken, watchIn);
       if (state.pending) await applyPending(state);
+      else if (watchDueIn(state) === 0) await watchTick(state, apiActivities);
       if (workflowInfo().continueAsNewSuggested && !state.pending) {
         await condition(allHandlersFinished);
         await continueAsNew<typeof studyWorkflow>({ accountId: input.accountId, studyId: input.studyId, carried: state.carried() });

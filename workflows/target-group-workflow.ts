@@ -6,6 +6,7 @@ import {
   targetGroupControlSignal,
   targetGroupEventUpdate,
   targetGroupGuardResumeSignal,
+  targetGroupFiguresSignal,
   targetGroupReportQuery,
   targetGroupRevisionSignal,
   targetGroupStatusQuery,
@@ -42,6 +43,7 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
   setHandler(targetGroupEventUpdate, (event) => (state.takeEvent(event) ? 'accepted' : 'duplicate'));
   setHandler(targetGroupRevisionSignal, (next) => void (state.pendingRevision = next));
   setHandler(upstreamCompletesSignal, ({ targetGroup, completes }) => state.takeUpstream(targetGroup, completes));
+  setHandler(targetGroupFiguresSignal, (figures) => void (state.figures = figures));
   const progress = new ProgressSender(state, workflowInfo().runStartTime.getTime());
   void progress.run();
 

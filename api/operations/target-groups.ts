@@ -62,6 +62,58 @@ export async function listTargetGroups(caller: ApiCaller, projectId: string, opt
   return items.map((item) => fromWireBody(item, caller.apiVersion) as ApiObject);
 }
 
+/**
+ * One target group's figures from get_list_target_groups' statistics (TargetGroupsListItem.statistics, each a
+ * `{value, issues}`): what the study's watch compares from one read to the next. A statistic the API leaves
+ * out stays undefined.
+ */
+export interface TargetGroupFigures {
+  id: string;
+  status: string;
+  completes: number;
+  prescreens: number;
+  fillingGoal?: number;
+  lastCompleteDate?: string;
+  incidenceRate?: number;
+  dropOffRate?: number;
+  averageCostPerInterview?: { value: string; currencyCode: string };
+}
+
+function statisticValue(statistics: Record<string, unknown>, name: string): unknown {
+  const stat = statistics[name];
+  return stat && typeof stat === 'object' ? (stat as { value?: unknown }).value : undefined;
+}
+
+/** The figures of one list item (a field of the wrong type is left out, never guessed). */
+export function figuresOfListItem(item: ApiObject): TargetGroupFigures {
+  const statistics = item.statistics && typeof item.statistics === 'object' ? (item.statistics as Record<string, unknown>) : {};
+  const progress = statisticValue(statistics, 'progress');
+  const p = progress && typeof progress === 'object' ? (progress as Record<string, unknown>) : {};
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  const figures: TargetGroupFigures = { id: String(item.id), status: String(item.status), completes: num(p.current_completes) ?? 0, prescreens: num(p.current_prescreens) ?? 0 };
+  const goal = num(p.filling_goal);
+  if (goal !== undefined) figures.fillingGoal = goal;
+  const last = statisticValue(statistics, 'last_complete_date');
+  if (typeof last === 'string') figures.lastCompleteDate = last;
+  const incidence = num(statisticValue(statistics, 'incidence_rate'));
+  if (incidence !== undefined) figures.incidenceRate = incidence;
+  const dropOff = num(statisticValue(statistics, 'drop_off_rate'));
+  if (dropOff !== undefined) figures.dropOffRate = dropOff;
+  const cpi = statisticValue(statistics, 'average_cost_per_interview');
+  if (cpi && typeof cpi === 'object' && 'value' in cpi && 'currency_code' in cpi) {
+    figures.averageCostPerInterview = { value: String((cpi as { value: unknown }).value), currencyCode: String((cpi as { currency_code: unknown }).currency_code) };
+  }
+  return figures;
+}
+
+/**
+ * get_list_target_groups for the watch: the figures of every target group of the project, in pages of up to
+ * 100 (one call per page, however many target groups are live).
+ */
+export async function listTargetGroupFigures(caller: ApiCaller, projectId: string, pageSize = DEFAULT_LIST_PAGE_SIZE): Promise<TargetGroupFigures[]> {
+  return (await listTargetGroups(caller, projectId, { pageSize })).map(figuresOfListItem);
+}
+
 export interface EnsureDraftTargetGroup {
   projectId: string;
   /** Sent as Idempotency-Key on the create. */

@@ -378,7 +378,8 @@ export function renderTargetGroupDetails(tg: TargetGroupRecord, accountName: str
  * An item of the target group list (reference: TargetGroupsListItem). In the spec's dialect `name` is left out
  * from 2025-12-18 on (Resources › Target group); the reference (the cint dialect) lists it, required.
  */
-export function renderTargetGroupListItem(tg: TargetGroupRecord, version: ApiVersion, dialect: SandboxDialect): Record<string, unknown> {
+/** A list item (TargetGroupsListItem); `statistics`: those beyond progress the caller computed (routes/target-groups.ts). */
+export function renderTargetGroupListItem(tg: TargetGroupRecord, version: ApiVersion, dialect: SandboxDialect, statistics: Record<string, unknown> = {}): Record<string, unknown> {
   const item: Record<string, unknown> = {
     id: tg.id,
     project_manager_id: tg.project_manager_id,
@@ -391,6 +392,7 @@ export function renderTargetGroupListItem(tg: TargetGroupRecord, version: ApiVer
         value: { current_completes: tg.metrics.completes, current_prescreens: tg.metrics.prescreens, filling_goal: tg.filling_goal, filling_strategy: 'completes' },
         issues: [],
       },
+      ...statistics,
     },
     target_group_customer_reference_number: tg.target_group_customer_reference_number,
   };

@@ -84,13 +84,38 @@ function listTargetGroups(ctx: RequestContext) {
   // (the parameter repeated, or comma-separated).
   const references = listParam(ctx.query, 'target_group_customer_reference_numbers');
   const statuses = listParam(ctx.query, 'status');
+  // The statistics are the figures so far (the simulation runs up to now first, as performance and overview do).
+  advanceSimulation(ctx);
   const items = Object.values(ctx.store.data.target_groups).filter(
     (tg) =>
       tg.project_id === project.id &&
       (references.length === 0 || (tg.target_group_customer_reference_number !== null && references.includes(tg.target_group_customer_reference_number))) &&
       (statuses.length === 0 || statuses.includes(tg.status)),
   );
-  return ok(keyedListBody('target_groups', paginate(items, page, (tg) => renderTargetGroupListItem(tg, ctx.version, ctx.dialect)), ctx.path));
+  return ok(keyedListBody('target_groups', paginate(items, page, (tg) => renderTargetGroupListItem(tg, ctx.version, ctx.dialect, listStatistics(ctx, tg))), ctx.path));
+}
+
+/**
+ * TargetGroupStatistics of a list item beyond progress, from the simulated sessions (reference: each a
+ * `{value, issues}`): the last complete's date, the average cost per interview, incidence and drop-off rates
+ * (the figures performance gives). A statistic with nothing to show yet (no complete, no session) is left out.
+ */
+function listStatistics(ctx: RequestContext, tg: TargetGroupRecord): Record<string, { value: unknown; issues: unknown[] }> {
+  if (tg.status === 'draft') return {};
+  const sessions = sessionsOf(ctx, tg.id);
+  const completes = sessions.filter((s) => s.status === 'Complete');
+  const out: Record<string, { value: unknown; issues: unknown[] }> = {};
+  const stat = (name: string, value: unknown) => void (out[name] = { value, issues: [] });
+  const last = completes.reduce<string | undefined>((latest, s) => (latest === undefined || s.respondent_update_date > latest ? s.respondent_update_date : latest), undefined);
+  if (last) stat('last_complete_date', last);
+  if (completes.length) {
+    const cost = completes.reduce((sum, s) => sum + (s.cost_per_interview ? toMinorUnits(Number(s.cost_per_interview.value)) : 0), 0);
+    stat('average_cost_per_interview', moneyFromMinorUnits(Math.round(cost / completes.length)));
+  }
+  const rates = sessionRates(sessions);
+  if (rates.incidence_rate !== undefined) stat('incidence_rate', rates.incidence_rate);
+  if (rates.drop_off_rate !== undefined) stat('drop_off_rate', rates.drop_off_rate);
+  return out;
 }
 
 function listParam(query: URLSearchParams, name: string): string[] {

@@ -277,6 +277,18 @@ export class FakeApi {
       const completes = this.completes[key] ?? 0;
       return { performance: { entrants: completes, prescreens: completes, completes, completes_cost: { value: this.costs[key] ?? '0.00', currency_code: 'USD', currency_scale: 2 } } };
     },
+    // get_list_target_groups' statistics of every target group the fake holds: its status and completes.
+    listTargetGroupFigures: async () => {
+      const tgs = [...this.tgs.values()].map((tg) => this.started(tg));
+      // A read of the project, not of one target group: recorded without keys.
+      await this.record('listTargetGroupFigures', []);
+      return {
+        figures: tgs.map((tg) => {
+          const completes = this.completes[this.keyOfId(tg.id)] ?? 0;
+          return { id: tg.id, status: tg.status, completes, prescreens: completes };
+        }),
+      };
+    },
     scheduleLaunchFromDraft: async (input: { targetGroupId: string; startFieldingAt: string; endFieldingAt: string; idempotencyKey: string }) => {
       const key = this.keyOfId(input.targetGroupId);
       await this.record('scheduleLaunchFromDraft', [key], { [key]: input.idempotencyKey });

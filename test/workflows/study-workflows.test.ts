@@ -20,6 +20,7 @@ import { DEV_SERVER_DYNAMIC_CONFIG, startTemporalDevServer, type RunningDevServe
 import { startStudyflowWorkers, type RunningWorkers } from '../../worker/studyflow-worker';
 import {
   fieldingControlUpdate,
+  reportQuery,
   revisionOutcome,
   statusQuery,
   studyWorkflowId,
@@ -605,5 +606,45 @@ describe("the study's budget", () => {
     expect(lifted.unapplied).toBeUndefined();
     expect(fake.callsOf('resumeFieldingRun').map((c) => c.keys)).toEqual([['sa'], ['sb']]);
     expect((await handle.describe()).typedSearchAttributes.get(REASON)).toBeUndefined();
+  });
+});
+
+describe('the watch: one list read per study, quiet target groups make no call of their own', () => {
+  const performanceReads = (key: string) => fake.callsOf('getTargetGroupPerformance').filter((c) => c.keys.includes(key)).length;
+  const stateReads = (key: string) => fake.callsOf('readTargetGroupState').filter((c) => c.keys.includes(key)).length;
+  async function waitFor(done: () => boolean, what: string): Promise<void> {
+    const deadline = Date.now() + 60_000;
+    while (!done()) {
+      if (Date.now() > deadline) throw new Error(`never: ${what}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  it('reads the project list each interval and wakes only the target group whose figures changed, which reads its performance for the report', async () => {
+    fake = new FakeApi();
+    const fast = { ...targetGroup('q').timing, watchIntervalMs: 300 };
+    const desired = study('watch-batch', [targetGroup('q', { timing: fast }), targetGroup('m', { timing: fast })]);
+    await apply(desired);
+    await until('watch-batch', (s) => settled(desired.revision)(s) && s.targetGroups.q?.phase === 'live' && s.targetGroups.m?.phase === 'live', 'both live');
+    // The first list read shows both (figures not seen before): each is woken once and reads its performance.
+    await waitFor(() => performanceReads('q') > 0 && performanceReads('m') > 0, 'a first reading of each');
+    const lists = fake.callsOf('listTargetGroupFigures').length;
+    const quiet = { performance: performanceReads('q'), state: stateReads('q') };
+    // Nothing changes for twelve list reads: q reads no performance, and its state only on its fallback timer
+    // (twice the interval, then doubling), so fewer times than half the list reads.
+    await waitFor(() => fake.callsOf('listTargetGroupFigures').length >= lists + 12, 'twelve more list reads');
+    const listed = fake.callsOf('listTargetGroupFigures').length - lists;
+    expect(performanceReads('q') - quiet.performance).toBe(0);
+    expect(stateReads('q') - quiet.state).toBeLessThan(listed / 2);
+    // m gets completes: the next list read wakes it, and its reading reaches the study's report.
+    fake.completes.m = 4;
+    const report = async () => (await env.client.workflow.getHandle(studyWorkflowId('1001', 'watch-batch')).query(reportQuery)).targetGroups.m?.report?.performance?.completes;
+    const deadline = Date.now() + 60_000;
+    while ((await report()) !== 4) {
+      if (Date.now() > deadline) throw new Error('m\'s completes never reached the report');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // Every list read was one call for the whole project (no key: not a read of one target group).
+    expect(fake.callsOf('listTargetGroupFigures').every((c) => c.keys.length === 0)).toBe(true);
   });
 });

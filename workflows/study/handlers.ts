@@ -9,6 +9,7 @@ import { blockedChanges } from '../../plan/exit-code';
 import { writeProject } from './project';
 import { completeRemoved } from './removed';
 import type { ApplyRun } from './run';
+import { watchOf } from './watch';
 import { writeWebhook } from './webhooks';
 
 /** The study's step kinds and what carries each out (the interpreter is workflows/steps.ts). */
@@ -33,6 +34,7 @@ export const STUDY_STEPS: StepHandlers<StudyStep, ApplyRun> = {
     const { state, desired } = run;
     state.status.appliedRevision = desired.revision;
     state.atEnd = { removedTargetGroups: desired.removedTargetGroups ?? 'keep', apiVersion: desired.apiVersion };
+    state.watch = watchOf(state, desired);
     const keys = desired.targetGroups.map((t) => t.key);
     // Every change of the revision that was not made: blocked in the plan, refused or failed in a workflow, or the study's own.
     const unapplied = [

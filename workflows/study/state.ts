@@ -51,6 +51,21 @@ export interface StudyCarriedState {
   atEnd?: { removedTargetGroups: 'keep' | 'complete'; apiVersion: ApiVersion };
   /** The last applied revision's `notify:` targets (variable names, never URLs): who hears of the study's own events (budget_reached). */
   notify?: NotifyTarget[];
+  /**
+   * The study's watch of its live target groups (workflows/study/watch.ts), from the last applied revision: how
+   * often it reads the project's list, the version of that call, and the figures each target group last showed.
+   */
+  watch?: StudyWatch;
+}
+
+/** What the study's watch keeps between its reads. */
+export interface StudyWatch {
+  intervalMs: number;
+  apiVersion: ApiVersion;
+  /** The figures last seen per target-group key (a digest: status, completes, prescreens, last complete). */
+  seen: Record<string, string>;
+  /** When the next read is due (workflow time); unset until a target group is watched. */
+  nextAt?: number;
 }
 
 /** The carried fields as the state works with them. */
@@ -121,6 +136,12 @@ export class StudyState {
   }
   get reports(): Record<string, TargetGroupReportData> {
     return this.c.reports;
+  }
+  get watch(): StudyWatch | undefined {
+    return this.c.watch;
+  }
+  set watch(watch: StudyWatch | undefined) {
+    this.c.watch = watch;
   }
   get atEnd(): StudyCarriedState['atEnd'] {
     return this.c.atEnd;

@@ -2,7 +2,7 @@ import { setCurrentDetails, workflowInfo } from '@temporalio/workflow';
 import type { ActivityCtx } from '../../activities';
 import type { GuardMemory } from '../../plan/guards';
 import type { ApiVersion } from '../../shared/api-version';
-import type { CompletesPoint, FieldingControlRequest, UnappliedChange, PerformanceSnapshot, ReportChange, TargetGroupReportData, TargetGroupRevision, TargetGroupStatus, WebhookEventSignal } from '../messages';
+import type { CompletesPoint, FieldingControlRequest, TargetGroupFigures, UnappliedChange, PerformanceSnapshot, ReportChange, TargetGroupReportData, TargetGroupRevision, TargetGroupStatus, WebhookEventSignal } from '../messages';
 import { fieldingEnd } from '../forecast';
 import { appendChanges, expectedFigures } from '../report-data';
 import { enterPhase, type TargetGroupEvent } from '../phases';
@@ -66,8 +66,21 @@ export class TargetGroupState {
   readonly upstream: Record<string, number> = {};
   /** What the study's `notify:` targets were told, and what is still being sent. */
   readonly notices: TargetGroupNotices;
-  /** When the next performance read is due (workflow time; 0: not scheduled yet). */
+  /**
+   * When the watch's own fallback read is due (workflow time; 0: not scheduled yet). The study wakes a target group
+   * whose figures changed (`figures`); a quiet one reads on this timer only, its wait doubling up to a few hours.
+   */
   nextReadAt = 0;
+  /** The fallback timer's current wait (0: not started; workflows/target-group/watch.ts backs it off). */
+  quietMs = 0;
+  /** The figures the study's watch sent (it read them in the project's list and they changed); taken by the watch. */
+  figures?: TargetGroupFigures;
+  /** The study sent changed figures since the last performance read (the read is paced: workflows/target-group/watch.ts). */
+  unread = false;
+  /** The study's watch sent figures at least once (a study that does not watch: the fallback reads performance). */
+  figuresSeen = false;
+  /** When performance was last read by the watch (workflow time; 0: not yet). */
+  lastPerformanceAt = 0;
   /** Bumped on every status change: the progress sender sends the study the latest one. */
   version = 0;
   /**

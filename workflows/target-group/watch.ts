@@ -15,17 +15,37 @@ import type { TargetGroupState } from './state';
 const TERMINAL_STATUSES = new Set(['Complete', 'Terminate', 'SecurityFailure', 'OverQuota', 'FinancialTerm', 'PreClientSurveyProcess']);
 const MAX_RECORDED_CHANGES = 50;
 
+/** The longest wait of the fallback timer (the drift check nothing else triggers). */
+export const MAX_QUIET_MS = 6 * 3_600_000;
 /**
- * One turn of the watch: wait for a new revision, a control, a webhook event or the next tick (every
- * watch interval; the first reading one interval after going live), then take the events, apply the
- * controls and, on a tick, read performance for the report and check drift.
+ * The least time between two performance reads of a target group whose figures keep changing, in watch
+ * intervals: every live target group of a busy fielding changes every interval, and one detailed read each
+ * would outgrow the API's rate limit at 10,000 (docs/benchmarks.md, "Cost of watching at scale").
+ */
+export const PERFORMANCE_PACE_INTERVALS = 3;
+
+/**
+ * One turn of the watch: wait for a new revision, a control, a webhook event, the study's word that the target
+ * group's figures changed (the study reads all its target groups' figures in one list call per watch interval:
+ * workflows/study/watch.ts), a paced performance read that is due, or the fallback timer; then take the events,
+ * apply the controls and:
+ * - figures whose status is not the phase: read performance and the state at once (a completion is taken with
+ *   that last reading);
+ * - figures changed otherwise: read performance, at most once per PERFORMANCE_PACE_INTERVALS watch intervals;
+ * - the fallback timer (first at twice the watch interval, then doubling up to MAX_QUIET_MS): read the state for
+ *   drift from the study file (and performance if the figures never came: a study that does not watch).
  */
 export async function watchOnce(state: TargetGroupState, api: Api): Promise<void> {
   const watchMs = state.revision.desired.timing.watchIntervalMs;
-  if (state.nextReadAt === 0 && state.watching) state.nextReadAt = Date.now() + watchMs;
-  const wait = state.watching ? state.nextReadAt - Date.now() : watchMs;
-  if (wait > 0) await condition(() => state.pendingRevision !== undefined || state.controls.length > 0 || state.events.length > 0, wait);
-  // A change made in the exchange (its UI, another tool) is checked at once, not at the next tick.
+  const paceMs = PERFORMANCE_PACE_INTERVALS * watchMs;
+  if (state.nextReadAt === 0 && state.watching) {
+    state.quietMs = 2 * watchMs;
+    state.nextReadAt = Date.now() + state.quietMs;
+  }
+  const wakeAt = state.unread ? Math.min(state.nextReadAt, state.lastPerformanceAt + paceMs) : state.nextReadAt;
+  const wait = state.watching ? wakeAt - Date.now() : watchMs;
+  if (wait > 0) await condition(() => state.pendingRevision !== undefined || state.controls.length > 0 || state.events.length > 0 || state.figures !== undefined, wait);
+  // A change made in the exchange (its UI, another tool) is checked at once, not at the next reading.
   let changedRemotely = false;
   if (state.events.length > 0) {
     while (state.events.length > 0) {
@@ -37,15 +57,33 @@ export async function watchOnce(state: TargetGroupState, api: Api): Promise<void
     await judgeGuards(state, api, 'sessions');
   }
   while (state.controls.length > 0) await applyControl(state, api, state.controls.shift() as FieldingControlRequest['action']);
-  if (state.watching && Date.now() >= state.nextReadAt) {
-    state.nextReadAt = Date.now() + watchMs;
+  const figures = state.figures;
+  state.figures = undefined;
+  if (figures) {
+    state.unread = true;
+    state.figuresSeen = true;
+  }
+  if (state.watching) {
+    const now = Date.now();
+    const statusChanged = figures !== undefined && figures.status !== state.status.phase;
+    const fallback = now >= state.nextReadAt;
+    if (fallback) {
+      state.quietMs = Math.min(2 * state.quietMs, MAX_QUIET_MS);
+      state.nextReadAt = now + state.quietMs;
+    }
+    const performanceDue = statusChanged || (state.unread && now >= state.lastPerformanceAt + paceMs) || (fallback && !state.figuresSeen);
     // A run scheduled in the exchange collects nothing yet: only its state is read, to see it start.
-    if (state.status.phase !== 'scheduled') await readPerformance(state, api);
-    if (state.watching) await checkDrift(state, api);
-  } else if (changedRemotely && state.watching) {
-    // Not a completion: the session events of the last completes may still be on their way (the exchange's
-    // status_change can overtake them), so a completion is taken at the tick, with the last performance reading.
-    await checkDrift(state, api, { takeCompletion: false });
+    if (performanceDue && state.status.phase !== 'scheduled') {
+      state.unread = false;
+      state.lastPerformanceAt = now;
+      await readPerformance(state, api);
+    }
+    if (state.watching && (statusChanged || fallback)) await checkDrift(state, api);
+    else if (state.watching && changedRemotely) {
+      // Not a completion: the session events of the last completes may still be on their way (the exchange's
+      // status_change can overtake them), so a completion is taken at the next reading, with its performance.
+      await checkDrift(state, api, { takeCompletion: false });
+    }
   }
   // The last figures of a target group that just completed (one reading made once the phase was completed).
   if (state.status.phase === 'completed' && state.report.performance?.phase !== 'completed') await readPerformance(state, api);
