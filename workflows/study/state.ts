@@ -66,6 +66,8 @@ export interface StudyWatch {
   seen: Record<string, string>;
   /** When the next read is due (workflow time); unset until a target group is watched. */
   nextAt?: number;
+  /** When each target group was last sent its figures (workflow time): a change is sent at most once per pace, a new status at once. */
+  signaledAt?: Record<string, number>;
 }
 
 /** The carried fields as the state works with them. */

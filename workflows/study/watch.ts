@@ -8,6 +8,7 @@ import type { DesiredStudy } from '../../plan/types';
 import type { Api } from '../activity-proxies';
 import { failureOf } from '../failures';
 import { targetGroupFiguresSignal, type TargetGroupFigures } from '../messages';
+import { PERFORMANCE_PACE_INTERVALS } from '../target-group/watch';
 import type { StudyState, StudyWatch } from './state';
 
 /** Phases in which a target group's workflow watches it (workflows/target-group/state.ts `watching`). */
@@ -19,7 +20,7 @@ export function watchOf(state: StudyState, desired: DesiredStudy): StudyWatch | 
   if (intervals.length === 0) return undefined;
   const intervalMs = Math.min(...intervals);
   const prior = state.watch;
-  return { intervalMs, apiVersion: desired.apiVersion, seen: prior?.seen ?? {}, ...(prior?.nextAt !== undefined && prior.intervalMs === intervalMs ? { nextAt: prior.nextAt } : {}) };
+  return { intervalMs, apiVersion: desired.apiVersion, seen: prior?.seen ?? {}, signaledAt: prior?.signaledAt ?? {}, ...(prior?.nextAt !== undefined && prior.intervalMs === intervalMs ? { nextAt: prior.nextAt } : {}) };
 }
 
 /** The keys of the target groups the study watches now: a running workflow in a watched phase. */
@@ -46,8 +47,21 @@ export function figuresDigest(figures: TargetGroupFigures): string {
 }
 
 /**
+ * Whether a change of figures is sent now: always the first figures and a new status (a completion is taken at
+ * once); other changes at most once per PERFORMANCE_PACE_INTERVALS watch intervals, the pace at which a target
+ * group reads its performance anyway (a change held back is sent at a later read, as it is not remembered).
+ */
+export function sendsNow(watch: StudyWatch, key: string, figures: TargetGroupFigures, now: number): boolean {
+  const seen = watch.seen[key];
+  if (seen === undefined || seen.split('|')[0] !== figures.status) return true;
+  const last = watch.signaledAt?.[key];
+  return last === undefined || now - last >= PERFORMANCE_PACE_INTERVALS * watch.intervalMs;
+}
+
+/**
  * One read of the list (best effort: a failed read is logged and the next interval reads again), then a signal
- * to each watched target group whose figures changed. The figures are remembered only once the signal went.
+ * to each watched target group whose figures changed and are due (sendsNow). The figures are remembered only
+ * once the signal went.
  */
 export async function watchTick(state: StudyState, api: Api): Promise<void> {
   const watch = state.watch;
@@ -68,15 +82,17 @@ export async function watchTick(state: StudyState, api: Api): Promise<void> {
     return;
   }
   const byId = new Map(figures.map((f) => [f.id, f]));
+  const now = Date.now();
   await Promise.all(
     keys.map(async (key) => {
       const found = byId.get(state.targetGroupIds[key]);
       if (!found) return;
       const digest = figuresDigest(found);
-      if (watch.seen[key] === digest) return;
+      if (watch.seen[key] === digest || !sendsNow(watch, key, found, now)) return;
       try {
         await getExternalWorkflowHandle(state.childId(key)).signal(targetGroupFiguresSignal, found);
         watch.seen[key] = digest;
+        (watch.signaledAt ??= {})[key] = now;
       } catch (error) {
         if (isCancellation(error)) throw error;
         log.warn('a target group did not take its figures', { key });

@@ -1,4 +1,4 @@
-import { condition, getExternalWorkflowHandle, isCancellation, log } from '@temporalio/workflow';
+import { condition, getExternalWorkflowHandle, isCancellation, log, workflowInfo } from '@temporalio/workflow';
 import { fieldChanges } from '../../plan/compare';
 import { TARGET_GROUP_UPDATED_EVENT } from '../../shared/api-profile';
 import type { Api } from '../activity-proxies';
@@ -24,6 +24,13 @@ export const MAX_QUIET_MS = 6 * 3_600_000;
  */
 export const PERFORMANCE_PACE_INTERVALS = 3;
 
+/** A stable offset in [0, spanMs) for `id` (FNV-1a): the same on every replay and every run of the workflow. */
+export function spreadMs(id: string, spanMs: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < id.length; i += 1) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193) >>> 0;
+  return spanMs > 0 ? hash % Math.floor(spanMs) : 0;
+}
+
 /**
  * One turn of the watch: wait for a new revision, a control, a webhook event, the study's word that the target
  * group's figures changed (the study reads all its target groups' figures in one list call per watch interval:
@@ -32,7 +39,8 @@ export const PERFORMANCE_PACE_INTERVALS = 3;
  * - figures whose status is not the phase: read performance and the state at once (a completion is taken with
  *   that last reading);
  * - figures changed otherwise: read performance, at most once per PERFORMANCE_PACE_INTERVALS watch intervals;
- * - the fallback timer (first at twice the watch interval, then doubling up to MAX_QUIET_MS): read the state for
+ * - the fallback timer (first at twice the watch interval plus an offset within one interval by the workflow's id,
+ *   so target groups launched together spread their checks; then doubling up to MAX_QUIET_MS): read the state for
  *   drift from the study file (and performance if the figures never came: a study that does not watch).
  */
 export async function watchOnce(state: TargetGroupState, api: Api): Promise<void> {
@@ -40,7 +48,8 @@ export async function watchOnce(state: TargetGroupState, api: Api): Promise<void
   const paceMs = PERFORMANCE_PACE_INTERVALS * watchMs;
   if (state.nextReadAt === 0 && state.watching) {
     state.quietMs = 2 * watchMs;
-    state.nextReadAt = Date.now() + state.quietMs;
+    // Spread over one interval by the workflow's id: target groups launched together do not all check at once.
+    state.nextReadAt = Date.now() + state.quietMs + spreadMs(workflowInfo().workflowId, watchMs);
   }
   const wakeAt = state.unread ? Math.min(state.nextReadAt, state.lastPerformanceAt + paceMs) : state.nextReadAt;
   const wait = state.watching ? wakeAt - Date.now() : watchMs;
