@@ -628,10 +628,6 @@ describe('the watch: one list read per study, quiet target groups make no call o
     await until('watch-batch', (s) => settled(desired.revision)(s) && s.targetGroups.q?.phase === 'live' && s.targetGroups.m?.phase === 'live', 'both live');
     // The first list read shows both (figures not seen before): each is woken once and reads its performance.
     await waitFor(() => performanceReads('q') > 0 && performanceReads('m') > 0, 'a first reading of each');
-    // A first reading made by the fallback timer before the study's figures came is followed by one paced read
-    // (at most three intervals later): let four list reads pass before counting.
-    const settledAt = fake.callsOf('listTargetGroupFigures').length;
-    await waitFor(() => fake.callsOf('listTargetGroupFigures').length >= settledAt + 4, 'the paced reads of the first figures');
     const lists = fake.callsOf('listTargetGroupFigures').length;
     const quiet = { performance: performanceReads('q'), state: stateReads('q') };
     // Nothing changes for twelve list reads: q reads no performance, and its state only on its fallback timer

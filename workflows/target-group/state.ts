@@ -41,6 +41,8 @@ export interface TargetGroupWorkflowInput {
     guardMemory?: GuardMemory;
     /** The notifications raised so far (workflows/target-group/notifications.ts). */
     notices?: CarriedNotices;
+    /** The watch's pacing (workflows/target-group/watch.ts): a new run keeps its timers' rhythm and does not read again at once. */
+    watch?: { nextReadAt: number; quietMs: number; lastPerformanceAt: number; figuresSeen: boolean; unread: boolean };
   };
 }
 
@@ -105,6 +107,7 @@ export class TargetGroupState {
     this.seenEvents = new SeenEvents(c?.seenEventIds);
     this.events.push(...(c?.pendingEvents ?? []));
     this.guardMemory = c?.guardMemory;
+    if (c?.watch) ({ nextReadAt: this.nextReadAt, quietMs: this.quietMs, lastPerformanceAt: this.lastPerformanceAt, figuresSeen: this.figuresSeen, unread: this.unread } = c.watch);
     this.notices = new TargetGroupNotices(c?.notices);
     this.status = c?.status ?? { key: input.revision.desired.key, phase: 'draft', revision: input.revision.revision, targetGroupId: input.revision.targetGroupId, events: { received: 0, sessionsByStatus: {} }, updatedAt: new Date().toISOString() };
     const r = c?.report;
@@ -124,6 +127,7 @@ export class TargetGroupState {
       pendingEvents: [...this.events],
       ...(this.guardMemory ? { guardMemory: this.guardMemory } : {}),
       notices: this.notices.carried(),
+      watch: { nextReadAt: this.nextReadAt, quietMs: this.quietMs, lastPerformanceAt: this.lastPerformanceAt, figuresSeen: this.figuresSeen, unread: this.unread },
     };
   }
 
