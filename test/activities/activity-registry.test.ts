@@ -7,7 +7,7 @@ const EXPECTED = [
   'getAccounts',
   'getBusinessUnits',
   'ensureProject', 'updateProject', 'getProject', 'getProjectOverview',
-  'ensureDraftTargetGroup', 'ensureDraftTargetGroups', 'updateDraftTargetGroup', 'readTargetGroupState', 'listTargetGroups', 'getTargetGroupOverview', 'getTargetGroupPerformance',
+  'ensureDraftTargetGroup', 'ensureDraftTargetGroups', 'updateDraftTargetGroup', 'readTargetGroupState', 'listTargetGroups', 'listTargetGroupFigures', 'getTargetGroupOverview', 'getTargetGroupPerformance',
   'calculateFeasibility', 'generatePricePrediction', 'checkLaunchGatesBatch', 'launchAndAwaitBatch',
   'getActivityExclusions', 'putActivityExclusions',
   'uploadIdList', 'getIdListJob', 'listExcludedIds', 'removeAllExcludedIds', 'getRemoveAllJob',
