@@ -178,11 +178,26 @@ export interface AdvanceSummary {
   truncated: boolean;
 }
 
-/** Runs the simulation up to the simulated now and applies the results to the store. */
-export function advanceSimulation(services: SandboxServices): AdvanceSummary {
+/**
+ * How far behind the simulated now a read may answer: a read (performance, overview, the list) within this
+ * time of the last run of the simulation answers from that run instead of running it again. Each run walks
+ * every launched target group, so at thousands of them (bench/watch-scale.ts) a run per read outgrew the
+ * sandbox's one thread; the figures are at most a second old, as a real exchange's are.
+ */
+export const READ_STALENESS_MS = 1000;
+
+/**
+ * Runs the simulation up to the simulated now and applies the results to the store. `withinMs`: skip the run
+ * when the simulation ran up to less than that long ago (a read's READ_STALENESS_MS; an explicit advance runs).
+ */
+export function advanceSimulation(services: SandboxServices, options: { withinMs?: number } = {}): AdvanceSummary {
   const { settings, state, target_groups: own = {} } = fieldingSlice(services);
   const config: FieldingConfig = { ...DEFAULT_FIELDING_CONFIG, seed: settings.seed, poolSize: settings.pool_size, speed: settings.speed };
   const now = simulatedNow(services);
+  const last = state.last_advanced_ms;
+  if (options.withinMs !== undefined && last !== null && now >= last && now - last < options.withinMs) {
+    return { simulated_now: new Date(now).toISOString(), sessions_updated: 0, completed_target_groups: [], truncated: false };
+  }
   const targetGroups = Object.values(services.store.data.target_groups).filter((tg) => tg.status !== 'draft');
   const result = advanceFielding(state, targetGroups.map((tg) => simulatedGroup(services, tg, settings, state.offset_ms, own[tg.id])), now, config);
   const byGroup = new Map<string, SessionRecord[]>();

@@ -14,7 +14,7 @@ import { canonicalLocale, findLocaleMarket, type LocaleMarket } from '../model/l
 import { findQuestion, listQuestions, textIn, type Question } from '../model/question-catalogue';
 import { questionsTranslationPage } from '../model/questions-translation';
 import { summarizePerformance } from '../model/target-group-performance';
-import { advanceSimulation, fieldingSimulationAdminRoutes, sessionsOf, startFieldingSimulation } from './reporting-fielding-simulation';
+import { advanceSimulation, READ_STALENESS_MS, fieldingSimulationAdminRoutes, sessionsOf, startFieldingSimulation } from './reporting-fielding-simulation';
 import { P, TG } from './paths';
 
 const QUESTIONS = '/v1/demand/questions';
@@ -28,7 +28,7 @@ const DEPRECATION_HEADERS = { deprecation: 'true', link: '</v1/demand/accounts/{
 function performance(ctx: RequestContext) {
   const tg = requireTargetGroup(ctx);
   if (tg.status === 'draft') throw notFound(`Target group ${tg.id} is a draft; its performance exists once it is launched.`);
-  advanceSimulation(ctx);
+  advanceSimulation(ctx, { withinMs: READ_STALENESS_MS });
   return ok(summarizePerformance(sessionsOf(ctx, tg.id), ctx.version));
 }
 

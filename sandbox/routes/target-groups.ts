@@ -14,7 +14,7 @@ import { changedFields, pricingValueOut, readTargetGroupInput, renderTargetGroup
 import { LAUNCH_KIND, assertNoRunningJob } from '../resources/target-group-jobs';
 import { applyDraftProfiling, readDraftProfiling } from './profiles-target-group';
 import { PAGE } from './projects';
-import { advanceSimulation, sessionsOf } from './reporting-fielding-simulation';
+import { advanceSimulation, READ_STALENESS_MS, sessionsOf } from './reporting-fielding-simulation';
 import { TARGET_GROUPS, TG } from './paths';
 
 function applyInput(tg: TargetGroupRecord, input: TargetGroupInput): void {
@@ -85,7 +85,7 @@ function listTargetGroups(ctx: RequestContext) {
   const references = listParam(ctx.query, 'target_group_customer_reference_numbers');
   const statuses = listParam(ctx.query, 'status');
   // The statistics are the figures so far (the simulation runs up to now first, as performance and overview do).
-  advanceSimulation(ctx);
+  advanceSimulation(ctx, { withinMs: READ_STALENESS_MS });
   const items = Object.values(ctx.store.data.target_groups).filter(
     (tg) =>
       tg.project_id === project.id &&
@@ -151,7 +151,7 @@ function targetGroupDetails(ctx: RequestContext) {
 function targetGroupOverview(ctx: RequestContext) {
   const tg = requireLaunched(ctx);
   // The figures so far, as performance gives them (the simulation runs up to now first).
-  advanceSimulation(ctx);
+  advanceSimulation(ctx, { withinMs: READ_STALENESS_MS });
   const project = ctx.store.data.projects[tg.project_id];
   const sessions = sessionsOf(ctx, tg.id);
   const completes = sessions.filter((s) => s.status === 'Complete');
