@@ -33,6 +33,11 @@ const rate = numberArg('rate', 20);
 const goal = numberArg('goal', 5000);
 const applyBatch = numberArg('apply-batch', 10);
 const setupTimeoutS = numberArg('setup-timeout-s', 1800);
+/**
+ * Stop applying studies once set-up has run this long (0: apply them all) and measure the target groups applied:
+ * the result's `settings.watchedTgs` says how many (every per-target-group figure is over those).
+ */
+const applyDeadlineS = numberArg('apply-deadline-s', 0);
 const label = stringArg('label', 'current');
 /** Another checkout of studyflow (built) whose worker and sandbox run: the version measured "before". */
 const root = stringArg('root', REPO_ROOT);
@@ -116,14 +121,22 @@ async function main(): Promise<void> {
     const ids = Array.from({ length: studies }, (_, s) => `ws${String(s).padStart(4, '0')}`);
     const sizes = ids.map((_, s) => Math.min(perStudy, tgs - s * perStudy));
     ids.forEach((id, s) => fs.writeFileSync(path.join(dir, `${id}.yaml`), studyYaml(id, sizes[s])));
+    let appliedCount = ids.length;
     for (let i = 0; i < ids.length; i += applyBatch) {
+      if (applyDeadlineS > 0 && Date.now() - setupStarted > applyDeadlineS * 1000) {
+        appliedCount = i;
+        log(`apply deadline of ${applyDeadlineS} s passed: measuring the ${i} studies applied`);
+        break;
+      }
       const batch = ids.slice(i, i + applyBatch).map((id) => path.join(dir, `${id}.yaml`));
       const applied = await applyThroughClient(batch, stack.env, { requireLive: true, timeoutS: setupTimeoutS });
       if (applied.code !== 0) throw new Error(`apply of ${batch.length} studies exited ${applied.code}:\n${describeApplied(applied)}`);
       log(`applied ${Math.min(i + applyBatch, ids.length)}/${ids.length} studies (${Math.round((Date.now() - setupStarted) / 1000)} s)`);
     }
+    const applied = ids.slice(0, appliedCount);
+    const watchedTgs = sizes.slice(0, appliedCount).reduce((sum, n) => sum + n, 0);
     // Every target group's workflow watching (a live group's watcher starts once its study's revision settled).
-    for (const id of ids) {
+    for (const id of applied) {
       for (;;) {
         const status = await queryStudyStatus(stack.client, studyWorkflowId('1001', id)).catch(() => undefined);
         const live = status ? Object.values(status.targetGroups).filter((t) => t.phase === 'live').length : 0;
@@ -202,8 +215,8 @@ async function main(): Promise<void> {
       const b = cpuBefore[name];
       return a === undefined || b === undefined ? undefined : Number(((a - b) / wallMs).toFixed(3));
     };
-    const perTgDay = (events: number) => Math.round((events / tgs / wallMs) * 86_400_000);
-    const status = await Promise.all(ids.map((id) => queryStudyStatus(stack.client, studyWorkflowId('1001', id)).catch(() => undefined)));
+    const perTgDay = (events: number) => Math.round((events / watchedTgs / wallMs) * 86_400_000);
+    const status = await Promise.all(applied.map((id) => queryStudyStatus(stack.client, studyWorkflowId('1001', id)).catch(() => undefined)));
     const phases: Record<string, number> = {};
     for (const s of status) for (const t of Object.values(s?.targetGroups ?? {})) phases[t.phase] = (phases[t.phase] ?? 0) + 1;
     const max = (xs: number[]) => (xs.length ? Math.max(...xs) : undefined);
@@ -213,7 +226,7 @@ async function main(): Promise<void> {
       command: `node bin/run-ts.js bench/watch-scale.ts ${process.argv.slice(2).join(' ')}`,
       context,
       root,
-      settings: { tgs, perStudy, studies, watchMs, warmupS, windowS, speed, goal, rate, setupRate },
+      settings: { tgs, watchedTgs, appliedStudies: appliedCount, applyDeadlineS, perStudy, studies, watchMs, warmupS, windowS, speed, goal, rate, setupRate },
       setupS,
       loadAverage: { atWindowStart: loadAtWindow, oneMinuteDuringWindow: { min: Math.min(...loads), max: Math.max(...loads) } },
       windowS: Math.round(wallMs / 1000),
