@@ -103,6 +103,7 @@ describe('plan: server-side checks against the sandbox', () => {
       price: 'pass',
       supplier_distribution: 'pass',
       calendar: 'pass',
+      forecast: 'pass',
     });
     const profiles = check(plan, 'feasible', 'profiles');
     expect(profiles.details).toContain('  Men: 43 "What is your gender?" = 1 "Male" — quota men 50%, 100 completes');
@@ -163,7 +164,7 @@ describe('plan: server-side checks against the sandbox', () => {
     const result = await t.cli(['plan', file]);
     expect(result.code, result.stderr).toBe(0);
     const out = result.stdout;
-    expect(out).toContain('\nServer checks: 2 blocking, 3 unavailable, 1 warning(s), 9 passed, 5 skipped.\n');
+    expect(out).toContain('\nServer checks: 2 blocking, 4 unavailable, 2 warning(s), 11 passed, 5 skipped.\n');
     expect(out).toContain('  feasible\n    ✓ profiles: valid: 1 profile (2 targets)');
     expect(out).toMatch(/^ {4}✓ feasibility: feasible: \d+-\d+ completes in the window for a filling_goal of 200, suggested price 2\.65 USD/m);
     expect(out).toContain('  infeasible (BLOCKING)');

@@ -606,7 +606,7 @@ describe("the study's budget", () => {
     expect(lifted.unapplied).toBeUndefined();
     expect(fake.callsOf('resumeFieldingRun').map((c) => c.keys)).toEqual([['sa'], ['sb']]);
     expect((await handle.describe()).typedSearchAttributes.get(REASON)).toBeUndefined();
-  });
+  }, 150_000);
 });
 
 describe('the watch: one list read per study, quiet target groups make no call of their own', () => {
