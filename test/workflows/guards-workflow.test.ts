@@ -4,16 +4,10 @@
 // operator's resume and `fielding: live`; `approve --resume` (the study's resumeGuarded update) resumes with who;
 // a second real trip notifies again; a revision that changes the guard re-arms it and resumes; the workflow
 // continues as new on the way (a short history limit), carrying the guards' memory and hold.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SendNotificationInput } from '../../activities/notify';
 import { submitRevision } from '../../client/study-runs';
 import type { DesiredGuard, DesiredStudy, DesiredTargetGroup } from '../../plan/types';
-import { DEV_SERVER_DYNAMIC_CONFIG, startTemporalDevServer, type RunningDevServer } from '../../dev/temporal-dev-server';
-import { startStudyflowWorkers, type RunningWorkers } from '../../worker/studyflow-worker';
 import {
   fieldingControlUpdate,
   guardResumeUpdate,
@@ -26,55 +20,29 @@ import {
 } from '../../workflows/messages';
 import { REASON } from '../../workflows/search-attributes';
 import { FakeApi, targetGroup } from './fake-api';
+import { desiredStudyMaker, useWorkflowUnitStack } from './workflow-env';
 
 const TASK_QUEUE = 'guards-unit';
 /** History length after which the server suggests continue-as-new: small, so the guards' memory and hold cross runs. */
 const CONTINUE_AS_NEW_AFTER = 40;
-let dir: string;
-let server: RunningDevServer;
-let env: TestWorkflowEnvironment;
-let workers: RunningWorkers;
 let fake = new FakeApi();
 let notifications: SendNotificationInput[] = [];
-
-beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studyflow-guards-unit-'));
-  server = await startTemporalDevServer({ dbFile: path.join(dir, 'temporal.sqlite'), uiPort: false, stopWithParent: true, dynamicConfig: { ...DEV_SERVER_DYNAMIC_CONFIG, 'limit.historyCount.suggestContinueAsNew': CONTINUE_AS_NEW_AFTER } });
-  env = await TestWorkflowEnvironment.createFromExistingServer({ address: server.address });
-  const names = Object.keys(fake.activities) as Array<keyof FakeApi['activities']>;
-  const activities = {
-    ...Object.fromEntries(names.map((name) => [name, (...args: unknown[]) => (fake.activities[name] as (...a: unknown[]) => Promise<unknown>)(...args)])),
+const stack = useWorkflowUnitStack({
+  taskQueue: TASK_QUEUE,
+  continueAsNewAfter: CONTINUE_AS_NEW_AFTER,
+  fake: () => fake,
+  activities: () => ({
     // The notification activity as the worker runs it, minus the POST: what the workflow asked to send, and under which key.
     sendNotification: async (input: SendNotificationInput) => {
       const delivered = !notifications.some((n) => n.dedupeKey === input.dedupeKey);
       notifications.push(input);
       return { delivered };
     },
-  };
-  workers = await startStudyflowWorkers({ connection: env.nativeConnection, namespace: 'default', activities, taskQueue: TASK_QUEUE, apiRatePerSecond: 1000 });
-}, 180_000);
-
-afterAll(async () => {
-  await workers?.shutdown();
-  await env?.teardown();
-  await server?.stop();
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  }),
 });
-
-let revisions = 0;
-const study = (studyId: string, targetGroups: DesiredTargetGroup[]): DesiredStudy => ({
-  studyId,
-  accountId: '1001',
-  businessUnitId: '2001',
-  apiVersion: '2025-12-18',
-  revision: `g${++revisions}`,
-  project: { name: studyId, project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001', project_customer_reference_number: `PO-${studyId}` },
-  targetGroups,
-  exclusionGroups: [],
-  webhooks: [],
-});
-const apply = (desired: DesiredStudy) => submitRevision(env.client, desired, { taskQueue: TASK_QUEUE });
-const status = (studyId: string) => env.client.workflow.getHandle(studyWorkflowId('1001', studyId)).query(statusQuery);
+const study = desiredStudyMaker('g');
+const apply = (desired: DesiredStudy) => submitRevision(stack.env.client, desired, { taskQueue: TASK_QUEUE });
+const status = (studyId: string) => stack.env.client.workflow.getHandle(studyWorkflowId('1001', studyId)).query(statusQuery);
 async function until(studyId: string, done: (s: StudyStatus) => boolean, what: string): Promise<StudyStatus> {
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -97,7 +65,7 @@ async function sessions(studyId: string, key: string, targetGroupId: string, com
   const at = new Date().toISOString();
   const session = (status: string) => ({ status, respondent_update_date: at, respondent_last_date_change: null });
   const id = `guards-${++events}`;
-  await env.client.workflow
+  await stack.env.client.workflow
     .getHandle(targetGroupWorkflowId('1001', studyId, key))
     .executeUpdate(targetGroupEventUpdate, {
       args: [{ id, type: 'com.svc.session.updated', time: at, targetGroupId, sessions: [...Array(complete).fill(session('Complete')), ...Array(terminate).fill(session('Terminate'))] }],
@@ -114,7 +82,7 @@ describe('guards in the watch', () => {
     await apply(first);
     const live = await until('guarded', settled(first.revision), 'live');
     const id = live.targetGroups.g.targetGroupId as string;
-    const firstRun = (await env.client.workflow.getHandle(targetGroupWorkflowId('1001', 'guarded', 'g')).describe()).runId;
+    const firstRun = (await stack.env.client.workflow.getHandle(targetGroupWorkflowId('1001', 'guarded', 'g')).describe()).runId;
 
     // 29 entrants: not judged yet.
     await sessions('guarded', 'g', id, 4, 25);
@@ -133,7 +101,7 @@ describe('guards in the watch', () => {
     expect(guards.trips).toBe(1);
     expect(fake.callsOf('pauseFieldingRun').map((c) => c.keys)).toEqual([['g']]);
     expect(fake.statusOf('g')).toBe('paused');
-    const child = env.client.workflow.getHandle(targetGroupWorkflowId('1001', 'guarded', 'g'));
+    const child = stack.env.client.workflow.getHandle(targetGroupWorkflowId('1001', 'guarded', 'g'));
     const reason = async () => (await child.describe()).typedSearchAttributes.get(REASON);
     for (let i = 0; (await reason()) !== 'guard:incidence_below' && i < 100; i += 1) await new Promise((r) => setTimeout(r, 100));
     expect(await reason()).toBe('guard:incidence_below');
@@ -143,7 +111,7 @@ describe('guards in the watch', () => {
     expect(tripsSent('guarded')[0].dedupeKey).toMatch(/:guard_tripped:g:trip#1:GUARDS_HOOK$/);
 
     // Held: the operator's resume is refused, and a re-apply with `fielding: live` resumes nothing.
-    const studyHandle = env.client.workflow.getHandle(studyWorkflowId('1001', 'guarded'));
+    const studyHandle = stack.env.client.workflow.getHandle(studyWorkflowId('1001', 'guarded'));
     await studyHandle.executeUpdate(fieldingControlUpdate, { args: [{ targetGroup: 'g', action: 'resume' }] });
     const refused = await until('guarded', (s) => /^cannot resume: held by guard low_incidence/.test(s.targetGroups.g.message ?? ''), 'the refusal');
     expect(refused.targetGroups.g.phase).toBe('paused');
@@ -184,7 +152,7 @@ describe('guards in the watch', () => {
     expect(ok.targetGroups.g.guards?.hold).toBeUndefined();
     expect(fake.callsOf('pauseFieldingRun')).toHaveLength(2);
     // All of it across runs: the target group's workflow continued as new on the way (its memory and hold were carried).
-    expect((await env.client.workflow.getHandle(targetGroupWorkflowId('1001', 'guarded', 'g')).describe()).runId).not.toBe(firstRun);
+    expect((await stack.env.client.workflow.getHandle(targetGroupWorkflowId('1001', 'guarded', 'g')).describe()).runId).not.toBe(firstRun);
   }, 120_000);
 
   it('a notify-only guard notifies and marks the target group, and never pauses it', async () => {

@@ -6,18 +6,12 @@
 // (no internet). The workflows here never wait on a long timer (job polls are answered at once, the
 // watch interval is ten minutes and never reached), so the dev server (the `temporal` CLI the project
 // installs, in TestWorkflowEnvironment.createFromExistingServer) serves as well.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { awaitRevision, submitRevision } from '../../client/study-runs';
 import { planStudy } from '../../plan/plan-study';
 import { profilingOf } from '../../plan/profiling';
 import { scheduleStudy } from '../../plan/schedule';
 import type { DesiredStudy, DesiredTargetGroup } from '../../plan/types';
-import { DEV_SERVER_DYNAMIC_CONFIG, startTemporalDevServer, type RunningDevServer } from '../../dev/temporal-dev-server';
-import { startStudyflowWorkers, type RunningWorkers } from '../../worker/studyflow-worker';
 import {
   fieldingControlUpdate,
   reportQuery,
@@ -34,57 +28,19 @@ import {
 import { programStudy } from '../../plan/program';
 import { REASON } from '../../workflows/search-attributes';
 import { FakeApi, targetGroup } from './fake-api';
+import { desiredStudyMaker, useWorkflowUnitStack } from './workflow-env';
 
 /** History length after which the server suggests continue-as-new (Temporal's default is 4 Ki events). */
 const CONTINUE_AS_NEW_AFTER = 60;
 const TASK_QUEUE = 'workflow-unit';
 
-let dir: string;
-let server: RunningDevServer;
-let env: TestWorkflowEnvironment;
-let workers: RunningWorkers;
 let fake = new FakeApi();
+// Every activity goes to the fake of the test that runs.
+const stack = useWorkflowUnitStack({ taskQueue: TASK_QUEUE, continueAsNewAfter: CONTINUE_AS_NEW_AFTER, fake: () => fake });
+const study = desiredStudyMaker('r');
 
-beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studyflow-wf-unit-'));
-  server = await startTemporalDevServer({
-    dbFile: path.join(dir, 'temporal.sqlite'),
-    uiPort: false,
-    stopWithParent: true,
-    dynamicConfig: { ...DEV_SERVER_DYNAMIC_CONFIG, 'limit.historyCount.suggestContinueAsNew': CONTINUE_AS_NEW_AFTER },
-  });
-  env = await TestWorkflowEnvironment.createFromExistingServer({ address: server.address });
-  // Every activity goes to the fake of the test that runs.
-  const names = Object.keys(fake.activities) as Array<keyof FakeApi['activities']>;
-  const activities = Object.fromEntries(names.map((name) => [name, (...args: unknown[]) => (fake.activities[name] as (...a: unknown[]) => Promise<unknown>)(...args)]));
-  workers = await startStudyflowWorkers({ connection: env.nativeConnection, namespace: 'default', activities, taskQueue: TASK_QUEUE, apiRatePerSecond: 1000 });
-}, 180_000);
-
-afterAll(async () => {
-  await workers?.shutdown();
-  await env?.teardown();
-  await server?.stop();
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-let revisions = 0;
-function study(studyId: string, targetGroups: DesiredTargetGroup[], patch: Partial<DesiredStudy> = {}): DesiredStudy {
-  return {
-    studyId,
-    accountId: '1001',
-    businessUnitId: '2001',
-    apiVersion: '2025-12-18',
-    revision: `r${++revisions}`,
-    project: { name: studyId, project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001', project_customer_reference_number: `PO-${studyId}` },
-    targetGroups,
-    exclusionGroups: [],
-    webhooks: [],
-    ...patch,
-  };
-}
-
-const apply = (desired: DesiredStudy) => submitRevision(env.client, desired, { taskQueue: TASK_QUEUE });
-const status = (studyId: string) => env.client.workflow.getHandle(studyWorkflowId('1001', studyId)).query(statusQuery);
+const apply = (desired: DesiredStudy) => submitRevision(stack.env.client, desired, { taskQueue: TASK_QUEUE });
+const status = (studyId: string) => stack.env.client.workflow.getHandle(studyWorkflowId('1001', studyId)).query(statusQuery);
 
 /** Polls the study's status until `done` holds (the workflows answer within seconds). */
 async function until(studyId: string, done: (s: StudyStatus) => boolean, what: string): Promise<StudyStatus> {
@@ -160,7 +116,7 @@ describe('study workflow', () => {
     const id = studyWorkflowId('1001', 'await');
     await apply(desired);
     // Asked right after the revision was accepted: the answer is the settled status, not the one of that moment.
-    const answered = await awaitRevision(env.client, id, desired.revision);
+    const answered = await awaitRevision(stack.env.client, id, desired.revision);
     expect(revisionOutcome(answered, desired.revision)).toBe('settled');
     expect(answered).toMatchObject({ appliedRevision: desired.revision, phase: 'converged' });
     expect(Object.values(answered.targetGroups).map((t) => t.phase)).toEqual(['live', 'live']);
@@ -168,9 +124,9 @@ describe('study workflow', () => {
 
     const newer = study('await', [targetGroup('a'), targetGroup('b', { draft: { ...targetGroup('b').draft, filling_goal: 150 } })]);
     await apply(newer);
-    const superseded = await awaitRevision(env.client, id, desired.revision);
+    const superseded = await awaitRevision(stack.env.client, id, desired.revision);
     expect(revisionOutcome(superseded, desired.revision)).toBe('superseded');
-    expect(revisionOutcome(await awaitRevision(env.client, id, newer.revision), newer.revision)).toBe('settled');
+    expect(revisionOutcome(await awaitRevision(stack.env.client, id, newer.revision), newer.revision)).toBe('settled');
   });
 
   it('holds a target group at its gate, then launches it when a revision lets the gate pass', async () => {
@@ -183,7 +139,7 @@ describe('study workflow', () => {
     expect(fake.callsOf('launchAndAwaitBatch')).toEqual([]);
     expect(fake.callsOf('checkLaunchGatesBatch')).toHaveLength(1); // the study's read, handed to the workflow
     // The operator's console: the target group's workflow carries the gate's reason code as a search attribute.
-    const gateChild = env.client.workflow.getHandle(targetGroupWorkflowId('1001', 'gate', 'g'));
+    const gateChild = stack.env.client.workflow.getHandle(targetGroupWorkflowId('1001', 'gate', 'g'));
     const reasonOf = async () => (await gateChild.describe()).typedSearchAttributes.get(REASON);
     expect(await reasonOf()).toBe('gate_blocked:not_feasible');
 
@@ -282,14 +238,14 @@ describe('study workflow', () => {
   it('continues as new carrying its state: counts each write once, and still steers its target groups', async () => {
     fake = new FakeApi();
     const desired = study('carried', [targetGroup('p', { idLists: { RSID: LIST } })]);
-    const handle = env.client.workflow.getHandle(studyWorkflowId('1001', 'carried'));
+    const handle = stack.env.client.workflow.getHandle(studyWorkflowId('1001', 'carried'));
     await apply(desired);
     const before = await until('carried', settled(desired.revision), 'converged');
     // Project, draft, ID list and launch by its own workflow.
     expect(before.writes).toBe(4);
     const firstRun = (await handle.describe()).runId;
     // As the webhook receiver sends them: an Update on the target group's workflow, keyed by the event id.
-    const child = env.client.workflow.getHandle(targetGroupWorkflowId('1001', 'carried', 'p'));
+    const child = stack.env.client.workflow.getHandle(targetGroupWorkflowId('1001', 'carried', 'p'));
     const send = (event: WebhookEventSignal) => child.executeUpdate(targetGroupEventUpdate, { args: [event], updateId: webhookEventUpdateId(event.id) });
     // Webhook events make the target group report progress until the study has continued as new.
     for (let n = 0; (await handle.describe()).runId === firstRun; n += 1) {
@@ -308,11 +264,11 @@ describe('study workflow', () => {
     await handle.executeUpdate(fieldingControlUpdate, { args: [{ targetGroup: 'p', action: 'pause' }] });
     const paused = await until('carried', (s) => s.targetGroups.p.phase === 'paused', 'paused');
     expect(paused.writes).toBe(5);
-    const again = { ...desired, revision: `r${++revisions}` };
+    const again = { ...desired, revision: study.nextRevision() };
     await apply(again);
     const reapplied = await until('carried', settled(again.revision), 're-applied');
     expect(reapplied).toMatchObject({ writes: 6, targetGroups: { p: { phase: 'live' } } });
-    const once = { ...desired, revision: `r${++revisions}` };
+    const once = { ...desired, revision: study.nextRevision() };
     await apply(once);
     expect((await until('carried', settled(once.revision), 're-applied once more')).writes).toBe(6);
   });
@@ -336,7 +292,7 @@ describe('study workflow', () => {
       expect(s.targetGroups.a.steps?.map((step) => step.kind)).toEqual(['check_live', 'update_live', 'read_state']);
       expect(fake.callsOf('ensureDraftTargetGroups').length + fake.callsOf('updateDraftTargetGroup').length).toBe(1); // the first draft only
 
-      const again = { ...raised, revision: `r${++revisions}` };
+      const again = { ...raised, revision: study.nextRevision() };
       await apply(again);
       const reapplied = await until('in-place', settled(again.revision), 're-applied');
       expect(reapplied.writes).toBe(s.writes);
@@ -371,7 +327,7 @@ describe('study workflow', () => {
       const pause = study('fielding', [live('f', { fielding: 'paused' })]);
       await apply(pause);
       expect((await until('fielding', settled(pause.revision), 'paused')).targetGroups.f.phase).toBe('paused');
-      const hold = { ...pause, revision: `r${++revisions}` };
+      const hold = { ...pause, revision: study.nextRevision() };
       await apply(hold);
       await until('fielding', settled(hold.revision), 'held');
       expect(fake.callsOf('pauseFieldingRun')).toHaveLength(1);
@@ -381,7 +337,7 @@ describe('study workflow', () => {
       expect((await until('fielding', settled(resume.revision), 'resumed')).targetGroups.f.phase).toBe('live');
       // Paused in the exchange's UI while the file says live: drift, and the next apply resumes it.
       fake.setStatus('f', 'paused');
-      const drift = { ...resume, revision: `r${++revisions}` };
+      const drift = { ...resume, revision: study.nextRevision() };
       await apply(drift);
       expect((await until('fielding', settled(drift.revision), 'resumed again')).targetGroups.f.phase).toBe('live');
       expect(fake.callsOf('resumeFieldingRun')).toHaveLength(2);
@@ -422,7 +378,7 @@ describe('study workflow', () => {
       await apply(first);
       const s = await until('ui-pause', settled(first.revision), 'live');
       fake.setStatus('u', 'paused');
-      const child = env.client.workflow.getHandle(targetGroupWorkflowId('1001', 'ui-pause', 'u'));
+      const child = stack.env.client.workflow.getHandle(targetGroupWorkflowId('1001', 'ui-pause', 'u'));
       // The watch interval is ten minutes: only the event can make the workflow look now.
       await child.executeUpdate(targetGroupEventUpdate, { args: [{ id: 'ui-1', type: 'target-group-updated', time: new Date().toISOString(), targetGroupId: s.targetGroups.u.targetGroupId }], updateId: webhookEventUpdateId('ui-1') });
       expect((await until('ui-pause', (x) => x.targetGroups.u.phase === 'paused', 'paused from the event')).targetGroups.u.phase).toBe('paused');
@@ -433,11 +389,11 @@ describe('study workflow', () => {
       const kept = study('end-keep', [live('k')]);
       await apply(kept);
       await until('end-keep', settled(kept.revision), 'live');
-      await env.client.workflow.getHandle(studyWorkflowId('1001', 'end-keep')).cancel();
+      await stack.env.client.workflow.getHandle(studyWorkflowId('1001', 'end-keep')).cancel();
       const ended = study('end-complete', [live('c1'), live('c2', { fielding: 'paused' })], { removedTargetGroups: 'complete' });
       await apply(ended);
       await until('end-complete', settled(ended.revision), 'settled');
-      const handle = env.client.workflow.getHandle(studyWorkflowId('1001', 'end-complete'));
+      const handle = stack.env.client.workflow.getHandle(studyWorkflowId('1001', 'end-complete'));
       await handle.cancel();
       await handle.result().catch(() => undefined);
       // The live one is completed; the draft held by `fielding: paused` is left as it is; the kept study's stays live.
@@ -560,7 +516,7 @@ describe("the study's budget", () => {
     const first = study('budget-spend', tgs, { budget: USD('10000.00') });
     await apply(first);
     await until('budget-spend', (s) => settled(first.revision)(s) && Object.values(s.targetGroups).every((t) => t.phase === 'live'), 'live');
-    const handle = env.client.workflow.getHandle(studyWorkflowId('1001', 'budget-spend'));
+    const handle = stack.env.client.workflow.getHandle(studyWorkflowId('1001', 'budget-spend'));
     // What the children's watches report (the fake's performance answers the same, should a child read again).
     const report = async (key: string, cost: string) => {
       fake.costs[key] = cost;
@@ -638,7 +594,7 @@ describe('the watch: one list read per study, quiet target groups make no call o
     expect(stateReads('q') - quiet.state).toBeLessThan(listed / 2);
     // m gets completes: the next list read wakes it, and its reading reaches the study's report.
     fake.completes.m = 4;
-    const report = async () => (await env.client.workflow.getHandle(studyWorkflowId('1001', 'watch-batch')).query(reportQuery)).targetGroups.m?.report?.performance?.completes;
+    const report = async () => (await stack.env.client.workflow.getHandle(studyWorkflowId('1001', 'watch-batch')).query(reportQuery)).targetGroups.m?.report?.performance?.completes;
     const deadline = Date.now() + 60_000;
     while ((await report()) !== 4) {
       if (Date.now() > deadline) throw new Error('m\'s completes never reached the report');

@@ -2,71 +2,32 @@
 // the study and target-group workflows with the in-memory API of fake-api.ts, and the real sendNotification
 // activity posting to local receivers on 127.0.0.1 (the worker's environment names their URLs). The server
 // suggests continue-as-new after a short history, so the watch's notices also cross continue-as-new.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { notifyActivities } from '../../activities/notify';
 import { submitRevision } from '../../client/study-runs';
-import { DEV_SERVER_DYNAMIC_CONFIG, startTemporalDevServer, type RunningDevServer } from '../../dev/temporal-dev-server';
 import type { NotifyEventKind, NotifyTarget } from '../../shared/notify-events';
 import type { DesiredStudy, DesiredTargetGroup } from '../../plan/types';
 import { createStudyflowMetrics } from '../../telemetry/studyflow-metrics';
-import { startStudyflowWorkers, type RunningWorkers } from '../../worker/studyflow-worker';
 import { statusQuery, studyWorkflowId, targetGroupWorkflowId, type StudyStatus } from '../../workflows/messages';
 import { startLocalWebhook, type LocalWebhook, type ReceivedNotification } from '../notify/local-webhook';
 import { FakeApi, targetGroup } from './fake-api';
+import { desiredStudyMaker, useWorkflowUnitStack } from './workflow-env';
 
 const CONTINUE_AS_NEW_AFTER = 60;
 const TASK_QUEUE = 'notify-target-groups';
 
-let dir: string;
-let server: RunningDevServer;
-let env: TestWorkflowEnvironment;
-let workers: RunningWorkers;
 let fake = new FakeApi();
 const workerEnv: Record<string, string | undefined> = {};
 const metrics = createStudyflowMetrics();
 const hooks: LocalWebhook[] = [];
-
-beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'studyflow-tg-notify-'));
-  server = await startTemporalDevServer({
-    dbFile: path.join(dir, 'temporal.sqlite'),
-    uiPort: false,
-    stopWithParent: true,
-    dynamicConfig: { ...DEV_SERVER_DYNAMIC_CONFIG, 'limit.historyCount.suggestContinueAsNew': CONTINUE_AS_NEW_AFTER },
-  });
-  env = await TestWorkflowEnvironment.createFromExistingServer({ address: server.address });
-  const names = Object.keys(fake.activities) as Array<keyof FakeApi['activities']>;
-  const api = Object.fromEntries(names.map((name) => [name, (...args: unknown[]) => (fake.activities[name] as (...a: unknown[]) => Promise<unknown>)(...args)]));
-  const activities = { ...api, ...notifyActivities({ notifications: { env: workerEnv, metrics } }) };
-  workers = await startStudyflowWorkers({ connection: env.nativeConnection, namespace: 'default', activities, taskQueue: TASK_QUEUE, apiRatePerSecond: 1000 });
-}, 180_000);
-
-afterAll(async () => {
-  await workers?.shutdown();
-  await env?.teardown();
-  await server?.stop();
-  await Promise.all(hooks.map((h) => h.close()));
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+const stack = useWorkflowUnitStack({
+  taskQueue: TASK_QUEUE,
+  continueAsNewAfter: CONTINUE_AS_NEW_AFTER,
+  fake: () => fake,
+  activities: () => ({ ...notifyActivities({ notifications: { env: workerEnv, metrics } }) }),
 });
-
-let revisions = 0;
-function study(studyId: string, targetGroups: DesiredTargetGroup[]): DesiredStudy {
-  return {
-    studyId,
-    accountId: '1001',
-    businessUnitId: '2001',
-    apiVersion: '2025-12-18',
-    revision: `n${++revisions}`,
-    project: { name: studyId, project_manager_id: '6f1c2a4e-3001-4c8e-9d2b-000000003001', project_customer_reference_number: `PO-${studyId}` },
-    targetGroups,
-    exclusionGroups: [],
-    webhooks: [],
-  };
-}
+afterAll(() => Promise.all(hooks.map((h) => h.close())));
+const study = desiredStudyMaker('n');
 
 /** A receiver in a variable of the worker's environment, and the target naming it. */
 async function receiver(envName: string, events: NotifyEventKind[], statuses: number[] = [200]): Promise<{ hook: LocalWebhook; target: NotifyTarget }> {
@@ -76,8 +37,8 @@ async function receiver(envName: string, events: NotifyEventKind[], statuses: nu
   return { hook, target: { envName, events } };
 }
 
-const apply = (desired: DesiredStudy) => submitRevision(env.client, desired, { taskQueue: TASK_QUEUE });
-const status = (studyId: string) => env.client.workflow.getHandle(studyWorkflowId('1001', studyId)).query(statusQuery);
+const apply = (desired: DesiredStudy) => submitRevision(stack.env.client, desired, { taskQueue: TASK_QUEUE });
+const status = (studyId: string) => stack.env.client.workflow.getHandle(studyWorkflowId('1001', studyId)).query(statusQuery);
 const settled = (revision: string) => (s: StudyStatus) => s.appliedRevision === revision && ['converged', 'partially_failed', 'failed'].includes(s.phase);
 
 async function eventually<T>(read: () => Promise<T> | T, done: (value: T) => boolean, what: string, timeoutMs = 60_000): Promise<T> {
@@ -101,10 +62,8 @@ describe('a target group tells its notify targets', () => {
   it('gate_blocked: once per refusal; the same refusal again after a new revision is sent again', async () => {
     fake = new FakeApi();
     const { hook, target } = await receiver('HOOK_GATE', ['gate_blocked', 'target_group_completed']);
-    const infeasible = (revision?: string) => {
-      const s = study('gate-notify', [targetGroup('g', { draft: { ...targetGroup('g').draft, filling_goal: 900 }, notify: [target] })]);
-      return revision ? { ...s, revision } : s;
-    };
+    // Each call is a new revision of the same file.
+    const infeasible = () => study('gate-notify', [targetGroup('g', { draft: { ...targetGroup('g').draft, filling_goal: 900 }, notify: [target] })]);
     const first = infeasible();
     await apply(first);
     expect((await untilStudy('gate-notify', settled(first.revision), 'blocked')).targetGroups.g.phase).toBe('gate_blocked');
@@ -112,7 +71,7 @@ describe('a target group tells its notify targets', () => {
     expect(kindOf(hook.received[0])).toBe('gate_blocked');
     expect(body(hook.received[0]).text).toMatch(/^Launch gate blocked: gate-notify \/ g \(gate launch; reason .*infeasible/);
 
-    const again = infeasible(`n${++revisions}`);
+    const again = infeasible();
     await apply(again);
     await untilStudy('gate-notify', settled(again.revision), 'blocked again');
     await eventually(() => hook.received.length, (n) => n >= 2, 'the second refusal told');
@@ -160,10 +119,10 @@ describe('a target group tells its notify targets', () => {
     const desired = study('drift-notify', [fast('d', { notify: [target] })]);
     await apply(desired);
     await untilStudy('drift-notify', settled(desired.revision), 'live');
-    const child = env.client.workflow.getHandle(targetGroupWorkflowId('1001', 'drift-notify', 'd'));
+    const child = stack.env.client.workflow.getHandle(targetGroupWorkflowId('1001', 'drift-notify', 'd'));
     const runs = async () => {
       let n = 0;
-      for await (const _ of env.client.workflow.list({ query: `WorkflowId = '${child.workflowId}'` })) n += 1;
+      for await (const _ of stack.env.client.workflow.list({ query: `WorkflowId = '${child.workflowId}'` })) n += 1;
       return n;
     };
 
@@ -199,7 +158,7 @@ describe('a target group tells its notify targets', () => {
     fake.setField('a', 'name', 'renamed in the exchange');
     await eventually(() => hook.received.length, (n) => n >= 1, 'the drift told to the added target');
     expect(kindOf(hook.received[0])).toBe('drift_found');
-    await env.client.workflow.getHandle(targetGroupWorkflowId('1001', 'added-notify', 'a')).terminate('test finished');
+    await stack.env.client.workflow.getHandle(targetGroupWorkflowId('1001', 'added-notify', 'a')).terminate('test finished');
   });
 
   it('target_group_completed: the workflow ends only after the notification, which a retried attempt sends under one key', async () => {
@@ -212,7 +171,7 @@ describe('a target group tells its notify targets', () => {
     const desired = study('done-notify', [fast('c', { notify: [target, quiet.target] })]);
     await apply(desired);
     await untilStudy('done-notify', settled(desired.revision), 'live');
-    const child = env.client.workflow.getHandle(targetGroupWorkflowId('1001', 'done-notify', 'c'));
+    const child = stack.env.client.workflow.getHandle(targetGroupWorkflowId('1001', 'done-notify', 'c'));
     fake.setStatus('c', 'completed');
     const result = await child.result();
     expect(result.phase).toBe('completed');
