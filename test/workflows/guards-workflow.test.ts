@@ -6,12 +6,10 @@
 // continues as new on the way (a short history limit), carrying the guards' memory and hold.
 import { describe, expect, it } from 'vitest';
 import type { SendNotificationInput } from '../../activities/notify';
-import { submitRevision } from '../../client/study-runs';
-import type { DesiredGuard, DesiredStudy, DesiredTargetGroup } from '../../plan/types';
+import type { DesiredGuard, DesiredTargetGroup } from '../../plan/types';
 import {
   fieldingControlUpdate,
   guardResumeUpdate,
-  statusQuery,
   studyWorkflowId,
   targetGroupEventUpdate,
   targetGroupWorkflowId,
@@ -41,17 +39,7 @@ const stack = useWorkflowUnitStack({
   }),
 });
 const study = desiredStudyMaker('g');
-const apply = (desired: DesiredStudy) => submitRevision(stack.env.client, desired, { taskQueue: TASK_QUEUE });
-const status = (studyId: string) => stack.env.client.workflow.getHandle(studyWorkflowId('1001', studyId)).query(statusQuery);
-async function until(studyId: string, done: (s: StudyStatus) => boolean, what: string): Promise<StudyStatus> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const s = await status(studyId).catch(() => undefined);
-    if (s && done(s)) return s;
-    if (Date.now() > deadline) throw new Error(`study ${studyId} never got ${what}: ${JSON.stringify(s, null, 1)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const { apply, status, until } = stack;
 const settled = (revision: string) => (s: StudyStatus) => s.appliedRevision === revision && s.phase === 'converged';
 
 const HOOK = { envName: 'GUARDS_HOOK', events: ['guard_tripped' as const] };

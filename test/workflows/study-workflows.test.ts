@@ -7,16 +7,15 @@
 // watch interval is ten minutes and never reached), so the dev server (the `temporal` CLI the project
 // installs, in TestWorkflowEnvironment.createFromExistingServer) serves as well.
 import { describe, expect, it } from 'vitest';
-import { awaitRevision, submitRevision } from '../../client/study-runs';
+import { awaitRevision } from '../../client/study-runs';
 import { planStudy } from '../../plan/plan-study';
 import { profilingOf } from '../../plan/profiling';
 import { scheduleStudy } from '../../plan/schedule';
-import type { DesiredStudy, DesiredTargetGroup } from '../../plan/types';
+import type { DesiredTargetGroup } from '../../plan/types';
 import {
   fieldingControlUpdate,
   reportQuery,
   revisionOutcome,
-  statusQuery,
   studyWorkflowId,
   targetGroupEventUpdate,
   targetGroupReportSignal,
@@ -39,19 +38,8 @@ let fake = new FakeApi();
 const stack = useWorkflowUnitStack({ taskQueue: TASK_QUEUE, continueAsNewAfter: CONTINUE_AS_NEW_AFTER, fake: () => fake });
 const study = desiredStudyMaker('r');
 
-const apply = (desired: DesiredStudy) => submitRevision(stack.env.client, desired, { taskQueue: TASK_QUEUE });
-const status = (studyId: string) => stack.env.client.workflow.getHandle(studyWorkflowId('1001', studyId)).query(statusQuery);
+const { apply, status, until } = stack;
 
-/** Polls the study's status until `done` holds (the workflows answer within seconds). */
-async function until(studyId: string, done: (s: StudyStatus) => boolean, what: string): Promise<StudyStatus> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const s = await status(studyId).catch(() => undefined);
-    if (s && done(s)) return s;
-    if (Date.now() > deadline) throw new Error(`study ${studyId} never got ${what}: ${JSON.stringify(s, null, 1)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 const settled = (revision: string) => (s: StudyStatus) => s.appliedRevision === revision && ['converged', 'partially_failed', 'failed'].includes(s.phase);
 
 /** An ID list in the blob store: a target group with one is launched by its own workflow, after the upload. */

@@ -4,11 +4,10 @@
 // suggests continue-as-new after a short history, so the watch's notices also cross continue-as-new.
 import { afterAll, describe, expect, it } from 'vitest';
 import { notifyActivities } from '../../activities/notify';
-import { submitRevision } from '../../client/study-runs';
 import type { NotifyEventKind, NotifyTarget } from '../../shared/notify-events';
-import type { DesiredStudy, DesiredTargetGroup } from '../../plan/types';
+import type { DesiredTargetGroup } from '../../plan/types';
 import { createStudyflowMetrics } from '../../telemetry/studyflow-metrics';
-import { statusQuery, studyWorkflowId, targetGroupWorkflowId, type StudyStatus } from '../../workflows/messages';
+import { targetGroupWorkflowId, type StudyStatus } from '../../workflows/messages';
 import { startLocalWebhook, type LocalWebhook, type ReceivedNotification } from '../notify/local-webhook';
 import { FakeApi, targetGroup } from './fake-api';
 import { desiredStudyMaker, useWorkflowUnitStack } from './workflow-env';
@@ -37,8 +36,7 @@ async function receiver(envName: string, events: NotifyEventKind[], statuses: nu
   return { hook, target: { envName, events } };
 }
 
-const apply = (desired: DesiredStudy) => submitRevision(stack.env.client, desired, { taskQueue: TASK_QUEUE });
-const status = (studyId: string) => stack.env.client.workflow.getHandle(studyWorkflowId('1001', studyId)).query(statusQuery);
+const { apply, status } = stack;
 const settled = (revision: string) => (s: StudyStatus) => s.appliedRevision === revision && ['converged', 'partially_failed', 'failed'].includes(s.phase);
 
 async function eventually<T>(read: () => Promise<T> | T, done: (value: T) => boolean, what: string, timeoutMs = 60_000): Promise<T> {

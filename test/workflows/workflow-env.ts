@@ -7,9 +7,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll } from 'vitest';
+import { submitRevision } from '../../client/study-runs';
 import { DEV_SERVER_DYNAMIC_CONFIG, startTemporalDevServer, type RunningDevServer } from '../../dev/temporal-dev-server';
 import type { DesiredStudy, DesiredTargetGroup } from '../../plan/types';
 import { startStudyflowWorkers, type RunningWorkers } from '../../worker/studyflow-worker';
+import { statusQuery, studyWorkflowId, type StudyStatus } from '../../workflows/messages';
 import type { FakeApi } from './fake-api';
 
 export interface WorkflowUnitOptions {
@@ -25,6 +27,12 @@ export interface WorkflowUnitOptions {
 
 export interface WorkflowUnitStack {
   readonly env: TestWorkflowEnvironment;
+  /** Submits a revision of the study (the client's path) to this stack's task queue. */
+  apply(desired: DesiredStudy): ReturnType<typeof submitRevision>;
+  /** The study workflow's status query. */
+  status(studyId: string): Promise<StudyStatus>;
+  /** Polls the study's status until `done` holds (the workflows answer within seconds; 60 s at most). */
+  until(studyId: string, done: (s: StudyStatus) => boolean, what: string): Promise<StudyStatus>;
 }
 
 /** Starts the stack before the file's tests and stops it after them; `env` is there once they run. */
@@ -53,10 +61,25 @@ export function useWorkflowUnitStack(options: WorkflowUnitOptions): WorkflowUnit
     await server?.stop();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
+  const started = (): TestWorkflowEnvironment => {
+    if (!env) throw new Error('the workflow unit stack is not started yet (use it inside a test)');
+    return env;
+  };
+  const status = (studyId: string) => started().client.workflow.getHandle(studyWorkflowId('1001', studyId)).query(statusQuery);
   return {
-    get env(): TestWorkflowEnvironment {
-      if (!env) throw new Error('the workflow unit stack is not started yet (use it inside a test)');
-      return env;
+    get env() {
+      return started();
+    },
+    apply: (desired) => submitRevision(started().client, desired, { taskQueue: options.taskQueue }),
+    status,
+    async until(studyId, done, what) {
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const s = await status(studyId).catch(() => undefined);
+        if (s && done(s)) return s;
+        if (Date.now() > deadline) throw new Error(`study ${studyId} never got ${what}: ${JSON.stringify(s, null, 1)}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
     },
   };
 }
