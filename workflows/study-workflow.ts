@@ -172,7 +172,8 @@ function registerHandlers(state: StudyState): void {
     },
   );
   setHandler(awaitRevisionUpdate, async ({ revision }) => {
-    await condition(() => revisionOutcome(state.status, revision) !== 'running' || workflowInfo().continueAsNewSuggested);
+    // A re-apply of the revision already applied is pending until the loop takes it: its status is the old one until then.
+    await condition(() => (state.pending?.desired.revision !== revision && revisionOutcome(state.status, revision) !== 'running') || workflowInfo().continueAsNewSuggested);
     return state.status;
   });
   setHandler(approveUpdate, (request) => Promise.resolve(approve(state, request)), {
