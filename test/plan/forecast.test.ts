@@ -152,16 +152,19 @@ describe('from the plan\'s server checks', () => {
   });
 });
 
+/** A target group of `goal` completes whose fielding ends 2026-12-11, with or without the launch rule. */
+const endingTargetGroup = (goal: number, rule: boolean) =>
+  ({
+    key: 'us',
+    draft: { filling_goal: goal, expected_incidence_rate: 0.35, locale: 'en_US' },
+    idLists: {},
+    exclusionGroups: [],
+    launch: { mode: 'auto', requireFeasible: false, endFieldingAt: '2026-12-11T00:00:00.000Z', ...(rule ? { requireForecastBeforeEnd: true } : {}) },
+  }) as unknown as DesiredTargetGroup;
+
 describe('the launch rule at the gate (require_forecast_before_end)', () => {
   // The gate reads one feasibility answer: its range over the window gives the forecast, as in `plan`.
-  const desired = (goal: number, rule = true) =>
-    ({
-      key: 'us',
-      draft: { filling_goal: goal, expected_incidence_rate: 0.35, locale: 'en_US' },
-      idLists: {},
-      exclusionGroups: [],
-      launch: { mode: 'auto', requireFeasible: false, endFieldingAt: '2026-12-11T00:00:00.000Z', ...(rule ? { requireForecastBeforeEnd: true } : {}) },
-    }) as unknown as DesiredTargetGroup;
+  const desired = (goal: number, rule = true) => endingTargetGroup(goal, rule);
   const now = Date.parse('2026-12-01T00:00:00.000Z');
   // 10 days, 900–1000 completes: 95 a day expected, so 950 completes are the most that finish by the end.
   const answer = { feasibility: { suggested_completes_goal_range: { min: 900, max: 1000 }, suggested_price: USD('2.00') } };
@@ -219,14 +222,7 @@ describe('the cost band before launch', () => {
 });
 
 describe("plan's forecast check", () => {
-  const desired = (goal: number, rule = false) =>
-    ({
-      key: 'us',
-      draft: { filling_goal: goal, expected_incidence_rate: 0.35, locale: 'en_US' },
-      idLists: {},
-      exclusionGroups: [],
-      launch: { mode: 'auto', requireFeasible: false, endFieldingAt: '2026-12-11T00:00:00.000Z', ...(rule ? { requireForecastBeforeEnd: true } : {}) },
-    }) as unknown as DesiredTargetGroup;
+  const desired = (goal: number, rule = false) => endingTargetGroup(goal, rule);
   const now = Date.parse('2026-12-01T00:00:00.000Z');
   const feasibility = { suggested_completes_goal_range: { min: 900, max: 1000 }, suggested_price: USD('2.00'), suggested_price_range: { min: USD('1.80'), max: USD('2.30') } };
   const forecastOf = (goal: number, rule = false, answers: Parameters<typeof evaluateServerChecks>[1] = { feasibility: { ok: true, value: feasibility } }) =>
