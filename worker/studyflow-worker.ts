@@ -29,6 +29,31 @@ export interface StudyflowWorkerOptions {
   taskQueue?: string;
   /** Grace period to finish running activities on shutdown. */
   shutdownGraceTime?: string;
+  /**
+   * Workflow runs kept in memory between their tasks (`workflowCacheFromEnv`); absent: the SDK's default, which
+   * grows with the process's heap limit (about 2,300 under Node's default 4 GiB limit).
+   */
+  maxCachedWorkflows?: number;
+}
+
+/** STUDYFLOW_WORKFLOW_CACHE is not 0 or a whole number of 2 or more. */
+export class WorkflowCacheSizeError extends Error {
+  override readonly name = 'WorkflowCacheSizeError';
+}
+
+/**
+ * The workflow cache size from STUDYFLOW_WORKFLOW_CACHE (unset or empty: the SDK's default). A workflow run that
+ * is not cached is replayed from its whole history at its next task, so a worker that watches N live target
+ * groups wants room for N target-group runs and their studies' runs (docs/operations.md, "Sizing a worker").
+ */
+export function workflowCacheFromEnv(env: Record<string, string | undefined>): number | undefined {
+  const text = env.STUDYFLOW_WORKFLOW_CACHE?.trim();
+  if (!text) return undefined;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value === 1 || value < 0) {
+    throw new WorkflowCacheSizeError(`STUDYFLOW_WORKFLOW_CACHE must be 0 (no cache) or a whole number of workflow runs, 2 or more (it is "${text}")`);
+  }
+  return value;
 }
 
 let bundlePromise: Promise<WorkflowBundle> | undefined;
@@ -94,7 +119,7 @@ export async function startStudyflowWorkers(options: StudyflowWorkerOptions): Pr
     ...common,
     taskQueue,
     workflowBundle,
-    maxCachedWorkflows: 500,
+    ...(options.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: options.maxCachedWorkflows } : {}),
   });
   let apiWorker: Worker;
   try {

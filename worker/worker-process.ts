@@ -7,7 +7,7 @@ import { connectClient, dataConverterFromEnv, temporalSettings, workflowTaskQueu
 import { startWebhookIngress, type WebhookIngress } from '../webhooks/webhook-ingress';
 import { apiTaskQueueOf } from '../workflows/activity-proxies';
 import { requireStudyflowNamespace } from './namespace-check';
-import { startStudyflowWorkers } from './studyflow-worker';
+import { startStudyflowWorkers, workflowCacheFromEnv } from './studyflow-worker';
 import { createWorkerActivities } from './worker-activities';
 import { connectWorker } from './worker-connection';
 import { registerReceiverMetrics } from '../webhooks/receiver-ops';
@@ -40,6 +40,7 @@ export class OpsEndpointError extends Error {
 export async function runWorkerProcess(options: WorkerProcessOptions): Promise<void> {
   const { env, log } = options;
   const settings = temporalSettings(env);
+  const maxCachedWorkflows = workflowCacheFromEnv(env);
   // A stop asked for while starting ends the start at its next step; once the workers run, it shuts them down.
   let stopRequested = false;
   let stop = () => {
@@ -66,7 +67,7 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
     await requireStudyflowNamespace(connection.workflowService, settings.namespace, settings.address);
     if (stoppedWhileStarting()) return;
     const taskQueue = workflowTaskQueue(env);
-    const workers = await startStudyflowWorkers({ connection, namespace: settings.namespace, activities: activities.activities, taskQueue, dataConverter: dataConverterFromEnv(env) });
+    const workers = await startStudyflowWorkers({ connection, namespace: settings.namespace, activities: activities.activities, taskQueue, dataConverter: dataConverterFromEnv(env), maxCachedWorkflows });
     stop = () => void workers.shutdown();
     if (stopRequested) stop();
     let workersRunning = true;
