@@ -77,6 +77,11 @@ export interface TargetGroupFigures {
   incidenceRate?: number;
   dropOffRate?: number;
   averageCostPerInterview?: { value: string; currencyCode: string };
+  /**
+   * The list item's `updated_at` (TargetGroupsListItem): when the target group itself was last changed (its
+   * fields or status, by anyone), not its statistics. A change wakes the target group's drift check.
+   */
+  updatedAt?: string;
 }
 
 function statisticValue(statistics: Record<string, unknown>, name: string): unknown {
@@ -95,6 +100,7 @@ export function figuresOfListItem(item: ApiObject): TargetGroupFigures {
   if (goal !== undefined) figures.fillingGoal = goal;
   const last = statisticValue(statistics, 'last_complete_date');
   if (typeof last === 'string') figures.lastCompleteDate = last;
+  if (typeof item.updated_at === 'string') figures.updatedAt = item.updated_at;
   const incidence = num(statisticValue(statistics, 'incidence_rate'));
   if (incidence !== undefined) figures.incidenceRate = incidence;
   const dropOff = num(statisticValue(statistics, 'drop_off_rate'));

@@ -55,6 +55,9 @@ export class FakeApi {
   /** completes_cost by key (USD), as a performance read answers it; 0.00 when not set. */
   readonly costs: Record<string, string> = {};
   private readonly holds = new Map<string, { until: Promise<void>; release: () => void; reached: Promise<void>; arrive: () => void }>();
+  /** Each target group's `updated_at` as the list answers it: moved whenever its status, fields or run changed. */
+  private readonly updated = new Map<string, { digest: string; at: string }>();
+  private updates = 0;
 
   /** Holds the next call of `activity` until {@link release}; resolves once that call arrived. */
   hold(activity: string): Promise<void> {
@@ -285,7 +288,7 @@ export class FakeApi {
       return {
         figures: tgs.map((tg) => {
           const completes = this.completes[this.keyOfId(tg.id)] ?? 0;
-          return { id: tg.id, status: tg.status, completes, prescreens: completes };
+          return { id: tg.id, status: tg.status, completes, prescreens: completes, updatedAt: this.updatedAt(tg) };
         }),
       };
     },
@@ -341,6 +344,16 @@ export class FakeApi {
     await this.record(activity, [tg.key]);
     tg.status = to;
     return { outcome: 'applied', run: { status: to }, etag: `"${++this.seq}"` };
+  }
+
+  /** The target group's `updated_at`: a new time once its status, fields or fielding run differ from the last list read. */
+  private updatedAt(tg: FakeTargetGroup): string {
+    const digest = JSON.stringify([tg.status, tg.draft, tg.fieldingRunId ?? null]);
+    const known = this.updated.get(tg.id);
+    if (known?.digest === digest) return known.at;
+    const at = new Date(Date.UTC(2026, 0, 1) + ++this.updates).toISOString();
+    this.updated.set(tg.id, { digest, at });
+    return at;
   }
 
   /** Changes a field of a target group as the exchange's UI would (no call recorded): drift from the file. */

@@ -7,7 +7,7 @@ import { notifyActivities } from '../../activities/notify';
 import type { NotifyEventKind, NotifyTarget } from '../../shared/notify-events';
 import type { DesiredTargetGroup } from '../../plan/types';
 import { createStudyflowMetrics } from '../../telemetry/studyflow-metrics';
-import { targetGroupWorkflowId, type StudyStatus } from '../../workflows/messages';
+import { targetGroupEventUpdate, targetGroupWorkflowId, webhookEventUpdateId, type StudyStatus } from '../../workflows/messages';
 import { startLocalWebhook, type LocalWebhook, type ReceivedNotification } from '../notify/local-webhook';
 import { FakeApi, targetGroup } from './fake-api';
 import { desiredStudyMaker, useWorkflowUnitStack } from './workflow-env';
@@ -127,9 +127,19 @@ describe('a target group tells its notify targets', () => {
     fake.setField('d', 'name', 'renamed in the exchange');
     await untilStudy('drift-notify', (s) => s.targetGroups.d.drift?.[0]?.field === 'name', 'drift seen');
     await eventually(() => hook.received.length, (n) => n >= 1, 'the drift told');
-    // The watch reads on every tick and sees the same drift: across continue-as-new, nothing new is sent.
+    // Every target-group-updated event reads the state again and sees the same drift: across continue-as-new, nothing new is sent.
     const runsBefore = await runs();
-    await eventually(runs, (n) => n >= runsBefore + 1, 'a continue-as-new while drifting');
+    const targetGroupId = (await status('drift-notify')).targetGroups.d.targetGroupId;
+    let events = 0;
+    await eventually(
+      async () => {
+        const id = `drift-${(events += 1)}`;
+        await child.executeUpdate(targetGroupEventUpdate, { args: [{ id, type: 'target-group-updated', time: new Date().toISOString(), targetGroupId }], updateId: webhookEventUpdateId(id) });
+        return runs();
+      },
+      (n) => n >= runsBefore + 1,
+      'a continue-as-new while drifting',
+    );
     expect(hook.received).toHaveLength(1);
     expect(body(hook.received[0]).text).toMatch(/^Drift found: drift-notify \/ d \(changed outside the file name\)/);
 

@@ -43,7 +43,7 @@ export function watchDueIn(state: StudyState): number | undefined {
 
 /** What, of a target group's figures, wakes its workflow when it changes. */
 export function figuresDigest(figures: TargetGroupFigures): string {
-  return [figures.status, figures.completes, figures.prescreens, figures.lastCompleteDate ?? ''].join('|');
+  return [figures.status, figures.completes, figures.prescreens, figures.lastCompleteDate ?? '', figures.updatedAt ?? ''].join('|');
 }
 
 /**

@@ -42,7 +42,7 @@ export interface TargetGroupWorkflowInput {
     /** The notifications raised so far (workflows/target-group/notifications.ts). */
     notices?: CarriedNotices;
     /** The watch's pacing (workflows/target-group/watch.ts): a new run keeps its timers' rhythm and does not read again at once. */
-    watch?: { nextReadAt: number; quietMs: number; lastPerformanceAt: number; figuresSeen: boolean; unread: boolean };
+    watch?: { nextReadAt: number; quietMs: number; lastPerformanceAt: number; figuresSeen: boolean; unread: boolean; updatedAt?: string; figures?: TargetGroupFigures };
   };
 }
 
@@ -83,6 +83,11 @@ export class TargetGroupState {
   figuresSeen = false;
   /** When performance was last read by the watch (workflow time; 0: not yet). */
   lastPerformanceAt = 0;
+  /**
+   * The `updated_at` of the last figures the study sent (the exchange's time of the last change to the target group
+   * itself); undefined until figures carry one. Once known, a new one wakes the drift check and the fallback is slow.
+   */
+  updatedAt?: string;
   /** Bumped on every status change: the progress sender sends the study the latest one. */
   version = 0;
   /**
@@ -107,7 +112,7 @@ export class TargetGroupState {
     this.seenEvents = new SeenEvents(c?.seenEventIds);
     this.events.push(...(c?.pendingEvents ?? []));
     this.guardMemory = c?.guardMemory;
-    if (c?.watch) ({ nextReadAt: this.nextReadAt, quietMs: this.quietMs, lastPerformanceAt: this.lastPerformanceAt, figuresSeen: this.figuresSeen, unread: this.unread } = c.watch);
+    if (c?.watch) ({ nextReadAt: this.nextReadAt, quietMs: this.quietMs, lastPerformanceAt: this.lastPerformanceAt, figuresSeen: this.figuresSeen, unread: this.unread, updatedAt: this.updatedAt, figures: this.figures } = c.watch);
     this.notices = new TargetGroupNotices(c?.notices);
     this.status = c?.status ?? { key: input.revision.desired.key, phase: 'draft', revision: input.revision.revision, targetGroupId: input.revision.targetGroupId, events: { received: 0, sessionsByStatus: {} }, updatedAt: new Date().toISOString() };
     const r = c?.report;
@@ -127,7 +132,7 @@ export class TargetGroupState {
       pendingEvents: [...this.events],
       ...(this.guardMemory ? { guardMemory: this.guardMemory } : {}),
       notices: this.notices.carried(),
-      watch: { nextReadAt: this.nextReadAt, quietMs: this.quietMs, lastPerformanceAt: this.lastPerformanceAt, figuresSeen: this.figuresSeen, unread: this.unread },
+      watch: { nextReadAt: this.nextReadAt, quietMs: this.quietMs, lastPerformanceAt: this.lastPerformanceAt, figuresSeen: this.figuresSeen, unread: this.unread, ...(this.updatedAt !== undefined ? { updatedAt: this.updatedAt } : {}), ...(this.figures ? { figures: this.figures } : {}) },
     };
   }
 

@@ -15,7 +15,10 @@ import type { TargetGroupState } from './state';
 const TERMINAL_STATUSES = new Set(['Complete', 'Terminate', 'SecurityFailure', 'OverQuota', 'FinancialTerm', 'PreClientSurveyProcess']);
 const MAX_RECORDED_CHANGES = 50;
 
-/** The longest wait of the fallback timer (the drift check nothing else triggers). */
+/**
+ * The longest wait of the fallback timer (the drift check nothing else triggers), and its wait once the study's
+ * list tells when the target group last changed (`updated_at`): a change then wakes the check itself.
+ */
 export const MAX_QUIET_MS = 6 * 3_600_000;
 /**
  * The least time between two performance reads of a target group whose figures keep changing, in watch
@@ -39,9 +42,13 @@ export function spreadMs(id: string, spanMs: number): number {
  * - figures whose status is not the phase: read performance and the state at once (a completion is taken with
  *   that last reading);
  * - figures changed otherwise: read performance, at most once per PERFORMANCE_PACE_INTERVALS watch intervals;
+ * - figures whose `updated_at` moved (the target group itself was changed: in the exchange's UI, by another tool,
+ *   by studyflow): read the state for drift;
  * - the fallback timer (first at twice the watch interval plus an offset within one interval by the workflow's id,
  *   so target groups launched together spread their checks; then doubling up to MAX_QUIET_MS): read the state for
- *   drift from the study file (and performance if the figures never came: a study that does not watch).
+ *   drift from the study file (and performance if the figures never came: a study that does not watch). Once the
+ *   figures carry `updated_at`, the fallback waits MAX_QUIET_MS, its first wait spread over that span by the
+ *   workflow's id (`slowFallback`): a safety net for a missed change, not the way drift is found.
  */
 export async function watchOnce(state: TargetGroupState, api: Api): Promise<void> {
   const watchMs = state.revision.desired.timing.watchIntervalMs;
@@ -68,16 +75,23 @@ export async function watchOnce(state: TargetGroupState, api: Api): Promise<void
   while (state.controls.length > 0) await applyControl(state, api, state.controls.shift() as FieldingControlRequest['action']);
   const figures = state.figures;
   state.figures = undefined;
+  let changedItself = false;
   if (figures) {
     state.unread = true;
     state.figuresSeen = true;
+    if (figures.updatedAt !== undefined && figures.updatedAt !== state.updatedAt) {
+      // The first such figures are checked too: a change made between the launch and them is found now.
+      if (state.updatedAt === undefined) slowFallback(state, workflowInfo().workflowId);
+      changedItself = true;
+      state.updatedAt = figures.updatedAt;
+    }
   }
   if (state.watching) {
     const now = Date.now();
     const statusChanged = figures !== undefined && figures.status !== state.status.phase;
     const fallback = now >= state.nextReadAt;
     if (fallback) {
-      state.quietMs = Math.min(2 * state.quietMs, MAX_QUIET_MS);
+      state.quietMs = state.updatedAt !== undefined ? MAX_QUIET_MS : Math.min(2 * state.quietMs, MAX_QUIET_MS);
       state.nextReadAt = now + state.quietMs;
     }
     const performanceDue = statusChanged || (state.unread && now >= state.lastPerformanceAt + paceMs) || (fallback && !state.figuresSeen);
@@ -87,7 +101,7 @@ export async function watchOnce(state: TargetGroupState, api: Api): Promise<void
       state.lastPerformanceAt = now;
       await readPerformance(state, api);
     }
-    if (state.watching && (statusChanged || fallback)) await checkDrift(state, api);
+    if (state.watching && (statusChanged || fallback || changedItself)) await checkDrift(state, api);
     else if (state.watching && changedRemotely) {
       // Not a completion: the session events of the last completes may still be on their way (the exchange's
       // status_change can overtake them), so a completion is taken at the next reading, with its performance.
@@ -96,6 +110,18 @@ export async function watchOnce(state: TargetGroupState, api: Api): Promise<void
   }
   // The last figures of a target group that just completed (one reading made once the phase was completed).
   if (state.status.phase === 'completed' && state.report.performance?.phase !== 'completed') await readPerformance(state, api);
+  // Changes recorded without a reading (a control, a resume, drift, an event) reach the study's report now.
+  else if (state.report.seq > state.report.sentSeq) await sendReport(state);
+}
+
+/**
+ * The study's list now tells when this target group changes: the fallback check becomes a slow safety net, every
+ * MAX_QUIET_MS, the first within that span at an offset by the workflow's id (10,000 target groups launched within
+ * minutes do not all check at once).
+ */
+function slowFallback(state: TargetGroupState, workflowId: string): void {
+  state.quietMs = MAX_QUIET_MS;
+  state.nextReadAt = Math.max(state.nextReadAt, Date.now() + spreadMs(workflowId, MAX_QUIET_MS));
 }
 
 function recordEvent(state: TargetGroupState, event: WebhookEventSignal): void {
@@ -154,6 +180,11 @@ async function readPerformance(state: TargetGroupState, api: Api): Promise<void>
     state.report.performanceError = failureOf(error).message;
   }
   if (point) await judgeGuards(state, api, 'performance');
+  await sendReport(state, point);
+}
+
+/** Sends the study the report's news: the reading (when one was made) and the changes it was not sent yet. */
+async function sendReport(state: TargetGroupState, point?: CompletesPoint): Promise<void> {
   const data = state.reportData();
   const changes = state.report.changes.filter((c) => c.seq > state.report.sentSeq);
   state.report.sentSeq = state.report.seq;
