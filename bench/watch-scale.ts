@@ -18,9 +18,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { findFreePort } from '../dev/free-port';
 import { applyThroughClient, describeApplied } from './apply-through-client';
-import { loadAverage, numberArg, queryStudyStatus, runContext, startBenchStack, stringArg, writeResult, REPO_ROOT } from './bench-stack';
+import { loadAverage, numberArg, runContext, startBenchStack, stringArg, writeResult, REPO_ROOT, type BenchStack } from './bench-stack';
 import { processCpuMs, processNamed } from './process-cpu';
-import { studyWorkflowId } from '../workflows/messages';
+import { phaseQuery } from '../worker/target-group-phases';
+import { TARGET_GROUP_PHASES } from '../workflows/search-attributes';
 
 const tgs = numberArg('tgs', 1000);
 const perStudy = numberArg('per-study', 100);
@@ -38,10 +39,19 @@ const setupTimeoutS = numberArg('setup-timeout-s', 1800);
  * the result's `settings.watchedTgs` says how many (every per-target-group figure is over those).
  */
 const applyDeadlineS = numberArg('apply-deadline-s', 0);
+/**
+ * The worker's workflow cache (STUDYFLOW_WORKFLOW_CACHE): by default room for every target group's run and every
+ * study's, plus a tenth (a run not cached is replayed from its history at its next task). 0 leaves the SDK's default.
+ */
 const label = stringArg('label', 'current');
 /** Another checkout of studyflow (built) whose worker and sandbox run: the version measured "before". */
 const root = stringArg('root', REPO_ROOT);
 const studies = Math.ceil(tgs / perStudy);
+/**
+ * The workers' workflow cache (STUDYFLOW_WORKFLOW_CACHE): by default room for every target group's run and every
+ * study's, plus a tenth (a run not cached is replayed from its whole history at its next task). 0: the SDK's default.
+ */
+const workflowCache = numberArg('workflow-cache', Math.ceil((tgs + studies) * 1.1));
 
 const log = (line: string) => process.stderr.write(`[watch-scale ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 
@@ -92,6 +102,12 @@ function rssMiB(pid: number | undefined): number | undefined {
   }
 }
 
+/** Running target-group workflows of the bench's task queue in `phase`, counted in Temporal's visibility. */
+async function phaseCount(stack: BenchStack, phase: string): Promise<number> {
+  const { count } = await stack.client.workflowService.countWorkflowExecutions({ namespace: 'default', query: phaseQuery(stack.env.STUDYFLOW_TASK_QUEUE, phase) });
+  return Number(count ?? 0);
+}
+
 async function main(): Promise<void> {
   const context = runContext();
   log(`${tgs} target groups in ${studies} studies; watch interval ${watchMs} ms; load ${context.loadAverageAtStart.join(' / ')}`);
@@ -105,6 +121,7 @@ async function main(): Promise<void> {
   try {
     log(`stack in ${stack.dir} (the Temporal server's log: temporal.sqlite.log)`);
     stack.env.STUDYFLOW_WATCH_INTERVAL_MS = String(watchMs);
+    if (workflowCache > 0) stack.env.STUDYFLOW_WORKFLOW_CACHE = String(workflowCache);
     const settings = await fetch(`${stack.sandbox.baseUrl}/_sandbox/fielding/settings`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
@@ -133,17 +150,16 @@ async function main(): Promise<void> {
       if (applied.code !== 0) throw new Error(`apply of ${batch.length} studies exited ${applied.code}:\n${describeApplied(applied)}`);
       log(`applied ${Math.min(i + applyBatch, ids.length)}/${ids.length} studies (${Math.round((Date.now() - setupStarted) / 1000)} s)`);
     }
-    const applied = ids.slice(0, appliedCount);
     const watchedTgs = sizes.slice(0, appliedCount).reduce((sum, n) => sum + n, 0);
-    // Every target group's workflow watching (a live group's watcher starts once its study's revision settled).
-    for (const id of applied) {
-      for (;;) {
-        const status = await queryStudyStatus(stack.client, studyWorkflowId('1001', id)).catch(() => undefined);
-        const live = status ? Object.values(status.targetGroups).filter((t) => t.phase === 'live').length : 0;
-        if (live >= sizes[ids.indexOf(id)]) break;
-        if (Date.now() - setupStarted > setupTimeoutS * 1000) throw new Error(`study ${id}: ${live} target groups live after the set-up timeout`);
-        await new Promise((r) => setTimeout(r, 1000));
-      }
+    // Every applied target group's workflow live, as Temporal's visibility counts the StudyflowPhase it upserts
+    // (a count every 5 s, not a status query per study: a study busy with its children's signals buffers queries).
+    for (let lastLive = -1; ; ) {
+      const live = await phaseCount(stack, 'live').catch(() => -1);
+      if (live !== lastLive) log(`${live} of ${watchedTgs} target groups live (${Math.round((Date.now() - setupStarted) / 1000)} s)`);
+      lastLive = live;
+      if (live >= watchedTgs) break;
+      if (Date.now() - setupStarted > setupTimeoutS * 1000) throw new Error(`${live} of ${watchedTgs} target groups live after the set-up timeout`);
+      await new Promise((r) => setTimeout(r, 5000));
     }
     const setupS = Math.round((Date.now() - setupStarted) / 1000);
     log(`set-up done in ${setupS} s; restarting the worker at the default API rate`);
@@ -216,9 +232,11 @@ async function main(): Promise<void> {
       return a === undefined || b === undefined ? undefined : Number(((a - b) / wallMs).toFixed(3));
     };
     const perTgDay = (events: number) => Math.round((events / watchedTgs / wallMs) * 86_400_000);
-    const status = await Promise.all(applied.map((id) => queryStudyStatus(stack.client, studyWorkflowId('1001', id)).catch(() => undefined)));
     const phases: Record<string, number> = {};
-    for (const s of status) for (const t of Object.values(s?.targetGroups ?? {})) phases[t.phase] = (phases[t.phase] ?? 0) + 1;
+    for (const phase of TARGET_GROUP_PHASES) {
+      const n = await phaseCount(stack, phase);
+      if (n > 0) phases[phase] = n;
+    }
     const max = (xs: number[]) => (xs.length ? Math.max(...xs) : undefined);
     const result = {
       benchmark: 'watch-scale',
@@ -226,7 +244,7 @@ async function main(): Promise<void> {
       command: `node bin/run-ts.js bench/watch-scale.ts ${process.argv.slice(2).join(' ')}`,
       context,
       root,
-      settings: { tgs, watchedTgs, appliedStudies: appliedCount, applyDeadlineS, perStudy, studies, watchMs, warmupS, windowS, speed, goal, rate, setupRate },
+      settings: { tgs, watchedTgs, appliedStudies: appliedCount, applyDeadlineS, perStudy, studies, watchMs, warmupS, windowS, speed, goal, rate, setupRate, workflowCache },
       setupS,
       loadAverage: { atWindowStart: loadAtWindow, oneMinuteDuringWindow: { min: Math.min(...loads), max: Math.max(...loads) } },
       windowS: Math.round(wallMs / 1000),
