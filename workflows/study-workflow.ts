@@ -35,7 +35,7 @@ import { IllegalTransition } from './phases';
 import { applyRevision } from './study/apply-revision';
 import { judgeSpend } from './study/budget';
 import { completeAtEnd } from './study/removed';
-import { watchDueIn, watchTick } from './study/watch';
+import { hasWatched, watchDueIn, watchTick } from './study/watch';
 import { StudyState, Superseded, type StudyWorkflowInput } from './study/state';
 import { withForecasts } from './forecast';
 
@@ -56,7 +56,8 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
       // Between revisions the study watches its live target groups: one list read per watch interval (./study/watch.ts).
       const watchIn = watchDueIn(state);
       const woken = () => state.pending !== undefined || (workflowInfo().continueAsNewSuggested && allHandlersFinished());
-      if (watchIn === undefined) await condition(woken);
+      // Nothing to watch yet: a target group's progress (entering live, say) makes it watchable and wakes the loop.
+      if (watchIn === undefined) await condition(() => woken() || hasWatched(state));
       else if (watchIn > 0) await condition(woken, watchIn);
       if (state.pending) await applyPending(state);
       else if (watchDueIn(state) === 0) await watchTick(state, apiActivities);

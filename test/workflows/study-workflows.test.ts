@@ -13,6 +13,7 @@ import { profilingOf } from '../../plan/profiling';
 import { scheduleStudy } from '../../plan/schedule';
 import type { DesiredTargetGroup } from '../../plan/types';
 import {
+  approveUpdate,
   fieldingControlUpdate,
   reportQuery,
   revisionOutcome,
@@ -115,6 +116,25 @@ describe('study workflow', () => {
     const superseded = await awaitRevision(stack.env.client, id, desired.revision);
     expect(revisionOutcome(superseded, desired.revision)).toBe('superseded');
     expect(revisionOutcome(await awaitRevision(stack.env.client, id, newer.revision), newer.revision)).toBe('settled');
+  });
+
+  it('starts watching a target group that goes live after its revision settled (approved later), without a new apply', async () => {
+    fake = new FakeApi();
+    const manual = study('approve-watch', [targetGroup('m', { launch: { mode: 'manual', requireFeasible: true }, timing: { ...targetGroup('m').timing, watchIntervalMs: 300 } })]);
+    await apply(manual);
+    const waiting = await until('approve-watch', settled(manual.revision), 'settled awaiting approval');
+    expect(waiting.targetGroups.m.phase).toBe('awaiting_approval');
+    // Nothing watched yet: the study reads no list while no target group is live.
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(fake.callsOf('listTargetGroupFigures')).toEqual([]);
+    await stack.env.client.workflow.getHandle(studyWorkflowId('1001', 'approve-watch')).executeUpdate(approveUpdate, { args: [{ targetGroup: 'm' }] });
+    await until('approve-watch', (x) => x.targetGroups.m.phase === 'live', 'live once approved');
+    // The target group's progress wakes the study's loop (hasWatched), which reads the list every interval from now on.
+    // (Under this stack's short history the study also continues as new meanwhile, which starts its loop again too.)
+    const deadline = Date.now() + 20_000;
+    while (fake.callsOf('listTargetGroupFigures').length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(fake.callsOf('listTargetGroupFigures').length).toBeGreaterThanOrEqual(2);
+    await stack.env.client.workflow.getHandle(targetGroupWorkflowId('1001', 'approve-watch', 'm')).terminate('test finished');
   });
 
   it('holds a target group at its gate, then launches it when a revision lets the gate pass', async () => {

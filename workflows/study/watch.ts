@@ -30,10 +30,15 @@ export function watchedKeys(state: StudyState): string[] {
     .sort();
 }
 
+/** Whether the study has something to watch: a watch from an applied revision, its project, a watched target group. */
+export function hasWatched(state: StudyState): boolean {
+  return state.watch !== undefined && Boolean(state.projectId) && watchedKeys(state).length > 0;
+}
+
 /** Milliseconds until the next read of the list, or undefined while there is nothing to watch. */
 export function watchDueIn(state: StudyState): number | undefined {
   const watch = state.watch;
-  if (!watch || !state.projectId || watchedKeys(state).length === 0) {
+  if (!watch || !hasWatched(state)) {
     if (watch) delete watch.nextAt;
     return undefined;
   }
