@@ -9,7 +9,7 @@ import { startSandbox, type RunningSandbox } from '../sandbox';
 import { devSandboxEnv } from '../api/http/api-environment';
 import { CONNECTION_PROFILES, type ConnectionProfileName } from '../api/http/api-config';
 import { createWorkerActivities } from '../worker/worker-activities';
-import { startStudyflowWorkers, type RunningWorkers } from '../worker/studyflow-worker';
+import { startStudyflowWorkers, workflowCacheFromEnv, type RunningWorkers } from '../worker/studyflow-worker';
 import { connectClient, dataConverterFromEnv } from '../temporal/temporal-connection';
 import { connectWorker } from '../worker/worker-connection';
 import { startWebhookIngress, type WebhookIngress } from '../webhooks/webhook-ingress';
@@ -85,6 +85,8 @@ export interface EmbeddedStack {
 }
 
 export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise<EmbeddedStack> {
+  // Refused before anything starts (WorkflowCacheSizeError names the value).
+  const maxCachedWorkflows = options.inProcessWorker === false ? undefined : workflowCacheFromEnv(process.env);
   const cleanups: (() => Promise<void>)[] = [];
   const stop = async () => {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
@@ -180,6 +182,7 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
       apiRatePerSecond: options.apiRatePerSecond,
       taskQueue: options.taskQueue,
       dataConverter: dataConverterFromEnv(codecEnv),
+      maxCachedWorkflows,
     });
     cleanups.push(() => workers.shutdown());
     const { client, connection: clientConnection } = await connectClient(
