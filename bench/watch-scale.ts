@@ -9,8 +9,9 @@
 //   - history events per target group per day: the growth of every workflow run's history length over the
 //     window (target groups' and studies' runs, continued-as-new runs included), per target group, scaled to a day.
 // Set-up is not measured: the studies are applied through the study client (the real path: drafts, gates,
-// launch jobs, hand-over) with a worker whose API rate is raised (`--setup-rate`); that worker is then stopped
-// and the measured worker starts with the default rate (or `--rate`). Everything binds loopback; the run ends
+// launch jobs, hand-over) with a worker whose API rate is raised (`--setup-rate`), which also takes every target
+// group's first figures (its first performance reading and drift check); that worker is then stopped and the
+// measured worker starts with the default rate (or `--rate`). Everything binds loopback; the run ends
 // on its own (set-up timeout, then warm-up + window).
 //
 //   node bin/run-ts.js bench/watch-scale.ts --tgs 1000 --per-study 100 --watch-ms 300000 --warmup-s 330 --window-s 600 --label before
@@ -43,6 +44,11 @@ const applyDeadlineS = numberArg('apply-deadline-s', 0);
  * The worker's workflow cache (STUDYFLOW_WORKFLOW_CACHE): by default room for every target group's run and every
  * study's, plus a tenth (a run not cached is replayed from its history at its next task). 0 leaves the SDK's default.
  */
+/**
+ * 1 (default): set-up lasts until the first figures' reads of every target group (its first performance reading and
+ * drift check, one watch interval after its study settled) have run at the set-up rate; 0: they fall to the measured worker.
+ */
+const absorbFirstReads = numberArg('absorb-first-reads', 1) === 1;
 const label = stringArg('label', 'current');
 /** Another checkout of studyflow (built) whose worker and sandbox run: the version measured "before". */
 const root = stringArg('root', REPO_ROOT);
@@ -131,6 +137,8 @@ async function main(): Promise<void> {
 
     // Set-up (not measured): a worker with a raised API rate applies the studies.
     stack.env.STUDYFLOW_API_RATE_LIMIT = String(setupRate);
+    const setupMetricsPort = await findFreePort();
+    stack.env.STUDYFLOW_METRICS_PORT = String(setupMetricsPort);
     const setupWorker = await stack.spawnWorker();
     const setupStarted = Date.now();
     const dir = path.join(stack.dir, 'studies');
@@ -160,6 +168,25 @@ async function main(): Promise<void> {
       if (live >= watchedTgs) break;
       if (Date.now() - setupStarted > setupTimeoutS * 1000) throw new Error(`${live} of ${watchedTgs} target groups live after the set-up timeout`);
       await new Promise((r) => setTimeout(r, 5000));
+    }
+    // The first figures of every target group (one watch interval after its study settled) wake it for its first
+    // performance reading and drift check: 4 calls each, the launch's cost, taken at the set-up rate. Set-up ends once
+    // the set-up worker's API calls are back under the measured rate limit.
+    if (absorbFirstReads) {
+      const firstReadsFrom = Date.now() + watchMs + 15_000;
+      log(`waiting for the first figures' reads (one watch interval, then until the API calls fall under ${rate}/s)`);
+      await new Promise((r) => setTimeout(r, firstReadsFrom - Date.now()));
+      const setupMetrics = `http://127.0.0.1:${setupMetricsPort}/metrics`;
+      const total = async () => Object.values(await apiCalls(setupMetrics)).reduce((a, b) => a + b, 0);
+      for (let before = await total(); ; ) {
+        await new Promise((r) => setTimeout(r, 15_000));
+        const now = await total();
+        const perSecond = (now - before) / 15;
+        log(`set-up worker: ${perSecond.toFixed(1)} API calls/s`);
+        if (perSecond <= rate) break;
+        if (Date.now() - setupStarted > setupTimeoutS * 1000) throw new Error(`the first figures' reads still ran at ${perSecond.toFixed(1)}/s after the set-up timeout`);
+        before = now;
+      }
     }
     const setupS = Math.round((Date.now() - setupStarted) / 1000);
     log(`set-up done in ${setupS} s; restarting the worker at the default API rate`);
@@ -244,7 +271,7 @@ async function main(): Promise<void> {
       command: `node bin/run-ts.js bench/watch-scale.ts ${process.argv.slice(2).join(' ')}`,
       context,
       root,
-      settings: { tgs, watchedTgs, appliedStudies: appliedCount, applyDeadlineS, perStudy, studies, watchMs, warmupS, windowS, speed, goal, rate, setupRate, workflowCache },
+      settings: { tgs, watchedTgs, appliedStudies: appliedCount, applyDeadlineS, perStudy, studies, watchMs, warmupS, windowS, speed, goal, rate, setupRate, workflowCache, absorbFirstReads },
       setupS,
       loadAverage: { atWindowStart: loadAtWindow, oneMinuteDuringWindow: { min: Math.min(...loads), max: Math.max(...loads) } },
       windowS: Math.round(wallMs / 1000),
