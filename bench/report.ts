@@ -162,6 +162,15 @@ function targetsSection(results: BenchResults): string[] {
       compiled ? yesNo(compiled.medianMs < limitMs, compiled.medianMs) : 'not measured',
     ]);
   }
+  const w = results.watchScale;
+  const cores = w?.cpuCores.worker;
+  rows.push([
+    '10,000 live target groups watched by one worker: its CPU under half a core, its API calls within the rate limit (bench/watch-scale.ts, "Cost of watching at scale")',
+    w && cores !== undefined
+      ? `${cores} core; ${w.apiCallsPerHour.perSecond} calls/s = ${Math.round(w.apiCallsPerHour.shareOfRateLimit * 100)}% of ${w.apiCallsPerHour.rateLimitPerSecond}/s (${(w.settings.watchedTgs ?? w.settings.tgs).toLocaleString('en-US')} live)`
+      : '–',
+    w && cores !== undefined ? yesNo(cores < 0.5 && w.apiCallsPerHour.perSecond <= w.apiCallsPerHour.rateLimitPerSecond && (w.settings.watchedTgs ?? w.settings.tgs) >= 10_000, cores) : 'not measured',
+  ]);
   return [markdownTable(['Target', 'Measured', 'Result'], rows)];
 }
 
@@ -992,8 +1001,24 @@ export function loadResults(outDir: string): BenchResults {
     buyerView: readJson(at('buyer-view')),
     outsideView: readJson(at('outside-view')),
     s3BlobMemory: readJson(at('s3-blob-memory')),
+    watchScale: readJson(at('watch-scale-after-10000')),
     run: readJson(at('run-all')),
   };
+}
+
+/** The heading from which docs/benchmarks.md is written by hand (bench/watch-scale.ts runs apart: about 45 minutes at 10,000). */
+export const HAND_WRITTEN_HEADING = '## Cost of watching at scale';
+
+/** The hand-written sections of the existing file, from HAND_WRITTEN_HEADING to its end (kept as they are), or nothing. */
+export function handWrittenTail(file: string): string {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+  const at = text.indexOf(`\n${HAND_WRITTEN_HEADING}\n`);
+  return at < 0 ? '' : `\n${text.slice(at + 1)}`;
 }
 
 /** Writes docs/benchmarks.md (and the chart when apply-latency ran); returns the files written. */
@@ -1001,7 +1026,7 @@ export function writeReport(outDir: string, docsDir = path.join(REPO_ROOT, 'docs
   const results = loadResults(outDir);
   const written: string[] = [];
   const md = path.join(docsDir, 'benchmarks.md');
-  fs.writeFileSync(md, renderMarkdown(results));
+  fs.writeFileSync(md, renderMarkdown(results) + handWrittenTail(md));
   written.push(md);
   if (results.applyLatency) {
     const svg = path.join(docsDir, APPLY_SVG_NAME);

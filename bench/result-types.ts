@@ -335,8 +335,17 @@ export interface BenchResults {
   buyerView?: BuyerViewResult;
   outsideView?: OutsideViewResult;
   s3BlobMemory?: WrappedResult<S3BlobMemoryFigures>;
+  /** bench/watch-scale.ts at 10,000 live target groups, the final version (not run by run-all: it takes about 45 minutes). */
+  watchScale?: WatchScaleFigures;
   /** The run of bench/run-all.ts that produced them. */
   run?: RunSummary;
+}
+
+/** What the targets table reads of bench/out/watch-scale-after-10000.json. */
+export interface WatchScaleFigures {
+  settings: { tgs: number; watchedTgs?: number };
+  apiCallsPerHour: { perSecond: number; rateLimitPerSecond: number; shareOfRateLimit: number };
+  cpuCores: { worker?: number };
 }
 
 export interface RunSummary {

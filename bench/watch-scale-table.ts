@@ -9,7 +9,7 @@ import { REPO_ROOT } from './bench-stack';
 interface WatchScaleResult {
   label: string;
   command: string;
-  settings: { tgs: number; studies: number; watchMs: number; windowS: number; rate: number };
+  settings: { tgs: number; studies: number; watchMs: number; windowS: number; rate: number; watchedTgs?: number; appliedStudies?: number; workflowCache?: number };
   loadAverage: { atWindowStart: number[]; oneMinuteDuringWindow: { min: number; max: number } };
   windowS: number;
   apiCallsPerHour: { total: number; byOperation: Record<string, number>; perSecond: number; rateLimitPerSecond: number; shareOfRateLimit: number };
@@ -20,8 +20,8 @@ interface WatchScaleResult {
 }
 
 const dir = path.join(REPO_ROOT, 'bench', 'out');
-/** before, then earlier versions of after (after-v1, …), then after. */
-const order = (label: string) => (label === 'before' ? 0 : label === 'after' ? 2 : 1);
+/** before, then earlier versions of after (after-v1, after-v2, …), then after. */
+const order = (label: string) => (label === 'before' ? 0 : label === 'after' ? 1_000 : Number(/-v(\d+)$/.exec(label)?.[1] ?? 1));
 const results = fs
   .readdirSync(dir)
   .filter((f) => /^watch-scale-(before|after)(-[a-z0-9]+)?-\d+\.json$/.test(f))
@@ -38,14 +38,14 @@ const rows = results.map((r) => {
   const a = r.apiCallsPerHour;
   const target = a.perSecond <= a.rateLimitPerSecond && (r.cpuCores.worker ?? Infinity) < 0.5 ? 'met' : 'not met';
   return [
-    `${n(r.settings.tgs)} (${r.settings.studies} studies)`,
+    `${n(r.settings.watchedTgs ?? r.settings.tgs)} (${r.settings.appliedStudies ?? r.settings.studies} studies)`,
     r.label,
     `${n(a.total)} (${n(a.perSecond, 2)}/s = ${Math.round(a.shareOfRateLimit * 100)}% of ${a.rateLimitPerSecond}/s)`,
     n(r.cpuCores.worker, 3),
     n(r.cpuCores.temporal, 3),
     `${n(r.rssMiB.worker.last)} / ${n(r.rssMiB.temporal.last)} MiB (peak ${n(r.rssMiB.worker.peak)} / ${n(r.rssMiB.temporal.peak)})`,
     `${n(r.historyEventsPerTgPerDay.total)} (${n(r.historyEventsPerTgPerDay.targetGroupWorkflows)} + ${n(r.historyEventsPerTgPerDay.studyWorkflows)})`,
-    `${Math.round(r.windowS / 60)} min at a ${Math.round(r.settings.watchMs / 60_000)} min interval; load ${r.loadAverage.oneMinuteDuringWindow.min}–${r.loadAverage.oneMinuteDuringWindow.max}`,
+    `${Math.round(r.windowS / 60)} min at a ${Math.round(r.settings.watchMs / 60_000)} min interval; workflow cache ${n(r.settings.workflowCache ?? 500)}; load ${r.loadAverage.oneMinuteDuringWindow.min}–${r.loadAverage.oneMinuteDuringWindow.max}`,
     r.settings.tgs >= 10_000 ? target : '',
   ];
 });

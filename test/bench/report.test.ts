@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { formatMs, logAxis, markdownTable, renderApplySvg, renderMarkdown } from '../../bench/report';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { formatMs, handWrittenTail, logAxis, markdownTable, renderApplySvg, renderMarkdown, HAND_WRITTEN_HEADING } from '../../bench/report';
 import type { ApplyLatencyResult, ApplyLatencyRow, BenchResults, EngineOverheadResult, FanOutFloorResult } from '../../bench/result-types';
 
 const machine = { cpus: 2, cpuModel: 'Test CPU', memoryGiB: 8, node: 'v20.0.0', platform: 'linux test' };
@@ -471,5 +474,36 @@ describe('the outside view', () => {
   it('judges the targets from outside and says which are not met', () => {
     expect(md).toMatch(/outside view .* within 1.5x the hand-written client at 1 target group \| 1.65x .* \| NOT met/);
     expect(md).toMatch(/outside view .* within 2x the hand-written client at 200 target groups \| 1.92x .* \| met/);
+  });
+});
+
+describe('the watch at scale (bench/watch-scale.ts, run apart)', () => {
+  const watch = (worker: number, perSecond: number, watchedTgs = 10_000) => ({
+    settings: { tgs: 10_000, watchedTgs },
+    apiCallsPerHour: { perSecond, rateLimitPerSecond: 20, shareOfRateLimit: perSecond / 20 },
+    cpuCores: { worker },
+  });
+  const row = (md: string) => md.split('\n').find((l) => l.startsWith('| 10,000 live target groups watched by one worker'));
+
+  it('judges the 10,000 target: worker under half a core and calls within the rate limit, at 10,000 watched', () => {
+    expect(row(renderMarkdown({ ...results, watchScale: watch(0.46, 9) }))).toMatch(/\| 0\.46 core; 9 calls\/s = 45% of 20\/s \(10,000 live\) \| met \|$/);
+    expect(row(renderMarkdown({ ...results, watchScale: watch(0.52, 9) }))).toMatch(/\| NOT met \|$/);
+    expect(row(renderMarkdown({ ...results, watchScale: watch(0.3, 21) }))).toMatch(/\| NOT met \|$/);
+    expect(row(renderMarkdown({ ...results, watchScale: watch(0.3, 9, 9_500) }))).toMatch(/\(9,500 live\) \| NOT met \|$/);
+    expect(row(renderMarkdown(results))).toMatch(/\| – \| not measured \|$/);
+  });
+
+  it('keeps the hand-written sections of docs/benchmarks.md from their heading on, and nothing when there are none', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'report-tail-'));
+    try {
+      const file = path.join(dir, 'benchmarks.md');
+      expect(handWrittenTail(file)).toBe('');
+      fs.writeFileSync(file, `# Benchmarks\n\ngenerated\n\n${HAND_WRITTEN_HEADING}\n\nby hand | table\n`);
+      expect(handWrittenTail(file)).toBe(`\n${HAND_WRITTEN_HEADING}\n\nby hand | table\n`);
+      fs.writeFileSync(file, '# Benchmarks\n\ngenerated only\n');
+      expect(handWrittenTail(file)).toBe('');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
