@@ -85,7 +85,8 @@ export class TargetGroupState {
   lastPerformanceAt = 0;
   /**
    * The `updated_at` of the last figures the study sent (the exchange's time of the last change to the target group
-   * itself); undefined until figures carry one. Once known, a new one wakes the drift check and the fallback is slow.
+   * itself); undefined until figures carry one. Each new one, the first included, wakes the drift check; once one is
+   * known, the fallback is slow.
    */
   updatedAt?: string;
   /** Bumped on every status change: the progress sender sends the study the latest one. */
