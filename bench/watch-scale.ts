@@ -21,7 +21,7 @@ import { findFreePort } from '../dev/free-port';
 import { applyThroughClient, describeApplied } from './apply-through-client';
 import { loadAverage, numberArg, runContext, startBenchStack, stringArg, writeResult, REPO_ROOT, type BenchStack } from './bench-stack';
 import { processCpuMs, processNamed } from './process-cpu';
-import { phaseQuery } from '../worker/target-group-phases';
+import { countTargetGroupsInPhase } from '../worker/target-group-phases';
 import { TARGET_GROUP_PHASES } from '../workflows/search-attributes';
 
 const tgs = numberArg('tgs', 1000);
@@ -40,10 +40,6 @@ const setupTimeoutS = numberArg('setup-timeout-s', 1800);
  * the result's `settings.watchedTgs` says how many (every per-target-group figure is over those).
  */
 const applyDeadlineS = numberArg('apply-deadline-s', 0);
-/**
- * The worker's workflow cache (STUDYFLOW_WORKFLOW_CACHE): by default room for every target group's run and every
- * study's, plus a tenth (a run not cached is replayed from its history at its next task). 0 leaves the SDK's default.
- */
 /**
  * 1 (default): set-up lasts until the first figures' reads of every target group (its first performance reading and
  * drift check, one watch interval after its study settled) have run at the set-up rate; 0: they fall to the measured worker.
@@ -109,9 +105,8 @@ function rssMiB(pid: number | undefined): number | undefined {
 }
 
 /** Running target-group workflows of the bench's task queue in `phase`, counted in Temporal's visibility. */
-async function phaseCount(stack: BenchStack, phase: string): Promise<number> {
-  const { count } = await stack.client.workflowService.countWorkflowExecutions({ namespace: 'default', query: phaseQuery(stack.env.STUDYFLOW_TASK_QUEUE, phase) });
-  return Number(count ?? 0);
+function phaseCount(stack: BenchStack, phase: string): Promise<number> {
+  return countTargetGroupsInPhase(stack.client.workflowService, 'default', stack.env.STUDYFLOW_TASK_QUEUE, phase);
 }
 
 async function main(): Promise<void> {
@@ -173,9 +168,8 @@ async function main(): Promise<void> {
     // performance reading and drift check: 4 calls each, the launch's cost, taken at the set-up rate. Set-up ends once
     // the set-up worker's API calls are back under the measured rate limit.
     if (absorbFirstReads) {
-      const firstReadsFrom = Date.now() + watchMs + 15_000;
       log(`waiting for the first figures' reads (one watch interval, then until the API calls fall under ${rate}/s)`);
-      await new Promise((r) => setTimeout(r, firstReadsFrom - Date.now()));
+      await new Promise((r) => setTimeout(r, watchMs + 15_000));
       const setupMetrics = `http://127.0.0.1:${setupMetricsPort}/metrics`;
       const total = async () => Object.values(await apiCalls(setupMetrics)).reduce((a, b) => a + b, 0);
       for (let before = await total(); ; ) {

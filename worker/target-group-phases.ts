@@ -44,6 +44,12 @@ function countOf(value: unknown): number {
   return typeof long.toNumber === 'function' ? long.toNumber() : Number(value);
 }
 
+/** The running target-group workflows of `taskQueue` in `phase`, as Temporal's visibility counts them. */
+export async function countTargetGroupsInPhase(workflowService: VisibilityCounter, namespace: string, taskQueue: string, phase: string): Promise<number> {
+  const answer = await workflowService.countWorkflowExecutions({ namespace, query: phaseQuery(taskQueue, phase) });
+  return countOf(answer.count);
+}
+
 export class TargetGroupPhaseCollector {
   private readonly intervalMs: number;
   private readonly now: () => number;
@@ -91,8 +97,7 @@ export class TargetGroupPhaseCollector {
       const counts = await Promise.all(
         TARGET_GROUP_PHASES.map(async (phase) => {
           this.requests += 1;
-          const answer = await workflowService.countWorkflowExecutions({ namespace, query: phaseQuery(taskQueue, phase) });
-          return [phase, countOf(answer.count)] as const;
+          return [phase, await countTargetGroupsInPhase(workflowService, namespace, taskQueue, phase)] as const;
         }),
       );
       metrics.setTargetGroupPhases(Object.fromEntries(counts));

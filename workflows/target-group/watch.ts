@@ -91,7 +91,7 @@ export async function watchOnce(state: TargetGroupState, api: Api): Promise<void
     const statusChanged = figures !== undefined && figures.status !== state.status.phase;
     const fallback = now >= state.nextReadAt;
     if (fallback) {
-      state.quietMs = state.updatedAt !== undefined ? MAX_QUIET_MS : Math.min(2 * state.quietMs, MAX_QUIET_MS);
+      state.quietMs = Math.min(2 * state.quietMs, MAX_QUIET_MS);
       state.nextReadAt = now + state.quietMs;
     }
     const performanceDue = statusChanged || (state.unread && now >= state.lastPerformanceAt + paceMs) || (fallback && !state.figuresSeen);
