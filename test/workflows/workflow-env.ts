@@ -1,12 +1,13 @@
 // The workflow unit tests' stack: a Temporal dev server of the file's own (continue-as-new suggested after a
 // short history, so every test also crosses continue-as-new), a TestWorkflowEnvironment on it, and studyflow's
 // workers whose API activities are the current FakeApi's (fake-api.ts), looked up at each call so a test can
-// swap the fake. Also the desired study those tests apply, with a revision of its own each time.
+// swap the fake; the workflows a test started are terminated after it. Also the desired study those tests apply, with a
+// revision of its own each time.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { submitRevision } from '../../client/study-runs';
 import { DEV_SERVER_DYNAMIC_CONFIG, startTemporalDevServer, type RunningDevServer } from '../../dev/temporal-dev-server';
 import type { DesiredStudy, DesiredTargetGroup } from '../../plan/types';
@@ -55,6 +56,15 @@ export function useWorkflowUnitStack(options: WorkflowUnitOptions): WorkflowUnit
     const activities = { ...api, ...(options.activities?.() ?? {}) };
     workers = await startStudyflowWorkers({ connection: env.nativeConnection, namespace: 'default', activities, taskQueue: options.taskQueue, apiRatePerSecond: 1000 });
   }, 180_000);
+  // Each test's workflows end with it: a study left watching (some tests watch every 300 ms) would otherwise read the
+  // next tests' fake, record calls in it and load the server under them.
+  afterEach(async () => {
+    if (!env) return;
+    const client = env.client;
+    const running: string[] = [];
+    for await (const execution of client.workflow.list({ query: 'ExecutionStatus="Running"' })) running.push(execution.workflowId);
+    await Promise.all(running.map((id) => client.workflow.getHandle(id).terminate('the test ended').catch(() => undefined)));
+  });
   afterAll(async () => {
     await workers?.shutdown();
     await env?.teardown();
