@@ -13,7 +13,6 @@ import { profilingOf } from '../../plan/profiling';
 import { scheduleStudy } from '../../plan/schedule';
 import type { DesiredTargetGroup } from '../../plan/types';
 import {
-  approveUpdate,
   fieldingControlUpdate,
   reportQuery,
   revisionOutcome,
@@ -116,25 +115,6 @@ describe('study workflow', () => {
     const superseded = await awaitRevision(stack.env.client, id, desired.revision);
     expect(revisionOutcome(superseded, desired.revision)).toBe('superseded');
     expect(revisionOutcome(await awaitRevision(stack.env.client, id, newer.revision), newer.revision)).toBe('settled');
-  });
-
-  it('starts watching a target group that goes live after its revision settled (approved later), without a new apply', async () => {
-    fake = new FakeApi();
-    const manual = study('approve-watch', [targetGroup('m', { launch: { mode: 'manual', requireFeasible: true }, timing: { ...targetGroup('m').timing, watchIntervalMs: 300 } })]);
-    await apply(manual);
-    const waiting = await until('approve-watch', settled(manual.revision), 'settled awaiting approval');
-    expect(waiting.targetGroups.m.phase).toBe('awaiting_approval');
-    // Nothing watched yet: the study reads no list while no target group is live.
-    await new Promise((r) => setTimeout(r, 1_000));
-    expect(fake.callsOf('listTargetGroupFigures')).toEqual([]);
-    await stack.env.client.workflow.getHandle(studyWorkflowId('1001', 'approve-watch')).executeUpdate(approveUpdate, { args: [{ targetGroup: 'm' }] });
-    await until('approve-watch', (x) => x.targetGroups.m.phase === 'live', 'live once approved');
-    // The target group's progress wakes the study's loop (hasWatched), which reads the list every interval from now on.
-    // (Under this stack's short history the study also continues as new meanwhile, which starts its loop again too.)
-    const deadline = Date.now() + 20_000;
-    while (fake.callsOf('listTargetGroupFigures').length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    expect(fake.callsOf('listTargetGroupFigures').length).toBeGreaterThanOrEqual(2);
-    await stack.env.client.workflow.getHandle(targetGroupWorkflowId('1001', 'approve-watch', 'm')).terminate('test finished');
   });
 
   it('holds a target group at its gate, then launches it when a revision lets the gate pass', async () => {
@@ -610,5 +590,28 @@ describe('the watch: one list read per study, quiet target groups make no call o
     }
     // Every list read was one call for the whole project (no key: not a read of one target group).
     expect(fake.callsOf('listTargetGroupFigures').every((c) => c.keys.length === 0)).toBe(true);
+  });
+
+  it("finds drift by the list's updated_at: a quiet target group reads its state only when updated_at moves, not on a timer", async () => {
+    fake = new FakeApi();
+    const fast = { ...targetGroup('u').timing, watchIntervalMs: 300 };
+    const desired = study('watch-updated', [targetGroup('u', { timing: fast })]);
+    await apply(desired);
+    await until('watch-updated', (s) => settled(desired.revision)(s) && s.targetGroups.u?.phase === 'live', 'live');
+    // The first figures: a performance reading and a drift check (nothing to baseline updated_at against yet).
+    await waitFor(() => performanceReads('u') > 0 && stateReads('u') > 0, 'the first reading and drift check');
+    const lists = fake.callsOf('listTargetGroupFigures').length;
+    await waitFor(() => fake.callsOf('listTargetGroupFigures').length >= lists + 2, 'two more list reads');
+    const quiet = stateReads('u');
+    // Fifteen list reads (4.5 s) of an unchanged updated_at: no state read. (Without updated_at the fallback timer
+    // would check at twice the interval and then doubling: 0.6 s, 1.2 s, 2.4 s, … A known updated_at makes it 6 hours.)
+    const from = fake.callsOf('listTargetGroupFigures').length;
+    await waitFor(() => fake.callsOf('listTargetGroupFigures').length >= from + 15, 'fifteen more list reads');
+    expect(stateReads('u')).toBe(quiet);
+    // Renamed in the exchange's UI, with no webhook event: the list's updated_at moves and the next read finds the drift.
+    fake.setField('u', 'name', 'renamed in the exchange');
+    const drifted = await until('watch-updated', (s) => s.targetGroups.u?.drift?.[0]?.field === 'name', 'the drift found');
+    expect(drifted.targetGroups.u.events.received).toBe(0);
+    expect(stateReads('u')).toBe(quiet + 1);
   });
 });
