@@ -43,7 +43,7 @@ export interface GuardReading {
   sessionsByStatus?: Record<string, number>;
   /**
    * The fielding run (reference: FieldingRunItem's status) and when it last went live: the launch, or a resume
-   * (TargetGroupStatus.liveAt, or the watch's resume time). Absent: not read.
+   * (TargetGroupStatus.liveAt or resumedAt, whichever is later). Absent: not read.
    */
   fielding?: { status: string; liveSince?: string };
 }

@@ -66,6 +66,11 @@ export interface TargetGroupStatus {
   fieldingRunId?: string;
   /** When studyflow saw the launch job done (workflow time): whoever launched it, the study or the target group. */
   liveAt?: string;
+  /**
+   * When it last went from paused to live (workflow time): whoever resumed it, the operator, the file, a guard's
+   * approval or the exchange's UI (found by the watch). A guard's silence (`no_completes_for`) counts from it.
+   */
+  resumedAt?: string;
   feasibility?: { feasible: boolean; feasibleCompletes?: number; fillingGoal?: number };
   price?: { value: string; currency_code: string };
   /** The forecast before launch, from the launch gate's feasibility reading (the gate's `forecast`). */

@@ -161,4 +161,34 @@ describe('guards in the watch', () => {
     expect(fake.callsOf('pauseFieldingRun')).toEqual([]);
     expect(tripsSent('noted')).toHaveLength(1);
   }, 60_000);
+
+  it("no_completes_for counts its silence from the operator's resume, not from the launch", async () => {
+    fake = new FakeApi();
+    notifications = [];
+    const stalled: DesiredGuard = { name: 'stalled', kind: 'no_completes_for', duration: 'PT3S', durationMs: 3_000, action: 'pause' };
+    const first = study('silence', [guarded('s', stalled)]);
+    await apply(first);
+    const live = await until('silence', settled(first.revision), 'live');
+    const id = live.targetGroups.s.targetGroupId as string;
+    const studyHandle = stack.env.client.workflow.getHandle(studyWorkflowId('1001', 'silence'));
+    // Paused by the operator at once, and left paused longer than the guard allows: a paused run is not judged.
+    await studyHandle.executeUpdate(fieldingControlUpdate, { args: [{ targetGroup: 's', action: 'pause' }] });
+    await until('silence', (x) => x.targetGroups.s.phase === 'paused', 'paused');
+    await new Promise((r) => setTimeout(r, 3_500));
+    await sessions('silence', 's', id, 0, 1);
+    await until('silence', (x) => x.targetGroups.s.guards?.states[0]?.state === 'waiting', 'judged while paused');
+    // Resumed by the operator: the silence starts again there, so the next events find the guard ok, not tripped.
+    await studyHandle.executeUpdate(fieldingControlUpdate, { args: [{ targetGroup: 's', action: 'resume' }] });
+    const resumed = await until('silence', (x) => x.targetGroups.s.phase === 'live' && x.targetGroups.s.resumedAt !== undefined, 'resumed');
+    await sessions('silence', 's', id, 0, 1);
+    const ok = await until('silence', (x) => x.targetGroups.s.events.received === 2 && x.targetGroups.s.guards?.states[0]?.state === 'ok', 'judged after the resume');
+    expect(ok.targetGroups.s.guards?.states[0].detail).toContain(`(since ${resumed.targetGroups.s.resumedAt})`);
+    expect(fake.callsOf('pauseFieldingRun')).toHaveLength(1);
+    // Three seconds of silence after the resume: it trips, and pauses the run.
+    await new Promise((r) => setTimeout(r, 3_200));
+    await sessions('silence', 's', id, 0, 1);
+    const tripped = await until('silence', (x) => x.targetGroups.s.phase === 'paused' && x.targetGroups.s.guards?.hold !== undefined, 'the trip');
+    expect(tripped.targetGroups.s.guards?.active[0]).toMatchObject({ guard: 'stalled', figures: { silentSince: resumed.targetGroups.s.resumedAt } });
+    expect(fake.callsOf('pauseFieldingRun')).toHaveLength(2);
+  }, 60_000);
 });

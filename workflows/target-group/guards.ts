@@ -23,8 +23,8 @@ export function guardReading(state: TargetGroupState, trigger: GuardTrigger): Gu
   const at = trigger === 'performance' && performance ? performance.readAt : new Date().toISOString();
   const reading: GuardReading = { at, sessionsByStatus: state.status.events.sessionsByStatus };
   if (performance) reading.performance = performance;
-  // The run went live at the launch, or again at the last resume of a hold (an operator's resume is not tracked).
-  const liveSince = [state.status.liveAt, state.status.guards?.resumed?.at].filter((t): t is string => t !== undefined).sort().at(-1);
+  // The run went live at the launch, or again at its last resume (by anyone: the operator, the file, a guard's approval).
+  const liveSince = [state.status.liveAt, state.status.resumedAt, state.status.guards?.resumed?.at].filter((t): t is string => t !== undefined).sort().at(-1);
   reading.fielding = { status: state.status.phase, ...(liveSince ? { liveSince } : {}) };
   return reading;
 }

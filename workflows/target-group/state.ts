@@ -169,7 +169,9 @@ export class TargetGroupState {
     const { from, phase, passing } = enterPhase(this.status, event);
     if (phase !== from) this.addChange('phase', `${from} -> ${phase}`);
     this.notices.entered(from, phase);
-    Object.assign(this.status, patch, { revision: this.revision.revision, updatedAt: new Date().toISOString() });
+    const now = new Date().toISOString();
+    Object.assign(this.status, patch, { revision: this.revision.revision, updatedAt: now });
+    if (from === 'paused' && phase === 'live') this.status.resumedAt = now;
     if (!passing && !this.holdSettle) this.status.settledRevision = this.revision.revision;
     if (phase !== 'gate_blocked' && phase !== 'failed' && !patch.message) delete this.status.message;
     this.publish();
