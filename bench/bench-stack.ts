@@ -230,16 +230,31 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
  */
 export const BENCH_JOB_POLL_MS = { initial: 50, max: 50 } as const;
 
-/** A study with `n` target groups across locales, auto launch, no uploads, polls as BENCH_JOB_POLL_MS. */
+/** How a benchmark study differs from the default one ({@link benchStudyYaml}). */
+export interface BenchStudyOptions {
+  /** The project's name before the study id (default `Benchmark`). */
+  projectName?: string;
+  /** The i-th target group's filling goal (default 50 to 56). */
+  goal?: (i: number) => number;
+  /** The `launch` block of `defaults` (default `{ mode: auto }`). */
+  launch?: string;
+  /** The job polling (default BENCH_JOB_POLL_MS), in milliseconds. */
+  poll?: { initial: number; max: number };
+}
 
-export function benchStudyYaml(studyId: string, n: number): string {
+/** A duration in the study file's form: whole seconds as `Ns`, anything else as `Nms`. */
+const durationText = (ms: number) => (ms >= 1000 && ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`);
+
+/** A study with `n` target groups across locales, auto launch, no uploads, polls as BENCH_JOB_POLL_MS (unless `options` say otherwise). */
+export function benchStudyYaml(studyId: string, n: number, options: BenchStudyOptions = {}): string {
+  const { projectName = 'Benchmark', goal = (i: number) => 50 + (i % 7), launch = '{ mode: auto }', poll = BENCH_JOB_POLL_MS } = options;
   const locales = ['en_US', 'en_GB', 'de_DE', 'fr_FR', 'es_ES', 'it_IT'];
   const tgs = Array.from({ length: n }, (_, i) => {
     const key = `tg_${String(i).padStart(3, '0')}`;
     return `  ${key}:
     locale: ${locales[i % locales.length]}
     live_url: https://survey.example.com/s/${studyId}/${key}?rid=[%RID%]
-    filling_goal: ${50 + (i % 7)}
+    filling_goal: ${goal(i)}
 `;
   }).join('');
   return `format: studyflow/v1
@@ -247,15 +262,15 @@ study: ${studyId}
 account: "1001"
 business_unit: "2001"
 project:
-  name: Benchmark ${studyId}
+  name: ${projectName} ${studyId}
   project_customer_reference_number: PO-${studyId}
 defaults:
   expected_incidence_rate: 0.6
   expected_length_of_interview_minutes: 8
   project_manager_id: "6f1c2a4e-3001-4c8e-9d2b-000000003001"
   collects_pii: false
-  launch: { mode: auto }
-  timing: { job_poll_initial: ${BENCH_JOB_POLL_MS.initial}ms, job_poll_max: ${BENCH_JOB_POLL_MS.max}ms }
+  launch: ${launch}
+  timing: { job_poll_initial: ${durationText(poll.initial)}, job_poll_max: ${durationText(poll.max)} }
 target_groups:
 ${tgs}`;
 }

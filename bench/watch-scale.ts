@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { findFreePort } from '../dev/free-port';
 import { applyThroughClient, describeApplied } from './apply-through-client';
-import { loadAverage, numberArg, runContext, startBenchStack, stringArg, writeResult, REPO_ROOT, type BenchStack } from './bench-stack';
+import { benchStudyYaml, loadAverage, numberArg, runContext, startBenchStack, stringArg, writeResult, REPO_ROOT, type BenchStack } from './bench-stack';
 import { processCpuMs, processNamed } from './process-cpu';
 import { countTargetGroupsInPhase } from '../worker/target-group-phases';
 import { TARGET_GROUP_PHASES } from '../workflows/search-attributes';
@@ -57,29 +57,9 @@ const workflowCache = numberArg('workflow-cache', Math.ceil((tgs + studies) * 1.
 
 const log = (line: string) => process.stderr.write(`[watch-scale ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 
-function studyYaml(studyId: string, n: number): string {
-  const locales = ['en_US', 'en_GB', 'de_DE', 'fr_FR', 'es_ES', 'it_IT'];
-  const groups = Array.from({ length: n }, (_, i) => {
-    const key = `tg_${String(i).padStart(3, '0')}`;
-    return `  ${key}:\n    locale: ${locales[i % locales.length]}\n    live_url: https://survey.example.com/s/${studyId}/${key}?rid=[%RID%]\n    filling_goal: ${goal}\n`;
-  }).join('');
-  return `format: studyflow/v1
-study: ${studyId}
-account: "1001"
-business_unit: "2001"
-project:
-  name: Watch scale ${studyId}
-  project_customer_reference_number: PO-${studyId}
-defaults:
-  expected_incidence_rate: 0.6
-  expected_length_of_interview_minutes: 8
-  project_manager_id: "6f1c2a4e-3001-4c8e-9d2b-000000003001"
-  collects_pii: false
-  launch: { mode: auto, require_feasible: false }
-  timing: { job_poll_initial: 200ms, job_poll_max: 1s }
-target_groups:
-${groups}`;
-}
+/** The scale benchmark's studies: every target group's goal is --goal, launched without a feasibility gate, jobs polled from 200 ms to 1 s. */
+const studyYaml = (studyId: string, n: number) =>
+  benchStudyYaml(studyId, n, { projectName: 'Watch scale', goal: () => goal, launch: '{ mode: auto, require_feasible: false }', poll: { initial: 200, max: 1000 } });
 
 /** studyflow_api_calls_total from the worker's /metrics, summed by operation. */
 async function apiCalls(metricsUrl: string): Promise<Record<string, number>> {
