@@ -1,14 +1,13 @@
 // The study's loop between revisions, on a Temporal dev server of this file's own whose history limit is never
 // reached: the study does not continue as new here, so what wakes its loop is its own handlers, not a new run.
 import { describe, expect, it } from 'vitest';
-import { approveUpdate, studyWorkflowId, type StudyStatus } from '../../workflows/messages';
+import { approveUpdate, studyWorkflowId } from '../../workflows/messages';
 import { FakeApi, targetGroup } from './fake-api';
-import { desiredStudyMaker, useWorkflowUnitStack } from './workflow-env';
+import { desiredStudyMaker, settled, useWorkflowUnitStack } from './workflow-env';
 
 let fake = new FakeApi();
 const stack = useWorkflowUnitStack({ taskQueue: 'study-wake-unit', continueAsNewAfter: 100_000, fake: () => fake });
 const study = desiredStudyMaker('w');
-const settled = (revision: string) => (s: StudyStatus) => s.appliedRevision === revision && ['converged', 'partially_failed', 'failed'].includes(s.phase);
 
 describe("the study's loop", () => {
   it('starts watching a target group that goes live after its revision settled (approved later), without a new apply', async () => {

@@ -27,7 +27,7 @@ import {
 import { programStudy } from '../../plan/program';
 import { REASON } from '../../workflows/search-attributes';
 import { FakeApi, targetGroup } from './fake-api';
-import { desiredStudyMaker, useWorkflowUnitStack } from './workflow-env';
+import { desiredStudyMaker, settled, useWorkflowUnitStack } from './workflow-env';
 
 /** History length after which the server suggests continue-as-new (Temporal's default is 4 Ki events). */
 const CONTINUE_AS_NEW_AFTER = 60;
@@ -40,7 +40,6 @@ const study = desiredStudyMaker('r');
 
 const { apply, status, until } = stack;
 
-const settled = (revision: string) => (s: StudyStatus) => s.appliedRevision === revision && ['converged', 'partially_failed', 'failed'].includes(s.phase);
 
 /** An ID list in the blob store: a target group with one is launched by its own workflow, after the upload. */
 const LIST = { ref: 'sha256:aa', sha256: 'aa', count: 3 };

@@ -10,7 +10,7 @@ import { createStudyflowMetrics } from '../../telemetry/studyflow-metrics';
 import { targetGroupEventUpdate, targetGroupWorkflowId, webhookEventUpdateId, type StudyStatus } from '../../workflows/messages';
 import { startLocalWebhook, type LocalWebhook, type ReceivedNotification } from '../notify/local-webhook';
 import { FakeApi, targetGroup } from './fake-api';
-import { desiredStudyMaker, useWorkflowUnitStack } from './workflow-env';
+import { desiredStudyMaker, settled, useWorkflowUnitStack } from './workflow-env';
 
 const CONTINUE_AS_NEW_AFTER = 60;
 const TASK_QUEUE = 'notify-target-groups';
@@ -37,7 +37,6 @@ async function receiver(envName: string, events: NotifyEventKind[], statuses: nu
 }
 
 const { apply, status } = stack;
-const settled = (revision: string) => (s: StudyStatus) => s.appliedRevision === revision && ['converged', 'partially_failed', 'failed'].includes(s.phase);
 
 async function eventually<T>(read: () => Promise<T> | T, done: (value: T) => boolean, what: string, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

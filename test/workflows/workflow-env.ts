@@ -94,6 +94,9 @@ export function useWorkflowUnitStack(options: WorkflowUnitOptions): WorkflowUnit
   };
 }
 
+/** The study applied `revision` and settled: converged, partially failed or failed. */
+export const settled = (revision: string) => (s: StudyStatus) => s.appliedRevision === revision && ['converged', 'partially_failed', 'failed'].includes(s.phase);
+
 export interface DesiredStudyMaker {
   (studyId: string, targetGroups: DesiredTargetGroup[], patch?: Partial<DesiredStudy>): DesiredStudy;
   /** A new revision name, for a study re-applied as it is. */
