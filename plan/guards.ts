@@ -43,7 +43,7 @@ export interface GuardReading {
   sessionsByStatus?: Record<string, number>;
   /**
    * The fielding run (reference: FieldingRunItem's status) and when it last went live: the launch, or a resume
-   * (TargetGroupStatus.liveAt or resumedAt, whichever is later). Absent: not read.
+   * (the latest of TargetGroupStatus.liveAt, resumedAt and guards.resumed.at). Absent: not read.
    */
   fielding?: { status: string; liveSince?: string };
 }
