@@ -67,7 +67,7 @@ export function liveTargetGroupActivities(deps: ActivityDeps) {
     updateLiveCostPerInterview: async (input: LiveTargetGroupInput & { costPerInterview: live.Money }) => {
       const [caller, ref] = open('updateLiveCostPerInterview', input);
       const money = requireObject('updateLiveCostPerInterview', 'costPerInterview', input.costPerInterview);
-      return live.updateCostPerInterview(caller, ref, { value: requireText('updateLiveCostPerInterview', 'costPerInterview.value', money.value), currencyCode: requireText('updateLiveCostPerInterview', 'costPerInterview.currencyCode', money.currencyCode) });
+      return live.updateCostPerInterview(caller, ref, { value: requireText('updateLiveCostPerInterview', 'costPerInterview.value', money.value), currency_code: requireText('updateLiveCostPerInterview', 'costPerInterview.currency_code', money.currency_code) });
     },
     updateLiveAllocations: async (input: LiveTargetGroupInput & { allocations: AllocationSpecificationRequest }) => {
       const [caller, ref] = open('updateLiveAllocations', input);

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import { githubCommand, type Diagnostic } from '../definitions';
 import type { StudyStatus } from '../workflows/messages';
+import { studyPhaseText } from './status-view';
 
 /** Appends a markdown section to the step summary when the runner gave one (GITHUB_STEP_SUMMARY). */
 export function appendStepSummary(env: NodeJS.ProcessEnv, markdown: string): void {
@@ -35,19 +36,13 @@ export interface AppliedStudy {
 
 const SETTLED_GOOD = new Set(['live', 'completed']);
 
-/** `converged` only when every change was made (as the human view: cli/status-view.ts studyPhaseText). */
-function studyPhaseOf(status: StudyStatus): string {
-  const n = status.unapplied?.length ?? 0;
-  return status.phase === 'converged' && n > 0 ? `not converged: ${n} change(s) not applied` : status.phase;
-}
-
 /** Annotations of `apply`: a notice per study with its outcome, an error per failure, a warning per target group left short of live. */
 export function applyAnnotations(studies: AppliedStudy[], requireLive: boolean): string[] {
   const lines: string[] = [];
   for (const s of studies) {
     const groups = Object.values(s.status?.targetGroups ?? {});
     const live = groups.filter((t) => SETTLED_GOOD.has(t.phase)).length;
-    const headline = `${s.status ? studyPhaseOf(s.status) : s.outcome}: ${live} of ${groups.length} target group(s) live, ${s.status?.writes ?? 0} write(s) (${s.outcome})`;
+    const headline = `${s.status ? studyPhaseText(s.status) : s.outcome}: ${live} of ${groups.length} target group(s) live, ${s.status?.writes ?? 0} write(s) (${s.outcome})`;
     lines.push(githubCommand('notice', { file: s.file, title: `studyflow apply ${s.status?.studyId ?? s.workflowId}` }, s.ui ? `${headline}\n${s.ui}` : headline));
     if (s.status?.error) lines.push(githubCommand('error', { file: s.file, title: `study ${s.status.studyId} failed` }, s.status.error));
     if (s.outcome === 'timeout') lines.push(githubCommand('error', { file: s.file, title: 'timed out' }, 'studyflow stopped following before the study settled; the study goes on'));
@@ -57,6 +52,9 @@ export function applyAnnotations(studies: AppliedStudy[], requireLive: boolean):
     for (const t of groups) {
       if (t.phase === 'failed') {
         lines.push(githubCommand('error', { file: s.file, title: `target group ${t.key} failed` }, t.failure?.message ?? t.message ?? 'failed'));
+      } else if (t.phase === 'gate_blocked' && s.outcome === 'settled') {
+        // Apply exits 4 over it (client/follow.ts applyExitCode): an error, as a change not applied is.
+        lines.push(githubCommand('error', { file: s.file, title: `target group ${t.key} is gate_blocked` }, t.message ?? 'its launch gate holds'));
       } else if (!SETTLED_GOOD.has(t.phase) && (requireLive || t.message)) {
         lines.push(githubCommand(requireLive ? 'error' : 'warning', { file: s.file, title: `target group ${t.key} is ${t.phase}` }, t.message ?? `not live (${t.phase})`));
       }
@@ -69,7 +67,7 @@ export function applyAnnotations(studies: AppliedStudy[], requireLive: boolean):
 export function applySummaryMarkdown(studies: AppliedStudy[]): string {
   const lines = ['### studyflow apply'];
   for (const s of studies) {
-    lines.push('', `**${cell(s.file)}**: study \`${s.status?.studyId ?? '?'}\` ${s.status ? studyPhaseOf(s.status) : s.outcome} (${s.outcome}), ${s.status?.writes ?? 0} write(s).${s.ui ? ` [Temporal UI](${s.ui})` : ''}`);
+    lines.push('', `**${cell(s.file)}**: study \`${s.status?.studyId ?? '?'}\` ${s.status ? studyPhaseText(s.status) : s.outcome} (${s.outcome}), ${s.status?.writes ?? 0} write(s).${s.ui ? ` [Temporal UI](${s.ui})` : ''}`);
     const unapplied = s.status?.unapplied ?? [];
     if (unapplied.length) {
       lines.push('', `❌ **${unapplied.length} change(s) not applied**`, '', '| target group | field | reason | why |', '|---|---|---|---|');

@@ -1,3 +1,4 @@
+import { gateBlockedOf } from '../client';
 import type { StudyStatus, TargetGroupStatus, UnappliedChange } from '../workflows/messages';
 import { devStackFor } from './dev-stack-file';
 import { table, type Output } from './output';
@@ -66,21 +67,33 @@ const UNAPPLIED_REASON: Record<UnappliedChange['reason'], string> = {
   operation_failed: 'operation failed',
 };
 
-/** One line per change the study did not make: target group, field, reason and why. */
+/**
+ * One line per change the study did not make (target group, field, reason and why), then one per target group its
+ * launch gate holds (with why it holds).
+ */
 export function unappliedLines(out: Output, status: StudyStatus): string[] {
   const changes = status.unapplied ?? [];
-  if (!changes.length) return [];
-  return [
-    out.red(`${changes.length} change(s) not applied:`),
-    ...changes.map((c) => `  ${c.targetGroup} ${c.field}: ${UNAPPLIED_REASON[c.reason]}: ${c.detail}`),
-  ];
+  const held = gateBlockedOf(status);
+  const lines: string[] = [];
+  if (changes.length) {
+    lines.push(out.red(`${changes.length} change(s) not applied:`), ...changes.map((c) => `  ${c.targetGroup} ${c.field}: ${UNAPPLIED_REASON[c.reason]}: ${c.detail}`));
+  }
+  if (held.length) {
+    lines.push(out.red(`${held.length} launch(es) held by the launch gate:`), ...held.map((t) => `  ${t.key} launch: gate blocked: ${t.message ?? 'the gate holds'}`));
+  }
+  return lines;
 }
 
-/** The study's phase as apply and status say it: `converged` only when every change was made. */
+/**
+ * The study's phase as apply and status say it: `converged` only when every change was made and no target group is
+ * held by its launch gate, else `not converged: 2 change(s) not applied, 1 target group gate-blocked (us)`.
+ */
 export function studyPhaseText(status: StudyStatus): string {
   const n = status.unapplied?.length ?? 0;
-  if (status.phase === 'converged' && n > 0) return `not converged: ${n} change(s) not applied`;
-  return status.phase;
+  const held = gateBlockedOf(status).map((t) => t.key);
+  if (status.phase !== 'converged' || (n === 0 && held.length === 0)) return status.phase;
+  const parts = [n > 0 ? `${n} change(s) not applied` : undefined, held.length > 0 ? `${held.length} target group(s) gate-blocked (${held.join(', ')})` : undefined];
+  return `not converged: ${parts.filter(Boolean).join(', ')}`;
 }
 
 /** What a target group is doing beyond its phase: job progress, feasibility, price, message. */

@@ -172,9 +172,21 @@ export function unappliedOf(status: StudyStatus | undefined): NonNullable<StudyS
 }
 
 /**
+ * The target groups of a settled study that their launch gate holds (phase `gate_blocked`): the launch the file
+ * asks for was not made. The study's phase says `converged` over them (nothing failed); apply does not.
+ */
+export function gateBlockedOf(status: StudyStatus | undefined): StudyStatus['targetGroups'][string][] {
+  if (status?.phase === 'applying' || status?.phase === 'planning') return [];
+  return Object.values(status?.targetGroups ?? {})
+    .filter((t) => t.phase === 'gate_blocked')
+    .sort((a, b) => a.key.localeCompare(b.key));
+}
+
+/**
  * Apply's exit code: 1 when a study failed (wholly or in part), timed out or was superseded, or, with
  * `requireLive`, ended with a target group short of live; else 4 when a study settled with changes the file
- * asks for that were not made (a blocked field, a refused gate, a failed operation); else 0.
+ * asks for that were not made (a blocked field, a refused gate, a failed operation) or with a target group its
+ * launch gate holds (phase `gate_blocked`); else 0.
  */
 export function applyExitCode(studies: Followed[], options: { requireLive?: boolean }): 0 | 1 | 4 {
   const failed = studies.some((f) => {
@@ -188,7 +200,8 @@ export function applyExitCode(studies: Followed[], options: { requireLive?: bool
     );
   });
   if (failed) return APPLY_EXIT.failed;
-  return studies.some((f) => f.outcome === 'settled' && unappliedOf(f.status).length > 0) ? APPLY_EXIT.unapplied : APPLY_EXIT.ok;
+  const notMade = (f: Followed) => unappliedOf(f.status).length > 0 || gateBlockedOf(f.status).length > 0;
+  return studies.some((f) => f.outcome === 'settled' && notMade(f)) ? APPLY_EXIT.unapplied : APPLY_EXIT.ok;
 }
 
 /** A timer that does not keep the process alive (the command exits once the studies are followed). */

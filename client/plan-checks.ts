@@ -129,7 +129,7 @@ export async function answerLiveChecks(runtime: Runtime, desired: DesiredStudy, 
     try {
       const answer = await runtime.activities.liveFeasibility({ ctx, projectId: observed.project.id, targetGroupId: remote.id, whatIf: action.gate.request });
       const judged = judgeLiveGate(tg, action.gate, {
-        suggested_price: { value: answer.suggestedPrice.value, currency_code: answer.suggestedPrice.currencyCode },
+        suggested_price: answer.suggestedPrice,
         ...(answer.completesGoalRange ? { suggested_completes_goal_range: answer.completesGoalRange } : {}),
       });
       actions.push({ ...action, reason: judged.line });

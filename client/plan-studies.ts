@@ -35,7 +35,7 @@ export interface StudiesPlan {
   /** Why the API could not be reached, when it could not: the studies from then on are planned without it. */
   apiUnreachable?: string;
   studies: PlannedStudy[];
-  /** What `plan --detailed-exitcode` answers for these plans (plan/exit-code.ts): 0, 2 pending, 3 blocked. */
+  /** What `plan --detailed-exitcode` answers for these plans and their server checks (plan/exit-code.ts): 0, 2 pending, 3 blocked. */
   detailedExitCode: number;
 }
 
@@ -121,5 +121,5 @@ export async function planStudies(
     const forecast = studyForecastFromChecks(checks);
     studies.push({ ...study, plan, schedule: planned.schedule, program: planned.program, checks, ...(forecast ? { forecast } : {}), checksNote, note });
   }
-  return { offline, ...(unreachable ? { apiUnreachable: unreachable } : {}), studies, detailedExitCode: planExitCode(studies.map((s) => s.plan)) };
+  return { offline, ...(unreachable ? { apiUnreachable: unreachable } : {}), studies, detailedExitCode: planExitCode(studies.map((s) => s.plan), studies.flatMap((s) => s.checks)) };
 }

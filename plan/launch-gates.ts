@@ -1,5 +1,6 @@
 import type { DesiredTargetGroup, Money } from './types';
 import { desiredProfiling, feasibilityProfile } from './profiling';
+import { differenceMicros } from './money';
 
 // The launch gate: what feasibility must say before a target group goes into fielding. Pure functions over
 // the API's answers, so the workflow and `studyflow plan` judge alike.
@@ -165,7 +166,12 @@ export function gateFailures(desired: DesiredTargetGroup, feasibility: Feasibili
   if (max) {
     if (!cpi) blocked.push(`max_cpi is set but the API suggested no price`);
     else if (cpi.currency_code !== max.currency_code) blocked.push(`suggested price is in ${cpi.currency_code}, max_cpi in ${max.currency_code}`);
-    else if (Number(cpi.value) > Number(max.value)) blocked.push(`suggested price ${cpi.value} ${cpi.currency_code} is above max_cpi ${max.value}`);
+    else {
+      // Exact, in millionths (shared/money.ts): never a float comparison.
+      const over = differenceMicros(cpi, max);
+      if (over === undefined) blocked.push(`suggested price ${cpi.value} ${cpi.currency_code} cannot be compared with max_cpi ${max.value} (not a decimal amount)`);
+      else if (over > 0n) blocked.push(`suggested price ${cpi.value} ${cpi.currency_code} is above max_cpi ${max.value}`);
+    }
   }
   return blocked;
 }

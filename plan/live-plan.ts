@@ -2,6 +2,7 @@
 // plan/live-changes.ts names for it (one `update` action per operation, with its fields), or blocked with
 // the table's reason. A goal raise or a shorter window is checked first with feasibility of the live group,
 // judged by the target group's launch rules. The fielding state comes from plan/live-fielding.ts. Pure.
+import { differenceMicros } from './money';
 import { holdsDesired } from './compare';
 import { draftFieldRoute, LIVE_CHANGES } from './live-changes';
 import { fieldingPlan } from './live-fielding';
@@ -100,7 +101,7 @@ function moneyChange(desired: DesiredTargetGroup, tg: ObservedTargetGroup): Fiel
   const want = desired.costPerInterview;
   const have = tg.costPerInterview;
   if (!want || !have) return [];
-  const same = want.currency_code === have.currency_code && Number(want.value) === Number(have.value);
+  const same = differenceMicros(want, have) === 0n;
   return same ? [] : [{ field: 'cost_per_interview', from: have, to: want }];
 }
 

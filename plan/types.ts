@@ -10,10 +10,9 @@ import type { GuardHold } from './guards';
 export type { ApiVersion } from '../shared/api-version';
 export type { IdListEntityType, ListRef } from '../shared/id-list';
 
-export interface Money {
-  value: string;
-  currency_code: string;
-}
+/** The one Money type (shared/money.ts): a decimal string and its currency, exact. */
+import type { Money } from '../shared/money';
+export type { Money };
 
 /** The fielding state a study file declares for a target group. */
 export type FieldingState = 'live' | 'paused' | 'completed';

@@ -4,6 +4,7 @@
 // makes no write). Writes guarded by an ETag send If-Match; a 412 re-reads and answers `precondition_failed` with
 // the fresh state (or `already_in_state` when the fresh state is the desired one), a 422 `invalid_state`.
 import type { z } from 'zod';
+import { decodeMoney, MoneyError, toMicros, type Money } from '../../shared/money';
 import type { ApiResponse } from '../http/demand-api-client';
 import { failureFromAnswer } from '../http/errors';
 import { FieldingRunAnswer } from '../wire/fielding';
@@ -21,10 +22,8 @@ export interface LiveTargetGroupRef {
   targetGroupId: string;
 }
 
-export interface Money {
-  value: string;
-  currencyCode: string;
-}
+/** The one Money type (shared/money.ts): `{value, currency_code}` as the reference's MonetaryAmount, exact. */
+export type { Money } from '../../shared/money';
 
 export interface FieldingRunState {
   id: string;
@@ -78,7 +77,21 @@ export type LiveWriteOutcome<S> =
 
 const equal = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const sameInstant = (a: string | null | undefined, b: string | null | undefined) => (a ?? null) === (b ?? null) || (!!a && !!b && Date.parse(a) === Date.parse(b));
-const moneyOf = (m: { value: string; currency_code?: string }): Money => ({ value: Number(m.value).toFixed(2), currencyCode: m.currency_code ?? 'USD' });
+/**
+ * An answer's money, exactly (shared/money.ts decodeMoney): no rounding, no float, no assumed currency. Money the
+ * reference's shape allows but that cannot be judged (no currency_code, a value that is not a decimal of at most 6
+ * places) is a wire mismatch of the operation that answered it, naming the field.
+ */
+function moneyOf(m: unknown, call: { operation: string; method: string; path: string; field: string }, status = 200): Money {
+  try {
+    return decodeMoney(m, call.field);
+  } catch (error) {
+    if (error instanceof MoneyError) throw wireMismatchFailure(call, status, describeShape(m), [error.message]);
+    throw error;
+  }
+}
+/** Two amounts are the same money: one currency and the same millionths ("4.5 USD" is "4.50 USD"). */
+const sameMoney = (a: Money, b: Money) => a.currency_code === b.currency_code && toMicros(a.value) !== undefined && toMicros(a.value) === toMicros(b.value);
 
 async function read<S extends z.ZodType>(caller: ApiCaller, operation: string, schema: S, req: OperationRequest): Promise<{ body: z.output<S>; res: ApiResponse }> {
   const res = await caller.send(req);
@@ -130,7 +143,7 @@ async function readDetails(caller: ApiCaller, ref: LiveTargetGroupRef): Promise<
     testUrl: body.test_url ?? '',
     industryLockoutCode: body.industry_lockout_code ?? 'no_lock_out',
     customerReferenceNumber: body.target_group_customer_reference_number ?? null,
-    cpiNote: note && typeof note === 'object' && typeof note.value === 'string' ? moneyOf(note) : null,
+    cpiNote: note && typeof note === 'object' && typeof note.value === 'string' ? moneyOf(note, { operation: 'get_target_group_details', method: req.method, path: req.path, field: 'client_cost_per_interview_note' }) : null,
   };
 }
 
@@ -168,6 +181,12 @@ async function readOverview(caller: ApiCaller, ref: LiveTargetGroupRef) {
   return (await read(caller, 'get_target_group_overview', TargetGroupOverviewAnswer, req)).body as Record<string, any>;
 }
 
+/** The overview's current_cost_per_interview, exactly. */
+function overviewCpi(caller: ApiCaller, ref: LiveTargetGroupRef, overview: Record<string, any>): Money {
+  const path = `${targetGroupPath(caller, ref.projectId, ref.targetGroupId)}/overview`;
+  return moneyOf(overview.current_cost_per_interview, { operation: 'get_target_group_overview', method: 'GET', path, field: 'current_cost_per_interview' });
+}
+
 async function readRunOf(caller: ApiCaller, ref: LiveTargetGroupRef): Promise<FieldingRunState | null> {
   const req = { method: 'GET', path: `${targetGroupPath(caller, ref.projectId, ref.targetGroupId)}/fielding-runs` } as const;
   const { body } = await read(caller, 'get_fielding_runs_by_target_group_id', FieldingRunsAnswer, req);
@@ -191,7 +210,7 @@ export async function readLiveTargetGroup(caller: ApiCaller, ref: LiveTargetGrou
     currentCompletes: Number(overview.progress?.current_completes ?? 0),
     quotaGoals: goals.quotaGoals,
     details,
-    costPerInterview: moneyOf(overview.current_cost_per_interview),
+    costPerInterview: overviewCpi(caller, ref, overview),
     allocations,
     fieldingAssistant,
   };
@@ -308,19 +327,19 @@ export async function updateDetails(caller: ApiCaller, ref: LiveTargetGroupRef, 
     name: next.name, project_manager_id: next.projectManagerId, expected_length_of_interview_minutes: next.lengthOfInterviewMinutes, expected_incidence_rate: next.incidenceRate,
     industry_lockout_code: next.industryLockoutCode, live_url: next.liveUrl, test_url: next.testUrl, target_group_customer_reference_number: next.customerReferenceNumber,
   };
-  if (next.cpiNote) json.client_cost_per_interview_note = { value: next.cpiNote.value, currency_code: next.cpiNote.currencyCode };
+  if (next.cpiNote) json.client_cost_per_interview_note = { value: next.cpiNote.value, currency_code: next.cpiNote.currency_code };
   await caller.send({ method: 'PUT', path: `${targetGroupPath(caller, ref.projectId, ref.targetGroupId)}/details`, json });
   return { outcome: 'applied', state: (await readDetails(caller, ref))! };
 }
 
 /** update_cost_per_interview; the current CPI is the overview's. */
 export async function updateCostPerInterview(caller: ApiCaller, ref: LiveTargetGroupRef, desired: Money): Promise<LiveWriteOutcome<Money>> {
-  const current = moneyOf((await readOverview(caller, ref)).current_cost_per_interview);
-  const wanted = moneyOf({ value: desired.value, currency_code: desired.currencyCode });
-  if (equal(current, wanted)) return { outcome: 'already_in_state', state: current };
-  const req = { method: 'PUT', path: `${targetGroupPath(caller, ref.projectId, ref.targetGroupId)}/cost-per-interview`, json: { target_group_cpi: { value: wanted.value, currency_code: wanted.currencyCode } } } as const;
+  const current = overviewCpi(caller, ref, await readOverview(caller, ref));
+  const wanted = { value: desired.value, currency_code: desired.currency_code };
+  if (sameMoney(current, wanted)) return { outcome: 'already_in_state', state: current };
+  const req = { method: 'PUT', path: `${targetGroupPath(caller, ref.projectId, ref.targetGroupId)}/cost-per-interview`, json: { target_group_cpi: { value: wanted.value, currency_code: wanted.currency_code } } } as const;
   const { body } = await read(caller, 'update_cost_per_interview', CostPerInterviewAnswer, req);
-  return { outcome: 'applied', state: moneyOf(body.target_group_cpi) };
+  return { outcome: 'applied', state: moneyOf(body.target_group_cpi, { operation: 'update_cost_per_interview', method: req.method, path: req.path, field: 'target_group_cpi' }) };
 }
 
 /** update_target_group_allocation_specification (the whole specification). */
@@ -361,5 +380,5 @@ function sorted(value: unknown): unknown {
 export async function liveFeasibility(caller: ApiCaller, ref: LiveTargetGroupRef, whatIf: FeasibilityByIdRequest): Promise<{ suggestedPrice: Money; completesGoalRange: { min: number; max: number } | null }> {
   const req = { method: 'POST', path: `${targetGroupPath(caller, ref.projectId, ref.targetGroupId)}/calculate-feasibility`, json: whatIf } as const;
   const { body } = await read(caller, 'calculate_target_group_feasibility_by_id', FeasibilityByIdAnswer, req);
-  return { suggestedPrice: moneyOf(body.suggested_price), completesGoalRange: body.suggested_completes_goal_range ? { min: body.suggested_completes_goal_range.min, max: body.suggested_completes_goal_range.max } : null };
+  return { suggestedPrice: moneyOf(body.suggested_price, { operation: 'calculate_target_group_feasibility_by_id', method: req.method, path: req.path, field: 'suggested_price' }), completesGoalRange: body.suggested_completes_goal_range ? { min: body.suggested_completes_goal_range.min, max: body.suggested_completes_goal_range.max } : null };
 }

@@ -1,4 +1,5 @@
 // Target groups: ensure a draft (read before create), update a draft, list, find, overview, performance.
+import { readMoney, type Money } from '../../shared/money';
 import { goalFieldInVersion, profileOfConfig, withActivityItems, withGoalFieldOut } from '../http/dialect';
 import { LIST_TARGET_GROUPS } from '../wire/lists';
 import { TargetGroupPerformanceAnswer } from '../wire/performance';
@@ -76,7 +77,7 @@ export interface TargetGroupFigures {
   lastCompleteDate?: string;
   incidenceRate?: number;
   dropOffRate?: number;
-  averageCostPerInterview?: { value: string; currencyCode: string };
+  averageCostPerInterview?: Money;
   /**
    * The list item's `updated_at` (TargetGroupsListItem): when the target group itself was last changed (its
    * fields or status, by anyone), not its statistics. A change wakes the target group's drift check.
@@ -107,7 +108,9 @@ export function figuresOfListItem(item: ApiObject): TargetGroupFigures {
   if (dropOff !== undefined) figures.dropOffRate = dropOff;
   const cpi = statisticValue(statistics, 'average_cost_per_interview');
   if (cpi && typeof cpi === 'object' && 'value' in cpi && 'currency_code' in cpi) {
-    figures.averageCostPerInterview = { value: String((cpi as { value: unknown }).value), currencyCode: String((cpi as { currency_code: unknown }).currency_code) };
+    // Exact, in its own currency (shared/money.ts); a statistic that is not money in the reference's shape is left out.
+    const money = readMoney(cpi);
+    if (money) figures.averageCostPerInterview = money;
   }
   return figures;
 }

@@ -31,7 +31,7 @@ describe('live-target-group activities', () => {
     const goal = await failureOf(() => a.updateLiveFillingGoal({ ctx: CONTRACT_CTX, projectId: 'P', targetGroupId: 'T', completesGoal: 0 }));
     expect(goal.message).toMatch(/completesGoal must be a positive integer/);
     const money = await failureOf(() => a.updateLiveCostPerInterview({ ctx: CONTRACT_CTX, projectId: 'P', targetGroupId: 'T', costPerInterview: { value: '2.00' } as never }));
-    expect(money.message).toMatch(/costPerInterview.currencyCode/);
+    expect(money.message).toMatch(/costPerInterview.currency_code/);
     const run = await failureOf(() => a.relaunchFieldingRun({ ctx: CONTRACT_CTX, projectId: 'P', targetGroupId: 'T', fieldingRunId: ' ' }));
     expect(run.message).toMatch(/fieldingRunId/);
     expect(exchanges.length).toBe(before);

@@ -104,13 +104,13 @@ describe('live target groups through api/operations', () => {
     const assistant = { pacing: { type: 'linear' as const, increment_interval: 'P1D' } };
     const from = exchanges.length;
     expect((await updateDetails(caller, live(), { name: 'Live contract us (w2)', liveUrl: 'https://survey.example.com/s2?rid=[%RID%]' })).outcome).toBe('applied');
-    expect((await updateCostPerInterview(caller, live(), { value: '4.5', currencyCode: 'USD' })).state).toEqual({ value: '4.50', currencyCode: 'USD' });
+    expect((await updateCostPerInterview(caller, live(), { value: '4.5', currency_code: 'USD' })).state).toEqual({ value: '4.50', currency_code: 'USD' });
     expect((await updateAllocations(caller, live(), allocations)).outcome).toBe('applied');
     expect((await updateFieldingAssistant(caller, live(), assistant)).outcome).toBe('applied');
     expect(writes(from)).toBe(4);
     const again = exchanges.length;
     expect((await updateDetails(caller, live(), { name: 'Live contract us (w2)' })).outcome).toBe('already_in_state');
-    expect((await updateCostPerInterview(caller, live(), { value: '4.50', currencyCode: 'USD' })).outcome).toBe('already_in_state');
+    expect((await updateCostPerInterview(caller, live(), { value: '4.50', currency_code: 'USD' })).outcome).toBe('already_in_state');
     expect((await updateAllocations(caller, live(), allocations)).outcome).toBe('already_in_state');
     expect((await updateFieldingAssistant(caller, live(), assistant)).outcome).toBe('already_in_state');
     expect(writes(again)).toBe(0);

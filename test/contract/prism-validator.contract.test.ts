@@ -230,7 +230,7 @@ async function liveChanges(
   await attempt(`${label} updateLiveFieldingWindow`, () => a.updateLiveFieldingWindow({ ...ref, fieldingRunId, endFieldingAt: later }));
   await attempt(`${label} relaunchFieldingRun`, () => a.relaunchFieldingRun({ ...ref, fieldingRunId }));
   await attempt(`${label} launchScheduledRunNow`, () => a.launchScheduledRunNow({ ...ref, fieldingRunId }));
-  await attempt(`${label} updateLiveCostPerInterview`, () => a.updateLiveCostPerInterview({ ...ref, costPerInterview: { value: '3.75', currencyCode: 'USD' } }));
+  await attempt(`${label} updateLiveCostPerInterview`, () => a.updateLiveCostPerInterview({ ...ref, costPerInterview: { value: '3.75', currency_code: 'USD' } }));
   await attempt(`${label} updateLiveAllocations`, () => a.updateLiveAllocations({
     ...ref,
     allocations: { open_exchange_allocations: { blocked_supplier_ids: ['421'], exchange_min_percentage: 0, exchange_max_percentage: 100, groups: [] }, private_exchange_allocations: { blocked_supplier_ids: [], groups: [] } },

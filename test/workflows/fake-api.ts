@@ -319,7 +319,7 @@ export class FakeApi {
       const key = this.keyOfId(input.targetGroupId);
       await this.record('liveFeasibility', [key]);
       const goal = input.whatIf.completes_goal ?? 0;
-      return { suggestedPrice: { value: '3.50', currencyCode: 'USD' }, completesGoalRange: { min: 1, max: this.feasible(key, goal) ? goal + 100 : goal - 1 } };
+      return { suggestedPrice: { value: '3.50', currency_code: 'USD' }, completesGoalRange: { min: 1, max: this.feasible(key, goal) ? goal + 100 : goal - 1 } };
     },
     // update_profile_filling_goal as the operation answers: already_in_state without a write when it holds.
     updateLiveFillingGoal: async (input: { targetGroupId: string; completesGoal?: number }) => {

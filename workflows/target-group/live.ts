@@ -34,7 +34,7 @@ export async function checkLive(state: TargetGroupState, api: Api, step: Step<'c
   const { gate } = step;
   const answer = await api(`feasibility of the change to ${state.status.key}`).liveFeasibility({ ...state.base, whatIf: gate.request });
   const judged = judgeLiveGate(state.revision.desired, gate, {
-    suggested_price: { value: answer.suggestedPrice.value, currency_code: answer.suggestedPrice.currencyCode },
+    suggested_price: answer.suggestedPrice,
     ...(answer.completesGoalRange ? { suggested_completes_goal_range: answer.completesGoalRange } : {}),
   });
   state.status.feasibility = { feasible: judged.verdict.feasible, feasibleCompletes: judged.verdict.feasibleCompletes, fillingGoal: judged.verdict.fillingGoal };
@@ -127,13 +127,13 @@ async function write(state: TargetGroupState, api: Api, step: Step<'update_live'
       for (const { field, to: value } of step.changes) {
         const name = DETAIL_NAMES[field];
         if (!name) return `update_launched_target_group_details does not carry ${field}`;
-        desired[name] = name === 'cpiNote' ? (value ? { value: String(record(value).value), currencyCode: String(record(value).currency_code) } : null) : value;
+        desired[name] = name === 'cpiNote' ? (value ? { value: String(record(value).value), currency_code: String(record(value).currency_code) } : null) : value;
       }
       return calls.updateLiveDetails({ ...base, desired });
     }
     case 'update_cost_per_interview': {
       const money = record(to('cost_per_interview'));
-      return calls.updateLiveCostPerInterview({ ...base, costPerInterview: { value: String(money.value), currencyCode: String(money.currency_code) } });
+      return calls.updateLiveCostPerInterview({ ...base, costPerInterview: { value: String(money.value), currency_code: String(money.currency_code) } });
     }
     case 'update_target_group_allocation_specification':
       return calls.updateLiveAllocations({ ...base, allocations: allocationRequest(to('allocations')) });
