@@ -1,19 +1,20 @@
 // The watch's pacing at scale (docs/benchmarks.md, "Cost of watching at scale"): the study sends a target group
-// changed figures at most once per performance pace (a new status at once), and the target groups' first
-// fallback checks spread over one watch interval by workflow id instead of all firing together.
+// changed figures at most once per performance pace (a new status at once; plan/watch-timing.ts decides, its long
+// horizons are test/plan/watch-timing.test.ts), a study carried from an older run reads its figures seen, and the
+// target groups' first fallback checks spread over one watch interval by workflow id instead of all firing together.
 import { describe, expect, it } from 'vitest';
-import type { StudyWatch } from '../../workflows/study/state';
-import { figuresDigest, sendsNow } from '../../workflows/study/watch';
-import { PERFORMANCE_PACE_INTERVALS, spreadMs } from '../../workflows/target-group/watch';
+import { nextStudyWatchAction, PERFORMANCE_PACE_INTERVALS, seenFiguresOf, spreadMs } from '../../plan/watch-timing';
+import { StudyState, type StudyCarriedState, type StudyWatch } from '../../workflows/study/state';
 import type { TargetGroupFigures } from '../../workflows/messages';
 
 const INTERVAL = 300_000;
-const figures = (status: string, completes: number): TargetGroupFigures => ({ id: '01TG', status, completes, prescreens: completes * 3 }) as TargetGroupFigures;
-const watch = (seen: Record<string, string>, signaledAt: Record<string, number>): StudyWatch => ({ intervalMs: INTERVAL, apiVersion: '2025-12-18', seen, signaledAt }) as StudyWatch;
+const figures = (status: string, completes: number): TargetGroupFigures => ({ id: '01TG', status, completes, prescreens: completes * 3 });
+const watch = (seen: StudyWatch['seen'], signaledAt: Record<string, number>): StudyWatch => ({ intervalMs: INTERVAL, apiVersion: '2025-12-18', seen, signaledAt });
+const sendsNow = (w: StudyWatch, key: string, f: TargetGroupFigures, now: number) => nextStudyWatchAction(w, { kind: 'figures', key, figures: f }, now).action.kind === 'send_figures';
 
 describe('the study sends changed figures at the pace of the performance reads', () => {
   const t0 = 1_000_000;
-  const sent = watch({ q: figuresDigest(figures('live', 10)) }, { q: t0 });
+  const sent = watch({ q: seenFiguresOf(figures('live', 10)) }, { q: t0 });
 
   it('sends figures never seen, whenever', () => {
     expect(sendsNow(watch({}, {}), 'q', figures('live', 0), t0)).toBe(true);
@@ -31,7 +32,29 @@ describe('the study sends changed figures at the pace of the performance reads',
   });
 
   it('sends a change when it never signaled this target group (a watch carried from before the pacing)', () => {
-    expect(sendsNow(watch({ q: figuresDigest(figures('live', 10)) }, {}), 'q', figures('live', 11), t0)).toBe(true);
+    expect(sendsNow(watch({ q: seenFiguresOf(figures('live', 10)) }, {}), 'q', figures('live', 11), t0)).toBe(true);
+  });
+});
+
+describe("a study run carried from before the figures seen were structured", () => {
+  const carried = (seen: Record<string, unknown>): StudyCarriedState => ({
+    status: { studyId: 'w', accountId: '1001', phase: 'idle', writes: 0, targetGroups: {}, exclusionGroups: {}, updatedAt: '2026-11-26T08:00:00.000Z' },
+    targetGroupIds: {},
+    exclusionGroupIds: {},
+    children: [],
+    childRevisions: {},
+    ownWrites: 0,
+    childWrites: {},
+    reports: {},
+    watch: { intervalMs: INTERVAL, apiVersion: '2025-12-18', seen: seen as StudyWatch['seen'], signaledAt: { q: 5 }, nextAt: 7 },
+  });
+
+  it('reads the text form into fields: the same figures are held, a new status is sent, the next run carries fields', () => {
+    const state = new StudyState({ accountId: '1001', studyId: 'w', carried: JSON.parse(JSON.stringify(carried({ q: 'live|10|30||' }))) as StudyCarriedState });
+    expect(state.watch).toEqual({ ...watch({ q: { status: 'live', completes: 10, prescreens: 30 } }, { q: 5 }), nextAt: 7 });
+    expect(sendsNow(state.watch!, 'q', figures('live', 10), 5 + 10 * INTERVAL)).toBe(false);
+    expect(sendsNow(state.watch!, 'q', figures('completed', 10), 6)).toBe(true);
+    expect(state.carried().watch?.seen).toEqual({ q: { status: 'live', completes: 10, prescreens: 30 } });
   });
 });
 

@@ -1,6 +1,7 @@
 import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { ActivityCtx } from '../../activities';
 import type { DesiredStudy } from '../../plan/types';
+import { carriedSeenFigures, type StudyWatchTiming } from '../../plan/watch-timing';
 import { CURRENT_API_VERSION, newerApiVersion, type ApiVersion } from '../../shared/api-version';
 import type { NotifyTarget } from '../../shared/notify-events';
 import {
@@ -58,16 +59,13 @@ export interface StudyCarriedState {
   watch?: StudyWatch;
 }
 
-/** What the study's watch keeps between its reads. */
-export interface StudyWatch {
-  intervalMs: number;
+/**
+ * What the study's watch keeps between its reads (plan/watch-timing.ts StudyWatchTiming: the interval, the
+ * figures last sent per target-group key, field by field, when the next read is due, when each target group was
+ * last sent its figures), and the version of its call.
+ */
+export interface StudyWatch extends StudyWatchTiming {
   apiVersion: ApiVersion;
-  /** The figures last seen per target-group key (a digest: status, completes, prescreens, last complete). */
-  seen: Record<string, string>;
-  /** When the next read is due (workflow time); unset until a target group is watched. */
-  nextAt?: number;
-  /** When each target group was last sent its figures (workflow time): a change is sent at most once per pace, a new status at once. */
-  signaledAt?: Record<string, number>;
 }
 
 /** The carried fields as the state works with them. */
@@ -109,6 +107,8 @@ export class StudyState {
     // The input is this run's own (deserialized) copy: the state takes it over.
     const carried = input.carried ?? emptyCarried(input);
     this.c = { ...carried, children: new Set(carried.children) };
+    // A run carried from before the figures seen were structured holds them as text: read into their fields.
+    if (carried.watch) this.c.watch = { ...carried.watch, seen: carriedSeenFigures(carried.watch.seen) };
   }
 
   carried(): StudyCarriedState {

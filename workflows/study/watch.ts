@@ -5,22 +5,22 @@
 // one makes no call at all until its slow fallback timer.
 import { getExternalWorkflowHandle, isCancellation, log } from '@temporalio/workflow';
 import type { DesiredStudy } from '../../plan/types';
+import { nextStudyWatchAction, WATCHED_PHASES } from '../../plan/watch-timing';
 import type { Api } from '../activity-proxies';
 import { failureOf } from '../failures';
 import { targetGroupFiguresSignal, type TargetGroupFigures } from '../messages';
-import { PERFORMANCE_PACE_INTERVALS } from '../target-group/watch';
 import type { StudyState, StudyWatch } from './state';
 
-/** Phases in which a target group's workflow watches it (workflows/target-group/state.ts `watching`). */
-const WATCHED_PHASES = new Set(['live', 'paused', 'scheduled']);
-
-/** The study's watch after a revision is applied: the shortest watch interval of its target groups, the figures seen kept. */
+/**
+ * The study's watch after a revision is applied: the shortest watch interval of its target groups, the figures
+ * seen kept (and the next read's time, when the interval is the same): plan/watch-timing.ts decides.
+ */
 export function watchOf(state: StudyState, desired: DesiredStudy): StudyWatch | undefined {
   const intervals = desired.targetGroups.map((tg) => tg.timing.watchIntervalMs);
   if (intervals.length === 0) return undefined;
   const intervalMs = Math.min(...intervals);
-  const prior = state.watch;
-  return { intervalMs, apiVersion: desired.apiVersion, seen: prior?.seen ?? {}, signaledAt: prior?.signaledAt ?? {}, ...(prior?.nextAt !== undefined && prior.intervalMs === intervalMs ? { nextAt: prior.nextAt } : {}) };
+  const prior: StudyWatch = state.watch ? { ...state.watch, apiVersion: desired.apiVersion } : { intervalMs, apiVersion: desired.apiVersion, seen: {}, signaledAt: {} };
+  return nextStudyWatchAction(prior, { kind: 'revision', intervalMs }, Date.now()).watch;
 }
 
 /** The keys of the target groups the study watches now: a running workflow in a watched phase. */
@@ -37,48 +37,29 @@ export function hasWatched(state: StudyState): boolean {
 
 /** Milliseconds until the next read of the list, or undefined while there is nothing to watch. */
 export function watchDueIn(state: StudyState): number | undefined {
-  const watch = state.watch;
-  if (!watch || !hasWatched(state)) {
-    if (watch) delete watch.nextAt;
-    return undefined;
-  }
-  watch.nextAt ??= Date.now() + watch.intervalMs;
-  return Math.max(0, watch.nextAt - Date.now());
-}
-
-/** What, of a target group's figures, wakes its workflow when it changes. */
-export function figuresDigest(figures: TargetGroupFigures): string {
-  return [figures.status, figures.completes, figures.prescreens, figures.lastCompleteDate ?? '', figures.updatedAt ?? ''].join('|');
-}
-
-/**
- * Whether a change of figures is sent now: always the first figures and a new status (a completion is taken at
- * once); other changes at most once per PERFORMANCE_PACE_INTERVALS watch intervals, the pace at which a target
- * group reads its performance anyway (a change held back is sent at a later read, as it is not remembered).
- */
-export function sendsNow(watch: StudyWatch, key: string, figures: TargetGroupFigures, now: number): boolean {
-  const seen = watch.seen[key];
-  if (seen === undefined || seen.split('|')[0] !== figures.status) return true;
-  const last = watch.signaledAt?.[key];
-  return last === undefined || now - last >= PERFORMANCE_PACE_INTERVALS * watch.intervalMs;
+  if (!state.watch) return undefined;
+  const now = Date.now();
+  const { watch, action } = nextStudyWatchAction(state.watch, { kind: 'turn', watching: hasWatched(state) }, now);
+  state.watch = watch;
+  if (action.kind === 'idle') return undefined;
+  return action.kind === 'sleep' ? Math.max(0, action.until - now) : 0;
 }
 
 /**
  * One read of the list (best effort: a failed read is logged and the next interval reads again), then a signal
- * to each watched target group whose figures changed and are due (sendsNow). The figures are remembered only
- * once the signal went.
+ * to each watched target group whose figures changed and are due (plan/watch-timing.ts). The figures are
+ * remembered only once the signal went.
  */
 export async function watchTick(state: StudyState, api: Api): Promise<void> {
-  const watch = state.watch;
   const projectId = state.projectId;
-  if (!watch || !projectId) return;
-  watch.nextAt = Date.now() + watch.intervalMs;
+  if (!state.watch || !projectId) return;
+  state.watch = nextStudyWatchAction(state.watch, { kind: 'tick' }, Date.now()).watch;
   const keys = watchedKeys(state);
   if (keys.length === 0) return;
   let figures: TargetGroupFigures[];
   try {
     ({ figures } = await api(`figures of ${keys.length} live target groups`, 'best_effort').listTargetGroupFigures({
-      ctx: { accountId: state.accountId, apiVersion: watch.apiVersion },
+      ctx: { accountId: state.accountId, apiVersion: state.watch.apiVersion },
       projectId,
     }));
   } catch (error) {
@@ -91,13 +72,12 @@ export async function watchTick(state: StudyState, api: Api): Promise<void> {
   await Promise.all(
     keys.map(async (key) => {
       const found = byId.get(state.targetGroupIds[key]);
-      if (!found) return;
-      const digest = figuresDigest(found);
-      if (watch.seen[key] === digest || !sendsNow(watch, key, found, now)) return;
+      const watch = state.watch;
+      if (!found || !watch || nextStudyWatchAction(watch, { kind: 'figures', key, figures: found }, now).action.kind !== 'send_figures') return;
       try {
         await getExternalWorkflowHandle(state.childId(key)).signal(targetGroupFiguresSignal, found);
-        watch.seen[key] = digest;
-        (watch.signaledAt ??= {})[key] = now;
+        // The watch as it is now (the other signals of this read went meanwhile): this key's figures added.
+        if (state.watch) state.watch = nextStudyWatchAction(state.watch, { kind: 'sent', key, figures: found }, now).watch;
       } catch (error) {
         if (isCancellation(error)) throw error;
         log.warn('a target group did not take its figures', { key });

@@ -1,11 +1,13 @@
 import { setCurrentDetails, workflowInfo } from '@temporalio/workflow';
 import type { ActivityCtx } from '../../activities';
 import type { GuardMemory } from '../../plan/guards';
+import { carriedPacing, type TargetGroupPacing } from '../../plan/watch-timing';
 import type { ApiVersion } from '../../shared/api-version';
-import type { CompletesPoint, FieldingControlRequest, TargetGroupFigures, UnappliedChange, PerformanceSnapshot, ReportChange, TargetGroupReportData, TargetGroupRevision, TargetGroupStatus, WebhookEventSignal } from '../messages';
+import type { CompletesPoint, FieldingControlRequest, TargetGroupFigures, PerformanceSnapshot, ReportChange, TargetGroupReportData, TargetGroupRevision, TargetGroupStatus, WebhookEventSignal } from '../messages';
+import type { Unapplied } from '../failures';
 import { fieldingEnd } from '../forecast';
 import { appendChanges, expectedFigures } from '../report-data';
-import { enterPhase, type TargetGroupEvent } from '../phases';
+import { enterPhase, eventOfRemote, type TargetGroupEvent } from '../phases';
 import { SeenEvents } from '../seen-events';
 import { TargetGroupNotices, type CarriedNotices } from './notifications';
 
@@ -41,8 +43,8 @@ export interface TargetGroupWorkflowInput {
     guardMemory?: GuardMemory;
     /** The notifications raised so far (workflows/target-group/notifications.ts). */
     notices?: CarriedNotices;
-    /** The watch's pacing (workflows/target-group/watch.ts): a new run keeps its timers' rhythm and does not read again at once. */
-    watch?: { nextReadAt: number; quietMs: number; lastPerformanceAt: number; figuresSeen: boolean; unread: boolean; updatedAt?: string; figures?: TargetGroupFigures };
+    /** The watch's pacing (plan/watch-timing.ts): a new run keeps its timers' rhythm and does not read again at once; figures not taken yet. */
+    watch?: TargetGroupPacing & { figures?: TargetGroupFigures };
   };
 }
 
@@ -89,6 +91,14 @@ export class TargetGroupState {
    * known, the fallback is slow.
    */
   updatedAt?: string;
+  /** The watch's pacing (plan/watch-timing.ts decides it; carried across continue-as-new). */
+  get pacing(): TargetGroupPacing {
+    const { nextReadAt, quietMs, lastPerformanceAt, figuresSeen, unread, updatedAt } = this;
+    return { nextReadAt, quietMs, lastPerformanceAt, figuresSeen, unread, ...(updatedAt !== undefined ? { updatedAt } : {}) };
+  }
+  set pacing(pacing: TargetGroupPacing) {
+    ({ nextReadAt: this.nextReadAt, quietMs: this.quietMs, lastPerformanceAt: this.lastPerformanceAt, figuresSeen: this.figuresSeen, unread: this.unread, updatedAt: this.updatedAt } = pacing);
+  }
   /** Bumped on every status change: the progress sender sends the study the latest one. */
   version = 0;
   /**
@@ -113,7 +123,10 @@ export class TargetGroupState {
     this.seenEvents = new SeenEvents(c?.seenEventIds);
     this.events.push(...(c?.pendingEvents ?? []));
     this.guardMemory = c?.guardMemory;
-    if (c?.watch) ({ nextReadAt: this.nextReadAt, quietMs: this.quietMs, lastPerformanceAt: this.lastPerformanceAt, figuresSeen: this.figuresSeen, unread: this.unread, updatedAt: this.updatedAt, figures: this.figures } = c.watch);
+    if (c?.watch) {
+      this.pacing = carriedPacing(c.watch);
+      this.figures = c.watch.figures;
+    }
     this.notices = new TargetGroupNotices(c?.notices);
     this.status = c?.status ?? { key: input.revision.desired.key, phase: 'draft', revision: input.revision.revision, targetGroupId: input.revision.targetGroupId, events: { received: 0, sessionsByStatus: {} }, updatedAt: new Date().toISOString() };
     const r = c?.report;
@@ -133,7 +146,7 @@ export class TargetGroupState {
       pendingEvents: [...this.events],
       ...(this.guardMemory ? { guardMemory: this.guardMemory } : {}),
       notices: this.notices.carried(),
-      watch: { nextReadAt: this.nextReadAt, quietMs: this.quietMs, lastPerformanceAt: this.lastPerformanceAt, figuresSeen: this.figuresSeen, unread: this.unread, ...(this.updatedAt !== undefined ? { updatedAt: this.updatedAt } : {}), ...(this.figures ? { figures: this.figures } : {}) },
+      watch: { ...this.pacing, ...(this.figures ? { figures: this.figures } : {}) },
     };
   }
 
@@ -177,10 +190,28 @@ export class TargetGroupState {
     this.publish();
   }
 
-  /** A live change of this revision that was not made: the status lists it, and the study's with it. */
-  recordUnapplied(change: Omit<UnappliedChange, 'targetGroup'>): void {
-    (this.status.unapplied ??= []).push({ targetGroup: this.status.key, ...change });
-    this.addChange('event', `not applied: ${change.field} (${change.reason}): ${change.detail}`);
+  /**
+   * Where the exchange says the target group is (a read of its status and run): the phase it found, its run, and for a
+   * scheduled run the moment the exchange starts it (a moved `launch.at` shows the new one at once).
+   */
+  takeRemote(remote: { status: string; fieldingRunId: string | null; fieldingRunStartsAt?: string }): void {
+    const event = eventOfRemote(remote.status);
+    const patch: Partial<Omit<TargetGroupStatus, 'phase'>> = { fieldingRunId: remote.fieldingRunId ?? this.status.fieldingRunId };
+    if (event === 'found_scheduled' && remote.fieldingRunStartsAt) {
+      patch.launchAt = remote.fieldingRunStartsAt;
+      patch.message = `launches at ${remote.fieldingRunStartsAt} (scheduled in the exchange)`;
+    } else if (event !== 'found_scheduled') {
+      delete this.status.launchAt;
+    }
+    this.enter(event, patch);
+  }
+
+  /** A live change of this revision that was not made: the status lists each of its fields, and the study's with them. */
+  recordUnapplied({ fields, reason, detail }: Unapplied): void {
+    for (const field of fields) {
+      (this.status.unapplied ??= []).push({ targetGroup: this.status.key, field, reason, detail });
+      this.addChange('event', `not applied: ${field} (${reason}): ${detail}`);
+    }
     this.publish();
   }
 
