@@ -3,11 +3,10 @@ import type { ActivityCtx } from '../../activities';
 import type { GuardMemory } from '../../plan/guards';
 import { carriedPacing, type TargetGroupPacing } from '../../plan/watch-timing';
 import type { ApiVersion } from '../../shared/api-version';
-import type { CompletesPoint, FieldingControlRequest, TargetGroupFigures, PerformanceSnapshot, ReportChange, TargetGroupReportData, TargetGroupRevision, TargetGroupStatus, WebhookEventSignal } from '../messages';
-import type { Unapplied } from '../failures';
+import type { CompletesPoint, FieldingControlRequest, TargetGroupFigures, UnappliedChange, PerformanceSnapshot, ReportChange, TargetGroupReportData, TargetGroupRevision, TargetGroupStatus, WebhookEventSignal } from '../messages';
 import { fieldingEnd } from '../forecast';
 import { appendChanges, expectedFigures } from '../report-data';
-import { enterPhase, eventOfRemote, type TargetGroupEvent } from '../phases';
+import { enterPhase, type TargetGroupEvent } from '../phases';
 import { SeenEvents } from '../seen-events';
 import { TargetGroupNotices, type CarriedNotices } from './notifications';
 
@@ -190,28 +189,10 @@ export class TargetGroupState {
     this.publish();
   }
 
-  /**
-   * Where the exchange says the target group is (a read of its status and run): the phase it found, its run, and for a
-   * scheduled run the moment the exchange starts it (a moved `launch.at` shows the new one at once).
-   */
-  takeRemote(remote: { status: string; fieldingRunId: string | null; fieldingRunStartsAt?: string }): void {
-    const event = eventOfRemote(remote.status);
-    const patch: Partial<Omit<TargetGroupStatus, 'phase'>> = { fieldingRunId: remote.fieldingRunId ?? this.status.fieldingRunId };
-    if (event === 'found_scheduled' && remote.fieldingRunStartsAt) {
-      patch.launchAt = remote.fieldingRunStartsAt;
-      patch.message = `launches at ${remote.fieldingRunStartsAt} (scheduled in the exchange)`;
-    } else if (event !== 'found_scheduled') {
-      delete this.status.launchAt;
-    }
-    this.enter(event, patch);
-  }
-
-  /** A live change of this revision that was not made: the status lists each of its fields, and the study's with them. */
-  recordUnapplied({ fields, reason, detail }: Unapplied): void {
-    for (const field of fields) {
-      (this.status.unapplied ??= []).push({ targetGroup: this.status.key, field, reason, detail });
-      this.addChange('event', `not applied: ${field} (${reason}): ${detail}`);
-    }
+  /** A live change of this revision that was not made: the status lists it, and the study's with it. */
+  recordUnapplied(change: Omit<UnappliedChange, 'targetGroup'>): void {
+    (this.status.unapplied ??= []).push({ targetGroup: this.status.key, ...change });
+    this.addChange('event', `not applied: ${change.field} (${change.reason}): ${change.detail}`);
     this.publish();
   }
 
