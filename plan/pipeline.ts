@@ -1,10 +1,10 @@
 // The one observe -> plan -> schedule -> program pipeline: what the study workflow carries out for a revision,
 // and what `studyflow plan` shows (client/plan-studies.ts). Both call this function, so the two cannot drift apart.
 import { holdResumes, judgeBudget, type BudgetHeld, type BudgetInput } from './budget';
-import { planStudy } from './plan-study';
-import { programStudy, type RunningChild, type StudyProgram } from './program';
+import { isWrite, planStudy } from './plan-study';
+import { programStudy, specDigest, type RunningChild, type StudyProgram } from './program';
 import { scheduleStudy, type StudySchedule } from './schedule';
-import type { DesiredStudy, ObservedStudy, StudyPlan } from './types';
+import type { DesiredStudy, ObservedStudy, PlannedAction, StudyPlan } from './types';
 
 /** What the plan judges besides desired and observed: the study's budget. */
 export interface RevisionBudget {
@@ -36,7 +36,7 @@ export function planRevision(
   budget: RevisionBudget = {},
 ): PlannedRevision {
   const seen = withGuardHolds(observed, running);
-  const unjudged = holdResumes(planStudy(desired, seen), budget.held);
+  const unjudged = withLaunchesInHand(holdResumes(planStudy(desired, seen), budget.held), desired, running);
   const plan = budget.inputs ? judgeBudget(unjudged, desired, budget.inputs) : unjudged;
   const schedule = scheduleStudy(desired, plan, seen, children);
   return { plan, schedule, program: programStudy(desired, seen, { plan, schedule, running: new Map(running) }) };
@@ -52,4 +52,28 @@ export function withGuardHolds(observed: ObservedStudy, running: ReadonlyMap<str
   const targetGroups = { ...observed.targetGroups };
   for (const [key, child] of held) targetGroups[key] = { ...targetGroups[key], guardHold: child.guardHold };
   return { ...observed, targetGroups };
+}
+
+/**
+ * The phases in which a target group's running workflow holds its own launch: it waits for another target group's
+ * completes, for approval, or for a moment on its durable timer (a run the exchange schedules is no launch action).
+ */
+const HOLDS_ITS_LAUNCH: ReadonlySet<string> = new Set(['awaiting_completes', 'awaiting_approval', 'scheduled']);
+
+/**
+ * A launch that the target group's running workflow already holds is no change: given the same spec and nothing else
+ * to write, the workflow goes on waiting for its moment, and a re-apply of the unchanged file hands it nothing (the
+ * plan says `none`: held by its workflow). Any other write for it, or a changed spec, hands it the revision as before.
+ */
+export function withLaunchesInHand(plan: StudyPlan, desired: DesiredStudy, running: ReadonlyMap<string, RunningChild>): StudyPlan {
+  const inHand = (action: PlannedAction): boolean => {
+    if (action.kind !== 'launch') return false;
+    const child = running.get(action.key);
+    const tg = desired.targetGroups.find((t) => t.key === action.key);
+    if (!child?.phase || !HOLDS_ITS_LAUNCH.has(child.phase) || !tg || child.specDigest !== specDigest(tg)) return false;
+    return !plan.actions.some((other) => other !== action && other.key === action.key && isWrite(other));
+  };
+  if (!plan.actions.some(inHand)) return plan;
+  const actions = plan.actions.map((a): PlannedAction => (inHand(a) ? { ...a, kind: 'none', reason: `held by its workflow (${running.get(a.key)?.phase}): ${a.reason}` } : a));
+  return { ...plan, actions, hasChanges: actions.some(isWrite) };
 }

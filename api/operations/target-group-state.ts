@@ -30,6 +30,8 @@ export interface TargetGroupState {
   fieldsRead: string[];
   /** The fielding run of a launched group (with the `fieldingRun` read); null for a draft. */
   fieldingRunId: string | null;
+  /** When the exchange starts (or started) that run: a scheduled group's launch moment (with the `fieldingRun` read). */
+  fieldingRunStartsAt?: string;
 }
 
 /**
@@ -146,6 +148,7 @@ export async function readTargetGroupState(
     fields: fields ?? {},
     fieldsRead: fields ? readFieldsOf(DETAILS_READ_FIELDS, fields) : [],
     fieldingRunId: fieldingRun?.id ?? null,
+    ...(fieldingRun?.startsAt ? { fieldingRunStartsAt: fieldingRun.startsAt } : {}),
   };
 }
 
@@ -154,11 +157,11 @@ async function readOverview(caller: ApiCaller, tgPath: string): Promise<string> 
   return readAnswer({ operation: 'get_target_group_overview', ...req }, TargetGroupOverviewAnswer, await caller.send(req)).status;
 }
 
-async function readFieldingRun(caller: ApiCaller, tgPath: string): Promise<{ id: string; status: string } | undefined> {
+async function readFieldingRun(caller: ApiCaller, tgPath: string): Promise<{ id: string; status: string; startsAt?: string } | undefined> {
   const req = { method: 'GET', path: `${tgPath}/fielding-runs` } as const;
   const runs = readAnswer({ operation: 'get_fielding_runs_by_target_group_id', ...req }, FieldingRunsAnswer, await caller.send(req));
   const run = runs.data[0];
-  return run ? { id: run.id, status: run.status } : undefined;
+  return run ? { id: run.id, status: run.status, ...(run.start_fielding_at ? { startsAt: run.start_fielding_at } : {}) } : undefined;
 }
 
 async function readDetails(caller: ApiCaller, tgPath: string): Promise<Json> {

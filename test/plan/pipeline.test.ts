@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { loadStudyFile } from '../../definitions';
 import { desiredStudyOf } from '../../plan/desired';
 import { planRevision, withGuardHolds } from '../../plan/pipeline';
-import { planStudy } from '../../plan/plan-study';
-import { programStudy, runningFromStatus, type RunningChild } from '../../plan/program';
+import { isWrite, planStudy } from '../../plan/plan-study';
+import { programStudy, runningFromStatus, specDigest, type RunningChild } from '../../plan/program';
 import { scheduleStudy } from '../../plan/schedule';
 import type { DesiredStudy, ObservedStudy } from '../../plan/types';
 
@@ -54,5 +54,49 @@ describe('planRevision', () => {
     expect(observed.targetGroups.us.guardHold).toBeUndefined();
     // A hold of a target group the exchange does not show (removed, not observed) adds nothing.
     expect(withGuardHolds(EMPTY, running)).toBe(EMPTY);
+  });
+});
+
+describe('a launch its running workflow holds', () => {
+  // The staged-launch example, planned as a re-apply finds it: us scheduled in the exchange, de a draft whose workflow
+  // waits for us's completes (issue 35: the unchanged re-apply handed de the revision and never settled).
+  async function staged(): Promise<{ desired: DesiredStudy; observed: ObservedStudy }> {
+    const desired = await desiredOf('staged-launch');
+    const observed: ObservedStudy = {
+      project: { id: 'p1', fields: { ...desired.project } },
+      targetGroups: {
+        us: { id: 'tg-us', status: 'scheduled', fields: {}, idLists: {} },
+        de: { id: 'tg-de', status: 'draft', fields: { ...desired.targetGroups.find((t) => t.key === 'de')!.draft }, idLists: {} },
+      },
+      exclusionGroups: {},
+    };
+    return { desired, observed };
+  }
+  const running = (desired: DesiredStudy, dePhase: string, deDigest?: string) =>
+    new Map<string, RunningChild>([
+      ['us', { phase: 'scheduled', specDigest: specDigest(desired.targetGroups.find((t) => t.key === 'us')!) }],
+      ['de', { phase: dePhase, specDigest: deDigest ?? specDigest(desired.targetGroups.find((t) => t.key === 'de')!) }],
+    ]);
+
+  it('is no change: a workflow awaiting completes with the same spec is handed nothing, and its launch is no write', async () => {
+    const { desired, observed } = await staged();
+    const first = planRevision(desired, observed);
+    expect(first.plan.actions.find((a) => a.key === 'de' && a.kind === 'launch')).toBeDefined();
+    const again = planRevision(desired, observed, running(desired, 'awaiting_completes'));
+    const de = again.plan.actions.filter((a) => a.key === 'de');
+    expect(de.some((a) => a.kind === 'launch')).toBe(false);
+    expect(de.find((a) => a.resource === 'fielding')).toMatchObject({ kind: 'none', launchAfter: { targetGroup: 'us', completes: 50 } });
+    expect(de.some(isWrite)).toBe(false);
+    // (us, observed without its live fields here, has writes of its own: the plan's changes are de's none.)
+    expect(again.program.targetGroups.find((t) => t.key === 'de')?.steps).toEqual([]);
+  });
+
+  it('is handed over as before when the spec changed, or when the workflow is not waiting for its launch', async () => {
+    const { desired, observed } = await staged();
+    for (const child of [running(desired, 'awaiting_completes', 'other:1'), running(desired, 'draft'), running(desired, 'failed')]) {
+      const planned = planRevision(desired, observed, child);
+      expect(planned.plan.actions.some((a) => a.key === 'de' && a.kind === 'launch')).toBe(true);
+      expect(planned.program.targetGroups.find((t) => t.key === 'de')?.steps[0]).toEqual({ kind: 'hand_over', when: 'now' });
+    }
   });
 });

@@ -2,7 +2,6 @@ import { condition } from '@temporalio/workflow';
 import type { TargetGroupStep } from '../../plan/program';
 import type { Api } from '../activity-proxies';
 import type { GateReading } from '../messages';
-import { eventOfRemote } from '../phases';
 import type { StepHandlers } from '../steps';
 import { awaitApproval } from './approval';
 import { passGate } from './gate';
@@ -46,7 +45,7 @@ export const TARGET_GROUP_STEPS: StepHandlers<TargetGroupStep, TargetGroupRun> =
   read_state: async ({ state, api }) => {
     // Status and run only: a draft is one read, a launched group three (GET TG's 301, overview, fielding runs).
     const { state: current } = await api().readTargetGroupState({ ...state.base, reads: ['status', 'fieldingRun'] });
-    state.enter(eventOfRemote(current.status), { fieldingRunId: current.fieldingRunId ?? state.status.fieldingRunId });
+    state.takeRemote(current);
   },
   // A launched target group: the change's feasibility, the in-place updates, the declared fielding state.
   check_live: ({ state, api }, step) => checkLive(state, api, step, state.revision.steps.slice(state.revision.steps.indexOf(step) + 1)),

@@ -33,12 +33,9 @@ export async function waitForCompletes(state: TargetGroupState, step: Extract<Ta
     }
     const launchAfter = { targetGroup, completes, ...(has !== undefined ? { has } : {}) };
     const message = `launches after ${targetGroup} has ${completes} completes${has !== undefined ? ` (it has ${has})` : ''}`;
-    if (state.status.phase === 'awaiting_completes') {
-      Object.assign(state.status, { launchAfter, message });
-      state.publish();
-    } else {
-      state.enter('awaiting_completes', { launchAfter, message });
-    }
+    // Entered on every turn, from awaiting_completes too: the wait settles the revision it was handed (a re-apply that
+    // finds it waiting converges), and each reading passed on is shown.
+    state.enter('awaiting_completes', { launchAfter, message });
     await condition(() => state.pendingRevision !== undefined || upstreamHas(state, targetGroup) !== has);
     if (state.pendingRevision) return 'stop';
   }
