@@ -8,6 +8,7 @@ import type { ActivityCtx } from './types';
 import { apiCaller, type ApiCaller } from '../api/operations/caller';
 import * as live from '../api/operations/live-target-groups';
 import type { AllocationSpecificationRequest, FeasibilityByIdRequest, FieldingAssistantRequest } from '../api/wire/live-target-groups';
+import type { LiveFieldingAssistantModules } from '../plan/live-requests';
 
 export interface LiveTargetGroupInput {
   ctx: ActivityCtx;
@@ -41,10 +42,14 @@ export function liveTargetGroupActivities(deps: ActivityDeps) {
       if (input.completesGoal !== undefined && (!Number.isInteger(input.completesGoal) || input.completesGoal < 1)) throw invalidInputFailure('updateLiveFillingGoal', 'completesGoal must be a positive integer');
       return live.updateFillingGoal(caller, ref, { completesGoal: input.completesGoal, quotaGoals: input.quotaGoals });
     },
-    updateLiveFieldingWindow: async (input: LiveRunInput & { startFieldingAt?: string; endFieldingAt: string }) => {
+    /** update_fielding_run: a date left out stays the run's (at least one is given). */
+    updateLiveFieldingWindow: async (input: LiveRunInput & { startFieldingAt?: string; endFieldingAt?: string }) => {
       const [caller, ref] = openRun('updateLiveFieldingWindow', input);
-      const endFieldingAt = requireText('updateLiveFieldingWindow', 'endFieldingAt', input.endFieldingAt);
-      return live.updateFieldingWindow(caller, ref, input.startFieldingAt === undefined ? { endFieldingAt } : { startFieldingAt: requireText('updateLiveFieldingWindow', 'startFieldingAt', input.startFieldingAt), endFieldingAt });
+      if (input.startFieldingAt === undefined && input.endFieldingAt === undefined) throw invalidInputFailure('updateLiveFieldingWindow', 'startFieldingAt or endFieldingAt is required');
+      return live.updateFieldingWindow(caller, ref, {
+        ...(input.startFieldingAt === undefined ? {} : { startFieldingAt: requireText('updateLiveFieldingWindow', 'startFieldingAt', input.startFieldingAt) }),
+        ...(input.endFieldingAt === undefined ? {} : { endFieldingAt: requireText('updateLiveFieldingWindow', 'endFieldingAt', input.endFieldingAt) }),
+      });
     },
     relaunchFieldingRun: async (input: LiveRunInput) => live.controlLiveRun(...openRun('relaunchFieldingRun', input), 'relaunch'),
     launchScheduledRunNow: async (input: LiveRunInput) => live.controlLiveRun(...openRun('launchScheduledRunNow', input), 'launch-now'),
@@ -73,7 +78,8 @@ export function liveTargetGroupActivities(deps: ActivityDeps) {
       const [caller, ref] = open('updateLiveAllocations', input);
       return live.updateAllocations(caller, ref, requireObject('updateLiveAllocations', 'allocations', input.allocations) as AllocationSpecificationRequest);
     },
-    updateLiveFieldingAssistant: async (input: LiveTargetGroupInput & { modules: FieldingAssistantRequest; etag?: string }) => {
+    /** The modules as the plan gives them (plan/live-requests.ts), sent as the reference's request. */
+    updateLiveFieldingAssistant: async (input: LiveTargetGroupInput & { modules: LiveFieldingAssistantModules; etag?: string }) => {
       const [caller, ref] = open('updateLiveFieldingAssistant', input);
       const modules = requireObject('updateLiveFieldingAssistant', 'modules', input.modules) as FieldingAssistantRequest;
       return live.updateFieldingAssistant(caller, input.etag === undefined ? ref : { ...ref, etag: requireText('updateLiveFieldingAssistant', 'etag', input.etag) }, modules);

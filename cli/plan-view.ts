@@ -138,10 +138,16 @@ export function describeStep(step: TargetGroupStep): string {
     case 'check_live':
       return `check feasibility of the live target group (${step.gate.because.join(' and ')})`;
     case 'update_live':
-      return `update in place via ${step.operation} (${step.changes.map((c) => `${c.field} -> ${typeof c.to === 'string' ? c.to : JSON.stringify(c.to)}`).join(', ')})`;
+      return `update in place via ${step.request.operation} (${step.changes.map(liveChangeText).join(', ')})${(step.unwritable ?? []).map((u) => `; ${u.field} not written: ${u.detail}`).join('')}`;
     case 'fielding':
       return `${step.action} the fielding run`;
   }
+}
+
+/** One change of an in-place update: `filling_goal 200 -> 300` (the value the exchange held, when known, then the file's). */
+function liveChangeText(change: { field: string; from?: unknown; to: unknown }): string {
+  const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+  return `${change.field} ${change.from === undefined ? '' : `${text(change.from)} `}-> ${text(change.to)}`;
 }
 
 /** A target group's steps on one line, in the order apply runs them. */

@@ -5,7 +5,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { apiFailureDetails, ApiFailureType } from '../api/http/errors';
 import type { ActivityCtx } from '../activities/types';
-import { judgeLiveGate } from '../plan/live-gates';
+import { judgeLiveGate, liveGateLine } from '../plan/live-gates';
 import type { DesiredStudy, DesiredTargetGroup, ObservedStudy, PlannedAction, StudyPlan } from '../plan/types';
 import {
   calendarDays,
@@ -132,7 +132,7 @@ export async function answerLiveChecks(runtime: Runtime, desired: DesiredStudy, 
         suggested_price: answer.suggestedPrice,
         ...(answer.completesGoalRange ? { suggested_completes_goal_range: answer.completesGoalRange } : {}),
       });
-      actions.push({ ...action, reason: judged.line });
+      actions.push({ ...action, reason: liveGateLine(judged) });
     } catch (error) {
       actions.push({ ...action, reason: `${action.reason}; feasibility unavailable: ${failureReason(error)}` });
     }

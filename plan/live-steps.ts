@@ -5,6 +5,7 @@
 // And the study's part: the removed target groups it completes. Pure.
 import { resolveActivityItems } from './plan-study';
 import type { DesiredStudy, DesiredTargetGroup, ExchangeOperation, ObservedStudy, PlannedAction, StudyPlan } from './types';
+import { liveRequest, type LiveChange, type LiveRequest, type LiveUnwritable, type QuotaGoalIds } from './live-requests';
 import type { TargetGroupStep } from './program';
 
 /** The in-place operations a target group's workflow carries out (update_live). */
@@ -25,6 +26,12 @@ const FIELDING_ACTIONS: ReadonlySet<string> = new Set<LiveFieldingAction>(['paus
 const isLiveOperation = (operation: ExchangeOperation | undefined): operation is LiveUpdateOperation =>
   (LIVE_UPDATE_OPERATIONS as readonly string[]).includes(operation ?? '');
 
+/** The step of one in-place operation: its typed request, the changes for the views, and what the request cannot carry. */
+function updateStep(operation: LiveUpdateOperation, changes: LiveChange[], quotas: readonly QuotaGoalIds[] = []): TargetGroupStep {
+  const { request, unwritable } = liveRequest(operation, changes, quotas);
+  return { kind: 'update_live', request, changes, ...(unwritable.length ? { unwritable } : {}) };
+}
+
 /** The step of one live action, or undefined for an action no target-group workflow runs. */
 function stepOf(tg: DesiredTargetGroup, action: PlannedAction, observed: ObservedStudy): TargetGroupStep | undefined {
   if (action.resource === 'fielding' && FIELDING_ACTIONS.has(action.kind)) return { kind: 'fielding', action: action.kind as LiveFieldingAction };
@@ -35,14 +42,12 @@ function stepOf(tg: DesiredTargetGroup, action: PlannedAction, observed: Observe
     const { items, unresolved } = resolveActivityItems(tg.activityExclusions?.items ?? [], (k) => observed.targetGroups[k]?.id, observed.project?.id);
     if (unresolved.length) return undefined;
     const to = { ...(tg.activityExclusions?.duration ? { duration: tg.activityExclusions.duration } : {}), items };
-    return { kind: 'update_live', operation: action.operation, changes: [{ field: 'activity_exclusions', to }] };
+    const from = observed.targetGroups[tg.key]?.activityExclusions;
+    return updateStep(action.operation, [{ field: 'activity_exclusions', ...(from ? { from } : {}), to }]);
   }
-  const changes = (action.changes ?? []).map((c) => ({ field: c.field, to: c.to }));
-  if (action.operation === 'update_profile_filling_goal') {
-    const quotaGoals = quotaGoalsOf(changes, observed.targetGroups[tg.key]?.fillingGoal?.quotas ?? []);
-    if (quotaGoals.length) return { kind: 'update_live', operation: action.operation, changes, quotaGoals };
-  }
-  return { kind: 'update_live', operation: action.operation, changes };
+  const changes: LiveChange[] = (action.changes ?? []).map((c) => ({ field: c.field, from: c.from, to: c.to }));
+  if (action.operation === 'update_profile_filling_goal') return updateStep(action.operation, changes, quotaGoalsOf(changes, observed.targetGroups[tg.key]?.fillingGoal?.quotas ?? []));
+  return updateStep(action.operation, changes);
 }
 
 /**
@@ -61,6 +66,31 @@ export function quotaGoalsOf(
     if (quota) goals.push({ field: change.field, profileId: quota.profileId, targetId: quota.quotaId, completesGoal: change.to });
   }
   return goals;
+}
+
+/**
+ * An `update_live` step as a revision of an older build carried it (`{operation, changes: [{field, to}], quotaGoals}`,
+ * before the step carried its request): a workflow replaying a history that holds one runs it as it ran then.
+ */
+interface UpdateLiveStepBeforeRequests {
+  kind: 'update_live';
+  operation: LiveUpdateOperation;
+  changes: { field: string; to: unknown }[];
+  quotaGoals?: QuotaGoalIds[];
+}
+
+/** The request an `update_live` step sends and the changes it cannot carry: the step's own, or one of an older step's shape built from its changes. */
+export function requestOfStep(step: Extract<TargetGroupStep, { kind: 'update_live' }> | UpdateLiveStepBeforeRequests): { request: LiveRequest; unwritable: LiveUnwritable[] } {
+  if ('request' in step && step.request) return { request: step.request, unwritable: step.unwritable ?? [] };
+  const old = step as UpdateLiveStepBeforeRequests;
+  return liveRequest(old.operation, old.changes, old.quotaGoals ?? []);
+}
+
+/** The fields a live step changes (recorded unapplied when a gate refuses the change): an update's, or `fielding`. */
+export function fieldsOfLiveStep(step: TargetGroupStep): string[] {
+  if (step.kind === 'update_live') return step.changes.map((c) => c.field);
+  if (step.kind === 'fielding') return ['fielding'];
+  return [];
 }
 
 /**

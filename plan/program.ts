@@ -6,11 +6,13 @@
 import { canonicalJson } from './compare';
 import { isWrite, planStudy } from './plan-study';
 import { actionsOfTargetGroup, scheduleStudy, type Launcher, type StudySchedule } from './schedule';
-import { liveSteps, removedToComplete, type LiveFieldingAction, type LiveUpdateOperation } from './live-steps';
+import { liveSteps, removedToComplete, type LiveFieldingAction } from './live-steps';
 import type { DesiredStudy, DesiredTargetGroup, IdListEntityType, ListRef, LiveGate, ObservedStudy, PlannedAction, StudyPlan } from './types';
 import type { GuardHold } from './guards';
+import type { LiveChange, LiveRequest, LiveUnwritable } from './live-requests';
 
 export type { LiveFieldingAction, LiveUpdateOperation } from './live-steps';
+export type { LiveChange, LiveRequest, LiveUnwritable } from './live-requests';
 
 /** Who runs a launch (the draft batch's launch goes with its draft step). */
 export type LaunchRunner = Exclude<Launcher, 'none' | 'draft_batch'>;
@@ -54,14 +56,12 @@ export type TargetGroupStep =
    * a refusal stops the remaining steps and is recorded as unapplied.
    */
   | { kind: 'check_live'; gate: LiveGate }
-  /** A launched target group changed in place through `operation`: each field with the value the file wants. */
-  | {
-      kind: 'update_live';
-      operation: LiveUpdateOperation;
-      changes: { field: string; to: unknown }[];
-      /** A goal update's quota goals, with the profile and target ids the exchange writes them by. */
-      quotaGoals?: { field: string; profileId: string; targetId: string; completesGoal: number }[];
-    }
+  /**
+   * A launched target group changed in place by one operation: `request` is exactly what its activity sends
+   * (plan/live-requests.ts); `changes` the fields it changes, with what the exchange held and what the file wants
+   * (for the views, and for what is recorded unapplied); `unwritable` the changes no request carries (recorded unapplied).
+   */
+  | { kind: 'update_live'; request: LiveRequest; changes: LiveChange[]; unwritable?: LiveUnwritable[] }
   /** The declared fielding state: pause, resume, complete or relaunch the fielding run (with its ETag). */
   | { kind: 'fielding'; action: LiveFieldingAction };
 

@@ -272,16 +272,17 @@ async function guardedRunWrite(
 
 const runPath = (caller: ApiCaller, ref: LiveTargetGroupRef & { fieldingRunId: string }) => `${targetGroupPath(caller, ref.projectId, ref.targetGroupId)}/fielding-runs/${seg(ref.fieldingRunId)}`;
 
-/** update_fielding_run: the window (start unchanged unless given). */
+/** update_fielding_run: the window (a date not given stays the run's). */
 export async function updateFieldingWindow(
   caller: ApiCaller,
   ref: LiveTargetGroupRef & { fieldingRunId: string; etag?: string },
-  desired: { startFieldingAt?: string; endFieldingAt: string },
+  desired: { startFieldingAt?: string; endFieldingAt?: string },
 ): Promise<LiveWriteOutcome<FieldingRunState>> {
-  const reached = (run: FieldingRunState) => sameInstant(run.endFieldingAt, desired.endFieldingAt) && (desired.startFieldingAt === undefined || sameInstant(run.startFieldingAt, desired.startFieldingAt));
-  // The reference takes both dates: the start stays the one just read unless it is asked for.
+  const reached = (run: FieldingRunState) =>
+    (desired.endFieldingAt === undefined || sameInstant(run.endFieldingAt, desired.endFieldingAt)) && (desired.startFieldingAt === undefined || sameInstant(run.startFieldingAt, desired.startFieldingAt));
+  // The reference takes both dates: each stays the one just read unless it is asked for.
   const request = (before: FieldingRunState): OperationRequest => ({
-    method: 'PUT', path: runPath(caller, ref), json: { start_fielding_at: desired.startFieldingAt ?? before.startFieldingAt, end_fielding_at: desired.endFieldingAt },
+    method: 'PUT', path: runPath(caller, ref), json: { start_fielding_at: desired.startFieldingAt ?? before.startFieldingAt, end_fielding_at: desired.endFieldingAt ?? before.endFieldingAt },
   });
   return guardedRunWrite(caller, ref, 'update_fielding_run', request, reached, UpdateFieldingRunAnswer);
 }

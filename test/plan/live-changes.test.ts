@@ -143,7 +143,7 @@ describe('quota goals of a launched target group (quotaGoalsOf)', () => {
     expect(quotaGoalsOf(changes, observed)).toEqual([{ field: 'profiles.Age.18-34.completes_goal', profileId: 'p-age', targetId: 't-young', completesGoal: 50 }]);
   });
 
-  it('leaves out a quota the exchange does not show by that name (the workflow then names it unapplied)', () => {
+  it('leaves out a quota the exchange does not show by that name (the step names it unwritable: plan/live-requests.ts)', () => {
     expect(quotaGoalsOf([{ field: 'profiles.Age.65+.completes_goal', to: 10 }], observed)).toEqual([]);
     expect(quotaGoalsOf([{ field: 'profiles.Gender.Female.completes_goal', to: 10 }], observed)).toEqual([]);
   });

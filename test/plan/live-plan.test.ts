@@ -7,7 +7,7 @@ import { Output } from '../../cli/output';
 import { planStudy } from '../../plan';
 import { canonicalJson } from '../../plan/compare';
 import { planExitCode } from '../../plan/exit-code';
-import { judgeLiveGate } from '../../plan/live-gates';
+import { judgeLiveGate, liveGateHold, liveGateHoldText, liveGateLine, liveGateReading } from '../../plan/live-gates';
 import type { DesiredStudy, DesiredTargetGroup, ObservedStudy, ObservedTargetGroup, PlannedAction, StudyPlan } from '../../plan/types';
 import { expectGolden } from '../cli/golden';
 
@@ -357,15 +357,27 @@ describe('judgeLiveGate', () => {
   const gate = planStudy(study([desired]), observedOf({ us: liveTg(tg('us')) })).actions.find((a) => a.kind === 'check')!.gate!;
   const answer = (max: number, price: string) => ({ suggested_completes_goal_range: { min: 10, max }, suggested_price: { value: price, currency_code: 'USD' } });
 
-  it('a feasible raise under max_cpi waits for approval (launch.mode manual)', () => {
+  it('judges as data: a feasible raise under max_cpi waits for approval (launch.mode manual) until it is approved', () => {
     const judged = judgeLiveGate(desired, gate, answer(420, '4.10'));
-    expect(judged.failures).toEqual([]);
-    expect(judged.line).toBe('raising filling_goal 200 -> 300: feasible (up to 420 completes), suggested price 4.10 USD; waits for approval');
+    expect(judged).toMatchObject({ because: ['raising filling_goal 200 -> 300'], failures: [], waitsForApproval: true, verdict: { feasible: true, feasibleCompletes: 420 } });
+    expect(liveGateHold(judged, false)).toEqual({ held: 'waits_for_approval' });
+    expect(liveGateHold(judged, true)).toBeUndefined();
+    // The lines are rendered from the judgement: the reading alone (the unapplied detail), and with its outcome (the plan).
+    expect(liveGateReading(judged)).toBe('raising filling_goal 200 -> 300: feasible (up to 420 completes), suggested price 4.10 USD');
+    expect(liveGateLine(judged)).toBe('raising filling_goal 200 -> 300: feasible (up to 420 completes), suggested price 4.10 USD; waits for approval');
   });
 
-  it('an infeasible raise, or one priced above max_cpi, is held with the gate\'s reasons', () => {
-    expect(judgeLiveGate(desired, gate, answer(250, '4.10')).failures).toEqual(['infeasible: at most 250 completes in the fielding window for a filling_goal of 300']);
-    expect(judgeLiveGate(desired, gate, answer(420, '7.00')).line).toMatch(/held: suggested price 7.00 USD is above max_cpi 6.00$/);
-    expect(judgeLiveGate(desired, { ...gate, requireFeasible: false, maxCpi: undefined, approval: false }, answer(250, '7.00')).line).toMatch(/infeasible .*; may be written$/);
+  it('an infeasible raise, or one priced above max_cpi, is refused with the gate\'s reasons, approved or not', () => {
+    const infeasible = judgeLiveGate(desired, gate, answer(250, '4.10'));
+    expect(infeasible.failures).toEqual(['infeasible: at most 250 completes in the fielding window for a filling_goal of 300']);
+    expect(infeasible.waitsForApproval).toBe(false);
+    expect(liveGateHold(infeasible, true)).toEqual({ held: 'refused', failures: infeasible.failures });
+    const dear = judgeLiveGate(desired, gate, answer(420, '7.00'));
+    expect(liveGateHoldText(liveGateHold(dear, false)!)).toBe('suggested price 7.00 USD is above max_cpi 6.00');
+    expect(liveGateReading(dear)).toBe('raising filling_goal 200 -> 300: feasible (up to 420 completes), suggested price 7.00 USD');
+    expect(liveGateLine(dear)).toBe('raising filling_goal 200 -> 300: feasible (up to 420 completes), suggested price 7.00 USD; held: suggested price 7.00 USD is above max_cpi 6.00');
+    const free = judgeLiveGate(desired, { ...gate, requireFeasible: false, maxCpi: undefined, approval: false }, answer(250, '7.00'));
+    expect(liveGateHold(free, false)).toBeUndefined();
+    expect(liveGateLine(free)).toMatch(/infeasible .*; may be written$/);
   });
 });

@@ -133,9 +133,18 @@ describe('programStudy', () => {
     expect(steps[1]).toMatchObject({ kind: 'check_live', gate: { requireFeasible: true, approval: false, because: ['raising filling_goal 200 -> 300'], request: { completes_goal: 300 } } });
     // The order of plan/live-changes.ts: the details, the goal, the fielding run.
     expect(steps.slice(2)).toEqual([
-      { kind: 'update_live', operation: 'update_launched_target_group_details', changes: [{ field: 'name', to: 'US renamed' }] },
-      { kind: 'update_live', operation: 'update_profile_filling_goal', changes: [{ field: 'filling_goal', to: 300 }] },
-      { kind: 'update_live', operation: 'update_fielding_run', changes: [{ field: 'end_fielding_at', to: '2027-03-08T00:00:00Z' }] },
+      // Each with exactly the request its activity sends, and the fields it changes (before and after) for the views.
+      {
+        kind: 'update_live',
+        request: { operation: 'update_launched_target_group_details', details: { name: 'US renamed' } },
+        changes: [{ field: 'name', from: tg('us').draft.name, to: 'US renamed' }],
+      },
+      { kind: 'update_live', request: { operation: 'update_profile_filling_goal', completesGoal: 300 }, changes: [{ field: 'filling_goal', from: 200, to: 300 }] },
+      {
+        kind: 'update_live',
+        request: { operation: 'update_fielding_run', endFieldingAt: '2027-03-08T00:00:00Z' },
+        changes: [{ field: 'end_fielding_at', from: '2027-03-01T00:00:00Z', to: '2027-03-08T00:00:00Z' }],
+      },
       { kind: 'read_state' },
     ]);
     // Paused in the exchange while the file says live (drift): resumed before anything else; declared paused: paused last.
@@ -144,7 +153,7 @@ describe('programStudy', () => {
     const paused = study([tg('us', { fielding: 'paused', draft: { ...tg('us').draft, filling_goal: 150 } })]);
     expect(stepsOf(paused, observedOf(paused, 'live'), running).us).toEqual([
       { kind: 'hand_over', when: 'now' },
-      { kind: 'update_live', operation: 'update_profile_filling_goal', changes: [{ field: 'filling_goal', to: 150 }] },
+      { kind: 'update_live', request: { operation: 'update_profile_filling_goal', completesGoal: 150 }, changes: [{ field: 'filling_goal', from: 200, to: 150 }] },
       { kind: 'fielding', action: 'pause' },
       { kind: 'read_state' },
     ]);

@@ -3,7 +3,8 @@ import type { ActivityCtx } from '../../activities';
 import type { GuardMemory } from '../../plan/guards';
 import { carriedPacing, type TargetGroupPacing } from '../../plan/watch-timing';
 import type { ApiVersion } from '../../shared/api-version';
-import type { CompletesPoint, FieldingControlRequest, TargetGroupFigures, UnappliedChange, PerformanceSnapshot, ReportChange, TargetGroupReportData, TargetGroupRevision, TargetGroupStatus, WebhookEventSignal } from '../messages';
+import type { CompletesPoint, FieldingControlRequest, TargetGroupFigures, PerformanceSnapshot, ReportChange, TargetGroupReportData, TargetGroupRevision, TargetGroupStatus, WebhookEventSignal } from '../messages';
+import type { Unapplied } from '../failures';
 import { fieldingEnd } from '../forecast';
 import { appendChanges, expectedFigures } from '../report-data';
 import { enterPhase, type TargetGroupEvent } from '../phases';
@@ -189,10 +190,12 @@ export class TargetGroupState {
     this.publish();
   }
 
-  /** A live change of this revision that was not made: the status lists it, and the study's with it. */
-  recordUnapplied(change: Omit<UnappliedChange, 'targetGroup'>): void {
-    (this.status.unapplied ??= []).push({ targetGroup: this.status.key, ...change });
-    this.addChange('event', `not applied: ${change.field} (${change.reason}): ${change.detail}`);
+  /** A live change of this revision that was not made: the status lists each of its fields, and the study's with them. */
+  recordUnapplied({ fields, reason, detail }: Unapplied): void {
+    for (const field of fields) {
+      (this.status.unapplied ??= []).push({ targetGroup: this.status.key, field, reason, detail });
+      this.addChange('event', `not applied: ${field} (${reason}): ${detail}`);
+    }
     this.publish();
   }
 
