@@ -20,8 +20,8 @@
 //   goal; the cost is the cost per complete so far (completes_cost / completes) × those completes.
 // It assumes the recent rate holds: it knows nothing of weekdays, pacing or a quota that closes; the band is
 // the uncertainty of counting, not of those. Fewer than one hour of readings gives no forecast from fielding.
-import { feasibilityWindow, type FeasibilityVerdict } from './launch-gates';
-import { moneyOf, moneyText, scaleMicros, toMicros } from './money';
+import { DEFAULT_FIELDING_DAYS, feasibilityWindow, type FeasibilityVerdict } from './launch-gates';
+import { isMoney, moneyOf, moneyText, scaleMicros, toMicros } from './money';
 import type { ServerCheck, TargetGroupChecks } from './server-checks';
 import type { DesiredTargetGroup, Money } from './types';
 
@@ -41,7 +41,12 @@ export interface CompletesReading {
   completes: number;
 }
 
-export type ForecastBasis = 'calendar' | 'feasibility' | 'fielding' | 'completed' | 'none';
+/**
+ * What a forecast comes from: the calendar's days or feasibility's range (before launch), the completes series
+ * (fielding), the completion (completed); `paused` and `awaiting` have no finish (paused: none while paused;
+ * awaiting: a staged launch has no start yet); `none` knows nothing.
+ */
+export type ForecastBasis = 'calendar' | 'feasibility' | 'fielding' | 'completed' | 'paused' | 'awaiting' | 'none';
 
 export interface Range<T> {
   expected: T;
@@ -74,6 +79,17 @@ export interface TargetGroupForecast {
   cost?: Range<Money>;
   /** The expected finish is not after end_fielding_at (absent: unknown). */
   finishesBeforeEnd?: boolean;
+  /** Completes still to collect (goal − completes), when known; 0 once completed. */
+  remaining?: number;
+  /** Paused: who holds it (`a guard (...)`, `the budget`, `the file or the operator`). */
+  pausedBy?: string;
+  /** Paused or completed: what it has spent (completes_cost of the latest reading). */
+  spent?: Money;
+  /**
+   * Before launch: the price of one complete the cost is taken at (expected, and the low and high ends of the
+   * suggested range), so the forecast can be made again for another goal or launch moment (forecastTargetGroup).
+   */
+  unitPrice?: Range<Money>;
   /** One line: what the forecast comes from. */
   method: string;
 }
@@ -81,33 +97,48 @@ export interface TargetGroupForecast {
 const toMinute = (ms: number) => new Date(Math.round(ms / 60_000) * 60_000).toISOString();
 const fixed = (x: number, places = 1) => String(Math.round(x * 10 ** places) / 10 ** places);
 
-function costRange(price: Money | undefined, spend: Money | undefined, completesNow: number, completes: Range<number>, priceRange?: { min: Money; max: Money }): Range<Money> | undefined {
+/** The price of one complete before launch: the suggested price, widened by the suggested range (in its currency). */
+function unitPriceOf(price: Money | undefined, priceRange?: { min: Money; max: Money }): Range<Money> | undefined {
+  const priceMicros = price ? toMicros(price.value) : undefined;
+  if (!price || priceMicros === undefined) return undefined;
+  const same = priceRange && priceRange.min.currency_code === price.currency_code && priceRange.max.currency_code === price.currency_code;
+  const lowMicros = same ? toMicros(priceRange.min.value) : undefined;
+  const highMicros = same ? toMicros(priceRange.max.value) : undefined;
+  return {
+    expected: { ...price },
+    low: lowMicros !== undefined && lowMicros < priceMicros ? { ...priceRange!.min } : { ...price },
+    high: highMicros !== undefined && highMicros > priceMicros ? { ...priceRange!.max } : { ...price },
+  };
+}
+
+/** The cost of completes at a unit price: the fewest at the lowest price, the most at the highest. Exact. */
+function costAtUnitPrice(unit: Range<Money>, completes: Range<number>): Range<Money> | undefined {
+  const at = (n: number, price: Money) => {
+    const micros = toMicros(price.value);
+    return micros === undefined ? undefined : moneyOf(micros * BigInt(n), price.currency_code);
+  };
+  const expected = at(completes.expected, unit.expected);
+  const low = at(completes.low, unit.low);
+  const high = at(completes.high, unit.high);
+  return expected && low && high ? { expected, low, high } : undefined;
+}
+
+function costRange(price: Money | undefined, spend: Money | undefined, completesNow: number, completes: Range<number>): Range<Money> | undefined {
   // The cost per complete so far when there is one, else the suggested price: exact, in millionths.
   const spendMicros = spend ? toMicros(spend.value) : undefined;
   if (spend && spendMicros !== undefined && completesNow > 0) {
     const at = (n: number) => moneyOf(scaleMicros(spendMicros, BigInt(n), BigInt(completesNow)), spend.currency_code);
     return { expected: at(completes.expected), low: at(completes.low), high: at(completes.high) };
   }
-  const priceMicros = price ? toMicros(price.value) : undefined;
-  if (!price || priceMicros === undefined) return undefined;
-  const at = (n: number, micros = priceMicros) => moneyOf(micros * BigInt(n), price.currency_code);
-  // Before launch, the suggested CPI range (in the price's currency) widens the band: the fewest completes at the
-  // lowest price, the most at the highest.
-  const same = priceRange && priceRange.min.currency_code === price.currency_code && priceRange.max.currency_code === price.currency_code;
-  const lowMicros = same ? toMicros(priceRange.min.value) : undefined;
-  const highMicros = same ? toMicros(priceRange.max.value) : undefined;
-  return {
-    expected: at(completes.expected),
-    low: at(completes.low, lowMicros !== undefined && lowMicros < priceMicros ? lowMicros : priceMicros),
-    high: at(completes.high, highMicros !== undefined && highMicros > priceMicros ? highMicros : priceMicros),
-  };
+  const unit = unitPriceOf(price);
+  return unit ? costAtUnitPrice(unit, completes) : undefined;
 }
 
 /** What the plan knows before launch: feasibility's answer and the calendar's suggested days. */
 export interface BeforeLaunchInput {
   key: string;
   goal: number;
-  /** When fielding starts (start_fielding_at, launch.at, or now). */
+  /** When fielding starts (the launch moment: launch.at, start_fielding_at, or now). */
   start: string;
   /** end_fielding_at (or the default window's end). */
   end: string;
@@ -115,6 +146,51 @@ export interface BeforeLaunchInput {
   feasibility?: { minCompletes?: number; maxCompletes?: number; suggestedPrice?: Money; suggestedPriceRange?: { min: Money; max: Money } };
   /** suggest-days: the days the calendar suggests for the goal. */
   suggestedDays?: number;
+}
+
+/** Rates before launch, in completes a day, with where they come from: what a forecast is made again from. */
+interface LaunchRates {
+  basis: 'calendar' | 'feasibility';
+  ratePerDay: Range<number>;
+  unitPrice?: Range<Money>;
+  /** What the rates come from (without the `before launch: ` head). */
+  source: string;
+}
+
+/**
+ * The projection before launch, from rates that do not depend on the goal or the moment: the goal at the expected,
+ * high and low rates from `start`, the completes by `end`, the cost at the unit price. The one place both the
+ * gate's forecast (forecastBeforeLaunch) and a forecast made again for a new goal or launch moment
+ * (forecastTargetGroup) compute it.
+ */
+function projectBeforeLaunch(key: string, goal: number, start: number, endIso: string, rates: LaunchRates): TargetGroupForecast {
+  const end = Date.parse(endIso);
+  const windowDays = (end - start) / DAY_MS;
+  const base = { key, goal, completes: 0, endFieldingAt: endIso, remaining: goal };
+  const { expected, low, high } = rates.ratePerDay;
+  if (!(expected > 0) || !Number.isFinite(start)) {
+    // A range of no completes: no rate, so no finish (the launch rule holds it), rather than a made-up date.
+    return { ...base, basis: 'feasibility', finish: {}, ratePerDay: { expected: 0, low: 0, high: 0 }, method: `before launch: ${rates.source || 'no rate'}: no finish` };
+  }
+  const at = (rate: number) => (rate > 0 ? start + (goal / rate) * DAY_MS : undefined);
+  const expectedAt = at(expected) as number;
+  const earliestAt = Math.min(at(high) ?? expectedAt, expectedAt);
+  const latestAt = at(low) === undefined ? undefined : Math.max(at(low) as number, expectedAt);
+  const byEnd = (rate: number) => Math.min(goal, Math.max(0, Math.floor(rate * windowDays + 1e-9)));
+  const completesByEnd = windowDays > 0 ? { expected: byEnd(expected), low: Math.min(byEnd(low), byEnd(expected)), high: Math.max(byEnd(high), byEnd(expected)) } : undefined;
+  const cost = completesByEnd && rates.unitPrice ? costAtUnitPrice(rates.unitPrice, completesByEnd) : undefined;
+  return {
+    ...base,
+    from: { t: new Date(start).toISOString(), completes: 0 },
+    basis: rates.basis,
+    finish: { expected: toMinute(expectedAt), earliest: toMinute(earliestAt), ...(latestAt !== undefined ? { latest: toMinute(latestAt) } : {}) },
+    ratePerDay: { expected, low: Math.min(low, expected), high: Math.max(high, expected) },
+    ...(completesByEnd ? { completesByEnd } : {}),
+    ...(cost ? { cost } : {}),
+    ...(rates.unitPrice ? { unitPrice: rates.unitPrice } : {}),
+    finishesBeforeEnd: expectedAt <= end,
+    method: `before launch: ${rates.source}`,
+  };
 }
 
 /**
@@ -127,47 +203,28 @@ export function forecastBeforeLaunch(input: BeforeLaunchInput): TargetGroupForec
   const start = Date.parse(input.start);
   const end = Date.parse(input.end);
   const windowDays = (end - start) / DAY_MS;
-  const base = { key, goal, completes: 0, endFieldingAt: input.end };
   const min = input.feasibility?.minCompletes;
   const max = input.feasibility?.maxCompletes;
   const hasRange = windowDays > 0 && min !== undefined && max !== undefined && max >= min;
   const days = input.suggestedDays !== undefined && input.suggestedDays > 0 ? input.suggestedDays : undefined;
-  if (!hasRange && days === undefined) return { ...base, basis: 'none', finish: {}, method: 'no forecast: feasibility gave no completes range and the calendar no days' };
+  if (!hasRange && days === undefined) return { key, goal, completes: 0, endFieldingAt: input.end, remaining: goal, basis: 'none', finish: {}, method: 'no forecast: feasibility gave no completes range and the calendar no days' };
 
   const low = hasRange ? min / windowDays : goal / (days as number);
   const high = hasRange ? max / windowDays : goal / (days as number);
   const expected = days !== undefined ? goal / days : (low + high) / 2;
   const range = hasRange ? `feasibility's ${min}–${max} completes over the ${fixed(windowDays)}-day window (${fixed(low)}–${fixed(high)} a day)` : '';
-  if (!(expected > 0) || !Number.isFinite(start)) {
-    // A range of no completes: no rate, so no finish (the launch rule holds it), rather than a made-up date.
-    return { ...base, basis: 'feasibility', finish: {}, ratePerDay: { expected: 0, low: 0, high: 0 }, method: `before launch: ${range || 'no rate'}: no finish` };
-  }
-  const at = (rate: number) => (rate > 0 ? start + (goal / rate) * DAY_MS : undefined);
-  const expectedAt = at(expected) as number;
-  const earliestAt = Math.min(at(high) ?? expectedAt, expectedAt);
-  const latestAt = at(low) === undefined ? undefined : Math.max(at(low) as number, expectedAt);
-  const byEnd = (rate: number) => Math.min(goal, Math.floor(rate * windowDays + 1e-9));
-  const completesByEnd = windowDays > 0 ? { expected: byEnd(expected), low: Math.min(byEnd(low), byEnd(expected)), high: Math.max(byEnd(high), byEnd(expected)) } : undefined;
   const calendar = days !== undefined ? `the calendar suggests ${days} day(s) for ${goal} completes` : '';
-  const cost = completesByEnd ? costRange(input.feasibility?.suggestedPrice, undefined, 0, completesByEnd, input.feasibility?.suggestedPriceRange) : undefined;
+  const unitPrice = unitPriceOf(input.feasibility?.suggestedPrice, input.feasibility?.suggestedPriceRange);
   const prices = input.feasibility?.suggestedPriceRange;
-  const priced = cost && prices ? `a CPI of ${prices.min.value}–${prices.max.value} ${prices.max.currency_code}` : '';
-  return {
-    ...base,
-    from: { t: new Date(start).toISOString(), completes: 0 },
+  const priced = unitPrice && prices ? `a CPI of ${prices.min.value}–${prices.max.value} ${prices.max.currency_code}` : '';
+  return projectBeforeLaunch(key, goal, start, input.end, {
     basis: days !== undefined ? 'calendar' : 'feasibility',
-    finish: { expected: toMinute(expectedAt), earliest: toMinute(earliestAt), ...(latestAt !== undefined ? { latest: toMinute(latestAt) } : {}) },
-    ratePerDay: { expected, low: Math.min(low, expected), high: Math.max(high, expected) },
-    ...(completesByEnd ? { completesByEnd } : {}),
-    ...(cost ? { cost } : {}),
-    finishesBeforeEnd: expectedAt <= end,
-    method: `before launch: ${[range, calendar, priced].filter(Boolean).join('; ')}`,
-  };
+    ratePerDay: { expected, low, high },
+    ...(unitPrice ? { unitPrice } : {}),
+    source: expected > 0 ? [range, calendar, priced].filter(Boolean).join('; ') : range,
+  });
 }
 
-function isMoney(value: unknown): value is Money {
-  return typeof value === 'object' && value !== null && typeof (value as Money).value === 'string' && typeof (value as Money).currency_code === 'string';
-}
 /** `{ suggestedPriceRange }` when `value` is a min and max of money, else undefined. */
 function priceRangeOf(value: unknown): { suggestedPriceRange: { min: Money; max: Money } } | undefined {
   const range = typeof value === 'object' && value !== null ? (value as { min?: unknown; max?: unknown }) : undefined;
@@ -189,7 +246,7 @@ export function forecastFromFeasibility(
 ): TargetGroupForecast {
   const window = feasibilityWindow(desired, nowMs);
   const price = feasibility?.suggestedPrice;
-  return forecastBeforeLaunch({
+  const atGate = forecastBeforeLaunch({
     key: desired.key,
     goal: Number(desired.draft.filling_goal),
     start: window.start_at,
@@ -204,6 +261,12 @@ export function forecastFromFeasibility(
       : undefined,
     suggestedDays: count(suggestedDays),
   });
+  // The rates come from the window feasibility was asked for; the finish from the launch moment. A timed launch
+  // (launch.at) later than that window's start starts then, not now: made again from its moment.
+  const at = desired.launch.at === undefined ? NaN : Date.parse(desired.launch.at);
+  if (!Number.isFinite(at) || at <= Date.parse(window.start_at)) return atGate;
+  const goal = Number(desired.draft.filling_goal);
+  return forecastTargetGroup({ key: desired.key, phase: 'scheduled', goal, now: new Date(nowMs).toISOString(), launchAt: desired.launch.at, ...(desired.launch.endFieldingAt ? { endFieldingAt: desired.launch.endFieldingAt } : {}), launch: atGate }) ?? atGate;
 }
 
 /**
@@ -262,7 +325,7 @@ export function forecastDuringFielding(input: DuringFieldingInput): TargetGroupF
     .sort((a, b) => a.t - b.t);
   const last = points.at(-1);
   const completes = last?.completes ?? 0;
-  const base = { key, goal, completes, endFieldingAt: input.end };
+  const base = { key, goal, completes, endFieldingAt: input.end, remaining: Math.max(0, goal - completes) };
   const reachedAt = points.find((p) => p.completes >= goal)?.t;
   if (reachedAt !== undefined) {
     const cost = costRange(input.price, input.spend, completes, { expected: completes, low: completes, high: completes });
@@ -304,6 +367,144 @@ export function forecastDuringFielding(input: DuringFieldingInput): TargetGroupF
     ...(expected !== undefined ? { finishesBeforeEnd: expected <= end } : {}),
     method: `fielding: ${k} completes in the last ${fixed(span / HOUR_MS)} h (${fixed(perMs.expected * DAY_MS)} a day, ${fixed(perMs.low * DAY_MS)}–${fixed(perMs.high * DAY_MS)} at 95%), ${remaining} to go`,
   };
+}
+
+/**
+ * A target group's state as the forecast reads it: the one input of {@link forecastTargetGroup}, built alike by
+ * `studyflow plan` (client/plan-studies.ts), the study's `status` and `report` (workflows/forecast.ts) and the
+ * target group's search attribute (workflows/target-group/console.ts).
+ */
+export interface TargetGroupForecastState {
+  key: string;
+  /**
+   * The target group's phase (workflows/phases.ts: draft, scheduled, awaiting_completes, live, paused, completed,
+   * ...), or `planned` for one `studyflow plan` would write and launch.
+   */
+  phase: string;
+  /** The goal the file and the exchange now hold (not the one a forecast was made for before). */
+  goal: number;
+  /** The time of the forecast: the latest reading while fielding, else the clock the caller reads (workflow time). */
+  now: string;
+  /** A timed launch's moment (launch.at / the scheduled run's start): fielding starts then, not now. */
+  launchAt?: string;
+  /** A staged launch that waits for another target group's completes: no start yet, so no finish. */
+  awaiting?: { targetGroup: string; completes: number; has?: number };
+  /** end_fielding_at as the file states it (else the default window from the start). */
+  endFieldingAt?: string;
+  /** When it went live (the start of fielding). */
+  liveAt?: string;
+  /** The cumulative completes readings (fielding). */
+  series?: readonly CompletesReading[];
+  /** Completes so far (else the latest reading's). */
+  completes?: number;
+  /** completes_cost of the latest reading. */
+  spend?: Money;
+  /** The suggested price of a complete (the launch gate's). */
+  price?: Money;
+  /** The forecast made before launch (the gate's or plan's): its rates and unit price are what is made again. */
+  launch?: Pick<TargetGroupForecast, 'basis' | 'ratePerDay' | 'unitPrice' | 'method'>;
+  /** Paused: who holds it (`a guard (...)`, `the budget`, `the file or the operator`). */
+  pausedBy?: string;
+  /** Completed: when (else when the goal was first read, else the latest reading). */
+  completedAt?: string;
+}
+
+const PRE_LAUNCH_SOURCE = /^before launch: /;
+
+/** The rates of a forecast made before launch, when it has any (what it is made again from). */
+function launchRatesOf(launch: TargetGroupForecastState['launch']): LaunchRates | undefined {
+  if (!launch?.ratePerDay || (launch.basis !== 'calendar' && launch.basis !== 'feasibility')) return undefined;
+  return { basis: launch.basis, ratePerDay: launch.ratePerDay, ...(launch.unitPrice ? { unitPrice: launch.unitPrice } : {}), source: launch.method.replace(PRE_LAUNCH_SOURCE, '').replace(/ \(fielding has under an hour of readings\)$/, '') };
+}
+
+const endFrom = (stated: string | undefined, startMs: number) =>
+  stated !== undefined && Number.isFinite(Date.parse(stated)) ? new Date(Date.parse(stated)).toISOString() : new Date(startMs + DEFAULT_FIELDING_DAYS * DAY_MS).toISOString();
+
+/**
+ * The forecast of a target group in whatever state it is in: the one function `plan`, `status`, the report and the
+ * search attribute take it from (views only render it). Undefined when nothing is known yet (before launch without
+ * a feasibility or calendar reading, fielding without readings or a forecast made before launch).
+ * - completed: finished when it completed (else when the goal was first read, else at the latest reading); the
+ *   cost is what it spent, nothing remains;
+ * - paused (by the file, a guard, the budget or the operator): no finish while paused; what is done, what remains
+ *   and what is spent;
+ * - awaiting a staged launch's completes: no start, so no finish; the cost of the goal at the suggested price;
+ * - before launch (draft, scheduled, held, planned): the rates made before launch projected from the launch moment
+ *   (a timed launch's, else now) for the goal as it is now;
+ * - live: the completes series (forecastDuringFielding), the forecast before launch (from when it went live, for
+ *   the goal as it is now) while there is under an hour of readings.
+ */
+export function forecastTargetGroup(state: TargetGroupForecastState): TargetGroupForecast | undefined {
+  const { key, goal } = state;
+  const now = Date.parse(state.now);
+  const points = (state.series ?? []).map((p) => ({ t: Date.parse(p.t), completes: p.completes })).filter((p) => Number.isFinite(p.t)).sort((a, b) => a.t - b.t);
+  const last = points.at(-1);
+  const completes = state.completes ?? last?.completes ?? 0;
+  const rates = launchRatesOf(state.launch);
+
+  if (state.phase === 'completed') {
+    const reached = points.find((p) => p.completes >= goal)?.t;
+    const stated = state.completedAt === undefined ? NaN : Date.parse(state.completedAt);
+    const at = Number.isFinite(stated) ? stated : (reached ?? last?.t ?? now);
+    const finished = toMinute(at);
+    const end = state.endFieldingAt ?? (state.liveAt ? endFrom(undefined, Date.parse(state.liveAt)) : undefined);
+    const done = { expected: completes, low: completes, high: completes };
+    const spent = state.spend && toMicros(state.spend.value) !== undefined ? { ...state.spend } : undefined;
+    const cost = spent ? { expected: spent, low: { ...spent }, high: { ...spent } } : costRange(state.price, undefined, 0, done);
+    return {
+      key, goal, completes, remaining: 0, basis: 'completed',
+      ...(end ? { endFieldingAt: end } : {}),
+      finish: { expected: finished, earliest: finished, latest: finished },
+      completesByEnd: done,
+      ...(cost ? { cost } : {}),
+      ...(spent ? { spent } : {}),
+      ...(end ? { finishesBeforeEnd: at <= Date.parse(end) } : {}),
+      method: `completed: ${completes} of ${goal} completes${completes < goal ? ' (completed before its goal: nothing remains to collect)' : ''}`,
+    };
+  }
+
+  if (state.phase === 'paused') {
+    const remaining = Math.max(0, goal - completes);
+    const by = state.pausedBy ? ` by ${state.pausedBy}` : '';
+    const spent = state.spend && toMicros(state.spend.value) !== undefined ? { ...state.spend } : undefined;
+    return {
+      key, goal, completes, remaining, basis: 'paused', finish: {},
+      ...(state.endFieldingAt ? { endFieldingAt: state.endFieldingAt } : {}),
+      ...(spent ? { spent } : {}),
+      ...(state.pausedBy ? { pausedBy: state.pausedBy } : {}),
+      method: `paused${by}: ${completes} of ${goal} completes done, ${remaining} remain${spent ? `, ${moneyText(spent)} spent` : ''}; no finish while paused`,
+    };
+  }
+
+  if (state.phase === 'live') {
+    const liveAt = state.liveAt === undefined ? NaN : Date.parse(state.liveAt);
+    const startMs = Number.isFinite(liveAt) ? liveAt : (points[0]?.t ?? now);
+    const end = endFrom(state.endFieldingAt, startMs);
+    const fallback = rates ? projectBeforeLaunch(key, goal, startMs, end, rates) : undefined;
+    if (!points.length) return fallback ? { ...fallback, completes, remaining: Math.max(0, goal - completes), method: `${fallback.method} (fielding has no readings yet)` } : undefined;
+    return forecastDuringFielding({ key, goal, end, now: state.now, series: points.map((p) => ({ t: new Date(p.t).toISOString(), completes: p.completes })), ...(state.spend ? { spend: state.spend } : {}), ...(state.price ? { price: state.price } : {}), ...(fallback ? { fallback } : {}) });
+  }
+
+  // Before launch. A staged launch waiting for completes has no start: no finish, only what the goal will cost.
+  if (state.phase === 'awaiting_completes' || (state.awaiting && state.phase !== 'launching' && state.phase !== 'scheduled')) {
+    const unit = rates?.unitPrice ?? unitPriceOf(state.price);
+    const whole = { expected: goal, low: goal, high: goal };
+    const cost = unit ? costAtUnitPrice(unit, whole) : undefined;
+    const waits = state.awaiting ? `starts when ${state.awaiting.targetGroup} has ${state.awaiting.completes} completes${state.awaiting.has !== undefined ? ` (it has ${state.awaiting.has})` : ''}` : 'starts when its launch.after target group has its completes';
+    return {
+      key, goal, completes: 0, remaining: goal, basis: 'awaiting', finish: {},
+      ...(state.endFieldingAt ? { endFieldingAt: state.endFieldingAt } : {}),
+      ...(rates ? { ratePerDay: rates.ratePerDay } : {}),
+      ...(cost ? { cost } : {}),
+      ...(unit ? { unitPrice: unit } : {}),
+      method: `awaiting completes: ${waits}; no finish before it starts`,
+    };
+  }
+  if (!rates) return state.launch ? { ...(state.launch as TargetGroupForecast), key, goal, completes: 0, remaining: goal } : undefined;
+  const moment = state.launchAt === undefined ? NaN : Date.parse(state.launchAt);
+  const startMs = Number.isFinite(moment) && moment > now ? moment : now;
+  const projected = projectBeforeLaunch(key, goal, startMs, endFrom(state.endFieldingAt, startMs), rates);
+  return startMs > now ? { ...projected, method: `${projected.method}; starts at its launch moment ${new Date(startMs).toISOString()}` } : projected;
 }
 
 export interface StudyForecast {

@@ -1,10 +1,11 @@
-// The forecast of a target group and of its study as studyflow shows it: one function from the figures a
-// workflow holds (the status, the completes series and the latest performance reading) to plan/forecast.ts.
-// The target group's console (target-group/console.ts) calls it with its own state; the study's `status` and
-// `report` queries call it with the copies its children sent (their progress and report updates), so
-// `studyflow status`, the report and the workflow's current details show the same forecast. Pure: no
-// Temporal API, no I/O; computed when asked for, never stored in history.
-import { forecastDuringFielding, forecastStudy, type StudyForecast, type TargetGroupForecast } from '../plan/forecast';
+// The forecast of a target group and of its study as studyflow shows it: the target group's state as the workflow
+// holds it (its status, the completes series and the latest performance reading) handed to the one forecast
+// function, plan/forecast.ts `forecastTargetGroup`. The target group's console (target-group/console.ts) calls it
+// with its own state; the study's `status` and `report` queries call it with the copies its children sent (their
+// progress and report updates), so `studyflow status`, the report, the workflow's current details and its
+// StudyflowForecastEnd show the same forecast. Pure: no Temporal API, no I/O; computed when asked for, never
+// stored in history.
+import { forecastStudy, forecastTargetGroup, type StudyForecast, type TargetGroupForecast, type TargetGroupForecastState } from '../plan/forecast';
 import { DEFAULT_FIELDING_DAYS } from '../plan/launch-gates';
 import type { CompletesPoint, StudyStatus, TargetGroupReportData, TargetGroupStatus } from './messages';
 
@@ -12,8 +13,12 @@ const DAY_MS = 86_400_000;
 
 /** What the forecast reads of a target group. */
 export interface ForecastSource {
-  status: Pick<TargetGroupStatus, 'key' | 'phase' | 'liveAt' | 'price' | 'launchForecast'>;
+  status: Pick<TargetGroupStatus, 'key' | 'phase' | 'liveAt' | 'price' | 'launchForecast'> & Partial<Pick<TargetGroupStatus, 'launchAt' | 'launchAfter' | 'guards' | 'feasibility' | 'updatedAt'>>;
   report?: { expected: TargetGroupReportData['expected']; series: readonly CompletesPoint[]; performance?: TargetGroupReportData['performance'] };
+  /** Paused by the study's budget (the study's status names the target groups its budget holds). */
+  heldByBudget?: boolean;
+  /** The clock for a target group not fielding (workflow time in a workflow); the latest reading's time while fielding. */
+  now?: string;
 }
 
 /**
@@ -26,47 +31,63 @@ export function fieldingEnd(stated: string | undefined, from: string | undefined
   return Number.isFinite(start) ? new Date(start + DEFAULT_FIELDING_DAYS * DAY_MS).toISOString() : undefined;
 }
 
-const FIELDING = new Set(['live', 'paused', 'completed']);
-
-/**
- * The forecast during fielding (live, paused or completed, with a performance reading and a goal): the rate of
- * the completes series (forecastDuringFielding), the spend of the latest reading, the gate's price while there
- * is no complete, and the forecast before launch while fielding has under an hour of readings. Undefined otherwise.
- */
-export function fieldingForecast(source: ForecastSource): TargetGroupForecast | undefined {
-  const { status, report } = source;
-  const performance = report?.performance;
-  const goal = report?.expected.fillingGoal;
-  if (!FIELDING.has(status.phase) || !performance || goal === undefined || !(goal > 0)) return undefined;
-  const end = fieldingEnd(report.expected.endFieldingAt, status.liveAt ?? performance.readAt);
-  if (end === undefined) return undefined;
-  return forecastDuringFielding({
-    key: status.key,
-    goal,
-    end,
-    now: performance.readAt,
-    series: report.series,
-    ...(performance.completesCost ? { spend: performance.completesCost } : {}),
-    ...(status.price ? { price: status.price } : {}),
-    ...(status.launchForecast ? { fallback: status.launchForecast } : {}),
-  });
+/** Who holds a paused target group: a guard's hold, the study's budget, else the file or the operator. */
+function pausedBy(source: ForecastSource): string {
+  const held = source.status.guards?.hold?.guards ?? [];
+  if (held.length) return `a guard (${held.map((g) => g.guard).join(', ')})`;
+  if (source.heldByBudget) return "the study's budget";
+  return 'the file or the operator';
 }
 
-/** The forecast to show: during fielding from its readings, else the one its launch gate made (none before a gate read). */
+/** The target group's state as plan/forecast.ts reads it, from the figures a workflow holds. Undefined without a goal. */
+export function forecastState(source: ForecastSource): TargetGroupForecastState | undefined {
+  const { status, report } = source;
+  const performance = report?.performance;
+  // The goal the file and the exchange now hold: the revision's (its report's expected figures), else the gate's.
+  const goal = report?.expected.fillingGoal ?? status.feasibility?.fillingGoal ?? status.launchForecast?.goal;
+  if (goal === undefined || !(goal > 0)) return undefined;
+  const fielding = status.phase === 'live' || status.phase === 'paused' || status.phase === 'completed';
+  const now = (fielding ? performance?.readAt : undefined) ?? source.now ?? new Date().toISOString();
+  // end_fielding_at as the revision states it; without the revision's figures, the one the gate's forecast was made to.
+  const endFieldingAt = report ? report.expected.endFieldingAt : status.launchForecast?.endFieldingAt;
+  return {
+    key: status.key,
+    phase: status.phase,
+    goal,
+    now,
+    ...(status.launchAt ? { launchAt: status.launchAt } : {}),
+    ...(status.launchAfter ? { awaiting: status.launchAfter } : {}),
+    ...(endFieldingAt ? { endFieldingAt } : {}),
+    ...(status.liveAt ? { liveAt: status.liveAt } : {}),
+    ...(report?.series.length ? { series: report.series } : {}),
+    ...(performance ? { completes: performance.completes } : {}),
+    ...(performance?.completesCost ? { spend: performance.completesCost } : {}),
+    ...(status.price ? { price: status.price } : {}),
+    ...(status.launchForecast ? { launch: status.launchForecast } : {}),
+    ...(status.phase === 'paused' ? { pausedBy: pausedBy(source) } : {}),
+  };
+}
+
+/** The forecast to show of a target group in any phase (plan/forecast.ts forecastTargetGroup); undefined when nothing is known yet. */
 export function targetGroupForecast(source: ForecastSource): TargetGroupForecast | undefined {
-  return fieldingForecast(source) ?? source.status.launchForecast;
+  const state = forecastState(source);
+  if (!state) return undefined;
+  // While fielding, a forecast needs a reading or one made before launch; a completed one needs neither.
+  return forecastTargetGroup(state);
 }
 
 /**
  * The study's status with the forecasts: each target group's (targetGroupForecast over its report data) and the
  * study's (forecastStudy over those), when any target group has one. A copy; the state is not changed (a query).
+ * `now` is the query's clock (workflow time).
  */
-export function withForecasts(status: StudyStatus, reports: Readonly<Record<string, Pick<TargetGroupReportData, 'expected' | 'series' | 'performance'>>>): StudyStatus {
+export function withForecasts(status: StudyStatus, reports: Readonly<Record<string, Pick<TargetGroupReportData, 'expected' | 'series' | 'performance'>>>, now?: string): StudyStatus {
   const targetGroups: Record<string, TargetGroupStatus> = {};
   const forecasts: TargetGroupForecast[] = [];
+  const budgetHeld = new Set(status.budget?.reached?.paused ?? []);
   for (const [key, tg] of Object.entries(status.targetGroups)) {
-    const forecast = targetGroupForecast({ status: tg, report: reports[key] });
-    // The gate's forecast is the forecast, or what it falls back on: shown once.
+    const forecast = targetGroupForecast({ status: tg, report: reports[key], heldByBudget: budgetHeld.has(key), ...(now ? { now } : {}) });
+    // The gate's forecast is made again into the forecast (for the goal and moment as they are now): shown once.
     const { launchForecast: _shown, ...rest } = tg;
     targetGroups[key] = forecast ? { ...rest, forecast } : tg;
     if (forecast) forecasts.push(forecast);

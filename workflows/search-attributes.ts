@@ -41,7 +41,11 @@ export const FILL_PERCENT = defineSearchAttributeKey('StudyflowFillPercent', Sea
 export const SPEND = defineSearchAttributeKey('StudyflowSpend', SearchAttributeType.DOUBLE);
 /** The currency of StudyflowSpend (ISO 4217 code). */
 export const CURRENCY = defineSearchAttributeKey('StudyflowCurrency', SearchAttributeType.KEYWORD);
-/** The fielding forecast's expected finish (plan/forecast.ts), to the hour; absent without a forecast. */
+/**
+ * The forecast's expected finish (plan/forecast.ts forecastTargetGroup, as `status` shows it), to the hour: when it
+ * completed once completed, from its launch moment before launch; absent without a finish (paused, awaiting a staged
+ * launch's completes, nothing known yet).
+ */
 export const FORECAST_END = defineSearchAttributeKey('StudyflowForecastEnd', SearchAttributeType.DATETIME);
 /** end_fielding_at as the study file states it; absent when the file states none. */
 export const END_FIELDING_AT = defineSearchAttributeKey('StudyflowEndFieldingAt', SearchAttributeType.DATETIME);

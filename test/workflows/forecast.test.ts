@@ -48,8 +48,9 @@ describe('the forecast of the study\'s status', () => {
     const desired = { key: 'uk', draft: { filling_goal: 100 }, launch: { mode: 'auto', requireFeasible: true, endFieldingAt: '2026-12-01T00:00:00.000Z' } } as unknown as DesiredTargetGroup;
     const launchForecast = forecastFromFeasibility(desired, { minCompletes: 90, feasibleCompletes: 110, suggestedPrice: EUR('3.00') }, Date.parse('2026-11-21T00:00:00.000Z'));
     const gated = tg('uk', { phase: 'gate_blocked', launchForecast });
-    expect(targetGroupForecast({ status: gated })).toBe(launchForecast);
-    const both = withForecasts(study([tg('us'), gated]), { us: report });
+    // Made again at the gate's clock, it is the gate's forecast.
+    expect(targetGroupForecast({ status: gated, now: '2026-11-21T00:00:00.000Z' })).toEqual(launchForecast);
+    const both = withForecasts(study([tg('us'), gated]), { us: report }, '2026-11-21T00:00:00.000Z');
     expect(both.targetGroups.uk.forecast).toEqual(launchForecast);
     expect(both.forecast?.finish.expected).toBe('2026-12-01T00:00:00.000Z');
     const partial = withForecasts(study([tg('us'), tg('de', { phase: 'draft' })]), { us: report });
