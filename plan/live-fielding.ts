@@ -21,15 +21,17 @@ function observedGoal(tg: ObservedTargetGroup): number | undefined {
   return typeof goal === 'number' ? goal : undefined;
 }
 
-/** Why the exchange would refuse to reopen (resume or relaunch) the run, or undefined when it would not. */
-function reopenRefusal(tg: ObservedTargetGroup, observedAtMs: number | undefined): string | undefined {
+/** Why the exchange would refuse to reopen (resume or relaunch) the run, or undefined when it would not: the fact, and what the file can do. */
+function reopenRefusal(tg: ObservedTargetGroup, observedAtMs: number | undefined): { fact: string; text: string } | undefined {
   const goal = observedGoal(tg);
   if (goal !== undefined && tg.completes !== undefined && tg.completes >= goal) {
-    return `its completes goal is reached (${tg.completes} of ${goal}): raise filling_goal first`;
+    const fact = `its completes goal is reached (${tg.completes} of ${goal})`;
+    return { fact, text: `${fact}: raise filling_goal first` };
   }
   const end = tg.fieldingRun?.endFieldingAt ? Date.parse(tg.fieldingRun.endFieldingAt) : NaN;
   if (observedAtMs !== undefined && Number.isFinite(end) && end <= observedAtMs) {
-    return `its fielding window ended at ${tg.fieldingRun?.endFieldingAt}`;
+    const fact = `its fielding window ended at ${tg.fieldingRun?.endFieldingAt}`;
+    return { fact, text: fact };
   }
   return undefined;
 }
@@ -73,14 +75,14 @@ export function fieldingPlan(desired: DesiredTargetGroup, tg: ObservedTargetGrou
         }
         const changed = tg.guardHold.guards.map((h) => h.guard).join(', ');
         const refusal = reopenRefusal(tg, observedAtMs);
-        if (refusal) return { before: [blocked(`guard ${changed} changed: re-armed, but the exchange resumes a run only while its goal and end date are not reached; ${refusal}`)], after: [] };
+        if (refusal) return { before: [blocked(`guard ${changed} changed: re-armed, but the exchange resumes a run only while its goal and end date are not reached; ${refusal.text}`)], after: [] };
         return { before: [{ kind: 'resume', ...base, operation: 'resume_fielding_run', reason: `guard ${changed} changed in the file: re-armed; resume the fielding run it paused` }], after: [] };
       }
       if (want === 'completed') {
         return { before: [], after: [blocked(`${disagree}: the exchange completes only a live or scheduled run; resume it first (fielding: live), or complete it in the exchange`)] };
       }
       const refusal = reopenRefusal(tg, observedAtMs);
-      if (refusal) return { before: [blocked(`${disagree}: the exchange resumes a run only while its goal and end date are not reached; ${refusal}`)], after: [] };
+      if (refusal) return { before: [blocked(`${disagree}: the exchange resumes a run only while its goal and end date are not reached; ${refusal.text}`)], after: [] };
       return { before: [{ kind: 'resume', ...base, operation: 'resume_fielding_run', drift: true, reason: `${disagree}: resume the fielding run` }], after: [] };
     }
     case 'scheduled':
@@ -94,8 +96,10 @@ export function fieldingPlan(desired: DesiredTargetGroup, tg: ObservedTargetGrou
         if (want === 'paused') return { before: [], after: [blocked(`${disagree}: completed is final; write \`fielding: live\` to relaunch it`)], closed: 'completed' };
         return { ...none(`completed${completesText(tg)}: final (write \`fielding: live\` to relaunch it)`), closed: 'completed' };
       }
+      // Completed by reaching its goal or its end date: `fielding: live` is met (a routine re-apply restarts no spending);
+      // the file makes it fieldable again with a higher goal or a later end. One completed before both is relaunched.
       const refusal = reopenRefusal(tg, observedAtMs);
-      if (refusal) return { before: [blocked(`${disagree}: the exchange relaunches a run only while its goal and end date are not reached; ${refusal}`)], after: [], closed: 'completed' };
+      if (refusal) return { ...none(`completed${completesText(tg)}: ${refusal.fact}; \`fielding: live\` relaunches it once the file raises filling_goal or moves end_fielding_at later`), closed: 'completed' };
       return { before: [{ kind: 'relaunch', ...base, operation: 'relaunch_fielding_run', drift: true, reason: `${disagree}: relaunch the fielding run` }], after: [] };
     }
     default:

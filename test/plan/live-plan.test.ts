@@ -282,9 +282,14 @@ describe('live target groups: the declared fielding state', () => {
     const plan = planStudy(study([tg('us', { fielding: 'live' })]), observedOf({ us: run('completed') }));
     expect(writes(of(plan))).toEqual([expect.objectContaining({ kind: 'relaunch', operation: 'relaunch_fielding_run' })]);
     expectGolden('plan-live/relaunch', render(plan));
-    // The exchange relaunches no run whose end has passed.
+    // Completed by its end date or its goal, `fielding: live` is met: no relaunch, no blocked change, plan exit 0 (issue
+    // 35: a routine CI re-apply of examples/lifecycle-tracker relaunched a group the exchange completed at its goal).
     const ended = planStudy(study([tg('us', { fielding: 'live' })]), { ...observedOf({ us: run('completed') }), observedAt: '2026-12-02T00:00:00.000Z' });
-    expect(of(ended).find((a) => a.kind === 'blocked')?.reason).toMatch(/window ended at 2026-12-01/);
+    expect(of(ended).find((a) => a.resource === 'fielding')).toMatchObject({ kind: 'none', reason: expect.stringMatching(/window ended at 2026-12-01.*relaunches it once the file raises filling_goal or moves end_fielding_at later/) });
+    expect(planExitCode([ended])).toBe(0);
+    const atGoal = planStudy(study([tg('us', { fielding: 'live' })]), observedOf({ us: run('completed', { completes: 200 }) }));
+    expect(of(atGoal).find((a) => a.resource === 'fielding')).toMatchObject({ kind: 'none', reason: expect.stringMatching(/completes goal is reached \(200 of 200\)/) });
+    expect(atGoal.hasChanges).toBe(false);
   });
 
   it('a completed target group is not changed in place unless relaunched: the change is blocked', () => {
