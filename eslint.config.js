@@ -117,6 +117,24 @@ const layersRule = {
 /** The project's own lint rules. */
 export const studyflowPlugin = { rules: { layers: layersRule } };
 
+/**
+ * No decision in workflows/ reads a rendered string (issue 35): the plan hands the workflows typed data (requests,
+ * judgements, reasons) and text is rendered last, in views. So workflow code neither matches nor takes apart text:
+ * no regex literal or RegExp, no split, match, matchAll or search. A `replace` with a string pattern that fills a
+ * placeholder the plan defined (an Idempotency-Key's `{attempt}`) builds a value and stays allowed. The one regex
+ * left, workflows/target-group/console.ts's filter keyword (it writes text from a reason; nothing reads it back), is
+ * allowed on its line.
+ * test/architecture/text-decisions.test.ts shows each refused, and every file of workflows/ clean.
+ */
+export const TEXT_DECISION_SYNTAX = [
+  { selector: 'Literal[regex]', message: 'No regex in workflows/: decide on the typed data the plan gives, never by matching text.' },
+  { selector: 'NewExpression[callee.name="RegExp"], CallExpression[callee.name="RegExp"]', message: 'No RegExp in workflows/: decide on the typed data the plan gives, never by matching text.' },
+  {
+    selector: 'CallExpression[callee.property.name=/^(split|match|matchAll|search)$/]',
+    message: 'No text parsing in workflows/ (split, match, search): carry the value as typed data instead of reading it back from a string.',
+  },
+];
+
 /** A no-restricted-imports rule refusing the named packages (each with its message). */
 const refusePackages = (entries, patterns = []) => ['error', { paths: entries.map(([name, message]) => ({ name, message })), patterns }];
 
@@ -154,6 +172,11 @@ export default tseslint.config(
       ]),
       'no-restricted-globals': ['error', { name: 'process', message: 'No process access in workflow code.' }],
     },
+  },
+  {
+    // Workflows decide on typed data, never on rendered text (TEXT_DECISION_SYNTAX above).
+    files: ['workflows/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...TEXT_DECISION_SYNTAX] },
   },
   {
     // The planning core is pure: it decides, it does not reach anything (no Temporal, no I/O).
