@@ -6,7 +6,7 @@
 import { condition, isCancellation, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import type { TargetGroupForecast } from '../../plan/forecast';
-import { fieldingForecast } from '../forecast';
+import { targetGroupForecast } from '../forecast';
 import type { GuardKind } from '../../plan/types';
 import type { CompletesPoint, PerformanceSnapshot, TargetGroupRevision, TargetGroupStatus } from '../messages';
 import { CURRENCY, END_FIELDING_AT, FILL_PERCENT, FORECAST_END, REASON, SPEND } from '../search-attributes';
@@ -17,7 +17,7 @@ const MAX_REASON = 80;
 
 /** What the console reads of a target group's workflow state. */
 export interface ConsoleSource {
-  status: Pick<TargetGroupStatus, 'key' | 'phase' | 'message' | 'failure' | 'drift' | 'feasibility' | 'price' | 'liveAt' | 'launchForecast'>;
+  status: Pick<TargetGroupStatus, 'key' | 'phase' | 'message' | 'failure' | 'drift' | 'feasibility' | 'price' | 'liveAt' | 'launchForecast'> & Partial<Pick<TargetGroupStatus, 'launchAt' | 'launchAfter' | 'guards'>>;
   desired: Pick<TargetGroupRevision['desired'], 'draft' | 'launch'>;
   performance?: PerformanceSnapshot;
   series: readonly CompletesPoint[];
@@ -90,7 +90,7 @@ export function consoleValues(source: ConsoleSource): ConsoleValues {
     }
   }
   // The forecast as the study's status shows it (../forecast.ts), from this workflow's own readings.
-  const forecast = goal === undefined ? undefined : fieldingForecast({
+  const forecast = goal === undefined ? undefined : targetGroupForecast({
     status: source.status,
     report: { expected: { fillingGoal: goal, ...(stated ? { endFieldingAt: stated } : {}) }, series: source.series, ...(performance ? { performance } : {}) },
   });
@@ -112,7 +112,7 @@ export function figuresLine(values: ConsoleValues, goal?: number, completes?: nu
     const band = f.finish.earliest && f.finish.latest ? `, ${f.finish.earliest} to ${f.finish.latest}` : f.finish.earliest ? `, not before ${f.finish.earliest}` : '';
     parts.push(`forecast end ${f.finish.expected}${band}`);
   } else if (f) {
-    parts.push(f.basis === 'completed' ? 'goal reached' : 'no forecast yet');
+    parts.push(f.basis === 'paused' ? 'paused: no forecast end while paused' : f.basis === 'awaiting' ? 'awaiting completes: no forecast end before it starts' : 'no forecast yet');
   }
   return parts.join(' · ');
 }
