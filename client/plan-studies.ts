@@ -118,7 +118,8 @@ export async function planStudies(
     const planned = planRevision(desired, observed, runningFromStatus(status), undefined, { inputs, held });
     // A live change's feasibility check, answered now as the workflow will ask it before the write.
     const plan = runtime && !unreachable ? await answerLiveChecks(runtime, desired, observed, planned.plan) : planned.plan;
-    const forecast = studyForecastFromChecks(checks);
+    // Target groups launched already have no forecast check: the forecast their workflow's status shows (the one function).
+    const forecast = studyForecastFromChecks(checks, Object.fromEntries(Object.entries(status?.targetGroups ?? {}).map(([key, tg]) => [key, tg.forecast])));
     studies.push({ ...study, plan, schedule: planned.schedule, program: planned.program, checks, ...(forecast ? { forecast } : {}), checksNote, note });
   }
   return { offline, ...(unreachable ? { apiUnreachable: unreachable } : {}), studies, detailedExitCode: planExitCode(studies.map((s) => s.plan), studies.flatMap((s) => s.checks)) };

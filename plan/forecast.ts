@@ -588,13 +588,20 @@ export function forecastCheck(desired: DesiredTargetGroup, checks: Pick<TargetGr
   const feasibility = checks.checks.find((c) => c.name === 'feasibility');
   if (!feasibility || feasibility.outcome === 'skipped') return { name: 'forecast', outcome: 'skipped', summary: 'no feasibility asked' };
   if (feasibility.outcome === 'unavailable') return { name: 'forecast', outcome: 'unavailable', summary: `unavailable: no feasibility answer (${feasibility.summary})` };
-  const forecast = forecastFromChecks(desired, checks, nowMs);
+  const made = forecastFromChecks(desired, checks, nowMs);
+  // A staged launch (launch.after) has no start until the completes it waits for: no finish, as status shows it.
+  const after = desired.launch.after;
+  const forecast = after ? (forecastTargetGroup({ key: desired.key, phase: 'planned', goal: made.goal, now: new Date(nowMs).toISOString(), awaiting: after, launch: made }) ?? made) : made;
   const gate = forecastFromChecks(desired, { checks: checks.checks.filter((c) => c.name !== 'calendar') }, nowMs);
   const failures = forecastGateFailures(desired, gate);
   const data = forecast as unknown as Record<string, unknown>;
   const details = [forecast.method];
   if (desired.launch.requireForecastBeforeEnd && gate.finish.expected !== forecast.finish.expected) {
     details.push(`require_forecast_before_end is judged as the launch gate will, on feasibility alone: ${gate.finish.expected ? `finishes ${gate.finish.expected}` : 'no finish'}`);
+  }
+  if (forecast.basis === 'awaiting') {
+    const summary = `${forecast.method}${forecast.cost ? `, costs ${moneyText(forecast.cost.expected)}` : ''}`;
+    return failures.length ? { name: 'forecast', outcome: 'blocking', summary, reason: failures.join('; '), details, data } : { name: 'forecast', outcome: 'pass', summary, details, data };
   }
   if (forecast.finish.expected === undefined) {
     const summary = 'no forecast: feasibility gave no completes range and the calendar no days';
@@ -611,12 +618,14 @@ export function forecastCheck(desired: DesiredTargetGroup, checks: Pick<TargetGr
  * give one (the drafts'); undefined when none does. Target groups without one (launched already, not asked) are
  * named in its method, and then it has no finish or total: only a part is known.
  */
-export function studyForecastFromChecks(checks: readonly TargetGroupChecks[]): StudyForecast | undefined {
+export function studyForecastFromChecks(checks: readonly TargetGroupChecks[], known: Readonly<Record<string, TargetGroupForecast | undefined>> = {}): StudyForecast | undefined {
   const forecasts: TargetGroupForecast[] = [];
   const without: string[] = [];
   for (const group of checks) {
     const data = group.checks.find((c) => c.name === 'forecast' && c.data)?.data as TargetGroupForecast | undefined;
-    if (data?.finish) forecasts.push(data);
+    // A launched target group has no forecast check: its forecast is the one its workflow's status shows.
+    const forecast = data?.finish ? data : known[group.key];
+    if (forecast?.finish) forecasts.push(forecast);
     else without.push(group.key);
   }
   if (!forecasts.length) return undefined;

@@ -1,7 +1,6 @@
-import { isCancellation } from '@temporalio/workflow';
 import type { BatchItemFailure, BatchItemResult } from '../activities';
 import { inBatches } from '../plan/batches';
-import { failureOf } from './failures';
+import { failureOf, rethrowPassThrough } from './failures';
 
 /**
  * Runs one batch activity per BATCH_SIZE items, the batches side by side, and hands every item its
@@ -33,7 +32,7 @@ export async function oneBatch<T, O>(
   try {
     ({ results } = await call(batch, summary));
   } catch (error) {
-    if (isCancellation(error)) throw error;
+    rethrowPassThrough(error);
     results = [];
     missing = { ok: false, retryable: true, failure: failureOf(error) };
   }

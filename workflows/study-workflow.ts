@@ -11,7 +11,7 @@ import {
 } from '@temporalio/workflow';
 import { passUpstreamCompletes } from './study/upstream';
 import { apiActivities } from './activity-proxies';
-import { failureOf } from './failures';
+import { failureOf, rethrowPassThrough } from './failures';
 import {
   applyUpdate,
   approveUpdate,
@@ -31,7 +31,6 @@ import {
   type StudyReport,
   type StudyStatus,
 } from './messages';
-import { IllegalTransition } from './phases';
 import { applyRevision } from './study/apply-revision';
 import { judgeSpend } from './study/budget';
 import { completeAtEnd } from './study/removed';
@@ -91,7 +90,7 @@ async function applyPending(state: StudyState): Promise<void> {
       log.info('revision superseded', { revision: request.desired.revision });
       return;
     }
-    if (isCancellation(error) || error instanceof IllegalTransition) throw error;
+    rethrowPassThrough(error);
     const failure = failureOf(error);
     state.status.error = `${failure.type}: ${failure.message}`;
     state.setPhase('failed');

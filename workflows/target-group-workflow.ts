@@ -1,6 +1,6 @@
 import { condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
 import { apiActivities } from './activity-proxies';
-import { failureOf } from './failures';
+import { failureOf, rethrowPassThrough } from './failures';
 import {
   targetGroupApproveSignal,
   targetGroupControlSignal,
@@ -13,7 +13,6 @@ import {
   upstreamCompletesSignal,
   type TargetGroupStatus,
 } from './messages';
-import { IllegalTransition } from './phases';
 import { converge } from './target-group/converge';
 import { noticeCompletion, noticeFailure } from './target-group/notifications';
 import { ProgressSender } from './target-group/progress';
@@ -53,7 +52,8 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
       try {
         await converge(state, apiActivities);
       } catch (error) {
-        if (error instanceof IllegalTransition) throw error; // a bug: the workflow task fails and waits for a fix
+        // A cancellation ends the workflow (it did not fail); an IllegalTransition is a bug: the task fails and waits for a fix.
+        rethrowPassThrough(error);
         const failure = failureOf(error);
         const failedIn = state.status.phase;
         state.enter('failed', { failure, message: failure.message });

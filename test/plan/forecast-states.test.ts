@@ -2,7 +2,8 @@
 // scheduled at a future moment, awaiting a staged launch's completes, live, paused (by the file, a guard or the
 // budget), completed, and after a goal change. The study's status (workflows/forecast.ts) reads it the same way.
 import { describe, expect, it } from 'vitest';
-import { forecastBeforeLaunch, forecastFromFeasibility, forecastTargetGroup, type TargetGroupForecastState } from '../../plan/forecast';
+import { forecastBeforeLaunch, forecastFromFeasibility, forecastTargetGroup, studyForecastFromChecks, type TargetGroupForecast, type TargetGroupForecastState } from '../../plan/forecast';
+import { evaluateServerChecks, skippedServerChecks } from '../../plan/server-checks';
 import type { DesiredTargetGroup } from '../../plan/types';
 import { withForecasts } from '../../workflows/forecast';
 import type { StudyStatus, TargetGroupStatus } from '../../workflows/messages';
@@ -82,5 +83,24 @@ describe('the study\'s status names who paused a target group', () => {
   it('completed by the file before its goal: no future finish in status', () => {
     const done = withForecasts(status(tg({ phase: 'completed' })), { us: report });
     expect(done.targetGroups.us.forecast).toMatchObject({ basis: 'completed', finish: { expected: '2026-12-03T00:00:00.000Z' }, remaining: 0 });
+  });
+});
+
+describe('plan shows the forecast status shows', () => {
+  const desired = (launch: Record<string, unknown>) =>
+    ({ key: 'us', draft: { filling_goal: 300 }, launch: { mode: 'auto', requireFeasible: true, endFieldingAt: '2026-12-21T00:00:00Z', ...launch } }) as unknown as DesiredTargetGroup;
+  const answers = { feasibility: { ok: true as const, value: { suggested_completes_goal_range: { min: 200, max: 600 }, suggested_price: USD('4.50') } } };
+  const now = Date.parse('2026-12-01T00:00:00Z');
+
+  it('a staged launch (launch.after) is awaiting in plan too: no finish, the goal\'s cost', () => {
+    const check = evaluateServerChecks(desired({ after: { targetGroup: 'uk', completes: 50 } }), answers, { now }).checks.find((c) => c.name === 'forecast')!;
+    expect(check).toMatchObject({ outcome: 'pass', summary: 'awaiting completes: starts when uk has 50 completes; no finish before it starts, costs 1350.00 USD' });
+    expect((check.data as unknown as TargetGroupForecast).finish).toEqual({});
+  });
+
+  it('a launched target group (no forecast check) has the forecast its workflow\'s status shows, not "no forecast"', () => {
+    const live = forecastTargetGroup(state({ phase: 'live', now: '2026-12-03T00:00:00.000Z', liveAt: '2026-12-01T00:00:00Z', series, spend: USD('540.00') }));
+    const study = studyForecastFromChecks([skippedServerChecks('us', 'already live: no launch ahead to check')], { us: live });
+    expect(study).toMatchObject({ finish: { expected: '2026-12-06T00:00:00.000Z' }, cost: { expected: USD('1350.00') } });
   });
 });

@@ -1,11 +1,11 @@
-import { ApplicationFailure, isCancellation } from '@temporalio/workflow';
+import { ApplicationFailure } from '@temporalio/workflow';
 import type { DraftBatchItem, DraftBatchResult, DraftLaunchResult, TargetGroupDesired } from '../../activities';
 import { draftFieldingSpecification, endFieldingAt } from '../../plan/launch-gates';
 import { resolveActivityItems } from '../../plan/plan-study';
 import { TARGET_GROUP_ID, type StudyStep } from '../../plan/program';
 import type { DesiredTargetGroup } from '../../plan/types';
 import { oneBatch } from '../batch-calls';
-import { failureOf } from '../failures';
+import { failureOf, rethrowPassThrough } from '../failures';
 import type { ApplyRun } from './run';
 import type { StudyState } from './state';
 
@@ -71,7 +71,7 @@ export async function writeDrafts(run: ApplyRun, step: Extract<StudyStep, { kind
     }
   };
   const fail = (tg: DesiredTargetGroup, error: unknown) => {
-    if (isCancellation(error)) throw error;
+    rethrowPassThrough(error);
     written.failed.add(tg.key);
     const failure = failureOf(error);
     state.setTargetGroup(tg.key, 'failed', { failure, message: failure.message, settledRevision: desired.revision });
