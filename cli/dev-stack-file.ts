@@ -1,61 +1,43 @@
 import fs from 'node:fs';
-import path from 'node:path';
+import {
+  devStackFileIn,
+  locateDevStackFile,
+  processRuns,
+  readDevStackFile,
+  sameAddress,
+  type DevStackInfo,
+} from '../client/dev-stack';
 
-// What `studyflow dev` tells the CLI in other shells about the stack it runs: the Temporal address and the
-// Temporal UI's URL (its --ui-port), in <state-dir>/dev-stack.json while it runs (removed when it stops). The
-// CLI reads it from .studyflow/ in its working directory, the default state dir, as it finds the payload key there.
+// What `studyflow dev` tells the CLI in other shells about the stack it runs: <state-dir>/dev-stack.json while it
+// runs (removed when it stops). The format and how a CLI finds it (STUDYFLOW_DEV_STATE_DIR, else .studyflow/ in the
+// working directory or a parent) are client/dev-stack.ts; the study client fills its settings from it.
 
-/** The file, relative to the directory `studyflow dev` runs in (its default --state-dir). */
-export const DEV_STACK_FILE = path.join('.studyflow', 'dev-stack.json');
+export { devStackFileIn, type DevStackInfo };
 
-export interface DevStackInfo {
-  /** host:port of the Temporal frontend. */
-  temporal_address: string;
-  /** The Temporal UI, when the dev server runs one. */
-  ui_url?: string;
-  /** The `studyflow dev` process. */
-  pid: number;
-}
-
-export function devStackFileIn(stateDir: string): string {
-  return path.join(stateDir, 'dev-stack.json');
-}
-
+/** Writes the file owner-only (it names the sandbox's client and the payload key file); returns its path. */
 export function writeDevStackFile(stateDir: string, info: DevStackInfo): string {
   const file = devStackFileIn(stateDir);
   fs.mkdirSync(stateDir, { recursive: true });
-  fs.writeFileSync(file, `${JSON.stringify(info, null, 2)}\n`);
+  const temporary = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
+  fs.renameSync(temporary, file);
   return file;
 }
 
 /**
- * The dev stack that `studyflow dev` runs from `cwd` for the Temporal server at `address`, or undefined: no
- * file, another server's address, or a `studyflow dev` that is no longer running (killed before it removed it).
+ * The dev stack that `studyflow dev` runs for the Temporal server at `address`, as a CLI in `cwd` finds it, or
+ * undefined: no file, one it cannot read, another server's address, or a `studyflow dev` that is no longer running
+ * (killed before it removed it). For the UI link only: the study client reports a stale file as an error.
  */
-export function devStackFor(cwd: string, address: string): DevStackInfo | undefined {
-  let info: Partial<DevStackInfo>;
+export function devStackFor(cwd: string, address: string, env: Record<string, string | undefined> = process.env): DevStackInfo | undefined {
+  const located = locateDevStackFile(env, cwd);
+  if (!located) return undefined;
+  let info: DevStackInfo | undefined;
   try {
-    info = JSON.parse(fs.readFileSync(path.resolve(cwd, DEV_STACK_FILE), 'utf8')) as Partial<DevStackInfo>;
+    info = readDevStackFile(located.file);
   } catch {
     return undefined;
   }
-  if (typeof info.temporal_address !== 'string' || typeof info.pid !== 'number') return undefined;
-  if (!sameAddress(info.temporal_address, address) || !running(info.pid)) return undefined;
-  return info as DevStackInfo;
-}
-
-/** host:port pairs naming the same loopback server (localhost and 127.0.0.1 alike). */
-function sameAddress(a: string, b: string): boolean {
-  const norm = (x: string) => x.trim().toLowerCase().replace(/^localhost(?=:)/, '127.0.0.1');
-  return norm(a) === norm(b);
-}
-
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  if (!info || !sameAddress(info.temporal_address, address) || !processRuns(info.pid)) return undefined;
+  return info;
 }

@@ -136,8 +136,9 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .option('--temporal-port <n>', 'Temporal gRPC port', '7233')
     .option('--ui-port <n>', 'Temporal UI port', '8233')
     .option('--sandbox-port <n>', 'sandbox API port', '4010')
-    .option('--webhook-port <n>', 'webhook receiver port', '4020')
-    .option('--state-dir <dir>', 'where Temporal and the sandbox keep state', '.studyflow')
+    .option('--webhook-port <n>', 'webhook receiver port (default: 4020, or a free one when 4020 is taken)')
+    .option('--metrics-port <n>', "serve the worker's /metrics and /healthz on this port (0 = a free one; default STUDYFLOW_METRICS_PORT, else off)")
+    .option('--state-dir <dir>', 'where Temporal and the sandbox keep state; dev-stack.json there tells a CLI in another shell where the stack is (STUDYFLOW_DEV_STATE_DIR)', '.studyflow')
     .addOption(apiProfileOption('the connection profile of the stack: the sandbox speaks its dialect, the worker and receiver use it, and a CLI in this directory must too'))
     .addOption(new Option('--blob <store>', 'where ID lists and sealed webhook secrets live: a local directory, or a local S3 server (versitygw, built on first use)').choices(['local', 's3']).default('local'))
     .action(run(() => import('./commands/dev')));

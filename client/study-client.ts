@@ -14,6 +14,7 @@ import { buildReportView, type ReportView } from './report-model';
 import { resolveStudyRef, type StudyRef } from './study-ref';
 import { gitRevisionOf, submitRevision } from './study-runs';
 import { TemporalSession } from './temporal-session';
+import { devStackSettings } from './dev-stack';
 import { mark } from './timeline';
 import type { Diagnostic } from '../definitions';
 import type { ApplyAccepted } from '../workflows/messages';
@@ -38,12 +39,16 @@ export interface SubmitStudy extends PreparedStudy {
 
 export class StudyClient {
   private readonly temporal: TemporalSession;
+  /** The settings the client works with: `env`, with a running `studyflow dev` stack's filled in where unset (dev-stack.ts). */
+  readonly env: NodeJS.ProcessEnv;
 
+  /** @throws StudyClientError when the dev stack `env` and `cwd` lead to cannot be used (it no longer runs, ...). */
   constructor(
-    readonly env: NodeJS.ProcessEnv,
+    env: NodeJS.ProcessEnv,
     readonly cwd: string,
   ) {
-    this.temporal = new TemporalSession(env);
+    this.env = devStackSettings(env, cwd);
+    this.temporal = new TemporalSession(this.env);
   }
 
   /** The Temporal server the client talks to (no connection is opened to tell). */

@@ -9,8 +9,11 @@ import { startSandbox, type RunningSandbox } from '../sandbox';
 import { devSandboxEnv } from '../api/http/api-environment';
 import { CONNECTION_PROFILES, type ConnectionProfileName } from '../api/http/api-config';
 import { createWorkerActivities } from '../worker/worker-activities';
-import { startStudyflowWorkers, workflowCacheFromEnv, type RunningWorkers } from '../worker/studyflow-worker';
-import { connectClient, dataConverterFromEnv } from '../temporal/temporal-connection';
+import { apiRateLimitFromEnv, startStudyflowWorkers, workflowCacheFromEnv, type RunningWorkers } from '../worker/studyflow-worker';
+import { prepareWorkerTelemetry, startWorkerOps } from '../worker/worker-ops';
+import { phaseIntervalFromEnv, TargetGroupPhaseCollector } from '../worker/target-group-phases';
+import { registerReceiverMetrics } from '../webhooks/receiver-ops';
+import { connectClient, dataConverterFromEnv, workflowTaskQueue } from '../temporal/temporal-connection';
 import { connectWorker } from '../worker/worker-connection';
 import { startWebhookIngress, type WebhookIngress } from '../webhooks/webhook-ingress';
 import { startTemporalDevServer, type RunningDevServer } from './temporal-dev-server';
@@ -25,6 +28,41 @@ function devS3Credentials(stateDir: string): { accessKeyId: string; secretAccess
     fs.writeFileSync(file, `${JSON.stringify(made, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
   }
   return JSON.parse(fs.readFileSync(file, 'utf8')) as { accessKeyId: string; secretAccessKey: string };
+}
+
+/** The webhook receiver's port of `studyflow dev` unless told otherwise (a free one when it is taken). */
+export const DEV_WEBHOOK_PORT = 4020;
+
+/**
+ * The settings of the stack itself: the given environment's values of these never reach its worker, whose API,
+ * blob store, webhook secrets and payload key are the stack's (a shell's STUDYFLOW_API_BASE_URL for the real API
+ * must not turn the dev worker against it).
+ */
+const STACK_SETTINGS = [
+  'STUDYFLOW_API_BASE_URL',
+  'STUDYFLOW_AUTH_URL',
+  'STUDYFLOW_AUDIENCE',
+  'STUDYFLOW_CLIENT_ID',
+  'STUDYFLOW_CLIENT_SECRET',
+  'STUDYFLOW_API_PROFILE',
+  'STUDYFLOW_API_VERSION_HEADER',
+  'STUDYFLOW_BLOB_URL',
+  'STUDYFLOW_BLOB_DIR',
+  'STUDYFLOW_WEBHOOK_SECRETS_FILE',
+  'STUDYFLOW_CODEC_KEYS',
+  'STUDYFLOW_CODEC_KEY_FILE',
+];
+
+/**
+ * The environment the stack's in-process worker reads its settings from, as a `studyflow worker` reads its own:
+ * `given` (notification URLs such as SLACK_WEBHOOK_URL, STUDYFLOW_API_REQUESTS_PER_SECOND,
+ * STUDYFLOW_API_MAX_CONNECTIONS, STUDYFLOW_API_RATE_LIMIT, STUDYFLOW_WORKFLOW_CACHE, ...) with the stack's own
+ * connection settings (`stackEnv`) in place of any the given one has.
+ */
+export function embeddedWorkerEnv(given: Record<string, string | undefined>, stackEnv: Record<string, string>): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = { ...given };
+  for (const name of STACK_SETTINGS) delete env[name];
+  return { ...env, ...stackEnv };
 }
 
 /** The embedded default on one machine: Temporal dev server (SQLite), the sandbox API, and a worker. */
@@ -45,7 +83,17 @@ export interface EmbeddedStackOptions {
   taskQueue?: string;
   /** Port of the webhook receiver (0 = free); it runs with the in-process worker. */
   webhookPort?: number;
-  /** Where the codec keys come from (default process.env). */
+  /** When `webhookPort` is taken, take a free one instead (the default port of `studyflow dev`); else a taken port is an error naming it. */
+  webhookPortFallback?: boolean;
+  /** Serve the in-process worker's /metrics and /healthz on this port (0 = free); absent: none. */
+  metricsPort?: number;
+  /**
+   * The environment the in-process worker takes its settings from, as a `studyflow worker` takes them from its own
+   * (default process.env): notification targets, pacing, connection limits, the workflow cache. The stack's own
+   * connection settings replace any in it (`embeddedWorkerEnv`).
+   */
+  env?: Record<string, string | undefined>;
+  /** Where the codec keys come from (default `env`, else process.env). */
   codecEnv?: Record<string, string | undefined>;
   /**
    * Encrypt payloads with a local key (made once under stateDir) and run a codec server that the
@@ -79,14 +127,28 @@ export interface EmbeddedStack {
   webhooks?: WebhookIngress;
   /** The local S3 server with `blob: 's3'`. */
   s3?: RunningS3DevServer;
+  /** The in-process worker's /metrics and /healthz (with `metricsPort`). */
+  metrics?: { url: string };
+  /** The in-process worker: what it runs with, read from its environment. */
+  worker?: {
+    env: Record<string, string | undefined>;
+    apiRatePerSecond: number;
+    apiClient: { requestsPerSecond?: number; maxConnections?: number };
+    maxCachedWorkflows?: number;
+  };
+  /** The webhook port asked for was taken and the receiver took a free one (`webhookPortFallback`). */
+  webhookPortTaken?: number;
   /** The STUDYFLOW_* and TEMPORAL_* settings a CLI or another worker uses to reach this stack. */
   env: Record<string, string>;
   stop(): Promise<void>;
 }
 
 export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise<EmbeddedStack> {
-  // Refused before anything starts (WorkflowCacheSizeError names the value).
-  const maxCachedWorkflows = options.inProcessWorker === false ? undefined : workflowCacheFromEnv(process.env);
+  const given = options.env ?? process.env;
+  // Refused before anything starts (WorkflowCacheSizeError, ApiRateLimitError name the value).
+  const inProcessWorker = options.inProcessWorker !== false;
+  const maxCachedWorkflows = inProcessWorker ? workflowCacheFromEnv(given) : undefined;
+  const apiRatePerSecond = inProcessWorker ? (options.apiRatePerSecond ?? apiRateLimitFromEnv(given)) : undefined;
   const cleanups: (() => Promise<void>)[] = [];
   const stop = async () => {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
@@ -96,7 +158,7 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
     // Fix the ports first: the codec server's CORS origins name the UI's port.
     const temporalPort = options.temporalAddress ? undefined : options.temporalPort || (await findFreePort());
     const uiPort = options.uiPort === false ? false : (options.uiPort ?? (temporalPort ?? 7233) + 1000);
-    let codecEnv = options.codecEnv ?? process.env;
+    let codecEnv = options.codecEnv ?? given;
     let codec: EmbeddedStack['codec'];
     if (options.encryptPayloads) {
       const keyFile = path.join(options.stateDir, 'codec-key.json');
@@ -169,31 +231,79 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
     if (temporal?.uiUrl) env.STUDYFLOW_TEMPORAL_UI_URL = temporal.uiUrl;
     if (options.taskQueue) env.STUDYFLOW_TASK_QUEUE = options.taskQueue;
     if (codec) env.STUDYFLOW_CODEC_KEY_FILE = codec.keyFile;
-    if (options.inProcessWorker === false) {
+    if (!inProcessWorker) {
       return { temporalAddress, uiUrl: temporal?.uiUrl, sandbox, codec, s3, env, stop };
     }
+    // The worker's settings come from the environment it was given, as a `studyflow worker`'s do.
+    const workerEnv = embeddedWorkerEnv(given, env);
+    // Before the Temporal connection: the SDK's exporter is part of the runtime the connection starts.
+    const telemetry = await prepareWorkerTelemetry(workerEnv, options.metricsPort !== undefined);
+    const phasesEveryMs = options.metricsPort === undefined ? undefined : phaseIntervalFromEnv(workerEnv);
+    const activities = createWorkerActivities(workerEnv, { metrics: telemetry.metrics });
     const connection: NativeConnection = await connectWorker({ address: temporalAddress, namespace: 'default', connectionOptions: {} });
     cleanups.push(() => connection.close());
-    const activities = createWorkerActivities(env);
+    const taskQueue = options.taskQueue ?? workflowTaskQueue(workerEnv);
     const workers: RunningWorkers = await startStudyflowWorkers({
       connection,
       namespace: 'default',
       activities: activities.activities,
-      apiRatePerSecond: options.apiRatePerSecond,
-      taskQueue: options.taskQueue,
+      apiRatePerSecond,
+      taskQueue,
       dataConverter: dataConverterFromEnv(codecEnv),
       maxCachedWorkflows,
     });
     cleanups.push(() => workers.shutdown());
+    let workersRunning = true;
+    void workers.done.then(
+      () => (workersRunning = false),
+      () => (workersRunning = false),
+    );
     const { client, connection: clientConnection } = await connectClient(
       { address: temporalAddress, namespace: 'default', connectionOptions: {} },
       codecEnv,
     );
     cleanups.push(() => clientConnection.close());
-    const webhooks = await startWebhookIngress({ client, secrets: activities.receiverSecrets, port: options.webhookPort ?? 0, signatureHeader: CONNECTION_PROFILES[apiProfile].signatureHeader });
+    const ingressOn = (port: number) => startWebhookIngress({ client, secrets: activities.receiverSecrets, port, signatureHeader: CONNECTION_PROFILES[apiProfile].signatureHeader });
+    const webhookPort = options.webhookPort ?? 0;
+    let webhookPortTaken: number | undefined;
+    let webhooks: WebhookIngress;
+    try {
+      webhooks = await ingressOn(webhookPort);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+      if (!options.webhookPortFallback) throw new Error(`the webhook receiver's port ${webhookPort} is already in use`);
+      webhookPortTaken = webhookPort;
+      webhooks = await ingressOn(0);
+    }
     cleanups.push(() => webhooks.close());
     env.STUDYFLOW_WEBHOOK_URL = webhooks.url;
-    return { temporalAddress, uiUrl: temporal?.uiUrl, sandbox, codec, s3, webhooks, env, stop };
+    let metrics: EmbeddedStack['metrics'];
+    if (options.metricsPort !== undefined) {
+      registerReceiverMetrics(telemetry.metrics.registry, webhooks);
+      // studyflow_target_groups{phase} of this stack's task queue, counted in Temporal's visibility.
+      const phases = new TargetGroupPhaseCollector({
+        workflowService: connection.workflowService,
+        namespace: 'default',
+        taskQueue,
+        metrics: telemetry.metrics,
+        intervalMs: phasesEveryMs,
+        log: () => undefined,
+      });
+      phases.start();
+      cleanups.push(() => Promise.resolve(phases.stop()));
+      const ops = await startWorkerOps({
+        metrics: telemetry.metrics,
+        port: options.metricsPort,
+        connection,
+        workersRunning: () => workersRunning,
+        sdkMetricsAddress: telemetry.sdkMetricsAddress,
+        beforeScrape: () => phases.refreshIfStale(),
+      });
+      cleanups.push(() => ops.close());
+      metrics = { url: ops.url };
+    }
+    const worker = { env: workerEnv, apiRatePerSecond: apiRatePerSecond!, apiClient: activities.apiSettings, maxCachedWorkflows };
+    return { temporalAddress, uiUrl: temporal?.uiUrl, sandbox, codec, s3, webhooks, metrics, worker, webhookPortTaken, env, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -56,6 +56,20 @@ export function workflowCacheFromEnv(env: Record<string, string | undefined>): n
   return value;
 }
 
+/** STUDYFLOW_API_RATE_LIMIT is not a positive number. */
+export class ApiRateLimitError extends Error {
+  override readonly name = 'ApiRateLimitError';
+}
+
+/** API activities per second across all workers of the task queue, from STUDYFLOW_API_RATE_LIMIT (unset or empty: 20). */
+export function apiRateLimitFromEnv(env: Record<string, string | undefined>): number {
+  const text = env.STUDYFLOW_API_RATE_LIMIT?.trim();
+  if (!text) return 20;
+  const value = Number(text);
+  if (!(value > 0) || !Number.isFinite(value)) throw new ApiRateLimitError(`STUDYFLOW_API_RATE_LIMIT must be a positive number of API activities per second (it is "${text}")`);
+  return value;
+}
+
 let bundlePromise: Promise<WorkflowBundle> | undefined;
 
 /**
@@ -112,7 +126,7 @@ export interface RunningWorkers {
 export async function startStudyflowWorkers(options: StudyflowWorkerOptions): Promise<RunningWorkers> {
   installRuntimeLogging();
   const workflowBundle = options.workflowBundle ?? (await prebuiltWorkflowBundle());
-  const rate = options.apiRatePerSecond ?? Number(process.env.STUDYFLOW_API_RATE_LIMIT ?? 20);
+  const rate = options.apiRatePerSecond ?? apiRateLimitFromEnv(process.env);
   const common = { connection: options.connection, namespace: options.namespace, dataConverter: options.dataConverter };
   const taskQueue = options.taskQueue ?? workflowTaskQueue();
   const workflowWorker = await Worker.create({
