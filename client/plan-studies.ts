@@ -1,7 +1,7 @@
 // `plan` in the study client: what the study workflow would do with each prepared study, without writing.
 // Observe (the observeStudy activity, with what the study's workflow remembers), the server-side dry run of
 // the launch checks (plan-checks.ts), then the one pipeline the workflow runs too (plan/pipeline.ts).
-import { budgetInputsFromChecks, heldByBudget } from '../plan/budget';
+import { budgetInputsFromChecks, budgetNotes, heldByBudget } from '../plan/budget';
 import { studyForecastFromChecks, type StudyForecast } from '../plan/forecast';
 import { planExitCode } from '../plan/exit-code';
 import { planRevision } from '../plan/pipeline';
@@ -117,7 +117,11 @@ export async function planStudies(
     const inputs = desired.budget ? budgetInputsFromChecks(desired, checksNote ? undefined : checks, checksNote) : undefined;
     const planned = planRevision(desired, observed, runningFromStatus(status), undefined, { inputs, held });
     // A live change's feasibility check, answered now as the workflow will ask it before the write.
-    const plan = runtime && !unreachable ? await answerLiveChecks(runtime, desired, observed, planned.plan) : planned.plan;
+    const answered = runtime && !unreachable ? await answerLiveChecks(runtime, desired, observed, planned.plan) : planned.plan;
+    // The budget's warnings: prices in another currency (never judged), a budget at or below the spend so far (pauses the live ones).
+    const live = Object.values(status?.targetGroups ?? {}).filter((tg) => tg.phase === 'live').map((tg) => tg.key);
+    const budgetWarnings = budgetNotes(desired.budget, answered.budget, status?.budget?.spent, live, Boolean(status?.budget?.reached));
+    const plan = budgetWarnings.length ? { ...answered, notes: [...(answered.notes ?? []), ...budgetWarnings] } : answered;
     // Target groups launched already have no forecast check: the forecast their workflow's status shows (the one function).
     const forecast = studyForecastFromChecks(checks, Object.fromEntries(Object.entries(status?.targetGroups ?? {}).map(([key, tg]) => [key, tg.forecast])));
     studies.push({ ...study, plan, schedule: planned.schedule, program: planned.program, checks, ...(forecast ? { forecast } : {}), checksNote, note });

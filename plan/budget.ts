@@ -2,10 +2,10 @@
 // over the target groups) and its spend during fielding (completes_cost, summed). Pure: `studyflow plan`
 // judges the price answers of its server checks with it, and the workflows (once wired) judge the gate
 // readings and the watch's performance readings with the same functions. Money is exact (plan/money.ts).
-import { moneyOf, moneyText, scaleMicros, toMicros } from './money';
+import { differenceMicros, moneyOf, moneyText, scaleMicros, toMicros } from './money';
 import { isWrite } from './plan-study';
 import type { TargetGroupChecks } from './server-checks';
-import type { BudgetVerdict, DesiredStudy, Money, ObservedStudy, PlannedAction, StudyPlan } from './types';
+import type { BudgetVerdict, DesiredStudy, Money, ObservedStudy, PlanNote, PlannedAction, StudyPlan } from './types';
 
 /**
  * The name of the refusal: apply refuses to launch a study whose predicted cost is above its budget. The plan
@@ -245,4 +245,34 @@ export function budgetSpent(budget: Money, spends: readonly { key: string; spend
 export function costOf(price: Money, completes: number): Money | undefined {
   const micros = toMicros(price.value);
   return micros === undefined ? undefined : moneyOf(scaleMicros(micros, BigInt(Math.max(0, Math.round(completes))), 1n), price.currency_code);
+}
+
+/**
+ * The plan's warnings of a budget (`studyflow plan`, as notes beside the actions):
+ * - a price the exchange gave in another currency than the budget's: the budget can never be judged against it
+ *   (studyflow converts nothing), so it would pass without a word;
+ * - a spend so far in another currency: the same, during fielding;
+ * - a budget at or below the spend so far (the study's status): applying it pauses the live target groups.
+ * `spent` is the study's spend as its status last read it; `live` the target groups live now. None without a budget.
+ */
+export function budgetNotes(budget: Money | undefined, verdict: BudgetVerdict | undefined, spent: Money | undefined, live: readonly string[], held = false): PlanNote[] {
+  if (!budget) return [];
+  const notes: PlanNote[] = [];
+  const byCurrency = new Map<string, string[]>();
+  for (const p of verdict?.unpriced ?? []) {
+    const currency = /^its price is in (\S+),/.exec(p.why)?.[1];
+    if (currency) byCurrency.set(currency, [...(byCurrency.get(currency) ?? []), p.key]);
+  }
+  for (const [currency, keys] of byCurrency) {
+    notes.push({ severity: 'warning', text: `the exchange prices ${keys.join(', ')} in ${currency}, the budget is in ${budget.currency_code}: the budget can never be judged against them (studyflow converts nothing); give the budget in the business unit's currency` });
+  }
+  if (spent) {
+    const over = differenceMicros(spent, budget);
+    if (spent.currency_code !== budget.currency_code) {
+      notes.push({ severity: 'warning', text: `the spend so far is in ${spent.currency_code}, the budget in ${budget.currency_code}: the budget can never stop the study's spend` });
+    } else if (over !== undefined && over >= 0n && live.length && !held) {
+      notes.push({ severity: 'warning', text: `the budget ${moneyText(budget)} is at or below the spend so far (${moneyText(spent)}): applying it pauses the live target groups ${live.join(', ')}` });
+    }
+  }
+  return notes;
 }
