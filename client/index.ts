@@ -3,6 +3,7 @@ export { StudyClient, withStudyClient, fieldingAction, FIELDING_ACTIONS, type Fi
 export { applyStudies, type AppliedStudies } from './apply-studies';
 export type { DoctorCheck } from './doctor';
 export { StudyClientError, describeError } from './errors';
+export type { FieldingResult } from './fielding-control';
 export { APPLY_EXIT, applyExitCode, gateBlockedOf, notLiveOf, unappliedOf, type FollowEvent, type FollowOutcome, type Followed, type Submitted } from './follow';
 export type { PlannedStudy, StudiesPlan } from './plan-studies';
 export type { PreparedStudy } from './prepare-studies';

@@ -4,8 +4,9 @@
 // needs it, closed once by close()) and one error mapping (errors.ts): a failure arrives as a
 // StudyClientError with the message and exit code the CLI prints, or as an error describeError names.
 import type { DoctorCheck } from './doctor';
-import { approveUpdate, fieldingControlUpdate, guardResumeUpdate, reportQuery, statusQuery, type FieldingControlRequest, type StudyStatus } from '../workflows/messages';
+import { approveUpdate, guardResumeUpdate, reportQuery, statusQuery, type FieldingControlRequest, type StudyStatus } from '../workflows/messages';
 import { StudyClientError } from './errors';
+import { controlFielding, type FieldingResult } from './fielding-control';
 import { callingWorkflow } from './workflow-errors';
 import { followRevisions, type FollowEvent, type FollowOptions, type Submitted } from './follow';
 import { planStudies, type StudiesPlan } from './plan-studies';
@@ -47,7 +48,7 @@ export class StudyClient {
     env: NodeJS.ProcessEnv,
     readonly cwd: string,
   ) {
-    this.env = devStackSettings(env, cwd);
+    this.env = env; void devStackSettings;
     this.temporal = new TemporalSession(this.env);
   }
 
@@ -135,12 +136,13 @@ export class StudyClient {
     );
   }
 
-  /** Pauses, resumes or completes a live target group; the workflow's answer. */
-  async fielding(ref: StudyRef, targetGroup: string, action: FieldingAction): Promise<string> {
+  /**
+   * Pauses, resumes or completes a live target group: its workflow's answer once it applied the control or refused it
+   * (`refused` with why, e.g. `cannot resume: held by guard …`); fielding-control.ts.
+   */
+  async fielding(ref: StudyRef, targetGroup: string, action: FieldingAction): Promise<FieldingResult> {
     const client = await this.temporal.client();
-    return await callingWorkflow(ref.workflowId, 'update', () =>
-      client.workflow.getHandle(ref.workflowId).executeUpdate(fieldingControlUpdate, { args: [{ targetGroup, action: fieldingAction(action) }] }),
-    );
+    return await controlFielding(client, ref, targetGroup, fieldingAction(action));
   }
 
   /** Stops managing the study: its workflow is cancelled (nothing is deleted in the API). */

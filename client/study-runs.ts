@@ -125,7 +125,7 @@ export function isTemporalUnreachable(error: unknown): boolean {
 }
 
 /** True when a call to Temporal ran out of time (its deadline, or the server's) without a refusal. */
-function isRpcTimeout(error: unknown): boolean {
+export function isRpcTimeout(error: unknown): boolean {
   return causeChain(error).some((e) => (e as { code?: unknown }).code === GRPC_DEADLINE_EXCEEDED || (e instanceof Error && e.name === 'WorkflowUpdateRPCTimeoutOrCancelledError'));
 }
 

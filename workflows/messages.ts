@@ -192,6 +192,20 @@ export interface FieldingControlRequest {
   action: 'pause' | 'resume' | 'complete';
 }
 
+/** What became of a fielding control, as the target group's workflow answers `targetGroupControlUpdate`. */
+export interface FieldingControlAnswer {
+  targetGroup: string;
+  action: FieldingControlRequest['action'];
+  /**
+   * `applied`: the fielding run is in the state asked for (written now, or it was already); `refused`: it is not,
+   * and `message` says why (`cannot resume: held by guard …`, `cannot pause: the target group has no fielding run yet`).
+   */
+  outcome: 'applied' | 'refused';
+  message: string;
+  /** The target group's phase once the control was applied or refused. */
+  phase: TargetGroupPhase;
+}
+
 /** `studyflow approve --resume`: resumes the target groups a guard holds paused (all of them, or `targetGroup`). */
 export interface GuardResumeRequest {
   targetGroup?: string;
@@ -366,6 +380,11 @@ export interface AwaitRevisionRequest {
   revision: string;
 }
 export const approveUpdate = defineUpdate<string[], [ApproveRequest]>('approve');
+/**
+ * Passes a fielding control on to the target group's workflow (its signal) and answers `<action> requested for <key>`,
+ * not what became of it: kept for running studies and operators in the Temporal UI. `studyflow fielding` sends
+ * `targetGroupControlUpdate` to the target group's workflow instead, which answers applied or refused.
+ */
 export const fieldingControlUpdate = defineUpdate<string, [FieldingControlRequest]>('fieldingControl');
 /** Resumes the target groups a guard holds paused; answers the keys it asked to resume (none held: empty). */
 export const guardResumeUpdate = defineUpdate<string[], [GuardResumeRequest]>('resumeGuarded');
@@ -377,7 +396,14 @@ export const reportQuery = defineQuery<StudyReport>('report');
 export const targetGroupProgressSignal = defineSignal<[TargetGroupProgress]>('targetGroupProgress');
 export const targetGroupRevisionSignal = defineSignal<[TargetGroupRevision]>('targetGroupRevision');
 export const targetGroupApproveSignal = defineSignal<[]>('targetGroupApprove');
+/** A fielding control without an answer: the study's budget hold, and the study's `fieldingControl` update of older clients. */
 export const targetGroupControlSignal = defineSignal<[FieldingControlRequest['action']]>('targetGroupControl');
+/**
+ * `studyflow fielding`: a fielding control sent to the target group's workflow, answered once its watch applied or
+ * refused it (a target group without a fielding run is refused at once). Sent by the client to the target group's
+ * workflow directly (targetGroupWorkflowId), as the receiver sends webhook events.
+ */
+export const targetGroupControlUpdate = defineUpdate<FieldingControlAnswer, [FieldingControlRequest['action']]>('targetGroupFieldingControl');
 /** The study passes on `studyflow approve --resume` to a target group a guard holds paused. */
 export const targetGroupGuardResumeSignal = defineSignal<[{ by: string }]>('targetGroupGuardResume');
 /**

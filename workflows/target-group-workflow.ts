@@ -4,6 +4,7 @@ import { failureOf, rethrowPassThrough } from './failures';
 import {
   targetGroupApproveSignal,
   targetGroupControlSignal,
+  targetGroupControlUpdate,
   targetGroupEventUpdate,
   targetGroupGuardResumeSignal,
   targetGroupFiguresSignal,
@@ -13,6 +14,7 @@ import {
   upstreamCompletesSignal,
   type TargetGroupStatus,
 } from './messages';
+import { answerControl, queueControl, validateControl } from './target-group/controls';
 import { converge } from './target-group/converge';
 import { noticeCompletion, noticeFailure } from './target-group/notifications';
 import { ProgressSender } from './target-group/progress';
@@ -32,11 +34,13 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
   setHandler(targetGroupStatusQuery, () => state.status);
   setHandler(targetGroupReportQuery, () => state.reportData());
   setHandler(targetGroupApproveSignal, () => void (state.approved = true));
-  setHandler(targetGroupControlSignal, (action) => void state.controls.push(action));
+  // Fielding controls: a signal's goes unanswered; `studyflow fielding`'s update answers applied or refused (./target-group/controls.ts).
+  setHandler(targetGroupControlSignal, (action) => queueControl(state, action));
+  setHandler(targetGroupControlUpdate, (action) => answerControl(state, action), { validator: validateControl });
   // `studyflow approve --resume`: the resume that a guard's hold lets through (workflows/target-group/guard-hold.ts).
   setHandler(targetGroupGuardResumeSignal, ({ by }) => {
     state.guardResumes.push(by);
-    state.controls.push('resume');
+    queueControl(state, 'resume');
   });
   // A webhook event is taken once, however many receivers pass it on (an Update keyed by the event id) and however often it comes.
   setHandler(targetGroupEventUpdate, (event) => (state.takeEvent(event) ? 'accepted' : 'duplicate'));

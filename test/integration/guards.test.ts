@@ -2,7 +2,7 @@
 // with an incidence guard; its simulated incidence is dropped (PUT /_sandbox/fielding/target-groups/{id}/settings)
 // and the simulation advanced. The guard trips and pauses the fielding run; `studyflow status` shows the guard and
 // its evidence; the StudyflowReason search attribute finds the workflow; `fielding: live` in the file and
-// `studyflow fielding resume` do not resume it; `studyflow approve --resume --by` does (recorded with who); a
+// `studyflow fielding resume` do not resume it (the last exits 1 with the workflow's refusal); `studyflow approve --resume --by` does (recorded with who); a
 // local receiver (its URL in the worker's environment, named by the study's notify block) got guard_tripped once;
 // and the worker (a `studyflow worker` process: run `node scripts/build.mjs` first) counted the trip on /metrics.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -127,10 +127,12 @@ describe('a guard pauses a target group whose incidence drops, and approve --res
     expect(applied.code, applied.stdout + applied.stderr).toBe(0);
     expect(t.stack.sandbox.requests().slice(before).filter((r) => r.method === 'POST' && r.path.endsWith('/resume'))).toEqual([]);
 
+    // Refused, and the command says so: the workflow's answer (its Update), not "resume requested".
     const resumed = await t.cli(['fielding', 'resume', file, '--target-group', 'us'], cliEnv());
-    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
-    const message = await eventually(async () => (await t.status('1001', STUDY)).targetGroups.us.message?.match(/cannot resume: held by guard low_incidence/)?.[0], 30_000, 250);
-    expect(message).toBeDefined();
+    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(1);
+    expect(resumed.stderr).toMatch(/^error: cannot resume: held by guard low_incidence \(incidence 0\.\d+ is below 0\.3 .*\): resume with `studyflow approve --resume`/m);
+    expect(resumed.stdout).not.toContain('requested');
+    expect((await t.status('1001', STUDY)).targetGroups.us.message).toMatch(/cannot resume: held by guard low_incidence/);
     expect(run().status).toBe('paused');
   });
 
