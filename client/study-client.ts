@@ -48,7 +48,7 @@ export class StudyClient {
     env: NodeJS.ProcessEnv,
     readonly cwd: string,
   ) {
-    this.env = env; void devStackSettings;
+    this.env = devStackSettings(env, cwd);
     this.temporal = new TemporalSession(this.env);
   }
 

@@ -66,7 +66,12 @@ describe('studyflow dev --ui-port: the UI link apply prints', () => {
 
   it('links to the UI on the port dev runs it on, from the directory dev runs in', async () => {
     const info = JSON.parse(fs.readFileSync(path.join(dir, '.studyflow', 'dev-stack.json'), 'utf8')) as Record<string, unknown>;
-    expect(info).toEqual({ temporal_address: `127.0.0.1:${ports.temporal}`, ui_url: `http://127.0.0.1:${ports.ui}`, pid: process.pid });
+    expect(info).toMatchObject({
+      temporal_address: `127.0.0.1:${ports.temporal}`,
+      ui_url: `http://127.0.0.1:${ports.ui}`,
+      pid: process.pid,
+      ports: { temporal: ports.temporal, ui: ports.ui, sandbox: ports.sandbox, webhook: ports.webhook },
+    });
     expect(devText.stderr).toContain(`Temporal UI  http://127.0.0.1:${ports.ui}`);
 
     const file = writeStudy(dir, 'study.yaml', `format: studyflow/v1
