@@ -6,6 +6,7 @@
 import { canonicalJson } from './compare';
 import { isWrite, planStudy } from './plan-study';
 import { actionsOfTargetGroup, scheduleStudy, type Launcher, type StudySchedule } from './schedule';
+import { fieldingStatusOf } from './live-fielding';
 import { liveSteps, removedToComplete, type LiveFieldingAction } from './live-steps';
 import type { DesiredStudy, DesiredTargetGroup, IdListEntityType, ListRef, LiveGate, ObservedStudy, PlannedAction, StudyPlan } from './types';
 import type { GuardHold } from './guards';
@@ -160,9 +161,27 @@ export function scheduleLaunchKey(desired: DesiredStudy, key: string, attempt: n
   return `${studyWorkflowKey(desired)}/tg/${key}/schedule-launch/${attempt}`;
 }
 
-/** Whether a running target-group workflow is given this revision: its part changed, the API differs from it, or it failed. */
-export function revisesChild(tg: DesiredTargetGroup, actions: readonly PlannedAction[], child: RunningChild): boolean {
-  return child.specDigest !== specDigest(tg) || actions.some(isWrite) || child.phase === 'failed';
+/**
+ * The phases of a target group's workflow that say each fielding status the exchange shows. A running workflow whose
+ * phase says otherwise (the exchange completed or paused it since its last reading) is handed the revision: it reads
+ * where it is, so apply's table and `status` agree with the exchange at once, not after the next watch tick.
+ */
+const PHASES_OF_EXCHANGE: Readonly<Record<string, readonly string[]>> = {
+  scheduled: ['scheduled'],
+  live: ['live'],
+  paused: ['paused'],
+  completed: ['completed'],
+};
+
+/** Whether the exchange shows the target group otherwise than its workflow's phase says. */
+export function disagreesWithExchange(phase: string | undefined, exchange: string | undefined): boolean {
+  const phases = exchange === undefined ? undefined : PHASES_OF_EXCHANGE[exchange];
+  return phase !== undefined && phases !== undefined && !phases.includes(phase);
+}
+
+/** Whether a running target-group workflow is given this revision: its part changed, the API differs from it or from its phase, or it failed. */
+export function revisesChild(tg: DesiredTargetGroup, actions: readonly PlannedAction[], child: RunningChild, exchange?: string): boolean {
+  return child.specDigest !== specDigest(tg) || actions.some(isWrite) || child.phase === 'failed' || disagreesWithExchange(child.phase, exchange);
 }
 
 /**
@@ -230,7 +249,8 @@ function targetGroupSteps(desired: DesiredStudy, observed: ObservedStudy, inputs
   if (by === 'study') return [...steps, { kind: 'launch', by: 'study', idempotencyKey: launchKey }, { kind: 'hand_over', when: 'now' }];
   const child = inputs.running.get(tg.key);
   // A running workflow whose part is unchanged is not disturbed: it goes on watching.
-  if (child && !revisesChild(tg, actions, child)) return steps;
+  const seen = observed.targetGroups[tg.key] ?? (tg.movedFrom ? observed.targetGroups[tg.movedFrom] : undefined);
+  if (child && !revisesChild(tg, actions, child, seen ? fieldingStatusOf(seen) : undefined)) return steps;
   return [...steps, { kind: 'hand_over', when: 'now' }, ...ownSteps(desired, tg, actions, observed)];
 }
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { desiredStudy, desiredTargetGroup, TIMING } from '../fixtures/desired-study';
 import { planStudy } from '../../plan/plan-study';
-import { programStudy, revisesChild, runningFromStatus, specDigest, stepsAfterHandOver, type StudyStep } from '../../plan/program';
+import { disagreesWithExchange, programStudy, revisesChild, runningFromStatus, specDigest, stepsAfterHandOver, type StudyStep } from '../../plan/program';
 import type { DesiredStudy, DesiredTargetGroup, ObservedStudy } from '../../plan/types';
 
 const timing = TIMING;
@@ -116,6 +116,24 @@ describe('programStudy', () => {
     expect(stepsOf(changed, live, new Map([['us', { specDigest: digest, phase: 'live' }]])).us).toEqual([{ kind: 'hand_over', when: 'now' }, { kind: 'read_state' }]);
     expect(revisesChild(one.targetGroups[0], planStudy(one, live).actions, { specDigest: digest, phase: 'live' })).toBe(false);
     expect(runningFromStatus({ managedTargetGroups: ['us'], childSpecDigests: { us: digest }, targetGroups: { us: { phase: 'live' } } })).toEqual(new Map([['us', { specDigest: digest, phase: 'live' }]]));
+  });
+
+  it('hands the revision to a workflow whose phase disagrees with the exchange, so it reads where it is at once (issue 35)', () => {
+    const one = study([tg('us')]);
+    const digest = specDigest(one.targetGroups[0]);
+    const observedAs = (status: string): ObservedStudy => ({
+      project: { id: 'p-1', fields: { ...one.project } },
+      targetGroups: { us: { id: 'tg-9', status, fields: { ...one.targetGroups[0].draft }, idLists: {} } },
+      exclusionGroups: {},
+    });
+    // The exchange completed it at its goal (completed is final without `fielding: live`): nothing to write, but a
+    // workflow still saying live reads its state now.
+    expect(stepsOf(one, observedAs('completed'), new Map([['us', { specDigest: digest, phase: 'live' }]])).us).toEqual([{ kind: 'hand_over', when: 'now' }, { kind: 'read_state' }]);
+    expect(stepsOf(one, observedAs('completed'), new Map([['us', { specDigest: digest, phase: 'completed' }]])).us).toEqual([]);
+    expect(disagreesWithExchange('live', 'paused')).toBe(true);
+    expect(disagreesWithExchange('scheduled', 'live')).toBe(true);
+    // A draft in the exchange says nothing against a workflow that waits before its launch.
+    for (const phase of ['awaiting_completes', 'awaiting_approval', 'gate_blocked', 'scheduled', 'draft']) expect(disagreesWithExchange(phase, 'draft')).toBe(false);
   });
 
   it('gives a launched target group its live steps: resume first, the check, one update per operation, pause last', () => {

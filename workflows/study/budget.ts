@@ -9,16 +9,17 @@
 //   of planning (plan/budget.ts heldByBudget, holdResumes): a revision under the same budget does not resume
 //   what the study paused; one whose budget is above the spend (or that drops the budget) lifts it, and its
 //   plan resumes them.
-import { getExternalWorkflowHandle, isCancellation, log, upsertSearchAttributes } from '@temporalio/workflow';
+import { log, upsertSearchAttributes } from '@temporalio/workflow';
 import { budgetInputsFromGates, budgetSpent, heldByBudget, launchAhead, OVER_BUDGET, type GatePrice } from '../../plan/budget';
 import type { RevisionBudget } from '../../plan/pipeline';
 import { moneyText } from '../../plan/money';
 import type { DesiredStudy, Money, ObservedStudy, StudyPlan } from '../../plan/types';
 import type { Api } from '../activity-proxies';
 import { readGates, type GateRead } from '../launch';
-import { targetGroupControlSignal, type FieldingControlRequest, type StudyBudgetStatus } from '../messages';
+import type { FieldingControlRequest, StudyBudgetStatus } from '../messages';
 import { notify } from '../notify';
 import { REASON } from '../search-attributes';
+import { sendControl } from './controls';
 import type { StudyState } from './state';
 
 /** The study's StudyflowReason while its budget is reached. */
@@ -128,15 +129,13 @@ function liftHold(state: StudyState, budget: StudyBudgetStatus, desired: Desired
   for (const key of paused) noteChange(state, key, `budget hold lifted (${why})`);
 }
 
-/** The operators' control signal to a target group's workflow (it pauses or resumes through its fielding path). */
+/** The operators' control signal to a target group's workflow (it pauses or resumes through its fielding path); a revision settles once it shows. */
 function control(state: StudyState, key: string, action: FieldingControlRequest['action'], onRefused?: () => void): void {
-  getExternalWorkflowHandle(state.childId(key))
-    .signal(targetGroupControlSignal, action)
-    .catch((error: unknown) => {
-      if (isCancellation(error)) return;
-      log.warn(`a target group's workflow did not take the budget's ${action}`, { key });
-      onRefused?.();
-    });
+  void sendControl(state, key, action)
+    .then((taken) => {
+      if (!taken) onRefused?.();
+    })
+    .catch(() => undefined); // cancelled with the workflow: nothing to tell
 }
 
 /** A line in the target group's report changes (what `studyflow report` lists since launch). */

@@ -4,6 +4,7 @@ import type { DesiredTargetGroup } from '../../plan/types';
 import { targetGroupRevisionSignal, type TargetGroupRevision } from '../messages';
 import { ACCOUNT_ID, REMOTE_TARGET_GROUP_ID, STUDY_ID, TARGET_GROUP_KEY } from '../search-attributes';
 import { targetGroupWorkflow } from '../target-group-workflow';
+import { untilControlsTaken } from './controls';
 import type { ApplyRun } from './run';
 import { upstreamAtHandOver } from './upstream';
 
@@ -101,4 +102,6 @@ export async function untilSettled(run: ApplyRun): Promise<void> {
         return s !== undefined && s.settledRevision === (byStudy.has(k) ? desired.revision : state.childRevisions[k]);
       }),
   );
+  // The budget's pause or resume sent while planning this revision shows before it settles (./controls.ts).
+  await untilControlsTaken(state);
 }

@@ -100,6 +100,12 @@ export class StudyState {
   applying?: DesiredStudy;
   /** The completes last passed on to each target group whose staged launch waits (study/upstream.ts); not carried: passed again after continue-as-new. */
   readonly passedUpstream = new Map<string, number>();
+  /**
+   * Fielding controls the study sent a target group's workflow in this revision (the budget's pause or resume, a
+   * removed group's completion), with the phase each leaves: the revision settles once the workflow's progress left it,
+   * so apply's table, `status` and the search attributes show where the exchange is (children.ts `untilControlsTaken`).
+   */
+  readonly controlsInFlight = new Map<string, TargetGroupStatus['phase']>();
 
   constructor(input: StudyWorkflowInput) {
     this.accountId = input.accountId;
