@@ -2,6 +2,7 @@
 // human table, the JSON and the HTML page show the same numbers.
 import type { StudyForecast, TargetGroupForecast } from '../plan/forecast';
 import type { Money } from '../plan/types';
+import { moneyOf, scaleMicros, toMicros } from '../shared/money';
 import type { CompletesPoint, ReportChange, StudyReport, TargetGroupPhase, TargetGroupStatus } from '../workflows/messages';
 
 export type { Money } from '../plan/types';
@@ -104,10 +105,12 @@ export function percent(part: number, whole: number | null | undefined): number 
   return Math.round((part / whole) * 1000) / 10;
 }
 
-/** Money divided by a count, to the currency's cents. */
+/** Money divided by a count, to the currency's cents, exactly (shared/money.ts: millionths, rounded half up once). */
 function perUnit(money: Money | undefined, units: number): Money | null {
-  if (!money || units <= 0 || !Number.isFinite(Number(money.value))) return null;
-  return { value: (Number(money.value) / units).toFixed(2), currency_code: money.currency_code };
+  const micros = money ? toMicros(money.value) : undefined;
+  if (!money || micros === undefined || !Number.isInteger(units) || units <= 0) return null;
+  const cents = scaleMicros(micros, 1n, BigInt(units) * 10_000n);
+  return moneyOf(cents * 10_000n, money.currency_code);
 }
 
 export function orderedStatuses(byStatus: Record<string, number>): [string, number][] {
