@@ -7,7 +7,7 @@ import type { CompletesPoint, FieldingControlRequest, TargetGroupFigures, Perfor
 import type { Unapplied } from '../failures';
 import { fieldingEnd } from '../forecast';
 import { appendChanges, expectedFigures } from '../report-data';
-import { enterPhase, type TargetGroupEvent } from '../phases';
+import { enterPhase, eventOfRemote, type TargetGroupEvent } from '../phases';
 import { SeenEvents } from '../seen-events';
 import { TargetGroupNotices, type CarriedNotices } from './notifications';
 
@@ -188,6 +188,22 @@ export class TargetGroupState {
     if (!passing && !this.holdSettle) this.status.settledRevision = this.revision.revision;
     if (phase !== 'gate_blocked' && phase !== 'failed' && !patch.message) delete this.status.message;
     this.publish();
+  }
+
+  /**
+   * Where the exchange says the target group is (a read of its status and run): the phase it found, its run, and for a
+   * scheduled run the moment the exchange starts it (a moved `launch.at` shows the new one at once).
+   */
+  takeRemote(remote: { status: string; fieldingRunId: string | null; fieldingRunStartsAt?: string }): void {
+    const event = eventOfRemote(remote.status);
+    const patch: Partial<Omit<TargetGroupStatus, 'phase'>> = { fieldingRunId: remote.fieldingRunId ?? this.status.fieldingRunId };
+    if (event === 'found_scheduled' && remote.fieldingRunStartsAt) {
+      patch.launchAt = remote.fieldingRunStartsAt;
+      patch.message = `launches at ${remote.fieldingRunStartsAt} (scheduled in the exchange)`;
+    } else if (event !== 'found_scheduled') {
+      delete this.status.launchAt;
+    }
+    this.enter(event, patch);
   }
 
   /** A live change of this revision that was not made: the status lists each of its fields, and the study's with them. */
