@@ -96,6 +96,10 @@ function onceReporter(r: FileReporter): GuardReporter {
   };
 }
 
+/** The fields of a merged target group the guard and money rules read (rules/guard-rules.ts GuardRuleFields). */
+const GUARD_RULE_FIELDS = ['launch', 'guards', 'start_fielding_at', 'end_fielding_at'] as const;
+const GuardRuleFieldsSchema = MergedTargetGroupSchema.pick({ launch: true, guards: true, start_fielding_at: true, end_fielding_at: true });
+
 const LIST_KINDS: { kind: IdListKind; at: string[] }[] = [
   { kind: 'respondent_ids', at: ['exclusions', 'respondent_ids'] },
   { kind: 'respondent_guids', at: ['exclusions', 'respondent_guids'] },
@@ -118,6 +122,9 @@ export function analyzeStudy(doc: CheckedDocument, shared: SharedDefinitions, pr
   const budget = budgetParsed?.success ? budgetParsed.data : undefined;
   const guardReporter = onceReporter(r);
   const notifyOnlyGuards: { name: string; at: DocPath }[] = [];
+  const notifyOnly = (name: string, at: DocPath) => {
+    if (!notifyOnlyGuards.some((g) => pathKey(g.at) === pathKey(at))) notifyOnlyGuards.push({ name, at });
+  };
   const studyLevel = studyLevelSettings(data);
   if (defaultsOk && isPlainObject(defaults.allocations)) {
     const allocations = AllocationsSchema.safeParse(defaults.allocations);
@@ -177,10 +184,7 @@ export function analyzeStudy(doc: CheckedDocument, shared: SharedDefinitions, pr
   for (const key of keys) {
     const raw = rawGroups![key];
     const self: DocPath = ['target_groups', key];
-    if (!isPlainObject(raw) || !defaultsOk || doc.hasErrorWithin(self)) continue;
-    const parsed = MergedTargetGroupSchema.safeParse(mergeDefaults(mergeDefaults(studyLevel, defaults), raw));
-    if (!parsed.success) continue;
-    const tg = parsed.data;
+    if (!isPlainObject(raw)) continue;
     const origin = (...fieldPath: string[]): DocPath => {
       const holds = (source: unknown) => {
         let node = source;
@@ -195,11 +199,20 @@ export function analyzeStudy(doc: CheckedDocument, shared: SharedDefinitions, pr
       if (holds(studyLevel)) return fieldPath;
       return [...self, ...fieldPath];
     };
-    checkTargetGroup({ key, tg, origin, r });
-    for (const name of checkGuards({ key, tg, origin, budget, r: guardReporter })) {
-      const at = origin('guards', name);
-      if (!notifyOnlyGuards.some((g) => pathKey(g.at) === pathKey(at))) notifyOnlyGuards.push({ name, at });
+    const merged = mergeDefaults(mergeDefaults(studyLevel, defaults), raw);
+    if (!defaultsOk || doc.hasErrorWithin(self)) {
+      // A target group (or defaults) with a structure error is not checked as a whole; the guard and money rules
+      // still run when every field they read parsed, so their errors (SF4505, …) come in the same run as it.
+      const fieldsBroken = GUARD_RULE_FIELDS.some((field) => [[...self, field], ['defaults', field], [field]].some((at) => doc.hasErrorWithin(at)));
+      const fields = fieldsBroken ? undefined : GuardRuleFieldsSchema.safeParse(Object.fromEntries(GUARD_RULE_FIELDS.filter((f) => Object.hasOwn(merged, f)).map((f) => [f, merged[f]])));
+      if (fields?.success) for (const name of checkGuards({ key, tg: fields.data, origin, budget, r: guardReporter })) notifyOnly(name, origin('guards', name));
+      continue;
     }
+    const parsed = MergedTargetGroupSchema.safeParse(merged);
+    if (!parsed.success) continue;
+    const tg = parsed.data;
+    checkTargetGroup({ key, tg, origin, r });
+    for (const name of checkGuards({ key, tg, origin, budget, r: guardReporter })) notifyOnly(name, origin('guards', name));
     launches.push({ key, launch: tg.launch, origin });
     // Allocations from `defaults` were checked once, above.
     if (tg.allocations && Object.hasOwn(raw, 'allocations')) checkAllocations(tg.allocations, [...self, 'allocations'], r);

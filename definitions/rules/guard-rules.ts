@@ -27,9 +27,12 @@ export function kindsOf(guard: Guard): GuardKind[] {
   return GUARD_KINDS.filter((kind) => guard[kind] !== undefined);
 }
 
+/** What the guard and money rules read of a merged target group: they run on these alone when another field is broken. */
+export type GuardRuleFields = Pick<MergedTargetGroup, 'launch' | 'guards' | 'start_fielding_at' | 'end_fielding_at'>;
+
 export interface GuardContext {
   key: string;
-  tg: MergedTargetGroup;
+  tg: GuardRuleFields;
   origin: (...fieldPath: string[]) => DocPath;
   /** The study's budget, whose currency every amount of the study uses. */
   budget?: Money;
@@ -84,7 +87,7 @@ export function checkGuards({ key, tg, origin, budget, r }: GuardContext): strin
   return notifyOnly;
 }
 
-function checkSilence(name: string, duration: string, at: DocPath, tg: MergedTargetGroup, r: GuardReporter): void {
+function checkSilence(name: string, duration: string, at: DocPath, tg: GuardRuleFields, r: GuardReporter): void {
   const ms = guardDurationMs(duration);
   if (ms === undefined) return; // a malformed duration is the structure check's (SF2005)
   if (ms < MIN_NO_COMPLETES_MS) {
