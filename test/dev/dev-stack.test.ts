@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DevStackError, locateDevStackFile, withDevStack, type DevStackInfo } from '../../client/dev-stack';
 import { StudyClient } from '../../client';
+import { doctorChecks } from '../../client/doctor';
 import { writeDevStackFile } from '../../cli/dev-stack-file';
 import { embeddedWorkerEnv } from '../../dev/embedded-stack';
 import { createWorkerActivities } from '../../worker/worker-activities';
@@ -130,13 +131,15 @@ describe('finding the dev stack', () => {
     expect(() => withDevStack({ STUDYFLOW_DEV_STATE_DIR: stateDir, STUDYFLOW_API_PROFILE: 'sandbox' }, project)).toThrow(/STUDYFLOW_API_PROFILE is sandbox, but the dev stack of .* speaks the cint profile/);
   });
 
-  it('gives the study client the stack\'s settings, and refuses a stale one with a StudyClientError', () => {
+  it('gives the study client the stack\'s settings, and refuses a stale one with a StudyClientError (doctor too)', async () => {
     writeDevStackFile(stateDir, stackInfo(stateDir));
     const client = new StudyClient({ STUDYFLOW_DEV_STATE_DIR: stateDir }, project);
     expect(client.temporalServer).toEqual({ address: '127.0.0.1:17233', namespace: 'default' });
     expect(client.env.STUDYFLOW_API_BASE_URL).toBe('http://127.0.0.1:14010');
     writeDevStackFile(stateDir, stackInfo(stateDir, { pid: deadPid() }));
     expect(() => new StudyClient({ STUDYFLOW_DEV_STATE_DIR: stateDir }, project)).toThrow(expect.objectContaining({ name: 'StudyClientError', exitCode: 1 }));
+    // doctor checks the connection the same way.
+    await expect(doctorChecks({ STUDYFLOW_DEV_STATE_DIR: stateDir }, {}, project)).rejects.toThrow(/no longer runs/);
   });
 
   it('`studyflow plan` against a stale dev-stack file exits 1 naming it, instead of planning against an empty remote', async () => {
