@@ -2,7 +2,7 @@
 // scripts, fonts or network) that opens offline. The charts carry their figures as data attributes
 // (data-fill, data-completes, data-y-max), which the browser test compares with the JSON report.
 import { forecastCaption, forecastChart, forecastTable } from './forecast-chart';
-import { moneyText, orderedStatuses, percentText, rateText, type ReportView, type TargetGroupReportView } from '../client/report-model';
+import { moneyText, orderedStatuses, percentText, rateText, type GuardHoldView, type GuardTripView, type ReportView, type TargetGroupReportView } from '../client/report-model';
 
 const PALETTE = ['#2563eb', '#d97706', '#059669', '#dc2626', '#7c3aed', '#0891b2', '#be185d', '#4d7c0f'];
 
@@ -136,11 +136,38 @@ function percentOf(part: number, whole: number): number | null {
   return whole > 0 ? Math.round((part / whole) * 1000) / 10 : null;
 }
 
+/** A figure of a guard's evidence in its unit: a rate as is, money with its currency, a silence in hours. */
+function guardFigure(value: number | null, trip: GuardTripView): string {
+  if (value === null) return '–';
+  if (trip.unit === 'money') return `${value} ${trip.currency ?? ''}`.trim();
+  if (trip.unit === 'duration_ms') return `${Math.round((value / 3_600_000) * 10) / 10} h`;
+  return String(value);
+}
+
+/** The guards that hold a target group paused: each with its evidence (the reading against the threshold, when), and what resumes it. */
+function guardHoldSection(key: string, hold: GuardHoldView): string {
+  const rows = hold.trips.map(
+    (t) =>
+      `<tr data-guard="${e(t.guard)}"><th>${e(t.guard)}</th><td>${e(t.kind)}</td><td class="guard-value">${e(guardFigure(t.value, t))}</td><td class="guard-threshold">${e(guardFigure(t.threshold, t))}</td><td><time>${e(timeLabel(t.at))}</time></td><td>${e(t.text)}</td></tr>`,
+  );
+  return [
+    `<div class="note guard-hold" data-key="${e(key)}">`,
+    `<h3>Paused by a guard</h3>`,
+    '<table class="figures guard-trips">',
+    '<tr><th>guard</th><th>kind</th><th>value</th><th>threshold</th><th>tripped</th><th>evidence</th></tr>',
+    ...rows,
+    '</table>',
+    `<p class="resume">It stays paused until resumed: <code>${e(hold.resume)}</code> (add <code>--by &lt;who&gt;</code>), or a revision that changes the guard.</p>`,
+    '</div>',
+  ].join('\n');
+}
+
 function targetGroupSection(tg: TargetGroupReportView, color: string): string {
   const parts = [`<section class="tg" id="tg-${e(tg.key)}" data-key="${e(tg.key)}">`, `<h2><span class="swatch" style="background:${color}"></span>${e(tg.key)} ${stateBadge(tg.state)}</h2>`];
   const meta = [tg.targetGroupId ? `target group ${tg.targetGroupId}` : undefined, tg.launchedAt ? `launched ${timeLabel(tg.launchedAt)}` : undefined, tg.readAt ? `figures read ${timeLabel(tg.readAt)}` : undefined].filter(Boolean);
   if (meta.length) parts.push(`<p class="meta">${e(meta.join(' · '))}</p>`);
   if (tg.note) parts.push(`<p class="note">${e(tg.note)}</p>`);
+  if (tg.guardHold) parts.push(guardHoldSection(tg.key, tg.guardHold));
   parts.push('<h3>Forecast</h3>', `<div class="forecast" data-key="${e(tg.key)}">`, forecastChart(tg, color), forecastCaption(tg), '</div>');
   if (tg.completes !== null) {
     parts.push('<h3>Completes against goal</h3>');

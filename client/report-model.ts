@@ -1,6 +1,7 @@
 // The figures of `studyflow report`, derived once from the study workflow's `report` query, so the
 // human table, the JSON and the HTML page show the same numbers.
 import type { StudyForecast, TargetGroupForecast } from '../plan/forecast';
+import type { GuardEvidence } from '../plan/guards';
 import type { Money } from '../plan/types';
 import { moneyOf, scaleMicros, toMicros } from '../shared/money';
 import type { CompletesPoint, ReportChange, StudyReport, TargetGroupPhase, TargetGroupStatus } from '../workflows/messages';
@@ -29,6 +30,29 @@ export interface ObservedAgainstExpected {
   observed: number | null;
   /** How `observed` is computed, or why there is none. */
   basis: string;
+}
+
+/** One guard's trip that holds a target group paused, with its evidence (plan/guards.ts GuardEvidence). */
+export interface GuardTripView {
+  guard: string;
+  kind: string;
+  /** When the reading that tripped it was made. */
+  at: string;
+  /** What was measured, in `unit` (null when the trip's evidence is no longer in the status: its hold's line says it). */
+  value: number | null;
+  threshold: number | null;
+  unit: GuardEvidence['unit'] | null;
+  /** The currency of a money guard. */
+  currency: string | null;
+  /** One line a person reads, e.g. `incidence 0.05 is below 0.3 (0.5 of the expected 0.6) after 412 entrants`. */
+  text: string;
+}
+
+/** A target group a pausing guard holds paused: the trips, and the command that resumes it. */
+export interface GuardHoldView {
+  trips: GuardTripView[];
+  /** `studyflow approve --resume <study> --account <account> --target-group <key>` (add `--by <who>`). */
+  resume: string;
 }
 
 export interface TargetGroupReportView {
@@ -77,6 +101,8 @@ export interface TargetGroupReportView {
   /** What changed since launch: phases, drift, webhook change events (most recent 50). */
   changes: ReportChange[];
   drift: { field: string; expected: unknown; actual: unknown }[];
+  /** Set while a guard holds it paused: each trip with its evidence, and how to resume it. */
+  guardHold: GuardHoldView | null;
   events: { received: number; lastType: string | null; sessionsByStatus: Record<string, number>; reconciled: Record<string, number> };
   /** Why the figures are missing or stale, if they are. */
   note: string | null;
@@ -175,7 +201,27 @@ export function readSnapshot(raw: unknown): SnapshotFigures | undefined {
   };
 }
 
-function targetGroupView(key: string, status: TargetGroupStatus, data: StudyReport['targetGroups'][string]['report']): TargetGroupReportView {
+/** The hold of a guard on a target group, with each trip's evidence (the status's active trips), or null. */
+export function guardHoldView(status: TargetGroupStatus, study: { studyId: string; accountId: string }): GuardHoldView | null {
+  const hold = status.guards?.hold;
+  if (!hold?.guards.length) return null;
+  const trips = hold.guards.map((held): GuardTripView => {
+    const evidence = status.guards?.active.find((trip) => trip.guard === held.guard);
+    return {
+      guard: held.guard,
+      kind: held.kind,
+      at: evidence?.at ?? held.at,
+      value: evidence?.value ?? null,
+      threshold: evidence?.threshold ?? null,
+      unit: evidence?.unit ?? null,
+      currency: evidence?.currency ?? null,
+      text: evidence?.text ?? held.text,
+    };
+  });
+  return { trips, resume: `studyflow approve --resume ${study.studyId} --account ${study.accountId} --target-group ${status.key}` };
+}
+
+function targetGroupView(key: string, status: TargetGroupStatus, data: StudyReport['targetGroups'][string]['report'], study: { studyId: string; accountId: string }): TargetGroupReportView {
   const performance = readSnapshot(data?.performance);
   const completes = performance ? performance.completes ?? null : null;
   const fillingGoal = data?.expected.fillingGoal ?? status.feasibility?.fillingGoal ?? null;
@@ -226,6 +272,7 @@ function targetGroupView(key: string, status: TargetGroupStatus, data: StudyRepo
     forecast: status.forecast ?? null,
     changes: data?.changes ?? [],
     drift: status.drift ?? [],
+    guardHold: guardHoldView({ ...status, key }, study),
     events: {
       received: status.events?.received ?? 0,
       lastType: status.events?.lastType ?? null,
@@ -250,7 +297,7 @@ export function buildReportView(report: StudyReport, workflowId: string, generat
     updatedAt: report.updatedAt,
     generatedAt,
     forecast: report.forecast ?? null,
-    targetGroups: keys.map((key) => targetGroupView(key, report.targetGroups[key].status, report.targetGroups[key].report)),
+    targetGroups: keys.map((key) => targetGroupView(key, report.targetGroups[key].status, report.targetGroups[key].report, report)),
   };
 }
 
