@@ -46,6 +46,13 @@ export interface GuardReading {
    * (the latest of TargetGroupStatus.liveAt, resumedAt and guards.resumed.at). Absent: not read.
    */
   fielding?: { status: string; liveSince?: string };
+  /**
+   * The exchange's own clock, as far as it told it: the latest time the exchange reported with what the watch
+   * took (the `respondent_update_date` of the session events, the list's `updated_at`). The reference gives a
+   * performance or overview reading no time of its own, so this is a lower bound of the exchange's now; in a
+   * simulation (the sandbox's simulated clock) it is the simulation's time. Absent: the exchange told none.
+   */
+  exchangeAt?: string;
 }
 
 export type GuardUnit = 'rate' | 'money' | 'duration_ms';
@@ -66,7 +73,7 @@ export interface GuardEvidence {
   currency?: string;
   /** Where the measured figure came from. */
   source: 'performance' | 'sessions' | 'fielding';
-  figures: { entrants?: number; completes?: number; spend?: Money; lastComplete?: string; silentSince?: string };
+  figures: { entrants?: number; completes?: number; spend?: Money; lastComplete?: string; silentSince?: string; exchangeAt?: string };
   /** One line a person reads, e.g. `incidence 0.12 is below 0.175 (0.5 of the expected 0.35) after 240 entrants`. */
   text: string;
 }
@@ -174,8 +181,10 @@ function figuresOf(reading: GuardReading): Figures {
   return { entrants: perf.entrants, completes, incidence: perf.incidenceRate ?? sessionIncidence, source: 'performance' };
 }
 
-const later = (...times: (string | undefined)[]): string | undefined =>
+/** The latest of some times (ISO 8601; unreadable or absent ones left out), or undefined. */
+export const latestTime = (...times: (string | undefined)[]): string | undefined =>
   times.filter((t): t is string => t !== undefined && Number.isFinite(Date.parse(t))).reduce<string | undefined>((a, b) => (a === undefined || Date.parse(b) > Date.parse(a) ? b : a), undefined);
+const later = latestTime;
 
 type Judged = Omit<GuardOutcome, 'guard' | 'kind' | 'action'>;
 
@@ -248,14 +257,34 @@ function judge(guard: DesiredGuard, reading: GuardReading, figures: Figures, mem
       const caughtUp = perf?.lastComplete !== undefined && perf.completes >= (memory.completes ?? 0);
       const since = later(caughtUp ? perf.lastComplete : memory.completesSeenAt, fielding.liveSince, ack?.at);
       if (since === undefined) return { state: 'unjudged', detail: 'no complete and no launch time to count from' };
-      const silentMs = Date.parse(reading.at) - Date.parse(since);
+      // By the workflow's clock: the reading's time against the last complete, the launch or the resume.
+      const workflowMs = Date.parse(reading.at) - Date.parse(since);
+      // By the exchange's clock, where it gives both times: its latest report against its last complete. Only when
+      // that complete was counted since the run last went live (a silence that began at a resume is known to the
+      // workflow's clock alone). The exchange's clock is the one a simulation moves; the longer silence counts, as
+      // the exchange's latest report may be older than its now.
+      const counted = later(fielding.liveSince, ack?.at);
+      const sinceLive = counted === undefined || (memory.completesSeenAt !== undefined && Date.parse(memory.completesSeenAt) >= Date.parse(counted));
+      const exchangeMs = caughtUp && reading.exchangeAt !== undefined && sinceLive && later(reading.exchangeAt) !== undefined ? Date.parse(reading.exchangeAt) - Date.parse(perf.lastComplete as string) : undefined;
+      const byExchange = exchangeMs !== undefined && exchangeMs > workflowMs;
+      const silentMs = byExchange ? exchangeMs : workflowMs;
+      const silentSince = byExchange ? (perf?.lastComplete as string) : since;
       const tripped = silentMs >= guard.durationMs;
-      const text = `no complete for ${spanText(Math.max(0, silentMs))} (since ${since}); the guard allows ${guard.duration}`;
+      const clock = byExchange ? `, by the exchange's clock at ${reading.exchangeAt}` : '';
+      const text = `no complete for ${spanText(Math.max(0, silentMs))} (since ${silentSince}${clock}); the guard allows ${guard.duration}`;
       if (!tripped) return { state: 'ok', detail: text };
       return {
         state: 'tripped',
         detail: text,
-        evidence: { ...base, value: silentMs, threshold: guard.durationMs, unit: 'duration_ms', source: 'fielding', figures: { completes: figures.completes, lastComplete: perf?.lastComplete, silentSince: since }, text },
+        evidence: {
+          ...base,
+          value: silentMs,
+          threshold: guard.durationMs,
+          unit: 'duration_ms',
+          source: 'fielding',
+          figures: { completes: figures.completes, lastComplete: perf?.lastComplete, silentSince, ...(byExchange ? { exchangeAt: reading.exchangeAt } : {}) },
+          text,
+        },
       };
     }
   }

@@ -123,6 +123,45 @@ describe('no_completes_for', () => {
   });
 });
 
+describe("no_completes_for by the exchange's clock", () => {
+  // A simulation: the exchange's clock (the sandbox's simulated time) runs days ahead of the workflow's.
+  const lastComplete = '2026-12-10T00:00:00.000Z';
+  const simulated = (exchangeAt: string | undefined, memory?: Parameters<typeof evaluateGuards>[2]) =>
+    evaluateGuards([stalled], reading({ completes: 3, lastComplete }, { at: AT, ...(exchangeAt ? { exchangeAt } : {}) }), memory);
+
+  it("judges the silence as the exchange's latest report minus its last complete: trips at exactly the duration", () => {
+    expect(simulated('2026-12-11T23:59:59.999Z').outcomes[0].state).toBe('ok');
+    const result = simulated('2026-12-12T00:00:00.000Z');
+    expect(result.tripped[0]).toMatchObject({
+      value: 48 * HOUR,
+      figures: { lastComplete, silentSince: lastComplete, exchangeAt: '2026-12-12T00:00:00.000Z' },
+      text: `no complete for 2d (since ${lastComplete}, by the exchange's clock at 2026-12-12T00:00:00.000Z); the guard allows P2D`,
+    });
+    // By the workflow's clock alone the last complete is in the future: it can never trip.
+    expect(simulated(undefined).outcomes[0]).toMatchObject({ state: 'ok', detail: `no complete for 0m (since ${lastComplete}); the guard allows P2D` });
+  });
+
+  it("keeps the workflow's clock where it sees a longer silence (the exchange's latest report is older than its now)", () => {
+    const quiet = evaluateGuards([stalled], reading({ completes: 3, lastComplete: '2026-12-02T00:00:00.000Z' }, { at: '2026-12-04T00:00:00.000Z', exchangeAt: '2026-12-02T00:05:00.000Z' }));
+    expect(quiet.tripped[0]).toMatchObject({ value: 48 * HOUR, figures: { silentSince: '2026-12-02T00:00:00.000Z' } });
+    expect(quiet.tripped[0].figures).not.toHaveProperty('exchangeAt');
+  });
+
+  it('counts from a resume after the last complete by the workflow clock only (the exchange does not tell when it resumed)', () => {
+    const first = simulated('2026-12-12T00:00:00.000Z');
+    const resumed = acknowledgeGuards(first.memory, '2026-12-05T12:30:00.000Z');
+    expect(evaluateGuards([stalled], reading({ completes: 3, lastComplete }, { at: '2026-12-05T13:00:00.000Z', exchangeAt: '2026-12-14T00:00:00.000Z' }), resumed).outcomes[0].state).toBe('ok');
+    // Launched again after the last complete was counted (liveSince later than when the completes were seen): the same.
+    const fresh = evaluateGuards([stalled], reading({ completes: 3, lastComplete }, { at: '2026-12-05T13:00:00.000Z', exchangeAt: '2026-12-14T00:00:00.000Z', fielding: { status: 'live', liveSince: '2026-12-05T12:30:00.000Z' } }), { completes: 3, completesSeenAt: '2026-12-05T12:00:00.000Z', guards: {} });
+    expect(fresh.outcomes[0].state).toBe('ok');
+  });
+
+  it("does not judge by the exchange's last complete when the session events counted more completes than the reading", () => {
+    const ahead = evaluateGuards([stalled], reading({ completes: 3, lastComplete }, { at: AT, exchangeAt: '2026-12-14T00:00:00.000Z', sessionsByStatus: { Complete: 4 } }));
+    expect(ahead.outcomes[0].state).toBe('ok');
+  });
+});
+
 describe('drop_off_above', () => {
   it('trips above the rate once min_entrants have entered', () => {
     expect(stateOf(dropOff, reading({ entrants: 100, dropOffRate: 0.4 }))).toBe('ok');

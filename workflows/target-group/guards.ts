@@ -5,7 +5,7 @@
 // `guard:<kind>`), and is sent to the `notify:` targets as guard_tripped (./notifications.ts). A pausing guard pauses the target group
 // through the fielding path operators use (./controls.ts) and holds it paused (./guard-hold.ts) until
 // `studyflow approve --resume` or a revision that changes the guard. docs/workflows.md, "Guards, budget and forecast".
-import { evaluateGuards, holdAfter, type GuardEvaluation, type GuardEvidence, type GuardReading } from '../../plan/guards';
+import { evaluateGuards, holdAfter, latestTime, type GuardEvaluation, type GuardEvidence, type GuardReading } from '../../plan/guards';
 import type { Api } from '../activity-proxies';
 import type { TargetGroupGuards } from '../messages';
 import { applyControl } from './controls';
@@ -26,6 +26,9 @@ export function guardReading(state: TargetGroupState, trigger: GuardTrigger): Gu
   // The run went live at the launch, or again at its last resume (by anyone: the operator, the file, a guard's approval).
   const liveSince = [state.status.liveAt, state.status.resumedAt, state.status.guards?.resumed?.at].filter((t): t is string => t !== undefined).sort().at(-1);
   reading.fielding = { status: state.status.phase, ...(liveSince ? { liveSince } : {}) };
+  // The exchange's clock as far as it told it: the latest session update of the session events, the list's updated_at.
+  const exchangeAt = latestTime(state.status.events.lastSessionUpdate, state.updatedAt);
+  if (exchangeAt) reading.exchangeAt = exchangeAt;
   return reading;
 }
 
