@@ -1,4 +1,4 @@
-import { gateBlockedOf } from '../client';
+import { gateBlockedOf } from '../client/study-outcome';
 import type { StudyStatus, TargetGroupStatus, UnappliedChange } from '../workflows/messages';
 import { devStackFor } from './dev-stack-file';
 import { table, type Output } from './output';

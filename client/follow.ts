@@ -6,6 +6,7 @@
 // stopping then names the cause. The exit-code policy of apply is here too (applyExitCode).
 import { revisionOutcome, type StudyStatus } from '../workflows/messages';
 import { StudyClientError } from './errors';
+import { gateBlockedOf } from './study-outcome';
 import { awaitRevision, describeTemporalError, isTemporalUnreachable, queryStatus } from './study-runs';
 import type { TemporalSession } from './temporal-session';
 import { mark } from './timeline';
@@ -169,17 +170,6 @@ export const APPLY_EXIT = { ok: 0, failed: 1, unapplied: 4 } as const;
 /** The changes a settled study did not make (blocked, refused by a gate, failed), each naming its field. */
 export function unappliedOf(status: StudyStatus | undefined): NonNullable<StudyStatus['unapplied']> {
   return status?.phase === 'applying' || status?.phase === 'planning' ? [] : (status?.unapplied ?? []);
-}
-
-/**
- * The target groups of a settled study that their launch gate holds (phase `gate_blocked`): the launch the file
- * asks for was not made. The study's phase says `converged` over them (nothing failed); apply does not.
- */
-export function gateBlockedOf(status: StudyStatus | undefined): StudyStatus['targetGroups'][string][] {
-  if (status?.phase === 'applying' || status?.phase === 'planning') return [];
-  return Object.values(status?.targetGroups ?? {})
-    .filter((t) => t.phase === 'gate_blocked')
-    .sort((a, b) => a.key.localeCompare(b.key));
 }
 
 /**
