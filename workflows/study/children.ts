@@ -1,4 +1,5 @@
-import { condition, getExternalWorkflowHandle, ParentClosePolicy, startChild, workflowInfo } from '@temporalio/workflow';
+import { condition, getExternalWorkflowHandle, log, ParentClosePolicy, startChild, workflowInfo } from '@temporalio/workflow';
+import { rethrowPassThrough } from '../failures';
 import { specDigest, stepsAfterHandOver, type StudyStep, type TargetGroupStep } from '../../plan/program';
 import type { DesiredTargetGroup } from '../../plan/types';
 import { targetGroupRevisionSignal, type TargetGroupRevision } from '../messages';
@@ -56,33 +57,44 @@ async function startOrRevise(run: ApplyRun, tg: DesiredTargetGroup, when: 'now' 
   const handed = run.stepsOf(tg.key).some((s) => s.kind === 'hand_over');
   // A completed target group's workflow has ended: a revision the program hands it (a relaunch) starts a new one.
   const ended = handed && state.status.targetGroups[tg.key]?.phase === 'completed';
-  if (!state.children.has(tg.key) || ended) {
-    state.children.add(tg.key);
-    state.status.managedTargetGroups = [...state.children];
-    state.childRevisions[tg.key] = desired.revision;
-    digests[tg.key] = specDigest(tg);
-    run.ran(tg.key, { kind: 'hand_over', when });
-    if (!revision.launch?.live) state.setTargetGroup(tg.key, 'workflow_started', { targetGroupId: revision.targetGroupId });
-    await startChild(targetGroupWorkflow, {
-      workflowId: state.childId(tg.key),
-      args: [{ studyWorkflowId: workflowInfo().workflowId, accountId: desired.accountId, studyId: desired.studyId, businessUnitId: desired.businessUnitId, apiVersion: desired.apiVersion, revision }],
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-      staticSummary: `Target group ${tg.key} of study ${desired.studyId}`,
-      typedSearchAttributes: [
-        { key: STUDY_ID, value: desired.studyId },
-        { key: ACCOUNT_ID, value: desired.accountId },
-        { key: TARGET_GROUP_KEY, value: tg.key },
-        { key: REMOTE_TARGET_GROUP_ID, value: revision.targetGroupId },
-      ],
-    });
-  } else if (handed) {
-    // The program hands it the revision: its part of the study changed, the API differs from it, or a retry of a failed target group.
-    state.childRevisions[tg.key] = desired.revision;
-    digests[tg.key] = specDigest(tg);
-    run.ran(tg.key, { kind: 'hand_over', when });
-    state.reopen(tg.key);
+  if (!state.children.has(tg.key) || ended) return startTargetGroup(run, tg, when, revision);
+  if (!handed) return;
+  // The program hands it the revision: its part of the study changed, the API differs from it, or a retry of a failed target group.
+  state.childRevisions[tg.key] = desired.revision;
+  digests[tg.key] = specDigest(tg);
+  run.ran(tg.key, { kind: 'hand_over', when });
+  state.reopen(tg.key);
+  try {
     await getExternalWorkflowHandle(state.childId(tg.key)).signal(targetGroupRevisionSignal, revision);
+  } catch (error) {
+    rethrowPassThrough(error);
+    // Its workflow ended meanwhile (the exchange completed the target group and its watch saw it first): a new one takes the revision.
+    log.info('a target group\'s workflow ended before it took the revision: a new one takes it', { key: tg.key });
+    await startTargetGroup(run, tg, when, revision, { handedAlready: true });
   }
+}
+
+async function startTargetGroup(run: ApplyRun, tg: DesiredTargetGroup, when: 'now' | 'settled', revision: TargetGroupRevision, options: { handedAlready?: boolean } = {}): Promise<void> {
+  const { state, desired } = run;
+  const digests = (state.status.childSpecDigests ??= {});
+  state.children.add(tg.key);
+  state.status.managedTargetGroups = [...state.children];
+  state.childRevisions[tg.key] = desired.revision;
+  digests[tg.key] = specDigest(tg);
+  if (!options.handedAlready) run.ran(tg.key, { kind: 'hand_over', when });
+  if (!revision.launch?.live) state.setTargetGroup(tg.key, 'workflow_started', { targetGroupId: revision.targetGroupId });
+  await startChild(targetGroupWorkflow, {
+    workflowId: state.childId(tg.key),
+    args: [{ studyWorkflowId: workflowInfo().workflowId, accountId: desired.accountId, studyId: desired.studyId, businessUnitId: desired.businessUnitId, apiVersion: desired.apiVersion, revision }],
+    parentClosePolicy: ParentClosePolicy.ABANDON,
+    staticSummary: `Target group ${tg.key} of study ${desired.studyId}`,
+    typedSearchAttributes: [
+      { key: STUDY_ID, value: desired.studyId },
+      { key: ACCOUNT_ID, value: desired.accountId },
+      { key: TARGET_GROUP_KEY, value: tg.key },
+      { key: REMOTE_TARGET_GROUP_ID, value: revision.targetGroupId },
+    ],
+  });
 }
 
 /**

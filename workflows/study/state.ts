@@ -263,10 +263,17 @@ export class StudyState {
     return { ...entry, revision: this.applying?.revision ?? prior?.revision, targetGroupId: this.targetGroupIds[entry.key] ?? prior?.targetGroupId, updatedAt: new Date().toISOString() };
   }
 
-  /** A child's progress: its status as it sent it, and its write total. */
+  /**
+   * A child's progress: its status as it sent it, and its write total. A new workflow of the same target group (a
+   * relaunch after its last one ended) counts from 0: the writes of the one before stay in the study's total, which
+   * never goes down.
+   */
   takeProgress(progress: TargetGroupProgress): void {
-    this.status.targetGroups[progress.status.key] = progress.status;
-    this.c.childWrites[progress.status.key] = progress.writes;
+    const key = progress.status.key;
+    this.status.targetGroups[key] = progress.status;
+    const prior = this.c.childWrites[key] ?? 0;
+    if (progress.writes < prior) this.c.ownWrites += prior;
+    this.c.childWrites[key] = progress.writes;
     this.touch();
   }
 
