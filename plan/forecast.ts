@@ -22,7 +22,7 @@
 // the uncertainty of counting, not of those. Fewer than one hour of readings gives no forecast from fielding.
 import { DEFAULT_FIELDING_DAYS, feasibilityWindow, type FeasibilityVerdict } from './launch-gates';
 import { isMoney, moneyOf, moneyText, scaleMicros, toMicros } from './money';
-import type { ServerCheck, TargetGroupChecks } from './server-checks';
+import type { ServerCheck, TargetGroupChecks } from './check-types';
 import type { DesiredTargetGroup, Money } from './types';
 
 const HOUR_MS = 3_600_000;

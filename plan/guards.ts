@@ -6,7 +6,10 @@
 // notifications) is docs/workflows.md, "Guards, budget and forecast".
 import { canonicalJson } from './compare';
 import { microsNumber, microsText, moneyText, scaleMicros, toMicros } from './money';
-import type { DesiredGuard, GuardKind, Money } from './types';
+import type { Money } from '../shared/money';
+import type { DesiredGuard, GuardHold, GuardKind } from './guard-types';
+
+export type { GuardHold } from './guard-types';
 
 /**
  * The performance reading a guard judges: the fields of the watch's PerformanceSnapshot
@@ -266,7 +269,7 @@ function judge(guard: DesiredGuard, reading: GuardReading, figures: Figures, mem
       const counted = later(fielding.liveSince, ack?.at);
       const sinceLive = counted === undefined || (memory.completesSeenAt !== undefined && Date.parse(memory.completesSeenAt) >= Date.parse(counted));
       const exchangeMs = caughtUp && reading.exchangeAt !== undefined && sinceLive && later(reading.exchangeAt) !== undefined ? Date.parse(reading.exchangeAt) - Date.parse(perf.lastComplete as string) : undefined;
-      const byExchange = exchangeMs !== undefined && exchangeMs > workflowMs;
+      const byExchange = exchangeMs !== undefined && exchangeMs > Math.max(0, workflowMs);
       const silentMs = byExchange ? exchangeMs : workflowMs;
       const silentSince = byExchange ? (perf?.lastComplete as string) : since;
       const tripped = silentMs >= guard.durationMs;
@@ -357,15 +360,6 @@ export function acknowledgeGuards(memory: GuardMemory, at: string, reading?: Gua
     guards[name] = { definition: held.definition, acknowledged: { at, entrants: entrantsNow ?? held.tripped.figures.entrants ?? 0 } };
   }
   return { ...memory, guards };
-}
-
-/**
- * The trips that hold a target group paused: each pausing guard that tripped, as it was (canonical JSON), so a
- * revision that changes it (or drops it) releases the hold. The target group's status carries it; the plan
- * reads it (plan/live-fielding.ts) so that `fielding: live` does not resume what a guard paused.
- */
-export interface GuardHold {
-  guards: { guard: string; kind: GuardKind; definition: string; at: string; text: string }[];
 }
 
 /** The hold after an evaluation: the held trips still in force, with the pausing trips of this evaluation added. */

@@ -4,7 +4,19 @@
 // name. What only exists at run time (the fielding run's id and ETag) is read by the workflow before the write.
 // Pure.
 import type { Money } from '../shared/money';
-import type { LiveUpdateOperation } from './live-steps';
+import type { ExchangeOperation } from './types';
+
+/** The in-place operations a target group's workflow carries out (update_live). */
+export const LIVE_UPDATE_OPERATIONS = [
+  'update_profile_filling_goal',
+  'update_fielding_run',
+  'update_launched_target_group_details',
+  'update_cost_per_interview',
+  'update_target_group_allocation_specification',
+  'create_or_update_fielding_assistant_assignment',
+  'set_target_group_respondent_activity_exclusions',
+] as const satisfies readonly ExchangeOperation[];
+export type LiveUpdateOperation = (typeof LIVE_UPDATE_OPERATIONS)[number];
 
 /** A quota's goal, by the ids update_profile_filling_goal writes it by. */
 export interface LiveQuotaGoal {

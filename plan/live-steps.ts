@@ -5,22 +5,12 @@
 // And the study's part: the removed target groups it completes. Pure.
 import { resolveActivityItems } from './plan-study';
 import type { DesiredStudy, DesiredTargetGroup, ExchangeOperation, ObservedStudy, PlannedAction, StudyPlan } from './types';
-import { liveRequest, type LiveChange, type LiveRequest, type LiveUnwritable, type QuotaGoalIds } from './live-requests';
-import type { TargetGroupStep } from './program';
+import { LIVE_UPDATE_OPERATIONS, liveRequest, type LiveChange, type LiveRequest, type LiveUnwritable, type LiveUpdateOperation, type QuotaGoalIds } from './live-requests';
+import type { LiveFieldingAction, TargetGroupStep } from './steps';
 
-/** The in-place operations a target group's workflow carries out (update_live). */
-export const LIVE_UPDATE_OPERATIONS = [
-  'update_profile_filling_goal',
-  'update_fielding_run',
-  'update_launched_target_group_details',
-  'update_cost_per_interview',
-  'update_target_group_allocation_specification',
-  'create_or_update_fielding_assistant_assignment',
-  'set_target_group_respondent_activity_exclusions',
-] as const satisfies readonly ExchangeOperation[];
-export type LiveUpdateOperation = (typeof LIVE_UPDATE_OPERATIONS)[number];
-
-export type LiveFieldingAction = 'pause' | 'resume' | 'complete' | 'relaunch';
+export { LIVE_UPDATE_OPERATIONS } from './live-requests';
+export type { LiveUpdateOperation } from './live-requests';
+export type { LiveFieldingAction } from './steps';
 
 const FIELDING_ACTIONS: ReadonlySet<string> = new Set<LiveFieldingAction>(['pause', 'resume', 'complete', 'relaunch']);
 const isLiveOperation = (operation: ExchangeOperation | undefined): operation is LiveUpdateOperation =>

@@ -5,7 +5,7 @@
 import type { NotifyTarget } from '../shared/notify-events';
 import type { ApiVersion } from '../shared/api-version';
 import type { IdListEntityType, ListRef } from '../shared/id-list';
-import type { GuardHold } from './guards';
+import type { DesiredGuard, GuardHold } from './guard-types';
 
 export type { ApiVersion } from '../shared/api-version';
 export type { IdListEntityType, ListRef } from '../shared/id-list';
@@ -38,27 +38,7 @@ export interface LaunchRules {
   requireForecastBeforeEnd?: true;
 }
 
-/** A guard's rule, in the planner's terms (docs/study-format.md, "Guard"); plan/guards.ts judges it. */
-export type GuardRule =
-  /** Trips when incidence < fraction × expectedIncidenceRate, judged once entrants >= minEntrants. */
-  | { kind: 'incidence_below'; fraction: number; expectedIncidenceRate: number; minEntrants: number }
-  /** Trips when completes_cost / completes > threshold. */
-  | { kind: 'cost_per_complete_above'; threshold: Money }
-  /** Trips when completes_cost > threshold. */
-  | { kind: 'spend_above'; threshold: Money }
-  /** Trips when a live run has had no complete for durationMs or longer. */
-  | { kind: 'no_completes_for'; duration: string; durationMs: number }
-  /** Trips when drop_off_rate > rate, judged once entrants >= minEntrants. */
-  | { kind: 'drop_off_above'; rate: number; minEntrants: number };
-
-export type GuardKind = GuardRule['kind'];
-
-/** A guard in force on a target group: its name, its rule and what a trip does. */
-export type DesiredGuard = GuardRule & {
-  name: string;
-  /** pause: pause the target group through the fielding path; notify: only send guard_tripped. */
-  action: 'pause' | 'notify';
-};
+export type { DesiredGuard, GuardKind, GuardRule } from './guard-types';
 
 export interface Timing {
   jobPollInitialMs: number;
