@@ -139,6 +139,8 @@ describe("no_completes_for by the exchange's clock", () => {
     });
     // By the workflow's clock alone the last complete is in the future: it can never trip.
     expect(simulated(undefined).outcomes[0]).toMatchObject({ state: 'ok', detail: `no complete for 0m (since ${lastComplete}); the guard allows P2D` });
+    // An exchange report older than its last complete (events still on their way) names no clock.
+    expect(simulated('2026-12-09T00:00:00.000Z').outcomes[0].detail).toBe(`no complete for 0m (since ${lastComplete}); the guard allows P2D`);
   });
 
   it("keeps the workflow's clock where it sees a longer silence (the exchange's latest report is older than its now)", () => {
