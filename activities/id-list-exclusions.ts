@@ -1,13 +1,13 @@
 // ID-based exclusions of a target group: streamed uploads, job status, a digest of the remote list, remove-all
 // (api/operations/id-lists.ts).
-import { getIdListJob, getRemoveAllJob, readExcludedIds, removeAllExcludedIds, uploadIdList } from '../api/operations/id-lists';
+import { excludedIdsDigest, getIdListJob, getRemoveAllJob, removeAllExcludedIds, uploadIdList } from '../api/operations/id-lists';
 import type { ApiCaller } from '../api/operations/caller';
 import type { TargetGroupRef } from '../api/operations/fielding';
 import { activityCaller } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireText } from './activity-input';
 import { invalidInputFailure } from '../api/http/errors';
-import { digestSortedIds, sortIds } from '../blobs/id-list-digest';
+import { listDigest } from '../blobs/id-list-digest';
 import { uploadStoredList } from './id-list-upload';
 import type { ActivityCtx, IdListEntityType, ListRef } from './types';
 
@@ -83,12 +83,7 @@ export async function getRemoveAllJobChecked(deps: Pick<ActivityDeps, 'api'>, in
 
 /** The remote list's count and digest, in the blob store's canonical form (never the IDs). */
 export async function remoteListDigest(caller: ApiCaller, input: TargetGroupRef & { entityType: IdListEntityType; pageSize?: number }): Promise<ListExcludedIdsOutput> {
-  const ids = new Set<string>();
-  await readExcludedIds(caller, input, (page) => {
-    for (const id of page) ids.add(id);
-  });
-  const sorted = sortIds([...ids]);
-  return { count: sorted.length, sha256: digestSortedIds(sorted).sha256 };
+  return await excludedIdsDigest(caller, input, listDigest);
 }
 
 export function idListExclusionActivities(deps: ActivityDeps) {

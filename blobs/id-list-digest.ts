@@ -29,3 +29,9 @@ export function digestSortedIds(ids: readonly string[]): { sha256: string; bytes
   flush();
   return { sha256: hash.digest('hex'), bytes };
 }
+
+/** The count and digest of a list of unique IDs in its canonical form (sorts `ids` in place); never the IDs. */
+export function listDigest(ids: string[]): { count: number; sha256: string } {
+  const sorted = sortIds(ids);
+  return { count: sorted.length, sha256: digestSortedIds(sorted).sha256 };
+}

@@ -56,6 +56,18 @@ export async function readExcludedIds(
   return await walkPages(caller, { method: 'GET', path }, list, { pageSize: input.pageSize ?? DEFAULT_ID_LIST_PAGE_SIZE, onPage });
 }
 
+/**
+ * The remote list's count and digest: every page read, its unique IDs handed to `digest` (the blob store's
+ * canonical form, blobs/id-list-digest.ts listDigest); only the digest is kept, never the IDs.
+ */
+export async function excludedIdsDigest<D>(caller: ApiCaller, input: TargetGroupRef & { entityType: IdListEntityType; pageSize?: number }, digest: (uniqueIds: string[]) => D): Promise<D> {
+  const ids = new Set<string>();
+  await readExcludedIds(caller, input, (page) => {
+    for (const id of page) ids.add(id);
+  });
+  return digest([...ids]);
+}
+
 /** exclusion_create_remove_all_respondents_job `POST X/jobs/remove-all-respondents?entity_type=…`: the job's id. */
 export async function removeAllExcludedIds(caller: ApiCaller, input: TargetGroupRef & { entityType: IdListEntityType; idempotencyKey: string }): Promise<string> {
   const req = { method: 'POST', path: `${prefix(caller, input)}/jobs/remove-all-respondents`, query: { entity_type: input.entityType }, idempotencyKey: input.idempotencyKey, startsJob: true } as const;
