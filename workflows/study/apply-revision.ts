@@ -1,5 +1,5 @@
 import { planRevision } from '../../plan/pipeline';
-import { runningFromStatus } from '../../plan/program';
+import { revisionInputs } from '../../plan/revision-inputs';
 import type { DesiredStudy, ObservedStudy } from '../../plan/types';
 import type { Api } from '../activity-proxies';
 import type { ApplyRequest } from '../messages';
@@ -19,9 +19,12 @@ export async function applyRevision(state: StudyState, api: Api, request: ApplyR
   const desired = state.begin(request);
   state.setPhase('planning');
   const observed = await api(`observe study ${desired.studyId}`, 'long').observeStudy({ ctx: state.ctx(), desired, known: state.known() });
-  // A study with a budget: the prices of the launches ahead and its hold, judged in the plan (over budget, it launches nothing).
-  const budget = await revisionBudget(state, api, desired, observed);
-  const { plan, program } = planRevision(desired, observed, runningFromStatus(state.status), state.children, budget);
+  // What the plan takes besides desired and observed, as `studyflow plan` derives it (plan/revision-inputs.ts): the
+  // running children, the budget's hold, and the launches ahead whose prices a study with a budget reads (over
+  // budget, it launches nothing).
+  const inputs = revisionInputs(desired, observed, state.status);
+  const budget = await revisionBudget(state, api, desired, inputs);
+  const { plan, program } = planRevision(desired, observed, inputs.running, state.children, budget);
   state.status.plan = plan.actions;
   state.checkpoint();
   takeRevisionBudget(state, desired, plan, budget.held);

@@ -10,10 +10,11 @@
 //   what the study paused; one whose budget is above the spend (or that drops the budget) lifts it, and its
 //   plan resumes them.
 import { log, upsertSearchAttributes } from '@temporalio/workflow';
-import { budgetInputsFromGates, budgetSpent, heldByBudget, launchAhead, OVER_BUDGET, type GatePrice } from '../../plan/budget';
+import { budgetInputsFromGates, budgetSpent, OVER_BUDGET, type GatePrice } from '../../plan/budget';
 import type { RevisionBudget } from '../../plan/pipeline';
+import { revisionBudgetFrom, type RevisionInputs } from '../../plan/revision-inputs';
 import { moneyText } from '../../plan/money';
-import type { DesiredStudy, Money, ObservedStudy, StudyPlan } from '../../plan/types';
+import type { DesiredStudy, Money, StudyPlan } from '../../plan/types';
 import type { Api } from '../activity-proxies';
 import { readGates, type GateRead } from '../launch';
 import type { FieldingControlRequest, StudyBudgetStatus } from '../messages';
@@ -31,20 +32,19 @@ export interface RevisionBudgetRead extends RevisionBudget {
 }
 
 /**
- * The budget's part of planning a revision: the target groups its hold keeps paused under the revision's budget
- * (`heldByBudget`), and, for a study with a budget and launches ahead, the prices their launch gates read
- * (feasibility and price: the same reading the launch path judges, made once).
+ * The budget's part of planning a revision: the target groups its hold keeps paused under the revision's budget,
+ * and, for a study with a budget and launches ahead, the prices their launch gates read (feasibility and price: the
+ * same reading the launch path judges, made once). Which gates, and the hold, are plan/revision-inputs.ts's
+ * (`revisionInputs`, which `studyflow plan` calls too); this reads them.
  */
-export async function revisionBudget(state: StudyState, api: Api, desired: DesiredStudy, observed: ObservedStudy): Promise<RevisionBudgetRead> {
-  const hold = state.status.budget;
-  const held = heldByBudget(desired.budget, hold?.reached ? { spent: hold.spent, paused: hold.reached.paused } : undefined);
-  const ahead = new Set(desired.budget ? launchAhead(desired, observed) : []);
-  if (ahead.size === 0) return held ? { held } : {};
+export async function revisionBudget(state: StudyState, api: Api, desired: DesiredStudy, inputs: RevisionInputs): Promise<RevisionBudgetRead> {
+  const ahead = new Set(inputs.toPrice);
+  if (ahead.size === 0) return revisionBudgetFrom(inputs);
   const items = desired.targetGroups.filter((tg) => ahead.has(tg.key)).map((tg) => ({ desired: tg, ctx: state.ctxFor(`tg:${tg.key}`), businessUnitId: desired.businessUnitId }));
   const gates = await readGates(api, items);
   const prices: Record<string, GatePrice> = {};
   for (const [key, read] of Object.entries(gates)) prices[key] = read.ok ? { ok: true, ...(read.gate.price ? { price: read.gate.price } : {}) } : { ok: false, why: read.failure.message };
-  return { inputs: budgetInputsFromGates(desired, prices), gates, ...(held ? { held } : {}) };
+  return { ...revisionBudgetFrom(inputs, budgetInputsFromGates(desired, prices)), gates };
 }
 
 /**
