@@ -3,7 +3,7 @@
 // costs the workflow one activity instead of a poll activity and a durable timer per poll; a job still
 // running when the time is up goes back to the workflow, which polls it on durable timers.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { nextPollDelay, type JobWaitOptions } from '../plan/job-timing';
+import { nextPollDelay, TERMINAL_JOB_STATUSES, type JobWaitOptions } from '../plan/job-timing';
 import type { ActivityDeps } from './activity-deps';
 import { eachItem, type BatchItemResult } from './batch';
 import { activityCancellationSignal, withHeartbeats } from './activity-context';
@@ -71,8 +71,6 @@ export interface AwaitJobOutput {
   done: boolean;
 }
 
-const TERMINAL = new Set(['Success', 'Completed', 'Failed']);
-
 /** The clock and the wait `pollJob` uses (real ones in the activity, fakes in tests). */
 export interface PollClock {
   now(): number;
@@ -97,7 +95,7 @@ export async function pollJob(
     const job = await read();
     progress.polls += 1;
     progress.status = job.status;
-    const done = TERMINAL.has(job.status);
+    const done = TERMINAL_JOB_STATUSES.has(job.status);
     const now = clock.now();
     if (done || now >= deadline) return { ...job, polls: progress.polls, done };
     delay = nextPollDelay(delay, schedule.pollInitialMs, schedule.pollMaxMs);

@@ -2,6 +2,7 @@
 // human table, the JSON and the HTML page show the same numbers.
 import type { StudyForecast, TargetGroupForecast } from '../plan/forecast';
 import type { GuardEvidence } from '../plan/guards';
+import { LAUNCHED_PHASES } from '../plan/phase-groups';
 import type { Money } from '../plan/types';
 import { moneyOf, scaleMicros, toMicros } from '../shared/money';
 import type { CompletesPoint, ReportChange, StudyReport, TargetGroupPhase, TargetGroupStatus } from '../workflows/messages';
@@ -226,7 +227,7 @@ function targetGroupView(key: string, status: TargetGroupStatus, data: StudyRepo
   const completes = performance ? performance.completes ?? null : null;
   const fillingGoal = data?.expected.fillingGoal ?? status.feasibility?.fillingGoal ?? null;
   const entrants = performance?.entrants ?? null;
-  const launched = Boolean(data?.launchedAt) || ['live', 'paused', 'completed'].includes(status.phase);
+  const launched = Boolean(data?.launchedAt) || LAUNCHED_PHASES.has(status.phase);
   let note: string | null = null;
   if (data?.performanceError) note = `the last performance read failed: ${data.performanceError}`;
   else if (!performance) note = launched ? 'no performance read yet (the workflow reads it every watch interval)' : 'not launched: no fielding figures';

@@ -8,13 +8,14 @@ import { NotifyBlockSchema } from './notify-targets';
 
 export const FORMAT_VERSION = 'studyflow/v1';
 import { API_VERSIONS, CURRENT_API_VERSION } from '../shared/api-version';
+import { RESPONDENT_STATUSES } from '../shared/respondent-status';
 
 export { API_VERSIONS, CURRENT_API_VERSION, type ApiVersion } from '../shared/api-version';
 /** The fielding state a study file declares for a target group (default live). */
 export const FIELDING_STATES = ['live', 'paused', 'completed'] as const;
 /** What apply does with a target group the study manages and the file no longer declares (default keep). */
 export const REMOVED_TARGET_GROUP_POLICIES = ['keep', 'complete'] as const;
-export const RESPONDENT_STATUSES = ['Complete', 'Terminate', 'SecurityFailure', 'OverQuota', 'FinancialTerm', 'PreClientSurveyProcess'] as const;
+export { RESPONDENT_STATUSES };
 export const PRICING_MODELS = ['rate_card', 'dynamic'] as const;
 export const TARGET_GROUP_TYPES = ['rate_card', 'custom'] as const;
 export const KNOWN_STUDY_TYPES = ['adhoc', 'tracker', 'recontact'] as const;

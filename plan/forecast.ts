@@ -21,6 +21,7 @@
 // It assumes the recent rate holds: it knows nothing of weekdays, pacing or a quota that closes; the band is
 // the uncertainty of counting, not of those. Fewer than one hour of readings gives no forecast from fielding.
 import { DEFAULT_FIELDING_DAYS, feasibilityWindow, type FeasibilityVerdict } from './launch-gates';
+import { latestTime } from '../shared/times';
 import { isMoney, moneyOf, moneyText, scaleMicros, toMicros } from './money';
 import type { ServerCheck, TargetGroupChecks } from './check-types';
 import type { DesiredTargetGroup, Money } from './types';
@@ -518,8 +519,8 @@ export interface StudyForecast {
   method: string;
 }
 
-const latestOf = (times: (string | undefined)[]): string | undefined =>
-  times.some((t) => t === undefined) ? undefined : times.reduce<string | undefined>((a, b) => (a === undefined || Date.parse(b as string) > Date.parse(a) ? b : a), undefined);
+/** The latest of the times, or undefined when one is unknown. */
+const latestOf = (times: (string | undefined)[]): string | undefined => (times.some((t) => t === undefined) ? undefined : latestTime(...times));
 
 /** The study's forecast: it finishes when its last target group does, and costs what they all cost. */
 export function forecastStudy(forecasts: readonly TargetGroupForecast[]): StudyForecast {

@@ -7,9 +7,12 @@
 import { canonicalJson } from './compare';
 import { microsNumber, microsText, moneyText, scaleMicros, toMicros } from './money';
 import type { Money } from '../shared/money';
+import { RESPONDENT_STATUSES } from '../shared/respondent-status';
+import { latestTime } from '../shared/times';
 import type { DesiredGuard, GuardHold, GuardKind } from './guard-types';
 
 export type { GuardHold } from './guard-types';
+export { latestTime } from '../shared/times';
 
 /**
  * The performance reading a guard judges: the fields of the watch's PerformanceSnapshot
@@ -131,7 +134,7 @@ export interface GuardEvaluation {
 }
 
 /** The terminal statuses that count as entrants in session counts (the spec's respondent statuses). */
-const SESSION_STATUSES = ['Complete', 'Terminate', 'SecurityFailure', 'OverQuota', 'FinancialTerm', 'PreClientSurveyProcess'];
+const SESSION_STATUSES = RESPONDENT_STATUSES;
 
 /** Rates and thresholds are compared at 10 decimals, so `0.5 × 0.35` is exactly the 0.175 an API reports. */
 const round10 = (x: number) => Math.round(x * 1e10) / 1e10;
@@ -184,9 +187,6 @@ function figuresOf(reading: GuardReading): Figures {
   return { entrants: perf.entrants, completes, incidence: perf.incidenceRate ?? sessionIncidence, source: 'performance' };
 }
 
-/** The latest of some times (ISO 8601; unreadable or absent ones left out), or undefined. */
-export const latestTime = (...times: (string | undefined)[]): string | undefined =>
-  times.filter((t): t is string => t !== undefined && Number.isFinite(Date.parse(t))).reduce<string | undefined>((a, b) => (a === undefined || Date.parse(b) > Date.parse(a) ? b : a), undefined);
 const later = latestTime;
 
 type Judged = Omit<GuardOutcome, 'guard' | 'kind' | 'action'>;

@@ -11,6 +11,9 @@ export interface JobWaitOptions {
   budgetMs: number;
 }
 
+/** The statuses in which an exchange job has ended (its final status; a Failed one carries its reason). */
+export const TERMINAL_JOB_STATUSES: ReadonlySet<string> = new Set(['Success', 'Completed', 'Failed']);
+
 /** Durations are milliseconds; this is the next poll delay of a job. */
 export function nextPollDelay(previousMs: number, initialMs: number, maxMs: number): number {
   if (previousMs <= 0) return initialMs;

@@ -3,6 +3,8 @@
 // and a target group's workflow runs the steps handed to it. Nothing in apply decides what to do
 // beyond what these steps say; what happens at run time (a gate that holds, a job still running)
 // only decides where the study stops and hands the rest to the target group's workflow.
+import { fnv1a } from '../shared/fnv1a';
+import { studyWorkflowId } from '../shared/workflow-ids';
 import { canonicalJson } from './compare';
 import { isWrite, planStudy } from './plan-study';
 import { actionsOfTargetGroup, scheduleStudy, type Launcher, type StudySchedule } from './schedule';
@@ -33,17 +35,12 @@ export interface ProgramInputs {
 /** A short digest of a target group's spec (FNV-1a over its canonical JSON): whether its workflow was given this spec. */
 export function specDigest(tg: DesiredTargetGroup): string {
   const text = canonicalJson(tg);
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i += 1) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return `${hash.toString(16).padStart(8, '0')}:${text.length}`;
+  return `${fnv1a(text).toString(16).padStart(8, '0')}:${text.length}`;
 }
 
 /** The workflow id every key of the study is derived from. */
 function studyWorkflowKey(desired: DesiredStudy): string {
-  return `study/${desired.accountId}/${desired.studyId}`;
+  return studyWorkflowId(desired.accountId, desired.studyId);
 }
 
 /** Placeholders of what only exists at run time: the id of a draft this apply creates, the attempt of a target group's own launch. */

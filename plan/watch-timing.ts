@@ -5,6 +5,7 @@
 // figures, sleep until a time). The workflows only call it and carry the action out, so its long horizons (the
 // 6-hour slow fallback, the pacing carried across continue-as-new) are unit-tested without waiting
 // (test/plan/watch-timing.test.ts). docs/workflows.md, "The watch".
+import { WATCHED_PHASES } from './phase-groups';
 
 /**
  * The longest wait of a target group's fallback timer (the drift check nothing else triggers), and its wait once
@@ -19,8 +20,7 @@ export const MAX_QUIET_MS = 6 * 3_600_000;
  */
 export const PERFORMANCE_PACE_INTERVALS = 3;
 
-/** The phases in which a target group is watched (live or paused; scheduled in the exchange: its state only). */
-export const WATCHED_PHASES: ReadonlySet<string> = new Set(['live', 'paused', 'scheduled']);
+export { WATCHED_PHASES } from './phase-groups';
 
 /** A stable offset in [0, spanMs) for `id` (FNV-1a): the same on every replay and every run of the workflow. */
 export function spreadMs(id: string, spanMs: number): number {

@@ -7,6 +7,7 @@
 // stored in history.
 import { forecastStudy, forecastTargetGroup, type StudyForecast, type TargetGroupForecast, type TargetGroupForecastState } from '../plan/forecast';
 import { DEFAULT_FIELDING_DAYS } from '../plan/launch-gates';
+import { LAUNCHED_PHASES } from '../plan/phase-groups';
 import type { CompletesPoint, StudyStatus, TargetGroupReportData, TargetGroupStatus } from './messages';
 
 const DAY_MS = 86_400_000;
@@ -46,7 +47,7 @@ export function forecastState(source: ForecastSource): TargetGroupForecastState 
   // The goal the file and the exchange now hold: the revision's (its report's expected figures), else the gate's.
   const goal = report?.expected.fillingGoal ?? status.feasibility?.fillingGoal ?? status.launchForecast?.goal;
   if (goal === undefined || !(goal > 0)) return undefined;
-  const fielding = status.phase === 'live' || status.phase === 'paused' || status.phase === 'completed';
+  const fielding = LAUNCHED_PHASES.has(status.phase);
   const now = (fielding ? performance?.readAt : undefined) ?? source.now ?? new Date().toISOString();
   // end_fielding_at as the revision states it; without the revision's figures, the one the gate's forecast was made to.
   const endFieldingAt = report ? report.expected.endFieldingAt : status.launchForecast?.endFieldingAt;

@@ -428,13 +428,7 @@ export const targetGroupFiguresSignal = defineSignal<[TargetGroupFigures]>('targ
 export const targetGroupReportQuery = defineQuery<TargetGroupReportData>('targetGroupReport');
 
 /** Workflow IDs: business-meaningful, no secrets. */
-export function studyWorkflowId(accountId: string, studyId: string): string {
-  return `study/${accountId}/${studyId}`;
-}
-
-export function targetGroupWorkflowId(accountId: string, studyId: string, key: string): string {
-  return `study/${accountId}/${studyId}/tg/${key}`;
-}
+export { studyWorkflowId, targetGroupWorkflowId } from '../shared/workflow-ids';
 
 /** What a study's status remembers about remote resources: the `known` input of observeStudy. */
 export function knownFromStatus(status: StudyStatus | undefined): {

@@ -1,3 +1,4 @@
+import { FIELDING_PHASES } from '../plan/phase-groups';
 import type { TargetGroupPhase } from './messages';
 
 /** Before a target group has an entry in the study's status (a target group new to the study). */
@@ -12,7 +13,7 @@ const ANY: readonly PhaseOrNone[] = [NO_ENTRY, 'drafting', 'draft', 'uploading',
  */
 const BEFORE_LAUNCH: readonly PhaseOrNone[] = [NO_ENTRY, 'drafting', 'draft', 'uploading', 'checking_feasibility', 'awaiting_approval', 'awaiting_completes', 'gate_blocked', 'scheduled', 'launching', 'failed'];
 /** Fielding: live or paused. */
-const FIELDING: readonly PhaseOrNone[] = ['live', 'paused'];
+const FIELDING: readonly PhaseOrNone[] = FIELDING_PHASES;
 
 /**
  * Every phase change of a target group, by what happened: the phases the event may leave (`from`), the

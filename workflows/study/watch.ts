@@ -5,7 +5,8 @@
 // one makes no call at all until its slow fallback timer.
 import { getExternalWorkflowHandle, isCancellation, log } from '@temporalio/workflow';
 import type { DesiredStudy } from '../../plan/types';
-import { nextStudyWatchAction, WATCHED_PHASES } from '../../plan/watch-timing';
+import { WATCHED_PHASES } from '../../plan/phase-groups';
+import { nextStudyWatchAction } from '../../plan/watch-timing';
 import type { Api } from '../activity-proxies';
 import { failureOf } from '../failures';
 import { targetGroupFiguresSignal, type TargetGroupFigures } from '../messages';

@@ -5,7 +5,9 @@
 // `guard:<kind>`), and is sent to the `notify:` targets as guard_tripped (./notifications.ts). A pausing guard pauses the target group
 // through the fielding path operators use (./controls.ts) and holds it paused (./guard-hold.ts) until
 // `studyflow approve --resume` or a revision that changes the guard. docs/workflows.md, "Guards, budget and forecast".
-import { evaluateGuards, holdAfter, latestTime, type GuardEvaluation, type GuardEvidence, type GuardReading } from '../../plan/guards';
+import { evaluateGuards, holdAfter, type GuardEvaluation, type GuardEvidence, type GuardReading } from '../../plan/guards';
+import { FIELDING_PHASES } from '../../plan/phase-groups';
+import { latestTime } from '../../shared/times';
 import type { Api } from '../activity-proxies';
 import type { TargetGroupGuards } from '../messages';
 import { applyControl } from './controls';
@@ -15,7 +17,7 @@ import type { TargetGroupState } from './state';
 export type GuardTrigger = 'performance' | 'sessions';
 
 /** The phases in which guards judge: the run is fielding, or paused (a trip there holds it paused). */
-const JUDGED_PHASES = new Set(['live', 'paused']);
+const JUDGED_PHASES: ReadonlySet<string> = new Set(FIELDING_PHASES);
 
 /** The reading the guards judge, from what the state holds now (workflow time). */
 export function guardReading(state: TargetGroupState, trigger: GuardTrigger): GuardReading {

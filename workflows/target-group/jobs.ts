@@ -1,6 +1,6 @@
 import { ApplicationFailure, sleep } from '@temporalio/workflow';
 import type { AwaitJobOutput, JobKind } from '../../activities';
-import { jobWaitOptions, nextPollDelay } from '../../plan/job-timing';
+import { jobWaitOptions, nextPollDelay, TERMINAL_JOB_STATUSES } from '../../plan/job-timing';
 import type { Api } from '../activity-proxies';
 import type { TargetGroupState } from './state';
 
@@ -10,8 +10,6 @@ export interface JobReading {
   failureReason?: string;
   fieldingRunId?: string;
 }
-
-const TERMINAL_JOB = new Set(['Success', 'Completed', 'Failed']);
 
 /**
  * Awaits a job until it ends: first inside one `awaitJob` activity (unless `awaited` is what one
@@ -34,7 +32,7 @@ export async function awaitJob(state: TargetGroupState, api: Api, kind: JobKind,
     polls += 1;
     state.status.job = { kind: label, jobId, status: job.status, polls };
     if (job.status === 'Failed') throw failed(job);
-    if (TERMINAL_JOB.has(job.status)) return job;
+    if (TERMINAL_JOB_STATUSES.has(job.status)) return job;
     if (Date.now() >= deadline) {
       throw ApplicationFailure.create({ type: 'job_timeout', message: `${label} job ${jobId} still ${job.status} after ${Math.round(timing.jobTimeoutMs / 1000)} s (timing.job_timeout)`, nonRetryable: true });
     }

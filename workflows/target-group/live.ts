@@ -5,6 +5,7 @@
 import type { TargetGroupStep } from '../../plan/program';
 import { judgeLiveGate, liveGateHold, liveGateHoldText, liveGateReading } from '../../plan/live-gates';
 import { fieldsOfLiveStep, requestOfStep } from '../../plan/live-steps';
+import { LAUNCHED_PHASES } from '../../plan/phase-groups';
 import type { Api } from '../activity-proxies';
 import { failureOf, rethrowPassThrough, type Unapplied } from '../failures';
 import { eventOfRemote } from '../phases';
@@ -47,15 +48,12 @@ export async function checkLive(state: TargetGroupState, api: Api, step: Step<'c
   return 'stop';
 }
 
-/** The phases of a launched target group's workflow that knows where it is. */
-const LAUNCHED = new Set(['live', 'paused', 'completed']);
-
 /**
  * The fielding run's id. A workflow started on a launched target group (the study's first apply of it, or a
  * relaunch after its workflow ended) does not know its phase or run yet: it reads them (status and run) first.
  */
 async function fieldingRunIdOf(state: TargetGroupState, api: Api): Promise<string | undefined> {
-  if (state.status.fieldingRunId && LAUNCHED.has(state.status.phase)) return state.status.fieldingRunId;
+  if (state.status.fieldingRunId && LAUNCHED_PHASES.has(state.status.phase)) return state.status.fieldingRunId;
   const { state: remote } = await api().readTargetGroupState({ ...state.base, reads: ['status', 'fieldingRun'] });
   state.enter(eventOfRemote(remote.status), remote.fieldingRunId ? { fieldingRunId: remote.fieldingRunId } : {});
   return state.status.fieldingRunId;

@@ -8,6 +8,7 @@
 // input, so its key; a replay schedules nothing again; a real second occurrence (drift cleared and found again,
 // a gate refusing again after a new revision, a relaunched run completing) has the next count, so a new key.
 import type { NotificationEvent, NotifyEventKind } from '../../shared/notify-events';
+import { WATCHED_PHASES } from '../../plan/phase-groups';
 import type { TargetGroupPhase } from '../messages';
 import { notify } from '../notify';
 import type { TargetGroupState } from './state';
@@ -21,9 +22,6 @@ export interface CarriedNotices {
   /** The target group completed while watched, and target_group_completed is not raised yet. */
   completionDue: boolean;
 }
-
-/** The phases a target group is fielding (or about to) in: a completion from one of them is one the watch saw. */
-const WATCHED: ReadonlySet<TargetGroupPhase | 'none'> = new Set(['live', 'paused', 'scheduled']);
 
 /** A target group's notifications: what was raised, and what is still in flight. */
 export class TargetGroupNotices {
@@ -44,7 +42,7 @@ export class TargetGroupNotices {
 
   /** A phase change (TargetGroupState.enter): completing from a fielding phase makes target_group_completed due. */
   entered(from: TargetGroupPhase | 'none', phase: TargetGroupPhase): void {
-    if (phase === 'completed' && WATCHED.has(from)) this.completionDue = true;
+    if (phase === 'completed' && WATCHED_PHASES.has(from)) this.completionDue = true;
   }
 
   /** Sends `event` to the targets of the revision, its occurrence `about#n` (n: this kind's next count). */

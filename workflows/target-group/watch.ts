@@ -1,6 +1,7 @@
 import { condition, getExternalWorkflowHandle, isCancellation, log, workflowInfo } from '@temporalio/workflow';
 import { fieldChanges } from '../../plan/compare';
 import { TARGET_GROUP_UPDATED_EVENT } from '../../shared/api-profile';
+import { RESPONDENT_STATUSES } from '../../shared/respondent-status';
 import type { Api } from '../activity-proxies';
 import { failureOf } from '../failures';
 import { targetGroupReportSignal, type CompletesPoint, type FieldingControlRequest, type WebhookEventSignal } from '../messages';
@@ -13,7 +14,7 @@ import { nextWatchAction } from '../../plan/watch-timing';
 import type { TargetGroupState } from './state';
 
 /** Respondent statuses a session ends in (the spec's list). */
-const TERMINAL_STATUSES = new Set(['Complete', 'Terminate', 'SecurityFailure', 'OverQuota', 'FinancialTerm', 'PreClientSurveyProcess']);
+const TERMINAL_STATUSES: ReadonlySet<string> = new Set(RESPONDENT_STATUSES);
 const MAX_RECORDED_CHANGES = 50;
 
 /**
