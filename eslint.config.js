@@ -36,17 +36,16 @@ export const MAY_IMPORT = {
   worker: ['activities', 'api', 'blobs', 'temporal', 'telemetry', 'webhooks', 'workflows/activity-proxies', 'workflows/search-attributes', 'shared'],
   dev: ['api', 'temporal', 'webhooks', 'worker', 'workflows/search-attributes', 'sandbox', 'shared'],
   // The study client: the application layer every command works through. It holds the one Temporal connection
-  // and the one error mapping, asks the API through the worker's activities (plan's checks, doctor's), and
-  // runs the planning core's pipeline.
+  // and the one error mapping, asks the API itself through the plain operations of api/operations/ over its own
+  // caller (plan's observe and checks, doctor's), and runs the planning core's pipeline.
   client: [
-    'definitions', 'plan', 'blobs', 'temporal', 'shared',
+    'definitions', 'plan', 'api', 'blobs', 'temporal', 'shared',
     'workflows/messages', 'workflows/search-attributes', 'type:workflows',
-    'api/http/errors', 'activities/connection-check', 'type:activities', 'worker/worker-activities',
   ],
   // The `studyflow` command: argument parsing, views and wiring. Every call goes through the client; the
   // processes it starts (worker, receiver, dev stack, sandbox) are wired to their bootstraps, named one by one.
   cli: [
-    'client', 'definitions', 'shared', 'type:plan', 'type:workflows', 'dev', 'sandbox', 'api/http/api-environment',
+    'client', 'definitions', 'shared', 'type:plan', 'type:workflows', 'dev', 'sandbox',
     'worker/worker-process', 'worker/receiver-process', 'worker/studyflow-worker', 'worker/reachability-check', 'worker/package-files',
   ],
   sandbox: [],
@@ -276,7 +275,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': refusePackages([
         ['@temporalio/worker', 'The study client is a Temporal client; the worker is worker/.'],
-        ['undici', 'The study client sends no HTTP itself; it asks the API through the activities (api/ underneath).'],
+        ['undici', 'The study client sends no HTTP itself; it asks the API through api/ (api/operations over the api/http client).'],
       ]),
     },
   },

@@ -1,13 +1,12 @@
 // Profile operations: validate, manage (replace all), and the profiling helpers `studyflow plan` asks (supplier
 // quota distribution of a draft's profile, the question catalogue's texts); the operations are api/operations/profiles.ts.
-import { getQuestionTexts, manageProfiles, supplierQuotaDistribution, validateProfiles } from '../api/operations/profiles';
+import { getQuestionTexts, manageProfiles, requireProfileShapesVersion, supplierQuotaDistribution, validateProfiles } from '../api/operations/profiles';
 import { activityCaller } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireArray, requireObject, requireText } from './activity-input';
 import type { PanelDistributionAnswer, QuestionProfile } from '../api/wire/profile-helpers';
 import type { ProfilesResponse } from '../api/wire/profiles';
 import { invalidInputFailure, type InvalidParam } from '../api/http/errors';
-import { CURRENT_API_VERSION } from '../shared/api-version';
 import type { ActivityCtx, JsonObject } from './types';
 
 export interface ValidateProfilesInput {
@@ -64,7 +63,7 @@ export interface QuestionTextsOutput {
  */
 function currentVersionCtx(activity: string, raw: ActivityCtx): ActivityCtx {
   const ctx = checkCtx(activity, raw);
-  if (ctx.apiVersion !== CURRENT_API_VERSION) throw invalidInputFailure(activity, `profiles travel in the ${CURRENT_API_VERSION} shapes; the call asked for API version ${ctx.apiVersion}`);
+  requireProfileShapesVersion(activity, ctx.apiVersion);
   return ctx;
 }
 

@@ -1,10 +1,10 @@
 // The checks of `studyflow doctor` in the study client: the configured Demand API connection the way a first
 // apply would use it (settings, a token, read-only calls). A module of its own, so that doctor loads no
-// Temporal package; the checking is activities/connection-check.ts.
-import { checkConnection, type DoctorCheck } from '../activities/connection-check';
+// Temporal package; the checking is api/operations/connection-check.ts.
+import { checkConnection, type DoctorCheck } from '../api/operations/connection-check';
 import { devStackSettings } from './dev-stack';
 
-export type { DoctorCheck } from '../activities/connection-check';
+export type { DoctorCheck } from '../api/operations/connection-check';
 
 /**
  * Runs the connection checks with the settings of `env` (a running `studyflow dev` stack's filled in where unset, as

@@ -1,10 +1,14 @@
 // The plan's server-side dry run, asked: per target group, profile validation, feasibility, price
-// prediction, supplier quota distribution, the intelligent calendar and the question texts, called
-// directly through the activities (no workflow). A call that fails becomes "unavailable: <reason>";
-// the judging is plan/server-checks.ts.
+// prediction, supplier quota distribution, the intelligent calendar and the question texts, each a plain operation
+// of api/operations/ over the study's caller (no workflow, no activity). A call that fails becomes
+// "unavailable: <reason>"; the judging is plan/server-checks.ts.
 import { ApplicationFailure } from '@temporalio/common';
-import { apiFailureDetails, ApiFailureType } from '../api/http/errors';
-import type { ActivityCtx } from '../activities/types';
+import { apiFailureDetails, ApiFailureType, invalidInputFailure } from '../api/http/errors';
+import type { ApiCaller } from '../api/operations/caller';
+import { suggestDays, suggestTimeRange } from '../api/operations/calendar';
+import { calculateFeasibility, generatePricePrediction } from '../api/operations/feasibility';
+import { liveFeasibility } from '../api/operations/live-target-groups';
+import { getQuestionTexts, requireProfileShapesVersion, supplierQuotaDistribution, validateProfiles } from '../api/operations/profiles';
 import { judgeLiveGate, liveGateLine } from '../plan/live-gates';
 import type { DesiredStudy, DesiredTargetGroup, ObservedStudy, PlannedAction, StudyPlan } from '../plan/types';
 import {
@@ -23,10 +27,6 @@ import {
   type ServerAnswers,
   type TargetGroupChecks,
 } from '../plan/server-checks';
-import type { createWorkerActivities } from '../worker/worker-activities';
-
-/** The activities the checks ask (the CLI never holds the API client itself). */
-type Runtime = Pick<ReturnType<typeof createWorkerActivities>, 'activities'>;
 
 const MAX_REASON_CHARS = 300;
 
@@ -60,51 +60,64 @@ async function attempt<T>(call: () => Promise<T>): Promise<Answer<T>> {
   }
 }
 
+/** The locale the calendar and the question texts are asked in; none is refused as the operation's input, before the call. */
+function localeFor(operation: string, locale: string): string {
+  if (locale.trim() === '') throw invalidInputFailure(operation, 'locale is missing');
+  return locale;
+}
+
 /** Asks the API everything the checks of one draft target group need. */
-export async function askServer(runtime: Runtime, ctx: ActivityCtx, businessUnitId: string, desired: DesiredTargetGroup, now: number): Promise<ServerAnswers> {
-  const { activities } = runtime;
+export async function askServer(caller: ApiCaller, businessUnitId: string, desired: DesiredTargetGroup, now: number): Promise<ServerAnswers> {
   const validation = validationRequest(desired);
   const distribution = distributionRequests(desired, now);
   const questionIds = profileQuestionIds(desired);
   const locale = String(desired.draft.locale ?? '');
   const [validated, feasibility, price, distributed, questions] = await Promise.all([
-    validation ? attempt(() => activities.validateProfiles({ ctx, request: validation })) : undefined,
-    attempt(async () => (await activities.calculateFeasibility({ ctx, request: feasibilityCheckRequest(desired, businessUnitId, now) })).feasibility),
-    attempt(async () => (await activities.generatePricePrediction({ ctx, businessUnitId, query: priceCheckQuery(desired) })).prediction),
+    validation
+      ? attempt(async () => {
+          requireProfileShapesVersion('validateProfiles', caller.apiVersion);
+          return await validateProfiles(caller, validation);
+        })
+      : undefined,
+    attempt(async () => await calculateFeasibility(caller, feasibilityCheckRequest(desired, businessUnitId, now))),
+    attempt(async () => await generatePricePrediction(caller, { businessUnitId, config: priceCheckQuery(desired) })),
     distribution.length
-      ? attempt(async () => Promise.all(distribution.map(async (request) => (await activities.supplierQuotaDistribution({ ctx, request })).profile as Record<string, unknown>)))
+      ? attempt(async () => {
+          requireProfileShapesVersion('supplierQuotaDistribution', caller.apiVersion);
+          return await Promise.all(distribution.map(async (request) => (await supplierQuotaDistribution(caller, request)) as Record<string, unknown>));
+        })
       : undefined,
     questionIds.length
-      ? attempt(async () => readQuestions((await activities.getQuestionTexts({ ctx, locale, questionIds })).items))
+      ? attempt(async () => readQuestions(await getQuestionTexts(caller, { locale: localeFor('getQuestionTexts', locale), questionIds })))
       : undefined,
   ]);
   const answers: ServerAnswers = { validation: validated, feasibility, price, distribution: distributed, questions };
   const days = suggestDaysRequest(desired, gateCpi(answers, desired));
-  if ('request' in days) answers.suggestedDays = await attempt(async () => (await activities.suggestDays({ ctx, request: days.request })).suggestion);
+  if ('request' in days) answers.suggestedDays = await attempt(async () => await suggestDays(caller, days.request));
   const span = calendarDays(answers.suggestedDays);
-  answers.timeRange = await attempt(async () => (await activities.suggestTimeRange({ ctx, locale, days: span })).suggestion);
+  answers.timeRange = await attempt(async () => await suggestTimeRange(caller, { locale: localeFor('suggestTimeRange', locale), days: span }));
   return answers;
 }
 
 /**
- * The server checks of every target group of a study. Target groups the API already holds past
- * draft have no launch ahead of them and are skipped.
+ * The server checks of every target group of a study: those whose launch is ahead (`launchAhead`, plan/revision-inputs.ts,
+ * as the study workflow reads their launch gates) are asked; one the API already holds past draft has none and is skipped.
  */
 export async function runServerChecks(
-  runtime: Runtime,
+  caller: ApiCaller,
   desired: DesiredStudy,
   observed: ObservedStudy,
+  launchAhead: readonly string[],
   options: { now: number },
 ): Promise<TargetGroupChecks[]> {
-  const ctx: ActivityCtx = { accountId: desired.accountId, apiVersion: desired.apiVersion };
   const results: TargetGroupChecks[] = [];
   for (const tg of desired.targetGroups) {
-    const remote = observed.targetGroups[tg.key];
-    if (remote && remote.status !== 'draft') {
-      results.push(skippedServerChecks(tg.key, `already ${remote.status}: no launch ahead to check`));
+    if (!launchAhead.includes(tg.key)) {
+      const remote = observed.targetGroups[tg.key] ?? (tg.movedFrom ? observed.targetGroups[tg.movedFrom] : undefined);
+      results.push(skippedServerChecks(tg.key, `already ${remote?.status}: no launch ahead to check`));
       continue;
     }
-    const answers = await askServer(runtime, ctx, desired.businessUnitId, tg, options.now);
+    const answers = await askServer(caller, desired.businessUnitId, tg, options.now);
     results.push(evaluateServerChecks(tg, answers, { now: options.now }));
   }
   return results;
@@ -116,8 +129,7 @@ export async function runServerChecks(
  * write: each `check` action of the plan gets the answer in its reason ("raising filling_goal 200 -> 300: feasible
  * (up to 420 completes), suggested price 4.10 USD; may be written"), or why there is none.
  */
-export async function answerLiveChecks(runtime: Runtime, desired: DesiredStudy, observed: ObservedStudy, plan: StudyPlan): Promise<StudyPlan> {
-  const ctx: ActivityCtx = { accountId: desired.accountId, apiVersion: desired.apiVersion };
+export async function answerLiveChecks(caller: ApiCaller, desired: DesiredStudy, observed: ObservedStudy, plan: StudyPlan): Promise<StudyPlan> {
   const actions: PlannedAction[] = [];
   for (const action of plan.actions) {
     const tg = desired.targetGroups.find((t) => t.key === action.key);
@@ -127,7 +139,7 @@ export async function answerLiveChecks(runtime: Runtime, desired: DesiredStudy, 
       continue;
     }
     try {
-      const answer = await runtime.activities.liveFeasibility({ ctx, projectId: observed.project.id, targetGroupId: remote.id, whatIf: action.gate.request });
+      const answer = await liveFeasibility(caller, { projectId: observed.project.id, targetGroupId: remote.id }, action.gate.request);
       const judged = judgeLiveGate(tg, action.gate, {
         suggested_price: answer.suggestedPrice,
         ...(answer.completesGoalRange ? { suggested_completes_goal_range: answer.completesGoalRange } : {}),

@@ -1,17 +1,19 @@
 // `plan` in the study client: what the study workflow would do with each prepared study, without writing.
-// Observe (the observeStudy activity, with what the study's workflow remembers), the server-side dry run of
-// the launch checks (plan-checks.ts), then the one pipeline the workflow runs too (plan/pipeline.ts).
-import { budgetInputsFromChecks, budgetNotes, heldByBudget } from '../plan/budget';
+// Observe (api/operations/observe-study.ts, the mapping the observeStudy activity runs, with what the study's
+// workflow remembers), the inputs the workflow derives too (plan/revision-inputs.ts), the server-side dry run of the
+// launch checks (plan-checks.ts), then the one pipeline the workflow runs too (plan/pipeline.ts). The API is asked
+// through plan-api.ts, loaded only when the plan reaches it.
+import { budgetInputsFromChecks, budgetNotes } from '../plan/budget';
 import { studyForecastFromChecks, type StudyForecast } from '../plan/forecast';
 import { planExitCode } from '../plan/exit-code';
 import { planRevision } from '../plan/pipeline';
-import { runningFromStatus, type StudyProgram } from '../plan/program';
+import type { StudyProgram } from '../plan/program';
+import { revisionBudgetFrom, revisionInputs } from '../plan/revision-inputs';
 import type { StudySchedule } from '../plan/schedule';
 import type { TargetGroupChecks } from '../plan/server-checks';
 import type { ObservedStudy, StudyPlan } from '../plan/types';
 import { PayloadDecryptionError } from '../temporal/payload-codec';
 import { knownFromStatus, statusQuery, studyWorkflowId, type StudyStatus } from '../workflows/messages';
-import { answerLiveChecks, failureReason, isUnreachable, runServerChecks } from './plan-checks';
 import type { PreparedStudy } from './prepare-studies';
 import type { TemporalSession } from './temporal-session';
 
@@ -81,8 +83,8 @@ export async function planStudies(
   const now = options.now ?? Date.now;
   let note = offline ? 'offline: planned against an empty remote, no API calls' : undefined;
   const known = offline ? new Map<string, StudyStatus>() : await knownFromWorkflows(temporal, prepared.map((p) => p.desired));
-  // The activities the checks ask, loaded only when the plan reaches the API (the API client, the blob stores).
-  const runtime = offline ? undefined : (await import('../worker/worker-activities')).createWorkerActivities(env);
+  // The API, loaded only when the plan reaches it (the API client).
+  const api = offline ? undefined : (await import('./plan-api')).openPlanApi(env);
   let unreachable: string | undefined;
   const studies: PlannedStudy[] = [];
   for (const study of prepared) {
@@ -91,33 +93,30 @@ export async function planStudies(
     let checks: TargetGroupChecks[] = [];
     let checksNote: string | undefined = 'skipped (offline): planned from the local checks alone';
     const status = known.get(studyWorkflowId(desired.accountId, desired.studyId));
-    if (runtime && !unreachable) {
+    if (api && !unreachable) {
       try {
-        observed = await runtime.activities.observeStudy({
-          ctx: { accountId: desired.accountId, apiVersion: desired.apiVersion },
-          desired,
-          known: knownFromStatus(status),
-        });
+        observed = await api.observe(desired, knownFromStatus(status));
       } catch (error) {
-        if (!isUnreachable(error)) throw error;
-        unreachable = failureReason(error);
+        if (!api.isUnreachable(error)) throw error;
+        unreachable = api.failureReason(error);
         note = `the API cannot be reached (${unreachable}): planned against an empty remote from the local checks alone`;
       }
     }
-    if (runtime && !unreachable) {
-      checks = await runServerChecks(runtime, desired, observed, { now: now() });
+    // What the plan takes besides desired and observed, derived as the study workflow derives it (plan/revision-inputs.ts):
+    // the target groups whose workflow runs already (they take the revision themselves), the budget's hold (it keeps
+    // the target groups the study paused from being resumed) and the launches ahead, whose server checks are asked.
+    const revision = revisionInputs(desired, observed, status);
+    if (api && !unreachable) {
+      checks = await api.serverChecks(desired, observed, revision.launchAhead, { now: now() });
       checksNote = undefined;
     } else if (unreachable) {
       checksNote = 'skipped: the API cannot be reached';
     }
-    // The schedule and the steps apply runs: target groups whose workflow runs already take the revision themselves.
     // The budget against feasibility's prices (plan/budget.ts): over budget, the plan launches nothing and blocks, as apply does.
-    // A hold of the study's budget (its status) keeps the target groups it paused from being resumed.
-    const held = heldByBudget(desired.budget, status?.budget?.reached ? { spent: status.budget.spent, paused: status.budget.reached.paused } : undefined);
-    const inputs = desired.budget ? budgetInputsFromChecks(desired, checksNote ? undefined : checks, checksNote) : undefined;
-    const planned = planRevision(desired, observed, runningFromStatus(status), undefined, { inputs, held });
+    const prices = desired.budget ? budgetInputsFromChecks(desired, checksNote ? undefined : checks, checksNote) : undefined;
+    const planned = planRevision(desired, observed, revision.running, undefined, revisionBudgetFrom(revision, prices));
     // A live change's feasibility check, answered now as the workflow will ask it before the write.
-    const answered = runtime && !unreachable ? await answerLiveChecks(runtime, desired, observed, planned.plan) : planned.plan;
+    const answered = api && !unreachable ? await api.liveChecks(desired, observed, planned.plan) : planned.plan;
     // The budget's warnings: prices in another currency (never judged), a budget at or below the spend so far (pauses the live ones).
     const live = Object.values(status?.targetGroups ?? {}).filter((tg) => tg.phase === 'live').map((tg) => tg.key);
     const budgetWarnings = budgetNotes(desired.budget, answered.budget, status?.budget?.spent, live, Boolean(status?.budget?.reached));

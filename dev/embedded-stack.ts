@@ -6,7 +6,7 @@ import { startCodecServer, type RunningCodecServer } from '../temporal/codec-ser
 import { findFreePort } from './free-port';
 import type { NativeConnection } from '@temporalio/worker';
 import { startSandbox, type RunningSandbox } from '../sandbox';
-import { devSandboxEnv } from '../api/http/api-environment';
+import { devSandboxEnv, writeDevApiProfile } from '../api/http/api-environment';
 import { CONNECTION_PROFILES, type ConnectionProfileName } from '../api/http/api-config';
 import { createWorkerActivities } from '../worker/worker-activities';
 import { apiRateLimitFromEnv, startStudyflowWorkers, workflowCacheFromEnv, type RunningWorkers } from '../worker/studyflow-worker';
@@ -32,6 +32,15 @@ function devS3Credentials(stateDir: string): { accessKeyId: string; secretAccess
 
 /** The webhook receiver's port of `studyflow dev` unless told otherwise (a free one when it is taken). */
 export const DEV_WEBHOOK_PORT = 4020;
+
+/**
+ * Notes the running stack's connection profile in its state directory (`<stateDir>/api-profile`), where a worker or
+ * a CLI in that directory finds it (api/http/api-environment.ts withDevDefaults); returns the remover, for when the
+ * stack stops. `studyflow dev` calls it once the stack runs.
+ */
+export function noteDevApiProfile(stateDir: string, profile: ConnectionProfileName): () => void {
+  return writeDevApiProfile(stateDir, profile);
+}
 
 /**
  * The settings of the stack itself: the given environment's values of these never reach its worker, whose API,

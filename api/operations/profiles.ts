@@ -1,7 +1,8 @@
 // Profile operations: validate, manage (replace all), and the profiling helpers `studyflow plan` asks (supplier
 // quota distribution of a draft's profile, the question catalogue's texts). Profiles travel in the 2025-12-18
 // shapes only: the caller's version is the adapter's to check.
-import type { InvalidParam } from '../http/errors';
+import { invalidInputFailure, type InvalidParam } from '../http/errors';
+import { CURRENT_API_VERSION, type ApiVersion } from '../../shared/api-version';
 import { LIST_QUESTIONS_TRANSLATION } from '../wire/lists';
 import { PanelDistributionAnswer, PanelDistributionRequest, type QuestionProfile } from '../wire/profile-helpers';
 import { ManageProfilesRequest, ProfileBadRequest, ProfilesResponse, ProfileValidationError, ValidateProfilesRequest } from '../wire/profiles';
@@ -11,6 +12,14 @@ import { accountPath, targetGroupPath, type ApiCaller } from './caller';
 import type { TargetGroupRef } from './fielding';
 import { DEFAULT_LIST_PAGE_SIZE, listAllPages } from './pagination';
 import type { JsonObject } from './types';
+
+/**
+ * Profiles travel in the 2025-12-18 shapes only (the spec's version-forward policy): a profile operation asked in
+ * another version is its caller's bug, the non-retryable `invalid_activity_input` naming `operation`.
+ */
+export function requireProfileShapesVersion(operation: string, apiVersion: ApiVersion): void {
+  if (apiVersion !== CURRENT_API_VERSION) throw invalidInputFailure(operation, `profiles travel in the ${CURRENT_API_VERSION} shapes; the call asked for API version ${apiVersion}`);
+}
 
 export interface ProfileValidation {
   valid: boolean;

@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DEV_WEBHOOK_PORT, startEmbeddedStack, type EmbeddedStack } from '../../dev/embedded-stack';
+import { DEV_WEBHOOK_PORT, noteDevApiProfile, startEmbeddedStack, type EmbeddedStack } from '../../dev/embedded-stack';
 import { DEFAULT_DEV_STATE_DIR, DEV_STATE_DIR_VARIABLE, type DevStackInfo } from '../../client/dev-stack';
 import type { CliContext } from '../main';
 import { CliError } from '../output';
 import { metricsPortOf, parsePort } from '../options';
 import { devStackFileIn, writeDevStackFile } from '../dev-stack-file';
-import { DEV_SANDBOX_DEFAULTS, writeDevApiProfile } from '../../api/http/api-environment';
 import { parseApiProfile } from './sandbox';
 
 export interface DevOptions {
@@ -43,9 +42,9 @@ export function devStackInfo(stack: EmbeddedStack, stateDir: string, profile: st
     api: {
       base_url: env.STUDYFLOW_API_BASE_URL,
       auth_url: env.STUDYFLOW_AUTH_URL,
-      audience: DEV_SANDBOX_DEFAULTS.audience,
-      client_id: DEV_SANDBOX_DEFAULTS.clientId,
-      client_secret: DEV_SANDBOX_DEFAULTS.clientSecret,
+      audience: env.STUDYFLOW_AUDIENCE,
+      client_id: env.STUDYFLOW_CLIENT_ID,
+      client_secret: env.STUDYFLOW_CLIENT_SECRET,
     },
     ...(stack.webhooks ? { webhook_url: stack.webhooks.url } : {}),
     ...(stack.metrics ? { metrics_url: `${stack.metrics.url}/metrics` } : {}),
@@ -89,7 +88,7 @@ export async function run(ctx: CliContext, options: DevOptions): Promise<number>
   // anywhere with STUDYFLOW_DEV_STATE_DIR naming the state directory.
   const stackFile = writeDevStackFile(stateDir, devStackInfo(stack, stateDir, apiProfile));
   // A worker in this directory finds the profile here (api/http/api-environment.ts withDevDefaults).
-  const forgetProfile = writeDevApiProfile(stateDir, apiProfile);
+  const forgetProfile = noteDevApiProfile(stateDir, apiProfile);
   ctx.out.progress('');
   ctx.out.progress(`Temporal     ${stack.temporalAddress}`);
   if (stack.uiUrl) ctx.out.progress(`Temporal UI  ${stack.uiUrl}`);

@@ -5,6 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { observeStudyActivities } from '../../activities/observe-study';
+import { apiCaller } from '../../api/operations/caller';
+import { observeStudy as observeStudyOperation } from '../../api/operations/observe-study';
+import { listDigest } from '../../blobs/id-list-digest';
 import type { TargetGroupDesired } from '../../activities';
 import { loadStudyFile } from '../../definitions';
 import { desiredStudyOf } from '../../plan/desired';
@@ -113,5 +116,16 @@ describe('observeStudy', () => {
     expect(observed.targetGroups[droppedKey]).toMatchObject({ status: 'live', fieldingRunId: expect.any(String) });
     expect(observed.targetGroups[droppedKey].fillingGoal).toBeUndefined();
     expect(Object.keys(observed.targetGroups)).toEqual([liveKey, droppedKey]);
+  });
+  it('is one mapping: the plain operation over a caller of its own (as `studyflow plan` runs it) reads what the activity reads, its progress told to the caller', async () => {
+    const { observeStudy } = observeStudyActivities({ api: h.api, blobs: h.blobs, webhookSecrets: { save: async () => undefined, has: async () => false } });
+    const known = { targetGroupIds: {}, exclusionGroupIds: {} };
+    const byActivity = await observeStudy({ ctx, desired, known });
+    const progress: Record<string, unknown>[] = [];
+    const caller = apiCaller(h.api, { ...ctx, progress: (details) => progress.push(details) });
+    const byOperation = await observeStudyOperation(caller, { desired, known }, { digest: listDigest });
+    expect(byOperation).toEqual(byActivity);
+    expect(Object.keys(byOperation.targetGroups)).toEqual(KEYS);
+    expect(progress.filter((p) => 'observedTargetGroups' in p).map((p) => p.observedTargetGroups).sort((a, b) => Number(a) - Number(b))).toEqual(KEYS.map((_, i) => i + 1));
   });
 });

@@ -120,7 +120,6 @@ describe('folder boundaries', () => {
     expect(problems('webhooks/probe.ts', "import { studyWorkflow } from '../workflows/study-workflow';")).toHaveLength(1);
     expect(problems('cli/commands/probe.ts', "import { runWorkerProcess } from '../../worker/worker-process';")).toEqual([]);
     expect(problems('cli/commands/probe.ts', "import { createWorkerActivities } from '../../worker/worker-activities';")).toHaveLength(1);
-    expect(problems('client/probe.ts', "import { createWorkerActivities } from '../worker/worker-activities';")).toEqual([]);
     expect(problems('client/probe.ts', "import { runWorkerProcess } from '../worker/worker-process';")).toHaveLength(1);
   });
 
@@ -130,9 +129,19 @@ describe('folder boundaries', () => {
     expect(problems('cli/commands/probe.ts', "import { loadApiConfig } from '../../api/http/api-config';")).toHaveLength(1);
     expect(problems('cli/commands/probe.ts', "import { createDemandApiClient } from '../../api/http/demand-api-client';")).toHaveLength(1);
     expect(problems('cli/probe.ts', "import { createActivities } from '../activities';")).toHaveLength(1);
-    expect(problems('cli/probe.ts', "import { checkConnection } from '../activities/connection-check';")).toHaveLength(1);
+    expect(problems('cli/probe.ts', "import { checkConnection } from '../api/operations/connection-check';")).toHaveLength(1);
+    expect(problems('cli/commands/probe.ts', "import { writeDevApiProfile } from '../../api/http/api-environment';")).toHaveLength(1);
+    expect(problems('cli/commands/probe.ts', "import { noteDevApiProfile } from '../../dev/embedded-stack';")).toEqual([]);
     expect(problems('cli/probe.ts', "import { statusQuery } from '../workflows/messages';")).toHaveLength(1);
     expect(problems('cli/probe.ts', "import type { StudyStatus } from '../workflows/messages';")).toEqual([]);
+  });
+
+  it('the study client asks the API through api/ itself, never through the activities or the worker (issue 35)', () => {
+    expect(problems('client/probe.ts', "import { observeStudy } from '../api/operations/observe-study';")).toEqual([]);
+    expect(problems('client/probe.ts', "import { demandApiFromEnv } from '../api/http/api-client-env';")).toEqual([]);
+    expect(problems('client/probe.ts', "import { createWorkerActivities } from '../worker/worker-activities';")).toHaveLength(1);
+    expect(problems('client/probe.ts', "import { observeStudyActivities } from '../activities/observe-study';")).toHaveLength(1);
+    expect(problems('client/probe.ts', "import type { ActivityCtx } from '../activities/types';")).toHaveLength(1);
   });
 
   it('imports inside a folder and package imports are not its business', () => {

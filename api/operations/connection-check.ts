@@ -1,14 +1,15 @@
 // The connection check behind `studyflow doctor`: the settings, a token request and three read-only calls
 // (the accounts, the business units of the account, one page of its projects), each reported as it went.
-// It writes nothing and never reports a secret.
+// It writes nothing and never reports a secret. The study client runs it (client/doctor.ts); each call is a plain
+// operation of this folder over a caller of its own client (its own dispatcher, closed when the checks end).
 import { Agent } from 'undici';
-import { getAccounts, getBusinessUnits } from '../api/operations/accounts';
-import { apiCaller } from '../api/operations/caller';
-import { readProjectsPage } from '../api/operations/projects';
-import { ApiConfigError, loadApiConfig, type ApiConfig } from '../api/http/api-config';
-import { AccessTokenProvider } from '../api/http/access-token-provider';
-import { createDemandApiClient, type DemandApiClient } from '../api/http/demand-api-client';
-import { CURRENT_API_VERSION } from './types';
+import { CURRENT_API_VERSION } from '../../shared/api-version';
+import { ApiConfigError, loadApiConfig, type ApiConfig } from '../http/api-config';
+import { AccessTokenProvider } from '../http/access-token-provider';
+import { createDemandApiClient, type DemandApiClient } from '../http/demand-api-client';
+import { getAccounts, getBusinessUnits } from './accounts';
+import { apiCaller } from './caller';
+import { readProjectsPage } from './projects';
 
 export interface DoctorCheck {
   check: 'settings' | 'token' | 'accounts' | 'business_unit' | 'projects';
