@@ -6,7 +6,7 @@ import { differenceMicros } from './money';
 import { holdsDesired } from './compare';
 import { draftFieldRoute, LIVE_CHANGES } from './live-changes';
 import { fieldingPlan } from './live-fielding';
-import type { DesiredTargetGroup, ExchangeOperation, FieldChange, LiveGate, ObservedQuotaGoal, ObservedTargetGroup, PlannedAction } from './types';
+import type { DesiredTargetGroup, ExchangeOperation, FieldChange, LiveGate, ObservedQuotaGoal, ObservedTargetGroup, PlannedAction, UpdateAction } from './types';
 
 type Json = Record<string, unknown>;
 const record = (value: unknown): Json | undefined => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined);
@@ -203,7 +203,7 @@ export function planLiveTargetGroup({ desired, tg, draftFields, moved, observedA
   add('update_fielding_run', window);
   add('update_cost_per_interview', moneyChange(desired, tg));
 
-  const updates: PlannedAction[] = OPERATION_ORDER.filter((operation) => byOperation.has(operation)).map((operation) => {
+  const updates: UpdateAction[] = OPERATION_ORDER.filter((operation) => byOperation.has(operation)).map((operation) => {
     const changes = byOperation.get(operation)!;
     return { kind: 'update', resource: 'live_target_group', key, operation, changes, reason: `in place via ${operation}: ${changesText(changes)}${moved}` };
   });
@@ -211,7 +211,10 @@ export function planLiveTargetGroup({ desired, tg, draftFields, moved, observedA
   if (fielding.closed && updates.length) {
     // A completed target group is not changed in place (update_fielding_run fails on it; the rest waits for a relaunch).
     const why = fielding.closed === 'completed' ? 'the target group is completed (write `fielding: live` to relaunch it first)' : 'the file completes the target group';
-    const held: PlannedAction[] = updates.map((u) => ({ ...u, kind: fielding.closed === 'completed' ? 'blocked' : 'none', reason: `not changed in place via ${u.operation}: ${why}: ${changesText(u.changes ?? [])}` }));
+    const held: PlannedAction[] = updates.map((u) => {
+      const reason = `not changed in place via ${u.operation}: ${why}: ${changesText(u.changes ?? [])}`;
+      return fielding.closed === 'completed' ? { ...u, kind: 'blocked', reason } : { ...u, kind: 'none', reason };
+    });
     return { changes: [...fielding.before, ...held, ...blocked], fielding: fielding.after };
   }
 

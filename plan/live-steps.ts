@@ -4,7 +4,7 @@
 // file wants, never what was read (the write reads first and answers already_in_state when nothing differs).
 // And the study's part: the removed target groups it completes. Pure.
 import { resolveActivityItems } from './plan-study';
-import type { DesiredStudy, DesiredTargetGroup, ExchangeOperation, ObservedStudy, PlannedAction, StudyPlan } from './types';
+import type { DesiredStudy, DesiredTargetGroup, ExchangeOperation, FieldingAction, ObservedStudy, PlannedAction, StudyPlan } from './types';
 import { LIVE_UPDATE_OPERATIONS, liveRequest, type LiveChange, type LiveRequest, type LiveUnwritable, type LiveUpdateOperation, type QuotaGoalIds } from './live-requests';
 import type { LiveFieldingAction, TargetGroupStep } from './steps';
 
@@ -13,6 +13,7 @@ export type { LiveUpdateOperation } from './live-requests';
 export type { LiveFieldingAction } from './steps';
 
 const FIELDING_ACTIONS: ReadonlySet<string> = new Set<LiveFieldingAction>(['pause', 'resume', 'complete', 'relaunch']);
+const isFieldingAction = (action: PlannedAction): action is FieldingAction => action.resource === 'fielding' && FIELDING_ACTIONS.has(action.kind);
 const isLiveOperation = (operation: ExchangeOperation | undefined): operation is LiveUpdateOperation =>
   (LIVE_UPDATE_OPERATIONS as readonly string[]).includes(operation ?? '');
 
@@ -24,7 +25,7 @@ function updateStep(operation: LiveUpdateOperation, changes: LiveChange[], quota
 
 /** The step of one live action, or undefined for an action no target-group workflow runs. */
 function stepOf(tg: DesiredTargetGroup, action: PlannedAction, observed: ObservedStudy): TargetGroupStep | undefined {
-  if (action.resource === 'fielding' && FIELDING_ACTIONS.has(action.kind)) return { kind: 'fielding', action: action.kind as LiveFieldingAction };
+  if (isFieldingAction(action)) return { kind: 'fielding', action: action.kind };
   if (action.kind === 'check' && action.resource === 'feasibility' && action.gate) return { kind: 'check_live', gate: action.gate };
   if (action.kind !== 'update' || action.resource !== 'live_target_group' || !isLiveOperation(action.operation)) return undefined;
   if (action.operation === 'set_target_group_respondent_activity_exclusions') {

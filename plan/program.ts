@@ -10,7 +10,7 @@ import { isWrite, planStudy } from './plan-study';
 import { actionsOfTargetGroup, scheduleStudy, type Launcher, type StudySchedule } from './schedule';
 import { fieldingStatusOf } from './live-fielding';
 import { liveSteps, removedToComplete } from './live-steps';
-import type { DesiredStudy, DesiredTargetGroup, ListRef, ObservedStudy, PlannedAction, StudyPlan } from './types';
+import type { DesiredStudy, DesiredTargetGroup, LaunchAction, ListAction, ObservedStudy, PlannedAction, StudyPlan } from './types';
 import type { GuardHold } from './guard-types';
 import type { StudyProgram, StudyStep, TargetGroupStep } from './steps';
 
@@ -94,26 +94,27 @@ export function ownSteps(desired: DesiredStudy, tg: DesiredTargetGroup, actions:
   const live = observed ? liveSteps(tg, actions, observed) : { before: [], after: [] };
   steps.push(...live.before);
   if (actions.some((a) => a.resource === 'profiles' && a.kind === 'update')) steps.push({ kind: 'profiles' });
-  for (const a of actions.filter((x) => x.kind === 'upload' || x.kind === 'replace_list')) {
+  for (const a of actions.filter((x): x is ListAction => x.kind === 'upload' || x.kind === 'replace_list')) {
     steps.push({
       kind: 'upload',
       list: a.resource === 'recontact_list' ? 'recontact_list' : 'id_list',
       ...(a.entityType ? { entityType: a.entityType } : {}),
       replace: a.kind === 'replace_list',
-      ref: a.list as ListRef,
+      ref: a.list,
       reason: a.reason,
     });
   }
-  const launch = actions.find((a) => a.kind === 'launch');
+  const launch = actions.find((a): a is LaunchAction => a.kind === 'launch');
   if (!launch) return [...steps, ...live.after, { kind: 'read_state' }];
   // A staged launch waits for the other target group's completes, a timed one the exchange cannot schedule for its
   // moment; the gate is read after the wait, when the launch is near.
   if (launch.launchAfter) steps.push({ kind: 'wait_for_completes', targetGroup: launch.launchAfter.targetGroup, completes: launch.launchAfter.completes });
-  const scheduled = launch.launchAt !== undefined && launch.operation === 'create_schedule_fielding_run_from_draft_job';
-  if (launch.launchAt && !scheduled) steps.push({ kind: 'wait_until', at: launch.launchAt });
+  // The exchange schedules it: its schedule-from-draft job at `launchAt`.
+  const scheduledAt = launch.operation === 'create_schedule_fielding_run_from_draft_job' ? launch.launchAt : undefined;
+  if (launch.launchAt && scheduledAt === undefined) steps.push({ kind: 'wait_until', at: launch.launchAt });
   steps.push({ kind: 'read_gate', by: 'target_group' });
   if (tg.launch.mode === 'manual') steps.push({ kind: 'approve' });
-  if (scheduled) steps.push({ kind: 'schedule_launch', at: launch.launchAt as string, idempotencyKey: scheduleLaunchKey(desired, tg.key, ATTEMPT) });
+  if (scheduledAt !== undefined) steps.push({ kind: 'schedule_launch', at: scheduledAt, idempotencyKey: scheduleLaunchKey(desired, tg.key, ATTEMPT) });
   else steps.push({ kind: 'launch', by: 'target_group', idempotencyKey: ownLaunchKey(desired, tg.key, ATTEMPT) });
   return steps;
 }

@@ -3,7 +3,7 @@
 // group memberships. Pure: `studyflow plan` prints it and the study workflow only follows it.
 import { inBatches } from './batches';
 import { resolveActivityItems } from './plan-study';
-import type { DesiredStudy, DesiredTargetGroup, ObservedStudy, PlannedAction, ResourceKind, StudyPlan } from './types';
+import type { DesiredStudy, DesiredTargetGroup, LaunchAction, ObservedStudy, PlannedAction, ResourceKind, StudyPlan } from './types';
 
 /**
  * Who launches a target group in this revision:
@@ -58,10 +58,10 @@ export interface StudySchedule {
 /** Resources the study workflow writes itself before any target-group workflow runs. */
 const STUDY_RESOURCES: ReadonlySet<ResourceKind> = new Set(['target_group', 'activity_exclusions', 'exclusion_group']);
 const STUDY_KINDS: ReadonlySet<PlannedAction['kind']> = new Set(['create', 'update', 'add_to_group', 'remove_from_group']);
-const isLaunch = (a: PlannedAction) => a.kind === 'launch' && a.resource === 'fielding';
+const isLaunch = (a: PlannedAction): a is LaunchAction => a.kind === 'launch' && a.resource === 'fielding';
 
 /** The launch's timing, when it waits for a moment (`launchAt`) or another target group's completes (`launchAfter`). */
-function timingOf(actions: readonly PlannedAction[]): Pick<PlannedAction, 'launchAt' | 'launchAfter'> | undefined {
+function timingOf(actions: readonly PlannedAction[]): Pick<LaunchAction, 'launchAt' | 'launchAfter'> | undefined {
   const launch = actions.find(isLaunch);
   return launch?.launchAt || launch?.launchAfter ? { launchAt: launch.launchAt, launchAfter: launch.launchAfter } : undefined;
 }

@@ -294,20 +294,28 @@ export interface PlanNote {
   text: string;
 }
 
-export interface PlannedAction {
-  kind: ActionKind;
-  resource: ResourceKind;
-  /** Target-group key, exclusion-group name, or the study id for the project. */
+/** What every action carries, whatever its kind. */
+interface ActionBase<K extends ActionKind, R extends ResourceKind> {
+  kind: K;
+  resource: R;
+  /** Target-group key, exclusion-group name, webhook URL, or the study id for the project. */
   key: string;
   reason: string;
+  /** The exchange and the file disagree because of a change made in the exchange (e.g. paused in the UI). */
+  drift?: boolean;
+}
+
+/** The fields some kinds of action carry (each kind below says which it has). */
+export interface ActionFields {
+  /** The fields a create sends, an update or a refusal changes, each with what the exchange holds and what the file wants. */
   changes?: FieldChange[];
   entityType?: IdListEntityType;
+  /** The list an upload sends. */
   list?: ListRef;
+  /** The exclusion group a membership change joins or leaves. */
   group?: string;
   /** The reference's operation that carries it (in-place changes, fielding state, feasibility, timed launch). */
   operation?: ExchangeOperation;
-  /** The exchange and the file disagree because of a change made in the exchange (e.g. paused in the UI). */
-  drift?: boolean;
   /** A feasibility check's gate. */
   gate?: LiveGate;
   /** A timed launch: when. */
@@ -315,6 +323,41 @@ export interface PlannedAction {
   /** A staged launch: after which target group's completes. */
   launchAfter?: LaunchAfter;
 }
+
+/**
+ * An action of kind K on resource R with its own fields `Own`; the other kinds' fields are absent (typed
+ * `undefined`), so a view may read any of them without narrowing, and a consumer that narrows gets them typed.
+ */
+type Action<K extends ActionKind, R extends ResourceKind, Own extends ActionFields = object> = ActionBase<K, R> & Own & { [F in Exclude<keyof ActionFields, keyof Own>]?: undefined };
+
+/** A new resource, with the fields it is created with (a new draft's activity exclusions go with its draft). */
+export type CreateAction = Action<'create', 'project' | 'target_group' | 'activity_exclusions' | 'exclusion_group' | 'webhook', { changes?: FieldChange[] }>;
+/** A resource changed: a draft's or the project's fields, the profiles, activity exclusions, a webhook, or a launched target group in place by `operation`. */
+export type UpdateAction = Action<
+  'update',
+  'project' | 'target_group' | 'activity_exclusions' | 'profiles' | 'webhook' | 'live_target_group',
+  { changes?: FieldChange[]; operation?: ExchangeOperation }
+>;
+/** An ID or recontact list uploaded (`replace_list`: after removing the IDs the exchange holds). */
+export type ListAction = Action<'upload' | 'replace_list', 'id_list' | 'recontact_list', { entityType?: IdListEntityType; list: ListRef }>;
+/** A target group joins or leaves an exclusion group. */
+export type MembershipAction = Action<'add_to_group' | 'remove_from_group', 'exclusion_group', { group: string }>;
+/** The launch of a draft: now, at `launchAt` (by `operation` when the exchange schedules it), or after `launchAfter`. */
+export type LaunchAction = Action<'launch', 'fielding', { operation?: ExchangeOperation; launchAt?: string; launchAfter?: LaunchAfter }>;
+/** A feasibility check of a launched target group before a change that needs it. */
+export type CheckAction = Action<'check', 'feasibility', { operation: ExchangeOperation; gate: LiveGate }>;
+/** The declared fielding state: the fielding run paused, resumed, completed or relaunched by `operation`. */
+export type FieldingAction = Action<'pause' | 'resume' | 'complete' | 'relaunch', 'fielding', { operation: ExchangeOperation }>;
+/**
+ * A change the exchange cannot make (or the budget refuses), and why; `changes` the fields it concerns, and
+ * `operation` the one that would carry an in-place change refused on a completed target group.
+ */
+export type BlockedAction = Action<'blocked', ResourceKind, { changes?: FieldChange[]; operation?: ExchangeOperation }>;
+/** Nothing to do, and why; an action held by its target group's workflow (plan/pipeline.ts) keeps the fields it had. */
+export type NoneAction = Action<'none', ResourceKind, ActionFields>;
+
+/** One action of a plan, by its kind (and resource): each carries the fields of its kind. */
+export type PlannedAction = CreateAction | UpdateAction | ListAction | MembershipAction | LaunchAction | CheckAction | FieldingAction | BlockedAction | NoneAction;
 
 /** The guards in force of one target group, as the plan lists them. */
 export interface GuardsInForce {

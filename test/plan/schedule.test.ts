@@ -27,7 +27,7 @@ describe('inBatches', () => {
 
 describe('launchesAtOnce', () => {
   const tg = (mode: 'auto' | 'manual') => ({ key: 'us', launch: { mode } }) as unknown as DesiredTargetGroup;
-  const action = (kind: PlannedAction['kind'], resource: PlannedAction['resource']): PlannedAction => ({ kind, resource, key: 'us', reason: 'test' });
+  const action = (kind: PlannedAction['kind'], resource: PlannedAction['resource']): PlannedAction => ({ kind, resource, key: 'us', reason: 'test' }) as PlannedAction;
   const launch = action('launch', 'fielding');
 
   it('is true for an automatic launch after nothing but the study’s own writes', () => {
@@ -47,7 +47,7 @@ describe('launchesAtOnce', () => {
 
 describe('launchesWithDraft', () => {
   const tg = (mode: 'auto' | 'manual') => ({ key: 'us', launch: { mode } }) as unknown as DesiredTargetGroup;
-  const action = (kind: PlannedAction['kind'], resource: PlannedAction['resource']): PlannedAction => ({ kind, resource, key: 'us', reason: 'test' });
+  const action = (kind: PlannedAction['kind'], resource: PlannedAction['resource']): PlannedAction => ({ kind, resource, key: 'us', reason: 'test' }) as PlannedAction;
   const launch = action('launch', 'fielding');
 
   it('is true for a new draft launched automatically with nothing the study writes between its draft and its launch', () => {
