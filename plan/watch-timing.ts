@@ -5,6 +5,7 @@
 // figures, sleep until a time). The workflows only call it and carry the action out, so its long horizons (the
 // 6-hour slow fallback, the pacing carried across continue-as-new) are unit-tested without waiting
 // (test/plan/watch-timing.test.ts). docs/workflows.md, "The watch".
+import { fnv1a } from '../shared/fnv1a';
 import { WATCHED_PHASES } from './phase-groups';
 
 /**
@@ -24,9 +25,7 @@ export { WATCHED_PHASES } from './phase-groups';
 
 /** A stable offset in [0, spanMs) for `id` (FNV-1a): the same on every replay and every run of the workflow. */
 export function spreadMs(id: string, spanMs: number): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < id.length; i += 1) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193) >>> 0;
-  return spanMs > 0 ? hash % Math.floor(spanMs) : 0;
+  return spanMs > 0 ? fnv1a(id) % Math.floor(spanMs) : 0;
 }
 
 // ---------------------------------------------------------------------------------------------------------

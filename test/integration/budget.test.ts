@@ -85,8 +85,11 @@ describe('the study budget', () => {
     const study = 'budget-watch';
     const hook = await startLocalWebhook([200]);
     hooks.push(hook);
-    // The worker resolves the notify target's variable when it sends (the embedded worker reads the stack's env).
-    t.stack.env[HOOK_VAR] = hook.url;
+    // The worker resolves the notify target's variable when it sends, from the environment it runs with (the
+    // embedded worker's, as `studyflow dev` gives it its own environment).
+    const workerEnv = t.stack.worker?.env;
+    if (!workerEnv) throw new Error('the test stack runs no in-process worker');
+    workerEnv[HOOK_VAR] = hook.url;
     const env = { STUDYFLOW_WATCH_INTERVAL_MS: '1000', [HOOK_VAR]: hook.url };
     await sandboxAdmin('PUT', '/fielding/settings', { speed: 6, auto_advance: false });
     const apply = async (budget: string) => {
