@@ -34,7 +34,7 @@ const filesMatching = (pattern: RegExp) => sources.filter((s) => pattern.test(s.
 const FNV_ELSEWHERE: string[] = [];
 
 describe('one definition of each constant and helper', () => {
-  it('the FNV-1a offset basis appears in shared/fnv1a.ts only ', () => {
+  it('the FNV-1a offset basis appears in shared/fnv1a.ts only', () => {
     expect(filesMatching(/0x811c9dc5/i).sort()).toEqual(['shared/fnv1a.ts', ...FNV_ELSEWHERE].sort());
   });
 

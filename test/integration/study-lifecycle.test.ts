@@ -91,7 +91,9 @@ describe('study lifecycle on the real dev server and sandbox', () => {
       study('feasibility-gate', tg('rare', `expected_incidence_rate: 0.02\nexpected_length_of_interview_minutes: 45\nfilling_goal: ${goal}\nlaunch: { mode: auto, require_feasible: true }`));
     const file = writeStudy(t.dir, 'gate.yaml', hard(9000));
     const blocked = await t.cli(['apply', file]);
-    expect(blocked.code).toBe(0);
+    // A launch the gate holds is a change not made: exit 4 (docs/cli.md), the title says which target group.
+    expect(blocked.code, blocked.stdout).toBe(4);
+    expect(blocked.stdout).toContain('not converged: 1 target group(s) gate-blocked (rare)');
     expect(blocked.stdout).toMatch(/rare\s+gate_blocked/);
     expect(blocked.stdout).toMatch(/infeasible: at most \d+ completes in the fielding window for a filling_goal of 9000/);
     expect(Object.values(t.stack.sandbox.state().target_groups).find((x) => x.target_group_customer_reference_number === 'feasibility-gate_rare')?.status).toBe('draft');
