@@ -72,7 +72,8 @@ describe('notifications and target groups by phase, with a worker process', () =
   it('a gate refusal reaches the receiver once, and /metrics counts the target groups in their phases', async () => {
     const file = writeStudy(t.dir, 'notify-e2e.yaml', STUDY);
     const applied = await t.cli(['apply', file, '--timeout', '120'], { STUDYFLOW_WATCH_INTERVAL_MS: '1000' });
-    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    // The gate holds `rare`: a change not made, exit 4 (docs/cli.md).
+    expect(applied.code, applied.stdout + applied.stderr).toBe(4);
     expect(applied.stdout).toMatch(/rare\s+gate_blocked/);
     expect(applied.stdout).toMatch(/us\s+live/);
 

@@ -268,9 +268,12 @@ describe('the packed studyflow, installed into an empty directory', () => {
       ['dev', '--temporal-port', String(temporalPort), '--ui-port', String(uiPort), '--sandbox-port', String(sandboxPort), '--webhook-port', String(webhookPort)],
       /Ctrl-C stops everything/,
     );
-    // Settings in the environment, as in CI: the payload key too (dev prints where it keeps it).
-    const keyFile = /export STUDYFLOW_CODEC_KEY_FILE=(\S+)/.exec(dev.stderr())?.[1];
-    expect(keyFile, dev.stderr()).toBeDefined();
+    // Settings in the environment, as in CI: the payload key too (dev prints where it keeps the stack's file, which
+    // names the key file).
+    const stateDir = /export STUDYFLOW_DEV_STATE_DIR=(\S+)/.exec(dev.stderr())?.[1];
+    expect(stateDir, dev.stderr()).toBeDefined();
+    const keyFile = (JSON.parse(fs.readFileSync(path.join(stateDir!, 'dev-stack.json'), 'utf8')) as { codec_key_file?: string }).codec_key_file;
+    expect(keyFile, 'dev-stack.json names the payload key file').toBeDefined();
     const env = {
       TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
       ...(await sandboxConnection(`http://127.0.0.1:${sandboxPort}`)),

@@ -15,14 +15,16 @@ export const CONTROLS_TAKEN_WITHIN_MS = 60_000;
  */
 export async function sendControl(state: StudyState, key: string, action: FieldingControlRequest['action']): Promise<boolean> {
   const from = state.status.targetGroups[key]?.phase;
+  // In flight from the moment it is sent: a revision settling meanwhile waits for it (the budget's control is not awaited).
+  if (from) state.controlsInFlight.set(key, from);
   try {
     await getExternalWorkflowHandle(state.childId(key)).signal(targetGroupControlSignal, action);
   } catch (error) {
     if (isCancellation(error)) throw error;
+    state.controlsInFlight.delete(key);
     log.warn(`a target group's workflow did not take the study's ${action}`, { key });
     return false;
   }
-  if (from) state.controlsInFlight.set(key, from);
   return true;
 }
 

@@ -46,6 +46,17 @@ export const STUDY_STEPS: StepHandlers<StudyStep, ApplyRun> = {
       }),
       ...run.unapplied,
     ];
+    // A target group the budget paused in this revision (its spend reached a budget the revision cut) while the file
+    // says live: the same unapplied change the next plan names as blocked, so this apply and the next exit alike.
+    const reached = state.status.budget?.reached;
+    for (const key of reached?.paused ?? []) {
+      const wantsLive = (desired.targetGroups.find((tg) => tg.key === key)?.fielding ?? 'live') === 'live';
+      // Only one still paused: an operator may have resumed it by hand since.
+      if (!wantsLive || state.status.targetGroups[key]?.phase !== 'paused') continue;
+      if (unapplied.some((u) => u.targetGroup === key && u.field === 'fielding')) continue;
+      const spend = state.status.budget?.spend ?? `spent ${reached?.spent.value} ${reached?.spent.currency_code}`;
+      unapplied.push({ targetGroup: key, field: 'fielding', reason: 'blocked', detail: `held paused by the study's budget (${spend}); a revision whose budget is above the spend resumes it` });
+    }
     if (unapplied.length) state.status.unapplied = unapplied;
     else delete state.status.unapplied;
     const failed = keys.filter((k) => state.status.targetGroups[k]?.phase === 'failed');

@@ -74,6 +74,9 @@ export const TESTED: Readonly<Record<string, string>> = {
   'relaunched|re-apply': 'completed-relaunch',
   'removed, kept|re-apply': 'removed-kept-reapply',
   'removed, completed|re-apply': 'live-removal-complete',
+  'live|budget': 'budget-cut',
+  'paused (budget)|re-apply': 'budget-cut',
+  'failed|re-apply': 'failed-reapply',
 };
 
 const BEFORE_LAUNCH: readonly MatrixState[] = ['draft', 'gate_blocked', 'awaiting_approval', 'scheduled (exchange)', 'scheduled (timer)', 'awaiting_completes'];
