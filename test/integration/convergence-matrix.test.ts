@@ -16,7 +16,14 @@ import { sampleFields } from '../helpers/study-yaml';
 import { TESTED } from './convergence/matrix';
 
 const ACCOUNT = '1001';
-const ENV = { STUDYFLOW_WATCH_INTERVAL_MS: '2000' };
+/**
+ * The watch reads each study's list every 30 s (sent with the revision): no cell waits for a watch tick, since what
+ * studyflow shows must agree at once. Only a cell that needs readings (the budget's spend) watches every 2 s, so the
+ * side-by-side studies do not flood the one worker and server with watch events.
+ */
+const WATCH_MS = 30_000;
+/** What one cell may take in one phase (its apply follows for 180 s at most): past it the cell fails, named. */
+const CELL_DEADLINE_MS = 240_000;
 /** Far enough ahead that nothing scheduled starts during the test. */
 const LATER = '2027-03-01T13:00:00Z';
 const LATER_MOVED = '2027-03-02T13:00:00Z';
@@ -43,6 +50,8 @@ interface Cell {
    * the other cells launch anything.
    */
   alone?: boolean;
+  /** Its watch interval, when it needs the watch's readings (default WATCH_MS). */
+  watchMs?: number;
   /** Before the first apply (a fault of the exchange). */
   before?: (c: CellContext) => Promise<void>;
   /** The change: a second revision, or an operator control (then the file is applied again unchanged). */
@@ -264,6 +273,7 @@ const CELLS: Cell[] = [
     id: 'budget-cut',
     first: { groups: { a: goal(100) }, extra: 'budget: { value: "100000.00", currency_code: USD }' },
     alone: true,
+    watchMs: 2_000,
     reach: async (c) => {
       // Some spend, as the watch reads it (the simulation advanced slowly, while no other cell fields: far from its goal).
       await sandboxAdmin(c.t, 'PUT', '/fielding/settings', { speed: 6, auto_advance: false });
@@ -390,7 +400,11 @@ async function eachCell(work: (w: Walked) => Promise<void>, width = 6, which: (w
     Array.from({ length: width }, async () => {
       for (let w = queue.shift(); w; w = queue.shift()) {
         try {
-          await work(w);
+          let timer: NodeJS.Timeout | undefined;
+          const deadline = new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`no outcome within ${CELL_DEADLINE_MS / 1000} s`)), CELL_DEADLINE_MS);
+          });
+          await Promise.race([work(w), deadline]).finally(() => clearTimeout(timer));
         } catch (error) {
           w.failed = true;
           failures.push(`${w.cell.id}: ${error instanceof Error ? error.message : String(error)}${await taskFailures(w.c.study)}`);
@@ -431,7 +445,9 @@ describe('the convergence matrix', () => {
     for (const cell of CELLS) {
       const study = studyOf(cell.id);
       const file = `${t.dir}/${study}.yaml`;
-      walked.set(cell.id, { cell, c: { t, study, file, cli: (args) => t.cli(args, ENV) } });
+      // apply follows for 3 minutes at most: a revision that does not settle fails its cell, named, instead of the phase.
+      const cli = (args: string[]) => t.cli(args[0] === 'apply' ? [...args, '--timeout', '180'] : args, { STUDYFLOW_WATCH_INTERVAL_MS: String(cell.watchMs ?? WATCH_MS) });
+      walked.set(cell.id, { cell, c: { t, study, file, cli } });
     }
     const reach = async ({ cell, c }: Walked) => {
       await cell.before?.(c);
