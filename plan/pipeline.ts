@@ -56,9 +56,10 @@ export function withGuardHolds(observed: ObservedStudy, running: ReadonlyMap<str
 
 /**
  * The phases in which a target group's running workflow holds its own launch: it waits for another target group's
- * completes, for approval, or for a moment on its durable timer (a run the exchange schedules is no launch action).
+ * completes, for approval, or for a moment on its durable timer, or it is launching (an approval just given: a re-apply
+ * right after `studyflow approve` must not hand it its gate again; a run the exchange schedules is no launch action).
  */
-const HOLDS_ITS_LAUNCH: ReadonlySet<string> = new Set(['awaiting_completes', 'awaiting_approval', 'scheduled']);
+const HOLDS_ITS_LAUNCH: ReadonlySet<string> = new Set(['awaiting_completes', 'awaiting_approval', 'scheduled', 'launching']);
 
 /**
  * A launch that the target group's running workflow already holds is no change: given the same spec and nothing else

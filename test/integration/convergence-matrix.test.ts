@@ -69,7 +69,7 @@ interface Cell {
   check?: (c: CellContext, status: StudyStatus) => Promise<void> | void;
 }
 
-// Goals far above what the simulation fields while a cell advances it (only the exchange-completed cell reaches its own).
+// Goals far above what the simulation fields while a cell advances it (the budget cell advances it slowly, alone).
 const goal = (n: number) => `filling_goal: ${n * 20}`;
 const group = (lines: string[]) => lines.join('\n');
 
@@ -104,14 +104,6 @@ const CELLS: Cell[] = [
     applyExit: 0,
     exchange: { a: 'draft' },
     phases: { a: 'awaiting_approval' },
-  },
-  {
-    id: 'approval-approve',
-    first: { groups: { a: group([goal(100), 'launch: { mode: manual }']) } },
-    control: (c) => c.cli(['approve', c.study, '--account', ACCOUNT, '--target-group', 'a']),
-    applyExit: 0,
-    exchange: { a: 'live' },
-    phases: { a: 'live' },
   },
   {
     id: 'scheduled-reapply',
@@ -253,21 +245,6 @@ const CELLS: Cell[] = [
     applyExit: 0,
     exchange: { a: 'live' },
     phases: { a: 'live' },
-  },
-  {
-    id: 'exchange-completed-reapply',
-    first: { groups: { a: group(['filling_goal: 3', 'fielding: live']) } },
-    alone: true,
-    reach: async (c) => {
-      // The exchange completes it at its goal (the fielding simulation, advanced by hand): `fielding: live` is met.
-      await eventually(async () => {
-        await sandboxAdmin(c.t, 'POST', '/fielding/advance', { minutes: 240 });
-        return remote(c.t, c.study, 'a')?.status === 'completed' ? true : undefined;
-      }, 120_000, 500);
-    },
-    applyExit: 0,
-    exchange: { a: 'completed' },
-    phases: { a: 'completed' },
   },
   {
     id: 'budget-cut',

@@ -89,6 +89,9 @@ describe('a launch its running workflow holds', () => {
     expect(de.some(isWrite)).toBe(false);
     // (us, observed without its live fields here, has writes of its own: the plan's changes are de's none.)
     expect(again.program.targetGroups.find((t) => t.key === 'de')?.steps).toEqual([]);
+    // Launching (an approval just given): its workflow launches it; a re-apply right after hands it no gate again.
+    const launching = planRevision(desired, observed, running(desired, 'launching'));
+    expect(launching.program.targetGroups.find((t) => t.key === 'de')?.steps).toEqual([]);
   });
 
   it('is handed over as before when the spec changed, or when the workflow is not waiting for its launch', async () => {
