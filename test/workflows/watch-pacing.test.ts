@@ -4,7 +4,7 @@
 // target groups' first fallback checks spread over one watch interval by workflow id instead of all firing together.
 import { describe, expect, it } from 'vitest';
 import { nextStudyWatchAction, PERFORMANCE_PACE_INTERVALS, seenFiguresOf, spreadMs } from '../../plan/watch-timing';
-import { StudyState, type StudyCarriedState, type StudyWatch } from '../../workflows/study/state';
+import { emptyCarried, StudyState, type StudyCarriedState, type StudyWatch } from '../../workflows/study/state';
 import type { TargetGroupFigures } from '../../workflows/messages';
 
 const INTERVAL = 300_000;
@@ -38,14 +38,7 @@ describe('the study sends changed figures at the pace of the performance reads',
 
 describe("a study run carried from before the figures seen were structured", () => {
   const carried = (seen: Record<string, unknown>): StudyCarriedState => ({
-    status: { studyId: 'w', accountId: '1001', phase: 'idle', writes: 0, targetGroups: {}, exclusionGroups: {}, updatedAt: '2026-11-26T08:00:00.000Z' },
-    targetGroupIds: {},
-    exclusionGroupIds: {},
-    children: [],
-    childRevisions: {},
-    ownWrites: 0,
-    childWrites: {},
-    reports: {},
+    ...emptyCarried({ accountId: '1001', studyId: 'w' }),
     watch: { intervalMs: INTERVAL, apiVersion: '2025-12-18', seen: seen as StudyWatch['seen'], signaledAt: { q: 5 }, nextAt: 7 },
   });
 

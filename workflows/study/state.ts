@@ -71,7 +71,8 @@ export interface StudyWatch extends StudyWatchTiming {
 /** The carried fields as the state works with them. */
 type CarriedFields = Omit<StudyCarriedState, 'children'> & { children: Set<string> };
 
-function emptyCarried(input: StudyWorkflowInput): StudyCarriedState {
+/** A study that carries nothing yet (its first run; tests build carried states from it). */
+export function emptyCarried(input: StudyWorkflowInput): StudyCarriedState {
   return {
     status: { studyId: input.studyId, accountId: input.accountId, phase: 'idle', writes: 0, targetGroups: {}, exclusionGroups: {}, updatedAt: new Date().toISOString() },
     targetGroupIds: {},
