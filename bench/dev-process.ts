@@ -12,6 +12,8 @@ export function shellEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 
 export interface DevProcess {
   child: ChildProcess;
+  /** The last 200 lines it wrote to stderr, for a failure's report. */
+  tail(): string[];
   ports: { temporal: number; ui: number; sandbox: number; webhook: number };
   /** Ends it with Ctrl-C (SIGINT), as a user does, and waits for its exit. */
   stop(): Promise<void>;
@@ -30,6 +32,7 @@ export async function startDevProcess(cwd: string, command: string, prefix: stri
     const timer = setTimeout(() => reject(new Error(`studyflow dev did not start within 120 s:\n${tail.join('\n')}`)), 120_000);
     createInterface({ input: child.stderr }).on('line', (line) => {
       tail.push(line);
+      if (tail.length > 200) tail.shift();
       if (line.includes('Ctrl-C stops everything.')) {
         clearTimeout(timer);
         resolve();
@@ -45,5 +48,5 @@ export async function startDevProcess(cwd: string, command: string, prefix: stri
     child.kill('SIGINT');
     await new Promise((r) => child.once('exit', r));
   };
-  return { child, ports, stop };
+  return { child, ports, stop, tail: () => [...tail] };
 }

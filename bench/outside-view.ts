@@ -60,7 +60,7 @@ function timed(command: string, args: string[], cwd: string, env: NodeJS.Process
 
 /** `studyflow dev` in `dir` on free ports, as its own process (the bin through its shebang), set up for the benchmark. */
 async function startDev(dir: string) {
-  const { child, ports, stop } = await startDevProcess(dir, BIN);
+  const { child, ports, stop, tail } = await startDevProcess(dir, BIN);
   const sandboxUrl = `http://127.0.0.1:${ports.sandbox}`;
   const admin = async (method: string, what: string, body?: unknown) => {
     const res = await fetch(`${sandboxUrl}/_sandbox/${what}`, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
@@ -71,7 +71,7 @@ async function startDev(dir: string) {
   // simulation `dev` starts is switched off, so the live target groups of earlier runs do not load later ones.
   await admin('POST', 'faults', { latency_ms: latencyMs, job_duration_ms: jobMs });
   await admin('PUT', 'fielding/settings', { auto_advance: false });
-  return { child, ports, sandboxUrl, admin, stop, temporalPid: processNamed(child.pid, 'temporal') };
+  return { child, ports, sandboxUrl, admin, stop, tail, temporalPid: processNamed(child.pid, 'temporal') };
 }
 
 type Dev = Awaited<ReturnType<typeof startDev>>;
@@ -173,6 +173,7 @@ try {
           // A failed run is reported, not timed; the run's other clients are left out too, so every ratio stays paired.
           failed.push(`run ${r + 1}, ${c.label}: ${failureReason(error)}`);
           process.stderr.write(`${n} TG run ${r + 1}: ${c.label} FAILED: ${(error as Error).message.slice(0, 500)}\n`);
+          process.stderr.write(`studyflow dev, its last lines:\n${dev.tail().slice(-40).join('\n')}\n`);
         }
       }
       if (measuredRun.size === clients.length) for (const [label, measured] of measuredRun) byClient.get(label)!.push(measured);
