@@ -271,17 +271,19 @@ export class SandboxServer {
       if (!account) throw new ApiError(404, 'not_found_error', `Account ${params.account_id} not found.`);
     }
     const mode: BodyMode = route.body ?? (method === 'GET' || method === 'DELETE' ? 'none' : 'json');
-    const read = await readBody(req, mode === 'multipart' ? MULTIPART_BODY_LIMIT_BYTES : JSON_BODY_LIMIT_BYTES).catch(() => {
+    const limit = mode === 'multipart' || mode === 'text' ? MULTIPART_BODY_LIMIT_BYTES : JSON_BODY_LIMIT_BYTES;
+    const read = await readBody(req, limit).catch(() => {
       throw badRequest('The request body could not be read (connection aborted).');
     });
     if (read.tooLarge) {
-      throw new ApiError(413, 'content_too_large_error', payloadTooLarge(mode === 'multipart' ? MULTIPART_BODY_LIMIT_BYTES : JSON_BODY_LIMIT_BYTES).message, {
+      throw new ApiError(413, 'content_too_large_error', payloadTooLarge(limit).message, {
         headers: { connection: 'close' },
       });
     }
     const contentType = header('content-type');
     let body: unknown = undefined;
     let form: MultipartForm | null = null;
+    let text: string | undefined;
     let fingerprintBody: Buffer | string = read.body;
     if (mode === 'json' || (mode === 'optional-json' && read.body.length > 0)) {
       body = parseJsonBody(read.body, contentType);
@@ -294,6 +296,8 @@ export class SandboxServer {
         throw badRequest(`The multipart body is malformed: ${(err as MultipartError).message}.`, [{ name: 'body', reason: 'malformed multipart/form-data' }]);
       }
       fingerprintBody = JSON.stringify(form.parts.map((p) => [p.name, p.data.toString('base64')]));
+    } else if (mode === 'text') {
+      text = read.body.toString('utf8');
     } else if (mode === 'none') {
       fingerprintBody = '';
     }
@@ -310,6 +314,7 @@ export class SandboxServer {
       account,
       body,
       form,
+      text,
       header,
     };
     const idemKey = route.idempotent ? header(IDEMPOTENCY_HEADER) : undefined;

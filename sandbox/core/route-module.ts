@@ -21,6 +21,8 @@ export type BodyMode =
   | 'optional-json'
   /** multipart/form-data, capped at 8 MiB; `ctx.form` holds the parts. */
   | 'multipart'
+  /** Any body as UTF-8 text (e.g. text/csv), capped at 8 MiB; `ctx.text` holds it; the handler checks its type. */
+  | 'text'
   /** Any body is read (capped) and ignored. */
   | 'none';
 
@@ -84,6 +86,8 @@ export interface RequestContext extends SandboxServices {
   body: unknown;
   /** Parsed multipart form (`multipart` routes). */
   form: MultipartForm | null;
+  /** The raw body as UTF-8 (`text` routes). */
+  text?: string;
   /** A request header (case-insensitive), first value. */
   header(name: string): string | undefined;
 }

@@ -19,6 +19,7 @@ import { profilesRoutes } from './profiles';
 import { calendarRoutes } from './calendar';
 import { webhooksRoutes } from './webhooks';
 import { reportingRoutes } from './reporting';
+import { reconciliationsRoutes } from './reconciliations';
 
 /** Route modules of the /v1 API (order does not matter; literal path segments win over parameters). */
 export const apiRouteModules: RouteModule[] = [
@@ -38,6 +39,7 @@ export const apiRouteModules: RouteModule[] = [
   calendarRoutes,
   webhooksRoutes,
   reportingRoutes,
+  reconciliationsRoutes,
 ];
 
 export function buildRouteModules(controls: SandboxControls): RouteModule[] {

@@ -22,7 +22,7 @@ import { advanceFielding, DEFAULT_FIELDING_CONFIG, emptyFieldingState, type Fiel
 import { findLocaleMarket } from '../model/locale-markets';
 import { costPerCompleteMinorUnits } from '../model/pricing';
 import type { Profile } from '../model/profile-types';
-import type { SessionRecord } from '../model/session-record';
+import { changeSessionStatus, type SessionRecord, type TerminalStatus } from '../model/session-record';
 import { accessRespondentGuidOf, respondentRsid } from '../model/synthetic-respondents';
 import { quotaCounters } from '../model/target-group-performance';
 import { allocatedSupplierIds } from './webhooks-exchange-allocations';
@@ -223,6 +223,37 @@ export function advanceSimulation(services: SandboxServices, options: { withinMs
   }
   if (changed) services.commit();
   return { simulated_now: new Date(now).toISOString(), sessions_updated: result.updates.length, completed_target_groups: completed, truncated: result.truncated };
+}
+
+/**
+ * Applies status changes made outside the simulation (reversals of completes: routes/reconciliations.ts) to the sessions,
+ * at the simulated now: each target group's metrics and quota counters follow, and `fielding.sessions_updated` is
+ * emitted for the changed sessions, as for the simulation's own changes. Returns the changed sessions.
+ */
+export function changeSessionStatuses(services: SandboxServices, changes: ReadonlyArray<{ target_group_id: string; session_id: string; status: Exclude<TerminalStatus, 'Complete'> }>): SessionRecord[] {
+  const { state } = fieldingSlice(services);
+  const at = simulatedNow(services);
+  const changed: SessionRecord[] = [];
+  for (const change of changes) {
+    const sessions = state.sessions[change.target_group_id] ?? [];
+    const position = sessions.findIndex((session) => session.session_id === change.session_id);
+    if (position < 0 || sessions[position].status === change.status) continue;
+    sessions[position] = changeSessionStatus(sessions[position], change.status, at);
+    changed.push(sessions[position]);
+  }
+  const byGroup = new Map<string, SessionRecord[]>();
+  for (const session of changed) byGroup.set(session.target_group_id, [...(byGroup.get(session.target_group_id) ?? []), session]);
+  for (const [targetGroupId, sessions] of byGroup) {
+    const tg = services.store.data.target_groups[targetGroupId];
+    if (!tg) continue;
+    writeCounters(tg, state.sessions[targetGroupId] ?? []);
+    for (let i = 0; i < sessions.length; i += SESSIONS_PER_EVENT) {
+      const payload: SessionsUpdated = { account_id: tg.account_id, project_id: tg.project_id, target_group_id: tg.id, sessions: sessions.slice(i, i + SESSIONS_PER_EVENT) };
+      services.events.emit(SESSIONS_UPDATED_EVENT, payload);
+    }
+  }
+  if (changed.length > 0) services.commit();
+  return changed;
 }
 
 function readSettings(body: unknown, current: FieldingSettings): FieldingSettings {
