@@ -20,6 +20,7 @@ import { calendarRoutes } from './calendar';
 import { webhooksRoutes } from './webhooks';
 import { reportingRoutes } from './reporting';
 import { reconciliationsRoutes } from './reconciliations';
+import { reportsRoutes } from './reports';
 
 /** Route modules of the /v1 API (order does not matter; literal path segments win over parameters). */
 export const apiRouteModules: RouteModule[] = [
@@ -40,6 +41,7 @@ export const apiRouteModules: RouteModule[] = [
   webhooksRoutes,
   reportingRoutes,
   reconciliationsRoutes,
+  reportsRoutes,
 ];
 
 export function buildRouteModules(controls: SandboxControls): RouteModule[] {
