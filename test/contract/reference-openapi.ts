@@ -276,6 +276,12 @@ export function answerProblems(operationId: string, status: number, body: unknow
   return [...problems, ...undeclaredAnswerFields(operationId, status, body, dialect)];
 }
 
+/** Media types the reference documents for an answer (e.g. `text/csv` for a file download). */
+export function referenceAnswerContentTypes(operationId: string, status: number): string[] {
+  load();
+  return Object.keys(deref(operations!.get(operationId)?.op.responses?.[String(status)])?.content ?? {});
+}
+
 /** Names of the response headers the reference marks required for a status. */
 export function requiredAnswerHeaders(operationId: string, status: number): string[] {
   load();
