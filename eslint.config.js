@@ -47,6 +47,7 @@ export const MAY_IMPORT = {
   cli: [
     'client', 'definitions', 'shared', 'type:plan', 'type:workflows', 'dev', 'sandbox',
     'worker/worker-process', 'worker/receiver-process', 'worker/studyflow-worker', 'worker/reachability-check', 'worker/package-files',
+    'worker/replay-check',
   ],
   sandbox: [],
   bench: RUNTIME,

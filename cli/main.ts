@@ -169,8 +169,23 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .option('--metrics-host <host>', 'bind address of /metrics and /healthz', '127.0.0.1')
     .option('--write-bundle <file>', 'write the workflow bundle to this file (for STUDYFLOW_WORKFLOW_BUNDLE) and exit')
     .option('--check', 'check that Temporal, the blob store, the payload key and the webhook secrets are reachable, then exit')
+    .option('--build-id <id>', 'the build id of this worker deployment version (default STUDYFLOW_BUILD_ID, else <version>-<bundle hash>)')
+    .option('--deployment <name>', 'the worker deployment name (default STUDYFLOW_DEPLOYMENT, else the task queue)')
     .addOption(json())
     .action(run(() => import('./commands/worker')));
+
+  program
+    .command('upgrade')
+    .description('before and after a deploy: replay running studies against a new workflow bundle, show which build each runs on, make a build current')
+    .argument('<action>', 'check, status or set-current')
+    .option('--from-cluster', 'check: replay the histories of the running study and target-group workflows (the default)')
+    .option('--histories <dir>', 'check: replay the JSON histories in this directory instead')
+    .option('--bundle <file>', 'check: the new workflow bundle (`studyflow worker --write-bundle`; default: this studyflow\'s own)')
+    .option('--build-id <id>', 'set-current: the build to make current (or ramp)')
+    .option('--ramp <percent>', 'set-current: ramp the build to this share of new and moving runs instead of making it current')
+    .option('--deployment <name>', 'the worker deployment (default STUDYFLOW_DEPLOYMENT, else the task queue)')
+    .addOption(json())
+    .action(run(() => import('./commands/upgrade')));
 
   program
     .command('receiver')

@@ -15,6 +15,7 @@ import { buildReportView, type ReportView } from './report-model';
 import { resolveStudyRef, type StudyRef } from './study-ref';
 import { gitRevisionOf, submitRevision } from './study-runs';
 import { TemporalSession } from './temporal-session';
+import type { UpgradeClient } from './upgrade';
 import { devStackSettings } from './dev-stack';
 import { mark } from './timeline';
 import type { Diagnostic } from '../definitions';
@@ -56,6 +57,13 @@ export class StudyClient {
   get temporalServer(): { address: string; namespace: string } {
     const { address, namespace } = this.temporal.settings;
     return { address, namespace };
+  }
+
+  /** `studyflow upgrade`: the running studies' builds, the replay check, making a build current (client/upgrade.ts). */
+  async upgrades(): Promise<UpgradeClient> {
+    // Loaded on use: the history reader it needs is no part of the other commands' start-up.
+    const { UpgradeClient } = await import('./upgrade');
+    return new UpgradeClient(this.temporal, this.env);
   }
 
   /** Opens the Temporal connection now (apply overlaps it with its other start-up work); calls open it anyway. */

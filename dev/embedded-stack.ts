@@ -260,6 +260,8 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
       taskQueue,
       dataConverter: dataConverterFromEnv(codecEnv),
       maxCachedWorkflows,
+      // The dev stack's worker is the one worker of its task queue: its build becomes current at every start.
+      deployment: { env: workerEnv, currentPolicy: 'always' },
     });
     cleanups.push(() => workers.shutdown());
     let workersRunning = true;

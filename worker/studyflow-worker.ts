@@ -6,6 +6,8 @@ import { apiTaskQueueOf } from '../workflows/activity-proxies';
 import { installRuntimeLogging } from './runtime-logging';
 import { workflowTaskQueue } from '../temporal/temporal-connection';
 import { PACKAGED_WORKFLOW_BUNDLE, RUNNING_COMPILED, WORKFLOWS_PATH } from './package-files';
+import { bundleCode, settleCurrentVersion, workerDeploymentVersion, type CurrentPolicy } from './deployment';
+import type { DeploymentVersion } from '../temporal/worker-deployments';
 
 export { WORKFLOWS_PATH };
 
@@ -34,6 +36,12 @@ export interface StudyflowWorkerOptions {
    * grows with the process's heap limit (about 2,300 under Node's default 4 GiB limit).
    */
   maxCachedWorkflows?: number;
+  /**
+   * Run as a worker deployment version (./deployment.ts): its name and build id from this environment
+   * (STUDYFLOW_DEPLOYMENT, STUDYFLOW_BUILD_ID, else the task queue and the bundle's hash), study and target-group
+   * workflows pinned to it, and the version made current under `currentPolicy` once it polls. Absent: unversioned.
+   */
+  deployment?: { env: Record<string, string | undefined>; currentPolicy: CurrentPolicy };
 }
 
 /** STUDYFLOW_WORKFLOW_CACHE is not 0 or a whole number of 2 or more. */
@@ -117,6 +125,8 @@ export interface RunningWorkers {
   done: Promise<void>;
   /** Graceful shutdown: stop polling, finish running tasks within the grace time. */
   shutdown(): Promise<void>;
+  /** The deployment version the workers run as (with `deployment`), and the deployment's current build after start. */
+  deployment?: DeploymentVersion & { current?: string; madeCurrent: boolean };
 }
 
 /**
@@ -127,8 +137,11 @@ export async function startStudyflowWorkers(options: StudyflowWorkerOptions): Pr
   installRuntimeLogging();
   const workflowBundle = options.workflowBundle ?? (await prebuiltWorkflowBundle());
   const rate = options.apiRatePerSecond ?? apiRateLimitFromEnv(process.env);
-  const common = { connection: options.connection, namespace: options.namespace, dataConverter: options.dataConverter };
   const taskQueue = options.taskQueue ?? workflowTaskQueue();
+  const version = options.deployment ? workerDeploymentVersion(options.deployment.env, taskQueue, await bundleCode(workflowBundle)) : undefined;
+  // Both workers are of the version: a pinned workflow's activities run on the API workers of its own build.
+  const versioned = version ? { workerDeploymentOptions: { version, useWorkerVersioning: true as const, defaultVersioningBehavior: 'PINNED' as const } } : {};
+  const common = { connection: options.connection, namespace: options.namespace, dataConverter: options.dataConverter, ...versioned };
   const workflowWorker = await Worker.create({
     ...common,
     taskQueue,
@@ -170,14 +183,25 @@ export async function startStudyflowWorkers(options: StudyflowWorkerOptions): Pr
     if (failed) throw failed.reason;
   });
   let stopping: Promise<void> | undefined;
-  return {
-    done,
-    shutdown() {
-      stopping ??= (async () => {
-        stopAll();
-        await done;
-      })();
-      return stopping;
-    },
+  const shutdown = () => {
+    stopping ??= (async () => {
+      stopAll();
+      await done;
+    })();
+    return stopping;
   };
+  let deployment: RunningWorkers['deployment'];
+  if (version && options.deployment) {
+    try {
+      const settled = await settleCurrentVersion(options.connection.workflowService, options.namespace, version, options.deployment.currentPolicy, {
+        identity: `studyflow-worker ${version.deploymentName}/${version.buildId}`,
+        stopped: () => workers.some((worker) => worker.getState() !== 'RUNNING'),
+      });
+      deployment = { ...version, ...settled };
+    } catch (error) {
+      await shutdown().catch(() => undefined);
+      throw error;
+    }
+  }
+  return { done, shutdown, deployment };
 }

@@ -28,6 +28,12 @@ export interface WorkerProcessOptions {
   log: (line: string) => void;
 }
 
+/** What the worker runs as, and whether new studies start on it. */
+export function deploymentLine(d: { deploymentName: string; buildId: string; current?: string; madeCurrent: boolean }): string {
+  const state = d.madeCurrent ? 'made current (none was)' : d.current === d.buildId ? 'current' : `not current (current: ${d.current ?? 'none'}; \`studyflow upgrade set-current --build-id ${d.buildId}\` makes it)`;
+  return `worker build ${d.buildId} of deployment ${d.deploymentName}: ${state}`;
+}
+
 /** The metrics and health endpoint could not start (its address and the reason). */
 export class OpsEndpointError extends Error {
   override readonly name = 'OpsEndpointError';
@@ -67,7 +73,16 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
     await requireStudyflowNamespace(connection.workflowService, settings.namespace, settings.address);
     if (stoppedWhileStarting()) return;
     const taskQueue = workflowTaskQueue(env);
-    const workers = await startStudyflowWorkers({ connection, namespace: settings.namespace, activities: activities.activities, taskQueue, dataConverter: dataConverterFromEnv(env), maxCachedWorkflows });
+    // A worker deployment version (./deployment.ts): its own version becomes current only where none is.
+    const workers = await startStudyflowWorkers({
+      connection,
+      namespace: settings.namespace,
+      activities: activities.activities,
+      taskQueue,
+      dataConverter: dataConverterFromEnv(env),
+      maxCachedWorkflows,
+      deployment: { env, currentPolicy: 'if-none' },
+    });
     stop = () => void workers.shutdown();
     if (stopRequested) stop();
     let workersRunning = true;
@@ -95,6 +110,7 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
       log(`metrics on ${ops.url}/metrics, health on ${ops.url}/healthz${telemetry.sdkMetricsAddress ? '' : " (studyflow's own metrics only: the Temporal runtime was set up before)"}`);
     }
     log(`worker polling ${taskQueue} and ${apiTaskQueueOf(taskQueue)} on ${settings.address} (namespace ${settings.namespace})`);
+    if (workers.deployment) log(deploymentLine(workers.deployment));
     log(`ID lists in ${activities.blobs.location}; webhook secrets ${activities.secretsDescription}`);
     if (options.webhookPort !== undefined && !stopRequested) {
       const { client, connection: c } = await connectClient(settings, env);

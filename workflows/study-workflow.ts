@@ -2,12 +2,10 @@ import {
   allHandlersFinished,
   CancellationScope,
   condition,
-  continueAsNew,
   getExternalWorkflowHandle,
   isCancellation,
   log,
   setHandler,
-  workflowInfo,
 } from '@temporalio/workflow';
 import { passUpstreamCompletes } from './study/upstream';
 import { apiActivities } from './activity-proxies';
@@ -37,6 +35,7 @@ import { completeAtEnd } from './study/removed';
 import { hasWatched, watchDueIn, watchTick } from './study/watch';
 import { StudyState, Superseded, type StudyWorkflowInput } from './study/state';
 import { withForecasts } from './forecast';
+import { continueAsNewFor, pinToStartingBuild, safePointDecision, serverHints, wantsSafePoint } from './versioning';
 
 export type { StudyCarriedState, StudyWorkflowInput } from './study/state';
 
@@ -54,15 +53,17 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
     for (;;) {
       // Between revisions the study watches its live target groups: one list read per watch interval (./study/watch.ts).
       const watchIn = watchDueIn(state);
-      const woken = () => state.pending !== undefined || (workflowInfo().continueAsNewSuggested && allHandlersFinished());
+      const woken = () => state.pending !== undefined || (wantsSafePoint() && allHandlersFinished());
       // Nothing to watch yet: a target group's progress (entering live, say) makes it watchable and wakes the loop.
       if (watchIn === undefined) await condition(() => woken() || hasWatched(state));
       else if (watchIn > 0) await condition(woken, watchIn);
       if (state.pending) await applyPending(state);
       else if (watchDueIn(state) === 0) await watchTick(state, apiActivities);
-      if (workflowInfo().continueAsNewSuggested && !state.pending) {
+      // A safe point: no revision being applied, no watch read in flight (./versioning.ts: a long history, or a new build).
+      const next = safePointDecision({ ...serverHints(), busy: state.pending !== undefined });
+      if (next.continueAsNew) {
         await condition(allHandlersFinished);
-        await continueAsNew<typeof studyWorkflow>({ accountId: input.accountId, studyId: input.studyId, carried: state.carried() });
+        await continueAsNewFor<typeof studyWorkflow>(next)({ accountId: input.accountId, studyId: input.studyId, carried: state.carried() });
       }
     }
   } catch (error) {
@@ -77,6 +78,8 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
     throw error;
   }
 }
+
+pinToStartingBuild(studyWorkflow);
 
 /** Applies the waiting revision; a failure marks the study failed, a newer revision supersedes it. */
 async function applyPending(state: StudyState): Promise<void> {
@@ -173,7 +176,7 @@ function registerHandlers(state: StudyState): void {
   );
   setHandler(awaitRevisionUpdate, async ({ revision }) => {
     // A re-apply of the revision already applied is pending until the loop takes it: its status is the old one until then.
-    await condition(() => (state.pending?.desired.revision !== revision && revisionOutcome(state.status, revision) !== 'running') || workflowInfo().continueAsNewSuggested);
+    await condition(() => (state.pending?.desired.revision !== revision && revisionOutcome(state.status, revision) !== 'running') || wantsSafePoint());
     return state.status;
   });
   setHandler(approveUpdate, (request) => Promise.resolve(approve(state, request)), {

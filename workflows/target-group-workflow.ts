@@ -1,4 +1,4 @@
-import { condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, setHandler, workflowInfo } from '@temporalio/workflow';
 import { apiActivities } from './activity-proxies';
 import { failureOf, rethrowPassThrough } from './failures';
 import {
@@ -20,6 +20,7 @@ import { noticeCompletion, noticeFailure } from './target-group/notifications';
 import { ProgressSender } from './target-group/progress';
 import { TargetGroupState, type TargetGroupWorkflowInput } from './target-group/state';
 import { watchOnce } from './target-group/watch';
+import { continueAsNewFor, pinToStartingBuild, safePointDecision, serverHints } from './versioning';
 
 export type { CarriedReport, TargetGroupWorkflowInput } from './target-group/state';
 export { PROGRESS_INTERVAL_MS, PROGRESS_PACING_SUMMARY } from './target-group/progress';
@@ -79,10 +80,14 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
     }
     await watchOnce(state, apiActivities);
     noticeCompletion(state);
-    if (workflowInfo().continueAsNewSuggested && !state.pendingRevision) {
+    // A safe point: the watch tick is done, no revision waits (./versioning.ts: a long history, or a new build).
+    const next = safePointDecision({ ...serverHints(), busy: state.pendingRevision !== undefined });
+    if (next.continueAsNew) {
       await state.notices.settled();
       await progress.delivered();
-      await continueAsNew<typeof targetGroupWorkflow>({ ...input, revision: { ...state.revision, steps: [], launch: undefined }, carried: state.carried() });
+      await continueAsNewFor<typeof targetGroupWorkflow>(next)({ ...input, revision: { ...state.revision, steps: [], launch: undefined }, carried: state.carried() });
     }
   }
 }
+
+pinToStartingBuild(targetGroupWorkflow);

@@ -14,7 +14,17 @@ import { reportReachability } from '../reachability-view';
  */
 export async function run(
   ctx: CliContext,
-  options: { webhookPort?: string; webhookHost: string; metricsPort?: string; metricsHost?: string; writeBundle?: string; check?: boolean; json?: boolean } = {
+  options: {
+    webhookPort?: string;
+    webhookHost: string;
+    metricsPort?: string;
+    metricsHost?: string;
+    writeBundle?: string;
+    check?: boolean;
+    json?: boolean;
+    buildId?: string;
+    deployment?: string;
+  } = {
     webhookHost: '127.0.0.1',
   },
 ): Promise<number> {
@@ -32,10 +42,12 @@ export async function run(
   process.on('SIGTERM', onStop);
   void ctx.interrupted.then(onStop);
   try {
-    await runWorkerProcess({ env: ctx.env, webhookPort, webhookHost: options.webhookHost, metricsPort, metricsHost: options.metricsHost, stop, log: (line) => ctx.out.progress(line) });
+    // --build-id and --deployment win over STUDYFLOW_BUILD_ID and STUDYFLOW_DEPLOYMENT (worker/deployment.ts).
+    const env = { ...ctx.env, ...(options.buildId ? { STUDYFLOW_BUILD_ID: options.buildId } : {}), ...(options.deployment ? { STUDYFLOW_DEPLOYMENT: options.deployment } : {}) };
+    await runWorkerProcess({ env, webhookPort, webhookHost: options.webhookHost, metricsPort, metricsHost: options.metricsHost, stop, log: (line) => ctx.out.progress(line) });
     return 0;
   } catch (error) {
-    if (error instanceof Error && ['NamespaceMissingError', 'SearchAttributesMissingError', 'OpsEndpointError'].includes(error.name)) throw new CliError(error.message);
+    if (error instanceof Error && ['NamespaceMissingError', 'SearchAttributesMissingError', 'OpsEndpointError', 'DeploymentNameError'].includes(error.name)) throw new CliError(error.message);
     throw error;
   } finally {
     process.off('SIGTERM', onStop);

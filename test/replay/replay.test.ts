@@ -8,7 +8,7 @@ import { prebuiltWorkflowBundle } from '../../worker/studyflow-worker';
 // One recorded generation of today's workflows (real integration runs, recorded with
 // STUDYFLOW_RECORD_HISTORIES=1, see docs/workflows.md) replayed through the code: a change that alters
 // the commands of these histories fails here. Before the first release such a change re-records them;
-// after it, it is a patch under the rule of docs/workflows.md.
+// after it, it is a patch under the rule of docs/deploy.md ("Upgrading studyflow").
 const dir = path.join(import.meta.dirname, 'histories');
 const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort() : [];
 

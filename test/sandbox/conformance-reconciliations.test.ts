@@ -78,8 +78,8 @@ describe.each(['spec', 'cint'] as const)('reconciliations in the %s dialect', (d
    * A group of its own project that fielded to its goal in December (simulated), then two more days, so that every
    * session has finished and the simulation's own reversals are done: nothing changes in it unless a test does it.
    */
-  async function fieldedGroup(goal = 12) {
-    const made = await api.projectWithTargetGroup({ live_url: 'https://survey.example/s', filling_goal: goal });
+  async function fieldedGroup(goal = 12, overrides: Record<string, unknown> = {}) {
+    const made = await api.projectWithTargetGroup({ live_url: 'https://survey.example/s', filling_goal: goal, ...overrides });
     const launch = await api.req('POST', `${made.tgPath}/fielding-run-jobs/launch-from-draft`, { body: { end_fielding_at: '2099-01-01T00:00:00Z' } });
     expect(launch.status, launch.text).toBe(201);
     await api.waitForJob(launch.headers.get('location')!);
@@ -190,6 +190,31 @@ describe.each(['spec', 'cint'] as const)('reconciliations in the %s dialect', (d
     }
     const reversed = received.filter((e) => e.type === sessionEvent).flatMap((e) => e.data.sessions as Array<{ session_id: string; status: string }>).filter((s) => s.status === 'Terminate' && (s.session_id === a.rid || s.session_id === b.rid));
     expect(reversed.map((s) => s.session_id).sort()).toEqual([a.rid, b.rid].sort());
+  });
+
+  it('quota counters follow a reversal: each reversed complete leaves the quota targets it counted for', async () => {
+    const gender = {
+      object: 'regular', name: 'Gender', quotas_enabled: true,
+      targets: [
+        { conditions: [{ object: 'selection', question_id: 43, option: '1' }], quota: { completes_goal: 6 } },
+        { conditions: [{ object: 'selection', question_id: 43, option: '2' }], quota: { completes_goal: 6 } },
+      ],
+    };
+    const { tg, completes } = await fieldedGroup(12, { profiling: { profile_adjustment_type: 'nominal', profiles: [gender] } });
+    type Target = { id: string; quota: { completes: number } };
+    const counters = async () => {
+      const profile = (await api.state()).records.target_groups[tg.id].profiles[0] as { id: string; targets: Target[] };
+      return new Map(profile.targets.map((t) => [`${profile.id}/${t.id}`, t.quota.completes]));
+    };
+    const before = await counters();
+    expect([...before.values()].reduce((n, c) => n + c, 0)).toBe(completes.length);
+    const sessions = (await api.admin('GET', `/fielding/target-groups/${tg.id}/sessions`)).body.data as Array<{ session_id: string; quota_target_ids: string[] }>;
+    const reversed = completes.slice(0, 3).map((c) => sessions.find((s) => s.session_id === c.rid)!);
+    const res = await post(csv(reversed.map((s) => `${s.session_id},25`)));
+    await finished(res.body.request_id);
+    const after = await counters();
+    for (const [key, count] of before) expect(after.get(key), key).toBe(count - reversed.filter((s) => s.quota_target_ids.includes(key)).length);
+    expect([...after.values()].reduce((n, c) => n + c, 0)).toBe(completes.length - 3);
   });
 
   it('the window runs on the simulated clock: a December complete can be reversed until the end of 25 January, later it is expired', async () => {
