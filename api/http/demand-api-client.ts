@@ -64,6 +64,11 @@ export interface ApiRequest {
    * target group: such a 409 is a retryable job_already_running (after Retry-After, else jobBusyRetryDelayMs).
    */
   startsJob?: boolean;
+  /**
+   * A success's body is handed over unread, as a Readable the caller must consume or destroy (a file download:
+   * never held in memory); a failure's is read and classified as any other.
+   */
+  streamAnswer?: boolean;
 }
 
 /** The answer to an {@link ApiRequest}: status, lower-cased headers, parsed body. */
@@ -126,7 +131,7 @@ export function createDemandApiClient(options: DemandApiClientOptions): DemandAp
       body = JSON.stringify(req.json);
     } else if (req.stream) {
       headers['content-type'] = req.stream.contentType;
-      headers['content-length'] = String(req.stream.contentLength);
+      if (req.stream.contentLength !== undefined) headers['content-length'] = String(req.stream.contentLength);
       body = Readable.from(req.stream.open(), { objectMode: false });
     } else if (req.method === 'POST' || req.method === 'PUT') {
       headers['content-length'] = '0';
@@ -145,6 +150,7 @@ export function createDemandApiClient(options: DemandApiClientOptions): DemandAp
       dispatcher,
       secrets: [token, config.clientSecret],
       displayPath: url.pathname,
+      streamSuccess: req.streamAnswer === true,
     });
   }
 

@@ -1,5 +1,6 @@
 // One HTTP request/response with undici: sends, reads the whole (small) answer, parses JSON, maps transport errors.
-import { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
+import { ApplicationFailure } from '@temporalio/common';
 import { request, type Dispatcher } from 'undici';
 import { failureFromTransportError, type ApiAnswer } from './errors';
 
@@ -16,6 +17,8 @@ export interface ExchangeRequest {
   secrets: readonly string[];
   /** Path shown in failures (no query string). */
   displayPath: string;
+  /** A 2xx answer's body is returned unread (a Readable); any other status is read as usual. */
+  streamSuccess?: boolean;
 }
 
 /** Largest answer body the client reads; anything bigger is a protocol problem, not data. */
@@ -37,12 +40,28 @@ export async function exchange(req: ExchangeRequest): Promise<ApiAnswer> {
     for (const [name, value] of Object.entries(res.headers)) {
       if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
     }
+    if (req.streamSuccess && res.statusCode >= 200 && res.statusCode < 300) {
+      return { status: res.statusCode, headers, body: streamOf(res.body, call, req.secrets) };
+    }
     const text = await readText(res.body);
     return { status: res.statusCode, headers, body: parseBody(text, headers['content-type']) };
   } catch (error) {
     if (req.signal?.aborted) throw req.signal.reason ?? error;
+    // A streamed request body that refused to go on (bad input, or a one-shot source sent twice) says why itself.
+    if (error instanceof ApplicationFailure) throw error;
     throw failureFromTransportError(error, call, { secrets: req.secrets });
   }
+}
+
+/** The answer's body as a Readable whose transport errors are the client's failures, like a read answer's. */
+function streamOf(body: Dispatcher.ResponseData['body'], call: { method: string; path: string }, secrets: readonly string[]): Readable {
+  const out = new PassThrough();
+  body.on('error', (error: unknown) => out.destroy(failureFromTransportError(error, call, { secrets })));
+  out.on('close', () => {
+    if (!body.destroyed) body.destroy();
+  });
+  body.pipe(out);
+  return out;
 }
 
 async function readText(body: Dispatcher.ResponseData['body']): Promise<string> {

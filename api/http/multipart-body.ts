@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto';
 /** A request body that can be opened again (a replay after a token refresh re-reads the file). */
 export interface StreamingBody {
   contentType: string;
-  contentLength: number;
+  /** Exact size in bytes; absent: sent chunked (Transfer-Encoding: chunked), for a body produced as it goes. */
+  contentLength?: number;
   open(): AsyncIterable<Uint8Array>;
 }
 

@@ -44,6 +44,10 @@ import { DraftTargetGroupAnswer, FieldingRunsAnswer, TargetGroupDetailsAnswer, T
 import { ManageProfilesRequest, ProfileBadRequest, ProfilesResponse, ProfileValidationError, ValidateProfilesRequest } from './profiles';
 import { TargetGroupPerformanceAnswer } from './performance';
 import {
+  LIST_ELIGIBLE_TARGET_GROUPS, LIST_RECONCILIATION_TARGET_GROUPS, LIST_RECONCILIATIONS, ReasonCodesAnswer, ReconciliationAnswer, ReconciliationTargetGroup, SubmitReconciliationsAnswer,
+} from './reconciliations';
+import { LIST_REPORT_REQUESTS, ReportGenerationAnswer, ReportGenerationRequest, ReportShareAnswer, ReportStatusAnswer } from './reports';
+import {
   AllocationSpecificationAnswer, AllocationSpecificationRequest, CostPerInterviewAnswer, CostPerInterviewRequest, FeasibilityByIdAnswer, FeasibilityByIdRequest,
   FieldingAssistantAnswer, FieldingAssistantRequest, FillingGoalUpdateRequest, LaunchNowAnswer, ScheduleFromDraftRequest, ScheduleJobAnswer,
   TargetGroupDetailsUpdateAnswer, TargetGroupDetailsUpdateRequest, UpdateFieldingRunAnswer, UpdateFieldingRunRequest,
@@ -167,6 +171,32 @@ export const LIVE_TARGET_GROUP_OPERATIONS: Readonly<Record<string, WireOperation
   calculate_target_group_feasibility_by_id: { method: 'POST', path: `${TG}/calculate-feasibility`, request: FeasibilityByIdRequest, answers: { 200: FeasibilityByIdAnswer } },
 };
 
+const RECON = '/demand/accounts/{account_id}/reconciliations';
+const REPORTS = '/demand/accounts/{account_id}/reports';
+/**
+ * The close-out (issue 36; api/operations/reconciliations.ts and reports.ts): reconciliations and reports. Files go out
+ * as text/csv (no JSON body: `request` absent) and downloads answer a file (`null`: not JSON); their contract test is
+ * test/contract/reconciliations-client.contract.test.ts.
+ */
+export const CLOSEOUT_OPERATIONS: Readonly<Record<string, WireOperation>> = {
+  request_reconciliation_reason_codes: { method: 'GET', path: `${RECON}/reason-codes`, answers: { 200: ReasonCodesAnswer } },
+  get_eligible_target_groups: { method: 'GET', path: `${RECON}/eligible-target-groups`, answers: { 200: pageSchema(LIST_ELIGIBLE_TARGET_GROUPS) } },
+  get_reconciliations_by_account_id: { method: 'GET', path: RECON, answers: { 200: pageSchema(LIST_RECONCILIATIONS) } },
+  post_reconciliations: { method: 'POST', path: RECON, answers: { 202: SubmitReconciliationsAnswer }, headers: ['idempotency-key', 'name'] },
+  get_reconciliation_by_request_id: { method: 'GET', path: `${RECON}/{request_id}`, answers: { 200: ReconciliationAnswer } },
+  get_target_groups_by_request_id: { method: 'GET', path: `${RECON}/{request_id}/target-groups`, answers: { 200: pageSchema(LIST_RECONCILIATION_TARGET_GROUPS) } },
+  get_target_group_by_request_id_and_target_group_id: { method: 'GET', path: `${RECON}/{request_id}/target-groups/{target_group_id}`, answers: { 200: ReconciliationTargetGroup } },
+  get_recon_downloads: { method: 'GET', path: `${RECON}/{request_id}/downloads/{download_type}`, answers: { 200: null } },
+  post_reconciliations_completes: {
+    method: 'POST', path: '/demand/accounts/{account_id}/projects/{project_id}/reconciliations/completes', answers: { 202: SubmitReconciliationsAnswer }, headers: ['idempotency-key', 'name'],
+  },
+  generate_report: { method: 'POST', path: `${REPORTS}/{report_type}`, request: ReportGenerationRequest, answers: { 202: ReportGenerationAnswer } },
+  report_status: { method: 'GET', path: `${REPORTS}/{report_id}/status`, answers: { 200: ReportStatusAnswer } },
+  download_report_v2: { method: 'GET', path: `${REPORTS}/{report_id}/download`, answers: { 200: null } },
+  report_requests: { method: 'GET', path: REPORTS, answers: { 200: pageSchema(LIST_REPORT_REQUESTS) } },
+  share_report: { method: 'GET', path: `${REPORTS}/{report_id}/share`, answers: { 200: ReportShareAnswer }, headers: ['report_type'] },
+};
+
 export const WIRE_OPERATIONS: Readonly<Record<string, WireOperation>> = {
   get_user_accounts: { method: 'GET', path: '/accounts', answers: { 200: AccountsList } },
   get_business_units: { method: 'GET', path: '/accounts/{account_id}/business-units', answers: { 200: BusinessUnitsList } },
@@ -221,6 +251,7 @@ export const WIRE_OPERATIONS: Readonly<Record<string, WireOperation>> = {
   ...PROFILE_OPERATIONS,
   ...PERFORMANCE_OPERATIONS,
   ...LIVE_TARGET_GROUP_OPERATIONS,
+  ...CLOSEOUT_OPERATIONS,
 };
 
 /**

@@ -9,7 +9,7 @@ import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlobStore } from '../../blobs/blob-store';
 import { createDemandApiClient } from '../../api/http/demand-api-client';
-import { LAUNCH_FIELDING_OPERATIONS, LIVE_TARGET_GROUP_OPERATIONS, PERFORMANCE_OPERATIONS, PROFILE_HELPER_OPERATIONS, PROFILE_OPERATIONS, TARGET_GROUP_STATE_OPERATIONS, WIRE_OPERATIONS } from '../../api/wire/operations';
+import { CLOSEOUT_OPERATIONS, LAUNCH_FIELDING_OPERATIONS, LIVE_TARGET_GROUP_OPERATIONS, PERFORMANCE_OPERATIONS, PROFILE_HELPER_OPERATIONS, PROFILE_OPERATIONS, TARGET_GROUP_STATE_OPERATIONS, WIRE_OPERATIONS } from '../../api/wire/operations';
 import { createActivities } from '../../activities/index';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index';
 import { testDialect, testSandboxOptions } from '../helpers/test-profile';
@@ -130,8 +130,8 @@ const SPEC_DIALECT_GAPS: ReferenceGaps = {
 /** The spec's deviations are the spec dialect's (STUDYFLOW_TEST_PROFILE=cint runs the reference's, with no gap). */
 const REFERENCE_GAPS: ReferenceGaps = testDialect() === 'spec' ? SPEC_DIALECT_GAPS : {};
 
-// Operations with a contract test of their own (launch-fielding, target-group-state, profiles, profile-helpers, performance and live-target-groups .contract.test.ts) are checked there.
-const OWN_CONTRACT_TESTS = { ...LAUNCH_FIELDING_OPERATIONS, ...TARGET_GROUP_STATE_OPERATIONS, ...PROFILE_OPERATIONS, ...PROFILE_HELPER_OPERATIONS, ...PERFORMANCE_OPERATIONS, ...LIVE_TARGET_GROUP_OPERATIONS };
+// Operations with a contract test of their own (launch-fielding, target-group-state, profiles, profile-helpers, performance, live-target-groups and reconciliations-client .contract.test.ts) are checked there.
+const OWN_CONTRACT_TESTS = { ...LAUNCH_FIELDING_OPERATIONS, ...TARGET_GROUP_STATE_OPERATIONS, ...PROFILE_OPERATIONS, ...PROFILE_HELPER_OPERATIONS, ...PERFORMANCE_OPERATIONS, ...LIVE_TARGET_GROUP_OPERATIONS, ...CLOSEOUT_OPERATIONS };
 describeOperationChecks(
   Object.fromEntries(Object.entries(WIRE_OPERATIONS).filter(([id]) => !(id in OWN_CONTRACT_TESTS))),
   () => exchanges,
