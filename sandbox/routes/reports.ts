@@ -240,12 +240,20 @@ function notCompleted(report: ReportRecord): ApiError {
   return badRequest(`Report ${report.id} is not completed yet; poll its status.`, [{ name: 'report_id', reason: 'the report is not completed yet' }]);
 }
 
-const csvReply = (content: string): Reply => ({ status: 200, text: { contentType: 'text/csv; charset=utf-8', content } });
+/**
+ * The file, with the simulated now as its `Date` (the clock the reconciliation windows run on), so that a reader
+ * of the eligible RIDs judges their windows by the exchange's time.
+ */
+const csvReply = (services: SandboxServices, content: string): Reply => ({
+  status: 200,
+  text: { contentType: 'text/csv; charset=utf-8', content },
+  headers: { date: new Date(simulatedNow(services)).toUTCString() },
+});
 
 function downloadReport(ctx: RequestContext): Reply {
   const report = requireReport(ctx);
   if (report.content === null) throw notCompleted(report);
-  return csvReply(report.content);
+  return csvReply(ctx, report.content);
 }
 
 function listReports(ctx: RequestContext): Reply {
@@ -298,7 +306,7 @@ function sharedFile(ctx: RequestContext): Reply {
   const expected = report ? Buffer.from(signatureOf(ctx, report.id, expires), 'utf8') : Buffer.alloc(0);
   const valid = report !== undefined && report.content !== null && Number.isFinite(expires) && given.length === expected.length && timingSafeEqual(given, expected);
   if (!valid || expires * 1000 <= ctx.clock.now()) throw new ApiError(403, 'authorization_error', 'The shared link is invalid or has expired; ask for a new one.');
-  return csvReply(report.content!);
+  return csvReply(ctx, report.content!);
 }
 
 export const reportsRoutes: RouteModule = {

@@ -3,10 +3,24 @@
 // oracle (reference-openapi.ts: ajv from the yml, no field the reference does not declare): the operation's method
 // and path are the reference's, its status is one the reference documents, a JSON answer fits its schema, a file
 // comes with a media type the reference names. The requests the run sends with a JSON body fit the reference's.
-// (The client side of these operations, api/, has its own contract tests.)
+// Then the client's operations (api/) against the sandbox, checked as every other operation is (operation-checks.ts).
+import { randomUUID } from 'node:crypto';
+import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox, SandboxDialectName } from '../../sandbox/index';
+import { createDemandApiClient, type ApiRequest, type ApiResponse, type DemandApiClient } from '../../api/http/demand-api-client';
+import { apiCaller, type ApiCaller } from '../../api/operations/caller';
+import {
+  downloadReconciliationFile, eligibleTargetGroups, findSubmissionByName, getReconciliation, reconciliationReasonCodes, reconciliationTargetGroup, reconciliationTargetGroups,
+  submitApprovedCompletes, submitReconciliations,
+} from '../../api/operations/reconciliations';
+import { awaitReport, downloadReport, eligibleRidsReport, generateReport, reportRequests, reportStatus, shareReport, type EligibleRid } from '../../api/operations/reports';
+import { CLOSEOUT_OPERATIONS } from '../../api/wire/operations';
+import { startSandbox, type RunningSandbox, type SandboxDialectName } from '../../sandbox/index';
+import { sandboxApiConfig } from '../activities/helpers/sandbox-harness';
+import { testSandboxOptions } from '../helpers/test-profile';
 import { P, SandboxTestClient, startTestSandbox, type RequestOptions } from '../sandbox/sandbox-test-client';
+import { describeOperationChecks } from './operation-checks';
+import type { RecordedExchange } from './recording-client';
 import { answerProblems, referenceAnswerContentTypes, referenceAvailable, referenceOperation, referenceStatuses, requestProblems } from './reference-openapi';
 
 const BASE = Date.parse('2026-12-10T00:00:00.000Z');
@@ -186,5 +200,92 @@ describe.each(['spec', 'cint'] as const)('reconciliations and reports in the %s 
   it.skipIf(!referenceAvailable)('the listed flaw of the reference still shows (else it is closed: remove it)', () => {
     const generated = exchanges.find((e) => e.operation === 'generate_report' && e.status === 202)!;
     expect(answerProblems('generate_report', 202, generated.body, dialect)).toEqual(['/report_id must match format "uuid"']);
+  });
+});
+
+/**
+ * The client's close-out operations (api/operations/reconciliations.ts and reports.ts) against the sandbox, in the
+ * run's profile (STUDYFLOW_TEST_PROFILE): every exchange is checked as the other operations' are
+ * (operation-checks.ts: the headers sent, studyflow's zod wire schemas both ways, the reference's schemas), and what
+ * the client reads agrees with the sandbox's sessions. A file answer is streamed to the client: it is recorded
+ * without a body (its media type is checked above).
+ */
+describe('the client\'s close-out operations against the sandbox', () => {
+  const exchanges: RecordedExchange[] = [];
+  let sb: RunningSandbox;
+  let agent: Agent;
+  let caller: ApiCaller;
+  let api: SandboxTestClient;
+  const seen: { tgId: string; projectId: string; completes: string[]; eligible: Map<string, EligibleRid>; exchangeNow?: string; simulatedNow: number; reasonCodes: number; downloaded: string } = {
+    tgId: '', projectId: '', completes: [], eligible: new Map(), simulatedNow: 0, reasonCodes: 0, downloaded: '',
+  };
+
+  beforeAll(async () => {
+    const started = Date.now();
+    sb = await startSandbox({ quiet: true, ...testSandboxOptions(), clock: () => BASE + (Date.now() - started), faults: { job_duration_ms: 20 } });
+    api = new SandboxTestClient(sb);
+    agent = new Agent({ keepAliveTimeout: 1000 });
+    const inner = createDemandApiClient({ config: sandboxApiConfig(sb), dispatcher: agent });
+    const recording: DemandApiClient = {
+      config: inner.config,
+      get tokenRequestCount() {
+        return inner.tokenRequestCount;
+      },
+      async request<T>(req: ApiRequest): Promise<ApiResponse<T>> {
+        const res = await inner.request<T>(req);
+        exchanges.push({ method: req.method, path: req.path, query: { ...req.query }, idempotencyKey: req.idempotencyKey, ifMatch: req.ifMatch, json: req.json, status: res.status, body: req.streamAnswer ? undefined : res.body, headers: res.headers });
+        return res;
+      },
+    };
+    caller = apiCaller(recording, { accountId: '1001', apiVersion: '2025-12-18' });
+    await api.admin('PUT', '/fielding/settings', { pool_size: 2000, speed: 1, seed: 'client-contract' });
+    const made = await api.projectWithTargetGroup({ live_url: 'https://survey.example/s', filling_goal: 10 });
+    const launch = await api.req('POST', `${made.tgPath}/fielding-run-jobs/launch-from-draft`, { body: { end_fielding_at: '2099-01-01T00:00:00Z' } });
+    await api.waitForJob(launch.headers.get('location')!);
+    await api.admin('POST', '/fielding/advance', { minutes: 4320 });
+    seen.tgId = made.tg.id;
+    seen.projectId = made.project.id;
+    seen.completes = ((await api.admin('GET', `/fielding/target-groups/${made.tg.id}/rids?status=Complete`)).body.data as Array<{ rid: string }>).map((r) => r.rid);
+    const fast = { intervalMs: 10, maxWaitMs: 10_000 };
+
+    seen.reasonCodes = (await reconciliationReasonCodes(caller)).length;
+    await eligibleTargetGroups(caller, { dueMonth: 'next_month', pageSize: 5 });
+    const eligible = await eligibleRidsReport(caller, { projectId: made.project.id, ...fast });
+    seen.eligible = eligible.rids;
+    seen.exchangeNow = eligible.exchangeNow;
+    seen.simulatedNow = Date.parse((await api.admin('GET', '/fielding/settings')).body.simulated_now);
+    const requestId = await submitReconciliations(caller, { name: 'client-contract.csv', idempotencyKey: randomUUID(), file: { lines: () => [`${seen.completes[0]},21`] } });
+    await findSubmissionByName(caller, { name: 'client-contract.csv' });
+    for (let i = 0; i < 300 && (await getReconciliation(caller, { requestId })).status !== 'complete'; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    await reconciliationTargetGroups(caller, { requestId });
+    await reconciliationTargetGroup(caller, { requestId, targetGroupId: made.tg.id });
+    const file = await downloadReconciliationFile(caller, { requestId, type: 'submitted-rids' });
+    for await (const chunk of file) seen.downloaded += String(chunk);
+    await submitApprovedCompletes(caller, { projectId: made.project.id, name: 'client-approved.csv', idempotencyKey: randomUUID(), file: { lines: () => [seen.completes[1]] } });
+    const job = await generateReport(caller, { type: 'respondent-analysis', filter: 'project', ids: [made.project.id] });
+    await reportStatus(caller, { reportId: job.reportId });
+    await awaitReport(caller, { reportId: job.reportId, ...fast });
+    const report = await downloadReport(caller, { reportId: job.reportId });
+    report.body.destroy();
+    await reportRequests(caller, { type: 'respondent-analysis' });
+    await shareReport(caller, { reportId: job.reportId, type: 'respondent-analysis' });
+  }, 120_000);
+  afterAll(async () => {
+    await agent?.close();
+    await sb?.close();
+  });
+
+  describeOperationChecks(CLOSEOUT_OPERATIONS, () => exchanges, {
+    generate_report: [{ problem: /^\/report_id must match format "uuid"$/, why: 'the reference types report_id format uuid with a ULID pattern (its other report ids are ULIDs)' }],
+  });
+
+  it('what the client reads agrees with the sandbox: reason codes, the eligible RIDs with their target group and completion, the exchange\'s clock, the submitted file', async () => {
+    expect(seen.reasonCodes).toBeGreaterThan(1);
+    expect([...seen.eligible.keys()].sort()).toEqual([...seen.completes].sort());
+    const rids = (await api.admin('GET', `/fielding/target-groups/${seen.tgId}/rids?status=Complete`)).body.data as Array<{ rid: string; completed_at: string }>;
+    for (const rid of rids.filter((r) => seen.eligible.has(r.rid))) expect(seen.eligible.get(rid.rid)).toEqual({ targetGroupId: seen.tgId, completedAt: rid.completed_at });
+    // The download's Date is the simulated clock (December 2026), by which the windows are judged.
+    expect(Math.abs(Date.parse(seen.exchangeNow!) - seen.simulatedNow)).toBeLessThan(5_000);
+    expect(seen.downloaded).toBe(`${seen.completes[0]},21\n`);
   });
 });

@@ -138,6 +138,10 @@ describe.each(['spec', 'cint'] as const)('reports in the %s dialect', (dialect: 
     // After the 25th of January the December completes are out of their window.
     await advanceTo('2027-01-26T00:00:00.000Z');
     expect(await fileOf('reconciliation-eligible-rids', { filter: 'project', filter_ids: [project.id] })).toEqual([]);
+    // The file's Date is the simulated now: the clock its windows are judged by.
+    const last = (await api.req('GET', REPORTS)).body.reports_requests[0].report_id as string;
+    const download = await api.req('GET', `${REPORTS}/${last}/download`);
+    expect(Math.abs(Date.parse(download.headers.get('date')!) - (await simulatedNow()))).toBeLessThan(5_000);
   });
 
   it('reconciliations-status and respondent-analysis: the requests\' counts per target group, the sessions by status', async () => {
