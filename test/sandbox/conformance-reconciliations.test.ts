@@ -4,6 +4,7 @@
 // completes turning Terminate (performance, completes_cost, metrics, a session-updated webhook event), the
 // approved-RIDs submission of a project, the downloads and the eligible target groups.
 import { createServer, type Server } from 'node:http';
+import fc from 'fast-check';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox, SandboxDialectName } from '../../sandbox/index';
@@ -292,6 +293,26 @@ describe.each(['spec', 'cint'] as const)('reconciliations in the %s dialect', (d
     expect(paramNames(await post(''))).toEqual(['body']);
     expect(await reconcileRecords()).toEqual(before);
     expect((await rids(completes[0].target_group_id, 'Complete')).map((r) => r.rid)).toContain(completes[0].rid);
+  });
+
+  it('random files, names and content types: 202 or a 400 with the standard error body, never a 5xx; a 400 stores nothing', async () => {
+    const { completes } = await fieldedGroup();
+    const field = fc.oneof(fc.constantFrom(...completes.map((c) => c.rid), '21', '29', '99', '', ' ', 'x,y', '"q"'), fc.string({ maxLength: 12 }));
+    const line = fc.array(field, { minLength: 0, maxLength: 3 }).map((fields) => fields.join(','));
+    const body = fc.tuple(fc.array(line, { maxLength: 6 }), fc.constantFrom('\n', '\r\n', '\r')).map(([lines, eol]) => lines.join(eol));
+    await fc.assert(
+      fc.asyncProperty(body, fc.option(fc.string({ maxLength: 20 }), { nil: null }), fc.constantFrom('text/csv', 'application/csv', 'text/plain', 'application/json'), async (text, name, type) => {
+        // Requests already accepted may complete meanwhile: a refusal adds none.
+        const before = Object.keys(await reconcileRecords()).sort();
+        const res = await post(text, { name, contentType: type });
+        expect([202, 400], res.text).toContain(res.status);
+        if (res.status === 400) {
+          expect(res.body).toMatchObject({ id: expect.any(String), object: 'bad_request_error', detail: expect.any(String) });
+          expect(Object.keys(await reconcileRecords()).sort()).toEqual(before);
+        }
+      }),
+      { numRuns: 60, seed: 36 },
+    );
   });
 
   it('CRLF lines, spaces around the fields and application/csv are read; a last line without a line end too', async () => {

@@ -3,6 +3,7 @@
 // a CSV generated from the simulated sessions (reconciliation-eligible-rids: per RID its target group, project, when
 // it completed and until when it can be reconciled), report_requests listing and filtering, share_report's
 // temporary link.
+import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox, SandboxDialectName } from '../../sandbox/index';
 import { P, SandboxTestClient, paramNames, startTestSandbox, type ApiResponse } from './sandbox-test-client';
@@ -193,6 +194,27 @@ describe.each(['spec', 'cint'] as const)('reports in the %s dialect', (dialect: 
       expect(paramNames(res), `${type} ${JSON.stringify(body)}`).toEqual(names);
     }
     expect((await api.state()).records.slices.reports).toBeUndefined();
+  });
+
+  it('random request bodies and types: 202 or a 400 with the standard error body, never a 5xx; a 400 stores nothing', async () => {
+    const { tg, project } = await fieldedGroup();
+    const value = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom(project.id, tg.id, '2001', '2026-12-01', '2027-07-01', null, [project.id], [tg.id, project.id], { include_respondent_answers: true }, { link_type: 2 }));
+    const body = fc.dictionary(fc.constantFrom('filter', 'filter_ids', 'start_date', 'end_date', 'report_options', 'email_recipients', 'level', 'format'), value, { maxKeys: 4 });
+    const filter = fc.constantFrom('account', 'business_unit', 'project', 'target_group', null);
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('completes', 'reconciliation-eligible-rids', 'reconciliations-status', 'respondent-analysis', 'sample-bought', 'term-details', 'other'), body, filter, async (type, fields, level) => {
+        // Reports already accepted may complete meanwhile: a refusal adds none.
+        const reportIds = async () => Object.keys((await api.state()).records.slices.reports?.reports ?? {}).sort();
+        const before = await reportIds();
+        const res = await generate(type, level === null ? fields : { ...fields, filter: level });
+        expect([202, 400], res.text).toContain(res.status);
+        if (res.status === 400) {
+          expect(res.body).toMatchObject({ id: expect.any(String), object: 'bad_request_error', detail: expect.any(String) });
+          expect(await reportIds()).toEqual(before);
+        }
+      }),
+      { numRuns: 80, seed: 36 },
+    );
   });
 
   it('report_requests: the account\'s requests, newest first, filtered by report_type, level and Status, paged', async () => {
