@@ -1,6 +1,7 @@
 import { allowOutsidePathsFromEnv, loadStudies, type Diagnostic, type LoadedStudy } from '../definitions';
+import { MAX_REVERSAL_ROWS, normalizedReversalChunks } from '../definitions/reversal-file';
 import { blobStoreFromEnv } from '../blobs/blob-store-env';
-import { desiredStudyOf, type StudyListRefs } from '../plan/desired';
+import { desiredStudyOf, type CloseoutListRefs, type StudyListRefs } from '../plan/desired';
 import type { DesiredStudy } from '../plan/types';
 import { apiProfileNamed, DEFAULT_API_PROFILE } from '../shared/api-profile';
 import { mark } from './timeline';
@@ -39,7 +40,18 @@ export async function prepareStudies(
       lists[list.targetGroup] ??= {};
       lists[list.targetGroup][slot] = { ref: stored.ref, sha256: stored.sha256, count: stored.count };
     }
-    prepared.push({ loaded, desired: desiredStudyOf(loaded.study, lists, { watchIntervalMs }) });
+    const closeout: CloseoutListRefs = {};
+    if (loaded.closeout?.reversals) {
+      // The normalized reversals list (`rid,code` rows sorted by RID) is stored as the blob store's canonical form of it.
+      const { summary, chunks } = await normalizedReversalChunks(loaded.closeout.reversals.inputs);
+      const stored = await blobStoreFromEnv(env, { maxIds: MAX_REVERSAL_ROWS }).put(chunks());
+      closeout.reversals = { ref: stored.ref, sha256: stored.sha256, count: stored.count, byCode: summary.byCode, files: summary.files };
+    }
+    if (loaded.closeout?.approvedCompletes) {
+      const stored = await blobs.put({ file: loaded.closeout.approvedCompletes.file });
+      closeout.approvedCompletes = { ref: stored.ref, sha256: stored.sha256, count: stored.count, file: loaded.closeout.approvedCompletes.display };
+    }
+    prepared.push({ loaded, desired: desiredStudyOf(loaded.study, lists, { watchIntervalMs, closeout }) });
   }
   mark('prepared');
   return { prepared, diagnostics };

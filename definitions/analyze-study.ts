@@ -4,7 +4,7 @@
 import { didYouMeanHint } from './did-you-mean';
 import type { CheckedDocument } from './document-checks';
 import { isPlainObject, type DocPath } from './doc-path';
-import type { IdListKind } from './id-list-file';
+import type { TargetGroupListKind } from './id-list-file';
 import { checkActivityExclusions } from './rules/activity-rules';
 import { checkAllocations } from './rules/allocation-rules';
 import { checkLaunchOrder, type LaunchOrderEntry } from './rules/launch-rules';
@@ -23,7 +23,7 @@ import { AllocationsSchema, CURRENT_API_VERSION, MergedTargetGroupSchema, MoneyS
 /** An ID list file named by a target group, as written in the study. */
 export interface ListReference {
   targetGroup: string;
-  kind: IdListKind;
+  kind: TargetGroupListKind;
   file: string;
   /** Path of the `file:` value. */
   at: DocPath;
@@ -100,7 +100,7 @@ function onceReporter(r: FileReporter): GuardReporter {
 const GUARD_RULE_FIELDS = ['launch', 'guards', 'start_fielding_at', 'end_fielding_at'] as const;
 const GuardRuleFieldsSchema = MergedTargetGroupSchema.pick({ launch: true, guards: true, start_fielding_at: true, end_fielding_at: true });
 
-const LIST_KINDS: { kind: IdListKind; at: string[] }[] = [
+const LIST_KINDS: { kind: TargetGroupListKind; at: string[] }[] = [
   { kind: 'respondent_ids', at: ['exclusions', 'respondent_ids'] },
   { kind: 'respondent_guids', at: ['exclusions', 'respondent_guids'] },
   { kind: 'recontact', at: ['recontact'] },

@@ -3,7 +3,7 @@
 //   SF1xxx file and YAML   SF2xxx structure (JSON Schema)   SF3xxx pre-2025-12-18 names
 //   SF4xxx target-group rules (SF41xx profiles, SF42xx activity exclusions, SF43xx webhooks, SF44xx notify targets,
 //   SF45xx guards, budget and the forecast launch rule)
-//   SF5xxx references between names and files   SF6xxx ID list files   SF7xxx credentials and ${ENV}
+//   SF5xxx references between names and files   SF6xxx ID list and reversal files   SF7xxx credentials and ${ENV}
 
 export type Severity = 'error' | 'warning';
 
@@ -121,6 +121,11 @@ export const DIAGNOSTIC_CODES = {
   SF6009: { severity: 'error', title: 'line too long in an ID list' },
   SF6010: { severity: 'error', title: 'ID list is not text' },
   SF6011: { severity: 'error', title: 'ID list outside the study repository' },
+  SF6012: { severity: 'error', title: 'comment line in a reversal file' },
+  SF6013: { severity: 'error', title: 'RID listed twice in the reversal files' },
+  SF6014: { severity: 'error', title: 'RID under two reason codes' },
+  SF6015: { severity: 'error', title: 'reversal line without a valid reason code' },
+  SF6016: { severity: 'error', title: 'too many reversals' },
 
   SF7001: { severity: 'error', title: 'credential written in the file' },
   SF7002: { severity: 'error', title: 'environment variable not set' },

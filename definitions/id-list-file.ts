@@ -12,7 +12,10 @@ import { makeDiagnostic } from './diagnostic';
 import type { DiagnosticCode } from './diagnostic-codes';
 import { describeCharacter, NOT_TEXT, utf8ErrorOffset } from './text-bytes';
 
-export type IdListKind = 'respondent_ids' | 'respondent_guids' | 'recontact';
+/** The lists a target group names. */
+export type TargetGroupListKind = 'respondent_ids' | 'respondent_guids' | 'recontact';
+/** Every list read as an ID list; `approved_completes` is the close-out's list of RIDs that stay completes. */
+export type IdListKind = TargetGroupListKind | 'approved_completes';
 
 export const MAX_IDS_PER_LIST = 100_000;
 /** Longest ID, in characters (the blob store that uploads the list holds IDs to the same length). */
@@ -29,7 +32,7 @@ export const MAX_LINE_DIAGNOSTICS = 20;
  */
 export const RESPONDENT_ID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const UUID = RESPONDENT_ID_PATTERN;
-const HEADER = /^(rs_?ids?|ids?|respondent_?ids?|respondent_?guids?|guids?|access_respondent_guids?|uuids?|entity_type)$/i;
+const HEADER = /^(r_?ids?|rs_?ids?|ids?|respondent_?ids?|respondent_?guids?|guids?|access_respondent_guids?|uuids?|entity_type)$/i;
 
 export interface IdListCheck {
   /** Distinct valid IDs. */
@@ -53,7 +56,7 @@ export class IdListFileError extends Error {
 }
 
 function entityWord(kind: IdListKind): string {
-  return kind === 'respondent_guids' ? 'ACCESS_RESPONDENT_GUID' : 'RSID';
+  return kind === 'respondent_guids' ? 'ACCESS_RESPONDENT_GUID' : kind === 'approved_completes' ? 'RID' : 'RSID';
 }
 
 /** Why a line is not an ID of this kind, or undefined if it is one. */
@@ -69,6 +72,9 @@ function lineProblem(line: string, kind: IdListKind): { code: DiagnosticCode; me
   }
   if (kind === 'respondent_guids' && !UUID.test(line)) {
     return { code: 'SF6003', message: 'not a GUID', hint: 'ACCESS_RESPONDENT_GUIDs are UUIDs such as 3f2b8c1e-7d4a-4e0b-9c55-2a1f0e6d9b77', column: 1 };
+  }
+  if (kind === 'approved_completes' && !UUID.test(line)) {
+    return { code: 'SF6003', message: 'not a RID (a UUID)', hint: 'RIDs are UUIDs such as 0f1ce179-a917-49ff-9d50-b05fc91f7bd4', column: 1 };
   }
   if (kind !== 'respondent_guids' && !UUID.test(line)) {
     return { code: 'SF6003', message: 'not an RSID (a UUID)', hint: 'RSIDs are UUIDs such as 0f1ce179-a917-49ff-9d50-b05fc91f7bd4', column: 1 };
@@ -89,7 +95,7 @@ const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const NOT_ID_LIST_TEXT = new RegExp(`${NOT_TEXT.source}|\r`);
 
 /** Why the bytes of one line (line end removed) are not text, or undefined when they are; with the line as text. */
-function textOf(bytes: Buffer): { text: string } | { column: number; message: string } {
+export function textOf(bytes: Buffer): { text: string } | { column: number; message: string } {
   const bad = utf8ErrorOffset(bytes);
   if (bad !== -1) {
     const column = bytes.subarray(0, bad).toString('utf8').length + 1;
@@ -105,7 +111,7 @@ function textOf(bytes: Buffer): { text: string } | { column: number; message: st
  * Splits a byte stream into lines at `\n` (a `\r` before it is part of the line end), refusing lines longer than
  * `maxBytes`. A file that holds nothing but a BOM has no lines: it is empty, as an editor shows it.
  */
-async function* splitLines(source: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Buffer | { tooLong: true }> {
+export async function* splitLines(source: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Buffer | { tooLong: true }> {
   let parts: Buffer[] = [];
   let size = 0;
   let yielded = false;
@@ -244,7 +250,7 @@ async function scan(source: AsyncIterable<Uint8Array>, kind: IdListKind, display
 }
 
 /** Reads a regular file through `read`; anything else (a device, a FIFO, a socket) is refused before it is opened, since it may never end. */
-async function withRegularFile<T>(file: string, read: (source: AsyncIterable<Uint8Array>) => Promise<T>): Promise<T> {
+export async function withRegularFile<T>(file: string, read: (source: AsyncIterable<Uint8Array>) => Promise<T>): Promise<T> {
   const info = await stat(file);
   if (info.isDirectory()) throw Object.assign(new Error(`${file} is a directory`), { code: 'EISDIR' });
   if (!info.isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: 'ENOTREG' });

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { analyzeStudy } from './analyze-study';
 import { compareDiagnostics, hasErrors, makeDiagnostic, START_OF_FILE, type Diagnostic, type SourceRange } from './diagnostic';
 import { checkDocument } from './document-checks';
-import { checkIdListFile, MAX_IDS_PER_LIST, type IdListKind } from './id-list-file';
+import { checkCloseoutFiles, type LoadedCloseout, type OutsideCheck } from './closeout-files';
+import type { DocPath } from './doc-path';
+import { checkIdListFile, MAX_IDS_PER_LIST, type TargetGroupListKind } from './id-list-file';
 import { resolveStudy } from './resolve-study';
 import { ALLOW_OUTSIDE_PATHS_ENV, outsideRepository, studyRepositoryOf, type StudyRepository } from './study-repository';
 import { decodeYamlBytes } from './yaml-source';
@@ -15,7 +17,7 @@ import type { Study } from './study-schema';
 export interface IdListRef {
   /** Local key of the target group. */
   targetGroup: string;
-  kind: IdListKind;
+  kind: TargetGroupListKind;
   /** Absolute path. */
   file: string;
   /** Distinct IDs. */
@@ -29,6 +31,8 @@ export interface LoadedStudy {
   file: string;
   study: Study;
   idLists: IdListRef[];
+  /** The files of the study's `closeout:`, checked (absent when it has none). */
+  closeout?: LoadedCloseout;
   /** The directory's shared.yaml, when the study's directory has one. */
   sharedFile?: string;
 }
@@ -111,21 +115,24 @@ export async function loadStudyText(text: string, file: string, options: LoadOpt
   const studyDir = path.dirname(path.resolve(file));
   const idLists: IdListRef[] = [];
   let repository: StudyRepository | undefined;
+  /** Reports SF6011 and says true when a file the study names lies outside the study repository (it is not read then). */
+  const refusedOutside = async (refFile: string, absolute: string, at: DocPath, what: 'ID list' | Parameters<OutsideCheck>[3]): Promise<boolean> => {
+    if (options.allowOutsidePaths) return false;
+    repository ??= await studyRepositoryOf(file);
+    const outside = await outsideRepository(repository, absolute);
+    if (outside === undefined) return false;
+    const where = repository.git ? 'the git work tree that holds the study file' : 'the study file\'s directory, as it is not in a git work tree';
+    const resolved = outside === absolute ? '' : ` (it resolves to ${outside})`;
+    const plural = what === 'ID list' ? 'ID lists' : 'close-out files';
+    r.report('SF6011', at, `${what} ${refFile} is outside the study repository ${repository.root}${resolved}; it is not read`, {
+      hint: `${plural} must lie inside ${where}; pass --allow-outside-paths or set ${ALLOW_OUTSIDE_PATHS_ENV}=1 to read it anyway`,
+    });
+    return true;
+  };
   for (const ref of analysis.lists) {
     const absolute = path.resolve(studyDir, ref.file);
     const display = path.isAbsolute(ref.file) ? ref.file : path.join(path.dirname(file), ref.file);
-    if (!options.allowOutsidePaths) {
-      repository ??= await studyRepositoryOf(file);
-      const outside = await outsideRepository(repository, absolute);
-      if (outside !== undefined) {
-        const where = repository.git ? 'the git work tree that holds the study file' : 'the study file\'s directory, as it is not in a git work tree';
-        const resolved = outside === absolute ? '' : ` (it resolves to ${outside})`;
-        r.report('SF6011', ref.at, `ID list ${ref.file} is outside the study repository ${repository.root}${resolved}; it is not read`, {
-          hint: `ID lists must lie inside ${where}; pass --allow-outside-paths or set ${ALLOW_OUTSIDE_PATHS_ENV}=1 to read it anyway`,
-        });
-        continue;
-      }
-    }
+    if (await refusedOutside(ref.file, absolute, ref.at, 'ID list')) continue;
     const check = await checkIdListFile(absolute, ref.kind, display);
     const unreadable = check.diagnostics.find((d) => d.code === 'SF6001');
     if (unreadable) {
@@ -148,11 +155,13 @@ export async function loadStudyText(text: string, file: string, options: LoadOpt
     }
   }
 
+  const closeout = checked.data.closeout !== undefined && !checked.hasErrorWithin(['closeout']) ? await checkCloseoutFiles(checked.data.closeout, file, r, refusedOutside) : undefined;
+
   const all = [...r.diagnostics, ...sharedDiagnostics].sort(compareDiagnostics);
   const result: StudyFileResult = { diagnostics: all, studyId, studyIdRange, shared };
   if (hasErrors(all) || hasErrors(shared.diagnostics)) return result;
   const study = resolveStudy(checked.data, analysis, shared, studyDir);
-  result.study = { file, study, idLists, ...(shared.file ? { sharedFile: shared.file } : {}) };
+  result.study = { file, study, idLists, ...(closeout ? { closeout } : {}), ...(shared.file ? { sharedFile: shared.file } : {}) };
   return result;
 }
 

@@ -5,6 +5,7 @@ import { projectManagerOf, type StudyAnalysis } from './analyze-study';
 import { isPlainObject } from './doc-path';
 import type { SharedDefinitions } from './shared-definitions';
 import { notifyTargetsOf } from './notify-targets';
+import { resolvedCloseout } from './closeout-files';
 import { guardsInForce } from './rules/guard-rules';
 import { ResolvedTargetGroupSchema, StudySchema, type Study, type TargetGroupSpec } from './study-schema';
 
@@ -62,5 +63,6 @@ export function resolveStudy(data: Record<string, unknown>, analysis: StudyAnaly
     removed_target_groups: data.removed_target_groups,
     notify: notifyTargetsOf(shared.notify ?? [], analysis.notify ?? []),
     budget: data.budget,
+    closeout: resolvedCloseout(data.closeout, studyDir),
   });
 }

@@ -9,6 +9,7 @@ import { NotifyBlockSchema } from './notify-targets';
 export const FORMAT_VERSION = 'studyflow/v1';
 import { API_VERSIONS, CURRENT_API_VERSION } from '../shared/api-version';
 import { RESPONDENT_STATUSES } from '../shared/respondent-status';
+import { CLOSEOUT_REPORT_TYPES } from '../shared/closeout-reports';
 
 export { API_VERSIONS, CURRENT_API_VERSION, type ApiVersion } from '../shared/api-version';
 /** The fielding state a study file declares for a target group (default live). */
@@ -406,6 +407,58 @@ export const ProjectSchema = z
   })
   .meta({ id: 'Project', description: 'The project the study\'s target groups belong to. Its human-readable id is assigned by the API.' });
 
+/**
+ * A reconciliation reason code as the exchange lists them (request_reconciliation_reason_codes; the reference's
+ * examples are `11` and `932`): 1 to 6 digits. Whether the exchange knows it, and allows it, is the plan's check.
+ */
+export const REASON_CODE_PATTERN = /^[0-9]{1,6}$/;
+/** A tolerance as a percentage of the expected count: `5%`, `2.5%` (at most 100). */
+export const TOLERANCE_PERCENT_PATTERN = /^(100(\.0{1,2})?|\d{1,2}(\.\d{1,2})?)%$/;
+/** What `closeout.deadline_warning` is when the file gives none. */
+export const DEFAULT_DEADLINE_WARNING = 'P3D';
+const REASON_CODE_MESSAGE = 'a reason code of the exchange\'s list: 1 to 6 digits such as "11" or "932" (quote it)';
+
+export const ReversalFileSchema = z
+  .strictObject({
+    file: text('Path of the reversal file (one RID, or `RID,code`, per line; no header), relative to the study file.'),
+    reason: patterned(REASON_CODE_PATTERN, REASON_CODE_MESSAGE, 'The reason code of the lines that give a RID only.').optional(),
+  })
+  .meta({ id: 'ReversalFile', description: 'Completes to reverse: a CSV file of RIDs (each with its reason code, or the file\'s `reason`).' });
+
+export const ApprovedCompletesSchema = z
+  .strictObject({
+    file: text('Path of the list of RIDs that stay completes (one per line, no header), relative to the study file.'),
+    expect_terminated: z.number().int().min(0).meta({ description: 'How many completes of the project you expect the list to terminate.' }),
+    tolerance: z
+      .union([
+        z.number().int().min(0).meta({ description: 'A number of completes.' }),
+        patterned(TOLERANCE_PERCENT_PATTERN, 'a percentage such as 5% or 2.5% (at most 100%)', 'A percentage of expect_terminated (rounded down to whole completes).'),
+      ])
+      .default(0)
+      .meta({ description: 'How far the completes the exchange would terminate may be from expect_terminated: a number of completes, or a percentage such as `5%` (default 0).' }),
+  })
+  .meta({
+    id: 'ApprovedCompletes',
+    description: 'Opt-in post_reconciliations_completes: the listed RIDs stay completes, every other complete of the project is terminated.',
+  });
+
+export const CloseoutSchema = z
+  .strictObject({
+    reversals: z.array(ReversalFileSchema).min(1).optional().meta({ description: 'Reversal files; their RIDs are submitted together, each RID once.' }),
+    approved_completes: ApprovedCompletesSchema.optional(),
+    reports: z
+      .array(z.enum(CLOSEOUT_REPORT_TYPES))
+      .refine((a) => new Set(a).size === a.length)
+      .default([])
+      .meta({ uniqueItems: true, description: 'Reports to generate and archive once the reversals are done.' }),
+    deadline_warning: patterned(
+      GUARD_DURATION_PATTERN,
+      'an ISO-8601 duration of weeks, days, hours, minutes or seconds, such as P3D or PT36H',
+      `Notify closeout_deadline this long before a reconciliation window closes (default ${DEFAULT_DEADLINE_WARNING}).`,
+    ).default(DEFAULT_DEADLINE_WARNING),
+  })
+  .meta({ id: 'Closeout', description: 'How the study closes out: completes to reverse, the approved completes, reports to archive.' });
+
 const formatField = z.literal(FORMAT_VERSION).meta({ description: 'Format version of the file.' });
 const exclusionGroupsMap = <T extends z.ZodType>(group: T) => z.record(localName('Exclusion group name.'), group);
 const profileTemplatesMap = z.record(localName('Template name.'), ProfileTemplateSchema);
@@ -434,6 +487,7 @@ export const StudyFileSchema = z
     budget: MoneySchema.optional().meta({
       description: 'What the study may cost: apply refuses to launch when the predicted cost is above it, and the watch pauses the study when the spend reaches it.',
     }),
+    closeout: CloseoutSchema.optional(),
   })
   .meta({ id: 'StudyFile', title: 'studyflow study', description: 'A study file (format studyflow/v1).' });
 
@@ -494,6 +548,8 @@ export const StudySchema = z.object({
   /** Notification targets (shared.yaml's, then the study's): the NAME of the variable with each URL, never the URL. */
   notify: z.array(z.object({ envName: z.string(), events: z.array(z.enum(NOTIFY_EVENTS)) })).default([]),
   budget: MoneySchema.optional(),
+  /** The close-out as written, with defaults applied and file paths absolute. */
+  closeout: CloseoutSchema.optional(),
 });
 
 /** The typed study after defaults are applied; what the planner works on. */
@@ -512,6 +568,7 @@ export type ActivityExclusions = z.infer<typeof ActivityExclusionsSchema>;
 export type Webhook = z.infer<typeof WebhookSchema>;
 export type Money = z.infer<typeof MoneySchema>;
 export type Guard = z.infer<typeof GuardSchema>;
+export type Closeout = z.infer<typeof CloseoutSchema>;
 export type GuardKind = (typeof GUARD_KINDS)[number];
 export type GuardAction = (typeof GUARD_ACTIONS)[number];
 export type Allocations = z.infer<typeof AllocationsSchema>;

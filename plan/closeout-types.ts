@@ -27,8 +27,8 @@ export interface DesiredApprovedCompletes {
   tolerance: number;
 }
 
-export const CLOSEOUT_REPORT_TYPES = ['completes', 'reconciliation-eligible-rids', 'reconciliations-status', 'respondent-analysis'] as const;
-export type CloseoutReportType = (typeof CLOSEOUT_REPORT_TYPES)[number];
+export { CLOSEOUT_REPORT_TYPES, type CloseoutReportType } from '../shared/closeout-reports';
+import type { CloseoutReportType } from '../shared/closeout-reports';
 
 /** `closeout:` of a study, as apply takes it. */
 export interface DesiredCloseout {
@@ -55,6 +55,13 @@ export interface ReversalClassification {
   notEligible: number;
   /** RIDs whose window closed before they were submitted. Per target group id. */
   windowClosed: Record<string, number>;
+  /** When the earliest of those windows closed, per target group id (the same keys as windowClosed). */
+  windowClosedAt: Record<string, string>;
+  /**
+   * RIDs an earlier submission of this study holds that the exchange no longer lists as eligible (it reversed them):
+   * submitted, but under no target group.
+   */
+  submittedUnlisted: number;
 }
 
 /** One earlier submission of this study (get_reconciliations_by_account_id, by its name). */
@@ -78,6 +85,14 @@ export interface ObservedCloseout {
   submissions: ObservedSubmission[];
   /** Reports already archived for this revision of the close-out, by type. */
   archivedReports: CloseoutReportType[];
+  /**
+   * The RIDs to submit now (the normalized list's rows classified `toSubmit`, in its order), as the caller that holds
+   * the rows digests them: hex SHA-256 of their `rid,code\n` lines and their count. The submissions are named by it
+   * (plan/closeout.ts `reversalChunks`). Needed when any RID is to be submitted.
+   */
+  delta?: { sha256: string; count: number };
+  /** The study's project id in the exchange (post_reconciliations_completes names it); absent before it exists. */
+  projectId?: string;
 }
 
 /** A chunk of the reversals to submit: rows [from, to) of the delta, in the normalized list's order. */
@@ -87,7 +102,12 @@ export interface SubmitReversalsStep {
   name: string;
   /** A UUID derived from the name (the reference's IdempotencyKeyUUID). */
   idempotencyKey: string;
+  /** 0-based index of the chunk; the name's `<n>` is chunk + 1. */
   chunk: number;
+  /** Rows of a full chunk (100,000): the chunk is rows [chunk × rowsPerChunk, + rows) of the delta. */
+  rowsPerChunk: number;
+  /** The first row of the chunk in the delta, 0-based (chunk × rowsPerChunk). */
+  from: number;
   rows: number;
 }
 
@@ -124,9 +144,13 @@ export interface CloseoutPlan {
     windowClosesAt: string;
     /** Whole days left before the window closes (0 on its last day, negative past it). */
     daysLeft: number;
+    /** When `closeout_deadline` is due: deadlineWarningMs before windowClosesAt. */
+    deadlineWarningAt: string;
   }[];
   notEligible: number;
   steps: CloseoutStep[];
+  /** Reports not archived yet that wait for the reversals: a block, a submission to make, or one still processing. */
+  reportsWaiting: CloseoutReportType[];
   blocks: CloseoutBlock[];
   /** Reversals cannot be undone: any submit step needs an approval before apply runs it. */
   needsApproval: boolean;

@@ -7,9 +7,17 @@ import { guardDurationMs } from '../definitions/periods';
 import { DEFAULT_GUARD_MIN_ENTRANTS } from '../definitions/study-schema';
 import type { NotifyEventKind, NotifyTarget } from '../shared/notify-events';
 import type { DesiredActivityItem, DesiredGuard, DesiredStudy, DesiredTargetGroup, IdListEntityType, ListRef, Timing } from './types';
+import { deadlineWarningMs, toleranceInCompletes } from '../definitions/closeout-files';
+import type { DesiredApprovedCompletes, DesiredCloseout, ReversalsRef } from './closeout-types';
 
 /** The ID lists of a study, already in the blob store, by target-group key. */
 export type StudyListRefs = Record<string, { RSID?: ListRef; ACCESS_RESPONDENT_GUID?: ListRef; recontact?: ListRef }>;
+
+/** The close-out's files, already in the blob store: the normalized reversals list and the approved-completes list. */
+export interface CloseoutListRefs {
+  reversals?: ReversalsRef;
+  approvedCompletes?: DesiredApprovedCompletes['list'];
+}
 
 export const DEFAULT_WATCH_INTERVAL_MS = 5 * 60_000;
 
@@ -201,7 +209,26 @@ function targetGroupNotifyTargets(targets: Study['notify']): NotifyTarget[] {
  * The study file's model -> the planner's desired state. Pure: the ID lists come in as blob
  * references (the caller stored them), and the revision is a hash of everything else.
  */
-export function desiredStudyOf(study: Study, lists: StudyListRefs, options: { watchIntervalMs?: number } = {}): DesiredStudy {
+/** The close-out in the planner's terms; the files come in as blob references (`refs`), stored by the caller. */
+export function desiredCloseoutOf(closeout: NonNullable<Study['closeout']>, refs: CloseoutListRefs = {}): DesiredCloseout {
+  const desired: DesiredCloseout = { reports: [...closeout.reports], deadlineWarningMs: deadlineWarningMs(closeout) };
+  if (closeout.reversals?.length) {
+    if (!refs.reversals) throw new Error('the study declares reversal files: store them and pass their reference (closeout.reversals)');
+    desired.reversals = { ...refs.reversals, byCode: { ...refs.reversals.byCode }, files: [...refs.reversals.files] };
+  }
+  if (closeout.approved_completes) {
+    if (!refs.approvedCompletes) throw new Error('the study declares approved completes: store the list and pass its reference (closeout.approvedCompletes)');
+    const expectTerminated = closeout.approved_completes.expect_terminated;
+    desired.approvedCompletes = {
+      list: { ...refs.approvedCompletes },
+      expectTerminated,
+      tolerance: toleranceInCompletes(closeout.approved_completes.tolerance, expectTerminated),
+    };
+  }
+  return desired;
+}
+
+export function desiredStudyOf(study: Study, lists: StudyListRefs, options: { watchIntervalMs?: number; closeout?: CloseoutListRefs } = {}): DesiredStudy {
   const watch = options.watchIntervalMs ?? DEFAULT_WATCH_INTERVAL_MS;
   const keys = Object.keys(study.target_groups).sort();
   const groupsOf = (key: string) => study.target_groups[key].exclusions.exclusion_groups;
@@ -255,6 +282,7 @@ export function desiredStudyOf(study: Study, lists: StudyListRefs, options: { wa
     ...(study.removed_target_groups ? { removedTargetGroups: study.removed_target_groups } : {}),
     ...(study.budget ? { budget: { ...study.budget } } : {}),
     ...(study.notify.length ? { notify: study.notify.map((t) => ({ envName: t.envName, events: [...t.events] })) } : {}),
+    ...(study.closeout ? { closeout: desiredCloseoutOf(study.closeout, options.closeout) } : {}),
   };
   return { ...withoutRevision, revision: revisionOf(withoutRevision) };
 }

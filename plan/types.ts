@@ -6,6 +6,7 @@ import type { NotifyTarget } from '../shared/notify-events';
 import type { ApiVersion } from '../shared/api-version';
 import type { IdListEntityType, ListRef } from '../shared/id-list';
 import type { DesiredGuard, GuardHold } from './guard-types';
+import type { DesiredCloseout } from './closeout-types';
 
 export type { ApiVersion } from '../shared/api-version';
 export type { IdListEntityType, ListRef } from '../shared/id-list';
@@ -128,6 +129,8 @@ export interface DesiredStudy {
   budget?: Money;
   /** The `notify:` targets (shared.yaml's and the study's): the NAME of each URL's variable and the events it gets. Absent: none. */
   notify?: NotifyTarget[];
+  /** The study's `closeout:`, its files as blob references (plan/closeout.ts decides on it). Absent: none. */
+  closeout?: DesiredCloseout;
 }
 
 export interface ObservedList {

@@ -24,6 +24,7 @@ describe('examples', () => {
         'recontact-wave/study.yaml',
         'every-exclusion/study.yaml',
         'staged-launch/study.yaml',
+        'closeout/study.yaml',
       ]),
     );
   });
@@ -40,7 +41,7 @@ describe('examples', () => {
   it('validate clean as a whole, with no diagnostics at all', async () => {
     const { studies, diagnostics } = await loadStudies([examples], { env: {} });
     expect(diagnostics).toEqual([]);
-    expect(studies.map((s) => s.study.study).sort()).toEqual(['acme-every-exclusion', 'acme-recontact-wave2', 'acme-staged-launch', 'acme-tracker-2026q4', 'lifecycle-tracker-2027', 'quickstart-us-gen-pop']);
+    expect(studies.map((s) => s.study.study).sort()).toEqual(['acme-closeout-2027q1', 'acme-every-exclusion', 'acme-recontact-wave2', 'acme-staged-launch', 'acme-tracker-2026q4', 'lifecycle-tracker-2027', 'quickstart-us-gen-pop']);
   });
 
   it('staged launch: the US launches at a moment with its zone, Germany after the US has 50 completes; plan says so', async () => {
@@ -53,6 +54,14 @@ describe('examples', () => {
     const launches = Object.fromEntries(plan.actions.filter((a) => a.kind === 'launch').map((a) => [a.key, a.reason]));
     expect(launches.us).toContain('launches at 2027-03-01T08:00:00-05:00 (scheduled in the exchange from the draft)');
     expect(launches.de).toContain('launches after us has 50 completes');
+  });
+
+  it('closeout: reversal files (a reason per file, codes per line, upper-case RIDs), approved completes, reports', async () => {
+    const { study, diagnostics } = await loadStudyFile(path.join(examples, 'closeout/study.yaml'), { env: {} });
+    expect(diagnostics).toEqual([]);
+    expect(study!.study.closeout).toMatchObject({ reports: ['completes', 'reconciliations-status'], deadline_warning: 'P3D' });
+    expect(study!.closeout!.reversals!.summary).toMatchObject({ count: 6, byCode: { '11': 3, '932': 3 }, submissions: 1 });
+    expect(study!.closeout!.approvedCompletes).toMatchObject({ count: 3 });
   });
 
   it('quickstart: one target group that launches automatically on account 1001', async () => {

@@ -28,7 +28,7 @@ describe('generated JSON Schema', () => {
     const ajv = new Ajv({ strict: false, allErrors: true, formats: { 'date-time': true } });
     const validateStudy = ajv.compile(studyJsonSchema());
     const validateShared = ajv.compile(sharedJsonSchema());
-    for (const file of ['quickstart/study.yaml', 'multi-country-tracker/study.yaml', 'recontact-wave/study.yaml', 'every-exclusion/study.yaml']) {
+    for (const file of ['quickstart/study.yaml', 'multi-country-tracker/study.yaml', 'recontact-wave/study.yaml', 'every-exclusion/study.yaml', 'closeout/study.yaml']) {
       expect(validateStudy(parse(read(`examples/${file}`))), `${file}: ${ajv.errorsText(validateStudy.errors)}`).toBe(true);
     }
     expect(validateShared(parse(read('examples/multi-country-tracker/shared.yaml')))).toBe(true);
