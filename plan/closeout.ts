@@ -62,6 +62,39 @@ export interface EligibleComplete {
   completedAt: string;
 }
 
+/** Where one row stands (classifyReversals counts these). */
+export type ReversalRowState = 'to_submit' | 'submitted' | 'submitted_unlisted' | 'not_eligible' | 'window_closed';
+
+/**
+ * Where one row of the file stands at `now`: submitted before (listed as an eligible complete or, once the exchange
+ * reversed it, not), not an eligible complete, past its window while unsubmitted, or to submit. `eligible` and
+ * `submitted` are keyed by lower-case RIDs.
+ */
+export function reversalRowState(row: ReversalRow, eligible: ReadonlyMap<string, EligibleComplete>, submitted: ReadonlySet<string>, now: string): ReversalRowState {
+  return stateOf(row, eligible, submitted, instantMs(now, 'now')).state;
+}
+
+/** Whether a row is one to submit now: the rows of the delta, which the caller digests (ObservedCloseout.delta). */
+export function isToSubmit(row: ReversalRow, eligible: ReadonlyMap<string, EligibleComplete>, submitted: ReadonlySet<string>, now: string): boolean {
+  return reversalRowState(row, eligible, submitted, now) === 'to_submit';
+}
+
+function stateOf(
+  row: ReversalRow,
+  eligible: ReadonlyMap<string, EligibleComplete>,
+  submitted: ReadonlySet<string>,
+  nowMs: number,
+): { state: ReversalRowState; complete?: EligibleComplete; closesAt?: string } {
+  const rid = row.rid.toLowerCase();
+  const complete = eligible.get(rid) ?? eligible.get(row.rid);
+  const wasSubmitted = submitted.has(rid) || submitted.has(row.rid);
+  if (!complete) return { state: wasSubmitted ? 'submitted_unlisted' : 'not_eligible' };
+  const closesAt = reconciliationWindowClosesAt(complete.completedAt);
+  if (wasSubmitted) return { state: 'submitted', complete, closesAt };
+  if (nowMs >= Date.parse(closesAt)) return { state: 'window_closed', complete, closesAt };
+  return { state: 'to_submit', complete, closesAt };
+}
+
 class Classifier {
   private readonly result: ReversalClassification = { byTargetGroup: {}, notEligible: 0, windowClosed: {}, windowClosedAt: {}, submittedUnlisted: 0 };
   /** Earliest window per target group among its RIDs to submit, and among all its RIDs (when none is to submit). */
@@ -82,27 +115,22 @@ class Classifier {
   }
 
   add(row: ReversalRow): void {
-    const rid = row.rid.toLowerCase();
-    const complete = this.eligible.get(rid) ?? this.eligible.get(row.rid);
-    const wasSubmitted = this.submitted.has(rid) || this.submitted.has(row.rid);
-    if (!complete) {
-      if (wasSubmitted) this.result.submittedUnlisted += 1;
-      else this.result.notEligible += 1;
-      return;
-    }
+    const { state, complete, closesAt } = stateOf(row, this.eligible, this.submitted, this.nowMs);
+    if (state === 'submitted_unlisted') this.result.submittedUnlisted += 1;
+    if (state === 'not_eligible') this.result.notEligible += 1;
+    if (!complete || !closesAt) return;
     const tg = complete.targetGroupId;
-    const closesAt = reconciliationWindowClosesAt(complete.completedAt);
     const earlier = (map: Map<string, string>) => {
       const seen = map.get(tg);
       if (seen === undefined || Date.parse(closesAt) < Date.parse(seen)) map.set(tg, closesAt);
     };
     earlier(this.earliestAny);
     const counts = (this.group(tg).byCode[row.code] ??= { toSubmit: 0, submitted: 0 });
-    if (wasSubmitted) {
+    if (state === 'submitted') {
       counts.submitted += 1;
       return;
     }
-    if (this.nowMs >= Date.parse(closesAt)) {
+    if (state === 'window_closed') {
       this.result.windowClosed[tg] = (this.result.windowClosed[tg] ?? 0) + 1;
       const seen = this.result.windowClosedAt[tg];
       if (seen === undefined || Date.parse(closesAt) < Date.parse(seen)) this.result.windowClosedAt[tg] = closesAt;

@@ -8,7 +8,9 @@ import {
   closeoutSummary,
   CloseoutInputError,
   daysLeft,
+  isToSubmit,
   planCloseout,
+  reversalRowState,
   reconciliationWindowClosesAt,
   reversalChunks,
   type EligibleComplete,
@@ -89,6 +91,16 @@ describe('classifyReversals', () => {
       windowClosedAt: { 'tg-us': '2027-01-26T00:00:00.000Z' },
       submittedUnlisted: 1,
     } satisfies ReversalClassification);
+  });
+
+  it('names each row\'s state; the rows isToSubmit keeps are the delta the classification counts', () => {
+    const rows = [1, 2, 3, 4, 5, 8, 9].map((i) => ({ rid: rid(i), code: '11' }));
+    const submitted = new Set([rid(5), rid(8)]);
+    const now = '2027-02-10T00:00:00Z';
+    expect(rows.map((row) => reversalRowState(row, eligible, submitted, now))).toEqual(['to_submit', 'to_submit', 'to_submit', 'window_closed', 'submitted', 'submitted_unlisted', 'not_eligible']);
+    const c = classifyReversals(rows, eligible, submitted, now);
+    const toSubmit = Object.values(c.byTargetGroup).reduce((sum, g) => sum + Object.values(g.byCode).reduce((s, n) => s + n.toSubmit, 0), 0);
+    expect(rows.filter((row) => isToSubmit(row, eligible, submitted, now))).toHaveLength(toSubmit);
   });
 
   it('a target group\'s window is the earliest among its RIDs to submit', () => {
