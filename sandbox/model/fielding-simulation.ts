@@ -237,7 +237,7 @@ class Simulation {
     const h = (what: string) => unitHash(this.config.seed, group.id, arrivalIndex, what);
     const supplierId = group.supplierIds.length > 0 ? group.supplierIds[Math.floor(h('supplier') * group.supplierIds.length)] : 100 + Math.floor(h('supplier') * 20);
     const session = startSession({
-      session_id: `ses_${hashString(`${this.config.seed}|${group.id}`).toString(16).padStart(8, '0')}_${arrivalIndex}`,
+      session_id: sessionRid(this.config.seed, group.id, arrivalIndex),
       account_id: group.account_id,
       project_id: group.project_id,
       target_group_id: group.id,
@@ -375,4 +375,14 @@ class Simulation {
  */
 export function advanceFielding(state: FieldingState, groups: readonly SimulatedTargetGroup[], toMs: number, config: FieldingConfig = DEFAULT_FIELDING_CONFIG, maxEvents = 200_000): AdvanceResult {
   return new Simulation(state, new Map(groups.map((group) => [group.id, group])), config).run(toMs, maxEvents);
+}
+
+/**
+ * A session's id, its RID: a UUID as the reference gives RIDs (e.g. the fulfillment transition's `id`), derived from
+ * the seed, the target group and the arrival, so a run of the simulation gives the same RIDs again.
+ */
+export function sessionRid(seed: number | string, targetGroupId: string, arrivalIndex: number): string {
+  const hex = [0, 1, 2, 3].map((part) => hashString(`${seed}|${targetGroupId}|${arrivalIndex}|${part}`).toString(16).padStart(8, '0')).join('');
+  // Version 8 (custom) and the RFC 9562 variant, so it reads as a well-formed UUID.
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
