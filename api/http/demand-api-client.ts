@@ -69,6 +69,8 @@ export interface ApiRequest {
    * never held in memory); a failure's is read and classified as any other.
    */
   streamAnswer?: boolean;
+  /** The Accept header; default `application/json` (a file download names its media types). */
+  accept?: string;
 }
 
 /** The answer to an {@link ApiRequest}: status, lower-cased headers, parsed body. */
@@ -122,7 +124,7 @@ export function createDemandApiClient(options: DemandApiClientOptions): DemandAp
     const headers: Record<string, string> = {
       authorization: `Bearer ${token}`,
       [config.versionHeader.toLowerCase()]: req.apiVersion,
-      accept: 'application/json',
+      accept: req.accept ?? 'application/json',
       'user-agent': userAgent,
     };
     let body: string | Readable | undefined;

@@ -205,7 +205,9 @@ export async function reconciliationTargetGroup(caller: ApiCaller, input: { requ
  * unread (the caller streams it to the blob store or reads it with csvRecords, and must consume or destroy it).
  */
 export async function downloadReconciliationFile(caller: ApiCaller, input: { requestId: string; type: ReconciliationDownloadType }): Promise<Readable> {
-  const req = { method: 'GET', path: `${reconciliationsPath(caller)}/${seg(input.requestId)}/downloads/${seg(input.type)}`, streamAnswer: true } as const;
+  const req = {
+    method: 'GET', path: `${reconciliationsPath(caller)}/${seg(input.requestId)}/downloads/${seg(input.type)}`, streamAnswer: true, accept: 'text/csv, application/json;q=0.5',
+  } as const;
   const res = await caller.send<Readable>(req);
   return res.body;
 }

@@ -110,6 +110,9 @@ export async function awaitReport(caller: ApiCaller, input: { reportId: string }
   }
 }
 
+/** The media types of a report file (the reference: CSV or a spreadsheet), and JSON for an error. */
+const REPORT_FILE_ACCEPT = 'text/csv, application/vnd.ms-excel, application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, application/json;q=0.5';
+
 /** A downloaded report: its content type (text/csv or a spreadsheet's) and its body, unread. */
 export interface ReportFile {
   contentType: string;
@@ -121,7 +124,7 @@ export interface ReportFile {
 
 /** download_report_v2 `GET P/reports/{report_id}/download`: the file as a Readable, unread. */
 export async function downloadReport(caller: ApiCaller, input: { reportId: string }): Promise<ReportFile> {
-  const req = { method: 'GET', path: `${reportsPath(caller)}/${seg(input.reportId)}/download`, streamAnswer: true } as const;
+  const req = { method: 'GET', path: `${reportsPath(caller)}/${seg(input.reportId)}/download`, streamAnswer: true, accept: REPORT_FILE_ACCEPT } as const;
   const res = await caller.send<Readable>(req);
   const out: ReportFile = { contentType: res.headers['content-type'] ?? '', body: res.body };
   const date = res.headers.date ? Date.parse(res.headers.date) : NaN;

@@ -86,8 +86,8 @@ export const EligibleTargetGroupItem = z.looseObject({
   project_manager: z.looseObject({ id: z.string().optional(), name: z.string().optional(), email: z.string().optional() }).optional(),
   status: z.string().optional(),
   last_reconciliation_date: z.string().optional(),
-  /** A count as a string of digits (`'100'`). */
-  eligible_completes: z.string().regex(/^\d+$/, 'is not a count (a string of digits)').optional(),
+  /** A count, as a string (`'100'`; the reference types it string without a pattern). */
+  eligible_completes: z.string().optional(),
   monetary_amount: WireMoney.optional(),
 });
 export type EligibleTargetGroupItem = z.infer<typeof EligibleTargetGroupItem>;

@@ -280,6 +280,8 @@ describe('get_recon_downloads', () => {
       if (rows.length === 2) firstRead();
     }
     expect(rows).toEqual([rid(1), rid(2), rid(3)]);
+    // A file is asked for as one (a server that negotiates would refuse application/json only), an error as JSON.
+    expect(api.calls[0]!.headers.accept).toBe('text/csv, application/json;q=0.5');
   });
 
   it('a download not there yet is the API\'s final not_found_error (the body read, not handed over)', async () => {

@@ -121,6 +121,8 @@ describe('download_report_v2', () => {
       if (rows.length === 2) firstRead();
     }
     expect(rows).toEqual([['a', 'b'], ['1', '2'], ['3', '4']]);
+    expect(api.calls[0]!.headers.accept).toMatch(/^text\/csv, application\/vnd\.ms-excel, application\/vnd\.openxmlformats-officedocument\.spreadsheetml\.sheet, application\/json;q=0\.5$/);
+    expect(api.calls.length).toBe(1);
   });
 
   it('a report not completed yet is the API\'s final bad_request_error', async () => {
