@@ -2,11 +2,11 @@
 // study file, inside the study repository, every problem of every file located at its line and column. The
 // reversal files are read together (definitions/reversal-file.ts); the approved-completes list is an ID list of RIDs.
 import path from 'node:path';
-import { checkIdListFile } from './id-list-file';
+import { checkIdListFileWithIds } from './id-list-file';
 import { isPlainObject, type DocPath } from './doc-path';
 import { guardDurationMs } from './periods';
 import type { FileReporter } from './reporter';
-import { checkReversalFiles, type ReversalFileInput, type ReversalsSummary } from './reversal-file';
+import { checkReversalFiles, type KeptRids, type ReversalFileInput, type ReversalsSummary } from './reversal-file';
 import { CloseoutSchema, DEFAULT_DEADLINE_WARNING, type Closeout } from './study-schema';
 
 /** The close-out's files, checked: what the client stores in the blob store and the plan counts. */
@@ -45,6 +45,28 @@ export async function checkCloseoutFiles(raw: unknown, file: string, r: FileRepo
   const loaded: LoadedCloseout = {};
   let failed = false;
 
+  // The approved completes first: a RID they keep may not be reversed too (SF6017).
+  let kept: KeptRids | undefined;
+  if (closeout.approved_completes) {
+    const ref = closeout.approved_completes.file;
+    const at: DocPath = ['closeout', 'approved_completes', 'file'];
+    const absolute = path.resolve(studyDir, ref);
+    if (!(await outside(ref, absolute, at, 'approved-completes list'))) {
+      const shown = display(ref);
+      const check = await checkIdListFileWithIds(absolute, 'approved_completes', shown);
+      if (check.ids) kept = { rids: check.ids, display: shown };
+      const unreadable = check.diagnostics.find((d) => d.code === 'SF6001');
+      if (unreadable) {
+        r.report('SF6001', at, unreadable.message.replace(`ID list ${shown}: `, `approved-completes list ${ref}: `), {
+          hint: unreadable.message.endsWith(': file not found') ? `looked for ${shown}; paths are relative to the study file` : 'the list is a regular text file, one RID per line',
+        });
+      } else {
+        r.diagnostics.push(...check.diagnostics);
+        loaded.approvedCompletes = { file: absolute, display: shown, count: check.count, sha256: check.sha256 };
+      }
+    }
+  }
+
   const inputs: (ReversalFileInput & { at: DocPath; ref: string })[] = [];
   for (const [i, entry] of (closeout.reversals ?? []).entries()) {
     const at: DocPath = ['closeout', 'reversals', i, 'file'];
@@ -56,7 +78,7 @@ export async function checkCloseoutFiles(raw: unknown, file: string, r: FileRepo
     inputs.push({ file: absolute, display: display(entry.file), ...(entry.reason !== undefined ? { reason: entry.reason } : {}), at, ref: entry.file });
   }
   if (inputs.length > 0) {
-    const check = await checkReversalFiles(inputs);
+    const check = await checkReversalFiles(inputs, kept);
     for (const d of check.diagnostics) {
       const input = d.code === 'SF6001' ? inputs.find((x) => x.display === d.file) : undefined;
       if (input) {
@@ -70,24 +92,6 @@ export async function checkCloseoutFiles(raw: unknown, file: string, r: FileRepo
     if (check.summary && !failed) loaded.reversals = { inputs: inputs.map(({ file: f, display: shown, reason }) => ({ file: f, display: shown, ...(reason !== undefined ? { reason } : {}) })), summary: check.summary };
   }
 
-  if (closeout.approved_completes) {
-    const ref = closeout.approved_completes.file;
-    const at: DocPath = ['closeout', 'approved_completes', 'file'];
-    const absolute = path.resolve(studyDir, ref);
-    if (!(await outside(ref, absolute, at, 'approved-completes list'))) {
-      const shown = display(ref);
-      const check = await checkIdListFile(absolute, 'approved_completes', shown);
-      const unreadable = check.diagnostics.find((d) => d.code === 'SF6001');
-      if (unreadable) {
-        r.report('SF6001', at, unreadable.message.replace(`ID list ${shown}: `, `approved-completes list ${ref}: `), {
-          hint: unreadable.message.endsWith(': file not found') ? `looked for ${shown}; paths are relative to the study file` : 'the list is a regular text file, one RID per line',
-        });
-      } else {
-        r.diagnostics.push(...check.diagnostics);
-        loaded.approvedCompletes = { file: absolute, display: shown, count: check.count, sha256: check.sha256 };
-      }
-    }
-  }
   return loaded;
 }
 

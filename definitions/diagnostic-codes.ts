@@ -126,6 +126,7 @@ export const DIAGNOSTIC_CODES = {
   SF6014: { severity: 'error', title: 'RID under two reason codes' },
   SF6015: { severity: 'error', title: 'reversal line without a valid reason code' },
   SF6016: { severity: 'error', title: 'too many reversals' },
+  SF6017: { severity: 'error', title: 'RID both reversed and an approved complete' },
 
   SF7001: { severity: 'error', title: 'credential written in the file' },
   SF7002: { severity: 'error', title: 'environment variable not set' },

@@ -34,6 +34,12 @@ export interface ReversalSourceInput {
   reason?: string;
 }
 
+/** RIDs no reversal may name (the close-out's approved completes, which stay completes), lower case, and where they are listed. */
+export interface KeptRids {
+  rids: ReadonlySet<string>;
+  display: string;
+}
+
 /** What the reversal files hold, normalized: ReversalsRef (plan/closeout-types.ts) without the blob store's `ref`. */
 export interface ReversalsSummary {
   /** Hex SHA-256 of the normalized list. */
@@ -130,6 +136,7 @@ async function scanFile(
   rows: Rows,
   diagnostics: Diagnostic[],
   overLimit: { reported: boolean },
+  kept: KeptRids | undefined,
 ): Promise<FileScan> {
   const display = input.display;
   let line = 0;
@@ -223,6 +230,10 @@ async function scanFile(
       stopped = true;
       break;
     }
+    if (kept?.rids.has(rid)) {
+      problem('SF6017', at(line, ridField.column, ridField.column + ridField.text.length), `the RID on line ${line} is also an approved complete in ${kept.display}`, 'a complete either stays (approved) or is reversed: remove it from one of the files');
+      continue;
+    }
     rows.add(rid, code, fileIndex, line);
     taken += 1;
   }
@@ -243,14 +254,14 @@ interface Scanned {
 
 type Opened = { display: string; reason?: string; open: <T>(read: (source: AsyncIterable<Uint8Array>) => Promise<T>) => Promise<T> };
 
-async function scanAll(inputs: readonly Opened[]): Promise<Scanned> {
+async function scanAll(inputs: readonly Opened[], kept?: KeptRids): Promise<Scanned> {
   const rows = new Rows();
   const diagnostics: Diagnostic[] = [];
   const displays = inputs.map((i) => i.display);
   const overLimit = { reported: false };
   for (const [index, input] of inputs.entries()) {
     try {
-      await input.open((source) => scanFile(source, input, index, displays, rows, diagnostics, overLimit));
+      await input.open((source) => scanFile(source, input, index, displays, rows, diagnostics, overLimit, kept));
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       const reason =
@@ -300,11 +311,11 @@ function checkOf(scanned: Scanned): ReversalsCheck {
 
 /**
  * Checks a study's reversal files together (a RID listed in two files is a repeat): every problem of every file is a
- * diagnostic located at its line and column; unreadable files are SF6001 at line 1. Without errors, the summary of
- * the normalized list.
+ * diagnostic located at its line and column; unreadable files are SF6001 at line 1; a RID of `kept` is SF6017.
+ * Without errors, the summary of the normalized list.
  */
-export async function checkReversalFiles(inputs: readonly ReversalFileInput[]): Promise<ReversalsCheck> {
-  return checkOf(await scanAll(fromFiles(inputs)));
+export async function checkReversalFiles(inputs: readonly ReversalFileInput[], kept?: KeptRids): Promise<ReversalsCheck> {
+  return checkOf(await scanAll(fromFiles(inputs), kept));
 }
 
 /** checkReversalFiles over sources already open as bytes; each is read once, as far as needed. */

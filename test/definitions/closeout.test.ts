@@ -48,7 +48,7 @@ describe('closeout: in the study file', () => {
     const file = await study('ok', `  reversals:\n    - file: closeout/speeders.csv\n      reason: "11"\n    - file: closeout/fraud.csv\n  approved_completes:\n    file: closeout/approved.csv\n    expect_terminated: 120\n    tolerance: 5%\n`, {
       'closeout/speeders.csv': `${R1}\n${R2}\n`,
       'closeout/fraud.csv': `${R3},932\n`,
-      'closeout/approved.csv': `${R1}\n`,
+      'closeout/approved.csv': '3a4b5c6d-7e8f-4901-9c2d-3e4f5a6b7c8e\n',
     });
     const { study: loaded, diagnostics } = await loadStudyFile(file, { env: {} });
     expect(diagnostics).toEqual([]);
@@ -98,6 +98,16 @@ describe('closeout: in the study file', () => {
       'SF6001 bad/study.yaml:21:13',
     ]);
     expect(diagnostics.find((d) => d.code === 'SF6001')!.message).toBe('reversal file closeout/missing.csv: file not found');
+  });
+
+  it('refuses a RID that is both reversed and an approved complete', async () => {
+    const file = await study('both', `  reversals:\n    - file: closeout/r.csv\n      reason: "11"\n  approved_completes:\n    file: closeout/approved.csv\n    expect_terminated: 0\n`, {
+      'closeout/r.csv': `${R3}\n${R1.toUpperCase()}\n`,
+      'closeout/approved.csv': `${R1}\n${R2}\n`,
+    });
+    const { diagnostics } = await loadStudyFile(file, { env: {} });
+    expect(at(diagnostics)).toEqual(['SF6017 both/closeout/r.csv:2:1']);
+    expect(diagnostics[0].message).toBe(`the RID on line 2 is also an approved complete in ${path.join(path.dirname(file), 'closeout/approved.csv')}`);
   });
 
   it('does not read a close-out file outside the study repository (SF6011 at its file value)', async () => {

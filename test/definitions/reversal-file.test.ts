@@ -124,6 +124,14 @@ describe('a reversal file', () => {
     ]);
   });
 
+  it('refuses a RID that the approved completes keep (SF6017), at its line', async () => {
+    const f = await file('kept.csv', `${R1},11\n${R2.toUpperCase()},11\n`);
+    const { diagnostics } = await checkReversalFiles([{ file: f }], { rids: new Set([R2]), display: 'closeout/approved.csv' });
+    expect(diagnostics.map((d) => `${d.code} ${path.basename(d.file)}:${d.line}:${d.column} ${d.message}`)).toEqual([
+      'SF6017 kept.csv:2:1 the RID on line 2 is also an approved complete in closeout/approved.csv',
+    ]);
+  });
+
   it('reports every problem of every file in one run, the first 20 of a file one by one, then a count', async () => {
     const many = await writeRows('many.csv', 25, (i) => `not-a-rid-${i},11`);
     const other = await file('other.csv', `${R1},11\n#\n`);
