@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import type { WorkflowBundle } from '@temporalio/worker';
-import { describeDeployment, setCurrentVersion, type DeploymentService, type DeploymentVersion } from '../temporal/worker-deployments';
+import { describeDeployment, setCurrentVersion, versionPollers, type DeploymentService, type DeploymentVersion } from '../temporal/worker-deployments';
 import { packageFile } from './package-files';
 
 /** STUDYFLOW_BUILD_ID or STUDYFLOW_DEPLOYMENT is not a usable name. */
@@ -57,7 +57,8 @@ const grpcCode = (error: unknown): number | undefined => {
 
 /**
  * Once this worker polls: makes its version current under `policy`. The server learns a version from its first poll,
- * so this retries (every 250 ms, up to `timeoutMs`) while the deployment or the version is not known yet. With
+ * so this waits (every 250 ms, up to `timeoutMs`) until the deployment knows the version and the workflow task queue
+ * lists a poller of it (so that, once the workers have started, `studyflow upgrade set-current` finds them). With
  * `if-none`, the deployment's conflict token makes it atomic: of two workers racing, one sets, the other sees it set.
  * Returns what the deployment's current version is afterwards.
  */
@@ -66,16 +67,16 @@ export async function settleCurrentVersion(
   namespace: string,
   version: DeploymentVersion,
   policy: CurrentPolicy,
-  options: { identity: string; timeoutMs?: number; stopped?: () => boolean } = { identity: 'studyflow-worker' },
+  options: { taskQueue: string; identity: string; timeoutMs?: number; stopped?: () => boolean },
 ): Promise<{ current?: string; madeCurrent: boolean }> {
   const deadline = Date.now() + (options.timeoutMs ?? 30_000);
   for (;;) {
     const deployment = await describeDeployment(service, namespace, version.deploymentName);
-    const known = deployment?.versions.some((v) => v.buildId === version.buildId) ?? false;
-    if (policy === 'never' || deployment?.current === version.buildId || (policy === 'if-none' && deployment?.current)) {
+    const known = (deployment?.versions.some((v) => v.buildId === version.buildId) ?? false) && (await versionPollers(service, namespace, options.taskQueue, version)) > 0;
+    if (known && (policy === 'never' || deployment?.current === version.buildId || (policy === 'if-none' && deployment?.current))) {
       return { current: deployment?.current, madeCurrent: false };
     }
-    if (known) {
+    if (known && policy !== 'never') {
       try {
         await setCurrentVersion(service, namespace, version, { conflictToken: policy === 'if-none' ? deployment?.conflictToken : undefined, identity: options.identity });
         return { current: version.buildId, madeCurrent: true };

@@ -194,6 +194,7 @@ export async function startStudyflowWorkers(options: StudyflowWorkerOptions): Pr
   if (version && options.deployment) {
     try {
       const settled = await settleCurrentVersion(options.connection.workflowService, options.namespace, version, options.deployment.currentPolicy, {
+        taskQueue,
         identity: `studyflow-worker ${version.deploymentName}/${version.buildId}`,
         stopped: () => workers.some((worker) => worker.getState() !== 'RUNNING'),
       });
