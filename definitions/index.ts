@@ -48,4 +48,19 @@ export {
   type IdListKind,
   type IdListCheck,
 } from './id-list-file';
+export {
+  checkReversalFiles,
+  checkReversalSources,
+  normalizedReversalChunks,
+  ReversalFileError,
+  MAX_REVERSAL_ROWS,
+  MAX_ROWS_PER_SUBMISSION,
+  type ReversalFileInput,
+  type ReversalSourceInput,
+  type ReversalsCheck,
+  type ReversalsSummary,
+  type KeptRids,
+} from './reversal-file';
+export type { LoadedCloseout } from './closeout-files';
+export type { Closeout } from './study-schema';
 export { periodToDays, effectiveActivityDays, timingDurationMs, DEFAULT_ACTIVITY_DURATION, DAYS_PER_UNIT } from './periods';
