@@ -37,15 +37,16 @@ export const MAY_IMPORT = {
   dev: ['api', 'temporal', 'webhooks', 'worker', 'workflows/search-attributes', 'sandbox', 'shared'],
   // The study client: the application layer every command works through. It holds the one Temporal connection
   // and the one error mapping, asks the API itself through the plain operations of api/operations/ over its own
-  // caller (plan's observe and checks, doctor's), and runs the planning core's pipeline.
+  // caller (plan's observe and checks, doctor's), and runs the planning core's pipeline. Of workflows/ it sees the
+  // public contract (workflows/messages), never the parent <-> child protocol (workflows/child-protocol).
   client: [
     'definitions', 'plan', 'api', 'blobs', 'temporal', 'shared',
-    'workflows/messages', 'workflows/search-attributes', 'type:workflows',
+    'workflows/messages', 'workflows/search-attributes', 'type:workflows/study-workflow',
   ],
   // The `studyflow` command: argument parsing, views and wiring. Every call goes through the client; the
   // processes it starts (worker, receiver, dev stack, sandbox) are wired to their bootstraps, named one by one.
   cli: [
-    'client', 'definitions', 'shared', 'type:plan', 'type:workflows', 'dev', 'sandbox',
+    'client', 'definitions', 'shared', 'type:plan', 'type:workflows/messages', 'dev', 'sandbox',
     'worker/worker-process', 'worker/receiver-process', 'worker/studyflow-worker', 'worker/reachability-check', 'worker/package-files',
     'worker/replay-check',
   ],

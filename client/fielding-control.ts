@@ -1,12 +1,12 @@
 // `studyflow fielding` in the study client: a fielding control sent to the target group's workflow as an Update
-// (targetGroupControlUpdate), which answers once its watch applied the control or refused it (a guard's hold, no
+// (targetGroupFieldingControlUpdate), which answers once its watch applied the control or refused it (a guard's hold, no
 // fielding run, the exchange's refusal), so the command says what happened, not that something was asked. The wait
 // is bounded: a workflow busy with a revision applies its controls after it.
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import {
   fieldingControlUpdate,
   statusQuery,
-  targetGroupControlUpdate,
+  targetGroupFieldingControlUpdate,
   targetGroupWorkflowId,
   type FieldingControlAnswer,
   type FieldingControlRequest,
@@ -35,7 +35,7 @@ function updateRefusal(error: unknown): string | undefined {
 export async function controlFielding(client: Client, ref: StudyRef, targetGroup: string, action: FieldingControlRequest['action'], timeoutMs = CONTROL_ANSWER_TIMEOUT_MS): Promise<FieldingResult> {
   const workflowId = targetGroupWorkflowId(ref.accountId, ref.studyId, targetGroup);
   try {
-    return await client.withDeadline(Date.now() + timeoutMs, () => client.workflow.getHandle(workflowId).executeUpdate(targetGroupControlUpdate, { args: [action] }));
+    return await client.withDeadline(Date.now() + timeoutMs, () => client.workflow.getHandle(workflowId).executeUpdate(targetGroupFieldingControlUpdate, { args: [action] }));
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) throw await notRunning(client, ref, targetGroup);
     if (isRpcTimeout(error)) {

@@ -4,7 +4,7 @@
 // needs it, closed once by close()) and one error mapping (errors.ts): a failure arrives as a
 // StudyClientError with the message and exit code the CLI prints, or as an error describeError names.
 import type { DoctorCheck } from './doctor';
-import { approveUpdate, guardResumeUpdate, reportQuery, statusQuery, type FieldingControlRequest, type StudyStatus } from '../workflows/messages';
+import { approveUpdate, resumeGuardedUpdate, reportQuery, statusQuery, type FieldingControlRequest, type StudyStatus } from '../workflows/messages';
 import { StudyClientError } from './errors';
 import { controlFielding, type FieldingResult } from './fielding-control';
 import { callingWorkflow } from './workflow-errors';
@@ -140,7 +140,7 @@ export class StudyClient {
   async resumeGuarded(ref: StudyRef, by: string, targetGroup?: string): Promise<string[]> {
     const client = await this.temporal.client();
     return await callingWorkflow(ref.workflowId, 'update', () =>
-      client.workflow.getHandle(ref.workflowId).executeUpdate(guardResumeUpdate, { args: [{ by, ...(targetGroup ? { targetGroup } : {}) }] }),
+      client.workflow.getHandle(ref.workflowId).executeUpdate(resumeGuardedUpdate, { args: [{ by, ...(targetGroup ? { targetGroup } : {}) }] }),
     );
   }
 

@@ -1,5 +1,5 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { targetGroupEventUpdate, webhookEventUpdateId, type WebhookEventSignal } from '../workflows/messages';
+import { targetGroupEventOnceUpdate, webhookEventUpdateId, type WebhookEventSignal } from '../workflows/messages';
 
 /**
  * Routes a verified webhook event to the workflow of its target group: found once through the
@@ -31,7 +31,7 @@ export class WebhookEventRouter {
     try {
       outcome = await this.client.workflow
         .getHandle(workflowId)
-        .executeUpdate(targetGroupEventUpdate, { args: [event], updateId: webhookEventUpdateId(event.id) });
+        .executeUpdate(targetGroupEventOnceUpdate, { args: [event], updateId: webhookEventUpdateId(event.id) });
     } catch (error) {
       // The workflow ended since it was looked up (a completed target group): no longer managed.
       if (!(error instanceof WorkflowNotFoundError)) throw error;

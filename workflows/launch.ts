@@ -8,7 +8,7 @@ import { endFieldingAt, feasibilityRequest, gateFailures, judgedCpi, readFeasibi
 import type { DesiredTargetGroup } from '../plan/types';
 import type { Api } from './activity-proxies';
 import { eachInBatches } from './batch-calls';
-import type { GateReading } from './messages';
+import type { GateReading } from './child-protocol';
 
 /** A target group whose gate is to be read. */
 export interface GateItem {

@@ -1,17 +1,18 @@
-import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { StudyForecast, TargetGroupForecast } from '../plan/forecast';
-import type { TargetGroupFigures } from '../activities';
-
-export type { TargetGroupFigures } from '../activities';
 import type { TargetGroupStep } from '../plan/program';
 import type { UnappliedChange } from '../plan/types';
 import type { GuardEvidence, GuardHold, GuardState } from '../plan/guards';
 
 export type { UnappliedChange } from '../plan/types';
-import type { ApiVersion, DesiredStudy, DesiredTargetGroup, PlannedAction } from '../plan/types';
+import type { ApiVersion, DesiredStudy, PlannedAction } from '../plan/types';
 
-// Messages of the study workflow and its target-group children. Names are stable: the CLI,
-// the webhook receiver and operators in the Temporal UI use them.
+// The public contract of the study and target-group workflows: what the study client, the CLI's views and the
+// webhook receiver send and read (updates, queries, the status and report they answer, the workflow ids). The
+// signals only the study workflow and its target-group workflows exchange are workflows/child-protocol.ts, which
+// nothing outside workflows/ imports. Each definition's export name is its registered name + Update or Query
+// (test/workflows/message-names.test.ts). Registered names never change: running workflows, the CLI, the webhook
+// receiver, operators in the Temporal UI and the committed replay histories (test/replay) depend on them.
 
 export interface ApplyRequest {
   desired: DesiredStudy;
@@ -192,7 +193,7 @@ export interface FieldingControlRequest {
   action: 'pause' | 'resume' | 'complete';
 }
 
-/** What became of a fielding control, as the target group's workflow answers `targetGroupControlUpdate`. */
+/** What became of a fielding control, as the target group's workflow answers `targetGroupFieldingControlUpdate`. */
 export interface FieldingControlAnswer {
   targetGroup: string;
   action: FieldingControlRequest['action'];
@@ -223,13 +224,6 @@ export interface WebhookEventSignal {
   changes?: { object: string; supplier_id?: string; allocation_group_id?: string }[];
   /** For com.svc.session.updated: the new statuses, ordered by respondent_update_date. */
   sessions?: { status: string; respondent_update_date: string; respondent_last_date_change?: string | null }[];
-}
-
-/** Sent by a target-group child to its study after every phase change. */
-export interface TargetGroupProgress {
-  status: TargetGroupStatus;
-  /** Writes this child made (for the "re-apply makes zero writes" promise). */
-  writes: number;
 }
 
 /** One reading of a target group's completes (a point of the report's chart). */
@@ -301,18 +295,6 @@ export interface TargetGroupReportData {
   changes: ReportChange[];
 }
 
-/** Sent by a target-group child to its study after each performance read: small, only what is new. */
-export interface TargetGroupReportUpdate {
-  key: string;
-  expected: ExpectedFigures;
-  launchedAt?: string;
-  point?: CompletesPoint;
-  performance?: PerformanceSnapshot;
-  performanceError?: string;
-  /** Changes since the previous update. */
-  changes: ReportChange[];
-}
-
 /** The answer of the study's `report` query: every target group's status and report data. */
 export interface StudyReport {
   studyId: string;
@@ -325,47 +307,6 @@ export interface StudyReport {
   /** The study's forecast (as in its status: computed when asked for). */
   forecast?: StudyForecast;
   targetGroups: Record<string, { status: TargetGroupStatus; report?: TargetGroupReportData }>;
-}
-
-/** What a study sends a child when a new revision changes the target group. */
-export interface TargetGroupRevision {
-  revision: string;
-  desired: DesiredTargetGroup;
-  targetGroupId: string;
-  projectId: string;
-  /** The remaining steps of its program (plan/program.ts) that its workflow runs: those after its hand-over. */
-  steps: TargetGroupStep[];
-  /** The API version for this target group's calls: the study's, or a newer one the resource is pinned to. */
-  apiVersion?: ApiVersion;
-  /** What the study found and did toward the launch this revision (when the plan named the study or the draft batch). */
-  launch?: LaunchHandOver;
-  /** A staged launch: the completes the study knows of the target group it waits for (observed, or its watch's last reading). */
-  upstreamCompletes?: number;
-}
-
-/** The study passes a waiting target group the completes of the target group it waits for (from that one's watch). */
-export interface UpstreamCompletes {
-  targetGroup: string;
-  completes: number;
-}
-
-/** A launch gate as read and judged: the figures, and why it holds (empty: it passes). */
-export interface GateReading {
-  feasibility: NonNullable<TargetGroupStatus['feasibility']>;
-  price?: { value: string; currency_code: string };
-  /** The forecast before launch from the same feasibility answer (plan/forecast.ts forecastFromFeasibility). */
-  forecast?: TargetGroupForecast;
-  held: string[];
-}
-
-/** What the study hands a target group's workflow of the launch path it ran for it. */
-export interface LaunchHandOver {
-  /** The gate read this revision: the workflow does not read it again. */
-  gate?: GateReading;
-  /** A launch job the study started that had not ended: the workflow polls it on. */
-  jobId?: string;
-  /** The study saw it live. */
-  live?: { fieldingRunId?: string; launchedAt: string };
 }
 
 export const applyUpdate = defineUpdate<ApplyAccepted, [ApplyRequest]>('apply');
@@ -383,48 +324,33 @@ export const approveUpdate = defineUpdate<string[], [ApproveRequest]>('approve')
 /**
  * Passes a fielding control on to the target group's workflow (its signal) and answers `<action> requested for <key>`,
  * not what became of it: kept for running studies and operators in the Temporal UI. `studyflow fielding` sends
- * `targetGroupControlUpdate` to the target group's workflow instead, which answers applied or refused.
+ * `targetGroupFieldingControlUpdate` to the target group's workflow instead, which answers applied or refused.
  */
 export const fieldingControlUpdate = defineUpdate<string, [FieldingControlRequest]>('fieldingControl');
 /** Resumes the target groups a guard holds paused; answers the keys it asked to resume (none held: empty). */
-export const guardResumeUpdate = defineUpdate<string[], [GuardResumeRequest]>('resumeGuarded');
+export const resumeGuardedUpdate = defineUpdate<string[], [GuardResumeRequest]>('resumeGuarded');
 export const statusQuery = defineQuery<StudyStatus>('status');
 /** Figures for `studyflow report`, answered from what the study holds (it asks its children nothing). */
 export const reportQuery = defineQuery<StudyReport>('report');
 
-// Between a study and its target-group children.
-export const targetGroupProgressSignal = defineSignal<[TargetGroupProgress]>('targetGroupProgress');
-export const targetGroupRevisionSignal = defineSignal<[TargetGroupRevision]>('targetGroupRevision');
-export const targetGroupApproveSignal = defineSignal<[]>('targetGroupApprove');
-/** A fielding control without an answer: the study's budget hold, and the study's `fieldingControl` update of older clients. */
-export const targetGroupControlSignal = defineSignal<[FieldingControlRequest['action']]>('targetGroupControl');
 /**
  * `studyflow fielding`: a fielding control sent to the target group's workflow, answered once its watch applied or
  * refused it (a target group without a fielding run is refused at once). Sent by the client to the target group's
  * workflow directly (targetGroupWorkflowId), as the receiver sends webhook events.
  */
-export const targetGroupControlUpdate = defineUpdate<FieldingControlAnswer, [FieldingControlRequest['action']]>('targetGroupFieldingControl');
-/** The study passes on `studyflow approve --resume` to a target group a guard holds paused. */
-export const targetGroupGuardResumeSignal = defineSignal<[{ by: string }]>('targetGroupGuardResume');
+export const targetGroupFieldingControlUpdate = defineUpdate<FieldingControlAnswer, [FieldingControlRequest['action']]>('targetGroupFieldingControl');
 /**
  * A webhook event for a target group, sent by receivers as an Update whose id is derived from the event
  * id: Temporal answers a repeated update id within a run with the first outcome, and the workflow's
  * bounded set of seen ids (carried across continue-as-new) catches the rest. `duplicate` when taken before.
  */
-export const targetGroupEventUpdate = defineUpdate<'accepted' | 'duplicate', [WebhookEventSignal]>('targetGroupEventOnce');
+export const targetGroupEventOnceUpdate = defineUpdate<'accepted' | 'duplicate', [WebhookEventSignal]>('targetGroupEventOnce');
 
 /** The update id of a webhook event's delivery to its target-group workflow. */
 export function webhookEventUpdateId(eventId: string): string {
   return `webhook-event/${eventId}`;
 }
 export const targetGroupStatusQuery = defineQuery<TargetGroupStatus>('targetGroupStatus');
-export const targetGroupReportSignal = defineSignal<[TargetGroupReportUpdate]>('targetGroupReport');
-export const upstreamCompletesSignal = defineSignal<[UpstreamCompletes]>('upstreamCompletes');
-/**
- * The study's watch read the target group's figures in the project's list (get_list_target_groups) and they
- * changed since its last read: the target group's workflow wakes, reads its performance and checks its state.
- */
-export const targetGroupFiguresSignal = defineSignal<[TargetGroupFigures]>('targetGroupFigures');
 export const targetGroupReportQuery = defineQuery<TargetGroupReportData>('targetGroupReport');
 
 /** Workflow IDs: business-meaningful, no secrets. */

@@ -2,7 +2,8 @@
 // performance reading (the reference's TargetGroupPerformance) reduced to counts, money, dates and rates,
 // and what changed after launch. Pure and deterministic, so it runs in workflow code; no respondent IDs
 // ever enter it (performance answers carry counts only), and every part is bounded in size.
-import type { CompletesPoint, ExpectedFigures, PerformanceSnapshot, ReportChange, RespondentStatusCount, TargetGroupPhase, TargetGroupReportData, TargetGroupReportUpdate } from './messages';
+import type { CompletesPoint, ExpectedFigures, PerformanceSnapshot, ReportChange, RespondentStatusCount, TargetGroupPhase, TargetGroupReportData } from './messages';
+import type { TargetGroupReportUpdate } from './child-protocol';
 
 /** Points a series keeps; beyond it, every other older point is dropped (the span stays, resolution halves). */
 export const MAX_SERIES_POINTS = 500;

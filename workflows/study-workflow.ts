@@ -15,20 +15,22 @@ import {
   approveUpdate,
   awaitRevisionUpdate,
   fieldingControlUpdate,
-  guardResumeUpdate,
-  targetGroupGuardResumeSignal,
+  resumeGuardedUpdate,
   type GuardResumeRequest,
   reportQuery,
   revisionOutcome,
   statusQuery,
-  targetGroupApproveSignal,
-  targetGroupControlSignal,
-  targetGroupProgressSignal,
-  targetGroupReportSignal,
   type ApproveRequest,
   type StudyReport,
   type StudyStatus,
 } from './messages';
+import {
+  targetGroupGuardResumeSignal,
+  targetGroupApproveSignal,
+  targetGroupControlSignal,
+  targetGroupProgressSignal,
+  targetGroupReportSignal,
+} from './child-protocol';
 import { applyRevision } from './study/apply-revision';
 import { judgeSpend } from './study/budget';
 import { completeAtEnd } from './study/removed';
@@ -184,7 +186,7 @@ function registerHandlers(state: StudyState): void {
       if (request.targetGroup && !state.status.targetGroups[request.targetGroup]) throw new Error(`no target group "${request.targetGroup}" in study ${state.studyId}`);
     },
   });
-  setHandler(guardResumeUpdate, (request) => resumeGuarded(state, request), {
+  setHandler(resumeGuardedUpdate, (request) => resumeGuarded(state, request), {
     validator: (request) => {
       if (request.targetGroup && !state.status.targetGroups[request.targetGroup]) throw new Error(`no target group "${request.targetGroup}" in study ${state.studyId}`);
       if (typeof request.by !== 'string' || request.by.trim() === '') throw new Error('a resume names who resumes (--by)');

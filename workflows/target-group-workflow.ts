@@ -2,18 +2,20 @@ import { condition, setHandler, workflowInfo } from '@temporalio/workflow';
 import { apiActivities } from './activity-proxies';
 import { failureOf, rethrowPassThrough } from './failures';
 import {
-  targetGroupApproveSignal,
-  targetGroupControlSignal,
-  targetGroupControlUpdate,
-  targetGroupEventUpdate,
-  targetGroupGuardResumeSignal,
-  targetGroupFiguresSignal,
+  targetGroupFieldingControlUpdate,
+  targetGroupEventOnceUpdate,
   targetGroupReportQuery,
-  targetGroupRevisionSignal,
   targetGroupStatusQuery,
-  upstreamCompletesSignal,
   type TargetGroupStatus,
 } from './messages';
+import {
+  targetGroupApproveSignal,
+  targetGroupControlSignal,
+  targetGroupGuardResumeSignal,
+  targetGroupFiguresSignal,
+  targetGroupRevisionSignal,
+  upstreamCompletesSignal,
+} from './child-protocol';
 import { answerControl, queueControl, validateControl } from './target-group/controls';
 import { converge } from './target-group/converge';
 import { noticeCompletion, noticeFailure } from './target-group/notifications';
@@ -37,14 +39,14 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
   setHandler(targetGroupApproveSignal, () => void (state.approved = true));
   // Fielding controls: a signal's goes unanswered; `studyflow fielding`'s update answers applied or refused (./target-group/controls.ts).
   setHandler(targetGroupControlSignal, (action) => queueControl(state, action));
-  setHandler(targetGroupControlUpdate, (action) => answerControl(state, action), { validator: validateControl });
+  setHandler(targetGroupFieldingControlUpdate, (action) => answerControl(state, action), { validator: validateControl });
   // `studyflow approve --resume`: the resume that a guard's hold lets through (workflows/target-group/guard-hold.ts).
   setHandler(targetGroupGuardResumeSignal, ({ by }) => {
     state.guardResumes.push(by);
     queueControl(state, 'resume');
   });
   // A webhook event is taken once, however many receivers pass it on (an Update keyed by the event id) and however often it comes.
-  setHandler(targetGroupEventUpdate, (event) => (state.takeEvent(event) ? 'accepted' : 'duplicate'));
+  setHandler(targetGroupEventOnceUpdate, (event) => (state.takeEvent(event) ? 'accepted' : 'duplicate'));
   setHandler(targetGroupRevisionSignal, (next) => void (state.pendingRevision = next));
   setHandler(upstreamCompletesSignal, ({ targetGroup, completes }) => state.takeUpstream(targetGroup, completes));
   setHandler(targetGroupFiguresSignal, (figures) => void (state.figures = figures));

@@ -116,11 +116,25 @@ describe('folder boundaries', () => {
   });
 
   it('a module entry admits that module only', () => {
-    expect(problems('webhooks/probe.ts', "import { targetGroupEventUpdate } from '../workflows/messages';")).toEqual([]);
+    expect(problems('webhooks/probe.ts', "import { targetGroupEventOnceUpdate } from '../workflows/messages';")).toEqual([]);
     expect(problems('webhooks/probe.ts', "import { studyWorkflow } from '../workflows/study-workflow';")).toHaveLength(1);
     expect(problems('cli/commands/probe.ts', "import { runWorkerProcess } from '../../worker/worker-process';")).toEqual([]);
     expect(problems('cli/commands/probe.ts', "import { createWorkerActivities } from '../../worker/worker-activities';")).toHaveLength(1);
     expect(problems('client/probe.ts', "import { runWorkerProcess } from '../worker/worker-process';")).toHaveLength(1);
+  });
+
+  it('the parent <-> child protocol stays inside workflows/: client/, cli/ and webhooks/ see the public contract only (issue 35)', () => {
+    expect(problems('workflows/study/probe.ts', "import { targetGroupRevisionSignal } from '../child-protocol';")).toEqual([]);
+    expect(problems('client/probe.ts', "import { statusQuery } from '../workflows/messages';")).toEqual([]);
+    expect(problems('client/probe.ts', "import type { studyWorkflow } from '../workflows/study-workflow';")).toEqual([]);
+    expect(problems('client/probe.ts', "import { targetGroupControlSignal } from '../workflows/child-protocol';")).toHaveLength(1);
+    expect(problems('client/probe.ts', "import type { TargetGroupRevision } from '../workflows/child-protocol';")).toHaveLength(1);
+    expect(problems('cli/probe.ts', "import type { TargetGroupProgress } from '../workflows/child-protocol';")).toHaveLength(1);
+    expect(problems('webhooks/probe.ts', "import { targetGroupFiguresSignal } from '../workflows/child-protocol';")).toHaveLength(1);
+    expect(problems('webhooks/probe.ts', "import type { TargetGroupFigures } from '../workflows/child-protocol';")).toHaveLength(1);
+    for (const folder of ['worker', 'dev']) {
+      expect(problems(`${folder}/probe.ts`, "import type { GateReading } from '../workflows/child-protocol';"), folder).toHaveLength(1);
+    }
   });
 
   it('cli/ holds no Temporal connection, no activity and no API call: those belong to the study client', () => {

@@ -3,7 +3,8 @@
 // brought up to date by its children's updates.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { CompletesPoint, TargetGroupReportUpdate } from '../../workflows/messages';
+import type { CompletesPoint } from '../../workflows/messages';
+import type { TargetGroupReportUpdate } from '../../workflows/child-protocol';
 import { appendChanges, appendPoint, expectedFigures, MAX_SERIES_POINTS, mergeReportUpdate, performanceSnapshot } from '../../workflows/report-data';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 2, 2, 12, minute)).toISOString();

@@ -9,9 +9,9 @@ import type { SendNotificationInput } from '../../activities/notify';
 import type { DesiredGuard, DesiredTargetGroup } from '../../plan/types';
 import {
   fieldingControlUpdate,
-  guardResumeUpdate,
+  resumeGuardedUpdate,
   studyWorkflowId,
-  targetGroupEventUpdate,
+  targetGroupEventOnceUpdate,
   targetGroupWorkflowId,
   webhookEventUpdateId,
   type StudyStatus,
@@ -55,7 +55,7 @@ async function sessions(studyId: string, key: string, targetGroupId: string, com
   const id = `guards-${++events}`;
   await stack.env.client.workflow
     .getHandle(targetGroupWorkflowId('1001', studyId, key))
-    .executeUpdate(targetGroupEventUpdate, {
+    .executeUpdate(targetGroupEventOnceUpdate, {
       args: [{ id, type: 'com.svc.session.updated', time: at, targetGroupId, sessions: [...Array(complete).fill(session('Complete')), ...Array(terminate).fill(session('Terminate'))] }],
       updateId: webhookEventUpdateId(id),
     });
@@ -110,12 +110,12 @@ describe('guards in the watch', () => {
     expect(fake.callsOf('resumeFieldingRun')).toEqual([]);
 
     // approve --resume: resumed through the fielding path, recorded with who, the trip acknowledged.
-    expect(await studyHandle.executeUpdate(guardResumeUpdate, { args: [{ by: 'ana' }] })).toEqual(['g']);
+    expect(await studyHandle.executeUpdate(resumeGuardedUpdate, { args: [{ by: 'ana' }] })).toEqual(['g']);
     const resumed = await until('guarded', (s) => s.targetGroups.g.phase === 'live' && s.targetGroups.g.guards?.resumed !== undefined, 'the resume');
     expect(resumed.targetGroups.g.guards).toMatchObject({ active: [], resumed: { by: 'ana', guards: ['low_incidence'] }, trips: 1 });
     expect(resumed.targetGroups.g.guards?.hold).toBeUndefined();
     expect(fake.callsOf('resumeFieldingRun').map((c) => c.keys)).toEqual([['g']]);
-    expect(await studyHandle.executeUpdate(guardResumeUpdate, { args: [{ by: 'ana' }] })).toEqual([]);
+    expect(await studyHandle.executeUpdate(resumeGuardedUpdate, { args: [{ by: 'ana' }] })).toEqual([]);
 
     // Acknowledged: judged again after another 30 entrants. 29 more: still acknowledged; one more: a second, real trip.
     await sessions('guarded', 'g', id, 0, 29);

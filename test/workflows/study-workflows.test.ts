@@ -17,13 +17,13 @@ import {
   reportQuery,
   revisionOutcome,
   studyWorkflowId,
-  targetGroupEventUpdate,
-  targetGroupReportSignal,
+  targetGroupEventOnceUpdate,
   targetGroupWorkflowId,
   webhookEventUpdateId,
   type StudyStatus,
   type WebhookEventSignal,
 } from '../../workflows/messages';
+import { targetGroupReportSignal } from '../../workflows/child-protocol';
 import { programStudy } from '../../plan/program';
 import { REASON } from '../../workflows/search-attributes';
 import { FakeApi, targetGroup } from './fake-api';
@@ -233,7 +233,7 @@ describe('study workflow', () => {
     const firstRun = (await handle.describe()).runId;
     // As the webhook receiver sends them: an Update on the target group's workflow, keyed by the event id.
     const child = stack.env.client.workflow.getHandle(targetGroupWorkflowId('1001', 'carried', 'p'));
-    const send = (event: WebhookEventSignal) => child.executeUpdate(targetGroupEventUpdate, { args: [event], updateId: webhookEventUpdateId(event.id) });
+    const send = (event: WebhookEventSignal) => child.executeUpdate(targetGroupEventOnceUpdate, { args: [event], updateId: webhookEventUpdateId(event.id) });
     // Webhook events make the target group report progress until the study has continued as new.
     for (let n = 0; (await handle.describe()).runId === firstRun; n += 1) {
       if (n > 100) throw new Error('the study never continued as new');
@@ -367,7 +367,7 @@ describe('study workflow', () => {
       fake.setStatus('u', 'paused');
       const child = stack.env.client.workflow.getHandle(targetGroupWorkflowId('1001', 'ui-pause', 'u'));
       // The watch interval is ten minutes: only the event can make the workflow look now.
-      await child.executeUpdate(targetGroupEventUpdate, { args: [{ id: 'ui-1', type: 'target-group-updated', time: new Date().toISOString(), targetGroupId: s.targetGroups.u.targetGroupId }], updateId: webhookEventUpdateId('ui-1') });
+      await child.executeUpdate(targetGroupEventOnceUpdate, { args: [{ id: 'ui-1', type: 'target-group-updated', time: new Date().toISOString(), targetGroupId: s.targetGroups.u.targetGroupId }], updateId: webhookEventUpdateId('ui-1') });
       expect((await until('ui-pause', (x) => x.targetGroups.u.phase === 'paused', 'paused from the event')).targetGroups.u.phase).toBe('paused');
     });
 

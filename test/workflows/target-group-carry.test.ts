@@ -1,7 +1,7 @@
 // What a target group's workflow hands its next run at continue-as-new (TargetGroupState.carried, as the
 // payload converter sends it: JSON): the watch's pacing, the last `updated_at` and figures not yet taken survive it.
 import { describe, expect, it } from 'vitest';
-import type { TargetGroupFigures } from '../../workflows/messages';
+import type { TargetGroupFigures } from '../../workflows/child-protocol';
 import { TargetGroupState, type TargetGroupWorkflowInput } from '../../workflows/target-group/state';
 import { targetGroup } from './fake-api';
 

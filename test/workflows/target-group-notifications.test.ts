@@ -7,7 +7,7 @@ import { notifyActivities } from '../../activities/notify';
 import type { NotifyEventKind, NotifyTarget } from '../../shared/notify-events';
 import type { DesiredTargetGroup } from '../../plan/types';
 import { createStudyflowMetrics } from '../../telemetry/studyflow-metrics';
-import { targetGroupEventUpdate, targetGroupWorkflowId, webhookEventUpdateId, type StudyStatus } from '../../workflows/messages';
+import { targetGroupEventOnceUpdate, targetGroupWorkflowId, webhookEventUpdateId, type StudyStatus } from '../../workflows/messages';
 import { startLocalWebhook, type LocalWebhook, type ReceivedNotification } from '../notify/local-webhook';
 import { FakeApi, targetGroup } from './fake-api';
 import { desiredStudyMaker, settled, useWorkflowUnitStack } from './workflow-env';
@@ -133,7 +133,7 @@ describe('a target group tells its notify targets', () => {
     await eventually(
       async () => {
         const id = `drift-${(events += 1)}`;
-        await child.executeUpdate(targetGroupEventUpdate, { args: [{ id, type: 'target-group-updated', time: new Date().toISOString(), targetGroupId }], updateId: webhookEventUpdateId(id) });
+        await child.executeUpdate(targetGroupEventOnceUpdate, { args: [{ id, type: 'target-group-updated', time: new Date().toISOString(), targetGroupId }], updateId: webhookEventUpdateId(id) });
         return runs();
       },
       (n) => n >= runsBefore + 1,

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { nextStudyWatchAction, PERFORMANCE_PACE_INTERVALS, seenFiguresOf, spreadMs } from '../../plan/watch-timing';
 import { emptyCarried, StudyState, type StudyCarriedState, type StudyWatch } from '../../workflows/study/state';
-import type { TargetGroupFigures } from '../../workflows/messages';
+import type { TargetGroupFigures } from '../../workflows/child-protocol';
 
 const INTERVAL = 300_000;
 const figures = (status: string, completes: number): TargetGroupFigures => ({ id: '01TG', status, completes, prescreens: completes * 3 });

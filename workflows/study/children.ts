@@ -2,7 +2,7 @@ import { condition, getExternalWorkflowHandle, log, ParentClosePolicy, startChil
 import { rethrowPassThrough } from '../failures';
 import { specDigest, stepsAfterHandOver, type StudyStep, type TargetGroupStep } from '../../plan/program';
 import type { DesiredTargetGroup } from '../../plan/types';
-import { targetGroupRevisionSignal, type TargetGroupRevision } from '../messages';
+import { targetGroupRevisionSignal, type TargetGroupRevision } from '../child-protocol';
 import { ACCOUNT_ID, REMOTE_TARGET_GROUP_ID, STUDY_ID, TARGET_GROUP_KEY } from '../search-attributes';
 import { targetGroupWorkflow } from '../target-group-workflow';
 import { untilControlsTaken } from './controls';

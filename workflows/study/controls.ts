@@ -3,7 +3,8 @@
 // writer of the run and of its phase); the revision that sent them settles once their progress shows the phase left,
 // so what apply's table, `status` and the search attributes say is where the exchange is, not where it was.
 import { condition, getExternalWorkflowHandle, isCancellation, log } from '@temporalio/workflow';
-import { targetGroupControlSignal, type FieldingControlRequest } from '../messages';
+import type { FieldingControlRequest } from '../messages';
+import { targetGroupControlSignal } from '../child-protocol';
 import type { StudyState } from './state';
 
 /** How long a revision waits for its controls to show in the target groups' progress before it settles anyway. */

@@ -2,7 +2,8 @@ import type { StudyProgram, TargetGroupStep } from '../../plan/program';
 import type { DesiredStudy, ObservedStudy } from '../../plan/types';
 import type { Api } from '../activity-proxies';
 import type { GateRead } from '../launch';
-import type { LaunchHandOver, UnappliedChange } from '../messages';
+import type { UnappliedChange } from '../messages';
+import type { LaunchHandOver } from '../child-protocol';
 import type { DraftsWritten } from './drafts';
 import type { StudyState } from './state';
 

@@ -9,11 +9,10 @@ import {
   targetGroupWorkflowId,
   type ApplyRequest,
   type StudyStatus,
-  type TargetGroupProgress,
   type TargetGroupReportData,
-  type TargetGroupReportUpdate,
   type TargetGroupStatus,
 } from '../messages';
+import type { TargetGroupProgress, TargetGroupReportUpdate } from '../child-protocol';
 import { enterPhase, type TargetGroupEvent } from '../phases';
 import { mergeReportUpdate } from '../report-data';
 import { GIT_REVISION, PHASE } from '../search-attributes';

@@ -3,7 +3,7 @@
 // extra read of the API: the watch's readings are the only source.
 import { getExternalWorkflowHandle, isCancellation, log } from '@temporalio/workflow';
 import type { DesiredTargetGroup, ObservedStudy } from '../../plan/types';
-import { upstreamCompletesSignal } from '../messages';
+import { upstreamCompletesSignal } from '../child-protocol';
 import type { StudyState } from './state';
 
 /** The completes the study knows of a target group: its watch's last reading, or what observing the API found. */

@@ -9,7 +9,7 @@ import { WATCHED_PHASES } from '../../plan/phase-groups';
 import { nextStudyWatchAction } from '../../plan/watch-timing';
 import type { Api } from '../activity-proxies';
 import { failureOf } from '../failures';
-import { targetGroupFiguresSignal, type TargetGroupFigures } from '../messages';
+import { targetGroupFiguresSignal, type TargetGroupFigures } from '../child-protocol';
 import type { StudyState, StudyWatch } from './state';
 
 /**

@@ -8,7 +8,8 @@ import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import type { TargetGroupForecast } from '../../plan/forecast';
 import { targetGroupForecast } from '../forecast';
 import type { GuardKind } from '../../plan/types';
-import type { CompletesPoint, PerformanceSnapshot, TargetGroupRevision, TargetGroupStatus } from '../messages';
+import type { CompletesPoint, PerformanceSnapshot, TargetGroupStatus } from '../messages';
+import type { TargetGroupRevision } from '../child-protocol';
 import { CURRENCY, END_FIELDING_AT, FILL_PERCENT, FORECAST_END, REASON, SPEND } from '../search-attributes';
 
 const HOUR_MS = 3_600_000;

@@ -31,7 +31,7 @@ export function queueControl(state: TargetGroupState, action: Action, answer?: A
 }
 
 /**
- * The answer of `targetGroupControlUpdate`: a target group without a fielding run is refused at once (nothing to
+ * The answer of `targetGroupFieldingControlUpdate`: a target group without a fielding run is refused at once (nothing to
  * control, and its workflow may be waiting for an approval or a gate); otherwise the control is queued and answered
  * once the watch applied or refused it.
  */

@@ -1,7 +1,7 @@
 import { ApplicationFailure, sleep } from '@temporalio/workflow';
 import type { Api } from '../activity-proxies';
 import { readGates, type Failure } from '../launch';
-import type { GateReading } from '../messages';
+import type { GateReading } from '../child-protocol';
 import { noticeGateBlocked } from './notifications';
 import type { TargetGroupState } from './state';
 

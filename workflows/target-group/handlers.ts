@@ -1,7 +1,7 @@
 import { condition } from '@temporalio/workflow';
 import type { TargetGroupStep } from '../../plan/program';
 import type { Api } from '../activity-proxies';
-import type { GateReading } from '../messages';
+import type { GateReading } from '../child-protocol';
 import type { StepHandlers } from '../steps';
 import { awaitApproval } from './approval';
 import { passGate } from './gate';

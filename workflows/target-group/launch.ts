@@ -4,7 +4,7 @@ import { failureOf } from '../failures';
 import { endFieldingAt } from '../../plan/launch-gates';
 import { ATTEMPT } from '../../plan/program';
 import { launchTargetGroups, type LaunchOutcome } from '../launch';
-import type { GateReading } from '../messages';
+import type { GateReading } from '../child-protocol';
 import { itemBackoffMs, itemFailure, ITEM_ATTEMPTS } from './gate';
 import { awaitJob } from './jobs';
 import type { TargetGroupState } from './state';

@@ -1,5 +1,6 @@
 import { condition, getExternalWorkflowHandle, isCancellation, log, upsertSearchAttributes } from '@temporalio/workflow';
-import { targetGroupProgressSignal, type TargetGroupPhase } from '../messages';
+import type { TargetGroupPhase } from '../messages';
+import { targetGroupProgressSignal } from '../child-protocol';
 import { PHASE } from '../search-attributes';
 import { PASSING_PHASES } from '../phases';
 import { ConsoleAttributes } from './console';

@@ -6,7 +6,7 @@ import { nextPollDelay } from '../../plan/job-timing';
 import { endFieldingAt } from '../../plan/launch-gates';
 import { ATTEMPT, type TargetGroupStep } from '../../plan/program';
 import type { Api } from '../activity-proxies';
-import type { GateReading } from '../messages';
+import type { GateReading } from '../child-protocol';
 import { eventOfRemote } from '../phases';
 import type { StepOutcome } from '../steps';
 import { launch, wentLive } from './launch';
