@@ -41,7 +41,7 @@ export async function exchange(req: ExchangeRequest): Promise<ApiAnswer> {
       if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
     }
     if (req.streamSuccess && res.statusCode >= 200 && res.statusCode < 300) {
-      return { status: res.statusCode, headers, body: streamOf(res.body, call, req.secrets) };
+      return { status: res.statusCode, headers, body: streamOf(res.body, call, req.secrets, req.signal) };
     }
     const text = await readText(res.body);
     return { status: res.statusCode, headers, body: parseBody(text, headers['content-type']) };
@@ -53,10 +53,10 @@ export async function exchange(req: ExchangeRequest): Promise<ApiAnswer> {
   }
 }
 
-/** The answer's body as a Readable whose transport errors are the client's failures, like a read answer's. */
-function streamOf(body: Dispatcher.ResponseData['body'], call: { method: string; path: string }, secrets: readonly string[]): Readable {
+/** The answer's body as a Readable whose transport errors are the client's failures, like a read answer's (a cancellation stays its reason). */
+function streamOf(body: Dispatcher.ResponseData['body'], call: { method: string; path: string }, secrets: readonly string[], signal?: AbortSignal): Readable {
   const out = new PassThrough();
-  body.on('error', (error: unknown) => out.destroy(failureFromTransportError(error, call, { secrets })));
+  body.on('error', (error: unknown) => out.destroy(signal?.aborted ? ((signal.reason as Error | undefined) ?? (error as Error)) : failureFromTransportError(error, call, { secrets })));
   out.on('close', () => {
     if (!body.destroyed) body.destroy();
   });

@@ -19,6 +19,7 @@ import {
   submitReconciliations,
   type SubmissionObservation,
 } from '../../api/operations/reconciliations';
+import { apiCaller } from '../../api/operations/caller';
 import { REQUEST_BODY_SPENT, csvRecords } from '../../api/operations/csv-stream';
 import type { ObservedSubmission } from '../../plan/closeout-types';
 import { rejectionOf } from '../activities/helpers/mock-api';
@@ -282,6 +283,45 @@ describe('get_recon_downloads', () => {
     expect(rows).toEqual([rid(1), rid(2), rid(3)]);
     // A file is asked for as one (a server that negotiates would refuse application/json only), an error as JSON.
     expect(api.calls[0]!.headers.accept).toBe('text/csv, application/json;q=0.5');
+  });
+
+  it('a cancelled caller (an activity\'s cancellation) ends a download in progress with its reason; a broken connection is a retryable network_error', async () => {
+    let sent!: () => void;
+    const firstSent = new Promise<void>((resolve) => (sent = resolve));
+    api.on('GET', `${P}/reconciliations/${REQ}/downloads/submitted-rids`, () => ({
+      status: 200,
+      chunks: async function* () {
+        yield `${rid(1)},21\n`;
+        sent();
+        await new Promise(() => undefined);
+      },
+    }));
+    const controller = new AbortController();
+    const caller = apiCaller(api.client(), { accountId: '1001', apiVersion: '2025-12-18', signal: controller.signal });
+    const file = await downloadReconciliationFile(caller, { requestId: REQ, type: 'submitted-rids' });
+    await firstSent;
+    const reason = new Error('activity cancelled');
+    const reading = (async () => {
+      for await (const chunk of file) if (String(chunk).length > 0) controller.abort(reason);
+    })();
+    expect(await rejectionOf(reading)).toBe(reason);
+
+    api.on('GET', `${P}/reconciliations/${REQ}/downloads/invalid-rids`, () => ({
+      status: 200,
+      chunks: async function* () {
+        yield `${rid(1)}\n`;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        throw new Error('connection lost');
+      },
+    }));
+    let handedOver = false;
+    const f = await rejectionOf((async () => {
+      const broken = await downloadReconciliationFile(api.caller(), { requestId: REQ, type: 'invalid-rids' });
+      handedOver = true;
+      for await (const chunk of broken) void chunk;
+    })());
+    expect(handedOver).toBe(true);
+    expect(f).toMatchObject({ type: 'network_error', nonRetryable: false });
   });
 
   it('a download not there yet is the API\'s final not_found_error (the body read, not handed over)', async () => {

@@ -103,6 +103,8 @@ export async function startLocalApi(): Promise<LocalApi> {
   };
   const server = createServer((req, res) => {
     answer(req, res).catch((error: unknown) => {
+      // A body broken off mid-answer (a test's connection lost): the socket goes, as a real one would.
+      if (res.headersSent) return void res.destroy();
       res.writeHead(500, { 'content-type': 'text/plain' });
       res.end(String(error));
     });
