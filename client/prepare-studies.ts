@@ -45,11 +45,11 @@ export async function prepareStudies(
       // The normalized reversals list (`rid,code` rows sorted by RID) is stored as the blob store's canonical form of it.
       const { summary, chunks } = await normalizedReversalChunks(loaded.closeout.reversals.inputs);
       const stored = await blobStoreFromEnv(env, { maxIds: MAX_REVERSAL_ROWS }).put(chunks());
-      closeout.reversals = { ref: stored.ref, sha256: stored.sha256, count: stored.count, byCode: summary.byCode, files: summary.files };
+      closeout.reversals = { ref: stored.ref, sha256: stored.sha256, count: stored.count, byCode: summary.byCode, files: loaded.closeout.reversals.files };
     }
     if (loaded.closeout?.approvedCompletes) {
       const stored = await blobs.put({ file: loaded.closeout.approvedCompletes.file });
-      closeout.approvedCompletes = { ref: stored.ref, sha256: stored.sha256, count: stored.count, file: loaded.closeout.approvedCompletes.display };
+      closeout.approvedCompletes = { ref: stored.ref, sha256: stored.sha256, count: stored.count, file: loaded.closeout.approvedCompletes.written };
     }
     prepared.push({ loaded, desired: desiredStudyOf(loaded.study, lists, { watchIntervalMs, closeout }) });
   }

@@ -14,13 +14,17 @@ export interface LoadedCloseout {
   reversals?: {
     /** The files (absolute) with their `reason`, in the study's order: the client reads them again to store the list. */
     inputs: ReversalFileInput[];
+    /** The files as the study writes them (relative to it), for display. */
+    files: string[];
     summary: ReversalsSummary;
   };
   approvedCompletes?: {
     /** Absolute path. */
     file: string;
-    /** As the study names it. */
+    /** As diagnostics name it (joined to the study file's directory). */
     display: string;
+    /** As the study writes it (relative to it), for display. */
+    written: string;
     /** Distinct RIDs. */
     count: number;
     /** Hex SHA-256 of the normalized list (sorted distinct RIDs, one per line). */
@@ -62,7 +66,7 @@ export async function checkCloseoutFiles(raw: unknown, file: string, r: FileRepo
         });
       } else {
         r.diagnostics.push(...check.diagnostics);
-        loaded.approvedCompletes = { file: absolute, display: shown, count: check.count, sha256: check.sha256 };
+        loaded.approvedCompletes = { file: absolute, display: shown, written: ref, count: check.count, sha256: check.sha256 };
       }
     }
   }
@@ -89,7 +93,13 @@ export async function checkCloseoutFiles(raw: unknown, file: string, r: FileRepo
         r.diagnostics.push(d);
       }
     }
-    if (check.summary && !failed) loaded.reversals = { inputs: inputs.map(({ file: f, display: shown, reason }) => ({ file: f, display: shown, ...(reason !== undefined ? { reason } : {}) })), summary: check.summary };
+    if (check.summary && !failed) {
+      loaded.reversals = {
+        inputs: inputs.map(({ file: f, display: shown, reason }) => ({ file: f, display: shown, ...(reason !== undefined ? { reason } : {}) })),
+        files: inputs.map((input) => input.ref),
+        summary: check.summary,
+      };
+    }
   }
 
   return loaded;

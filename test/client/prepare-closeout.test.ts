@@ -26,13 +26,13 @@ describe('prepare: the close-out files', () => {
     const { prepared, diagnostics } = await prepareStudies([example], { STUDYFLOW_BLOB_DIR: blobDir });
     expect(diagnostics).toEqual([]);
     const closeout = prepared[0].desired.closeout!;
-    expect(closeout.reversals).toMatchObject({ count: 6, byCode: { '11': 3, '932': 3 } });
+    expect(closeout.reversals).toMatchObject({ count: 6, byCode: { '11': 3, '932': 3 }, files: ['closeout/speeders.csv', 'closeout/fraud.csv'] });
     expect(closeout.reversals!.ref).toBe(`sha256:${closeout.reversals!.sha256}`);
     expect(closeout.reversals!.sha256).toBe(prepared[0].loaded.closeout!.reversals!.summary.sha256);
     const stored = await readFile(path.join(blobDir, 'sha256', closeout.reversals!.sha256), 'utf8');
     expect(stored.split('\n').slice(0, 2)).toEqual(['0f1ce179-a917-49ff-9d50-b05fc91f7bd4,11', '3b6f0c1e-2d4a-4f7b-8c9d-0e1f2a3b4c5d,11']);
     expect(createHash('sha256').update(stored).digest('hex')).toBe(closeout.reversals!.sha256);
-    expect(closeout.approvedCompletes).toMatchObject({ expectTerminated: 120, tolerance: 6, list: { count: 3 } });
+    expect(closeout.approvedCompletes).toMatchObject({ expectTerminated: 120, tolerance: 6, list: { count: 3, file: 'closeout/approved.csv' } });
     expect(closeout).toMatchObject({ reports: ['completes', 'reconciliations-status'], deadlineWarningMs: 3 * 86_400_000 });
   });
 
