@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import type { temporal } from '@temporalio/proto';
 import { Worker, type WorkflowBundle } from '@temporalio/worker';
 import { dataConverterFromEnv } from '../temporal/temporal-connection';
+import { installRuntimeLogging } from './runtime-logging';
 import { prebuiltWorkflowBundle } from './studyflow-worker';
 
 /** One history to replay, by its workflow id. */
@@ -36,6 +37,9 @@ export async function replayBundle(file?: string): Promise<WorkflowBundle> {
  * `env` (STUDYFLOW_CODEC_KEYS / STUDYFLOW_CODEC_KEY_FILE), as the workers decode them.
  */
 export async function replayHistories(bundle: WorkflowBundle, histories: ReplayInput[], env: NodeJS.ProcessEnv = process.env): Promise<ReplayOutcome[]> {
+  // The SDK's own log lines (the replay worker starting and stopping, each failed replay) go through studyflow's
+  // runtime logging at its level (STUDYFLOW_LOG_LEVEL, default WARN): the outcomes below carry what failed.
+  installRuntimeLogging(env);
   const outcomes: ReplayOutcome[] = [];
   const replayer = Worker.runReplayHistories({ workflowBundle: bundle, dataConverter: dataConverterFromEnv(env) }, histories);
   for await (const result of replayer) {

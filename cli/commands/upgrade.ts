@@ -72,7 +72,16 @@ async function status(ctx: CliContext, options: UpgradeOptions): Promise<number>
     }
     const unversioned = s.running.filter((r) => !r.buildId);
     if (unversioned.length > 0) ctx.out.data(`${unversioned.length} running workflow(s) on no build (started before workers were versioned)`);
-    ctx.out.data(s.draining.length > 0 ? `still draining: ${s.draining.join(', ')} (keep their workers running)` : 'nothing drains: only the current (and ramping) build runs studies');
+    if (s.draining.length > 0) ctx.out.data(`still draining: ${s.draining.join(', ')} (keep their workers running)`);
+    else {
+      // The server marks an old build drained only once its visibility has caught up (minutes); the running workflows say it first.
+      const serverDraining = s.builds.filter((b) => b.status === 'draining').map((b) => b.buildId);
+      ctx.out.data(
+        serverDraining.length > 0
+          ? `no running study is on an old build; the server still reports ${serverDraining.join(', ')} draining until its visibility catches up (then it is drained and can be retired)`
+          : 'nothing drains: only the current (and ramping) build runs studies',
+      );
+    }
     return 0;
   });
 }
