@@ -11,12 +11,21 @@
 //   security check fails (2 %)                                 -> SecurityFailure after a minute
 //   a quota target they count for is full                      -> OverQuota after a minute
 //   screened out (1 - incidence)                                -> Terminate at a quarter of the LOI
-//   drops out (1 - LOI completion factor)                       -> Terminate at half the LOI
+//   drops out (1 - LOI completion factor, or the drop-off set)  -> leaves without coming back: the session
+//     stays Started (in the survey, the drop-off rate's numerator) until it times out a simulated day after
+//     entry, then Terminate
 //   financial terminate (1 %)                                   -> FinancialTerm at the LOI
 //   otherwise                                                   -> Complete after 0.8-1.2 x LOI, unless
 //     the filling goal or a quota filled meanwhile (then OverQuota); 3 % of completes are reconciled
 //     to Terminate a day later.
+// The LOI is the group's actual one (the admin setting, else the expected LOI). Each session that finished in the
+// survey (Complete, screen-out Terminate, OverQuota, FinancialTerm, SecurityFailure) records the length of its
+// interview in seconds of respondent time (before `speed`), drawn as above: `length_of_interview_seconds`.
 // Arrivals stop once completes reach filling_goal; completes never exceed it.
+// A running soft launch (the fielding assistant's soft_launch module) caps completes at its own goal and each
+// quota target at its soft share (respondents who entered before its end_at), and no one enters at or after
+// end_at: the route then pauses the group. Arrivals stopped by the cap restart when the cap lifts.
+// A quota fill (admin) makes a drawn respondent who counts for that quota target enter only with that probability.
 
 import { DAILY_PARTICIPATION_RATE } from './locale-markets';
 import type { LocaleMarket } from './locale-markets';
@@ -31,6 +40,8 @@ import { targetingShare } from './targeting-share';
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
+/** How long a session whose respondent dropped out stays open (Started) before the exchange closes it as Terminate. */
+export const ABANDONED_SESSION_TIMEOUT_MS = DAY_MS;
 const MAX_DRAW_ATTEMPTS = 50;
 
 /** Tunables of the simulation. */
@@ -76,12 +87,44 @@ export interface SimulatedTargetGroup {
   exclusionGroupPeers: ReadonlySet<string>;
   /** For recontact studies: the rsids / GUIDs allowed in; null otherwise. */
   recontactIds: ReadonlySet<string> | null;
+  /** The LOI respondents actually take (admin setting); absent: lengthOfInterviewMinutes. */
+  actualLengthOfInterviewMinutes?: number;
+  /** Share of screened-in respondents who drop out (admin setting); absent: 1 - the LOI completion factor. */
+  dropOffRate?: number;
+  /** By `profile_id/target_id`: the probability (0..1) that a drawn respondent counting for it enters (admin setting). */
+  quotaFill?: Readonly<Record<string, number>>;
+  /** The soft launch running now (fielding assistant), or null. */
+  softLaunch?: SoftLaunchRun | null;
+}
+
+/** A running soft launch: its completes goal, its end, and the share of each quota goal it may fill. */
+export interface SoftLaunchRun {
+  goal: number;
+  endAtMs: number;
+  /** Each quota target's soft cap is ceil(its completes_goal x quotaShare). */
+  quotaShare: number;
+}
+
+/**
+ * The soft launch of a group from the fielding assistant's module: goal = ceil(filling_goal x filling_goal_percentage /
+ * 100) (at least 1, at most the goal); a quota target may fill ceil(goal_q x (p + (1 - s) x (1 - p))) with p the
+ * percentage and s the demographics strictness as fractions: s = 100 % keeps each quota to its share of the soft goal,
+ * s = 0 % lets any distribution through (up to the quota's full goal).
+ */
+export function softLaunchRun(fillingGoal: number, module: { end_at: string; filling_goal_percentage: number; demographics_strictness_percentage: number }): SoftLaunchRun {
+  const p = module.filling_goal_percentage / 100;
+  const s = module.demographics_strictness_percentage / 100;
+  return { goal: Math.min(fillingGoal, Math.max(1, Math.ceil((fillingGoal * module.filling_goal_percentage) / 100))), endAtMs: Date.parse(module.end_at), quotaShare: p + (1 - s) * (1 - p) };
 }
 
 export interface FieldingCursor {
   arrival_index: number;
   next_arrival_ms: number | null;
   goal_reached: boolean;
+  /** Arrivals stopped by a soft launch (its cap reached, or its end): they restart where the simulation stands. */
+  soft_stopped?: boolean;
+  /** The soft launch end that stopped them (they stay stopped while that soft launch runs). */
+  soft_stopped_at_end_ms?: number;
 }
 
 export interface ScheduledTransition {
@@ -90,6 +133,8 @@ export interface ScheduledTransition {
   at_ms: number;
   status: TerminalStatus;
   kind: 'finish' | 'reconcile';
+  /** The session's length of interview, recorded when it finishes (absent for drop-outs and reconciliations). */
+  length_of_interview_seconds?: number;
 }
 
 /** Plain-JSON state of the simulation (kept in a store slice). */
@@ -200,7 +245,36 @@ class Simulation {
       this.reachGoal(group.id, cursor);
       return;
     }
-    if (cursor.next_arrival_ms === null) cursor.next_arrival_ms = this.nextArrivalTime(group, group.liveSinceMs ?? startMs, cursor.arrival_index);
+    if (this.softCapped(group)) {
+      cursor.soft_stopped = true;
+      cursor.next_arrival_ms = null;
+      return;
+    }
+    if (cursor.next_arrival_ms !== null) {
+      cursor.next_arrival_ms = this.cutAtSoftEnd(group, cursor.next_arrival_ms);
+      return;
+    }
+    // Stopped at the end of the soft launch that still runs: stays so (the route pauses the group there).
+    if (cursor.soft_stopped_at_end_ms !== undefined && group.softLaunch?.endAtMs === cursor.soft_stopped_at_end_ms) return;
+    // Stopped by a soft launch while live: restart where the simulation stands, never in time already simulated.
+    const from = cursor.soft_stopped ? Math.max(group.liveSinceMs ?? startMs, startMs) : group.liveSinceMs ?? startMs;
+    delete cursor.soft_stopped;
+    delete cursor.soft_stopped_at_end_ms;
+    cursor.next_arrival_ms = this.cutAtSoftEnd(group, this.nextArrivalTime(group, from, cursor.arrival_index));
+  }
+
+  /** Completes reached the running soft launch's goal. */
+  private softCapped(group: SimulatedTargetGroup): boolean {
+    return !!group.softLaunch && (this.completes.get(group.id) ?? 0) >= group.softLaunch.goal;
+  }
+
+  /** No one enters at or after a running soft launch's end (the group is paused there). */
+  private cutAtSoftEnd(group: SimulatedTargetGroup, at: number | null): number | null {
+    if (at !== null && group.softLaunch && at >= group.softLaunch.endAtMs) {
+      Object.assign(this.state.cursors[group.id], { soft_stopped: true, soft_stopped_at_end_ms: group.softLaunch.endAtMs });
+      return null;
+    }
+    return at;
   }
 
   private nextArrivalTime(group: SimulatedTargetGroup, fromMs: number, arrivalIndex: number): number | null {
@@ -230,7 +304,7 @@ class Simulation {
     const cursor = this.state.cursors[group.id];
     const arrivalIndex = cursor.arrival_index;
     cursor.arrival_index += 1;
-    cursor.next_arrival_ms = this.nextArrivalTime(group, atMs, cursor.arrival_index);
+    cursor.next_arrival_ms = this.cutAtSoftEnd(group, this.nextArrivalTime(group, atMs, cursor.arrival_index));
     const drawn = this.draw(group, arrivalIndex);
     if (!drawn) return;
     const { identity, quotaTargetKeys } = drawn;
@@ -252,16 +326,25 @@ class Simulation {
       this.transition(group.id, session.session_id, 'PreClientSurveyProcess', atMs);
       return;
     }
-    const loiMs = (group.lengthOfInterviewMinutes * MINUTE_MS) / this.config.speed;
-    const quickMs = MINUTE_MS / this.config.speed;
-    let outcome: { status: TerminalStatus; afterMs: number };
-    if (h('security') < this.config.securityFailureRate) outcome = { status: 'SecurityFailure', afterMs: quickMs };
-    else if (this.quotaFull(group, quotaTargetKeys)) outcome = { status: 'OverQuota', afterMs: quickMs };
-    else if (h('incidence') >= group.incidenceRate) outcome = { status: 'Terminate', afterMs: loiMs * 0.25 };
-    else if (h('dropout') >= lengthOfInterviewCompletionFactor(group.lengthOfInterviewMinutes)) outcome = { status: 'Terminate', afterMs: loiMs * 0.5 };
-    else if (h('financial') < this.config.financialTermRate) outcome = { status: 'FinancialTerm', afterMs: loiMs };
-    else outcome = { status: 'Complete', afterMs: loiMs * (0.8 + 0.4 * h('duration')) };
-    this.schedule({ target_group_id: group.id, session_id: session.session_id, at_ms: atMs + Math.max(1, Math.round(outcome.afterMs)), status: outcome.status, kind: 'finish' });
+    const loiMinutes = group.actualLengthOfInterviewMinutes ?? group.lengthOfInterviewMinutes;
+    const dropOffRate = group.dropOffRate ?? 1 - lengthOfInterviewCompletionFactor(loiMinutes);
+    // In respondent minutes (before `speed`); null: the respondent drops out and never comes back.
+    let outcome: { status: TerminalStatus; minutes: number | null };
+    if (h('security') < this.config.securityFailureRate) outcome = { status: 'SecurityFailure', minutes: 1 };
+    else if (this.quotaFull(group, quotaTargetKeys, true)) outcome = { status: 'OverQuota', minutes: 1 };
+    else if (h('incidence') >= group.incidenceRate) outcome = { status: 'Terminate', minutes: loiMinutes * 0.25 };
+    else if (h('dropout') < dropOffRate) outcome = { status: 'Terminate', minutes: null };
+    else if (h('financial') < this.config.financialTermRate) outcome = { status: 'FinancialTerm', minutes: loiMinutes };
+    else outcome = { status: 'Complete', minutes: loiMinutes * (0.8 + 0.4 * h('duration')) };
+    if (outcome.minutes === null) {
+      this.schedule({ target_group_id: group.id, session_id: session.session_id, at_ms: atMs + ABANDONED_SESSION_TIMEOUT_MS, status: 'Terminate', kind: 'finish' });
+      return;
+    }
+    const afterMs = (outcome.minutes * MINUTE_MS) / this.config.speed;
+    this.schedule({
+      target_group_id: group.id, session_id: session.session_id, at_ms: atMs + Math.max(1, Math.round(afterMs)), status: outcome.status, kind: 'finish',
+      length_of_interview_seconds: Math.max(1, Math.round(outcome.minutes * 60)),
+    });
   }
 
   private draw(group: SimulatedTargetGroup, arrivalIndex: number): { identity: RespondentIdentity; quotaTargetKeys: string[] } | undefined {
@@ -282,6 +365,7 @@ class Simulation {
       if (inGroup.has(rsid) || (this.inSurvey.get(rsid) ?? 0) > 0) continue;
       const qualification = qualifyRespondent(group.profiles, group.market.locale, index, group.market);
       if (!qualification.qualifies) continue;
+      if (group.quotaFill && !this.passesQuotaFill(group, qualification.quotaTargetKeys, arrivalIndex, attempt)) continue;
       return { identity: { rsid, access_respondent_guid: accessRespondentGuidOf(rsid) }, quotaTargetKeys: qualification.quotaTargetKeys };
     }
     return undefined;
@@ -297,11 +381,20 @@ class Simulation {
     return list;
   }
 
-  private quotaFull(group: SimulatedTargetGroup, quotaTargetKeys: readonly string[]): boolean {
+  /** A drawn respondent enters with the product of the fills of the quota targets they count for. */
+  private passesQuotaFill(group: SimulatedTargetGroup, quotaTargetKeys: readonly string[], arrivalIndex: number, attempt: number): boolean {
+    const fill = quotaTargetKeys.reduce((product, key) => product * (group.quotaFill![key] ?? 1), 1);
+    return fill >= 1 || unitHash(this.config.seed, group.id, 'quota-fill', arrivalIndex, attempt) < fill;
+  }
+
+  /** A quota target the respondent counts for is full: its goal, or (inSoftLaunch) its soft launch share. */
+  private quotaFull(group: SimulatedTargetGroup, quotaTargetKeys: readonly string[], inSoftLaunch: boolean): boolean {
     return quotaTargetKeys.some((key) => {
       const [profileId, targetId] = key.split('/');
       const goal = group.profiles.find((profile) => profile.id === profileId)?.targets.find((target) => target.id === targetId)?.quota.completes_goal;
-      return goal !== null && goal !== undefined && (this.quotaCompletes.get(`${group.id}|${key}`) ?? 0) >= goal;
+      if (goal === null || goal === undefined) return false;
+      const cap = inSoftLaunch && group.softLaunch ? Math.ceil(goal * group.softLaunch.quotaShare) : goal;
+      return (this.quotaCompletes.get(`${group.id}|${key}`) ?? 0) >= cap;
     });
   }
 
@@ -311,26 +404,34 @@ class Simulation {
     if (!session) return;
     let status = transition.status;
     if (transition.kind === 'finish' && status === 'Complete') {
-      const goal = group?.fillingGoal ?? Infinity;
-      if ((this.completes.get(transition.target_group_id) ?? 0) >= goal || (group && this.quotaFull(group, session.quota_target_ids))) status = 'OverQuota';
+      // Respondents who entered during a running soft launch count against its caps.
+      const inSoftLaunch = !!group?.softLaunch && Date.parse(session.entry_date) < group.softLaunch.endAtMs;
+      const goal = Math.min(group?.fillingGoal ?? Infinity, inSoftLaunch ? group!.softLaunch!.goal : Infinity);
+      if ((this.completes.get(transition.target_group_id) ?? 0) >= goal || (group && this.quotaFull(group, session.quota_target_ids, inSoftLaunch))) status = 'OverQuota';
     }
     if (session.status === status) return;
-    this.transition(transition.target_group_id, transition.session_id, status, transition.at_ms);
+    this.transition(transition.target_group_id, transition.session_id, status, transition.at_ms, transition.length_of_interview_seconds);
     if (status === 'Complete' && transition.kind === 'finish') {
       const u = unitHash(this.config.seed, transition.target_group_id, transition.session_id, 'reconcile');
       if (u < this.config.reconciliationRate) {
         this.schedule({ ...transition, kind: 'reconcile', status: 'Terminate', at_ms: transition.at_ms + Math.max(1, Math.round(DAY_MS / this.config.speed)) });
       }
       if (group && (this.completes.get(group.id) ?? 0) >= group.fillingGoal) this.reachGoal(group.id, this.state.cursors[group.id]);
+      else if (group && this.softCapped(group)) {
+        const cursor = this.state.cursors[group.id];
+        cursor.soft_stopped = true;
+        cursor.next_arrival_ms = null;
+      }
     }
   }
 
-  private transition(groupId: string, sessionId: string, status: TerminalStatus, atMs: number): void {
+  private transition(groupId: string, sessionId: string, status: TerminalStatus, atMs: number, lengthOfInterviewSeconds?: number): void {
     const position = this.sessionIndex.get(groupId)!.get(sessionId)!;
     const sessions = this.state.sessions[groupId];
     const before = sessions[position];
     const group = this.groups.get(groupId);
     const after = changeSessionStatus(before, status, atMs, status === 'Complete' && group ? moneyFromMinorUnits(group.cpiMinorUnits) : null);
+    if (lengthOfInterviewSeconds !== undefined) after.length_of_interview_seconds = lengthOfInterviewSeconds;
     this.record(before, -1);
     this.record(after, +1);
     sessions[position] = after;

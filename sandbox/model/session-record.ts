@@ -26,6 +26,11 @@ export interface SessionRecord {
   quota_target_ids: string[];
   /** Price of the complete; null unless status is Complete. */
   cost_per_interview: Money | null;
+  /**
+   * Seconds the respondent spent in the survey (before the simulation's speed), set when the session finished in the
+   * survey; absent while Started, for pre-survey refusals and for drop-outs. Admin reads only: webhooks leave it out.
+   */
+  length_of_interview_seconds?: number;
 }
 
 export type SessionStart = Omit<SessionRecord, 'status' | 'entry_date' | 'respondent_update_date' | 'respondent_last_date_change' | 'cost_per_interview'>;
@@ -56,7 +61,8 @@ export function changeSessionStatus(session: SessionRecord, status: TerminalStat
 
 /** The record as a webhook of an older version sees it: the two timestamps arrived in 2025-05-27. */
 export function sessionForVersion(session: SessionRecord, version: string): Record<string, unknown> {
-  if (version >= '2025-05-27') return { ...session };
-  const { respondent_update_date: _update, respondent_last_date_change: _last, ...rest } = session;
+  const { length_of_interview_seconds: _loi, ...delivered } = session;
+  if (version >= '2025-05-27') return delivered;
+  const { respondent_update_date: _update, respondent_last_date_change: _last, ...rest } = delivered;
   return rest;
 }

@@ -70,6 +70,21 @@ export function sessionRates(sessions: readonly SessionRecord[]): SessionRates {
   return out;
 }
 
+/**
+ * The median length of interview of the group's completes in seconds (the reference's median_length_of_interview_seconds):
+ * the middle one, or the mean of the two middle ones rounded to the second; null before the first complete. A complete
+ * reversed later is no longer a complete and leaves the median.
+ */
+export function medianLengthOfInterviewSeconds(sessions: readonly SessionRecord[]): number | null {
+  const lengths = sessions
+    .filter((s) => s.status === 'Complete' && typeof s.length_of_interview_seconds === 'number')
+    .map((s) => s.length_of_interview_seconds!)
+    .sort((a, b) => a - b);
+  if (lengths.length === 0) return null;
+  const middle = lengths.length >> 1;
+  return lengths.length % 2 === 1 ? lengths[middle] : Math.round((lengths[middle - 1] + lengths[middle]) / 2);
+}
+
 /** Completes and prescreens per `profile_id/target_id` (prescreens: sessions that got past the pre-survey checks). */
 export function quotaCounters(sessions: readonly SessionRecord[]): Map<string, { completes: number; prescreens: number }> {
   const counters = new Map<string, { completes: number; prescreens: number }>();

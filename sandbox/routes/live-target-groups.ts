@@ -8,7 +8,9 @@
 //   GET/PUT TG/allocation-specification       the supply allocation
 //   GET/PUT TG/fielding-assistant-assignment  the fielding-assistant modules, ETag, If-Match / If-None-Match
 //   POST TG/calculate-feasibility             calculate_target_group_feasibility_by_id (422 for a draft)
-//   GET  TG/profiles                          list_profiles of a launched group (the quota goals)
+//   GET  TG/profiles                          list_profiles of a launched group (the quota goals and counters)
+//   GET  TG/profiles/{profile_id}             get_profile of a launched group: one profile, each quota's completes and
+//                                             prescreens (the spec removes list_profiles in 2025-12-18; this one it keeps)
 // Every write that changes something emits target_group.updated with the changed fields, which the webhook
 // deliverer turns into the spec's target-group-updated event. A scheduled run goes live at its start on the
 // sandbox's one-second tick (`scheduled-launches`); the fielding simulation collects only from live runs.
@@ -30,9 +32,9 @@ import { assertRunIfMatch, etagOf, requireRun } from './fielding';
 import { excludedIdCount } from './feasibility';
 import { TG } from './paths';
 import { storedProfiles } from './profiles-target-group';
-import { renderProfiles } from '../model/profile-version-translation';
+import { renderProfile, renderProfiles } from '../model/profile-version-translation';
 import { allocatedSupplierIds } from './webhooks-exchange-allocations';
-import { restartArrivals } from './reporting-fielding-simulation';
+import { advanceSimulation, READ_STALENESS_MS, restartArrivals } from './reporting-fielding-simulation';
 
 const CURRENT = [CURRENT_VERSION] as const;
 const RUN = `${TG}/fielding-runs/{fielding_run_id}`;
@@ -224,7 +226,18 @@ function renderScheduleJob(job: JobRecord): Record<string, unknown> {
 /** list_profiles (2025-12-18; routes/profiles-legacy.ts serves the older versions at the same path): ProfilesResponseV3 of a launched group. */
 export function listLaunchedProfiles(ctx: RequestContext) {
   const tg = requireLaunched(ctx);
+  // The quota counters so far (the simulation runs up to now first, as performance and overview do).
+  advanceSimulation(ctx, { withinMs: READ_STALENESS_MS });
   return ok({ locale: tg.locale, completes_goal: tg.filling_goal, profiles: renderProfiles(storedProfiles(tg), ctx.version).profiles });
+}
+
+/** get_profile (2025-12-18): RegularProfileV3 of one profile of a launched group, its quotas' completes and prescreens so far. */
+function getLaunchedProfile(ctx: RequestContext) {
+  const tg = requireLaunched(ctx);
+  const profile = storedProfiles(tg).find((p) => p.id === ctx.params.profile_id);
+  if (!profile) throw notFound(`Profile ${ctx.params.profile_id} not found in target group ${tg.id}.`);
+  advanceSimulation(ctx, { withinMs: READ_STALENESS_MS });
+  return ok(renderProfile(storedProfiles(tg).find((p) => p.id === profile.id)!, ctx.version));
 }
 
 // --- details and CPI -----------------------------------------------------------------------------------------------
@@ -458,6 +471,8 @@ function putAssistant(ctx: RequestContext) {
     throw new ApiError(412, 'precondition_failed_error', 'The target group already has a fielding assistant assignment (If-None-Match: *).');
   }
   const next = readAssistant(ctx.body);
+  // A soft launch written or removed applies from now on: the simulation first catches up under the old assignment.
+  if (tg.status !== 'draft') advanceSimulation(ctx);
   const changed = JSON.stringify(tg.fielding_assistant_assignment ?? {}) !== JSON.stringify(next);
   tg.fielding_assistant_assignment = next;
   if (changed) tg.fielding_assistant_revision = (tg.fielding_assistant_revision ?? 0) + 1;
@@ -527,6 +542,7 @@ export const liveTargetGroupsRoutes: RouteModule = {
       handler: (ctx) => { const tg = requireTargetGroup(ctx); return ok(renderAssistant(tg), { etag: assistantEtag(tg) }); },
     },
     { method: 'PUT', path: `${TG}/fielding-assistant-assignment`, versions: CURRENT, handler: putAssistant },
+    { method: 'GET', path: `${TG}/profiles/{profile_id}`, versions: CURRENT, handler: getLaunchedProfile },
     { method: 'POST', path: `${TG}/calculate-feasibility`, versions: CURRENT, body: 'optional-json', handler: feasibilityById },
   ],
   init(services) {

@@ -9,8 +9,14 @@
 //   POST /_sandbox/fielding/advance          {minutes}: moves simulated time forward and runs the simulation
 //   GET  /_sandbox/fielding/target-groups/{target_group_id}/sessions   the session records (admin only)
 //   GET  /_sandbox/fielding/target-groups/{target_group_id}/settings   {incidence_rate}: what the simulation uses for it
-//   PUT  /_sandbox/fielding/target-groups/{target_group_id}/settings   {incidence_rate}: arrivals from now on screen in at
-//        this rate instead of the group's expected_incidence_rate (null: back to it); for tests of incidence guards
+//   PUT  /_sandbox/fielding/target-groups/{target_group_id}/settings   any of {incidence_rate, length_of_interview_minutes,
+//        drop_off_rate, quota_fill}: arrivals from now on screen in at this rate instead of the group's
+//        expected_incidence_rate, take this LOI instead of the expected one, drop out at this rate instead of the LOI's,
+//        and enter with this probability when they count for a quota target (null: back to the group's own); for tests
+//        of incidence guards and soft launches
+// A running soft launch (the fielding assistant's soft_launch module, routes/live-target-groups.ts) caps the simulation
+// (model/fielding-simulation.ts softLaunchRun); when the simulated now reaches its end_at the group is paused (its
+// fielding run too, target_group.paused), once per end_at.
 
 import { toMinorUnits } from '../model/money';
 import { notFound } from '../core/api-error';
@@ -18,7 +24,7 @@ import { ObjectReader } from '../core/input-validation';
 import { ok, type RouteDefinition, type SandboxServices } from '../core/route-module';
 import type { TargetGroupRecord } from '../core/state-records';
 import { emitTargetGroupEvent } from '../resources/target-group-events';
-import { advanceFielding, DEFAULT_FIELDING_CONFIG, emptyFieldingState, type FieldingConfig, type FieldingState, type SimulatedTargetGroup } from '../model/fielding-simulation';
+import { advanceFielding, DEFAULT_FIELDING_CONFIG, emptyFieldingState, softLaunchRun, type FieldingConfig, type FieldingState, type SimulatedTargetGroup, type SoftLaunchRun } from '../model/fielding-simulation';
 import { findLocaleMarket } from '../model/locale-markets';
 import { costPerCompleteMinorUnits } from '../model/pricing';
 import type { Profile } from '../model/profile-types';
@@ -45,6 +51,12 @@ export interface FieldingSettings {
 export interface TargetGroupFieldingSettings {
   /** Replaces expected_incidence_rate for the arrivals simulated after it was set. */
   incidence_rate?: number;
+  /** The LOI respondents take (minutes), instead of expected_length_of_interview_minutes. */
+  length_of_interview_minutes?: number;
+  /** Share of screened-in respondents who drop out, instead of the one the LOI gives. */
+  drop_off_rate?: number;
+  /** By quota target (`profile_id/target_id`, or a target id): the probability (0..1) that a respondent counting for it enters. */
+  quota_fill?: Record<string, number>;
 }
 
 interface FieldingSlice {
@@ -52,6 +64,40 @@ interface FieldingSlice {
   state: FieldingState;
   /** By target group id (absent in a slice written before it existed). */
   target_groups?: Record<string, TargetGroupFieldingSettings>;
+  /** By target group id: the end_at of the soft launch whose end paused it (that soft launch no longer runs). */
+  soft_launch_ended?: Record<string, string>;
+}
+
+interface SoftLaunchModule {
+  end_at: string;
+  filling_goal_percentage: number;
+  demographics_strictness_percentage: number;
+}
+
+/** The group's soft_launch module when it has one (the fielding assistant assignment). */
+function softLaunchModule(tg: TargetGroupRecord): SoftLaunchModule | null {
+  const module = tg.fielding_assistant_assignment?.soft_launch as SoftLaunchModule | null | undefined;
+  return module && typeof module.end_at === 'string' ? module : null;
+}
+
+/** The soft launch running for the group: its module, unless the end of that very module already paused it. */
+function runningSoftLaunch(services: Pick<SandboxServices, 'store'>, tg: TargetGroupRecord): SoftLaunchRun | null {
+  const module = softLaunchModule(tg);
+  if (!module || peekFieldingSlice(services).soft_launch_ended?.[tg.id] === module.end_at) return null;
+  return softLaunchRun(tg.filling_goal, module);
+}
+
+/** quota_fill keyed as the simulation counts quotas (`profile_id/target_id`); a bare target id names its target. */
+function quotaFillKeys(tg: TargetGroupRecord, fill: Record<string, number> | undefined): Record<string, number> | undefined {
+  if (!fill) return undefined;
+  const out: Record<string, number> = {};
+  for (const profile of tg.profiles as Profile[]) {
+    for (const target of profile.targets) {
+      const value = fill[`${profile.id}/${target.id}`] ?? fill[target.id];
+      if (value !== undefined) out[`${profile.id}/${target.id}`] = value;
+    }
+  }
+  return out;
 }
 
 export interface SessionsUpdated {
@@ -127,6 +173,10 @@ function simulatedGroup(services: SandboxServices, tg: TargetGroupRecord, settin
     // Only the outcome of an arrival reads it; the price stays the one the expected incidence gave.
     incidenceRate: own.incidence_rate ?? tg.expected_incidence_rate,
     lengthOfInterviewMinutes: tg.expected_length_of_interview_minutes,
+    ...(own.length_of_interview_minutes !== undefined ? { actualLengthOfInterviewMinutes: own.length_of_interview_minutes } : {}),
+    ...(own.drop_off_rate !== undefined ? { dropOffRate: own.drop_off_rate } : {}),
+    ...(own.quota_fill ? { quotaFill: quotaFillKeys(tg, own.quota_fill) } : {}),
+    softLaunch: live ? runningSoftLaunch(services, tg) : null,
     fillingGoal: tg.filling_goal,
     profiles: tg.profiles as Profile[],
     supplierIds: allocatedSupplierIds(services.store, tg.id),
@@ -151,6 +201,27 @@ function completeFielding(services: SandboxServices, tg: TargetGroupRecord): voi
   tg.status = 'completed';
   tg.updated_at = now;
   emitTargetGroupEvent(services, 'completed', tg, ['status']);
+}
+
+/**
+ * The end of a running soft launch came (simulated now at or past its end_at): the group is paused whatever its fill,
+ * its fielding run too, with the target_group.paused event a pause_fielding_run gives; once per end_at.
+ */
+function endSoftLaunch(services: SandboxServices, tg: TargetGroupRecord, nowMs: number): boolean {
+  const module = softLaunchModule(tg);
+  const slice = fieldingSlice(services);
+  if (!module || slice.soft_launch_ended?.[tg.id] === module.end_at || Date.parse(module.end_at) > nowMs) return false;
+  (slice.soft_launch_ended ??= {})[tg.id] = module.end_at;
+  const run = tg.fielding_run_id ? services.store.data.fielding_runs[tg.fielding_run_id] : undefined;
+  if (!run || run.status !== 'live' || tg.status !== 'live') return true;
+  const now = services.clock.iso();
+  run.status = 'paused';
+  run.revision += 1;
+  run.updated_at = now;
+  tg.status = 'paused';
+  tg.updated_at = now;
+  emitTargetGroupEvent(services, 'paused', tg, ['status']);
+  return true;
 }
 
 /** Writes metrics and quota counters of a target group from its sessions; true when something changed. */
@@ -211,6 +282,8 @@ export function advanceSimulation(services: SandboxServices, options: { withinMs
       completeFielding(services, tg);
       completed.push(tg.id);
       changed = true;
+    } else if (tg.status === 'live' || tg.status === 'paused') {
+      changed = endSoftLaunch(services, tg, now) || changed;
     }
   }
   for (const [targetGroupId, sessions] of byGroup) {
@@ -267,17 +340,39 @@ function readSettings(body: unknown, current: FieldingSettings): FieldingSetting
   return { seed: seed ?? current.seed, pool_size: poolSize ?? current.pool_size, speed: speed ?? current.speed, auto_advance: autoAdvance ?? current.auto_advance };
 }
 
-function readTargetGroupSettings(body: unknown, current: TargetGroupFieldingSettings): TargetGroupFieldingSettings {
+function readTargetGroupSettings(body: unknown, current: TargetGroupFieldingSettings, tg: TargetGroupRecord): TargetGroupFieldingSettings {
   const reader = ObjectReader.body(body);
-  reader.rejectUnknown(['incidence_rate']);
+  reader.rejectUnknown(['incidence_rate', 'length_of_interview_minutes', 'drop_off_rate', 'quota_fill']);
   const rate = reader.number('incidence_rate', { min: 0, max: 1, nullable: true });
+  const loi = reader.number('length_of_interview_minutes', { exclusiveMin: 0, max: 600, nullable: true });
+  const dropOff = reader.number('drop_off_rate', { min: 0, max: 1, nullable: true });
+  const fillReader = reader.object('quota_fill', { nullable: true });
+  let fill: Record<string, number> | undefined;
+  if (fillReader) {
+    const known = new Set<string>();
+    for (const profile of tg.profiles as Profile[]) for (const target of profile.targets) known.add(`${profile.id}/${target.id}`).add(target.id);
+    fill = {};
+    for (const key of Object.keys(fillReader.value)) {
+      const value = fillReader.number(key, { required: true, min: 0, max: 1 });
+      if (!known.has(key)) fillReader.fail(key, 'is not a quota target of the target group (profile_id/target_id or a target id)');
+      else if (typeof value === 'number') fill[key] = value;
+    }
+  }
   reader.finish('The target group\'s fielding settings are invalid.');
-  if (rate === undefined) return current;
   const next = { ...current };
-  if (rate === null) delete next.incidence_rate;
-  else next.incidence_rate = rate;
+  const apply = <K extends keyof TargetGroupFieldingSettings>(key: K, value: TargetGroupFieldingSettings[K] | null | undefined) => {
+    if (value === null) delete next[key];
+    else if (value !== undefined) next[key] = value;
+  };
+  apply('incidence_rate', rate);
+  apply('length_of_interview_minutes', loi);
+  apply('drop_off_rate', dropOff);
+  apply('quota_fill', fillReader === null ? null : fill);
   return next;
 }
+
+/** What the simulation uses for the group: incidence_rate always, the other settings when set. */
+const targetGroupSettingsAnswer = (tg: TargetGroupRecord, own: TargetGroupFieldingSettings = {}) => ({ ...own, incidence_rate: own.incidence_rate ?? tg.expected_incidence_rate });
 
 const targetGroupOf = (ctx: SandboxServices & { params: Record<string, string> }): TargetGroupRecord => {
   const tg = ctx.store.data.target_groups[ctx.params.target_group_id];
@@ -325,7 +420,7 @@ export const fieldingSimulationAdminRoutes: RouteDefinition[] = [
     path: '/_sandbox/fielding/target-groups/{target_group_id}/settings',
     handler: (ctx) => {
       const tg = targetGroupOf(ctx);
-      return ok({ incidence_rate: peekFieldingSlice(ctx).target_groups?.[tg.id]?.incidence_rate ?? tg.expected_incidence_rate });
+      return ok(targetGroupSettingsAnswer(tg, peekFieldingSlice(ctx).target_groups?.[tg.id]));
     },
   },
   {
@@ -334,12 +429,12 @@ export const fieldingSimulationAdminRoutes: RouteDefinition[] = [
     handler: (ctx) => {
       const tg = targetGroupOf(ctx);
       const slice = fieldingSlice(ctx);
-      const next = readTargetGroupSettings(ctx.body, slice.target_groups?.[tg.id] ?? {});
-      // Arrivals up to now were drawn at the old rate: catch up first, so the new one applies from now on only.
+      const next = readTargetGroupSettings(ctx.body, slice.target_groups?.[tg.id] ?? {}, tg);
+      // Arrivals up to now were drawn at the old settings: catch up first, so the new ones apply from now on only.
       advanceSimulation(ctx);
       (slice.target_groups ??= {})[tg.id] = next;
       ctx.commit();
-      return ok({ incidence_rate: next.incidence_rate ?? tg.expected_incidence_rate });
+      return ok(targetGroupSettingsAnswer(tg, next));
     },
   },
 ];

@@ -9,7 +9,7 @@ import { assertWriteVersionAllowed, pinWriteVersion } from '../core/versioning';
 import { requireProject, requireTargetGroup } from '../resources/lookups';
 import { emitTargetGroupEvent } from '../resources/target-group-events';
 import { moneyFromMinorUnits, toMinorUnits } from '../model/money';
-import { sessionRates } from '../model/target-group-performance';
+import { medianLengthOfInterviewSeconds, sessionRates } from '../model/target-group-performance';
 import { changedFields, pricingValueOut, readTargetGroupInput, renderTargetGroup, renderTargetGroupDetails, renderTargetGroupListItem, type TargetGroupInput } from '../resources/target-group-wire';
 import { LAUNCH_KIND, assertNoRunningJob } from '../resources/target-group-jobs';
 import { applyDraftProfiling, readDraftProfiling } from './profiles-target-group';
@@ -184,6 +184,8 @@ function targetGroupOverview(ctx: RequestContext) {
     conversion_rate: rates.conversion_rate ?? 0,
     drop_off_rate: rates.drop_off_rate ?? 0,
     incidence_rate: rates.incidence_rate ?? 0,
+    // The median of the completes' simulated lengths of interview (null before the first complete).
+    median_length_of_interview_seconds: medianLengthOfInterviewSeconds(sessions),
     study_type_code: tg.study_type,
     target_group_customer_reference_number: tg.target_group_customer_reference_number,
     created_at: tg.created_at,
