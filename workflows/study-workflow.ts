@@ -37,7 +37,7 @@ import { completeAtEnd } from './study/removed';
 import { hasWatched, watchDueIn, watchTick } from './study/watch';
 import { StudyState, Superseded, type StudyWorkflowInput } from './study/state';
 import { withForecasts } from './forecast';
-import { continueAsNewFor, pinToStartingBuild, safePointDecision, serverHints, wantsSafePoint } from './versioning';
+import { continueAsNewFor, safePointDecision, serverHints, wantsSafePoint } from './versioning';
 
 export type { StudyCarriedState, StudyWorkflowInput } from './study/state';
 
@@ -81,7 +81,6 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
   }
 }
 
-pinToStartingBuild(studyWorkflow);
 
 /** Applies the waiting revision; a failure marks the study failed, a newer revision supersedes it. */
 async function applyPending(state: StudyState): Promise<void> {

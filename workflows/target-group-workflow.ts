@@ -22,7 +22,7 @@ import { noticeCompletion, noticeFailure } from './target-group/notifications';
 import { ProgressSender } from './target-group/progress';
 import { TargetGroupState, type TargetGroupWorkflowInput } from './target-group/state';
 import { watchOnce } from './target-group/watch';
-import { continueAsNewFor, pinToStartingBuild, safePointDecision, serverHints } from './versioning';
+import { continueAsNewFor, safePointDecision, serverHints } from './versioning';
 
 export type { CarriedReport, TargetGroupWorkflowInput } from './target-group/state';
 export { PROGRESS_INTERVAL_MS, PROGRESS_PACING_SUMMARY } from './target-group/progress';
@@ -92,4 +92,3 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
   }
 }
 
-pinToStartingBuild(targetGroupWorkflow);

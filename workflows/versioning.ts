@@ -4,7 +4,7 @@
 // own loop (after a revision is applied or a watch tick is done, nothing in flight: no API write, no job poll, no
 // revision waiting), by continuing as new with `initialVersioningBehavior: 'AUTO_UPGRADE'`: the new run starts on
 // the deployment's current version and is pinned there. The decision is pure; the two workflows call it.
-import { makeContinueAsNewFunc, setWorkflowOptions, workflowInfo, type Workflow } from '@temporalio/workflow';
+import { makeContinueAsNewFunc, workflowInfo, type Workflow } from '@temporalio/workflow';
 
 /** What the server told this workflow task, and what the loop knows of its own work. */
 export interface SafePointInput {
@@ -49,7 +49,6 @@ export function continueAsNewFor<F extends Workflow>(decision: { moveToTarget: b
   return makeContinueAsNewFunc<F>(decision.moveToTarget ? { initialVersioningBehavior: 'AUTO_UPGRADE' } : {});
 }
 
-/** Marks a workflow PINNED: each run stays on the build it started on (the worker's default is the same). */
-export function pinToStartingBuild<A extends any[], R>(workflow: (...args: A) => Promise<R>): void {
-  setWorkflowOptions({ versioningBehavior: 'PINNED' }, workflow);
-}
+// Each run stays on the build it started on: the versioned worker's defaultVersioningBehavior is PINNED
+// (worker/studyflow-worker.ts). The workflows set no behavior of their own: setWorkflowOptions' versioningBehavior is
+// refused by a worker without deployment options (a test environment's), and the worker's default says the same.
