@@ -15,10 +15,15 @@ export class DeploymentNameError extends Error {
   override readonly name = 'DeploymentNameError';
 }
 
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,254}$/;
+/** A build id: letters, digits and . _ + -. A deployment name the same without `.` (the server refuses `.` and `:` in it). */
+const BUILD_ID = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,254}$/;
+const DEPLOYMENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_+-]{0,254}$/;
 
-function checked(value: string, variable: string): string {
-  if (!NAME.test(value)) throw new DeploymentNameError(`${variable} must be letters, digits and . _ + - (at most 255, no leading punctuation); it is ${JSON.stringify(value)}`);
+function checked(value: string, pattern: RegExp, variable: string): string {
+  if (!pattern.test(value)) {
+    const allowed = pattern === BUILD_ID ? '. _ + -' : '_ + - (no .)';
+    throw new DeploymentNameError(`${variable} must be letters, digits and ${allowed}, at most 255, no leading punctuation; it is ${JSON.stringify(value)}`);
+  }
   return value;
 }
 
@@ -41,7 +46,10 @@ export async function bundleCode(bundle: WorkflowBundle | { codePath: string }):
 export function workerDeploymentVersion(env: Record<string, string | undefined>, taskQueue: string, code: string): DeploymentVersion {
   const deploymentName = env.STUDYFLOW_DEPLOYMENT?.trim() || taskQueue;
   const buildId = env.STUDYFLOW_BUILD_ID?.trim() || buildIdOf(packageVersion(), code);
-  return { deploymentName: checked(deploymentName, 'STUDYFLOW_DEPLOYMENT'), buildId: checked(buildId, 'STUDYFLOW_BUILD_ID') };
+  return {
+    deploymentName: checked(deploymentName, DEPLOYMENT_NAME, env.STUDYFLOW_DEPLOYMENT?.trim() ? 'STUDYFLOW_DEPLOYMENT' : 'the deployment name (the task queue; set STUDYFLOW_DEPLOYMENT)'),
+    buildId: checked(buildId, BUILD_ID, 'STUDYFLOW_BUILD_ID'),
+  };
 }
 
 /** Which version becomes current when a worker starts: its own if none is (`if-none`), always (`always`), never. */
