@@ -169,6 +169,9 @@ class Simulation {
   private readonly respondentsByGroup = new Map<string, Set<string>>();
   private readonly completes = new Map<string, number>();
   private readonly quotaCompletes = new Map<string, number>();
+  /** Sessions scheduled to finish as Complete, per group and per `group|quota key` (a soft launch counts them). */
+  private readonly pendingCompletes = new Map<string, number>();
+  private readonly pendingQuotaCompletes = new Map<string, number>();
   private readonly updates: SessionRecord[] = [];
   private readonly goalReached: string[] = [];
   private readonly recontactLists = new Map<string, string[]>();
@@ -185,6 +188,17 @@ class Simulation {
       this.sessionIndex.set(groupId, index);
       this.respondentsByGroup.set(groupId, respondents);
     }
+    for (const transition of state.scheduled) this.pend(transition, +1);
+  }
+
+  /** Counts a scheduled finish as Complete (+1 when scheduled, -1 when it is applied) for the soft launch caps. */
+  private pend(transition: ScheduledTransition, sign: 1 | -1): void {
+    if (transition.kind !== 'finish' || transition.status !== 'Complete') return;
+    const session = this.getSession(transition.target_group_id, transition.session_id);
+    if (!session) return;
+    const add = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + sign);
+    add(this.pendingCompletes, transition.target_group_id);
+    for (const key of session.quota_target_ids) add(this.pendingQuotaCompletes, `${transition.target_group_id}|${key}`);
   }
 
   private record(session: SessionRecord, sign: 1 | -1): void {
@@ -263,9 +277,19 @@ class Simulation {
     cursor.next_arrival_ms = this.cutAtSoftEnd(group, this.nextArrivalTime(group, from, cursor.arrival_index));
   }
 
-  /** Completes reached the running soft launch's goal. */
+  /**
+   * Completes, with those of respondents still in the survey who will complete, reached the running soft launch's goal:
+   * no one more is let in (so the soft launch ends with no surplus in the survey, and its incidence is not skewed by
+   * screen-outs of respondents let in after its goal was in hand).
+   */
   private softCapped(group: SimulatedTargetGroup): boolean {
-    return !!group.softLaunch && (this.completes.get(group.id) ?? 0) >= group.softLaunch.goal;
+    return !!group.softLaunch && (this.completes.get(group.id) ?? 0) + (this.pendingCompletes.get(group.id) ?? 0) >= group.softLaunch.goal;
+  }
+
+  private stopSoftArrivals(group: SimulatedTargetGroup): void {
+    const cursor = this.state.cursors[group.id];
+    cursor.soft_stopped = true;
+    cursor.next_arrival_ms = null;
   }
 
   /** No one enters at or after a running soft launch's end (the group is paused there). */
@@ -331,7 +355,7 @@ class Simulation {
     // In respondent minutes (before `speed`); null: the respondent drops out and never comes back.
     let outcome: { status: TerminalStatus; minutes: number | null };
     if (h('security') < this.config.securityFailureRate) outcome = { status: 'SecurityFailure', minutes: 1 };
-    else if (this.quotaFull(group, quotaTargetKeys, true)) outcome = { status: 'OverQuota', minutes: 1 };
+    else if (this.quotaFull(group, quotaTargetKeys, true, true)) outcome = { status: 'OverQuota', minutes: 1 };
     else if (h('incidence') >= group.incidenceRate) outcome = { status: 'Terminate', minutes: loiMinutes * 0.25 };
     else if (h('dropout') < dropOffRate) outcome = { status: 'Terminate', minutes: null };
     else if (h('financial') < this.config.financialTermRate) outcome = { status: 'FinancialTerm', minutes: loiMinutes };
@@ -345,6 +369,7 @@ class Simulation {
       target_group_id: group.id, session_id: session.session_id, at_ms: atMs + Math.max(1, Math.round(afterMs)), status: outcome.status, kind: 'finish',
       length_of_interview_seconds: Math.max(1, Math.round(outcome.minutes * 60)),
     });
+    if (outcome.status === 'Complete' && this.softCapped(group)) this.stopSoftArrivals(group);
   }
 
   private draw(group: SimulatedTargetGroup, arrivalIndex: number): { identity: RespondentIdentity; quotaTargetKeys: string[] } | undefined {
@@ -387,14 +412,18 @@ class Simulation {
     return fill >= 1 || unitHash(this.config.seed, group.id, 'quota-fill', arrivalIndex, attempt) < fill;
   }
 
-  /** A quota target the respondent counts for is full: its goal, or (inSoftLaunch) its soft launch share. */
-  private quotaFull(group: SimulatedTargetGroup, quotaTargetKeys: readonly string[], inSoftLaunch: boolean): boolean {
+  /**
+   * A quota target the respondent counts for is full: its goal, or (inSoftLaunch) its soft launch share, counting at
+   * entry (withPending) the respondents in the survey who will complete for it.
+   */
+  private quotaFull(group: SimulatedTargetGroup, quotaTargetKeys: readonly string[], inSoftLaunch: boolean, withPending = false): boolean {
     return quotaTargetKeys.some((key) => {
       const [profileId, targetId] = key.split('/');
       const goal = group.profiles.find((profile) => profile.id === profileId)?.targets.find((target) => target.id === targetId)?.quota.completes_goal;
       if (goal === null || goal === undefined) return false;
       const cap = inSoftLaunch && group.softLaunch ? Math.ceil(goal * group.softLaunch.quotaShare) : goal;
-      return (this.quotaCompletes.get(`${group.id}|${key}`) ?? 0) >= cap;
+      const pending = withPending && inSoftLaunch && group.softLaunch ? this.pendingQuotaCompletes.get(`${group.id}|${key}`) ?? 0 : 0;
+      return (this.quotaCompletes.get(`${group.id}|${key}`) ?? 0) + pending >= cap;
     });
   }
 
@@ -402,6 +431,7 @@ class Simulation {
     const group = this.groups.get(transition.target_group_id);
     const session = this.getSession(transition.target_group_id, transition.session_id);
     if (!session) return;
+    this.pend(transition, -1);
     let status = transition.status;
     if (transition.kind === 'finish' && status === 'Complete') {
       // Respondents who entered during a running soft launch count against its caps.
@@ -411,18 +441,23 @@ class Simulation {
     }
     if (session.status === status) return;
     this.transition(transition.target_group_id, transition.session_id, status, transition.at_ms, transition.length_of_interview_seconds);
+    if (transition.kind === 'finish' && transition.status === 'Complete' && status !== 'Complete' && group) this.resumeSoftArrivals(group, transition.at_ms);
     if (status === 'Complete' && transition.kind === 'finish') {
       const u = unitHash(this.config.seed, transition.target_group_id, transition.session_id, 'reconcile');
       if (u < this.config.reconciliationRate) {
         this.schedule({ ...transition, kind: 'reconcile', status: 'Terminate', at_ms: transition.at_ms + Math.max(1, Math.round(DAY_MS / this.config.speed)) });
       }
       if (group && (this.completes.get(group.id) ?? 0) >= group.fillingGoal) this.reachGoal(group.id, this.state.cursors[group.id]);
-      else if (group && this.softCapped(group)) {
-        const cursor = this.state.cursors[group.id];
-        cursor.soft_stopped = true;
-        cursor.next_arrival_ms = null;
-      }
+      else if (group && this.softCapped(group)) this.stopSoftArrivals(group);
     }
+  }
+
+  /** A respondent counted to complete did not (OverQuota): arrivals stopped by the soft launch's cap go on from then. */
+  private resumeSoftArrivals(group: SimulatedTargetGroup, atMs: number): void {
+    const cursor = this.state.cursors[group.id];
+    if (!group.live || !group.softLaunch || !cursor?.soft_stopped || cursor.soft_stopped_at_end_ms !== undefined || cursor.goal_reached || this.softCapped(group)) return;
+    delete cursor.soft_stopped;
+    cursor.next_arrival_ms = this.cutAtSoftEnd(group, this.nextArrivalTime(group, atMs, cursor.arrival_index));
   }
 
   private transition(groupId: string, sessionId: string, status: TerminalStatus, atMs: number, lengthOfInterviewSeconds?: number): void {
@@ -457,6 +492,7 @@ class Simulation {
   }
 
   private schedule(transition: ScheduledTransition): void {
+    this.pend(transition, +1);
     const list = this.state.scheduled;
     let low = 0;
     let high = list.length;

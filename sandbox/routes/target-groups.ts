@@ -98,7 +98,7 @@ function listTargetGroups(ctx: RequestContext) {
 /**
  * TargetGroupStatistics of a list item beyond progress, from the simulated sessions (reference: each a
  * `{value, issues}`): the last complete's date, the average cost per interview, incidence and drop-off rates
- * (the figures performance gives). A statistic with nothing to show yet (no complete, no session) is left out.
+ * (the figures performance gives), the median length of interview of the completes (the overview's). A statistic with nothing to show yet (no complete, no session) is left out.
  */
 function listStatistics(ctx: RequestContext, tg: TargetGroupRecord): Record<string, { value: unknown; issues: unknown[] }> {
   if (tg.status === 'draft') return {};
@@ -115,6 +115,8 @@ function listStatistics(ctx: RequestContext, tg: TargetGroupRecord): Record<stri
   const rates = sessionRates(sessions);
   if (rates.incidence_rate !== undefined) stat('incidence_rate', rates.incidence_rate);
   if (rates.drop_off_rate !== undefined) stat('drop_off_rate', rates.drop_off_rate);
+  const median = medianLengthOfInterviewSeconds(sessions);
+  if (median !== null) stat('median_length_of_interview_seconds', median);
   return out;
 }
 

@@ -23,6 +23,7 @@ const OPERATIONS: Record<string, { method: string; path: string }> = {
   get_fielding_run: { method: 'GET', path: `${TG}/fielding-runs/{fielding_run_id}` },
   resume_fielding_run: { method: 'POST', path: `${TG}/fielding-runs/{fielding_run_id}/resume` },
   get_target_group_performance: { method: 'GET', path: `${TG}/performance` },
+  get_list_target_groups: { method: 'GET', path: `${A}/projects/{project_id}/target-groups` },
 };
 
 /** Every status each operation must be seen answering in a run. */
@@ -35,6 +36,7 @@ const EXPECTED_STATUSES: Record<string, number[]> = {
   get_fielding_run: [200],
   resume_fielding_run: [204],
   get_target_group_performance: [200],
+  get_list_target_groups: [200],
 };
 
 /**
@@ -112,6 +114,7 @@ for (const dialect of ['spec', 'cint'] as SandboxDialectName[]) {
       await admin('POST', '/fielding/advance', { minutes: 90 });
       seen.during = (await call('get_target_group_overview', 'GET', `${tgPath}/overview`)).body;
       seen.performance = (await call('get_target_group_performance', 'GET', `${tgPath}/performance`)).body;
+      seen.list = (await call('get_list_target_groups', 'GET', tgPath.replace(/\/[^/]+$/, ''))).body;
       await admin('POST', '/fielding/advance', { minutes: 90 });
       seen.paused = (await call('get_target_group_overview', 'GET', `${tgPath}/overview`)).body;
       const run = await call('get_fielding_run', 'GET', runPath);
@@ -178,6 +181,9 @@ for (const dialect of ['spec', 'cint'] as SandboxDialectName[]) {
       expect(during.median_length_of_interview_seconds).toBeLessThanOrEqual(1.2 * 720);
       const performance = seen.performance as Record<string, any>;
       expect([during.incidence_rate, during.drop_off_rate, during.conversion_rate]).toEqual([performance.incidence_rate, performance.drop_off_rate, performance.conversion_rate]);
+      // The list's statistics carry the same median as {value, issues}.
+      const item = (seen.list as { target_groups: Array<Record<string, any>> }).target_groups[0];
+      expect(item.statistics.median_length_of_interview_seconds).toEqual({ value: during.median_length_of_interview_seconds, issues: [] });
       expect('type' in during).toBe(dialect === 'spec');
       const draftOverview = exchanges.find((e) => e.operation === 'get_target_group_overview')!;
       expect(draftOverview.status).toBe(404);

@@ -84,22 +84,26 @@ describe('Soft launch › the fielding assistant\'s soft_launch module', () => {
   it('pass: completes stop at the soft goal, the overview reads good incidence and LOI; at end_at the group and its run pause (target-group-updated), the assignment unchanged; resumed it fields to the full goal', async () => {
     const hook = await api.req('POST', '/v1/accounts/1001/webhooks', { body: { url: `${receiverUrl}/hook`, events: ['target-group-updated'] } });
     expect(hook.status, hook.text).toBe(201);
-    const { tg, tgPath, runPath, assistant } = await liveGroup();
-    await softLaunch(assistant, { end_at: await at(120), filling_goal_percentage: 10, demographics_strictness_percentage: 100 });
+    // A soft goal of 100 completes, so that the rates read have a sample to speak of.
+    const { tg, tgPath, runPath, assistant } = await liveGroup({ filling_goal: 1000 });
+    await softLaunch(assistant, { end_at: await at(150), filling_goal_percentage: 10, demographics_strictness_percentage: 100 });
     const written = await api.req('GET', assistant);
-    await advance(90);
+    await advance(120);
     const during = await overview(tgPath);
     expect(during.status).toBe('live');
-    expect(during.progress.current_completes).toBe(20);
-    expect((await sessions(tg.id)).filter((s) => s.status === 'Complete')).toHaveLength(20);
+    expect(during.progress.current_completes).toBe(100);
+    const all = await sessions(tg.id);
+    expect(all.filter((s) => s.status === 'Complete')).toHaveLength(100);
+    // Arrivals stopped once the completes in hand and in the survey made the soft goal: no one is left in the survey.
+    expect(all.filter((s) => s.status === 'Started')).toHaveLength(0);
     expect(Number.isInteger(during.median_length_of_interview_seconds)).toBe(true);
     expect(during.median_length_of_interview_seconds).toBeGreaterThanOrEqual(0.8 * 600);
     expect(during.median_length_of_interview_seconds).toBeLessThanOrEqual(1.2 * 600);
-    expect(during.incidence_rate).toBeGreaterThan(0.35);
-    expect(during.incidence_rate).toBeLessThan(0.65);
+    expect(during.incidence_rate).toBeGreaterThan(0.38);
+    expect(during.incidence_rate).toBeLessThan(0.62);
     // Nothing more while the soft launch runs.
     await advance(20);
-    expect((await overview(tgPath)).progress.current_completes).toBe(20);
+    expect((await overview(tgPath)).progress.current_completes).toBe(100);
     await advance(20);
     expect((await overview(tgPath)).status).toBe('paused');
     expect((await api.req('GET', runPath)).body.status).toBe('paused');
@@ -112,9 +116,9 @@ describe('Soft launch › the fielding assistant\'s soft_launch module', () => {
     // The soft launch is over: resumed, the group fields on to its full goal and completes.
     const resume = await api.req('POST', `${runPath}/resume`, { headers: { 'If-Match': await etagOf(runPath) } });
     expect(resume.status, resume.text).toBe(204);
-    await advance(300);
+    await advance(720);
     const done = await overview(tgPath);
-    expect(done.progress.current_completes).toBe(200);
+    expect(done.progress.current_completes).toBe(1000);
     expect(done.status).toBe('completed');
   });
 
@@ -193,14 +197,14 @@ describe('Soft launch › the fielding assistant\'s soft_launch module', () => {
     const set = await tgSettings(tg.id, { length_of_interview_minutes: 30, drop_off_rate: 0 });
     expect(set.body).toEqual({ incidence_rate: 0.5, length_of_interview_minutes: 30, drop_off_rate: 0 });
     expect((await api.admin('GET', `/fielding/target-groups/${tg.id}/settings`)).body).toEqual(set.body);
-    await softLaunch(assistant, { end_at: await at(180), filling_goal_percentage: 10, demographics_strictness_percentage: 100 });
-    await advance(120);
+    await softLaunch(assistant, { end_at: await at(240), filling_goal_percentage: 25, demographics_strictness_percentage: 100 });
+    await advance(180);
     const read = await overview(tgPath);
-    expect(read.progress.current_completes).toBe(20);
+    expect(read.progress.current_completes).toBe(50);
     expect(read.median_length_of_interview_seconds).toBeGreaterThan(0.9 * 1800);
     expect(read.median_length_of_interview_seconds).toBeLessThan(1.1 * 1800);
     const lengths = (await sessions(tg.id)).filter((s) => s.status === 'Complete').map((s) => s.length_of_interview_seconds as number).sort((a, b) => a - b);
-    expect(read.median_length_of_interview_seconds).toBe(Math.round((lengths[9] + lengths[10]) / 2));
+    expect(read.median_length_of_interview_seconds).toBe(Math.round((lengths[24] + lengths[25]) / 2));
   });
 
   it('inconclusive: a soft launch that ends before its goal pauses the group with fewer completes, and no one entered after end_at', async () => {

@@ -189,6 +189,18 @@ describe('soft launch', () => {
     expect(sessionsOf(state).every((s) => Date.parse(s.entry_date) < softLaunch.endAtMs)).toBe(true);
   });
 
+  it('arrivals stop once the completes in hand and those of respondents still in the survey make the soft goal: none is turned away late, so the incidence read is not skewed', () => {
+    const softLaunch = softLaunchRun(1000, { end_at: new Date(T0 + 10 * HOUR).toISOString(), filling_goal_percentage: 10, demographics_strictness_percentage: 100 });
+    const sessions = sessionsOf(run([group({ fillingGoal: 1000, incidenceRate: 0.5, softLaunch })], T0 + 4 * HOUR).state);
+    expect(withStatus(sessions, 'Complete')).toHaveLength(100);
+    expect(withStatus(sessions, 'Started')).toHaveLength(0);
+    // No OverQuota after a whole interview (a complete turned away at the cap).
+    expect(withStatus(sessions, 'OverQuota').filter((s) => lengthOf(s)! > 60)).toHaveLength(0);
+    const rates = sessionRates(sessions);
+    expect(rates.incidence_rate!).toBeGreaterThan(0.4);
+    expect(rates.incidence_rate!).toBeLessThan(0.6);
+  });
+
   it('a short soft launch: no one enters at or after end_at, whatever the fill (inconclusive when too few completed)', () => {
     const softLaunch = softLaunchRun(300, { end_at: new Date(T0 + 10 * MINUTE).toISOString(), filling_goal_percentage: 50, demographics_strictness_percentage: 100 });
     const { state } = run([group({ fillingGoal: 300, softLaunch })], T0 + 2 * HOUR);
