@@ -36,6 +36,11 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     new Option('--profile <name>', description).choices(['sandbox', 'cint']).default(ctx.env.STUDYFLOW_API_PROFILE?.trim() || 'sandbox', '$STUDYFLOW_API_PROFILE, else sandbox');
   const allowOutsidePaths = () =>
     new Option('--allow-outside-paths', 'let ID list files lie outside the study repository (the git work tree of the study file)');
+  /** `--target-group` and `--except` of plan and apply: repeatable, each a target group's key (a partial apply, plan/scope.ts). */
+  const repeated = (value: string, prior: string[] = []) => [...prior, value];
+  const onlyTargetGroup = () =>
+    new Option('--target-group <key>', 'only this target group (repeatable): its changes and the study-level ones it needs; the others stay pending').argParser(repeated);
+  const exceptTargetGroup = () => new Option('--except <key>', 'all target groups but this one (repeatable); it stays pending').argParser(repeated);
   const profile = () =>
     new Option('--profile <name>', 'the connection profile whose API the study is checked against (default: STUDYFLOW_API_PROFILE, else sandbox)').choices([...API_PROFILES]);
   const run = (loader: () => Promise<{ run: (ctx: CliContext, ...args: any[]) => Promise<number> }>) =>
@@ -69,6 +74,8 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .option('--detailed-exitcode', 'exit 2 when changes are pending, 3 when some change cannot be applied, 0 when none, 1 on error')
     .option('--offline', 'plan against an empty remote (no API calls)')
     .addOption(allowOutsidePaths())
+    .addOption(onlyTargetGroup())
+    .addOption(exceptTargetGroup())
     .action(run(() => import('./commands/plan')));
 
   program
@@ -82,6 +89,8 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .addOption(new Option('--format <format>', 'output format (github: annotations and a step summary)').choices(['human', 'json', 'github']).default('human'))
     .addOption(json())
     .addOption(allowOutsidePaths())
+    .addOption(onlyTargetGroup())
+    .addOption(exceptTargetGroup())
     .action(run(() => import('./commands/apply')));
 
   program

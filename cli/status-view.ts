@@ -65,6 +65,7 @@ const UNAPPLIED_REASON: Record<UnappliedChange['reason'], string> = {
   blocked: 'blocked',
   gate_refused: 'gate refused',
   operation_failed: 'operation failed',
+  left_out: 'pending',
 };
 
 /**

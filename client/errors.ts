@@ -14,6 +14,20 @@ export class StudyClientError extends Error {
   }
 }
 
+/**
+ * A partial apply or plan (`--target-group`, `--except`) naming a target group none of the studies declares: a usage
+ * error (exit 2), raised before anything is asked or written.
+ */
+export class UnknownTargetGroupError extends StudyClientError {
+  constructor(
+    readonly keys: string[],
+    declared: string[],
+  ) {
+    super(`unknown target group ${keys.map((k) => `"${k}"`).join(', ')} in --target-group/--except (the studies declare: ${declared.join(', ') || 'none'})`, 2);
+    this.name = 'UnknownTargetGroupError';
+  }
+}
+
 /** One line for an error nobody named: its message, never a stack trace (STUDYFLOW_DEBUG=1 shows it). */
 export function describeError(error: unknown): string {
   if (error instanceof Error) {

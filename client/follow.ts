@@ -175,7 +175,7 @@ export function unappliedOf(status: StudyStatus | undefined): NonNullable<StudyS
 /**
  * Apply's exit code: 1 when a study failed (wholly or in part), timed out or was superseded, or, with
  * `requireLive`, ended with a target group short of live; else 4 when a study settled with changes the file
- * asks for that were not made (a blocked field, a refused gate, a failed operation) or with a target group its
+ * asks for that were not made (a blocked field, a refused gate, a failed operation; not what a partial apply left out) or with a target group its
  * launch gate holds (phase `gate_blocked`); else 0.
  */
 export function applyExitCode(studies: Followed[], options: { requireLive?: boolean }): 0 | 1 | 4 {
@@ -190,7 +190,8 @@ export function applyExitCode(studies: Followed[], options: { requireLive?: bool
     );
   });
   if (failed) return APPLY_EXIT.failed;
-  const notMade = (f: Followed) => unappliedOf(f.status).length > 0 || gateBlockedOf(f.status).length > 0;
+  // What a partial apply left out (`left_out`) was asked not to be made: it stays pending, and is no failure of this apply.
+  const notMade = (f: Followed) => unappliedOf(f.status).some((u) => u.reason !== 'left_out') || gateBlockedOf(f.status).length > 0;
   return studies.some((f) => f.outcome === 'settled' && notMade(f)) ? APPLY_EXIT.unapplied : APPLY_EXIT.ok;
 }
 

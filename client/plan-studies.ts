@@ -9,6 +9,7 @@ import { planExitCode } from '../plan/exit-code';
 import { planRevision } from '../plan/pipeline';
 import type { StudyProgram } from '../plan/program';
 import { revisionBudgetFrom, revisionInputs } from '../plan/revision-inputs';
+import type { ApplyScope } from '../plan/scope';
 import type { StudySchedule } from '../plan/schedule';
 import type { TargetGroupChecks } from '../plan/server-checks';
 import type { ObservedStudy, StudyPlan } from '../plan/types';
@@ -77,7 +78,7 @@ export async function planStudies(
   temporal: TemporalSession,
   env: NodeJS.ProcessEnv,
   prepared: PreparedStudy[],
-  options: { offline?: boolean; now?: () => number } = {},
+  options: { offline?: boolean; now?: () => number; scope?: ApplyScope } = {},
 ): Promise<StudiesPlan> {
   const offline = Boolean(options.offline);
   const now = options.now ?? Date.now;
@@ -114,7 +115,7 @@ export async function planStudies(
     }
     // The budget against feasibility's prices (plan/budget.ts): over budget, the plan launches nothing and blocks, as apply does.
     const prices = desired.budget ? budgetInputsFromChecks(desired, checksNote ? undefined : checks, checksNote) : undefined;
-    const planned = planRevision(desired, observed, revision.running, undefined, revisionBudgetFrom(revision, prices));
+    const planned = planRevision(desired, observed, revision.running, undefined, revisionBudgetFrom(revision, prices), options.scope);
     // A live change's feasibility check, answered now as the workflow will ask it before the write.
     const answered = api && !unreachable ? await api.liveChecks(desired, observed, planned.plan) : planned.plan;
     // The budget's warnings: prices in another currency (never judged), a budget at or below the spend so far (pauses the live ones).

@@ -5,7 +5,7 @@
 // StudyClientError with the message and exit code the CLI prints, or as an error describeError names.
 import type { DoctorCheck } from './doctor';
 import { approveUpdate, resumeGuardedUpdate, reportQuery, statusQuery, type FieldingControlRequest, type StudyStatus } from '../workflows/messages';
-import { StudyClientError } from './errors';
+import { StudyClientError, UnknownTargetGroupError } from './errors';
 import { controlFielding, type FieldingResult } from './fielding-control';
 import { callingWorkflow } from './workflow-errors';
 import { followRevisions, type FollowEvent, type FollowOptions, type Submitted } from './follow';
@@ -20,6 +20,7 @@ import { devStackSettings } from './dev-stack';
 import { mark } from './timeline';
 import type { Diagnostic } from '../definitions';
 import type { ApplyAccepted } from '../workflows/messages';
+import { isPartial, unknownScopeKeys, type ApplyScope } from '../plan/scope';
 
 /** The fielding controls of a live target group. */
 export const FIELDING_ACTIONS = ['pause', 'resume', 'complete'] as const;
@@ -31,6 +32,12 @@ export function fieldingAction(value: string): FieldingAction {
     throw new StudyClientError(`fielding action must be one of ${FIELDING_ACTIONS.join(', ')}, got "${value}"`, 2);
   }
   return value as FieldingAction;
+}
+
+/** Refuses a partial apply or plan naming a target group none of the studies declares (UnknownTargetGroupError, exit 2). */
+export function checkScope(prepared: readonly PreparedStudy[], scope: ApplyScope | undefined): void {
+  const unknown = unknownScopeKeys(prepared.map((p) => p.desired), scope);
+  if (unknown.length) throw new UnknownTargetGroupError(unknown, [...new Set(prepared.flatMap((p) => p.desired.targetGroups.map((tg) => tg.key)))]);
 }
 
 /** A prepared study and where it came from, as submit takes it. */
@@ -77,7 +84,8 @@ export class StudyClient {
   }
 
   /** What apply would do with each study (observe, server checks, plan and schedule), without writing. */
-  async plan(prepared: PreparedStudy[], options: { offline?: boolean } = {}): Promise<StudiesPlan> {
+  async plan(prepared: PreparedStudy[], options: { offline?: boolean; scope?: ApplyScope } = {}): Promise<StudiesPlan> {
+    checkScope(prepared, options.scope);
     return await planStudies(this.temporal, this.env, prepared, options);
   }
 
@@ -92,14 +100,16 @@ export class StudyClient {
    */
   async submit(
     studies: SubmitStudy[],
-    options: { gitRevision?: string; onAccepted?: (study: SubmitStudy, workflowId: string, accepted: ApplyAccepted) => void } = {},
+    options: { gitRevision?: string; scope?: ApplyScope; onAccepted?: (study: SubmitStudy, workflowId: string, accepted: ApplyAccepted) => void } = {},
   ): Promise<Submitted[]> {
+    checkScope(studies, options.scope);
     const client = await this.temporal.client();
     return await Promise.all(
       studies.map(async (study) => {
         const { workflowId, accepted } = await submitRevision(client, study.desired, {
           taskQueue: this.temporal.taskQueue,
           gitRevision: options.gitRevision,
+          ...(isPartial(options.scope) ? { scope: options.scope } : {}),
           sourceFile: study.file,
         });
         mark('accepted');

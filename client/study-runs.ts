@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
+import type { ApplyScope } from '../plan/scope';
 import type { DesiredStudy } from '../plan/types';
 import {
   applyUpdate,
@@ -18,7 +19,7 @@ import type { studyWorkflow } from '../workflows/study-workflow';
 export async function submitRevision(
   client: Client,
   desired: DesiredStudy,
-  options: { taskQueue: string; gitRevision?: string; sourceFile?: string },
+  options: { taskQueue: string; gitRevision?: string; sourceFile?: string; scope?: ApplyScope },
 ): Promise<{ workflowId: string; accepted: ApplyAccepted }> {
   const workflowId = studyWorkflowId(desired.accountId, desired.studyId);
   const startWorkflowOperation = new WithStartWorkflowOperation<typeof studyWorkflow>('studyWorkflow', {
@@ -41,7 +42,7 @@ export async function submitRevision(
       .join('\n\n'),
   });
   const handle = await client.workflow.startUpdateWithStart(applyUpdate, {
-    args: [{ desired, gitRevision: options.gitRevision }],
+    args: [{ desired, gitRevision: options.gitRevision, ...(options.scope ? { scope: options.scope } : {}) }],
     waitForStage: 'ACCEPTED',
     startWorkflowOperation,
   });

@@ -4,7 +4,8 @@ import { holdResumes, judgeBudget, type BudgetHeld, type BudgetInput } from './b
 import { isWrite, planStudy } from './plan-study';
 import { programStudy, specDigest, type RunningChild, type StudyProgram } from './program';
 import { scheduleStudy, type StudySchedule } from './schedule';
-import type { DesiredStudy, ObservedStudy, PlannedAction, StudyPlan } from './types';
+import { scopePlan, scopedDesired, type ApplyScope } from './scope';
+import type { DesiredStudy, ObservedStudy, PlannedAction, StudyPlan, UnappliedChange } from './types';
 
 /** What the plan judges besides desired and observed: the study's budget. */
 export interface RevisionBudget {
@@ -19,6 +20,10 @@ export interface PlannedRevision {
   schedule: StudySchedule;
   /** Every step apply runs, for the study and each target group (plan/program.ts). */
   program: StudyProgram;
+  /** The desired study the program applies: the study, or under a partial apply its target groups in scope (plan/scope.ts). */
+  applied: DesiredStudy;
+  /** The writes a partial apply leaves pending (empty: none). */
+  leftOut: UnappliedChange[];
 }
 
 /**
@@ -26,7 +31,9 @@ export interface PlannedRevision {
  * the target groups whose workflow runs already (with the digest of the spec each was given and its phase): they
  * take the revision themselves. `children` defaults to their keys. `budget`: for a study with a budget, the
  * prices of the launches ahead (over it, the plan launches nothing, so neither does the schedule nor the
- * program: `judgeBudget`) and the target groups its hold keeps paused (`holdResumes`).
+ * program: `judgeBudget`) and the target groups its hold keeps paused (`holdResumes`). `scope`: a partial apply
+ * (plan/scope.ts): the plan keeps the actions of the target groups left out as `none`, and the schedule and the
+ * program take only the target groups in scope.
  */
 export function planRevision(
   desired: DesiredStudy,
@@ -34,12 +41,15 @@ export function planRevision(
   running: ReadonlyMap<string, RunningChild> = new Map(),
   children: ReadonlySet<string> = new Set(running.keys()),
   budget: RevisionBudget = {},
+  scope?: ApplyScope,
 ): PlannedRevision {
   const seen = withGuardHolds(observed, running);
   const unjudged = withLaunchesInHand(holdResumes(planStudy(desired, seen), budget.held), desired, running);
-  const plan = budget.inputs ? judgeBudget(unjudged, desired, budget.inputs) : unjudged;
-  const schedule = scheduleStudy(desired, plan, seen, children);
-  return { plan, schedule, program: programStudy(desired, seen, { plan, schedule, running: new Map(running) }) };
+  const whole = budget.inputs ? judgeBudget(unjudged, desired, budget.inputs) : unjudged;
+  const { plan, keys, leftOut } = scopePlan(whole, desired, scope);
+  const applied = scopedDesired(desired, keys);
+  const schedule = scheduleStudy(applied, plan, seen, children);
+  return { plan, schedule, program: programStudy(applied, seen, { plan, schedule, running: new Map(running) }), applied, leftOut };
 }
 
 /**

@@ -403,11 +403,12 @@ export interface StudyPlan {
 /**
  * A change the study file asks for that apply did not make: the target group, the field (`fielding` for the
  * declared state) and why: the exchange cannot change it (`blocked`), its feasibility gate refused it or it
- * waits for approval (`gate_refused`), or the exchange refused the write (`operation_failed`).
+ * waits for approval (`gate_refused`), the exchange refused the write (`operation_failed`), or a partial apply
+ * left it out (`left_out`, plan/scope.ts: it stays pending, the next apply of it makes it).
  */
 export interface UnappliedChange {
   targetGroup: string;
   field: string;
-  reason: 'blocked' | 'gate_refused' | 'operation_failed';
+  reason: 'blocked' | 'gate_refused' | 'operation_failed' | 'left_out';
   detail: string;
 }

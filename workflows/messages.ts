@@ -3,6 +3,7 @@ import type { StudyForecast, TargetGroupForecast } from '../plan/forecast';
 import type { TargetGroupStep } from '../plan/program';
 import type { UnappliedChange } from '../plan/types';
 import type { GuardEvidence, GuardHold, GuardState } from '../plan/guards';
+import type { ApplyScope } from '../plan/scope';
 
 export type { UnappliedChange } from '../plan/types';
 import type { ApiVersion, DesiredStudy, PlannedAction } from '../plan/types';
@@ -18,6 +19,8 @@ export interface ApplyRequest {
   desired: DesiredStudy;
   /** The git commit the study file came from, when known (shown in the UI and search attributes). */
   gitRevision?: string;
+  /** A partial apply (`--target-group`, `--except`): the target groups applied (plan/scope.ts); absent: all. */
+  scope?: ApplyScope;
 }
 
 export interface ApplyAccepted {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { applyExitCode, notLiveOf, withStudyClient, type Followed, type FollowEvent } from '../../client';
+import { applyExitCode, checkScope, notLiveOf, withStudyClient, type Followed, type FollowEvent } from '../../client';
 import type { StudyStatus } from '../../workflows/messages';
 import { reportDiagnostics } from '../diagnostics-view';
 import { appendStepSummary, applyAnnotations, applySummaryMarkdown, type AppliedStudy } from '../github-view';
@@ -17,6 +17,8 @@ interface ApplyOptions {
   json?: boolean;
   format?: 'human' | 'json' | 'github';
   allowOutsidePaths?: boolean;
+  targetGroup?: string[];
+  except?: string[];
 }
 
 /**
@@ -32,9 +34,13 @@ export async function run(ctx: CliContext, paths: string[], options: ApplyOption
     if (prepared.length === 0) throw new CliError(`no study files found in ${paths.join(', ')}`);
 
     const studies = prepared.map((p) => ({ ...p, file: path.relative(ctx.cwd, p.loaded.file) || p.loaded.file }));
+    // A partial apply (--target-group, --except): an unknown key is refused here, before anything is written.
+    const scope = { only: options.targetGroup, except: options.except };
+    checkScope(studies, scope);
     const [gitRevision] = await Promise.all([client.gitRevision(options.gitRevision), client.connect()]);
     const submitted = await client.submit(studies, {
       gitRevision,
+      scope,
       onAccepted: (study, workflowId, accepted) =>
         ctx.out.progress(`${study.file}: revision ${accepted.revision} accepted by ${workflowId}${accepted.superseded ? ` (supersedes ${accepted.superseded})` : ''}`),
     });

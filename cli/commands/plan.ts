@@ -12,6 +12,8 @@ interface PlanOptions {
   detailedExitcode?: boolean;
   offline?: boolean;
   allowOutsidePaths?: boolean;
+  targetGroup?: string[];
+  except?: string[];
 }
 
 /** `studyflow plan`: what apply would change (the study client plans; this renders it in the chosen format). */
@@ -21,7 +23,7 @@ export async function run(ctx: CliContext, paths: string[], options: PlanOptions
     const { prepared, diagnostics } = await client.prepare(paths, { allowOutsidePaths: options.allowOutsidePaths });
     if (reportDiagnostics(ctx.out, diagnostics)) return 1;
     if (prepared.length === 0) throw new CliError(`no study files found in ${paths.join(', ')}`);
-    const planned = await client.plan(prepared, { offline: options.offline });
+    const planned = await client.plan(prepared, { offline: options.offline, scope: { only: options.targetGroup, except: options.except } });
 
     const results = planned.studies.map(({ loaded, desired, plan, schedule, program, checks, forecast, checksNote, note }) => {
       const file = path.relative(ctx.cwd, loaded.file) || loaded.file;

@@ -24,7 +24,7 @@ describe('planRevision', () => {
     const desired = await desiredOf('multi-country-tracker');
     const plan = planStudy(desired, EMPTY);
     const schedule = scheduleStudy(desired, plan, EMPTY, new Set());
-    expect(planRevision(desired, EMPTY)).toEqual({ plan, schedule, program: programStudy(desired, EMPTY, { plan, schedule, running: new Map() }) });
+    expect(planRevision(desired, EMPTY)).toEqual({ plan, schedule, program: programStudy(desired, EMPTY, { plan, schedule, running: new Map() }), applied: desired, leftOut: [] });
   });
 
   it('hands the target groups whose workflows run to them (the schedule changes, the plan does not)', async () => {

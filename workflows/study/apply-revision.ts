@@ -24,13 +24,15 @@ export async function applyRevision(state: StudyState, api: Api, request: ApplyR
   // budget, it launches nothing).
   const inputs = revisionInputs(desired, observed, state.status);
   const budget = await revisionBudget(state, api, desired, inputs);
-  const { plan, program } = planRevision(desired, observed, inputs.running, state.children, budget);
+  // A partial apply (request.scope) plans the whole study and runs the program of its target groups in scope only.
+  const { plan, program, applied, leftOut } = planRevision(desired, observed, inputs.running, state.children, budget, request.scope);
   state.status.plan = plan.actions;
   state.checkpoint();
   takeRevisionBudget(state, desired, plan, budget.held);
   state.setPhase('applying');
   takeObservedIds(state, desired, observed);
-  const run = new ApplyRun(state, api, desired, observed, program);
+  const run = new ApplyRun(state, api, applied, observed, program);
+  run.unapplied.push(...leftOut);
   if (budget.gates) run.gates = budget.gates;
   await runSteps(STUDY_STEPS, run, program.study);
 }
