@@ -220,6 +220,34 @@ describe('Soft launch › the fielding assistant\'s soft_launch module', () => {
     expect(all.every((s) => Date.parse(s.entry_date) < Date.parse(end))).toBe(true);
   });
 
+  it('a soft launch written on the draft runs once the group is launched', async () => {
+    const end = await at(180);
+    const { tg, tgPath } = await liveGroup({ fielding_assistant_assignment: { soft_launch: { end_at: end, filling_goal_percentage: 5, demographics_strictness_percentage: 100 } } });
+    await advance(120);
+    const read = await overview(tgPath);
+    expect([read.status, read.progress.current_completes]).toEqual(['live', 10]);
+    await advance(90);
+    expect((await overview(tgPath)).status).toBe('paused');
+    expect((await sessions(tg.id)).every((s) => Date.parse(s.entry_date) < Date.parse(end))).toBe(true);
+  });
+
+  it('a group the buyer paused before end_at stays paused at it, and resumed after it fields on to the full goal', async () => {
+    const { tgPath, runPath, assistant } = await liveGroup({ filling_goal: 60 });
+    await softLaunch(assistant, { end_at: await at(60), filling_goal_percentage: 50, demographics_strictness_percentage: 100 });
+    await advance(5);
+    const pause = await api.req('POST', `${runPath}/pause`, { headers: { 'If-Match': await etagOf(runPath) } });
+    expect(pause.status, pause.text).toBe(204);
+    const etag = await etagOf(runPath);
+    await advance(90);
+    // The end of the soft launch changed nothing: the run is as the buyer left it.
+    expect(await etagOf(runPath)).toBe(etag);
+    expect((await overview(tgPath)).status).toBe('paused');
+    expect((await api.req('POST', `${runPath}/resume`, { headers: { 'If-Match': etag } })).status).toBe(204);
+    await advance(240);
+    const done = await overview(tgPath);
+    expect([done.status, done.progress.current_completes]).toEqual(['completed', 60]);
+  });
+
   it('a drop-off pushed up reads as the overview\'s drop-off rate: drop-outs stay in the survey, unfinished', async () => {
     const { tg, tgPath, assistant } = await liveGroup({ expected_incidence_rate: 0.9 });
     expect((await tgSettings(tg.id, { drop_off_rate: 0.6 })).status).toBe(200);
