@@ -357,7 +357,7 @@ class Simulation {
     if (h('security') < this.config.securityFailureRate) outcome = { status: 'SecurityFailure', minutes: 1 };
     else if (this.quotaFull(group, quotaTargetKeys, true, true)) outcome = { status: 'OverQuota', minutes: 1 };
     else if (h('incidence') >= group.incidenceRate) outcome = { status: 'Terminate', minutes: loiMinutes * 0.25 };
-    else if (h('dropout') < dropOffRate) outcome = { status: 'Terminate', minutes: null };
+    else if (h('dropout') >= 1 - dropOffRate) outcome = { status: 'Terminate', minutes: null };
     else if (h('financial') < this.config.financialTermRate) outcome = { status: 'FinancialTerm', minutes: loiMinutes };
     else outcome = { status: 'Complete', minutes: loiMinutes * (0.8 + 0.4 * h('duration')) };
     if (outcome.minutes === null) {
