@@ -12,6 +12,7 @@ import { checkProfileDefinition, checkProfilesOfTargetGroup, type ProfileInUse }
 import { checkTargetGroup } from './rules/target-group-rules';
 import { checkWebhooks } from './rules/webhook-rules';
 import { checkGuards, checkNotifyOnlyGuards, type GuardReporter } from './rules/guard-rules';
+import { checkSoftLaunch } from './rules/soft-launch-rules';
 import { checkNotifyTargets, type DeclaredNotifyTarget } from './notify-targets';
 import { checkActivityStatusesForProfile } from './rules/api-profile-rules';
 import { DEFAULT_API_PROFILE, type ApiProfileName } from '../shared/api-profile';
@@ -213,6 +214,7 @@ export function analyzeStudy(doc: CheckedDocument, shared: SharedDefinitions, pr
     const tg = parsed.data;
     checkTargetGroup({ key, tg, origin, r });
     for (const name of checkGuards({ key, tg, origin, budget, r: guardReporter })) notifyOnly(name, origin('guards', name));
+    checkSoftLaunch({ key, tg, origin, r: guardReporter });
     launches.push({ key, launch: tg.launch, origin });
     // Allocations from `defaults` were checked once, above.
     if (tg.allocations && Object.hasOwn(raw, 'allocations')) checkAllocations(tg.allocations, [...self, 'allocations'], r);

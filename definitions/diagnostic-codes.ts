@@ -2,7 +2,7 @@
 // docs/study-format.md lists every one (a test keeps the two in step).
 //   SF1xxx file and YAML   SF2xxx structure (JSON Schema)   SF3xxx pre-2025-12-18 names
 //   SF4xxx target-group rules (SF41xx profiles, SF42xx activity exclusions, SF43xx webhooks, SF44xx notify targets,
-//   SF45xx guards, budget and the forecast launch rule)
+//   SF45xx guards, budget, the forecast launch rule and soft launches)
 //   SF5xxx references between names and files   SF6xxx ID list and reversal files   SF7xxx credentials and ${ENV}
 
 export type Severity = 'error' | 'warning';
@@ -102,6 +102,13 @@ export const DIAGNOSTIC_CODES = {
   SF4505: { severity: 'error', title: 'amount in a currency other than the study\'s' },
   SF4506: { severity: 'warning', title: 'notify-only guard with no target for guard_tripped' },
   SF4507: { severity: 'error', title: 'require_forecast_before_end without end_fielding_at' },
+  SF4510: { severity: 'error', title: 'soft launch min_completes above its completes' },
+  SF4511: { severity: 'error', title: 'percentage over 100' },
+  SF4512: { severity: 'error', title: 'soft launch pass threshold on the failing side of its fail threshold' },
+  SF4513: { severity: 'error', title: 'interview-length multiple without an expected length of interview' },
+  SF4514: { severity: 'error', title: 'soft launch max_duration beyond the fielding window' },
+  SF4515: { severity: 'error', title: 'soft launch takes the whole filling goal' },
+  SF4516: { severity: 'error', title: 'soft_launch and the fielding assistant\'s soft_launch module both given' },
 
   SF5001: { severity: 'error', title: 'unknown target group' },
   SF5002: { severity: 'error', title: 'unknown exclusion group' },

@@ -19,7 +19,7 @@ export function resolveStudy(data: Record<string, unknown>, analysis: StudyAnaly
 
   const targetGroups: Record<string, TargetGroupSpec> = {};
   for (const { key, tg, templateProfiles, remoteTemplateIds } of analysis.targetGroups) {
-    const { profile_templates: _templates, exclusions, recontact, profiles, guards, ...rest } = tg;
+    const { profile_templates: _templates, exclusions, recontact, profiles, guards, soft_launch: softLaunch, ...rest } = tg;
     const groups = [...new Set([...(exclusions?.exclusion_groups ?? []), ...listedIn(key)])];
     targetGroups[key] = ResolvedTargetGroupSchema.parse({
       ...rest,
@@ -33,6 +33,8 @@ export function resolveStudy(data: Record<string, unknown>, analysis: StudyAnaly
       },
       recontact: absolute(recontact),
       guards: Object.fromEntries(guardsInForce(guards)),
+      // `false` switched off the soft launch of defaults.
+      soft_launch: softLaunch || undefined,
     });
   }
 

@@ -38,9 +38,17 @@ export const GUARD_DURATION_PATTERN = /^P(?=\d|T\d)(?:(\d+)W)?(?:(\d+)D)?(?:T(?=
 /** What a guard does when it trips: pause the target group (the default), or only tell the `notify:` targets. */
 export const GUARD_ACTIONS = ['pause', 'notify'] as const;
 /** The kinds of guard: each is one field of a guard, with its threshold as the value. */
-export const GUARD_KINDS = ['incidence_below', 'cost_per_complete_above', 'spend_above', 'no_completes_for', 'drop_off_above'] as const;
+export const GUARD_KINDS = ['incidence_below', 'cost_per_complete_above', 'spend_above', 'no_completes_for', 'drop_off_above', 'quota_behind'] as const;
 /** Entrants a rate guard waits for when it names no min_entrants. */
 export const DEFAULT_GUARD_MIN_ENTRANTS = 100;
+/** Completes of the target group before `quota_behind` judges, when it names no min_completes. */
+export const DEFAULT_QUOTA_MIN_COMPLETES = 30;
+/** A percentage as text: `5%`, `12.5%` (whether it is at most 100 is a rule, SF4511, so the error names the value). */
+export const PERCENT_TEXT_PATTERN = /^\d{1,6}(\.\d{1,4})?%$/;
+/** What a soft launch's outcome does: promote (lift it to the full goal) or pause the target group. */
+export const SOFT_LAUNCH_ACTIONS = ['promote', 'pause'] as const;
+/** The least completes a soft launch judges on at its end, when its analysis names no min_completes (capped at its completes). */
+export const DEFAULT_SOFT_LAUNCH_MIN_COMPLETES = 30;
 
 const LOCAL_NAME_MESSAGE = 'a lowercase name of letters, digits, _ and - (at most 63), such as us_gen_pop';
 const localName = (description: string) => patterned(LOCAL_NAME_PATTERN, LOCAL_NAME_MESSAGE, description);
@@ -58,6 +66,9 @@ const projectManagerId = (description: string) =>
   patterned(UUID_PATTERN, 'a user id in UUID form such as 6f1c2a4e-3001-4c8e-9d2b-000000003001', description);
 /** The reference's pattern for customer reference numbers. */
 export const CUSTOMER_REFERENCE_PATTERN = /^[a-zA-Z0-9\-_ ]*$/;
+const percentText = (description: string) => patterned(PERCENT_TEXT_PATTERN, 'a percentage such as 5% or 12.5%', description);
+const guardDuration = (description: string) =>
+  patterned(GUARD_DURATION_PATTERN, 'an ISO-8601 duration of weeks, days, hours, minutes or seconds, such as P2D, PT36H or P1DT12H', description);
 const isoTimestamp = (description: string) =>
   z.iso.datetime({ offset: true }).meta({ description, patternErrorMessage: 'an ISO-8601 timestamp such as 2026-12-20T00:00:00Z' });
 const questionId = z.number().int().min(1).max(2_147_483_647).meta({ description: 'Question id of the Demand API question library.' });
@@ -115,6 +126,13 @@ export const GuardSchema = z
       'Trips when a live target group has had no complete for this long (counted from the launch or resume when it has none yet).',
     ).optional(),
     drop_off_above: z.number().gt(0).lt(1).optional().meta({ description: 'Trips when the drop-off rate is above this (0 < x < 1), once min_entrants have entered.' }),
+    quota_behind: z
+      .strictObject({
+        shortfall_above: percentText('Trips when a quota is forecast to miss more than this share of its goal by the end date, e.g. 10%.'),
+        min_completes: z.number().int().min(1).optional().meta({ description: `Completes of the target group before it judges (default ${DEFAULT_QUOTA_MIN_COMPLETES}).` }),
+      })
+      .optional()
+      .meta({ id: 'QuotaBehind', description: 'Trips when a quota\'s completes, forecast at the target group\'s pace to the end date, fall short of its goal by more than shortfall_above.' }),
     min_entrants: z.number().int().min(1).optional().meta({
       description: `Entrants before incidence_below or drop_off_above judge (default ${DEFAULT_GUARD_MIN_ENTRANTS}).`,
     }),
@@ -315,6 +333,60 @@ export const FieldingAssistantSchema = z
   })
   .meta({ id: 'FieldingAssistant', description: 'Fielding assistant modules (the API\'s fielding_assistant_assignment). Default: none assigned (`{}`).' });
 
+/** A multiple of what the target group expects (its expected incidence rate or interview length): greater than 0. */
+const multiple = (description: string) => z.number().gt(0).max(100).meta({ description });
+
+export const SoftLaunchAnalysisSchema = z
+  .strictObject({
+    min_completes: z.number().int().min(1).optional().meta({
+      description: `Completes below which a soft launch that ran out of time is inconclusive, never a failure (default ${DEFAULT_SOFT_LAUNCH_MIN_COMPLETES}, at most the soft launch's completes).`,
+    }),
+    incidence: z
+      .strictObject({
+        fail_below: multiple('Fails when the incidence rate is below this multiple of expected_incidence_rate.').optional(),
+        pass_above: multiple('Passes when the incidence rate is at or above this multiple of expected_incidence_rate.').optional(),
+      })
+      .optional()
+      .meta({ id: 'SoftLaunchIncidence', description: 'The incidence rate, as multiples of expected_incidence_rate.' }),
+    length_of_interview: z
+      .strictObject({
+        fail_above: multiple('Fails when the median interview length is above this multiple of expected_length_of_interview_minutes.').optional(),
+        fail_below: multiple('Fails when the median interview length is below this multiple of expected_length_of_interview_minutes (speeders).').optional(),
+      })
+      .optional()
+      .meta({ id: 'SoftLaunchLengthOfInterview', description: 'The median length of interview, as multiples of expected_length_of_interview_minutes.' }),
+    drop_off: z
+      .strictObject({
+        fail_above: z.number().gt(0).lt(1).optional().meta({ description: 'Fails when the drop-off rate is above this (0 < x < 1).' }),
+        pass_below: z.number().gt(0).lt(1).optional().meta({ description: 'Passes when the drop-off rate is at or below this (0 < x < 1).' }),
+      })
+      .optional()
+      .meta({ id: 'SoftLaunchDropOff', description: 'The drop-off rate, 0 to 1.' }),
+  })
+  .meta({ id: 'SoftLaunchAnalysis', description: 'The thresholds a soft launch is judged by once its completes are in or its time is up.' });
+
+export const SoftLaunchSchema = z
+  .strictObject({
+    completes: z
+      .union([z.number().int().min(1).meta({ description: 'A number of completes.' }), percentText('A percentage of filling_goal (rounded up to whole completes).')])
+      .meta({ description: 'Completes of the soft launch: a number, or a percentage of filling_goal such as 5%.' }),
+    max_duration: guardDuration('The longest the soft launch runs (from the launch); judged then with what it has.'),
+    demographics_strictness_percentage: z.number().int().min(0).max(100).default(100).meta({
+      description: 'Through the fielding assistant: how closely the soft launch follows the full launch\'s demographics, 0 to 100 (default 100).',
+    }),
+    analysis: SoftLaunchAnalysisSchema.prefault({}),
+    on: z
+      .strictObject({
+        pass: z.enum(SOFT_LAUNCH_ACTIONS).default('promote'),
+        fail: z.enum(['pause']).default('pause'),
+        inconclusive: z.enum(SOFT_LAUNCH_ACTIONS).default('pause'),
+      })
+      .prefault({})
+      .meta({ id: 'SoftLaunchOn', description: 'What each outcome does: promote (go on to the full filling goal) or pause. Default: pass promotes, fail and inconclusive pause.' }),
+    analysis_only: z.boolean().default(false).meta({ description: 'true: judge and notify, never promote or pause.' }),
+  })
+  .meta({ id: 'SoftLaunch', description: 'Launch to a small share of the goal first, judge incidence, interview length and drop-off, then promote or pause.' });
+
 /** Target-group fields that `defaults` may also set. */
 const targetGroupSettings = {
   locale: patterned(/^[a-z]{2,3}_[A-Za-z]{2}$/, 'a locale such as en_US or eng_us (language_COUNTRY)', 'Survey locale.').optional(),
@@ -340,6 +412,10 @@ const targetGroupSettings = {
   launch: LaunchRulesSchema.optional(),
   timing: TimingSchema.optional(),
   guards: GuardsSchema.optional(),
+  soft_launch: z
+    .union([SoftLaunchSchema, z.literal(false)])
+    .optional()
+    .meta({ description: 'A soft launch before the full launch; `false` on a target group switches off the one of defaults.' }),
 };
 
 export const TargetGroupDefaultsSchema = z
@@ -530,6 +606,8 @@ export const ResolvedTargetGroupSchema = TargetGroupSchema.omit({ profile_templa
   timing: TimingSchema.prefault({}),
   /** The guards in force: the study's, defaults' and the target group's merged by name, those switched off left out. */
   guards: z.record(z.string(), GuardSchema).default({}),
+  /** The soft launch in force (`false` of a target group left out). */
+  soft_launch: SoftLaunchSchema.optional(),
 });
 
 export const StudySchema = z.object({
@@ -569,6 +647,7 @@ export type Webhook = z.infer<typeof WebhookSchema>;
 export type Money = z.infer<typeof MoneySchema>;
 export type Guard = z.infer<typeof GuardSchema>;
 export type Closeout = z.infer<typeof CloseoutSchema>;
+export type SoftLaunch = z.infer<typeof SoftLaunchSchema>;
 export type GuardKind = (typeof GUARD_KINDS)[number];
 export type GuardAction = (typeof GUARD_ACTIONS)[number];
 export type Allocations = z.infer<typeof AllocationsSchema>;

@@ -4,7 +4,10 @@ import { canonicalJson } from './compare';
 import { DEFAULT_FIELDING_DAYS } from './launch-gates';
 import { profilingOf } from './profiling';
 import { guardDurationMs } from '../definitions/periods';
-import { DEFAULT_GUARD_MIN_ENTRANTS } from '../definitions/study-schema';
+import { DEFAULT_GUARD_MIN_ENTRANTS, DEFAULT_QUOTA_MIN_COMPLETES } from '../definitions/study-schema';
+import { percentValue } from '../definitions/rules/guard-rules';
+import { softLaunchCompletes, softLaunchMinCompletes } from '../definitions/rules/soft-launch-rules';
+import type { DesiredSoftLaunch } from './soft-launch-types';
 import type { NotifyEventKind, NotifyTarget } from '../shared/notify-events';
 import type { DesiredActivityItem, DesiredGuard, DesiredStudy, DesiredTargetGroup, IdListEntityType, ListRef, Timing } from './types';
 import { deadlineWarningMs, toleranceInCompletes } from '../definitions/closeout-files';
@@ -185,8 +188,46 @@ function desiredGuardsOf(tg: TargetGroupSpec): DesiredGuard[] {
         return { ...base, kind: 'no_completes_for', duration: g.no_completes_for, durationMs };
       }
       if (g.drop_off_above !== undefined) return { ...base, kind: 'drop_off_above', rate: g.drop_off_above, minEntrants };
+      if (g.quota_behind) {
+        const percent = percentValue(g.quota_behind.shortfall_above);
+        if (percent === undefined) throw new Error(`guard ${name}: not a percentage: ${g.quota_behind.shortfall_above}`);
+        return { ...base, kind: 'quota_behind', shortfallAbove: Math.round(percent * 1e6) / 1e8, minCompletes: g.quota_behind.min_completes ?? DEFAULT_QUOTA_MIN_COMPLETES };
+      }
       throw new Error(`guard ${name} names no kind`); // the loader refuses it (SF4501)
     });
+}
+
+/**
+ * The soft launch in force, resolved: its completes as a number of the filling goal, its time limit in milliseconds,
+ * its thresholds with what they are multiples of, and the outcome actions with their defaults.
+ */
+export function desiredSoftLaunchOf(tg: TargetGroupSpec): DesiredSoftLaunch | undefined {
+  const soft = tg.soft_launch;
+  if (!soft) return undefined;
+  const completes = softLaunchCompletes(soft.completes, tg.filling_goal);
+  const maxDurationMs = guardDurationMs(soft.max_duration);
+  if (completes === undefined || maxDurationMs === undefined) throw new Error(`soft_launch: completes ${soft.completes} or max_duration ${soft.max_duration} is not one (the loader refuses it)`);
+  const { incidence, length_of_interview: loi, drop_off: dropOff } = soft.analysis;
+  const analysis: DesiredSoftLaunch['analysis'] = { minCompletes: softLaunchMinCompletes(soft, completes) };
+  const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+  if (incidence && (incidence.fail_below !== undefined || incidence.pass_above !== undefined)) {
+    analysis.incidence = defined({ expected: tg.expected_incidence_rate, failBelow: incidence.fail_below, passAbove: incidence.pass_above });
+  }
+  if (loi && (loi.fail_above !== undefined || loi.fail_below !== undefined)) {
+    analysis.lengthOfInterview = defined({ expectedMinutes: tg.expected_length_of_interview_minutes, failAbove: loi.fail_above, failBelow: loi.fail_below });
+  }
+  if (dropOff && (dropOff.fail_above !== undefined || dropOff.pass_below !== undefined)) analysis.dropOff = defined({ failAbove: dropOff.fail_above, passBelow: dropOff.pass_below });
+  return {
+    completes,
+    completesWritten: soft.completes,
+    fillingGoal: tg.filling_goal,
+    maxDuration: soft.max_duration,
+    maxDurationMs,
+    demographicsStrictnessPercentage: soft.demographics_strictness_percentage,
+    analysis,
+    on: { ...soft.on },
+    analysisOnly: soft.analysis_only,
+  };
 }
 
 /** The study file's profiles (labels included; plan/profiling.ts makes the wire shape); undefined when none are declared. */
@@ -260,6 +301,8 @@ export function desiredStudyOf(study: Study, lists: StudyListRefs, options: { wa
     if (tg.cost_per_interview) desired.costPerInterview = tg.cost_per_interview;
     const guards = desiredGuardsOf(tg);
     if (guards.length) desired.guards = guards;
+    const softLaunch = desiredSoftLaunchOf(tg);
+    if (softLaunch) desired.softLaunch = softLaunch;
     if (notify.length) desired.notify = notify.map((t) => ({ envName: t.envName, events: [...t.events] }));
     return desired;
   });

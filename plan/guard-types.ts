@@ -14,7 +14,12 @@ export type GuardRule =
   /** Trips when a live run has had no complete for durationMs or longer. */
   | { kind: 'no_completes_for'; duration: string; durationMs: number }
   /** Trips when drop_off_rate > rate, judged once entrants >= minEntrants. */
-  | { kind: 'drop_off_above'; rate: number; minEntrants: number };
+  | { kind: 'drop_off_above'; rate: number; minEntrants: number }
+  /**
+   * Trips when a quota's completes, forecast at the target group's pace to its end date (plan/quotas.ts), fall short
+   * of its goal by more than shortfallAbove (a share of the goal, 0–1), judged once the target group has minCompletes.
+   */
+  | { kind: 'quota_behind'; shortfallAbove: number; minCompletes: number };
 
 export type GuardKind = GuardRule['kind'];
 

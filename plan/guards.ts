@@ -10,6 +10,7 @@ import type { Money } from '../shared/money';
 import { RESPONDENT_STATUSES } from '../shared/respondent-status';
 import { latestTime } from '../shared/times';
 import type { DesiredGuard, GuardHold, GuardKind } from './guard-types';
+import { forecastQuotas, mostBehind, type QuotaFigures, type QuotaPace } from './quotas';
 
 export type { GuardHold } from './guard-types';
 export { latestTime } from '../shared/times';
@@ -59,6 +60,11 @@ export interface GuardReading {
    * simulation (the sandbox's simulated clock) it is the simulation's time. Absent: the exchange told none.
    */
   exchangeAt?: string;
+  /**
+   * The quotas of the target group (reference: get_profile's quotas, completes and prescreens) and its pace and end
+   * date (plan/quotas.ts quotaPaceOf from the fielding forecast): what `quota_behind` judges. Absent: not read.
+   */
+  quotas?: { figures: QuotaFigures[]; pace: QuotaPace };
 }
 
 export type GuardUnit = 'rate' | 'money' | 'duration_ms';
@@ -78,8 +84,17 @@ export interface GuardEvidence {
   /** The currency of a money guard. */
   currency?: string;
   /** Where the measured figure came from. */
-  source: 'performance' | 'sessions' | 'fielding';
-  figures: { entrants?: number; completes?: number; spend?: Money; lastComplete?: string; silentSince?: string; exchangeAt?: string };
+  source: 'performance' | 'sessions' | 'fielding' | 'quotas';
+  figures: {
+    entrants?: number;
+    completes?: number;
+    spend?: Money;
+    lastComplete?: string;
+    silentSince?: string;
+    exchangeAt?: string;
+    /** quota_behind: the quota most behind, its completes now and forecast at the end date. */
+    quota?: { profile: string; quota: string; goal: number; completes: number; completesByEnd: number; end: string };
+  };
   /** One line a person reads, e.g. `incidence 0.12 is below 0.175 (0.5 of the expected 0.35) after 240 entrants`. */
   text: string;
 }
@@ -139,6 +154,7 @@ const SESSION_STATUSES = RESPONDENT_STATUSES;
 /** Rates and thresholds are compared at 10 decimals, so `0.5 × 0.35` is exactly the 0.175 an API reports. */
 const round10 = (x: number) => Math.round(x * 1e10) / 1e10;
 const rateText = (x: number) => String(Math.round(x * 10_000) / 10_000);
+const percentText = (x: number) => `${Math.round(x * 1_000_000) / 10_000}%`;
 
 /** `2d 3h`, `5h 20m`, `45m`: a span for people. */
 export function spanText(ms: number): string {
@@ -163,6 +179,8 @@ export function guardText(guard: DesiredGuard): string {
       return `${guard.name}: no complete for ${guard.duration} while live; ${does}`;
     case 'drop_off_above':
       return `${guard.name}: drop-off above ${guard.rate} after ${guard.minEntrants} entrants; ${does}`;
+    case 'quota_behind':
+      return `${guard.name}: a quota forecast to miss more than ${percentText(guard.shortfallAbove)} of its goal by the end date, after ${guard.minCompletes} completes; ${does}`;
   }
 }
 
@@ -250,6 +268,40 @@ function judge(guard: DesiredGuard, reading: GuardReading, figures: Figures, mem
         state: 'tripped',
         detail: text,
         evidence: { ...base, value: Number(spent) / 1e6 / perf.completes, threshold: microsNumber(limitMicros), unit: 'money', currency: limit.currency_code, source: 'performance', figures: figuresOut, text },
+      };
+    }
+    case 'quota_behind': {
+      // Like a money guard after a resume: quiet until a revision changes it (a goal, the end date or the threshold).
+      if (ack) return { state: 'acknowledged', detail: 'resumed past it: quiet until a revision changes the guard' };
+      const quotas = reading.quotas;
+      if (!quotas) return { state: 'unjudged', detail: 'the quotas were not read' };
+      if (quotas.pace.completes < guard.minCompletes) return { state: 'waiting', detail: `${quotas.pace.completes} of ${guard.minCompletes} completes` };
+      const forecasts = forecastQuotas(quotas.figures, quotas.pace);
+      const behind = mostBehind(forecasts);
+      // A quota still to fill that could not be forecast (no share or no pace yet) may be the one behind.
+      const unknown = forecasts.filter((f) => f.basis === 'no_share' || f.basis === 'no_pace');
+      const why = unknown.length ? `${unknown.length} quota${unknown.length === 1 ? '' : 's'} not forecast yet (${unknown[0].basis === 'no_pace' ? 'no pace' : 'no complete'})` : 'the target group has no quota';
+      if (!behind || behind.shortfallFraction === undefined || !behind.completesByEnd) return { state: 'unjudged', detail: why };
+      const value = behind.shortfallFraction;
+      const threshold = round10(guard.shortfallAbove);
+      const cell = `${behind.profile} / ${behind.quota}`;
+      const text = `quota ${cell} is forecast at ${behind.completesByEnd.expected} of ${behind.goal} completes by ${quotas.pace.end}: short by ${percentText(value)}, ${value > threshold ? 'more than' : 'not more than'} ${percentText(threshold)}`;
+      if (value <= threshold) return unknown.length ? { state: 'unjudged', detail: `${why}; ${text}` } : { state: 'ok', detail: text };
+      return {
+        state: 'tripped',
+        detail: text,
+        evidence: {
+          ...base,
+          value,
+          threshold,
+          unit: 'rate',
+          source: 'quotas',
+          figures: {
+            completes: quotas.pace.completes,
+            quota: { profile: behind.profile, quota: behind.quota, goal: behind.goal, completes: behind.completes, completesByEnd: behind.completesByEnd.expected, end: quotas.pace.end },
+          },
+          text,
+        },
       };
     }
     case 'no_completes_for': {

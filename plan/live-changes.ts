@@ -58,6 +58,7 @@ export const LIVE_CHANGES: Readonly<Record<LiveField, LiveRoute>> = {
   launch: studyflow('launch rules gate studyflow\'s own launches and in-place checks; a launched target group does not launch again'),
   timing: studyflow('job polling and retries of studyflow\'s workflows'),
   guards: studyflow('guards are judged by studyflow\'s watch over its own readings (plan/guards.ts); a changed guard re-arms, nothing is written'),
+  softLaunch: studyflow('the soft launch is judged by studyflow\'s watch over its own readings (plan/soft-launch.ts); it shapes the launch, and a launched target group does not launch again'),
   notify: studyflow('the notification targets are studyflow\'s own (variable names its workflows send to); nothing in the exchange holds them'),
 };
 

@@ -1,5 +1,6 @@
 import { fieldChanges, holdsDesired } from './compare';
 import { guardText } from './guards';
+import { softLaunchText } from './soft-launch';
 import { exchangeSchedulesLaunch, heldDraftReason, launchTiming, removedTargetGroupActions } from './live-fielding';
 import { planLiveTargetGroup } from './live-plan';
 import { profilingHolds, withQuotaGoals } from './profiling';
@@ -234,7 +235,8 @@ function launchAction(desired: DesiredTargetGroup, tg: ObservedTargetGroup | und
     resource: 'fielding',
     key,
     ...timing,
-    reason: `launch ${when}${gates.length ? ` once the gate passes (${gates.join(', ')})` : ''}${text ? `; ${text}` : ''}`,
+    ...(desired.softLaunch ? { softLaunch: desired.softLaunch } : {}),
+    reason: `launch ${when}${gates.length ? ` once the gate passes (${gates.join(', ')})` : ''}${text ? `; ${text}` : ''}${desired.softLaunch ? `; ${softLaunchText(desired.softLaunch)}` : ''}`,
   };
 }
 

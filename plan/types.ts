@@ -7,6 +7,7 @@ import type { ApiVersion } from '../shared/api-version';
 import type { IdListEntityType, ListRef } from '../shared/id-list';
 import type { DesiredGuard, GuardHold } from './guard-types';
 import type { DesiredCloseout } from './closeout-types';
+import type { DesiredSoftLaunch } from './soft-launch-types';
 
 export type { ApiVersion } from '../shared/api-version';
 export type { IdListEntityType, ListRef } from '../shared/id-list';
@@ -40,6 +41,7 @@ export interface LaunchRules {
 }
 
 export type { DesiredGuard, GuardKind, GuardRule } from './guard-types';
+export type { DesiredSoftLaunch, SoftLaunchOutcomeAction } from './soft-launch-types';
 
 export interface Timing {
   jobPollInitialMs: number;
@@ -91,6 +93,8 @@ export interface DesiredTargetGroup {
   costPerInterview?: Money;
   /** The guards in force, by name (absent: none). */
   guards?: DesiredGuard[];
+  /** The soft launch before the full launch (plan/soft-launch.ts judges it; absent: none). */
+  softLaunch?: DesiredSoftLaunch;
   /**
    * The study's `notify:` targets that take an event about a target group (variable NAMES, never URLs), with
    * only those events. Absent: none. Carried here so a changed block reaches the running workflow as a revision.
@@ -325,6 +329,8 @@ export interface ActionFields {
   launchAt?: string;
   /** A staged launch: after which target group's completes. */
   launchAfter?: LaunchAfter;
+  /** A launch that starts with a soft launch: its completes, time limit, thresholds and what each outcome does. */
+  softLaunch?: DesiredSoftLaunch;
 }
 
 /**
@@ -346,7 +352,7 @@ export type ListAction = Action<'upload' | 'replace_list', 'id_list' | 'recontac
 /** A target group joins or leaves an exclusion group. */
 export type MembershipAction = Action<'add_to_group' | 'remove_from_group', 'exclusion_group', { group: string }>;
 /** The launch of a draft: now, at `launchAt` (by `operation` when the exchange schedules it), or after `launchAfter`. */
-export type LaunchAction = Action<'launch', 'fielding', { operation?: ExchangeOperation; launchAt?: string; launchAfter?: LaunchAfter }>;
+export type LaunchAction = Action<'launch', 'fielding', { operation?: ExchangeOperation; launchAt?: string; launchAfter?: LaunchAfter; softLaunch?: DesiredSoftLaunch }>;
 /** A feasibility check of a launched target group before a change that needs it. */
 export type CheckAction = Action<'check', 'feasibility', { operation: ExchangeOperation; gate: LiveGate }>;
 /** The declared fielding state: the fielding run paused, resumed, completed or relaunched by `operation`. */

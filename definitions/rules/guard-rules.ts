@@ -4,7 +4,7 @@
 import type { DocPath } from '../doc-path';
 import { guardDurationMs } from '../periods';
 import type { FileReporter } from '../reporter';
-import { GUARD_KINDS, type Guard, type GuardKind, type MergedTargetGroup, type Money } from '../study-schema';
+import { GUARD_KINDS, PERCENT_TEXT_PATTERN, type Guard, type GuardKind, type MergedTargetGroup, type Money } from '../study-schema';
 
 /** Where guard diagnostics go: a file's reporter, or one that reports each code at a path once. */
 export interface GuardReporter {
@@ -16,6 +16,20 @@ export const MIN_NO_COMPLETES_MS = 3_600_000;
 /** Guard kinds that judge a rate and so wait for `min_entrants`. */
 export const RATE_GUARD_KINDS: readonly GuardKind[] = ['incidence_below', 'drop_off_above'];
 const MONEY_KINDS = ['cost_per_complete_above', 'spend_above'] as const;
+
+/** The number of a percentage written as text (`5%` -> 5), or undefined if it is not one. */
+export function percentValue(text: string): number | undefined {
+  return PERCENT_TEXT_PATTERN.test(text) ? Number(text.slice(0, -1)) : undefined;
+}
+
+/** Reports a percentage above 100 (SF4511). Returns whether it is within 100. */
+export function checkPercent(text: string, at: DocPath, what: string, r: GuardReporter): boolean {
+  const percent = percentValue(text);
+  if (percent === undefined) return false; // the structure check's (SF2005)
+  if (percent <= 100) return true;
+  r.report('SF4511', at, `${what} is ${text}, more than 100%`, { hint: 'give a percentage from 0% to 100%' });
+  return false;
+}
 
 /** The guards in force of a merged target group: those switched off (`false`) left out. */
 export function guardsInForce(guards: MergedTargetGroup['guards']): [string, Guard][] {
@@ -70,6 +84,7 @@ export function checkGuards({ key, tg, origin, budget, r }: GuardContext): strin
         hint: 'remove min_entrants',
       });
     }
+    if (kind === 'quota_behind') checkPercent(guard.quota_behind!.shortfall_above, [...at, 'quota_behind', 'shortfall_above'], `shortfall_above of guard \`${name}\``, r);
     if (kind === 'no_completes_for') checkSilence(name, guard.no_completes_for as string, [...at, 'no_completes_for'], tg, r);
     for (const moneyKind of MONEY_KINDS) {
       const amount = guard[moneyKind];

@@ -11,7 +11,7 @@ import { makeTempDir, REPO_ROOT, runCli } from './run-cli';
 
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/;
 const INPUT = 'test/cli/golden/input';
-const EXAMPLES = ['quickstart', 'every-exclusion', 'multi-country-tracker', 'recontact-wave', 'staged-launch', 'lifecycle-tracker', 'closeout'];
+const EXAMPLES = ['quickstart', 'every-exclusion', 'multi-country-tracker', 'recontact-wave', 'staged-launch', 'lifecycle-tracker', 'closeout', 'soft-launch'];
 
 let temp: { dir: string; remove: () => void };
 let env: Record<string, string>;

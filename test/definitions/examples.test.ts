@@ -25,6 +25,7 @@ describe('examples', () => {
         'every-exclusion/study.yaml',
         'staged-launch/study.yaml',
         'closeout/study.yaml',
+        'soft-launch/study.yaml',
       ]),
     );
   });
@@ -41,7 +42,7 @@ describe('examples', () => {
   it('validate clean as a whole, with no diagnostics at all', async () => {
     const { studies, diagnostics } = await loadStudies([examples], { env: {} });
     expect(diagnostics).toEqual([]);
-    expect(studies.map((s) => s.study.study).sort()).toEqual(['acme-closeout-2027q1', 'acme-every-exclusion', 'acme-recontact-wave2', 'acme-staged-launch', 'acme-tracker-2026q4', 'lifecycle-tracker-2027', 'quickstart-us-gen-pop']);
+    expect(studies.map((s) => s.study.study).sort()).toEqual(['acme-closeout-2027q1', 'acme-every-exclusion', 'acme-recontact-wave2', 'acme-soft-launch', 'acme-staged-launch', 'acme-tracker-2026q4', 'lifecycle-tracker-2027', 'quickstart-us-gen-pop']);
   });
 
   it('staged launch: the US launches at a moment with its zone, Germany after the US has 50 completes; plan says so', async () => {
@@ -54,6 +55,22 @@ describe('examples', () => {
     const launches = Object.fromEntries(plan.actions.filter((a) => a.kind === 'launch').map((a) => [a.key, a.reason]));
     expect(launches.us).toContain('launches at 2027-03-01T08:00:00-05:00 (scheduled in the exchange from the draft)');
     expect(launches.de).toContain('launches after us has 50 completes');
+  });
+
+  it('soft launch: 5% of the goal from defaults, judged on its thresholds; the UK only analyses; quota_behind on the US; plan shows it on the launch', async () => {
+    const { study, diagnostics } = await loadStudyFile(path.join(examples, 'soft-launch/study.yaml'), { env: {} });
+    expect(diagnostics).toEqual([]);
+    const desired = desiredStudyOf(study!.study, {});
+    const byKey = Object.fromEntries(desired.targetGroups.map((tg) => [tg.key, tg]));
+    expect(byKey.us.softLaunch).toMatchObject({ completes: 50, completesWritten: '5%', maxDurationMs: 48 * 3_600_000, analysis: { minCompletes: 30 }, analysisOnly: false });
+    expect(byKey.uk.softLaunch).toMatchObject({ completes: 40, analysisOnly: true, analysis: { incidence: { expected: 0.4, failBelow: 0.5 } } });
+    expect(byKey.us.guards).toEqual([{ name: 'quotas_on_track', action: 'notify', kind: 'quota_behind', shortfallAbove: 0.1, minCompletes: 30 }]);
+    expect(byKey.uk.guards).toBeUndefined();
+    const plan = planStudy(desired, { targetGroups: {}, exclusionGroups: {}, observedAt: '2027-01-04T00:00:00Z' });
+    const launches = Object.fromEntries(plan.actions.filter((a) => a.kind === 'launch').map((a) => [a.key, a]));
+    expect(launches.us.softLaunch).toEqual(byKey.us.softLaunch);
+    expect(launches.us.reason).toContain('soft launch: 50 completes (5% of 1000) within PT48H');
+    expect(launches.uk.reason).toContain('analysis only');
   });
 
   it('closeout: reversal files (a reason per file, codes per line, upper-case RIDs), approved completes, reports', async () => {

@@ -38,7 +38,7 @@ const BLOCKED_ROWS: [LiveField, RegExp][] = [
   ['draft.study_type_code', /study type/],
   ['expected', /pricing model/],
 ];
-const STUDYFLOW_ROWS: LiveField[] = ['key', 'movedFrom', 'launch', 'timing', 'guards', 'notify'];
+const STUDYFLOW_ROWS: LiveField[] = ['key', 'movedFrom', 'launch', 'timing', 'guards', 'softLaunch', 'notify'];
 
 describe('LIVE_CHANGES', () => {
   it.each(OPERATION_ROWS)('%s is carried by %s', (field, operation) => {
@@ -103,6 +103,7 @@ target_groups:
     launch: { mode: auto, at: 2027-01-04T08:00:00-05:00 }
     timing: { job_poll_initial: 2s }
     guards: { stalled: { no_completes_for: P2D } }
+    soft_launch: { completes: 10, max_duration: P1D }
     profile_templates: [{ id: 0b7c3f6e-5a41-4c1e-9a6d-1f2e3d4c5b02 }]
     profiles:
       - object: regular
