@@ -11,7 +11,7 @@ import { checkLaunchOrder, type LaunchOrderEntry } from './rules/launch-rules';
 import { checkProfileDefinition, checkProfilesOfTargetGroup, type ProfileInUse } from './rules/profile-rules';
 import { checkTargetGroup } from './rules/target-group-rules';
 import { checkWebhooks } from './rules/webhook-rules';
-import { checkGuards, checkNotifyOnlyGuards, type GuardReporter } from './rules/guard-rules';
+import { checkGuards, checkNotifyOnlyGuards, checkQuotaGuards, type GuardReporter } from './rules/guard-rules';
 import { checkSoftLaunch } from './rules/soft-launch-rules';
 import { checkNotifyTargets, type DeclaredNotifyTarget } from './notify-targets';
 import { checkActivityStatusesForProfile } from './rules/api-profile-rules';
@@ -250,6 +250,8 @@ export function analyzeStudy(doc: CheckedDocument, shared: SharedDefinitions, pr
       inUse.push({ profile, at: [...self, 'profiles', i] });
     });
     checkProfilesOfTargetGroup(inUse, tg.filling_goal, apiVersion, r, remoteTemplateIds.length);
+    const hasQuotas = remoteTemplateIds.length > 0 || inUse.some(({ profile }) => profile.quotas_enabled && profile.targets.some((t) => t.quota !== undefined));
+    checkQuotaGuards(key, tg.guards, hasQuotas, origin, guardReporter);
 
     tg.exclusions?.exclusion_groups?.forEach((group, g) => {
       if (!groupNames.includes(group)) {

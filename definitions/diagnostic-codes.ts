@@ -102,6 +102,7 @@ export const DIAGNOSTIC_CODES = {
   SF4505: { severity: 'error', title: 'amount in a currency other than the study\'s' },
   SF4506: { severity: 'warning', title: 'notify-only guard with no target for guard_tripped' },
   SF4507: { severity: 'error', title: 'require_forecast_before_end without end_fielding_at' },
+  SF4508: { severity: 'warning', title: 'quota_behind on a target group without quotas' },
   SF4510: { severity: 'error', title: 'soft launch min_completes above its completes' },
   SF4511: { severity: 'error', title: 'percentage over 100' },
   SF4512: { severity: 'error', title: 'soft launch pass threshold on the failing side of its fail threshold' },

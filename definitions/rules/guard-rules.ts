@@ -120,6 +120,21 @@ function checkSilence(name: string, duration: string, at: DocPath, tg: GuardRule
   }
 }
 
+/**
+ * Warns about a quota_behind guard on a target group with no quota to judge (no profile with quotas enabled and a
+ * quota, no profile template in the API that may bring some): it can never trip.
+ */
+export function checkQuotaGuards(key: string, guards: MergedTargetGroup['guards'], hasQuotas: boolean, origin: (...fieldPath: string[]) => DocPath, r: GuardReporter): void {
+  if (hasQuotas) return;
+  for (const [name, guard] of guardsInForce(guards)) {
+    if (guard.quota_behind === undefined || kindsOf(guard).length !== 1) continue;
+    r.report('SF4508', [...origin('guards', name), 'quota_behind'], `guard \`${name}\` judges quotas, and \`${key}\` has none`, {
+      target: 'key',
+      hint: 'give the target group a profile with quotas_enabled: true and quotas, or switch the guard off for it (`' + name + ': false`)',
+    });
+  }
+}
+
 /** Warns about notify-only guards when no notification target takes `guard_tripped`: they would tell no one. */
 export function checkNotifyOnlyGuards(entries: readonly { name: string; at: DocPath }[], listens: boolean, r: GuardReporter): void {
   if (listens) return;

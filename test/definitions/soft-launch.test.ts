@@ -40,6 +40,15 @@ target_groups:
   us:
 ${GROUP}    guards:
       quotas: { quota_behind: { shortfall_above: 12.5% } }
+    profiles:
+      - object: regular
+        name: gender
+        quotas_enabled: true
+        targets:
+          - conditions: [{ object: selection, question_id: 43, option: "1" }]
+            quota: { name: men, completes_goal_percentage: 50 }
+          - conditions: [{ object: selection, question_id: 43, option: "2" }]
+            quota: { name: women, completes_goal_percentage: 50 }
   uk:
 ${GROUP}    soft_launch:
       completes: 10
@@ -135,13 +144,15 @@ ${GROUP}    start_fielding_at: 2027-04-05T00:00:00Z
         `SF4512 ${positionOf(text, '1.2 }')}`,
         `SF4512 ${positionOf(text, '0.3 }')}`,
         `SF4514 ${positionOf(text, 'P3D')}`,
+        // It has no quota either (a warning).
+        `SF4508 ${positionOf(text, 'quota_behind')}`,
       ].sort(),
     );
     const byCode = (code: string) => diagnostics.filter((d) => d.code === code).map((d) => d.message);
     expect(byCode('SF4510')).toEqual(['min_completes 40 is above the 10 completes of the soft launch of `us` (10% of 100)']);
     expect(byCode('SF4511')).toEqual(['shortfall_above of guard `quotas` is 120%, more than 100%']);
     expect(byCode('SF4514')[0]).toContain('max_duration P3D of the soft launch of `us` is longer than its fielding window');
-    expect(diagnostics.every((d) => d.severity === 'error')).toBe(true);
+    expect(diagnostics.filter((d) => d.severity === 'warning').map((d) => d.code)).toEqual(['SF4508']);
   });
 
   it('a percentage of completes over 100, and completes that take the whole goal', async () => {
@@ -169,6 +180,14 @@ ${GROUP}    start_fielding_at: 2027-04-05T00:00:00Z
   it('both soft_launch and the fielding assistant\'s soft_launch module', async () => {
     const text = `${HEAD}target_groups:\n  us:\n${GROUP}    soft_launch: { completes: 5, max_duration: P1D, analysis: { min_completes: 5 } }\n    fielding_assistant_assignment:\n      soft_launch: { end_at: 2027-04-06T00:00:00Z, filling_goal_percentage: 5, demographics_strictness_percentage: 100 }\n`;
     expect(located((await load(text)).diagnostics)).toEqual([`SF4516 ${positionOf(text, 'soft_launch: { end_at')}`]);
+  });
+
+  it('warns about quota_behind on a target group with no quota to judge, once where defaults writes it', async () => {
+    const text = `${HEAD}defaults:\n  guards:\n    quotas: { quota_behind: { shortfall_above: 10% } }\ntarget_groups:\n  us:\n${GROUP}  uk:\n${GROUP}    profiles:\n      - object: regular\n        name: gender\n        targets:\n          - conditions: [{ object: selection, question_id: 43, option: "1" }]\n`;
+    const { study, diagnostics } = await load(text);
+    expect(located(diagnostics)).toEqual([`SF4508 ${positionOf(text, 'quota_behind')}`]);
+    expect(diagnostics[0]).toMatchObject({ severity: 'warning', message: 'guard `quotas` judges quotas, and `us` has none' });
+    expect(study).toBeDefined();
   });
 
   it('structure: an unknown field, a percentage without %, and an outcome action that does not exist', async () => {
