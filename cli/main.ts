@@ -76,12 +76,13 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .addOption(allowOutsidePaths())
     .addOption(onlyTargetGroup())
     .addOption(exceptTargetGroup())
+    .option('--out <file>', 'also write the plan file (plan.sfplan) that `apply <file>` runs if the exchange has not moved since')
     .action(run(() => import('./commands/plan')));
 
   program
     .command('apply')
     .description('start or update the study workflows and follow them to their goal state')
-    .argument('<paths...>', 'study files or directories')
+    .argument('[paths...]', 'study files or directories, or one plan file (*.sfplan)')
     .option('--no-wait', 'return once the workflow has accepted the revision')
     .option('--require-live', 'exit 1 unless every target group ends live')
     .option('--timeout <seconds>', 'stop following after this long (the study goes on)', '1800')
@@ -91,6 +92,7 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .addOption(allowOutsidePaths())
     .addOption(onlyTargetGroup())
     .addOption(exceptTargetGroup())
+    .option('--plan <file>', 'apply this plan file (plan --out): exactly its program, stopping (exit 5) if the exchange moved since')
     .action(run(() => import('./commands/apply')));
 
   program

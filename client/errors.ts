@@ -3,11 +3,11 @@
 // map errors themselves; they catch nothing and let the CLI print what arrives. This file loads no package
 // (the CLI's entry imports it); the mapping of a study workflow's errors is workflow-errors.ts.
 
-/** A failure the client names: one line and the exit code the command ends with (1: failed, 2: usage). */
+/** A failure the client names: one line and the exit code the command ends with (1: failed, 2: usage, 5: a plan file gone stale). */
 export class StudyClientError extends Error {
   constructor(
     message: string,
-    readonly exitCode: 1 | 2 = 1,
+    readonly exitCode: 1 | 2 | 5 = 1,
   ) {
     super(message);
     this.name = 'StudyClientError';

@@ -31,6 +31,8 @@ export interface PlannedStudy extends PreparedStudy {
   checksNote?: string;
   /** What the plan was made against, when not the API (offline, or the API out of reach). */
   note?: string;
+  /** What the API held when planned (a plan file fingerprints it: client/plan-file.ts). */
+  observed: ObservedStudy;
 }
 
 export interface StudiesPlan {
@@ -124,7 +126,7 @@ export async function planStudies(
     const plan = budgetWarnings.length ? { ...answered, notes: [...(answered.notes ?? []), ...budgetWarnings] } : answered;
     // Target groups launched already have no forecast check: the forecast their workflow's status shows (the one function).
     const forecast = studyForecastFromChecks(checks, Object.fromEntries(Object.entries(status?.targetGroups ?? {}).map(([key, tg]) => [key, tg.forecast])));
-    studies.push({ ...study, plan, schedule: planned.schedule, program: planned.program, checks, ...(forecast ? { forecast } : {}), checksNote, note });
+    studies.push({ ...study, plan, schedule: planned.schedule, program: planned.program, checks, ...(forecast ? { forecast } : {}), checksNote, note, observed });
   }
   return { offline, ...(unreachable ? { apiUnreachable: unreachable } : {}), studies, detailedExitCode: planExitCode(studies.map((s) => s.plan), studies.flatMap((s) => s.checks)) };
 }

@@ -19,6 +19,7 @@ interface ApplyOptions {
   allowOutsidePaths?: boolean;
   targetGroup?: string[];
   except?: string[];
+  plan?: string;
 }
 
 /**
@@ -29,13 +30,18 @@ export async function run(ctx: CliContext, paths: string[], options: ApplyOption
   const format = options.json ? 'json' : (options.format ?? 'human');
   const timeoutMs = parseSeconds(options.timeout, '--timeout') * 1000;
   return await withStudyClient(ctx.env, ctx.cwd, async (client) => {
-    const { prepared, diagnostics } = await client.prepare(paths, { allowOutsidePaths: options.allowOutsidePaths });
+    // A plan file (`apply plan.sfplan` or --plan): its studies, checked against the exchange now (client/plan-file.ts).
+    const planFile = options.plan ?? (paths.length === 1 && paths[0].endsWith('.sfplan') ? paths[0] : undefined);
+    if (planFile && (options.targetGroup || options.except || (options.plan && paths.length))) throw new CliError('a plan file is applied as planned: no study paths, --target-group or --except beside it', 2);
+    if (!planFile && paths.length === 0) throw new CliError('missing study files or a plan file (run with --help for usage)', 2);
+    const fromPlan = planFile ? await (await import('../../client/plan-file')).preparePlanFile(client, planFile, { cwd: ctx.cwd, env: ctx.env, allowOutsidePaths: options.allowOutsidePaths }) : undefined;
+    const { prepared, diagnostics } = fromPlan ?? (await client.prepare(paths, { allowOutsidePaths: options.allowOutsidePaths }));
     if (reportDiagnostics(ctx.out, diagnostics, format === 'github' ? 'github' : 'human')) return 1;
     if (prepared.length === 0) throw new CliError(`no study files found in ${paths.join(', ')}`);
 
     const studies = prepared.map((p) => ({ ...p, file: path.relative(ctx.cwd, p.loaded.file) || p.loaded.file }));
     // A partial apply (--target-group, --except): an unknown key is refused here, before anything is written.
-    const scope = { only: options.targetGroup, except: options.except };
+    const scope = fromPlan ? (fromPlan.scope ?? {}) : { only: options.targetGroup, except: options.except };
     checkScope(studies, scope);
     const [gitRevision] = await Promise.all([client.gitRevision(options.gitRevision), client.connect()]);
     const submitted = await client.submit(studies, {

@@ -14,6 +14,7 @@ interface PlanOptions {
   allowOutsidePaths?: boolean;
   targetGroup?: string[];
   except?: string[];
+  out?: string;
 }
 
 /** `studyflow plan`: what apply would change (the study client plans; this renders it in the chosen format). */
@@ -23,7 +24,14 @@ export async function run(ctx: CliContext, paths: string[], options: PlanOptions
     const { prepared, diagnostics } = await client.prepare(paths, { allowOutsidePaths: options.allowOutsidePaths });
     if (reportDiagnostics(ctx.out, diagnostics)) return 1;
     if (prepared.length === 0) throw new CliError(`no study files found in ${paths.join(', ')}`);
-    const planned = await client.plan(prepared, { offline: options.offline, scope: { only: options.targetGroup, except: options.except } });
+    const scope = { only: options.targetGroup, except: options.except };
+    const planned = await client.plan(prepared, { offline: options.offline, scope });
+    if (options.out) {
+      // The plan file (client/plan-file.ts): what `apply FILE.sfplan` runs, if the exchange has not moved since.
+      const { apiProfileOf, planFileContent, savePlanFile } = await import('../../client/plan-file');
+      savePlanFile(path.resolve(ctx.cwd, options.out), planFileContent(planned, { cwd: ctx.cwd, profile: apiProfileOf(ctx.env), scope }));
+      ctx.out.progress(`plan written to ${options.out}; apply it with: studyflow apply ${options.out}`);
+    }
 
     const results = planned.studies.map(({ loaded, desired, plan, schedule, program, checks, forecast, checksNote, note }) => {
       const file = path.relative(ctx.cwd, loaded.file) || loaded.file;
