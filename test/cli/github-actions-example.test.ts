@@ -119,10 +119,13 @@ function actionInvocation(job: string, step: Step): StudyflowInvocation {
   const inputs = (step.with ?? {}) as Record<string, string>;
   const command = inputs.command ?? ACTION.inputs.command.default ?? '';
   const words = (text: string | undefined) => (text ?? '').split(/\s+/).filter(Boolean);
+  // As action/run.mjs builds it: with plan-file, plan writes it (--out) and apply applies it instead of the paths.
+  const planFile = inputs['plan-file'];
+  if (command === 'apply' && planFile) return { job, command, args: ['--plan', planFile, '--format', 'github', ...words(inputs.args)] };
   return {
     job,
     command,
-    args: [...words(inputs.paths ?? ACTION.inputs.paths.default), '--format', 'github', ...(command === 'plan' ? ['--detailed-exitcode'] : []), ...words(inputs.args)],
+    args: [...words(inputs.paths ?? ACTION.inputs.paths.default), '--format', 'github', ...(command === 'plan' ? ['--detailed-exitcode'] : []), ...(planFile ? ['--out', planFile] : []), ...words(inputs.args)],
   };
 }
 
@@ -183,7 +186,10 @@ describe('examples/ci/github-actions.yml', () => {
   it('validates and plans on pull requests: annotations, the step summary and a markdown comment', () => {
     const plan = invocations.filter((i) => i.job === 'plan');
     expect(plan).toContainEqual({ job: 'plan', command: 'validate', args: ['studies/', '--format', 'github'] });
-    expect(plan).toContainEqual({ job: 'plan', command: 'plan', args: ['studies/', '--format', 'github', '--detailed-exitcode'] });
+    expect(plan).toContainEqual({ job: 'plan', command: 'plan', args: ['studies/', '--format', 'github', '--detailed-exitcode', '--out', 'plan.sfplan'] });
+    // The plan file is kept as the run's artifact, which the apply job of the merge downloads and applies.
+    const kept = workflow.jobs.plan.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'));
+    expect(kept?.with).toMatchObject({ name: 'studyflow-plan', path: 'plan.sfplan' });
     expect(plan.some((i) => i.command === 'plan' && i.args.join(' ').includes('--format markdown'))).toBe(true);
     expect(plan.some((i) => i.command === 'apply')).toBe(false);
     expect(workflow.jobs.plan.if).toContain("github.event_name == 'pull_request'");
@@ -204,7 +210,9 @@ describe('examples/ci/github-actions.yml', () => {
     expect(apply.if).toContain("refs/heads/main");
     expect(apply.concurrency?.group).toBeTruthy();
     expect(apply.concurrency?.['cancel-in-progress']).toBe(false);
-    expect(invocations.filter((i) => i.job === 'apply' && i.command === 'apply')).toHaveLength(1);
+    expect(invocations.filter((i) => i.job === 'apply' && i.command === 'apply')).toEqual([{ job: 'apply', command: 'apply', args: ['--plan', 'plan.sfplan', '--format', 'github', '--timeout', '1800'] }]);
+    const download = apply.steps.find((s) => s.uses?.startsWith('actions/download-artifact@'));
+    expect(download?.with).toMatchObject({ name: 'studyflow-plan' });
     expect(invocations.filter((i) => i.job !== 'apply' && i.command === 'apply')).toEqual([]);
   });
 
@@ -222,7 +230,7 @@ describe('examples/ci/github-actions.yml', () => {
     expect(invocationProblems(root, { job: 'x', command: 'validate', args: ['studies/', '--format', 'markdown'] })).toEqual([
       'validate: --format markdown is not one of human, github, json',
     ]);
-    expect(invocationProblems(root, { job: 'x', command: 'apply', args: ['--timeout'] })).toEqual(['apply: --timeout needs a value', 'apply: needs 1 argument(s), got 0']);
+    expect(invocationProblems(root, { job: 'x', command: 'plan', args: ['--out'] })).toEqual(['plan: --out needs a value', 'plan: needs 1 argument(s), got 0']);
     expect(invocationProblems(root, { job: 'x', command: 'status', args: ['a', 'b'] })).toEqual(['status: takes 1 argument(s), got 2']);
     expect(studyflowInvocations('x', 'code=0\nnpx studyflow plan studies/ --format markdown > plan.md || code=$?')).toEqual([
       { job: 'x', command: 'plan', args: ['studies/', '--format', 'markdown'] },
