@@ -3,8 +3,9 @@
 // scripts/ drive the product through it too. It holds one Temporal connection (opened by the first call that
 // needs it, closed once by close()) and one error mapping (errors.ts): a failure arrives as a
 // StudyClientError with the message and exit code the CLI prints, or as an error describeError names.
+import { closeoutApprovalKey } from '../plan/closeout';
 import type { DoctorCheck } from './doctor';
-import { approveUpdate, resumeGuardedUpdate, reportQuery, statusQuery, type FieldingControlRequest, type StudyStatus } from '../workflows/messages';
+import { approveUpdate, awaitRevisionUpdate, resumeGuardedUpdate, reportQuery, statusQuery, type FieldingControlRequest, type StudyStatus } from '../workflows/messages';
 import { StudyClientError, UnknownTargetGroupError } from './errors';
 import { controlFielding, type FieldingResult } from './fielding-control';
 import { callingWorkflow } from './workflow-errors';
@@ -100,7 +101,7 @@ export class StudyClient {
    */
   async submit(
     studies: SubmitStudy[],
-    options: { gitRevision?: string; scope?: ApplyScope; onAccepted?: (study: SubmitStudy, workflowId: string, accepted: ApplyAccepted) => void } = {},
+    options: { gitRevision?: string; scope?: ApplyScope; approveCloseout?: boolean; onAccepted?: (study: SubmitStudy, workflowId: string, accepted: ApplyAccepted) => void } = {},
   ): Promise<Submitted[]> {
     checkScope(studies, options.scope);
     const client = await this.temporal.client();
@@ -110,6 +111,8 @@ export class StudyClient {
           taskQueue: this.temporal.taskQueue,
           gitRevision: options.gitRevision,
           ...(isPartial(options.scope) ? { scope: options.scope } : {}),
+          // `apply --approve-closeout`: the close-out is approved as these files hold it, nothing else.
+          ...(options.approveCloseout && study.desired.closeout ? { approveCloseout: closeoutApprovalKey(study.desired.closeout) } : {}),
           sourceFile: study.file,
         });
         mark('accepted');
@@ -141,6 +144,27 @@ export class StudyClient {
     return await callingWorkflow(ref.workflowId, 'update', () =>
       client.workflow.getHandle(ref.workflowId).executeUpdate(approveUpdate, { args: [{ targetGroup }] }),
     );
+  }
+
+  /**
+   * Approves the close-out waiting for approval and follows the revision that submits it (at most `timeoutMs`): the
+   * study's status once it settled.
+   */
+  async approveCloseout(ref: StudyRef, timeoutMs: number): Promise<StudyStatus> {
+    const client = await this.temporal.client();
+    const handle = client.workflow.getHandle(ref.workflowId);
+    const [revision] = await callingWorkflow(ref.workflowId, 'update', () => handle.executeUpdate(approveUpdate, { args: [{ closeout: true }] }));
+    if (!revision) return await this.status(ref);
+    const settled = callingWorkflow(ref.workflowId, 'update', () => handle.executeUpdate(awaitRevisionUpdate, { args: [{ revision }] }));
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`the close-out did not settle within ${Math.round(timeoutMs / 1000)} s; \`studyflow status\` follows it`)), timeoutMs);
+    });
+    try {
+      return await Promise.race([settled, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /**

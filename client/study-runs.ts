@@ -19,7 +19,7 @@ import type { studyWorkflow } from '../workflows/study-workflow';
 export async function submitRevision(
   client: Client,
   desired: DesiredStudy,
-  options: { taskQueue: string; gitRevision?: string; sourceFile?: string; scope?: ApplyScope },
+  options: { taskQueue: string; gitRevision?: string; sourceFile?: string; scope?: ApplyScope; approveCloseout?: string },
 ): Promise<{ workflowId: string; accepted: ApplyAccepted }> {
   const workflowId = studyWorkflowId(desired.accountId, desired.studyId);
   const startWorkflowOperation = new WithStartWorkflowOperation<typeof studyWorkflow>('studyWorkflow', {
@@ -42,7 +42,7 @@ export async function submitRevision(
       .join('\n\n'),
   });
   const handle = await client.workflow.startUpdateWithStart(applyUpdate, {
-    args: [{ desired, gitRevision: options.gitRevision, ...(options.scope ? { scope: options.scope } : {}) }],
+    args: [{ desired, gitRevision: options.gitRevision, ...(options.scope ? { scope: options.scope } : {}), ...(options.approveCloseout ? { approveCloseout: options.approveCloseout } : {}) }],
     waitForStage: 'ACCEPTED',
     startWorkflowOperation,
   });

@@ -1,3 +1,4 @@
+import type { CloseoutPlan, CloseoutStep } from '../plan/closeout-types';
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { StudyForecast, TargetGroupForecast } from '../plan/forecast';
 import type { TargetGroupStep } from '../plan/program';
@@ -19,6 +20,11 @@ export interface ApplyRequest {
   desired: DesiredStudy;
   /** The git commit the study file came from, when known (shown in the UI and search attributes). */
   gitRevision?: string;
+  /**
+   * `apply --approve-closeout`: the close-out's reversals are approved as this revision holds them (plan/closeout.ts
+   * closeoutApprovalKey of `desired`); absent, a close-out with something to submit waits for `approve --closeout`.
+   */
+  approveCloseout?: string;
   /** A partial apply (`--target-group`, `--except`): the target groups applied (plan/scope.ts); absent: all. */
   scope?: ApplyScope;
 }
@@ -163,6 +169,8 @@ export interface StudyStatus {
   unapplied?: UnappliedChange[];
   /** The study's budget (absent: the study has none): the prediction apply judged, the spend, and the hold (workflows/study/budget.ts). */
   budget?: StudyBudgetStatus;
+  /** The study's close-out, once its file has one (workflows/study/closeout.ts). */
+  closeout?: CloseoutStatus;
   error?: string;
   /** The study's forecast from its target groups' (plan/forecast.ts forecastStudy): computed when asked for, like theirs. */
   forecast?: StudyForecast;
@@ -189,6 +197,31 @@ export interface StudyBudgetStatus {
 export interface ApproveRequest {
   /** A target-group key; all target groups waiting for approval when omitted. */
   targetGroup?: string;
+  /** Approve the close-out waiting for approval (its reversals as the applied revision holds them) instead of launches. */
+  closeout?: boolean;
+}
+
+/** The close-out of a study as its workflow holds it (workflows/study/closeout.ts): counts, money, names; never a RID. */
+export interface CloseoutStatus {
+  phase: 'planned' | 'blocked' | 'awaiting_approval' | 'submitting' | 'closed';
+  /** What an approval binds to (plan/closeout.ts closeoutApprovalKey): the reviewed content of the close-out's files. */
+  approvalKey: string;
+  /** Per target group: RIDs to submit and submitted by code, the money they reverse, the window. */
+  perTargetGroup: CloseoutPlan['perTargetGroup'];
+  /** RIDs of the files the exchange does not list as this account's completes. */
+  notEligible: number;
+  /** Why nothing is submitted (rendered from plan/closeout.ts blocks). */
+  blocks?: string[];
+  /** The steps still to run. */
+  steps?: CloseoutStep[];
+  /** The study's submissions by name, with the exchange's status and counts. */
+  submissions: { name: string; status: string; counts?: { reversed: number; expired: number; invalid: number } }[];
+  /** What the submissions did per target-group key. */
+  results?: Record<string, { reversed: number; expired: number; invalid: number }>;
+  /** Archived files and reports: what -> blob store object name. */
+  archives: Record<string, string>;
+  /** When the deadline notification went out (once per window). */
+  deadlineNotified?: string;
 }
 
 export interface FieldingControlRequest {

@@ -32,6 +32,7 @@ export async function applyRevision(state: StudyState, api: Api, request: ApplyR
   state.setPhase('applying');
   takeObservedIds(state, desired, observed);
   const run = new ApplyRun(state, api, applied, observed, program);
+  run.request = request;
   run.unapplied.push(...leftOut);
   if (budget.gates) run.gates = budget.gates;
   await runSteps(STUDY_STEPS, run, program.study);
