@@ -5,6 +5,7 @@ import { accountActivities } from './accounts';
 import type { ActivityDeps } from './activity-deps';
 import { activityExclusionActivities } from './activity-exclusions';
 import { calendarActivities } from './calendar';
+import { closeoutActivities } from './closeout';
 import { exclusionGroupActivities } from './exclusion-groups';
 import { feasibilityActivities } from './feasibility';
 import { fieldingActivities } from './fielding';
@@ -40,6 +41,7 @@ export function createActivities(deps: ActivityDeps) {
     ...jobWaitActivities(deps),
     ...notifyActivities(deps),
     ...observeStudyActivities(deps),
+    ...closeoutActivities(deps),
   };
 }
 
@@ -64,6 +66,7 @@ export type * from './fielding';
 export type * from './job-wait';
 export type * from './notify';
 export type * from './observe-study';
+export type * from './closeout';
 export type { BatchItemFailure, BatchItemResult } from './batch';
 export { createBlobStore, blobDirFromEnv, BlobStoreError, DEFAULT_BLOB_DIR, type BlobStore, type BlobStoreOptions, type StoredIdList, type IdListSource, type SideObjects } from '../blobs/blob-store';
 // The S3 store (blobs/blob-store-s3.ts) is not re-exported: it loads the AWS SDK, which only a store in use needs.

@@ -93,6 +93,7 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .addOption(onlyTargetGroup())
     .addOption(exceptTargetGroup())
     .option('--plan <file>', 'apply this plan file (plan --out): exactly its program, stopping (exit 5) if the exchange moved since')
+    .option('--approve-closeout', 'approve the close-out\'s reversals as these files hold them (they cannot be undone: pass it only for the reviewed merge)')
     .action(run(() => import('./commands/apply')));
 
   program
@@ -117,6 +118,8 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .description('approve the launch of target groups waiting for approval')
     .argument('<study>', 'a study file or a study id')
     .option('--target-group <key>', 'approve only this target group')
+    .option('--closeout', 'approve the close-out waiting for approval (its reversals cannot be undone) and follow it until it settles')
+    .option('--timeout <seconds>', 'with --closeout: stop following after this long (the close-out goes on)', '600')
     .option('--resume', 'resume the target groups a guard paused (recorded with who resumed) instead of approving launches')
     .option('--by <who>', 'with --resume: who resumes (default: $USER, else the OS user)')
     .option('--account <id>', 'account id (when a study id is given)')

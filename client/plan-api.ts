@@ -9,6 +9,9 @@ import { listDigest } from '../blobs/id-list-digest';
 import type { TargetGroupChecks } from '../plan/server-checks';
 import type { DesiredStudy, ObservedStudy, StudyPlan } from '../plan/types';
 import { answerLiveChecks, failureReason, isUnreachable, runServerChecks } from './plan-checks';
+import { planStudyCloseout, type CloseoutPlanInput } from './plan-closeout';
+import type { BlobStore } from '../blobs/blob-store';
+import type { CloseoutPlan } from '../plan/closeout-types';
 
 export interface PlanApi {
   /** What the API holds for the study, with what its workflow remembers (`known`). */
@@ -17,6 +20,8 @@ export interface PlanApi {
   serverChecks(desired: DesiredStudy, observed: ObservedStudy, launchAhead: readonly string[], options: { now: number }): Promise<TargetGroupChecks[]>;
   /** Each live change's feasibility check, answered now (plan-checks.ts answerLiveChecks). */
   liveChecks(desired: DesiredStudy, observed: ObservedStudy, plan: StudyPlan): Promise<StudyPlan>;
+  /** The study's close-out against the exchange (plan-closeout.ts), with the lists read from `blobs`. */
+  closeout(desired: DesiredStudy, input: Omit<CloseoutPlanInput, 'studyId' | 'closeout'>, blobs: BlobStore): Promise<{ plan?: CloseoutPlan; note?: string }>;
   /** True when the error says the API could not be reached at all. */
   isUnreachable(error: unknown): boolean;
   /** A failed call as one line. */
@@ -35,6 +40,8 @@ export function openPlanApi(env: NodeJS.ProcessEnv): PlanApi {
     observe: async (desired, known) => await observeStudy(callerFor(desired), { desired, known }, { digest: listDigest }),
     serverChecks: async (desired, observed, launchAhead, options) => await runServerChecks(callerFor(desired), desired, observed, launchAhead, options),
     liveChecks: async (desired, observed, plan) => await answerLiveChecks(callerFor(desired), desired, observed, plan),
+    closeout: async (desired, input, blobs) =>
+      desired.closeout ? await planStudyCloseout(callerFor(desired), blobs, { ...input, studyId: desired.studyId, closeout: desired.closeout }) : {},
     isUnreachable,
     failureReason,
   };

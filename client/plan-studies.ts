@@ -3,7 +3,11 @@
 // workflow remembers), the inputs the workflow derives too (plan/revision-inputs.ts), the server-side dry run of the
 // launch checks (plan-checks.ts), then the one pipeline the workflow runs too (plan/pipeline.ts). The API is asked
 // through plan-api.ts, loaded only when the plan reaches it.
+import { blobStoreFromEnv } from '../blobs/blob-store-env';
 import { budgetInputsFromChecks, budgetNotes } from '../plan/budget';
+import { closeoutBlockText } from '../plan/closeout';
+import { CLOSEOUT_REPORT_TYPES, type CloseoutPlan } from '../plan/closeout-types';
+import { MAX_REVERSAL_ROWS } from '../shared/closeout-reports';
 import { studyForecastFromChecks, type StudyForecast } from '../plan/forecast';
 import { planExitCode } from '../plan/exit-code';
 import { planRevision } from '../plan/pipeline';
@@ -15,6 +19,7 @@ import type { TargetGroupChecks } from '../plan/server-checks';
 import type { ObservedStudy, StudyPlan } from '../plan/types';
 import { PayloadDecryptionError } from '../temporal/payload-codec';
 import { knownFromStatus, statusQuery, studyWorkflowId, type StudyStatus } from '../workflows/messages';
+import type { PlanApi } from './plan-api';
 import type { PreparedStudy } from './prepare-studies';
 import type { TemporalSession } from './temporal-session';
 
@@ -33,6 +38,8 @@ export interface PlannedStudy extends PreparedStudy {
   note?: string;
   /** What the API held when planned (a plan file fingerprints it: client/plan-file.ts). */
   observed: ObservedStudy;
+  /** The close-out, when the study has one: its plan (plan/closeout.ts) and each block in words, or why there is none. */
+  closeout?: { plan?: CloseoutPlan; blocks: string[]; note?: string };
 }
 
 export interface StudiesPlan {
@@ -45,6 +52,22 @@ export interface StudiesPlan {
 }
 
 const EMPTY: ObservedStudy = { targetGroups: {}, exclusionGroups: {} };
+
+/** What a close-out adds to `plan --detailed-exitcode`: 3 when it is blocked, 2 when it would submit or archive. */
+function closeoutExitCode(plan: CloseoutPlan | undefined): number {
+  if (!plan) return 0;
+  return plan.blocks.length ? 3 : plan.steps.length ? 2 : 0;
+}
+
+/** The close-out's plan against the exchange (client/plan-closeout.ts through the plan's API), or why there is none. */
+async function closeoutOf(api: PlanApi | undefined, env: NodeJS.ProcessEnv, study: PreparedStudy, observed: ObservedStudy, status: StudyStatus | undefined): Promise<PlannedStudy['closeout']> {
+  if (!api) return { blocks: [], note: 'not planned: the API is not asked (offline or out of reach)' };
+  const targetGroups: Record<string, { key: string; status: string }> = {};
+  for (const [key, tg] of Object.entries(observed.targetGroups)) targetGroups[tg.id] = { key, status: status?.targetGroups[key]?.phase ?? tg.status ?? 'unknown' };
+  const archived = CLOSEOUT_REPORT_TYPES.filter((r) => status?.closeout?.archives[r] !== undefined);
+  const { plan, note } = await api.closeout(study.desired, { projectId: observed.project?.id, targetGroups, archivedReports: archived }, blobStoreFromEnv(env, { maxIds: MAX_REVERSAL_ROWS }));
+  return { ...(plan ? { plan } : {}), blocks: plan ? plan.blocks.map(closeoutBlockText) : [], ...(note ? { note } : {}) };
+}
 
 /** What the study workflows remember (remote IDs, uploaded recontact lists), when Temporal is reachable. */
 async function knownFromWorkflows(temporal: TemporalSession, ids: { accountId: string; studyId: string }[]): Promise<Map<string, StudyStatus>> {
@@ -126,7 +149,12 @@ export async function planStudies(
     const plan = budgetWarnings.length ? { ...answered, notes: [...(answered.notes ?? []), ...budgetWarnings] } : answered;
     // Target groups launched already have no forecast check: the forecast their workflow's status shows (the one function).
     const forecast = studyForecastFromChecks(checks, Object.fromEntries(Object.entries(status?.targetGroups ?? {}).map(([key, tg]) => [key, tg.forecast])));
-    studies.push({ ...study, plan, schedule: planned.schedule, program: planned.program, checks, ...(forecast ? { forecast } : {}), checksNote, note, observed });
+    const closeout = desired.closeout ? await closeoutOf(api && !unreachable ? api : undefined, env, study, observed, status) : undefined;
+    studies.push({ ...study, plan, schedule: planned.schedule, program: planned.program, checks, ...(forecast ? { forecast } : {}), checksNote, note, observed, ...(closeout ? { closeout } : {}) });
   }
-  return { offline, ...(unreachable ? { apiUnreachable: unreachable } : {}), studies, detailedExitCode: planExitCode(studies.map((s) => s.plan), studies.flatMap((s) => s.checks)) };
+  const detailedExitCode = Math.max(
+    planExitCode(studies.map((s) => s.plan), studies.flatMap((s) => s.checks)),
+    ...studies.map((s) => closeoutExitCode(s.closeout?.plan)),
+  );
+  return { offline, ...(unreachable ? { apiUnreachable: unreachable } : {}), studies, detailedExitCode };
 }

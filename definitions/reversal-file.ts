@@ -11,11 +11,9 @@ import { makeDiagnostic } from './diagnostic';
 import type { DiagnosticCode } from './diagnostic-codes';
 import { MAX_LINE_BYTES, MAX_LINE_DIAGNOSTICS, RESPONDENT_ID_PATTERN, splitLines, textOf, withRegularFile } from './id-list-file';
 import { REASON_CODE_PATTERN } from './study-schema';
-import { MAX_ROWS_PER_SUBMISSION } from '../shared/closeout-reports';
+import { MAX_REVERSAL_ROWS, MAX_ROWS_PER_SUBMISSION } from '../shared/closeout-reports';
 
-export { MAX_ROWS_PER_SUBMISSION };
-/** Distinct RIDs the reversal files of one study may hold together (ten submissions); more is SF6016. */
-export const MAX_REVERSAL_ROWS = 1_000_000;
+export { MAX_REVERSAL_ROWS, MAX_ROWS_PER_SUBMISSION };
 
 /** One reversal file, as the study names it. */
 export interface ReversalFileInput {

@@ -350,3 +350,25 @@ export function closeoutSummary(plan: CloseoutPlan, classification: ReversalClas
     needsApproval: plan.needsApproval,
   };
 }
+
+/**
+ * What an approval of a close-out binds to: the reviewed content of its files (the reversals' and the approved
+ * completes' SHA-256), so an approval given for one file does not submit another.
+ */
+export function closeoutApprovalKey(closeout: DesiredCloseout | undefined): string {
+  return `${closeout?.reversals?.sha256 ?? '-'}:${closeout?.approvedCompletes?.list.sha256 ?? '-'}`;
+}
+
+/** Why a close-out is blocked, in one line: the text apply's unapplied change, `status` and `plan` show. */
+export function closeoutBlockText(block: CloseoutBlock): string {
+  switch (block.kind) {
+    case 'unknown_reason_code':
+      return `reason code ${block.code} (${block.rows} RID(s)) is not in the exchange's list`;
+    case 'reason_code_not_allowed':
+      return `reason code ${block.code} (${block.rows} RID(s)) is phased out (allowed: false)`;
+    case 'window_closed':
+      return `${block.key}: the reconciliation window closed at ${block.closedAt} for ${block.rows} RID(s); nothing is submitted`;
+    case 'approved_completes_out_of_tolerance':
+      return `approved_completes would terminate ${block.wouldTerminate} completes, expected ${block.expected} ± ${block.tolerance}`;
+  }
+}

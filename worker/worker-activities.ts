@@ -1,3 +1,4 @@
+import { MAX_REVERSAL_ROWS } from '../shared/closeout-reports';
 import { createActivities } from '../activities';
 import { blobStoreFromEnv } from '../blobs/blob-store-env';
 import { demandApiFromEnv } from '../api/http/api-client-env';
@@ -15,7 +16,8 @@ export { apiClientSettingsFromEnv } from '../api/http/api-client-env';
 export function createWorkerActivities(env: NodeJS.ProcessEnv | Record<string, string>, options: { metrics?: StudyflowMetrics } = {}) {
   const metrics = options.metrics ?? createStudyflowMetrics();
   const { settings, apiSettings, api } = demandApiFromEnv(env, { observe: (config) => apiCallObserver(metrics, config.profile) });
-  const blobs = blobStoreFromEnv(settings);
+  // A close-out's rows to submit are stored as a list of their own: up to MAX_REVERSAL_ROWS of them.
+  const blobs = blobStoreFromEnv(settings, { maxIds: MAX_REVERSAL_ROWS });
   const secrets = webhookSecretsFromEnv(settings, blobs);
   const webhookSecrets = secrets.store;
   const notifications = { env: env as Record<string, string | undefined>, metrics };

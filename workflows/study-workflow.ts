@@ -116,6 +116,18 @@ function approve(state: StudyState, request: ApproveRequest): string[] {
   return keys;
 }
 
+/**
+ * Approves the close-out waiting for approval, as its files were when it waited (plan/closeout.ts closeoutApprovalKey),
+ * and applies that revision again: its close-out submits. Answers the revision to await.
+ */
+function approveCloseout(state: StudyState): string[] {
+  const held = state.status.closeout;
+  const approval = state.closeoutApproval;
+  if (held) approval.approved = held.approvalKey;
+  if (approval.waiting && !state.pending) state.pending = approval.waiting;
+  return approval.waiting ? [approval.waiting.desired.revision] : [];
+}
+
 /** The target groups a guard holds paused (as their last status says) that `request` names, with a running workflow. */
 function guardHeld(state: StudyState, request: GuardResumeRequest): string[] {
   return Object.keys(state.status.targetGroups).filter(
@@ -180,8 +192,9 @@ function registerHandlers(state: StudyState): void {
     await condition(() => (state.pending?.desired.revision !== revision && revisionOutcome(state.status, revision) !== 'running') || wantsSafePoint());
     return state.status;
   });
-  setHandler(approveUpdate, (request) => Promise.resolve(approve(state, request)), {
+  setHandler(approveUpdate, (request) => Promise.resolve(request.closeout ? approveCloseout(state) : approve(state, request)), {
     validator: (request) => {
+      if (request.closeout && state.status.closeout?.phase !== 'awaiting_approval') throw new Error(`no close-out of study ${state.studyId} waits for approval`);
       if (request.targetGroup && !state.status.targetGroups[request.targetGroup]) throw new Error(`no target group "${request.targetGroup}" in study ${state.studyId}`);
     },
   });

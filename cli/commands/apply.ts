@@ -7,6 +7,7 @@ import { LiveDisplay } from '../live-display';
 import type { CliContext } from '../main';
 import { parseSeconds } from '../options';
 import { CliError } from '../output';
+import { closeoutLines } from '../closeout-view';
 import { statusTable, studyPhaseText, temporalUiLink, unappliedLines } from '../status-view';
 
 interface ApplyOptions {
@@ -14,6 +15,8 @@ interface ApplyOptions {
   requireLive?: boolean;
   timeout: string;
   gitRevision?: string;
+  /** Approve the close-out's reversals as the files hold them. */
+  approveCloseout?: boolean;
   json?: boolean;
   format?: 'human' | 'json' | 'github';
   allowOutsidePaths?: boolean;
@@ -47,6 +50,7 @@ export async function run(ctx: CliContext, paths: string[], options: ApplyOption
     const submitted = await client.submit(studies, {
       gitRevision,
       scope,
+      approveCloseout: Boolean(options.approveCloseout),
       onAccepted: (study, workflowId, accepted) =>
         ctx.out.progress(`${study.file}: revision ${accepted.revision} accepted by ${workflowId}${accepted.superseded ? ` (supersedes ${accepted.superseded})` : ''}`),
     });
@@ -97,7 +101,7 @@ export async function run(ctx: CliContext, paths: string[], options: ApplyOption
       ctx.out.data(ctx.out.bold(`${f.file}  study ${status?.studyId ?? '?'}  ${describeOutcome(f, status)}`));
       if (status?.projectId) ctx.out.data(`project ${status.projectId}, ${status.writes} write(s) so far`);
       if (status) ctx.out.data(statusTable(ctx.out, status));
-      if (status && f.outcome === 'settled') for (const line of unappliedLines(ctx.out, status)) ctx.out.data(line);
+      if (status && f.outcome === 'settled') for (const line of [...unappliedLines(ctx.out, status), ...closeoutLines(status)]) ctx.out.data(line);
       if (status?.error) ctx.out.data(ctx.out.red(`error: ${status.error}`));
       if (notLive.length && options.requireLive) ctx.out.data(ctx.out.red(`not live: ${notLive.map((t) => t.key).join(', ')}`));
       const link = ui(f);

@@ -5,6 +5,15 @@ import { reportDiagnostics } from '../diagnostics-view';
 import type { CliContext } from '../main';
 import { CliError } from '../output';
 import { renderPlanGithub, renderPlanHuman, renderPlanMarkdown } from '../plan-view';
+import { closeoutPlanLines } from '../closeout-view';
+import type { PlannedStudy } from '../../client';
+
+/** The close-out's lines under a study's plan (none without one). */
+function closeoutHuman(closeout: PlannedStudy['closeout']): string[] {
+  if (!closeout) return [];
+  if (!closeout.plan) return [`Close-out: ${closeout.note ?? 'not planned'}`];
+  return closeoutPlanLines(closeout.plan, closeout.blocks);
+}
 
 interface PlanOptions {
   format: 'human' | 'json' | 'markdown' | 'github';
@@ -33,16 +42,16 @@ export async function run(ctx: CliContext, paths: string[], options: PlanOptions
       ctx.out.progress(`plan written to ${options.out}; apply it with: studyflow apply ${options.out}`);
     }
 
-    const results = planned.studies.map(({ loaded, desired, plan, schedule, program, checks, forecast, checksNote, note }) => {
+    const results = planned.studies.map(({ loaded, desired, plan, schedule, program, checks, forecast, checksNote, note, closeout }) => {
       const file = path.relative(ctx.cwd, loaded.file) || loaded.file;
       const server = { checks, ...(checksNote ? { note: checksNote } : {}), ...(forecast ? { forecast } : {}) };
-      return { file, title: `${file}  study ${desired.studyId} (account ${desired.accountId})`, plan, schedule, program, note, server };
+      return { file, title: `${file}  study ${desired.studyId} (account ${desired.accountId})`, plan, schedule, program, note, server, closeout };
     });
     if (format === 'json') {
       ctx.out.json({
         offline: planned.offline,
         ...(planned.apiUnreachable ? { apiUnreachable: planned.apiUnreachable } : {}),
-        studies: results.map(({ file, plan, schedule, program, server }) => ({ file, ...plan, schedule, program, checks: server.checks, ...(server.note ? { checksNote: server.note } : {}), ...(server.forecast ? { forecast: server.forecast } : {}) })),
+        studies: results.map(({ file, plan, schedule, program, server, closeout }) => ({ file, ...plan, schedule, program, checks: server.checks, ...(server.note ? { checksNote: server.note } : {}), ...(server.forecast ? { forecast: server.forecast } : {}), ...(closeout ? { closeout } : {}) })),
       });
     } else if (format === 'markdown') {
       ctx.out.data(renderPlanMarkdown(results));
@@ -51,7 +60,7 @@ export async function run(ctx: CliContext, paths: string[], options: PlanOptions
       const summaryFile = ctx.env.GITHUB_STEP_SUMMARY;
       if (summaryFile) fs.appendFileSync(summaryFile, `${renderPlanMarkdown(results)}\n`);
     } else {
-      ctx.out.data(results.map((r) => renderPlanHuman(ctx.out, r.title, r.plan, r.note, r.server, r.schedule, r.program)).join('\n\n'));
+      ctx.out.data(results.map((r) => [renderPlanHuman(ctx.out, r.title, r.plan, r.note, r.server, r.schedule, r.program), ...closeoutHuman(r.closeout)].join('\n')).join('\n\n'));
     }
     return options.detailedExitcode ? planned.detailedExitCode : 0;
   });

@@ -1,4 +1,5 @@
 import { withStudyClient } from '../../client';
+import { closeoutLines } from '../closeout-view';
 import { forecastLines } from '../forecast-view';
 import type { CliContext } from '../main';
 import { budgetLine, guardLines, statusTable, studyPhaseText, temporalUiLink, unappliedLines } from '../status-view';
@@ -18,6 +19,7 @@ export async function run(ctx: CliContext, studyArg: string, options: { account?
       for (const line of guardLines(ctx.out, status)) ctx.out.data(line);
       const budget = budgetLine(ctx.out, status);
       if (budget) ctx.out.data(budget);
+      for (const line of closeoutLines(status)) ctx.out.data(line);
       for (const line of forecastLines(Object.values(status.targetGroups), status.forecast)) ctx.out.data(line);
       if (status.error) ctx.out.data(`error: ${status.error}`);
       const ui = temporalUiLink(ctx.env, client.temporalServer, ref.workflowId, ctx.cwd);

@@ -14,6 +14,9 @@ export interface ReasonCode {
 
 /** The sandbox's reason codes: every one reverses a complete (a negative reconciliation). */
 export const REASON_CODES: readonly ReasonCode[] = Object.freeze([
+  // The reference's own examples reverse under 11 and 932 (post_reconciliations' CSV example).
+  { code: '11', name: 'Speeding', description: 'The interview was completed too fast to be genuine.', allowed: true },
+  { code: '932', name: 'Fraud', description: 'The respondent is fraudulent (a bot, a duplicate identity or a falsified profile).', allowed: true },
   { code: '21', name: 'Speeder', description: 'The respondent finished far faster than the interview length allows.', allowed: true },
   { code: '22', name: 'Straightliner', description: 'The respondent gave the same answer throughout grid questions.', allowed: true },
   { code: '23', name: 'Poor open ends', description: 'The open-ended answers were empty, off topic or nonsense.', allowed: true },

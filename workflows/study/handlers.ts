@@ -7,6 +7,7 @@ import { awaitDraftLaunches, launchBatch, readStudyGates } from './launches';
 import { writeMemberships } from './memberships';
 import { blockedChanges } from '../../plan/exit-code';
 import { writeProject } from './project';
+import { runCloseout } from './closeout';
 import { completeRemoved } from './removed';
 import type { ApplyRun } from './run';
 import { watchOf } from './watch';
@@ -30,8 +31,10 @@ export const STUDY_STEPS: StepHandlers<StudyStep, ApplyRun> = {
   checkpoint: (run) => run.state.checkpoint(),
   settle: untilSettled,
   complete_removed: completeRemoved,
-  conclude: (run) => {
+  conclude: async (run) => {
     const { state, desired } = run;
+    // The close-out follows the target groups (workflows/study/closeout.ts): what it could not do joins the unapplied.
+    await runCloseout(state, run.api, run.request ?? { desired }, run.unapplied);
     state.status.appliedRevision = desired.revision;
     state.atEnd = { removedTargetGroups: desired.removedTargetGroups ?? 'keep', apiVersion: desired.apiVersion };
     state.watch = watchOf(state, desired);

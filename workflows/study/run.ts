@@ -2,7 +2,7 @@ import type { StudyProgram, TargetGroupStep } from '../../plan/program';
 import type { DesiredStudy, ObservedStudy } from '../../plan/types';
 import type { Api } from '../activity-proxies';
 import type { GateRead } from '../launch';
-import type { UnappliedChange } from '../messages';
+import type { ApplyRequest, UnappliedChange } from '../messages';
 import type { LaunchHandOver } from '../child-protocol';
 import type { DraftsWritten } from './drafts';
 import type { StudyState } from './state';
@@ -21,6 +21,8 @@ export class ApplyRun {
   readonly watchOnly = new Set<string>();
   /** Changes the study's own steps could not make (a removed target group not completed). */
   readonly unapplied: UnappliedChange[] = [];
+  /** The request of the revision (its close-out approval, workflows/study/closeout.ts). */
+  request?: ApplyRequest;
 
   constructor(
     readonly state: StudyState,

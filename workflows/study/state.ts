@@ -56,6 +56,8 @@ export interface StudyCarriedState {
    * often it reads the project's list, the version of that call, and the figures each target group last showed.
    */
   watch?: StudyWatch;
+  /** The close-out approval the study holds (plan/closeout.ts closeoutApprovalKey), and the revision waiting for it. */
+  closeoutApproval?: { approved?: string; waiting?: ApplyRequest };
 }
 
 /**
@@ -162,6 +164,9 @@ export class StudyState {
   }
   set notify(targets: NotifyTarget[] | undefined) {
     this.c.notify = targets;
+  }
+  get closeoutApproval(): NonNullable<StudyCarriedState['closeoutApproval']> {
+    return (this.c.closeoutApproval ??= {});
   }
   /** A revision that arrived and waits to be applied. */
   get pending(): ApplyRequest | undefined {

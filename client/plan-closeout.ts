@@ -1,0 +1,63 @@
+// `studyflow plan` of a study's close-out: the exchange's facts (api/operations/closeout-facts.ts, the reads the
+// observeCloseout activity makes too), the file's rows read from the blob store where prepare put them, counted
+// against those facts (plan/closeout.ts classifyReversals, as the activity counts), then planCloseout, the one
+// planning function apply runs. The RIDs stay in this process.
+import { createHash } from 'node:crypto';
+import { createInterface } from 'node:readline';
+import type { ApiCaller } from '../api/operations/caller';
+import { closeoutFacts, withCpi } from '../api/operations/closeout-facts';
+import type { BlobStore } from '../blobs/blob-store';
+import { classifyReversals, isToSubmit, planCloseout } from '../plan/closeout';
+import type { CloseoutPlan, CloseoutReportType, DesiredCloseout, ObservedCloseout } from '../plan/closeout-types';
+
+export interface CloseoutPlanInput {
+  studyId: string;
+  /** The study's project in the exchange; without one there is nothing to close out yet. */
+  projectId?: string;
+  closeout: DesiredCloseout;
+  /** Remote target group id -> its key, status and CPI (from the observation and the workflow's status). */
+  targetGroups: ObservedCloseout['targetGroups'];
+  /** Reports the study's workflow archived already. */
+  archivedReports: CloseoutReportType[];
+}
+
+/** The close-out's plan against the exchange, or why there is none yet. */
+export async function planStudyCloseout(caller: ApiCaller, blobs: BlobStore, input: CloseoutPlanInput): Promise<{ plan?: CloseoutPlan; note?: string }> {
+  if (!input.projectId) return { note: 'the study has no project in the exchange yet: the close-out is planned once it fielded' };
+  const facts = await closeoutFacts(caller, { studyId: input.studyId, projectId: input.projectId });
+  const completes = new Map([...facts.eligible, ...facts.windowClosed]);
+  const delta = createHash('sha256');
+  let deltaCount = 0;
+  async function* rows() {
+    const ref = input.closeout.reversals?.ref;
+    if (!ref) return;
+    for await (const line of createInterface({ input: blobs.open(ref), crlfDelay: Infinity })) {
+      const [rid, code] = line.split(',');
+      if (!rid || !code) continue;
+      const row = { rid: rid.toLowerCase(), code };
+      if (isToSubmit(row, completes, facts.submitted, facts.exchangeNow)) {
+        delta.update(`${row.rid},${row.code}\n`);
+        deltaCount += 1;
+      }
+      yield row;
+    }
+  }
+  const classification = await classifyReversals(rows(), completes, facts.submitted, facts.exchangeNow);
+  let approvedCompletesWouldTerminate: number | undefined;
+  if (input.closeout.approvedCompletes) {
+    const keep = new Set<string>();
+    for await (const line of createInterface({ input: blobs.open(input.closeout.approvedCompletes.list.ref), crlfDelay: Infinity })) if (line.trim()) keep.add(line.trim().toLowerCase());
+    approvedCompletesWouldTerminate = [...facts.completes.keys()].filter((rid) => !keep.has(rid) && !facts.windowClosed.has(rid)).length;
+  }
+  const observed: ObservedCloseout = {
+    reasonCodes: facts.reasonCodes,
+    classification,
+    ...(approvedCompletesWouldTerminate !== undefined ? { approvedCompletesWouldTerminate } : {}),
+    targetGroups: withCpi(input.targetGroups, facts.cpi),
+    submissions: facts.submissions,
+    archivedReports: input.archivedReports,
+    projectId: input.projectId,
+    ...(deltaCount ? { delta: { sha256: delta.digest('hex'), count: deltaCount } } : {}),
+  };
+  return { plan: planCloseout(input.studyId, input.closeout, observed, facts.exchangeNow) };
+}
