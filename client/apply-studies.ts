@@ -8,7 +8,7 @@ import type { StudyClient } from './study-client';
 
 export interface AppliedStudies {
   /** What `studyflow apply` would exit with: 0, or 1 (a study failed, timed out or was superseded; or not live with requireLive). */
-  code: 0 | 1 | 4;
+  code: 0 | 1 | 4 | 5;
   studies: Followed[];
   /** The Temporal outage that stopped the wait, if one did. */
   outage?: string;

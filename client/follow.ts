@@ -165,7 +165,7 @@ export function notLiveOf(status: StudyStatus | undefined) {
 }
 
 /** Apply's exit codes besides 0 (docs/cli.md): a failure, and a revision applied with changes it did not make. */
-export const APPLY_EXIT = { ok: 0, failed: 1, unapplied: 4 } as const;
+export const APPLY_EXIT = { ok: 0, failed: 1, unapplied: 4, stalePlan: 5 } as const;
 
 /** The changes a settled study did not make (blocked, refused by a gate, failed), each naming its field. */
 export function unappliedOf(status: StudyStatus | undefined): NonNullable<StudyStatus['unapplied']> {
@@ -173,12 +173,14 @@ export function unappliedOf(status: StudyStatus | undefined): NonNullable<StudyS
 }
 
 /**
- * Apply's exit code: 1 when a study failed (wholly or in part), timed out or was superseded, or, with
+ * Apply's exit code: 5 when a study's workflow found the plan file it applies stale (nothing written); 1 when a study failed (wholly or in part), timed out or was superseded, or, with
  * `requireLive`, ended with a target group short of live; else 4 when a study settled with changes the file
  * asks for that were not made (a blocked field, a refused gate, a failed operation; not what a partial apply left out) or with a target group its
  * launch gate holds (phase `gate_blocked`); else 0.
  */
-export function applyExitCode(studies: Followed[], options: { requireLive?: boolean }): 0 | 1 | 4 {
+export function applyExitCode(studies: Followed[], options: { requireLive?: boolean }): 0 | 1 | 4 | 5 {
+  // A plan file the study workflow found stale after its reading (workflows/study/plan-file-check.ts): nothing written.
+  if (studies.some((f) => f.status?.phase === 'failed' && f.status.error?.startsWith('StalePlan:'))) return APPLY_EXIT.stalePlan;
   const failed = studies.some((f) => {
     const phase = f.status?.phase;
     return (

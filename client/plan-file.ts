@@ -9,7 +9,7 @@ import path from 'node:path';
 import { loadApiConfig } from '../api/http/api-config';
 import { withDevDefaults } from '../api/http/api-environment';
 import { canonicalJson } from '../plan/compare';
-import { PlanFileError, driftLines, fingerprintsOf, movedResources, readPlanFile, writePlanFile, writtenResources, type MovedResource, type PlanFileContent } from '../plan/plan-file';
+import { PlanFileError, driftLines, fingerprintsOf, movedResources, readPlanFile, writePlanFile, writtenResources, type Fingerprints, type MovedResource, type PlanFileContent } from '../plan/plan-file';
 import type { ApplyScope } from '../plan/scope';
 import { StudyClientError } from './errors';
 import type { PlannedStudy, StudiesPlan } from './plan-studies';
@@ -141,12 +141,15 @@ export async function preparePlanFile(
   client: StudyClient,
   planFile: string,
   options: { cwd: string; env: NodeJS.ProcessEnv; allowOutsidePaths?: boolean },
-): Promise<{ prepared: PreparedStudy[]; diagnostics: Awaited<ReturnType<StudyClient['prepare']>>['diagnostics']; scope?: ApplyScope }> {
+): Promise<{ prepared: (PreparedStudy & { plannedFingerprints?: Fingerprints })[]; diagnostics: Awaited<ReturnType<StudyClient['prepare']>>['diagnostics']; scope?: ApplyScope }> {
   const content = loadPlanFile(planFile);
   const { prepared, diagnostics } = await client.prepare(planFileStudyPaths(content, options.cwd), { allowOutsidePaths: options.allowOutsidePaths });
   if (diagnostics.some((d) => d.severity === 'error')) return { prepared, diagnostics };
   checkPlanFileMatches(content, prepared, apiProfileOf(options.env), planFile);
   const now = await client.plan(prepared, { scope: content.scope });
   checkPlanFileHolds(content, now, planFile);
-  return { prepared, diagnostics, ...(content.scope ? { scope: content.scope } : {}) };
+  // The workflow checks the fingerprints again after its own reading, before any write (ApplyRequest.planned).
+  const fingerprintsOf = (p: PreparedStudy) => content.studies.find((s) => s.accountId === p.desired.accountId && s.studyId === p.desired.studyId)?.fingerprints;
+  const withPlan = prepared.map((p) => ({ ...p, plannedFingerprints: fingerprintsOf(p) }));
+  return { prepared: withPlan, diagnostics, ...(content.scope ? { scope: content.scope } : {}) };
 }

@@ -9,7 +9,7 @@ import { canonicalJson } from './compare';
 import { isWrite } from './plan-study';
 import type { ApplyScope } from './scope';
 import type { StudyProgram } from './steps';
-import type { ObservedStudy, PlannedAction } from './types';
+import type { DesiredStudy, ObservedStudy, PlannedAction } from './types';
 
 /** The format tag of a plan file; another tag is refused. */
 export const PLAN_FILE_FORMAT = 'studyflow-plan/v1';
@@ -194,4 +194,15 @@ export function driftLines(moved: readonly MovedResource[], plannedActions: read
   for (const line of planned) if (!now.includes(line)) lines.push(`- planned: ${line}`);
   for (const line of now) if (!planned.includes(line)) lines.push(`+ now: ${line}`);
   return lines;
+}
+
+/**
+ * What the study workflow checks of a revision applied from a plan file, after it observed and planned and before
+ * any write: the resources its plan writes whose fingerprint moved since the plan file's (a change in the exchange
+ * between the client's check and the workflow's reading). Empty: the workflow writes with the readings the plan
+ * relied on (the fielding run's and fielding assistant's ETags among them, sent as If-Match).
+ */
+export function movedSincePlan(desired: DesiredStudy, observed: ObservedStudy, actions: readonly PlannedAction[], planned: Fingerprints): MovedResource[] {
+  const declared = { targetGroups: desired.targetGroups.map((t) => t.key), exclusionGroups: desired.exclusionGroups.map((g) => g.name), webhooks: desired.webhooks.map((w) => w.url) };
+  return movedResources(planned, fingerprintsOf(observed, declared), writtenResources(actions));
 }

@@ -8,6 +8,11 @@ import { describe, expect, it } from 'vitest';
 import { demandApiFromEnv } from '../../api/http/api-client-env';
 import { apiCaller } from '../../api/operations/caller';
 import { readGoals, updateFillingGoal } from '../../api/operations/live-target-groups';
+import { applyExitCode } from '../../client/follow';
+import { prepareStudies } from '../../client/prepare-studies';
+import { awaitRevision, submitRevision } from '../../client/study-runs';
+import { readPlanFile } from '../../plan/plan-file';
+import { studyWorkflowId } from '../../workflows/messages';
 import { useTestStack } from '../fixtures/stack';
 import { quickLaunchFields } from '../helpers/study-yaml';
 import { writeStudy } from './harness';
@@ -93,6 +98,37 @@ describe('plan files (plan --out, apply FILE.sfplan)', () => {
     expect((await t.cli(['plan', file, '--out', fresh])).code).toBe(0);
     const raised = await t.cli(['apply', '--plan', fresh, '--timeout', '120']);
     expect(raised.code, raised.stdout + raised.stderr).toBe(0);
+    expect((await readGoals(caller(), ref)).completesGoal).toBe(50);
+  });
+
+  it('the study workflow itself writes nothing when the exchange moved between the client\'s check and its reading (StalePlan, apply exit 5)', async () => {
+    const study = 'plan-file-workflow';
+    const file = writeStudy(t.dir, `${study}.yaml`, studyYaml(study, 40));
+    expect((await t.cli(['apply', file, '--timeout', '120'])).code).toBe(0);
+    writeStudy(t.dir, `${study}.yaml`, studyYaml(study, 50));
+    const planFile = path.join(t.dir, 'workflow.sfplan');
+    expect((await t.cli(['plan', file, '--out', planFile])).code).toBe(0);
+    const fingerprints = readPlanFile(fs.readFileSync(planFile, 'utf8')).studies[0].fingerprints;
+    const us = remoteOf(study, 'us');
+    if (!us) throw new Error('us is not in the exchange');
+    const ref = { projectId: us.project_id, targetGroupId: us.id };
+    expect((await updateFillingGoal(caller(), ref, { completesGoal: 44 })).outcome).toBe('applied');
+    // The revision as `apply plan.sfplan` hands it over, past the client's check: the workflow's own reading finds the move.
+    const { prepared } = await prepareStudies([file], t.env);
+    const before = t.stack.sandbox.requests().length;
+    const { workflowId } = await submitRevision(t.client, prepared[0].desired, { taskQueue: t.taskQueue, planned: { fingerprints } });
+    expect(workflowId).toBe(studyWorkflowId(ACCOUNT, study));
+    const status = await awaitRevision(t.client, workflowId, prepared[0].desired.revision);
+    expect(status.phase).toBe('failed');
+    expect(status.error).toMatch(/^StalePlan: the exchange changed since the plan file: target_group:us \(planned sha256:\w+, now sha256:\w+\); nothing was written/);
+    expect(writesSince(before)).toEqual([]);
+    expect((await readGoals(caller(), ref)).completesGoal).toBe(44);
+    expect(applyExitCode([{ file, workflowId, revision: prepared[0].desired.revision, outcome: 'settled', status }], {})).toBe(5);
+    // A plan made now applies, and the study converges again.
+    const fresh = path.join(t.dir, 'workflow-fresh.sfplan');
+    expect((await t.cli(['plan', file, '--out', fresh])).code).toBe(0);
+    const applied = await t.cli(['apply', fresh, '--timeout', '120']);
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
     expect((await readGoals(caller(), ref)).completesGoal).toBe(50);
   });
 
