@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CHANGES, STATES, cellMark, matrixMarkdown } from '../integration/convergence/matrix';
+import { CHANGES, STATES, TESTED_ELSEWHERE, cellMark, matrixMarkdown } from '../integration/convergence/matrix';
 
 const DOC = path.resolve(import.meta.dirname, '../../docs/workflows.md');
 
@@ -24,6 +24,17 @@ describe('the convergence matrix in docs/workflows.md', () => {
     for (const state of STATES) for (const change of CHANGES) {
       const mark = cellMark(state, change);
       if (mark.kind === 'n/a') expect(mark.why.length, `${state} × ${change}`).toBeGreaterThan(10);
+    }
+  });
+
+  it('names, for each cell walked by another integration test, a test file that exists and walks that state', () => {
+    for (const [mark, file] of Object.entries(TESTED_ELSEWHERE)) {
+      const at = path.resolve(import.meta.dirname, '../..', file);
+      expect(fs.existsSync(at), `${mark} -> ${file}`).toBe(true);
+      const state = mark.split('|')[0];
+      const text = fs.readFileSync(at, 'utf8');
+      const words = state === 'closed' ? 'Close-out: closed' : state.startsWith('closing out') ? 'awaiting_approval' : state === 'live' ? '--require-live' : state;
+      expect(text, `${file} walks ${state}`).toContain(words);
     }
   });
 });

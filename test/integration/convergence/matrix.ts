@@ -22,6 +22,8 @@ export const STATES = [
   'removed, kept',
   'removed, completed',
   'failed',
+  'closing out (awaiting approval)',
+  'closed',
 ] as const;
 export type MatrixState = (typeof STATES)[number];
 
@@ -42,6 +44,7 @@ export const CHANGES = [
   'complete',
   'approve',
   'approve --resume',
+  'closeout',
 ] as const;
 export type MatrixChange = (typeof CHANGES)[number];
 
@@ -77,8 +80,19 @@ export const TESTED: Readonly<Record<string, string>> = {
   'failed|re-apply': 'failed-reapply',
 };
 
+/**
+ * Cells another integration test walks end to end (the close-out's own file, issue 36): `state|change` -> that test
+ * file; test/workflows/convergence-matrix-doc.test.ts checks each file exists and names the state.
+ */
+export const TESTED_ELSEWHERE: Readonly<Record<string, string>> = {
+  'closing out (awaiting approval)|approve': 'test/integration/closeout.test.ts',
+  'closed|re-apply': 'test/integration/closeout.test.ts',
+  'closed|closeout': 'test/integration/closeout.test.ts',
+  'live|closeout': 'test/integration/closeout.test.ts',
+};
+
 const BEFORE_LAUNCH: readonly MatrixState[] = ['draft', 'gate_blocked', 'awaiting_approval', 'scheduled (exchange)', 'scheduled (timer)', 'awaiting_completes'];
-const CLOSED: readonly MatrixState[] = ['completed (file)', 'completed (exchange)', 'removed, kept', 'removed, completed'];
+const CLOSED: readonly MatrixState[] = ['completed (file)', 'completed (exchange)', 'removed, kept', 'removed, completed', 'closing out (awaiting approval)', 'closed'];
 
 /** Why a change cannot be made from a state (the cell is not applicable), or undefined. */
 function notApplicable(state: MatrixState, change: MatrixChange): string | undefined {
@@ -89,14 +103,15 @@ function notApplicable(state: MatrixState, change: MatrixChange): string | undef
     if (!BEFORE_LAUNCH.includes(state) && state !== 'failed') return 'launch rules apply before the launch only';
   }
   if ((change === 'pause' || change === 'resume' || change === 'complete') && BEFORE_LAUNCH.includes(state)) return 'no fielding run to control yet';
-  if (change === 'approve' && state !== 'awaiting_approval') return 'nothing awaits approval';
+  if (change === 'closeout' && BEFORE_LAUNCH.includes(state)) return 'no completes to reverse before the launch';
+  if (change === 'approve' && state !== 'awaiting_approval' && state !== 'closing out (awaiting approval)') return 'nothing awaits approval';
   if (change === 'approve --resume' && state !== 'paused (guard)') return 'only a guard hold is resumed by it';
   if (CLOSED.includes(state) && (change === 'pause' || change === 'resume')) return 'completed is final in the exchange';
   return undefined;
 }
 
 export function cellMark(state: MatrixState, change: MatrixChange): CellMark {
-  const tested = TESTED[`${state}|${change}`];
+  const tested = TESTED[`${state}|${change}`] ?? TESTED_ELSEWHERE[`${state}|${change}`];
   if (tested) return { kind: 'tested', cell: tested };
   const why = notApplicable(state, change);
   return why ? { kind: 'n/a', why } : { kind: 'open' };
