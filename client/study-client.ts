@@ -22,6 +22,7 @@ import { mark } from './timeline';
 import type { Diagnostic } from '../definitions';
 import type { ApplyAccepted } from '../workflows/messages';
 import { isPartial, unknownScopeKeys, type ApplyScope } from '../plan/scope';
+import type { Fingerprints } from '../plan/plan-file';
 
 /** The fielding controls of a live target group. */
 export const FIELDING_ACTIONS = ['pause', 'resume', 'complete'] as const;
@@ -43,6 +44,8 @@ export function checkScope(prepared: readonly PreparedStudy[], scope: ApplyScope
 
 /** A prepared study and where it came from, as submit takes it. */
 export interface SubmitStudy extends PreparedStudy {
+  /** Applied from a plan file: the fingerprints the plan relied on (client/plan-file.ts), checked again by the workflow. */
+  plannedFingerprints?: Fingerprints;
   /** The study file as the user named it (relative to the working directory). */
   file: string;
 }
@@ -111,6 +114,7 @@ export class StudyClient {
           taskQueue: this.temporal.taskQueue,
           gitRevision: options.gitRevision,
           ...(isPartial(options.scope) ? { scope: options.scope } : {}),
+          ...(study.plannedFingerprints ? { planned: { fingerprints: study.plannedFingerprints } } : {}),
           // `apply --approve-closeout`: the close-out is approved as these files hold it, nothing else.
           ...(options.approveCloseout && study.desired.closeout ? { approveCloseout: closeoutApprovalKey(study.desired.closeout) } : {}),
           sourceFile: study.file,

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import type { ApplyScope } from '../plan/scope';
+import type { Fingerprints } from '../plan/plan-file';
 import type { DesiredStudy } from '../plan/types';
 import {
   applyUpdate,
@@ -19,7 +20,7 @@ import type { studyWorkflow } from '../workflows/study-workflow';
 export async function submitRevision(
   client: Client,
   desired: DesiredStudy,
-  options: { taskQueue: string; gitRevision?: string; sourceFile?: string; scope?: ApplyScope; approveCloseout?: string },
+  options: { taskQueue: string; gitRevision?: string; sourceFile?: string; scope?: ApplyScope; planned?: { fingerprints: Fingerprints }; approveCloseout?: string },
 ): Promise<{ workflowId: string; accepted: ApplyAccepted }> {
   const workflowId = studyWorkflowId(desired.accountId, desired.studyId);
   const startWorkflowOperation = new WithStartWorkflowOperation<typeof studyWorkflow>('studyWorkflow', {
@@ -42,7 +43,7 @@ export async function submitRevision(
       .join('\n\n'),
   });
   const handle = await client.workflow.startUpdateWithStart(applyUpdate, {
-    args: [{ desired, gitRevision: options.gitRevision, ...(options.scope ? { scope: options.scope } : {}), ...(options.approveCloseout ? { approveCloseout: options.approveCloseout } : {}) }],
+    args: [{ desired, gitRevision: options.gitRevision, ...(options.scope ? { scope: options.scope } : {}), ...(options.planned ? { planned: options.planned } : {}), ...(options.approveCloseout ? { approveCloseout: options.approveCloseout } : {}) }],
     waitForStage: 'ACCEPTED',
     startWorkflowOperation,
   });

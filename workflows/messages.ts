@@ -5,6 +5,7 @@ import type { TargetGroupStep } from '../plan/program';
 import type { UnappliedChange } from '../plan/types';
 import type { GuardEvidence, GuardHold, GuardState } from '../plan/guards';
 import type { ApplyScope } from '../plan/scope';
+import type { Fingerprints } from '../plan/plan-file';
 
 export type { UnappliedChange } from '../plan/types';
 import type { ApiVersion, DesiredStudy, PlannedAction } from '../plan/types';
@@ -27,6 +28,8 @@ export interface ApplyRequest {
   approveCloseout?: string;
   /** A partial apply (`--target-group`, `--except`): the target groups applied (plan/scope.ts); absent: all. */
   scope?: ApplyScope;
+  /** Applied from a plan file: the fingerprints it relied on; the workflow writes nothing if one it writes moved (plan/plan-file.ts). */
+  planned?: { fingerprints: Fingerprints };
 }
 
 export interface ApplyAccepted {

@@ -6,6 +6,7 @@ import type { ApplyRequest } from '../messages';
 import { runSteps } from '../steps';
 import { revisionBudget, takeRevisionBudget } from './budget';
 import { STUDY_STEPS } from './handlers';
+import { stopIfMovedSincePlan } from './plan-file-check';
 import { ApplyRun } from './run';
 import type { StudyState } from './state';
 
@@ -28,6 +29,8 @@ export async function applyRevision(state: StudyState, api: Api, request: ApplyR
   const { plan, program, applied, leftOut } = planRevision(desired, observed, inputs.running, state.children, budget, request.scope);
   state.status.plan = plan.actions;
   state.checkpoint();
+  // A revision from a plan file (`apply plan.sfplan`): nothing is written if the exchange moved since the plan.
+  if (request.planned) stopIfMovedSincePlan(desired, observed, plan.actions, request.planned.fingerprints);
   takeRevisionBudget(state, desired, plan, budget.held);
   state.setPhase('applying');
   takeObservedIds(state, desired, observed);
