@@ -30,6 +30,7 @@ const TITLES: Record<NotifyEventKind, string> = {
   drift_found: 'Drift found',
   target_group_completed: 'Target group completed',
   budget_reached: 'Budget reached: target groups paused',
+  closeout_deadline: 'Close-out deadline: reversals not applied',
 };
 
 /** mrkdwn control characters escaped as Slack asks: &, < and >. */
@@ -58,6 +59,8 @@ function details(event: NotificationEvent): [string, string][] {
       return [['Completes', event.goal === undefined ? String(event.completes) : `${event.completes} of ${event.goal}`]];
     case 'budget_reached':
       return [['Spent', money(event.spent)], ['Budget', money(event.budget)]];
+    case 'closeout_deadline':
+      return [['Window closes', `${event.closesAt} (${event.daysLeft} day(s) left)`], ['RIDs to reverse', String(event.toReverse)], ['Close-out', event.phase.replace(/_/g, ' ')]];
   }
 }
 

@@ -372,3 +372,30 @@ export function closeoutBlockText(block: CloseoutBlock): string {
       return `approved_completes would terminate ${block.wouldTerminate} completes, expected ${block.expected} ± ${block.tolerance}`;
   }
 }
+
+/** The next `closeout_deadline` warning a study owes: the target group whose window closes first among those still to reverse. */
+export interface CloseoutWarning {
+  key: string;
+  closesAt: string;
+  warnAt: string;
+  toReverse: number;
+}
+
+/**
+ * When the study warns of a closing window (pure; the study workflow sleeps until `warnAt`): a close-out not closed,
+ * a target group with RIDs still to reverse whose window was not warned of yet (`notified`: key -> the window warned
+ * of), the earliest warning first. Undefined when none is owed.
+ */
+export function nextCloseoutWarning(
+  closeout: { phase: string; perTargetGroup: readonly CloseoutPlan['perTargetGroup'][number][]; deadlineNotified?: Readonly<Record<string, string>> } | undefined,
+): CloseoutWarning | undefined {
+  if (!closeout || closeout.phase === 'closed') return undefined;
+  let next: CloseoutWarning | undefined;
+  for (const tg of closeout.perTargetGroup) {
+    const toReverse = Object.values(tg.byCode).reduce((n, c) => n + c.toSubmit, 0);
+    if (toReverse === 0 || !tg.windowClosesAt || !tg.deadlineWarningAt) continue;
+    if (closeout.deadlineNotified?.[tg.key] === tg.windowClosesAt) continue;
+    if (!next || Date.parse(tg.deadlineWarningAt) < Date.parse(next.warnAt)) next = { key: tg.key, closesAt: tg.windowClosesAt, warnAt: tg.deadlineWarningAt, toReverse };
+  }
+  return next;
+}

@@ -223,8 +223,8 @@ export interface CloseoutStatus {
   results?: Record<string, { reversed: number; expired: number; invalid: number }>;
   /** Archived files and reports: what -> blob store object name. */
   archives: Record<string, string>;
-  /** When the deadline notification went out (once per window). */
-  deadlineNotified?: string;
+  /** The windows `closeout_deadline` warned of, per target-group key (once per window). */
+  deadlineNotified?: Record<string, string>;
 }
 
 export interface FieldingControlRequest {

@@ -33,6 +33,7 @@ import {
 } from './child-protocol';
 import { applyRevision } from './study/apply-revision';
 import { judgeSpend } from './study/budget';
+import { closeoutWarningDueIn, warnOfCloseoutDeadline } from './study/closeout';
 import { completeAtEnd } from './study/removed';
 import { hasWatched, watchDueIn, watchTick } from './study/watch';
 import { StudyState, Superseded, type StudyWorkflowInput } from './study/state';
@@ -40,6 +41,11 @@ import { withForecasts } from './forecast';
 import { continueAsNewFor, safePointDecision, serverHints, wantsSafePoint } from './versioning';
 
 export type { StudyCarriedState, StudyWorkflowInput } from './study/state';
+
+/** The sooner of two waits (undefined: no wait). */
+function earliest(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.min(a, b);
+}
 
 /** Phases in which a target group has nothing left to approve. */
 const PAST_APPROVAL = new Set(['live', 'paused', 'completed', 'failed']);
@@ -54,12 +60,15 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<StudySta
   try {
     for (;;) {
       // Between revisions the study watches its live target groups: one list read per watch interval (./study/watch.ts).
+      // A close-out not applied warns before its window closes (./study/closeout.ts): the earlier of the two wakes the loop.
       const watchIn = watchDueIn(state);
-      const woken = () => state.pending !== undefined || (wantsSafePoint() && allHandlersFinished());
+      const wakeIn = earliest(watchIn, closeoutWarningDueIn(state));
       // Nothing to watch yet: a target group's progress (entering live, say) makes it watchable and wakes the loop.
-      if (watchIn === undefined) await condition(() => woken() || hasWatched(state));
-      else if (watchIn > 0) await condition(woken, watchIn);
+      const woken = () => state.pending !== undefined || (wantsSafePoint() && allHandlersFinished()) || (watchIn === undefined && hasWatched(state));
+      if (wakeIn === undefined) await condition(woken);
+      else if (wakeIn > 0) await condition(woken, wakeIn);
       if (state.pending) await applyPending(state);
+      else if (closeoutWarningDueIn(state) === 0) await warnOfCloseoutDeadline(state);
       else if (watchDueIn(state) === 0) await watchTick(state, apiActivities);
       // A safe point: no revision being applied, no watch read in flight (./versioning.ts: a long history, or a new build).
       const next = safePointDecision({ ...serverHints(), busy: state.pending !== undefined });

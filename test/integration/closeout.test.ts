@@ -5,14 +5,16 @@
 // No RID enters a workflow history.
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { statusQuery, studyWorkflowId } from '../../workflows/messages';
 import { useTestStack } from '../fixtures/stack';
 import { quickLaunchFields } from '../helpers/study-yaml';
+import { startLocalWebhook, type LocalWebhook } from '../notify/local-webhook';
 import { eventually, writeStudy } from './harness';
 
 const ACCOUNT = '1001';
 const STUDY = 'closeout-e2e';
+const HOOK_VAR = 'STUDYFLOW_TEST_CLOSEOUT_HOOK';
 
 function studyYaml(reversals: boolean): string {
   return `format: studyflow/v1
@@ -27,11 +29,16 @@ target_groups:
   us:
     locale: en_US
     live_url: https://survey.example.com/s/${STUDY}-us?rid=[%RID%]
-${reversals ? 'closeout:\n  reversals:\n    - file: closeout/speeders.csv\n      reason: "11"\n' : ''}`;
+notify:
+  - url: \${${HOOK_VAR}}
+    events: [closeout_deadline]
+${reversals ? 'closeout:\n  reversals:\n    - file: closeout/speeders.csv\n      reason: "11"\n  deadline_warning: P90D\n' : ''}`;
 }
 
 describe('close-out from a committed file', () => {
   const t = useTestStack('closeout');
+  const hooks: LocalWebhook[] = [];
+  afterAll(async () => Promise.all(hooks.map((h) => h.close())));
 
   const admin = async (method: string, route: string, body?: unknown) => {
     const res = await fetch(`${t.stack.sandbox.baseUrl}/_sandbox${route}`, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
@@ -45,8 +52,15 @@ describe('close-out from a committed file', () => {
   const workflowStatus = () => t.client.workflow.getHandle(studyWorkflowId(ACCOUNT, STUDY)).query(statusQuery);
 
   it('plans, waits for approval, submits exactly once when approved, reverses in the exchange, re-applies with no request, submits only a delta', async () => {
+    // The worker resolves the notify target's variable when it sends (the embedded worker's own environment).
+    const hook = await startLocalWebhook([200]);
+    hooks.push(hook);
+    const workerEnv = t.stack.worker?.env;
+    if (!workerEnv) throw new Error('the test stack runs no in-process worker');
+    workerEnv[HOOK_VAR] = hook.url;
+    const env = { [HOOK_VAR]: hook.url };
     const file = writeStudy(t.dir, `${STUDY}.yaml`, studyYaml(false));
-    const launched = await t.cli(['apply', file, '--require-live', '--timeout', '120']);
+    const launched = await t.cli(['apply', file, '--require-live', '--timeout', '120'], env);
     expect(launched.code, launched.stdout + launched.stderr).toBe(0);
     // Field until a few completes exist.
     const rids = await eventually(async () => {
@@ -61,24 +75,29 @@ describe('close-out from a committed file', () => {
     writeStudy(t.dir, `${STUDY}.yaml`, studyYaml(true));
 
     // The plan: two RIDs under code 11 for us, irreversible, pending (2).
-    const planned = await t.cli(['plan', file, '--detailed-exitcode']);
+    const planned = await t.cli(['plan', file, '--detailed-exitcode'], env);
     expect(planned.code, planned.stdout + planned.stderr).toBe(2);
     expect(planned.stdout).toContain('IRREVERSIBLE');
     expect(planned.stdout).toMatch(/ {2}us {2}code 11: 2 to reverse; reverses \d+\.\d+ USD; window closes \S+ \(\d+ day\(s\) left\)/);
     expect(planned.stdout).toMatch(new RegExp(`\\+ submit ${STUDY}-[0-9a-f]{12}-1: 2 row\\(s\\)`));
-    const planJson = JSON.parse((await t.cli(['plan', file, '--json'])).stdout) as { studies: { closeout: { plan: { needsApproval: boolean; perTargetGroup: { byCode: Record<string, { toSubmit: number }> }[] } } }[] };
+    const planJson = JSON.parse((await t.cli(['plan', file, '--json'], env)).stdout) as { studies: { closeout: { plan: { needsApproval: boolean; perTargetGroup: { byCode: Record<string, { toSubmit: number }> }[] } } }[] };
     expect(planJson.studies[0].closeout.plan.needsApproval).toBe(true);
     expect(planJson.studies[0].closeout.plan.perTargetGroup[0].byCode['11'].toSubmit).toBe(2);
 
     // Apply without approval: nothing submitted, the close-out waits, exit 4 naming it.
-    const unapproved = await t.cli(['apply', file, '--timeout', '120']);
+    const unapproved = await t.cli(['apply', file, '--timeout', '120'], env);
     expect(unapproved.code, unapproved.stdout + unapproved.stderr).toBe(4);
     expect(unapproved.stdout).toContain('closeout: blocked: reversals cannot be undone: awaiting approval');
     expect(reconciliationPosts()).toEqual([]);
     expect((await workflowStatus()).closeout?.phase).toBe('awaiting_approval');
+    // Its window closes within deadline_warning (P90D): the study warns once, closeout_deadline, to its notify target.
+    const warned = await eventually(async () => hook.received.find((r) => JSON.stringify(r.body).includes('closeout_deadline')), 30_000);
+    expect(JSON.stringify(warned.body)).toContain('Close-out deadline');
+    expect(JSON.stringify(warned.body)).toContain('RIDs to reverse');
+    expect(Object.keys((await workflowStatus()).closeout?.deadlineNotified ?? {})).toEqual(['us']);
 
     // Approved: exactly one submission, the two sessions reversed (Terminate), the third untouched.
-    const approved = await t.cli(['approve', file, '--closeout', '--timeout', '120']);
+    const approved = await t.cli(['approve', file, '--closeout', '--timeout', '120'], env);
     expect(approved.code, approved.stdout + approved.stderr).toBe(0);
     expect(approved.stdout).toContain('Close-out: closed');
     expect(reconciliationPosts()).toHaveLength(1);
@@ -94,15 +113,17 @@ describe('close-out from a committed file', () => {
 
     // A re-apply: settled, nothing of the close-out asked again; plan says nothing to do.
     const before = t.stack.sandbox.requests().length;
-    const reapplied = await t.cli(['apply', file, '--timeout', '120']);
+    const reapplied = await t.cli(['apply', file, '--timeout', '120'], env);
     expect(reapplied.code, reapplied.stdout + reapplied.stderr).toBe(0);
     expect(t.stack.sandbox.requests().slice(before).filter((r) => r.path.includes('reconciliations') || r.path.includes('/reports'))).toEqual([]);
-    const replanned = await t.cli(['plan', file, '--detailed-exitcode']);
+    const replanned = await t.cli(['plan', file, '--detailed-exitcode'], env);
     expect(replanned.code, replanned.stdout + replanned.stderr).toBe(0);
 
     // A changed file: only the new RID goes in, approved on the command line (CI's reviewed merge).
     fs.writeFileSync(path.join(t.dir, 'closeout', 'speeders.csv'), `${first}\n${second}\n${third}\n`);
-    const delta = await t.cli(['apply', file, '--approve-closeout', '--timeout', '120']);
+    const delta = await t.cli(['apply', file, '--approve-closeout', '--timeout', '120'], env);
+    // One warning in all: the window was warned of once.
+    expect(hook.received.filter((r) => JSON.stringify(r.body).includes('closeout_deadline'))).toHaveLength(1);
     expect(delta.code, delta.stdout + delta.stderr).toBe(0);
     const posts = reconciliationPosts();
     expect(posts).toHaveLength(2);

@@ -9,6 +9,7 @@ import {
   CloseoutInputError,
   daysLeft,
   isToSubmit,
+  nextCloseoutWarning,
   planCloseout,
   reversalRowState,
   reconciliationWindowClosesAt,
@@ -311,5 +312,25 @@ describe('the idempotency key', () => {
     expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     const hex = sha('acme-q1-0123456789ab-1');
     expect(key.replace(/-/g, '').slice(0, 12)).toBe(hex.slice(0, 12));
+  });
+});
+
+describe('nextCloseoutWarning', () => {
+  const tg = (key: string, toSubmit: number, windowClosesAt: string, deadlineWarningAt: string) => ({
+    targetGroupId: `id-${key}`,
+    key,
+    byCode: { '11': { toSubmit, submitted: 0 } },
+    windowClosesAt,
+    daysLeft: 10,
+    deadlineWarningAt,
+  });
+  it('owes the earliest warning of a target group with RIDs still to reverse, once per window, none once closed', () => {
+    const perTargetGroup = [tg('uk', 3, '2027-01-26T00:00:00.000Z', '2027-01-23T00:00:00.000Z'), tg('us', 2, '2026-12-26T00:00:00.000Z', '2026-12-23T00:00:00.000Z'), tg('de', 0, '2026-12-26T00:00:00.000Z', '2026-12-01T00:00:00.000Z')];
+    expect(nextCloseoutWarning({ phase: 'awaiting_approval', perTargetGroup })).toEqual({ key: 'us', closesAt: '2026-12-26T00:00:00.000Z', warnAt: '2026-12-23T00:00:00.000Z', toReverse: 2 });
+    expect(nextCloseoutWarning({ phase: 'awaiting_approval', perTargetGroup, deadlineNotified: { us: '2026-12-26T00:00:00.000Z' } })?.key).toBe('uk');
+    // A later window of the same target group is warned of again.
+    expect(nextCloseoutWarning({ phase: 'blocked', perTargetGroup, deadlineNotified: { us: '2026-11-26T00:00:00.000Z', uk: '2027-01-26T00:00:00.000Z' } })?.key).toBe('us');
+    expect(nextCloseoutWarning({ phase: 'closed', perTargetGroup })).toBeUndefined();
+    expect(nextCloseoutWarning(undefined)).toBeUndefined();
   });
 });

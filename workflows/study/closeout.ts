@@ -1,7 +1,8 @@
 // The close-out of a study (issue 36), after its target groups settled: observe (counts only), plan
 // (plan/closeout.ts), and, once approved, submit each chunk once, follow it to its end and archive its files
 // and the reports. Reversals cannot be undone: nothing is submitted while the plan blocks or waits for approval.
-import { closeoutApprovalKey, closeoutBlockText, planCloseout } from '../../plan/closeout';
+import { closeoutApprovalKey, closeoutBlockText, nextCloseoutWarning, planCloseout } from '../../plan/closeout';
+import { notify } from '../notify';
 import type { CloseoutStep, DesiredCloseout } from '../../plan/closeout-types';
 import type { DesiredStudy } from '../../plan/types';
 import type { Api } from '../activity-proxies';
@@ -59,6 +60,7 @@ export async function runCloseout(state: StudyState, api: Api, request: ApplyReq
     submissions: read.observed.submissions.map((s) => ({ name: s.name, status: s.status, ...(s.counts ? { counts: s.counts } : {}) })),
     archives: state.status.closeout?.archives ?? {},
     ...(state.status.closeout?.results ? { results: state.status.closeout.results } : {}),
+    ...(state.status.closeout?.deadlineNotified ? { deadlineNotified: state.status.closeout.deadlineNotified } : {}),
   });
   if (plan.blocks.length) {
     status.phase = 'blocked';
@@ -140,4 +142,27 @@ async function follow(state: StudyState, api: Api, desired: DesiredStudy, name: 
 function archivedReports<T extends string>(state: StudyState, wanted: readonly T[]): T[] {
   const archives = state.status.closeout?.archives ?? {};
   return wanted.filter((r) => archives[r] !== undefined);
+}
+
+/** How long until the study owes a `closeout_deadline` warning (0: now), or undefined when it owes none. */
+export function closeoutWarningDueIn(state: StudyState): number | undefined {
+  const warning = nextCloseoutWarning(state.status.closeout);
+  return warning ? Math.max(0, Date.parse(warning.warnAt) - Date.now()) : undefined;
+}
+
+/**
+ * Sends the `closeout_deadline` warning that is due, once per target group and window (the notify targets of the
+ * last applied revision), and records it.
+ */
+export async function warnOfCloseoutDeadline(state: StudyState): Promise<void> {
+  const closeout = state.status.closeout;
+  const warning = nextCloseoutWarning(closeout);
+  if (!closeout || !warning || Date.parse(warning.warnAt) > Date.now()) return;
+  (closeout.deadlineNotified ??= {})[warning.key] = warning.closesAt;
+  const daysLeft = Math.max(0, Math.ceil((Date.parse(warning.closesAt) - Date.now()) / 86_400_000));
+  await notify(
+    state.notify,
+    { kind: 'closeout_deadline', studyId: state.studyId, targetGroup: warning.key, at: new Date().toISOString(), closesAt: warning.closesAt, daysLeft, toReverse: warning.toReverse, phase: closeout.phase },
+    warning.closesAt,
+  );
 }
