@@ -145,6 +145,30 @@ function guardFigure(value: number | null, trip: GuardTripView): string {
 }
 
 /** The guards that hold a target group paused: each with its evidence (the reading against the threshold, when), and what resumes it. */
+/** The close-out: per target group what is reversed by code, money and window; the submissions; the archives. */
+function closeoutSection(view: ReportView): string {
+  const c = view.closeout;
+  if (!c) return '';
+  const rows = c.perTargetGroup
+    .map((tg) => {
+      const toReverse = Object.values(tg.byCode).reduce((n, x) => n + x.toSubmit, 0);
+      const submitted = Object.values(tg.byCode).reduce((n, x) => n + x.submitted, 0);
+      const result = c.results?.[tg.key];
+      return `<tr><td>${e(tg.key)}</td><td class="num">${toReverse}</td><td class="num">${submitted}</td><td class="num">${result ? `${result.reversed} / ${result.expired} / ${result.invalid}` : '–'}</td><td class="num">${tg.reverses ? e(`${tg.reverses.value} ${tg.reverses.currency_code}`) : '–'}</td><td>${e(timeLabel(tg.windowClosesAt))} (${tg.daysLeft < 0 ? 'closed' : `${tg.daysLeft} day(s) left`})</td></tr>`;
+    })
+    .join('\n');
+  const blocks = (c.blocks ?? []).map((b) => `<li>${e(b)}</li>`).join('');
+  const submissions = c.submissions.map((s) => `<li>${e(s.name)}: ${e(s.status)}${s.counts ? ` (reversed ${s.counts.reversed}, expired ${s.counts.expired}, invalid ${s.counts.invalid})` : ''}</li>`).join('');
+  const archives = Object.entries(c.archives).map(([what, name]) => `<li>${e(what)}: <code>${e(name)}</code></li>`).join('');
+  return `<h2>Close-out: ${e(c.phase.replace(/_/g, ' '))}</h2>
+${c.phase === 'awaiting_approval' ? '<p class="hold">Reversals cannot be undone: they are submitted once approved (<code>studyflow approve &lt;study&gt; --closeout</code>, or <code>apply --approve-closeout</code>).</p>' : ''}
+<table class="summary"><tr><th>target group</th><th class="num">to reverse</th><th class="num">submitted</th><th class="num">reversed / expired / invalid</th><th class="num">reverses</th><th>window closes</th></tr>
+${rows}
+</table>
+${c.notEligible ? `<p>${c.notEligible} RID(s) of the files are not completes of this project the exchange lets reconcile: never submitted.</p>` : ''}
+${blocks ? `<ul class="blocks">${blocks}</ul>` : ''}${submissions ? `<h3>Submissions</h3><ul>${submissions}</ul>` : ''}${archives ? `<h3>Archived in the blob store</h3><ul>${archives}</ul>` : ''}`;
+}
+
 function guardHoldSection(key: string, hold: GuardHoldView): string {
   const rows = hold.trips.map(
     (t) =>
@@ -257,6 +281,7 @@ ${rows}
 ${completesChart(view.targetGroups)}
 <h2>Forecast</h2>
 ${forecastTable(view)}
+${closeoutSection(view)}
 ${view.targetGroups.map((tg, i) => targetGroupSection(tg, PALETTE[i % PALETTE.length])).join('\n')}
 <footer>studyflow report · self-contained: no scripts, fonts or network</footer>
 </body>

@@ -5,7 +5,7 @@ import type { GuardEvidence } from '../plan/guards';
 import { LAUNCHED_PHASES } from '../plan/phase-groups';
 import type { Money } from '../plan/types';
 import { moneyOf, scaleMicros, toMicros } from '../shared/money';
-import type { CompletesPoint, ReportChange, StudyReport, TargetGroupPhase, TargetGroupStatus } from '../workflows/messages';
+import type { CloseoutStatus, CompletesPoint, ReportChange, StudyReport, TargetGroupPhase, TargetGroupStatus } from '../workflows/messages';
 
 export type { Money } from '../plan/types';
 
@@ -122,6 +122,8 @@ export interface ReportView {
   /** The study's forecast: its last target group's finish, their costs summed (null while none has a forecast). */
   forecast: StudyForecast | null;
   targetGroups: TargetGroupReportView[];
+  /** The study's close-out (workflows/study/closeout.ts), or null without one. */
+  closeout: CloseoutStatus | null;
 }
 
 /** The order the statuses are shown in (completes first, the spec's enumeration, then in survey); others follow alphabetically. */
@@ -298,6 +300,7 @@ export function buildReportView(report: StudyReport, workflowId: string, generat
     updatedAt: report.updatedAt,
     generatedAt,
     forecast: report.forecast ?? null,
+    closeout: report.closeout ?? null,
     targetGroups: keys.map((key) => targetGroupView(key, report.targetGroups[key].status, report.targetGroups[key].report, report)),
   };
 }

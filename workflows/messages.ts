@@ -346,6 +346,8 @@ export interface StudyReport {
   /** The study's forecast (as in its status: computed when asked for). */
   forecast?: StudyForecast;
   targetGroups: Record<string, { status: TargetGroupStatus; report?: TargetGroupReportData }>;
+  /** The study's close-out (as in its status). */
+  closeout?: CloseoutStatus;
 }
 
 export const applyUpdate = defineUpdate<ApplyAccepted, [ApplyRequest]>('apply');

@@ -162,6 +162,7 @@ function report(state: StudyState): StudyReport {
     projectId: status.projectId,
     updatedAt: status.updatedAt,
     ...(status.forecast ? { forecast: status.forecast } : {}),
+    ...(status.closeout ? { closeout: status.closeout } : {}),
     targetGroups: Object.fromEntries(Object.entries(status.targetGroups).map(([key, tg]) => [key, reports[key] ? { status: tg, report: reports[key] } : { status: tg }])),
   };
 }

@@ -130,6 +130,19 @@ describe('close-out from a committed file', () => {
     expect(await statusOf(third)).toBe('Terminate');
     expect((await workflowStatus()).closeout?.results?.us).toEqual({ reversed: 3, expired: 0, invalid: 0 });
 
+    // The HTML report shows the close-out: what each target group had reversed, the submissions, the archives.
+    const html = path.join(t.dir, 'closeout-report.html');
+    const reported = await t.cli(['report', file, '--html', html], env);
+    expect(reported.code, reported.stderr).toBe(0);
+    const page = fs.readFileSync(html, 'utf8');
+    expect(page).toContain('<h2>Close-out: closed</h2>');
+    // Nothing left to reverse; the exchange reversed 3 (the RIDs reversed earlier are no completes any more, so the
+    // submitted column counts those of this apply's plan).
+    const row = /<tr><td>us<\/td>.*?<\/tr>/.exec(page)?.[0] ?? '';
+    expect(row).toMatch(/^<tr><td>us<\/td><td class="num">0<\/td><td class="num">\d+<\/td><td class="num">3 \/ 0 \/ 0<\/td>/);
+    expect(page).toContain('Archived in the blob store');
+    for (const r of [first, second, third]) expect(page.toLowerCase()).not.toContain(r.toLowerCase());
+
     // No RID in any history of this file's workflows.
     await t.scanHistories([first, second, third, first.toUpperCase()]);
   });

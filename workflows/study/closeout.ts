@@ -81,6 +81,13 @@ export async function runCloseout(state: StudyState, api: Api, request: ApplyReq
   state.checkpoint();
   for (const step of submits) await runStep(state, api, desired, step, read.delta, projectId, status);
   delete approval.waiting;
+  // What was to submit is submitted now: the status shows the close-out after this apply, not the plan before it.
+  if (submits.length) {
+    status.perTargetGroup = status.perTargetGroup.map((tg) => ({
+      ...tg,
+      byCode: Object.fromEntries(Object.entries(tg.byCode).map(([code, c]) => [code, { toSubmit: 0, submitted: c.submitted + c.toSubmit }])),
+    }));
+  }
   // RIDs of the files that are no completes of this project in their window: never submitted, and said so.
   if (plan.notEligible > 0) notMade(`${plan.notEligible} RID(s) of the reversal files are not completes of this study's project the exchange lets reconcile: not submitted`);
   // The reports are final once fielding is over; until then they wait (and the close-out stays open).
