@@ -33,7 +33,7 @@ describe('the convergence matrix in docs/workflows.md', () => {
       expect(fs.existsSync(at), `${mark} -> ${file}`).toBe(true);
       const state = mark.split('|')[0];
       const text = fs.readFileSync(at, 'utf8');
-      const words = state === 'closed' ? 'Close-out: closed' : state.startsWith('closing out') ? 'awaiting_approval' : state === 'live' ? '--require-live' : state;
+      const words = state === 'closed' ? 'Close-out: closed' : state.startsWith('closing out') ? 'awaiting_approval' : state;
       expect(text, `${file} walks ${state}`).toContain(words);
     }
   });

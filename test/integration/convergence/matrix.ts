@@ -45,6 +45,9 @@ export const CHANGES = [
   'approve',
   'approve --resume',
   'closeout',
+  'partial apply',
+  'plan file',
+  'new build',
 ] as const;
 export type MatrixChange = (typeof CHANGES)[number];
 
@@ -89,6 +92,10 @@ export const TESTED_ELSEWHERE: Readonly<Record<string, string>> = {
   'closed|re-apply': 'test/integration/closeout.test.ts',
   'closed|closeout': 'test/integration/closeout.test.ts',
   'live|closeout': 'test/integration/closeout.test.ts',
+  // Trust in production (issue 37): `apply --target-group`, `apply plan.sfplan`, a study moving to a new worker build.
+  'live|partial apply': 'test/integration/partial-apply.test.ts',
+  'live|plan file': 'test/integration/plan-file.test.ts',
+  'live|new build': 'test/integration/worker-versioning.test.ts',
 };
 
 const BEFORE_LAUNCH: readonly MatrixState[] = ['draft', 'gate_blocked', 'awaiting_approval', 'scheduled (exchange)', 'scheduled (timer)', 'awaiting_completes'];
