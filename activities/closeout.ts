@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { Context } from '@temporalio/activity';
-import { closeoutFacts, withCpi } from '../api/operations/closeout-facts';
+import { closeoutFacts, closeoutObservation } from '../api/operations/closeout-facts';
 import { downloadReconciliationFile, findSubmissionByName, observeSubmission, reconciliationTargetGroups, submitApprovedCompletes, submitReconciliations } from '../api/operations/reconciliations';
 import { awaitReport, downloadReport, generateReport } from '../api/operations/reports';
 import { classifyReversals, isToSubmit } from '../plan/closeout';
@@ -134,21 +134,14 @@ export function closeoutActivities(deps: ActivityDeps) {
         facts.submitted,
         facts.exchangeNow,
       );
-      let approvedCompletesWouldTerminate: number | undefined;
-      if (input.closeout.approvedCompletes) {
-        const keep = new Set<string>();
-        for await (const line of storedLines(deps, input.closeout.approvedCompletes.list.ref)) keep.add(line.trim().toLowerCase());
-        approvedCompletesWouldTerminate = [...facts.completes.keys()].filter((rid) => !keep.has(rid) && !facts.windowClosed.has(rid)).length;
-      }
-      const observed: ObservedCloseout = {
-        reasonCodes: facts.reasonCodes,
+      const approved = input.closeout.approvedCompletes;
+      const observed: ObservedCloseout = await closeoutObservation(facts, {
         classification,
-        ...(approvedCompletesWouldTerminate !== undefined ? { approvedCompletesWouldTerminate } : {}),
-        targetGroups: withCpi(input.targetGroups, facts.cpi),
-        submissions: facts.submissions,
+        targetGroups: input.targetGroups,
         archivedReports: input.archivedReports ?? [],
         projectId,
-      };
+        ...(approved ? { keepLines: storedLines(deps, approved.list.ref) } : {}),
+      });
       if (!delta.length) return { observed, exchangeNow: facts.exchangeNow };
       const stored = await deps.blobs.put(delta);
       observed.delta = { sha256: stored.sha256, count: stored.count };

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import type { ApiCaller } from '../api/operations/caller';
-import { closeoutFacts, withCpi } from '../api/operations/closeout-facts';
+import { closeoutFacts, closeoutObservation } from '../api/operations/closeout-facts';
 import type { BlobStore } from '../blobs/blob-store';
 import { classifyReversals, isToSubmit, planCloseout } from '../plan/closeout';
 import type { CloseoutPlan, CloseoutReportType, DesiredCloseout, ObservedCloseout } from '../plan/closeout-types';
@@ -43,20 +43,15 @@ export async function planStudyCloseout(caller: ApiCaller, blobs: BlobStore, inp
     }
   }
   const classification = await classifyReversals(rows(), completes, facts.submitted, facts.exchangeNow);
-  let approvedCompletesWouldTerminate: number | undefined;
-  if (input.closeout.approvedCompletes) {
-    const keep = new Set<string>();
-    for await (const line of createInterface({ input: blobs.open(input.closeout.approvedCompletes.list.ref), crlfDelay: Infinity })) if (line.trim()) keep.add(line.trim().toLowerCase());
-    approvedCompletesWouldTerminate = [...facts.completes.keys()].filter((rid) => !keep.has(rid) && !facts.windowClosed.has(rid)).length;
-  }
+  const approved = input.closeout.approvedCompletes;
   const observed: ObservedCloseout = {
-    reasonCodes: facts.reasonCodes,
-    classification,
-    ...(approvedCompletesWouldTerminate !== undefined ? { approvedCompletesWouldTerminate } : {}),
-    targetGroups: withCpi(input.targetGroups, facts.cpi),
-    submissions: facts.submissions,
-    archivedReports: input.archivedReports,
-    projectId: input.projectId,
+    ...(await closeoutObservation(facts, {
+      classification,
+      targetGroups: input.targetGroups,
+      archivedReports: input.archivedReports,
+      projectId: input.projectId,
+      ...(approved ? { keepLines: createInterface({ input: blobs.open(approved.list.ref), crlfDelay: Infinity }) } : {}),
+    })),
     ...(deltaCount ? { delta: { sha256: delta.digest('hex'), count: deltaCount } } : {}),
   };
   return { plan: planCloseout(input.studyId, input.closeout, observed, facts.exchangeNow) };

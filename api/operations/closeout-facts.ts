@@ -94,3 +94,30 @@ async function completesOfProject(caller: ApiCaller, input: { projectId: string 
   }
   return { completes: out, cpi };
 }
+
+/** How many completes an approved-completes list would terminate: the project's completes in their window it does not list. */
+export async function wouldTerminate(facts: CloseoutFacts, keepLines: AsyncIterable<string>): Promise<number> {
+  const keep = new Set<string>();
+  for await (const line of keepLines) if (line.trim()) keep.add(line.trim().toLowerCase());
+  return [...facts.completes.keys()].filter((rid) => !keep.has(rid) && !facts.windowClosed.has(rid)).length;
+}
+
+/**
+ * The planning core's observation of a close-out (plan/closeout-types.ts ObservedCloseout, structurally) from the facts
+ * and what the caller counted with them: the plan's client and the observeCloseout activity build it alike.
+ */
+export async function closeoutObservation<C, T extends { cpi?: { value: string; currency_code: string } }, R>(
+  facts: CloseoutFacts,
+  input: { classification: C; targetGroups: Record<string, T>; archivedReports: R[]; projectId: string; keepLines?: AsyncIterable<string> },
+) {
+  const terminated = input.keepLines ? await wouldTerminate(facts, input.keepLines) : undefined;
+  return {
+    reasonCodes: facts.reasonCodes,
+    classification: input.classification,
+    ...(terminated !== undefined ? { approvedCompletesWouldTerminate: terminated } : {}),
+    targetGroups: withCpi(input.targetGroups, facts.cpi),
+    submissions: facts.submissions,
+    archivedReports: input.archivedReports,
+    projectId: input.projectId,
+  };
+}
