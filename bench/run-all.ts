@@ -47,6 +47,7 @@ const STEPS: Step[] = [
   { name: 'validation', script: 'bench/validation.ts', args: ['--files', '300', '--target-groups', '8', '--ids', '100000'], limitS: 45 },
   { name: 's3-blob-memory', nodeArgs: ['--expose-gc'], script: 'bench/s3-blob-memory.ts', args: [], limitS: 240, wrap: true },
   { name: 'upload-100k', nodeArgs: ['--expose-gc'], script: 'bench/upload-100k.ts', args: [], limitS: 60, wrap: true },
+  { name: 'closeout-100k', nodeArgs: ['--expose-gc'], script: 'bench/closeout-100k.ts', args: [], limitS: 60, wrap: true },
   { name: 'webhook-receiver', script: 'bench/webhook-receiver.ts', args: ['5000', '32'], limitS: 45, wrap: true },
   { name: 'apply-latency', script: 'bench/apply-latency.ts', args: ['--sizes', '1,10,50,200', '--repeat', '3', '--latency', '50', '--job', '500', '--budget-s', '290'], limitS: 320 },
   { name: 'fan-out-floor', script: 'bench/fan-out-floor.ts', args: ['--sizes', '1,10,50,200'], limitS: 90 },

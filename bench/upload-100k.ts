@@ -8,58 +8,17 @@
 // (account STUDYFLOW_BENCH_ACCOUNT, default 1001; business unit / project manager STUDYFLOW_BENCH_BU / _PM).
 // With --expose-gc, memory is sampled after a forced GC every few ms, i.e. what the upload retains, not
 // garbage waiting for collection.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { pathToFileURL } from 'node:url';
 import { Agent } from 'undici';
-import { createActivities, createApiConfig, createBlobStore, createDemandApiClient, loadApiConfig, type ApiConfig } from '../activities/index';
+import { createActivities, createBlobStore, createDemandApiClient } from '../activities/index';
+import { retainedMemory, startSandboxProcess } from './bench-sandbox';
 
 const IDS = 100_000;
 const SAMPLE_EVERY_MS = 5;
-
-interface SandboxProcess {
-  config: ApiConfig;
-  child?: ChildProcess;
-}
-
-async function startSandboxProcess(): Promise<SandboxProcess> {
-  if (process.env.STUDYFLOW_API_BASE_URL) return { config: loadApiConfig(process.env) };
-  const entry = pathToFileURL(resolve(import.meta.dirname, '../sandbox/index.ts')).href;
-  const code = `const { startSandbox } = await import(${JSON.stringify(entry)});
-const sandbox = await startSandbox({ quiet: true });
-process.stdout.write(JSON.stringify(sandbox.info) + '\\n');
-process.on('SIGTERM', () => { sandbox.close().then(() => process.exit(0)); });`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
-    cwd: resolve(import.meta.dirname, '..'),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const line = await new Promise<string>((resolveLine, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.once('line', resolveLine);
-    child.once('exit', (code) => reject(new Error(`sandbox process exited with ${code}`)));
-  });
-  const info = JSON.parse(line) as { base_url: string; auth_url: string; audience: string; client_id: string; client_secret: string };
-  const config = createApiConfig({
-    baseUrl: info.base_url,
-    authUrl: info.auth_url,
-    audience: info.audience,
-    clientId: info.client_id,
-    clientSecret: info.client_secret,
-  });
-  return { config, child };
-}
-
-function retainedMemory() {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  gc?.();
-  const m = process.memoryUsage();
-  return { heap: m.heapUsed, arrayBuffers: m.arrayBuffers, retained: m.heapUsed + m.arrayBuffers, rss: m.rss };
-}
 
 async function main(): Promise<void> {
   const sandbox = await startSandboxProcess();
