@@ -149,6 +149,13 @@ function guardFigure(value: number | null, trip: GuardTripView): string {
 function closeoutSection(view: ReportView): string {
   const c = view.closeout;
   if (!c) return '';
+  // Target groups the last plan no longer lists (their RIDs reversed earlier are no completes any more) keep their results.
+  const resultOnly = Object.keys(c.results ?? {})
+    .filter((key) => !c.perTargetGroup.some((tg) => tg.key === key))
+    .map((key) => {
+      const r = c.results![key];
+      return `<tr><td>${e(key)}</td><td class="num">0</td><td class="num">–</td><td class="num">${r.reversed} / ${r.expired} / ${r.invalid}</td><td class="num">–</td><td>–</td></tr>`;
+    });
   const rows = c.perTargetGroup
     .map((tg) => {
       const toReverse = Object.values(tg.byCode).reduce((n, x) => n + x.toSubmit, 0);
@@ -156,6 +163,7 @@ function closeoutSection(view: ReportView): string {
       const result = c.results?.[tg.key];
       return `<tr><td>${e(tg.key)}</td><td class="num">${toReverse}</td><td class="num">${submitted}</td><td class="num">${result ? `${result.reversed} / ${result.expired} / ${result.invalid}` : '–'}</td><td class="num">${tg.reverses ? e(`${tg.reverses.value} ${tg.reverses.currency_code}`) : '–'}</td><td>${e(timeLabel(tg.windowClosesAt))} (${tg.daysLeft < 0 ? 'closed' : `${tg.daysLeft} day(s) left`})</td></tr>`;
     })
+    .concat(resultOnly)
     .join('\n');
   const blocks = (c.blocks ?? []).map((b) => `<li>${e(b)}</li>`).join('');
   const submissions = c.submissions.map((s) => `<li>${e(s.name)}: ${e(s.status)}${s.counts ? ` (reversed ${s.counts.reversed}, expired ${s.counts.expired}, invalid ${s.counts.invalid})` : ''}</li>`).join('');

@@ -130,6 +130,20 @@ describe('close-out from a committed file', () => {
     expect(await statusOf(third)).toBe('Terminate');
     expect((await workflowStatus()).closeout?.results?.us).toEqual({ reversed: 3, expired: 0, invalid: 0 });
 
+    // A RID that is no complete of the project (a typo): never submitted, said so (exit 4), and said again by a
+    // re-apply that reads nothing.
+    const typo = '0e8b5c1a-1234-4abc-8def-000000000042';
+    fs.writeFileSync(path.join(t.dir, 'closeout', 'speeders.csv'), `${first}\n${second}\n${third}\n${typo}\n`);
+    const withTypo = await t.cli(['apply', file, '--approve-closeout', '--timeout', '120'], env);
+    expect(withTypo.code, withTypo.stdout + withTypo.stderr).toBe(4);
+    expect(withTypo.stdout).toContain('1 RID(s) of the reversal files are not completes');
+    expect(reconciliationPosts()).toHaveLength(2);
+    const quiet = t.stack.sandbox.requests().length;
+    const again = await t.cli(['apply', file, '--timeout', '120'], env);
+    expect(again.code, again.stdout + again.stderr).toBe(4);
+    expect(again.stdout).toContain('1 RID(s) of the reversal files are not completes');
+    expect(t.stack.sandbox.requests().slice(quiet).filter((r) => r.path.includes('reconciliations') || r.path.includes('/reports'))).toEqual([]);
+
     // The HTML report shows the close-out: what each target group had reversed, the submissions, the archives.
     const html = path.join(t.dir, 'closeout-report.html');
     const reported = await t.cli(['report', file, '--html', html], env);
@@ -139,7 +153,8 @@ describe('close-out from a committed file', () => {
     // Nothing left to reverse; the exchange reversed 3 (the RIDs reversed earlier are no completes any more, so the
     // submitted column counts those of this apply's plan).
     const row = /<tr><td>us<\/td>.*?<\/tr>/.exec(page)?.[0] ?? '';
-    expect(row).toMatch(/^<tr><td>us<\/td><td class="num">0<\/td><td class="num">\d+<\/td><td class="num">3 \/ 0 \/ 0<\/td>/);
+    expect(row).toMatch(/^<tr><td>us<\/td><td class="num">0<\/td><td class="num">(\d+|–)<\/td><td class="num">3 \/ 0 \/ 0<\/td>/);
+    expect(page).toContain('1 RID(s) of the files are not completes');
     expect(page).toContain('Archived in the blob store');
     for (const r of [first, second, third]) expect(page.toLowerCase()).not.toContain(r.toLowerCase());
 

@@ -36,10 +36,15 @@ export async function runCloseout(state: StudyState, api: Api, request: ApplyReq
     delete state.status.closeout;
     return;
   }
-  if (settledFor(state, closeout)) return;
+  const notMade = (detail: string) => unapplied.push({ targetGroup: desired.studyId, field: FIELD, reason: 'blocked', detail });
+  const notEligible = (n: number) => notMade(`${n} RID(s) of the reversal files are not completes of this study's project the exchange lets reconcile: not submitted`);
+  if (settledFor(state, closeout)) {
+    // Closed: nothing is read again, and what it could not submit is said again, so every re-apply exits alike.
+    if (state.status.closeout?.notEligible) notEligible(state.status.closeout.notEligible);
+    return;
+  }
   // A partial apply (`--target-group`, `--except`) applies target groups only: the close-out waits for a full one.
   if (request.scope) return;
-  const notMade = (detail: string) => unapplied.push({ targetGroup: desired.studyId, field: FIELD, reason: 'blocked', detail });
   const projectId = state.projectId;
   if (!projectId) {
     notMade('the study has no project in the exchange yet: nothing to close out');
@@ -89,7 +94,7 @@ export async function runCloseout(state: StudyState, api: Api, request: ApplyReq
     }));
   }
   // RIDs of the files that are no completes of this project in their window: never submitted, and said so.
-  if (plan.notEligible > 0) notMade(`${plan.notEligible} RID(s) of the reversal files are not completes of this study's project the exchange lets reconcile: not submitted`);
+  if (plan.notEligible > 0) notEligible(plan.notEligible);
   // The reports are final once fielding is over; until then they wait (and the close-out stays open).
   if (!fieldingOver(state)) {
     status.phase = closeout.reports.length ? 'planned' : 'closed';
