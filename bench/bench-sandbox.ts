@@ -44,3 +44,44 @@ export function retainedMemory() {
   const m = process.memoryUsage();
   return { heap: m.heapUsed, arrayBuffers: m.arrayBuffers, retained: m.heapUsed + m.arrayBuffers, rss: m.rss };
 }
+
+/** What a run added to the process at its peak (after forced GCs, sampled every `everyMs`), as the benchmarks print it. */
+export interface RetainedPeak {
+  peak_extra_retained_bytes: number;
+  peak_extra_heap_bytes: number;
+  peak_extra_array_buffers_bytes: number;
+  peak_extra_rss_bytes: number;
+  gc_exposed: boolean;
+}
+
+/** Runs `work`, sampling what the process retains meanwhile: its result, its wall time and the peak above the start. */
+export async function measureRetained<T>(work: () => Promise<T>, everyMs = 5): Promise<{ result: T; ms: number; peak: RetainedPeak; startedAt: number }> {
+  const baseline = retainedMemory();
+  const peak = { ...baseline };
+  const sampler = setInterval(() => {
+    const now = retainedMemory();
+    peak.heap = Math.max(peak.heap, now.heap);
+    peak.arrayBuffers = Math.max(peak.arrayBuffers, now.arrayBuffers);
+    peak.retained = Math.max(peak.retained, now.retained);
+    peak.rss = Math.max(peak.rss, now.rss);
+  }, everyMs);
+  const startedAt = performance.now();
+  let result: T;
+  try {
+    result = await work();
+  } finally {
+    clearInterval(sampler);
+  }
+  return {
+    result,
+    ms: performance.now() - startedAt,
+    startedAt,
+    peak: {
+      peak_extra_retained_bytes: peak.retained - baseline.retained,
+      peak_extra_heap_bytes: peak.heap - baseline.heap,
+      peak_extra_array_buffers_bytes: peak.arrayBuffers - baseline.arrayBuffers,
+      peak_extra_rss_bytes: peak.rss - baseline.rss,
+      gc_exposed: typeof (globalThis as { gc?: unknown }).gc === 'function',
+    },
+  };
+}

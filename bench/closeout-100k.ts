@@ -17,7 +17,7 @@ import { Agent } from 'undici';
 import { createActivities, createBlobStore, createDemandApiClient } from '../activities/index';
 import { MAX_ROWS_PER_SUBMISSION } from '../shared/closeout-reports';
 import { uuidFromName } from '../shared/sha256';
-import { retainedMemory, startSandboxProcess } from './bench-sandbox';
+import { measureRetained, startSandboxProcess } from './bench-sandbox';
 
 const ROWS = MAX_ROWS_PER_SUBMISSION;
 const SAMPLE_EVERY_MS = 5;
@@ -37,23 +37,10 @@ async function main(): Promise<void> {
     })()));
     const name = `bench-closeout-${randomUUID().slice(0, 8)}-1`;
 
-    const baseline = retainedMemory();
-    const peak = { ...baseline };
-    const sampler = setInterval(() => {
-      const now = retainedMemory();
-      peak.heap = Math.max(peak.heap, now.heap);
-      peak.arrayBuffers = Math.max(peak.arrayBuffers, now.arrayBuffers);
-      peak.retained = Math.max(peak.retained, now.retained);
-      peak.rss = Math.max(peak.rss, now.rss);
-    }, SAMPLE_EVERY_MS);
-    const started = performance.now();
-    let sent: { requestId: string; found: boolean };
-    try {
-      sent = await activities.submitReversals({ ctx, name, idempotencyKey: uuidFromName(name), delta: { ref: delta.ref }, from: 0, rows: ROWS });
-    } finally {
-      clearInterval(sampler);
-    }
-    const submitMs = performance.now() - started;
+    const { result: sent, ms: submitMs, peak } = await measureRetained(
+      () => activities.submitReversals({ ctx, name, idempotencyKey: uuidFromName(name), delta: { ref: delta.ref }, from: 0, rows: ROWS }),
+      SAMPLE_EVERY_MS,
+    );
 
     process.stdout.write(`${JSON.stringify({
       benchmark: 'closeout-100k',
@@ -61,11 +48,7 @@ async function main(): Promise<void> {
       file_bytes: delta.bytes,
       submit_ms: Math.round(submitMs),
       posted: !sent.found,
-      peak_extra_retained_bytes: peak.retained - baseline.retained,
-      peak_extra_heap_bytes: peak.heap - baseline.heap,
-      peak_extra_array_buffers_bytes: peak.arrayBuffers - baseline.arrayBuffers,
-      peak_extra_rss_bytes: peak.rss - baseline.rss,
-      gc_exposed: typeof (globalThis as { gc?: unknown }).gc === 'function',
+      ...peak,
       target: sandbox.child ? 'sandbox child process' : 'STUDYFLOW_API_BASE_URL',
       node: process.version,
     })}\n`);

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { Agent } from 'undici';
 import { createActivities, createBlobStore, createDemandApiClient } from '../activities/index';
-import { retainedMemory, startSandboxProcess } from './bench-sandbox';
+import { measureRetained, startSandboxProcess } from './bench-sandbox';
 
 const IDS = 100_000;
 const SAMPLE_EVERY_MS = 5;
@@ -53,23 +53,11 @@ async function main(): Promise<void> {
     });
     const target = { ctx, projectId: project.id, targetGroupId: targetGroup.id };
 
-    const baseline = retainedMemory();
-    const peak = { ...baseline };
-    const sampler = setInterval(() => {
-      const now = retainedMemory();
-      peak.heap = Math.max(peak.heap, now.heap);
-      peak.arrayBuffers = Math.max(peak.arrayBuffers, now.arrayBuffers);
-      peak.retained = Math.max(peak.retained, now.retained);
-      peak.rss = Math.max(peak.rss, now.rss);
-    }, SAMPLE_EVERY_MS);
-    const uploadStarted = performance.now();
-    let jobId: string;
-    try {
-      ({ jobId } = await activities.uploadIdList({ ...target, entityType: 'ACCESS_RESPONDENT_GUID', list, idempotencyKey: `bench:${run}:ids` }));
-    } finally {
-      clearInterval(sampler);
-    }
-    const uploadMs = performance.now() - uploadStarted;
+    const { result: upload, ms: uploadMs, peak, startedAt: uploadStarted } = await measureRetained(
+      () => activities.uploadIdList({ ...target, entityType: 'ACCESS_RESPONDENT_GUID', list, idempotencyKey: `bench:${run}:ids` }),
+      SAMPLE_EVERY_MS,
+    );
+    const { jobId } = upload;
 
     let job = await activities.getIdListJob({ ...target, jobId });
     while (job.status === 'Processing') {
@@ -87,11 +75,7 @@ async function main(): Promise<void> {
       until_job_done_ms: Math.round(jobMs),
       job_status: job.status,
       remote_digest_matches: remote.sha256 === list.sha256 && remote.count === list.count,
-      peak_extra_retained_bytes: peak.retained - baseline.retained,
-      peak_extra_heap_bytes: peak.heap - baseline.heap,
-      peak_extra_array_buffers_bytes: peak.arrayBuffers - baseline.arrayBuffers,
-      peak_extra_rss_bytes: peak.rss - baseline.rss,
-      gc_exposed: typeof (globalThis as { gc?: unknown }).gc === 'function',
+      ...peak,
       target: sandbox.child ? 'sandbox child process' : 'STUDYFLOW_API_BASE_URL',
       node: process.version,
     })}\n`);
