@@ -9,15 +9,13 @@ import { Context } from '@temporalio/activity';
 import { closeoutFacts, closeoutObservation } from '../api/operations/closeout-facts';
 import { downloadReconciliationFile, findSubmissionByName, observeSubmission, reconciliationTargetGroups, submitApprovedCompletes, submitReconciliations } from '../api/operations/reconciliations';
 import { awaitReport, downloadReport, generateReport } from '../api/operations/reports';
-import { classifyReversals, isToSubmit } from '../plan/closeout';
+import type { ReconciliationTargetGroup } from '../api/wire/reconciliations';
+import { countReversals, reversalRows } from '../plan/closeout';
 import type { CloseoutReportType, DesiredCloseout, ObservedCloseout, ObservedSubmission } from '../plan/closeout-types';
 import { activityCaller } from './api-call';
 import type { ActivityDeps } from './activity-deps';
 import { checkCtx, requireText } from './activity-input';
 import type { ActivityCtx } from './types';
-
-/** At most this many rows go in one submission (the reference's limit for post_reconciliations). */
-export const ROWS_PER_SUBMISSION = 100_000;
 
 export interface ObserveCloseoutInput {
   ctx: ActivityCtx;
@@ -123,17 +121,9 @@ export function closeoutActivities(deps: ActivityDeps) {
       const projectId = requireText('observeCloseout', 'projectId', input.projectId);
       const caller = activityCaller(deps, ctx);
       const facts = await closeoutFacts(caller, { studyId, projectId, heartbeat: () => Context.current().heartbeat() });
-      const completes = new Map([...facts.eligible, ...facts.windowClosed]);
-      const rows = input.closeout.reversals ? storedRows(deps, input.closeout.reversals.ref) : emptyRows();
+      const reversals = input.closeout.reversals;
       const delta: string[] = [];
-      const classification = await classifyReversals(
-        tap(rows, (row) => {
-          if (isToSubmit(row, completes, facts.submitted, facts.exchangeNow)) delta.push(`${row.rid},${row.code}\n`);
-        }),
-        completes,
-        facts.submitted,
-        facts.exchangeNow,
-      );
+      const classification = await countReversals(reversalRows(reversals ? storedLines(deps, reversals.ref) : []), facts, (line) => delta.push(line));
       const approved = input.closeout.approvedCompletes;
       const observed: ObservedCloseout = await closeoutObservation(facts, {
         classification,
@@ -213,24 +203,9 @@ export function closeoutActivities(deps: ActivityDeps) {
   };
 }
 
-function countsOf(tg: { [k: string]: unknown }): { reversed: number; expired: number; invalid: number } {
-  const n = (k: string) => (typeof tg[k] === 'number' ? (tg[k] as number) : 0);
-  return { reversed: n('positive_reversed_count') + n('negative_reversed_count'), expired: n('expired_count'), invalid: n('invalid_count') };
+/** A target group's counts of a submission (absent counts are none yet). */
+function countsOf(tg: ReconciliationTargetGroup): { reversed: number; expired: number; invalid: number } {
+  return { reversed: (tg.positive_reversed_count ?? 0) + (tg.negative_reversed_count ?? 0), expired: tg.expired_count ?? 0, invalid: tg.invalid_count ?? 0 };
 }
 
-async function* storedRows(deps: ActivityDeps, ref: string): AsyncGenerator<{ rid: string; code: string }> {
-  for await (const line of storedLines(deps, ref)) {
-    const [rid, code] = line.split(',');
-    if (rid && code) yield { rid: rid.toLowerCase(), code };
-  }
-}
-
-async function* emptyRows(): AsyncGenerator<{ rid: string; code: string }> {}
-
-async function* tap<T>(source: AsyncIterable<T>, f: (x: T) => void): AsyncGenerator<T> {
-  for await (const x of source) {
-    f(x);
-    yield x;
-  }
-}
 

@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 import type { ApiCaller } from '../api/operations/caller';
 import { closeoutFacts, closeoutObservation } from '../api/operations/closeout-facts';
 import type { BlobStore } from '../blobs/blob-store';
-import { classifyReversals, isToSubmit, planCloseout } from '../plan/closeout';
+import { countReversals, planCloseout, reversalRows } from '../plan/closeout';
 import type { CloseoutPlan, CloseoutReportType, DesiredCloseout, ObservedCloseout } from '../plan/closeout-types';
 
 export interface CloseoutPlanInput {
@@ -25,24 +25,14 @@ export interface CloseoutPlanInput {
 export async function planStudyCloseout(caller: ApiCaller, blobs: BlobStore, input: CloseoutPlanInput): Promise<{ plan?: CloseoutPlan; note?: string }> {
   if (!input.projectId) return { note: 'the study has no project in the exchange yet: the close-out is planned once it fielded' };
   const facts = await closeoutFacts(caller, { studyId: input.studyId, projectId: input.projectId });
-  const completes = new Map([...facts.eligible, ...facts.windowClosed]);
   const delta = createHash('sha256');
   let deltaCount = 0;
-  async function* rows() {
-    const ref = input.closeout.reversals?.ref;
-    if (!ref) return;
-    for await (const line of createInterface({ input: blobs.open(ref), crlfDelay: Infinity })) {
-      const [rid, code] = line.split(',');
-      if (!rid || !code) continue;
-      const row = { rid: rid.toLowerCase(), code };
-      if (isToSubmit(row, completes, facts.submitted, facts.exchangeNow)) {
-        delta.update(`${row.rid},${row.code}\n`);
-        deltaCount += 1;
-      }
-      yield row;
-    }
-  }
-  const classification = await classifyReversals(rows(), completes, facts.submitted, facts.exchangeNow);
+  const ref = input.closeout.reversals?.ref;
+  const lines = ref ? createInterface({ input: blobs.open(ref), crlfDelay: Infinity }) : [];
+  const classification = await countReversals(reversalRows(lines), facts, (line) => {
+    delta.update(line);
+    deltaCount += 1;
+  });
   const approved = input.closeout.approvedCompletes;
   const observed: ObservedCloseout = {
     ...(await closeoutObservation(facts, {

@@ -399,3 +399,35 @@ export function nextCloseoutWarning(
   }
   return next;
 }
+
+/** The rows of a stored reversals list (its normalized `rid,code` lines): RIDs in lower case, lines without both skipped. */
+export async function* reversalRows(lines: AsyncIterable<string> | Iterable<string>): AsyncGenerator<ReversalRow> {
+  for await (const line of lines) {
+    const [rid, code] = line.split(',');
+    if (rid && code) yield { rid: rid.toLowerCase(), code };
+  }
+}
+
+/** What the exchange holds that the rows are counted against (api/operations/closeout-facts.ts CloseoutFacts, structurally). */
+export interface ReversalFacts {
+  eligible: ReadonlyMap<string, EligibleComplete>;
+  windowClosed: ReadonlyMap<string, EligibleComplete>;
+  submitted: ReadonlySet<string>;
+  exchangeNow: string;
+}
+
+/**
+ * Counts the rows against the exchange's facts (classifyReversals, over the completes still eligible and those whose
+ * window closed) and hands each row to submit now to `toSubmit` as its `rid,code\n` line, in the rows' order: the
+ * delta the observeCloseout activity stores and `studyflow plan` digests, so both name the same submissions.
+ */
+export async function countReversals(rows: AsyncIterable<ReversalRow>, facts: ReversalFacts, toSubmit: (line: string) => void): Promise<ReversalClassification> {
+  const completes = new Map([...facts.eligible, ...facts.windowClosed]);
+  async function* delivered() {
+    for await (const row of rows) {
+      if (isToSubmit(row, completes, facts.submitted, facts.exchangeNow)) toSubmit(`${row.rid},${row.code}\n`);
+      yield row;
+    }
+  }
+  return await classifyReversals(delivered(), completes, facts.submitted, facts.exchangeNow);
+}

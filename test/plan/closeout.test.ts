@@ -6,12 +6,14 @@ import {
   approvedCompletesName,
   classifyReversals,
   closeoutSummary,
+  countReversals,
   CloseoutInputError,
   daysLeft,
   isToSubmit,
   nextCloseoutWarning,
   planCloseout,
   reversalRowState,
+  reversalRows,
   reconciliationWindowClosesAt,
   reversalChunks,
   type EligibleComplete,
@@ -332,5 +334,25 @@ describe('nextCloseoutWarning', () => {
     expect(nextCloseoutWarning({ phase: 'blocked', perTargetGroup, deadlineNotified: { us: '2026-11-26T00:00:00.000Z', uk: '2027-01-26T00:00:00.000Z' } })?.key).toBe('us');
     expect(nextCloseoutWarning({ phase: 'closed', perTargetGroup })).toBeUndefined();
     expect(nextCloseoutWarning(undefined)).toBeUndefined();
+  });
+});
+
+describe('countReversals', () => {
+  it('hands over exactly the rows the classification counts to submit, as `rid,code` lines in order', async () => {
+    const now = '2026-11-28T00:00:00.000Z';
+    const at = (tg: string, completedAt: string) => ({ targetGroupId: tg, completedAt });
+    const facts = {
+      eligible: new Map([['a', at('tg1', '2026-11-02T00:00:00.000Z')], ['b', at('tg1', '2026-11-03T00:00:00.000Z')], ['c', at('tg2', '2026-11-04T00:00:00.000Z')]]),
+      windowClosed: new Map([['d', at('tg2', '2026-09-01T00:00:00.000Z')]]),
+      submitted: new Set(['b']),
+      exchangeNow: now,
+    };
+    const lines: string[] = [];
+    const counted = await countReversals(reversalRows(['A,11', 'b,11', 'c,932', 'd,11', 'e,11', 'broken']), facts, (line) => lines.push(line));
+    expect(lines).toEqual(['a,11\n', 'c,932\n']);
+    expect(counted.byTargetGroup.tg1.byCode['11']).toEqual({ toSubmit: 1, submitted: 1 });
+    expect(counted.byTargetGroup.tg2.byCode['932']).toEqual({ toSubmit: 1, submitted: 0 });
+    expect(counted.windowClosed).toEqual({ tg2: 1 });
+    expect(counted.notEligible).toBe(1);
   });
 });
