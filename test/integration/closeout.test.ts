@@ -94,6 +94,9 @@ describe('close-out from a committed file', () => {
     const warned = await eventually(async () => hook.received.find((r) => JSON.stringify(r.body).includes('closeout_deadline')), 30_000);
     expect(JSON.stringify(warned.body)).toContain('Close-out deadline');
     expect(JSON.stringify(warned.body)).toContain('RIDs to reverse');
+    // It counts the days left as plan does.
+    const left = /\((\d+) day\(s\) left\)/.exec(planned.stdout)?.[1];
+    expect(JSON.stringify(warned.body)).toContain(`(${left} day(s) left)`);
     expect(Object.keys((await workflowStatus()).closeout?.deadlineNotified ?? {})).toEqual(['us']);
 
     // Approved: exactly one submission, the two sessions reversed (Terminate), the third untouched.

@@ -1,7 +1,7 @@
 // The close-out of a study (issue 36), after its target groups settled: observe (counts only), plan
 // (plan/closeout.ts), and, once approved, submit each chunk once, follow it to its end and archive its files
 // and the reports. Reversals cannot be undone: nothing is submitted while the plan blocks or waits for approval.
-import { closeoutApprovalKey, closeoutBlockText, nextCloseoutWarning, planCloseout } from '../../plan/closeout';
+import { closeoutApprovalKey, closeoutBlockText, daysLeft, nextCloseoutWarning, planCloseout } from '../../plan/closeout';
 import { notify } from '../notify';
 import type { CloseoutStep, DesiredCloseout } from '../../plan/closeout-types';
 import type { DesiredStudy } from '../../plan/types';
@@ -171,10 +171,11 @@ export async function warnOfCloseoutDeadline(state: StudyState): Promise<void> {
   const warning = nextCloseoutWarning(closeout);
   if (!closeout || !warning || Date.parse(warning.warnAt) > Date.now()) return;
   (closeout.deadlineNotified ??= {})[warning.key] = warning.closesAt;
-  const daysLeft = Math.max(0, Math.ceil((Date.parse(warning.closesAt) - Date.now()) / 86_400_000));
+  // The days left as `plan` and `status` count them (plan/closeout.ts daysLeft: 0 on the window's last day).
+  const left = Math.max(0, daysLeft(warning.closesAt, new Date().toISOString()));
   await notify(
     state.notify,
-    { kind: 'closeout_deadline', studyId: state.studyId, targetGroup: warning.key, at: new Date().toISOString(), closesAt: warning.closesAt, daysLeft, toReverse: warning.toReverse, phase: closeout.phase },
+    { kind: 'closeout_deadline', studyId: state.studyId, targetGroup: warning.key, at: new Date().toISOString(), closesAt: warning.closesAt, daysLeft: left, toReverse: warning.toReverse, phase: closeout.phase },
     warning.closesAt,
   );
 }
