@@ -9,6 +9,7 @@ import { apiCaller, type ApiCaller } from '../api/operations/caller';
 import * as live from '../api/operations/live-target-groups';
 import type { AllocationSpecificationRequest, FeasibilityByIdRequest, FieldingAssistantRequest } from '../api/wire/live-target-groups';
 import type { LiveFieldingAssistantModules } from '../plan/live-requests';
+import type { QuotaFigures } from '../plan/quotas';
 
 export interface LiveTargetGroupInput {
   ctx: ActivityCtx;
@@ -37,6 +38,8 @@ export function liveTargetGroupActivities(deps: ActivityDeps) {
   return {
     /** Every changeable field of a launched group (null for a draft). */
     readLiveTargetGroup: async (input: LiveTargetGroupInput) => live.readLiveTargetGroup(...open('readLiveTargetGroup', input)),
+    /** Each quota's goal, completes and prescreens (list_profiles once), as plan/quotas.ts reads them: names and counts only. */
+    readQuotaFigures: async (input: LiveTargetGroupInput): Promise<{ quotas: QuotaFigures[]; notReported: number }> => live.readQuotaCompletes(...open('readQuotaFigures', input)),
     updateLiveFillingGoal: async (input: LiveTargetGroupInput & { completesGoal?: number; quotaGoals?: live.QuotaGoal[] }) => {
       const [caller, ref] = open('updateLiveFillingGoal', input);
       if (input.completesGoal !== undefined && (!Number.isInteger(input.completesGoal) || input.completesGoal < 1)) throw invalidInputFailure('updateLiveFillingGoal', 'completesGoal must be a positive integer');

@@ -3,6 +3,9 @@
 // JSON outputs carry the forecast objects themselves.
 import type { StudyForecast, TargetGroupForecast } from '../plan/forecast';
 import type { Money } from '../plan/types';
+import type { QuotaForecast } from '../plan/quotas';
+import type { TargetGroupQuotas } from '../workflows/messages';
+import { table, type Output } from './output';
 
 type Range<T> = { expected: T; low: T; high: T };
 
@@ -64,5 +67,69 @@ export function forecastLines(targetGroups: readonly { key: string; forecast?: T
     lines.push(`    ${tg.forecast.method}`);
   }
   if (study) lines.push(`  study: ${studyForecastText(study)}${study.finish.expected === undefined ? ` (${study.method})` : ''}`);
+  return lines;
+}
+
+// --- quotas ------------------------------------------------------------------------------------------------------
+
+/** `2027-04-26` at midnight UTC, else `2027-04-26 18:00 UTC`. */
+export function endDateText(iso: string): string {
+  const text = forecastTime(iso);
+  return text.endsWith(' 00:00 UTC') ? text.slice(0, 10) : text;
+}
+
+/** A 0–1 share as a percent with at most one decimal: `12%`, `11.7%`. */
+const sharePercent = (x: number) => `${Math.round(x * 1000) / 10}%`;
+
+/** What a quota's forecast says (plan/quotas.ts QuotaForecast): `behind: short by 41 (12%) by 2027-04-26`, `on track: …`, or why none. */
+export function quotaForecastText(cell: QuotaForecast, end: string | undefined): string {
+  const by = end ? ` by ${endDateText(end)}` : '';
+  switch (cell.basis) {
+    case 'full':
+      return 'full';
+    case 'no_goal':
+      return 'no goal';
+    case 'no_share':
+      return 'no forecast yet (no complete in the target group)';
+    case 'no_pace':
+      return 'no forecast (no pace: under an hour of readings, paused, or no end date)';
+    case 'forecast': {
+      const expected = cell.completesByEnd?.expected ?? cell.completes;
+      if (cell.shortfall && cell.shortfallFraction !== undefined) return `behind: short by ${cell.shortfall} (${sharePercent(cell.shortfallFraction)})${by}, forecast ${expected} of ${cell.goal}`;
+      return `on track: ${expected} of ${cell.goal}${by}`;
+    }
+  }
+}
+
+/** A quota is forecast to miss its goal. */
+export const quotaBehind = (cell: QuotaForecast) => (cell.shortfall ?? 0) > 0;
+
+/**
+ * The quota block of `status` and the human report: per target group with quotas read, a table of each quota's
+ * completes against its goal, its fill and its forecast at the end date (a quota behind in yellow), and what was left out.
+ */
+export function quotaLines(out: Output, targetGroups: readonly { key: string; quotas?: TargetGroupQuotas | null }[]): string[] {
+  const withQuotas = targetGroups.filter((tg): tg is { key: string; quotas: TargetGroupQuotas } => !!tg.quotas).sort((a, b) => a.key.localeCompare(b.key));
+  if (!withQuotas.length) return [];
+  const lines = ['quotas:'];
+  for (const { key, quotas } of withQuotas) {
+    const end = quotas.pace?.end;
+    const behind = quotas.cells.filter(quotaBehind).length;
+    if (!quotas.cells.length && quotas.error) {
+      lines.push(out.yellow(`  ${key}: quotas not read${quotas.failedAt ? ` (tried ${quotas.failedAt})` : ''}: ${quotas.error}`));
+      continue;
+    }
+    lines.push(`  ${key}: ${quotas.cells.length + (quotas.omitted ?? 0)} quota(s) read ${quotas.readAt}${end ? `, forecast to ${endDateText(end)}` : ''}${behind ? `; ${behind} behind` : ''}`);
+    if (quotas.error) lines.push(out.yellow(`    the last read failed${quotas.failedAt ? ` at ${quotas.failedAt}` : ''}: ${quotas.error}${quotas.cells.length ? ' (the figures below are the read before)' : ''}`));
+    if (quotas.cells.length) {
+      const rows = quotas.cells.map((c) => {
+        const text = quotaForecastText(c, end);
+        return [`${c.profile} / ${c.quota}`, String(c.completes), String(c.goal), c.fill === undefined ? '-' : `${(Math.round(c.fill * 1000) / 10).toFixed(1)}%`, quotaBehind(c) ? out.yellow(text) : text];
+      });
+      lines.push(...table(['QUOTA', 'COMPLETES', 'GOAL', 'FILL', 'FORECAST'], rows).split('\n').map((line) => `    ${line}`));
+    }
+    if (quotas.omitted) lines.push(`    ${quotas.omitted} more quota(s) not shown (the ${quotas.cells.length} most behind are)`);
+    if (quotas.notReported) lines.push(`    ${quotas.notReported} quota(s) without completes in the exchange's answer`);
+  }
   return lines;
 }

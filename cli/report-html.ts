@@ -2,6 +2,8 @@
 // scripts, fonts or network) that opens offline. The charts carry their figures as data attributes
 // (data-fill, data-completes, data-y-max), which the browser test compares with the JSON report.
 import { forecastCaption, forecastChart, forecastTable } from './forecast-chart';
+import { endDateText, quotaBehind, quotaForecastText } from './forecast-view';
+import type { TargetGroupQuotas } from '../workflows/messages';
 import { moneyText, orderedStatuses, percentText, rateText, type GuardHoldView, type GuardTripView, type ReportView, type TargetGroupReportView } from '../client/report-model';
 
 const PALETTE = ['#2563eb', '#d97706', '#059669', '#dc2626', '#7c3aed', '#0891b2', '#be185d', '#4d7c0f'];
@@ -194,6 +196,29 @@ function guardHoldSection(key: string, hold: GuardHoldView): string {
   ].join('\n');
 }
 
+/** Each quota's completes against its goal, its fill and its forecast at the end date; a quota behind is marked. */
+function quotaSection(key: string, quotas: TargetGroupQuotas): string {
+  const end = quotas.pace?.end;
+  const behind = quotas.cells.filter(quotaBehind).length;
+  const meta = [`read ${timeLabel(quotas.readAt)}`, end ? `forecast to ${endDateText(end)}` : undefined, behind ? `${behind} behind` : undefined].filter(Boolean).join(' · ');
+  const rows = quotas.cells.map((c) => {
+    const cell = `${c.profile} / ${c.quota}`;
+    const fill = c.fill === undefined ? '–' : `${(Math.round(c.fill * 1000) / 10).toFixed(1)}%`;
+    return `<tr data-quota="${e(cell)}"${quotaBehind(c) ? ' class="behind"' : ''}><th>${e(cell)}</th><td class="num">${c.completes}</td><td class="num">${c.goal}</td><td class="num">${e(fill)}</td><td class="quota-forecast">${e(quotaForecastText(c, end))}</td></tr>`;
+  });
+  const notes = [
+    quotas.error ? `the last read failed: ${quotas.error}${quotas.cells.length ? ' (the figures are the read before)' : ''}` : undefined,
+    quotas.omitted ? `${quotas.omitted} more quota(s) not shown (the ${quotas.cells.length} most behind are)` : undefined,
+    quotas.notReported ? `${quotas.notReported} quota(s) without completes in the exchange's answer` : undefined,
+  ].filter((n): n is string => n !== undefined);
+  return [
+    '<h3>Quotas</h3>',
+    `<p class="meta">${e(meta)}</p>`,
+    ...(rows.length ? [`<table class="figures quotas" data-key="${e(key)}">`, '<tr><th>quota</th><th class="num">completes</th><th class="num">goal</th><th class="num">fill</th><th>forecast at the end date</th></tr>', ...rows, '</table>'] : []),
+    ...notes.map((n) => `<p class="note">${e(n)}</p>`),
+  ].join('\n');
+}
+
 function targetGroupSection(tg: TargetGroupReportView, color: string): string {
   const parts = [`<section class="tg" id="tg-${e(tg.key)}" data-key="${e(tg.key)}">`, `<h2><span class="swatch" style="background:${color}"></span>${e(tg.key)} ${stateBadge(tg.state)}</h2>`];
   const meta = [tg.targetGroupId ? `target group ${tg.targetGroupId}` : undefined, tg.launchedAt ? `launched ${timeLabel(tg.launchedAt)}` : undefined, tg.readAt ? `figures read ${timeLabel(tg.readAt)}` : undefined].filter(Boolean);
@@ -201,6 +226,7 @@ function targetGroupSection(tg: TargetGroupReportView, color: string): string {
   if (tg.note) parts.push(`<p class="note">${e(tg.note)}</p>`);
   if (tg.guardHold) parts.push(guardHoldSection(tg.key, tg.guardHold));
   parts.push('<h3>Forecast</h3>', `<div class="forecast" data-key="${e(tg.key)}">`, forecastChart(tg, color), forecastCaption(tg), '</div>');
+  if (tg.quotas) parts.push(quotaSection(tg.key, tg.quotas));
   if (tg.completes !== null) {
     parts.push('<h3>Completes against goal</h3>');
     parts.push(barChart([{ label: 'completes', value: tg.completes, whole: tg.fillingGoal, text: `${tg.completes} / ${tg.fillingGoal ?? '?'} (${percentText(tg.fillPercent)})` }], { title: `Completes of ${tg.key} against the filling goal`, cls: 'goal-bar', color }));
@@ -258,6 +284,7 @@ svg .line{fill:none;stroke-width:2.25;stroke-linejoin:round}svg .goal{stroke-das
 svg .band{opacity:.18;stroke:none}svg .expected{stroke-width:1.5;stroke-dasharray:2 3}svg .point{stroke:#fff;stroke-width:.75}
 svg .finish-marker{stroke:#047857;stroke-width:1.25}svg .end-marker{stroke:#b91c1c;stroke-width:1.25;stroke-dasharray:6 3}svg .marker-label{font-size:11px}svg .finish-label{fill:#047857}svg .end-label{fill:#b91c1c}
 table.forecast tr.study-total th{border-top:2px solid var(--line)}.forecast-text{margin:4px 0}
+table.quotas td.num,table.quotas th.num{text-align:right}table.quotas tr.behind td.quota-forecast{color:#b91c1c;font-weight:600}
 .empty{color:var(--muted)}footer{margin-top:32px;color:var(--muted);font-size:12px}
 `;
 

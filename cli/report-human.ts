@@ -2,7 +2,7 @@
 // status, cost and rates, and what changed since launch.
 import { table, type Output } from './output';
 import { moneyText, orderedStatuses, percentText, rateText, type ObservedAgainstExpected, type ReportView, type TargetGroupReportView } from '../client/report-model';
-import { forecastLines } from './forecast-view';
+import { forecastLines, quotaLines } from './forecast-view';
 import { phaseLabel } from './status-view';
 
 function figure(value: number | null): string {
@@ -71,6 +71,8 @@ export function renderReportHuman(out: Output, view: ReportView): string {
   lines.push(table(['TARGET GROUP', 'STATE', 'COMPLETES', 'GOAL', 'FILL', 'COMPLETES COST', 'IR OBS/EXP', 'LOI OBS/EXP'], rows));
   const forecast = forecastLines(view.targetGroups, view.forecast);
   if (forecast.length) lines.push('', ...forecast);
+  const quotas = quotaLines(out, view.targetGroups);
+  if (quotas.length) lines.push('', ...quotas);
   for (const tg of view.targetGroups) lines.push('', ...targetGroupSection(out, tg));
   return lines.join('\n');
 }

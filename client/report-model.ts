@@ -5,7 +5,7 @@ import type { GuardEvidence } from '../plan/guards';
 import { LAUNCHED_PHASES } from '../plan/phase-groups';
 import type { Money } from '../plan/types';
 import { moneyOf, scaleMicros, toMicros } from '../shared/money';
-import type { CloseoutStatus, CompletesPoint, ReportChange, StudyReport, TargetGroupPhase, TargetGroupStatus } from '../workflows/messages';
+import type { CloseoutStatus, CompletesPoint, ReportChange, StudyReport, TargetGroupPhase, TargetGroupQuotas, TargetGroupStatus } from '../workflows/messages';
 
 export type { Money } from '../plan/types';
 
@@ -104,6 +104,8 @@ export interface TargetGroupReportView {
   drift: { field: string; expected: unknown; actual: unknown }[];
   /** Set while a guard holds it paused: each trip with its evidence, and how to resume it. */
   guardHold: GuardHoldView | null;
+  /** Its quotas as the watch last read them: each quota's completes against its goal and its forecast (null: none read). */
+  quotas: TargetGroupQuotas | null;
   events: { received: number; lastType: string | null; sessionsByStatus: Record<string, number>; reconciled: Record<string, number> };
   /** Why the figures are missing or stale, if they are. */
   note: string | null;
@@ -276,6 +278,7 @@ function targetGroupView(key: string, status: TargetGroupStatus, data: StudyRepo
     changes: data?.changes ?? [],
     drift: status.drift ?? [],
     guardHold: guardHoldView({ ...status, key }, study),
+    quotas: status.quotas ?? null,
     events: {
       received: status.events?.received ?? 0,
       lastType: status.events?.lastType ?? null,

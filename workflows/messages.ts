@@ -4,6 +4,7 @@ import type { StudyForecast, TargetGroupForecast } from '../plan/forecast';
 import type { TargetGroupStep } from '../plan/program';
 import type { UnappliedChange } from '../plan/types';
 import type { GuardEvidence, GuardHold, GuardState } from '../plan/guards';
+import type { QuotaForecast, QuotaPace, WorstQuota } from '../plan/quotas';
 import type { ApplyScope } from '../plan/scope';
 import type { Fingerprints } from '../plan/plan-file';
 
@@ -93,6 +94,8 @@ export interface TargetGroupStatus {
    * asked for (workflows/forecast.ts), from the readings the study holds; never sent by the target group.
    */
   forecast?: TargetGroupForecast;
+  /** Its quotas as the watch last read them (absent: no quota in its profiles, or not read yet): workflows/target-group/quotas.ts. */
+  quotas?: TargetGroupQuotas;
   job?: JobProgress;
   /** Why the gate holds, or why the target group failed. */
   message?: string;
@@ -135,6 +138,29 @@ export interface TargetGroupGuards {
   trips: number;
   /** The last resume of a hold: who, when, the guards it acknowledged. */
   resumed?: { by: string; at: string; guards: string[] };
+}
+
+/**
+ * A target group's quotas in status (workflows/target-group/quotas.ts): each quota's completes against its goal and
+ * its forecast at the end date (plan/quotas.ts forecastQuotas, with the target group's pace), as of the last read of
+ * list_profiles. Counts and names only.
+ */
+export interface TargetGroupQuotas {
+  /** When the cells were read (workflow time). */
+  readAt: string;
+  /** The target group's pace and end date the cells were forecast with (absent: no end date known). */
+  pace?: QuotaPace;
+  /** At most MAX_QUOTA_CELLS quotas, in the exchange's order: those most behind are kept when there are more. */
+  cells: QuotaForecast[];
+  /** Quotas left out of `cells` (beyond the cap). */
+  omitted?: number;
+  /** Quotas whose completes the exchange did not report (left out of `cells`). */
+  notReported?: number;
+  /** The quota with the lowest fill (of all read, not only the cells). */
+  worst?: WorstQuota;
+  /** Why the last read failed (the cells are then the last read's), and when it was tried. */
+  error?: string;
+  failedAt?: string;
 }
 
 export type StudyPhase = 'idle' | 'planning' | 'applying' | 'converged' | 'partially_failed' | 'failed';

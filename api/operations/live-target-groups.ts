@@ -128,6 +128,48 @@ export async function readGoals(caller: ApiCaller, ref: LiveTargetGroupRef): Pro
   return { completesGoal: body.completes_goal, quotaGoals };
 }
 
+/** One quota's figures (the shape of plan/quotas.ts QuotaFigures; api/ does not import plan/). */
+export interface QuotaCompletes {
+  /** The profile's name (its id when it has none) and the quota's (the target's name or text, else its id). */
+  profile: string;
+  quota: string;
+  goal: number;
+  completes: number;
+  prescreens?: number;
+}
+
+/**
+ * list_profiles, once: each quota's goal, completes and prescreens as the exchange counts them (QuotaDetailsV3 of a
+ * launched group). A quota whose answer gives no `completes` (the reference makes it optional) is counted in
+ * `notReported`, not shown as 0. Names and counts only: no respondent.
+ */
+export async function readQuotaCompletes(caller: ApiCaller, ref: LiveTargetGroupRef): Promise<{ quotas: QuotaCompletes[]; notReported: number }> {
+  const req = { method: 'GET', path: `${targetGroupPath(caller, ref.projectId, ref.targetGroupId)}/profiles` } as const;
+  const { body } = await read(caller, 'list_profiles', ProfilesResponse, req);
+  const text = (...values: unknown[]) => values.find((v): v is string => typeof v === 'string' && v.trim() !== '');
+  const quotas: QuotaCompletes[] = [];
+  let notReported = 0;
+  for (const profile of body.profiles ?? []) {
+    if (!profile.quotas_enabled) continue;
+    for (const target of profile.targets) {
+      const quota = target.quota;
+      if (!quota) continue;
+      if (quota.completes === undefined) {
+        notReported += 1;
+        continue;
+      }
+      quotas.push({
+        profile: text(profile.name) ?? profile.id,
+        quota: text(quota.name, target.name, target.text) ?? target.id,
+        goal: quota.completes_goal,
+        completes: quota.completes,
+        ...(quota.prescreens === undefined ? {} : { prescreens: quota.prescreens }),
+      });
+    }
+  }
+  return { quotas, notReported };
+}
+
 async function readDetails(caller: ApiCaller, ref: LiveTargetGroupRef): Promise<LiveDetails | null> {
   const req = { method: 'GET', path: `${targetGroupPath(caller, ref.projectId, ref.targetGroupId)}/details`, acceptStatuses: [404] } as const;
   const res = await caller.send(req);

@@ -78,7 +78,16 @@ export const ResponseCondition = z.looseObject({ object: z.enum(['selection', 'r
 const ResponseTarget = z.looseObject({
   id: z.string().min(1),
   conditions: z.array(ResponseCondition).min(1),
-  quota: z.looseObject({ completes_goal_percentage: z.number(), quota_nominal: z.number().int(), completes_goal: z.number().int() }).optional(),
+  quota: z
+    .looseObject({
+      completes_goal_percentage: z.number(),
+      quota_nominal: z.number().int(),
+      completes_goal: z.number().int(),
+      /** QuotaDetailsV3 of a launched group: its completes and prescreens so far (optional in the reference). */
+      completes: z.number().int().min(0).optional(),
+      prescreens: z.number().int().min(0).optional(),
+    })
+    .optional(),
 });
 /** DraftRegularProfileV3 / RegularProfileV3. */
 const ResponseProfile = z.looseObject({

@@ -1,6 +1,6 @@
 import { withStudyClient } from '../../client';
 import { closeoutLines } from '../closeout-view';
-import { forecastLines } from '../forecast-view';
+import { forecastLines, quotaLines } from '../forecast-view';
 import type { CliContext } from '../main';
 import { budgetLine, guardLines, statusTable, studyPhaseText, temporalUiLink, unappliedLines } from '../status-view';
 
@@ -21,6 +21,7 @@ export async function run(ctx: CliContext, studyArg: string, options: { account?
       if (budget) ctx.out.data(budget);
       for (const line of closeoutLines(status)) ctx.out.data(line);
       for (const line of forecastLines(Object.values(status.targetGroups), status.forecast)) ctx.out.data(line);
+      for (const line of quotaLines(ctx.out, Object.values(status.targetGroups))) ctx.out.data(line);
       if (status.error) ctx.out.data(`error: ${status.error}`);
       const ui = temporalUiLink(ctx.env, client.temporalServer, ref.workflowId, ctx.cwd);
       if (ui) ctx.out.progress(ctx.out.dim(ui));

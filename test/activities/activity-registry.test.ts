@@ -24,6 +24,8 @@ const EXPECTED = [
   // Live target groups (activities/live-target-groups.ts, issue 28).
   'readLiveTargetGroup', 'updateLiveFillingGoal', 'updateLiveFieldingWindow', 'relaunchFieldingRun', 'launchScheduledRunNow', 'scheduleLaunchFromDraft',
   'getScheduleLaunchJob', 'updateLiveDetails', 'updateLiveCostPerInterview', 'updateLiveAllocations', 'updateLiveFieldingAssistant', 'liveFeasibility',
+  // Quotas in view (issue 38).
+  'readQuotaFigures',
   // The close-out (activities/closeout.ts, issue 36).
   'observeCloseout', 'submitReversals', 'submitApprovedCompletesList', 'awaitReconciliation', 'archiveCloseoutReport',
 ];

@@ -75,8 +75,10 @@ describe('report figures', () => {
     expect(us.incidence).toEqual({ expected: 0.5, observed: 0.6, basis: 'incidence_rate of the performance reading' });
     expect(us.lengthOfInterview).toMatchObject({ expected: 10, observed: null });
     expect(us.note).toBeNull();
-    // Nothing the API's performance does not give: no quota fill, API status or sessions in progress.
-    for (const gone of ['quotas', 'completesByStatus', 'inProgress', 'status']) expect(us).not.toHaveProperty(gone);
+    // Nothing the API's performance does not give: no API status or sessions in progress. The quotas come from the
+    // watch's list_profiles read (the status's `quotas`), which this status has not.
+    for (const gone of ['completesByStatus', 'inProgress', 'status']) expect(us).not.toHaveProperty(gone);
+    expect(us.quotas).toBeNull();
   });
 
   it('says why a target group has no figures', () => {

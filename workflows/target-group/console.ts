@@ -6,6 +6,7 @@
 import { condition, isCancellation, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import type { TargetGroupForecast } from '../../plan/forecast';
+import { mostBehind } from '../../plan/quotas';
 import { targetGroupForecast } from '../forecast';
 import type { GuardKind } from '../../plan/types';
 import type { CompletesPoint, PerformanceSnapshot, TargetGroupStatus } from '../messages';
@@ -118,6 +119,26 @@ export function figuresLine(values: ConsoleValues, goal?: number, completes?: nu
   return parts.join(' · ');
 }
 
+/**
+ * The current details' quota line (empty without quotas read): the worst cell by fill and, when one is forecast to
+ * miss its goal, the one most behind with its shortfall, e.g. `worst quota: Age / age 55+ 12 of 350 (3.4%), forecast
+ * short by 41 (11.7%) by 2027-04-26`. No search attribute: a new one costs a registration in every namespace.
+ */
+export function quotaLine(quotas: TargetGroupStatus['quotas']): string {
+  if (!quotas) return '';
+  if (!quotas.worst) return quotas.error ? `quotas not read: ${quotas.error}` : '';
+  const w = quotas.worst;
+  const parts = [`worst quota: ${w.profile} / ${w.quota} ${w.completes} of ${w.goal} (${w.fillPercent.toFixed(1)}%)`];
+  const behind = mostBehind(quotas.cells);
+  const end = quotas.pace?.end.slice(0, 10);
+  if (behind?.shortfall && behind.shortfallFraction !== undefined) {
+    const short = `short by ${behind.shortfall} (${(Math.round(behind.shortfallFraction * 1000) / 10).toFixed(1)}%)${end ? ` by ${end}` : ''}`;
+    parts.push(behind.profile === w.profile && behind.quota === w.quota ? `forecast ${short}` : `most behind: ${behind.profile} / ${behind.quota} forecast ${short}`);
+  }
+  if (quotas.error) parts.push(`last read failed: ${quotas.error}`);
+  return parts.join(', ');
+}
+
 /** The search-attribute updates from `before` to `after`: only what changed; null removes an attribute. */
 export function attributeUpdates(before: ConsoleValues, after: ConsoleValues): SearchAttributeUpdatePair[] {
   const updates: SearchAttributeUpdatePair[] = [];
@@ -187,8 +208,9 @@ export class ConsoleAttributes {
     if (updates.length) upsertSearchAttributes(updates);
     this.shown = values;
     const figures = figuresLine(values, goalOf(revision.desired.draft), report.performance?.completes);
+    const quotas = quotaLine(status.quotas);
     const reason = values.reason ? ` [${values.reason}]` : '';
-    setCurrentDetails(`**${status.key}**: ${status.phase}${reason}${status.message ? ` (${status.message})` : ''}${figures ? `\n\n${figures}` : ''}`);
+    setCurrentDetails(`**${status.key}**: ${status.phase}${reason}${status.message ? ` (${status.message})` : ''}${figures ? `\n\n${figures}` : ''}${quotas ? `\n\n${quotas}` : ''}`);
   }
 
   /** Runs for the life of the workflow run; a cancellation ends it (the main path handles it). */

@@ -11,6 +11,7 @@ import { latestTime } from '../../shared/times';
 import type { Api } from '../activity-proxies';
 import type { TargetGroupGuards } from '../messages';
 import { applyControl } from './controls';
+import { quotaReadingOf } from './quotas';
 import type { TargetGroupState } from './state';
 
 /** What woke the judging: a performance reading stored, or session events recorded. */
@@ -31,6 +32,9 @@ export function guardReading(state: TargetGroupState, trigger: GuardTrigger): Gu
   // The exchange's clock as far as it told it: the latest session update of the session events, the list's updated_at.
   const exchangeAt = latestTime(state.status.events.lastSessionUpdate, state.updatedAt);
   if (exchangeAt) reading.exchangeAt = exchangeAt;
+  // The quotas as the watch last read them, with the pace they were forecast with (./quotas.ts): quota_behind judges them.
+  const quotas = quotaReadingOf(state.status.quotas);
+  if (quotas) reading.quotas = quotas;
   return reading;
 }
 

@@ -10,6 +10,7 @@ import { appendPoint, performanceSnapshot } from '../report-data';
 import { applyControl } from './controls';
 import { noticeDrift } from './notifications';
 import { judgeGuards } from './guards';
+import { watchQuotas } from './quotas';
 import { eventOfRemote, TRANSITIONS } from '../phases';
 import { nextWatchAction } from '../../plan/watch-timing';
 import type { TargetGroupState } from './state';
@@ -114,6 +115,8 @@ async function readPerformance(state: TargetGroupState, api: Api): Promise<void>
     if (isCancellation(error)) throw error;
     state.report.performanceError = failureOf(error).message;
   }
+  // The quotas after the reading, at most once per watch interval (./quotas.ts), so quota_behind judges them.
+  if (point) await watchQuotas(state, api);
   if (point) await judgeGuards(state, api, 'performance');
   await sendReport(state, point);
 }
