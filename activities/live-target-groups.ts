@@ -87,6 +87,15 @@ export function liveTargetGroupActivities(deps: ActivityDeps) {
       const modules = requireObject('updateLiveFieldingAssistant', 'modules', input.modules) as FieldingAssistantRequest;
       return live.updateFieldingAssistant(caller, input.etag === undefined ? ref : { ...ref, etag: requireText('updateLiveFieldingAssistant', 'etag', input.etag) }, modules);
     },
+    /** The soft_launch module set (or removed: `module` null), the other modules kept (If-Match, re-read on 412). */
+    setSoftLaunchModule: async (input: LiveTargetGroupInput & { module: FieldingAssistantRequest['soft_launch'] | null }) => {
+      const [caller, ref] = open('setSoftLaunchModule', input);
+      if (input.module !== null) requireObject('setSoftLaunchModule', 'module', input.module);
+      const outcome = await live.setSoftLaunchModule(caller, ref, input.module ?? null);
+      return { outcome: outcome.outcome };
+    },
+    /** get_target_group_overview's figures: completes, incidence, drop-off and the median length of interview. */
+    readOverviewFigures: async (input: LiveTargetGroupInput) => live.readOverviewFigures(...open('readOverviewFigures', input)),
     liveFeasibility: async (input: LiveTargetGroupInput & { whatIf: FeasibilityByIdRequest }) => {
       const [caller, ref] = open('liveFeasibility', input);
       return live.liveFeasibility(caller, ref, requireObject('liveFeasibility', 'whatIf', input.whatIf) as FeasibilityByIdRequest);

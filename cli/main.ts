@@ -119,9 +119,11 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
     .argument('<study>', 'a study file or a study id')
     .option('--target-group <key>', 'approve only this target group')
     .option('--closeout', 'approve the close-out waiting for approval (its reversals cannot be undone) and follow it until it settles')
-    .option('--timeout <seconds>', 'with --closeout: stop following after this long (the close-out goes on)', '600')
+    .option('--timeout <seconds>', 'with --closeout, --promote or --abort: stop following after this long (the work goes on)', '600')
     .option('--resume', 'resume the target groups a guard paused (recorded with who resumed) instead of approving launches')
-    .option('--by <who>', 'with --resume: who resumes (default: $USER, else the OS user)')
+    .option('--promote', 'promote the soft launches that wait for a decision (inconclusive, or failed and paused) to the full goal')
+    .option('--abort', 'abort the soft launches that wait for a decision: they stay paused')
+    .option('--by <who>', 'with --resume, --promote or --abort: who decides (default: $USER, else the OS user)')
     .option('--account <id>', 'account id (when a study id is given)')
     .addOption(json())
     .action(run(() => import('./commands/approve')));

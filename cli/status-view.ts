@@ -1,4 +1,4 @@
-import { gateBlockedOf } from '../client/study-outcome';
+import { gateBlockedOf, softLaunchStatusText } from '../client/study-outcome';
 import type { StudyStatus, TargetGroupStatus, UnappliedChange } from '../workflows/messages';
 import { devStackFor } from './dev-stack-file';
 import { table, type Output } from './output';
@@ -37,7 +37,11 @@ export function statusTable(out: Output, status: StudyStatus): string {
       tg.targetGroupId ?? '-',
       feasibilityText(tg),
       tg.price ? `${tg.price.value} ${tg.price.currency_code}` : '-',
-      tg.guards?.hold ? `held by guard ${tg.guards.hold.guards.map((h) => h.guard).join(', ')}` : tg.drift?.length ? `drift: ${tg.drift.map((d) => d.field).join(', ')}` : (launchNote(tg) ?? tg.message ?? ''),
+      tg.guards?.hold
+        ? `held by guard ${tg.guards.hold.guards.map((h) => h.guard).join(', ')}`
+        : tg.softLaunch && tg.softLaunch.state !== 'promoted' && tg.softLaunch.state !== 'analysed'
+          ? `soft launch ${tg.softLaunch.state.replace('_', ' ')}${tg.softLaunch.decision ? ` (${tg.softLaunch.decision.outcome})` : ''}`
+          : tg.drift?.length ? `drift: ${tg.drift.map((d) => d.field).join(', ')}` : (launchNote(tg) ?? tg.message ?? ''),
     ]);
   return table(['TARGET GROUP', 'STATE', 'ID', 'FEASIBLE', 'CPI', 'NOTE'], rows);
 }
@@ -57,6 +61,27 @@ export function guardLines(out: Output, status: StudyStatus): string[] {
       lines.push(out.yellow(`  ${tg.key} guard ${trip.guard} (${trip.kind}) tripped at ${trip.at}: ${trip.text}; ${what}`));
     }
     if (guards.resumed) lines.push(`  ${tg.key} resumed by ${guards.resumed.by} at ${guards.resumed.at} (guard ${guards.resumed.guards.join(', ')} acknowledged)`);
+  }
+  return lines;
+}
+
+/**
+ * The soft launches' lines under the table: where each stands (running with its completes, or its outcome and what
+ * was done), the evidence of a judged one (value, thresholds, sample size per metric), and who decided it.
+ */
+export function softLaunchLines(out: Output, status: StudyStatus): string[] {
+  const lines: string[] = [];
+  for (const tg of Object.values(status.targetGroups).sort((a, b) => a.key.localeCompare(b.key))) {
+    const soft = tg.softLaunch;
+    if (!soft) continue;
+    const waits = soft.state === 'awaiting_decision' || soft.state === 'paused';
+    const line = `  ${tg.key} ${softLaunchStatusText(soft)}${soft.message ? ` (${soft.message})` : ''}`;
+    lines.push(waits ? out.yellow(line) : line);
+    if (soft.decision && (soft.state !== 'promoted' || soft.decision.outcome !== 'pass' || soft.decidedBy)) {
+      for (const e of soft.decision.evidence) lines.push(`    ${e.text}`);
+    } else if (soft.decision) {
+      lines.push(`    ${soft.decision.evidence.map((e) => e.text).join('; ') || soft.decision.text}`);
+    }
   }
   return lines;
 }

@@ -5,7 +5,7 @@ export type { DoctorCheck } from './doctor';
 export { StudyClientError, UnknownTargetGroupError, describeError } from './errors';
 export type { FieldingResult } from './fielding-control';
 export { APPLY_EXIT, applyExitCode, notLiveOf, unappliedOf, type FollowEvent, type FollowOutcome, type Followed, type Submitted } from './follow';
-export { gateBlockedOf } from './study-outcome';
+export { gateBlockedOf, softLaunchStatusText } from './study-outcome';
 export type { PlannedStudy, StudiesPlan } from './plan-studies';
 export type { PreparedStudy } from './prepare-studies';
 export type { StudyRef } from './study-ref';

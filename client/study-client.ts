@@ -5,7 +5,7 @@
 // StudyClientError with the message and exit code the CLI prints, or as an error describeError names.
 import { closeoutApprovalKey } from '../plan/closeout';
 import type { DoctorCheck } from './doctor';
-import { approveUpdate, awaitRevisionUpdate, resumeGuardedUpdate, reportQuery, statusQuery, type FieldingControlRequest, type StudyStatus } from '../workflows/messages';
+import { approveUpdate, awaitRevisionUpdate, resumeGuardedUpdate, reportQuery, softLaunchDecisionUpdate, statusQuery, type FieldingControlRequest, type StudyStatus } from '../workflows/messages';
 import { StudyClientError, UnknownTargetGroupError } from './errors';
 import { controlFielding, type FieldingResult } from './fielding-control';
 import { callingWorkflow } from './workflow-errors';
@@ -180,6 +180,27 @@ export class StudyClient {
     return await callingWorkflow(ref.workflowId, 'update', () =>
       client.workflow.getHandle(ref.workflowId).executeUpdate(resumeGuardedUpdate, { args: [{ by, ...(targetGroup ? { targetGroup } : {}) }] }),
     );
+  }
+
+  /**
+   * Decides the soft launches that wait (inconclusive, or failed and paused), or only `targetGroup`'s: promote to the
+   * full goal, or abort (paused). Follows until each target group it reached shows the decision taken (its soft launch
+   * no longer waits), at most `timeoutMs`; answers the keys reached and the study's status then.
+   */
+  async decideSoftLaunch(ref: StudyRef, request: { decision: 'promote' | 'abort'; by: string; targetGroup?: string }, timeoutMs: number): Promise<{ keys: string[]; status: StudyStatus; settled: boolean }> {
+    const client = await this.temporal.client();
+    const handle = client.workflow.getHandle(ref.workflowId);
+    const keys = await callingWorkflow(ref.workflowId, 'update', () => handle.executeUpdate(softLaunchDecisionUpdate, { args: [request] }));
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const status = await this.status(ref);
+      const waiting = keys.filter((key) => {
+        const soft = status.targetGroups[key]?.softLaunch;
+        return soft !== undefined && (soft.state === 'awaiting_decision' || soft.state === 'paused') && soft.decidedBy === undefined;
+      });
+      if (waiting.length === 0 || Date.now() >= deadline) return { keys, status, settled: waiting.length === 0 };
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
   }
 
   /**

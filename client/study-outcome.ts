@@ -12,3 +12,6 @@ export function gateBlockedOf(status: StudyStatus | undefined): StudyStatus['tar
     .filter((t) => t.phase === 'gate_blocked')
     .sort((a, b) => a.key.localeCompare(b.key));
 }
+
+/** A soft launch's state as one line (plan/soft-launch.ts, pure: no Temporal package), for status, apply and approve. */
+export { softLaunchStatusText } from '../plan/soft-launch';

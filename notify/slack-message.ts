@@ -31,6 +31,7 @@ const TITLES: Record<NotifyEventKind, string> = {
   target_group_completed: 'Target group completed',
   budget_reached: 'Budget reached: target groups paused',
   closeout_deadline: 'Close-out deadline: reversals not applied',
+  soft_launch_decided: 'Soft launch decided',
 };
 
 /** mrkdwn control characters escaped as Slack asks: &, < and >. */
@@ -61,6 +62,8 @@ function details(event: NotificationEvent): [string, string][] {
       return [['Spent', money(event.spent)], ['Budget', money(event.budget)]];
     case 'closeout_deadline':
       return [['Window closes', `${event.closesAt} (${event.daysLeft} day(s) left)`], ['RIDs to reverse', String(event.toReverse)], ['Close-out', event.phase.replace(/_/g, ' ')]];
+    case 'soft_launch_decided':
+      return [['Outcome', event.outcome], ['Action', event.action], ['Completes', String(event.completes)], ...event.evidence.map((line): [string, string] => ['Evidence', line])];
   }
 }
 
@@ -70,7 +73,12 @@ function subject(event: NotificationEvent): string {
 }
 
 export function slackMessage(event: NotificationEvent): SlackMessage {
-  const title = event.kind === 'guard_tripped' && event.action === 'pause' ? `${TITLES.guard_tripped}: target group paused` : TITLES[event.kind];
+  const title =
+    event.kind === 'guard_tripped' && event.action === 'pause'
+      ? `${TITLES.guard_tripped}: target group paused`
+      : event.kind === 'soft_launch_decided'
+        ? `${TITLES.soft_launch_decided}: ${event.outcome}`
+        : TITLES[event.kind];
   const lines = details(event);
   const where = subject(event);
   const section = [`*${escapeMrkdwn(where)}*`, ...lines.map(([label, value]) => `*${escapeMrkdwn(label)}:* ${escapeMrkdwn(value)}`)].join('\n');

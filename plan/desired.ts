@@ -237,7 +237,7 @@ function profilesOf(tg: TargetGroupSpec): unknown[] | undefined {
 }
 
 /** The events about one target group, which its own workflow raises (budget_reached is the study's). */
-const TARGET_GROUP_EVENTS: readonly NotifyEventKind[] = ['gate_blocked', 'guard_tripped', 'launch_failed', 'drift_found', 'target_group_completed'];
+const TARGET_GROUP_EVENTS: readonly NotifyEventKind[] = ['gate_blocked', 'guard_tripped', 'launch_failed', 'drift_found', 'target_group_completed', 'soft_launch_decided'];
 
 /** The `notify:` targets a target group's workflow sends to: those taking one of its events, with only those. */
 function targetGroupNotifyTargets(targets: Study['notify']): NotifyTarget[] {

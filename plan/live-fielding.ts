@@ -8,6 +8,7 @@
 // - complete_fielding_run completes a `live` or `scheduled` run;
 // - each takes the run's ETag as If-Match.
 import { holdingGuards } from './guards';
+import { SOFT_LAUNCH_HOLDS } from './soft-launch';
 import type { DesiredStudy, DesiredTargetGroup, ObservedTargetGroup, PlanNote, PlannedAction } from './types';
 
 /** The fielding status the exchange shows: the run's, else the target group's. */
@@ -66,6 +67,10 @@ export function fieldingPlan(desired: DesiredTargetGroup, tg: ObservedTargetGrou
       if (want === 'paused') return { before: [], after: [{ kind: 'pause', ...base, operation: 'pause_fielding_run', drift: true, reason: `${disagree}: pause the fielding run` }] };
       return { before: [], after: [{ kind: 'complete', ...base, operation: 'complete_fielding_run', drift: true, reason: `${disagree}: complete the fielding run` }], closed: 'completing' };
     case 'paused': {
+      if (want === 'live' && tg.softLaunch && SOFT_LAUNCH_HOLDS.has(tg.softLaunch)) {
+        // Its soft launch paused it (judged, or the module's end): the soft launch decides, not the file's default.
+        return none(`paused by its soft launch (${tg.softLaunch.replace('_', ' ')}); \`fielding: live\` in the file does not resume it: \`studyflow approve --promote\` or \`--abort\``);
+      }
       if (want === 'live' && tg.guardHold) {
         // A guard paused it: held until `studyflow approve --resume`, or a revision that changes the guard re-arms it.
         const held = holdingGuards(tg.guardHold, desired.guards);

@@ -53,14 +53,17 @@ export function planRevision(
 }
 
 /**
- * The observed state with the guards' hold of each running target group its workflow reports: the exchange shows
- * the run paused, and only studyflow knows that a guard paused it (plan/live-fielding.ts does not resume it then).
+ * The observed state with the guards' hold and the soft launch of each running target group its workflow reports:
+ * the exchange shows the run paused, and only studyflow knows that a guard or a soft launch paused it
+ * (plan/live-fielding.ts does not resume it then).
  */
 export function withGuardHolds(observed: ObservedStudy, running: ReadonlyMap<string, RunningChild>): ObservedStudy {
-  const held = [...running].filter(([key, child]) => child.guardHold && observed.targetGroups[key]);
+  const held = [...running].filter(([key, child]) => (child.guardHold || child.softLaunch) && observed.targetGroups[key]);
   if (held.length === 0) return observed;
   const targetGroups = { ...observed.targetGroups };
-  for (const [key, child] of held) targetGroups[key] = { ...targetGroups[key], guardHold: child.guardHold };
+  for (const [key, child] of held) {
+    targetGroups[key] = { ...targetGroups[key], ...(child.guardHold ? { guardHold: child.guardHold } : {}), ...(child.softLaunch ? { softLaunch: child.softLaunch } : {}) };
+  }
   return { ...observed, targetGroups };
 }
 

@@ -13,6 +13,7 @@ import { liveSteps, removedToComplete } from './live-steps';
 import type { DesiredStudy, DesiredTargetGroup, LaunchAction, ListAction, ObservedStudy, PlannedAction, StudyPlan } from './types';
 import type { GuardHold } from './guard-types';
 import type { StudyProgram, StudyStep, TargetGroupStep } from './steps';
+import type { SoftLaunchState } from './soft-launch';
 
 export type { LaunchRunner, LiveFieldingAction, StudyProgram, StudyStep, StudyStepKind, TargetGroupProgram, TargetGroupStep, TargetGroupStepKind } from './steps';
 export type { LiveChange, LiveRequest, LiveUnwritable, LiveUpdateOperation } from './live-requests';
@@ -23,6 +24,8 @@ export interface RunningChild {
   phase?: string;
   /** The guards' hold on it (its status.guards.hold): plan/pipeline.ts hands it to the plan. */
   guardHold?: GuardHold;
+  /** Where its soft launch stands (its status.softLaunch.state): one that holds it keeps `fielding: live` from resuming it. */
+  softLaunch?: SoftLaunchState;
 }
 
 /** The inputs besides desired and observed: the plan and schedule of them (computed when absent) and the running workflows. */
@@ -239,12 +242,15 @@ export function stepsAfterHandOver(steps: readonly TargetGroupStep[]): TargetGro
 
 /** The running target-group workflows as a study's status shows them (what `studyflow plan` and the study both start from). */
 export function runningFromStatus(
-  status: { managedTargetGroups?: string[]; childSpecDigests?: Record<string, string>; targetGroups?: Record<string, { phase?: string; guards?: { hold?: GuardHold } }> } | undefined,
+  status:
+    | { managedTargetGroups?: string[]; childSpecDigests?: Record<string, string>; targetGroups?: Record<string, { phase?: string; guards?: { hold?: GuardHold }; softLaunch?: { state: SoftLaunchState } }> }
+    | undefined,
 ): Map<string, RunningChild> {
   return new Map(
     (status?.managedTargetGroups ?? []).map((key) => {
       const hold = status?.targetGroups?.[key]?.guards?.hold;
-      return [key, { specDigest: status?.childSpecDigests?.[key], phase: status?.targetGroups?.[key]?.phase, ...(hold ? { guardHold: hold } : {}) }];
+      const soft = status?.targetGroups?.[key]?.softLaunch?.state;
+      return [key, { specDigest: status?.childSpecDigests?.[key], phase: status?.targetGroups?.[key]?.phase, ...(hold ? { guardHold: hold } : {}), ...(soft ? { softLaunch: soft } : {}) }];
     }),
   );
 }

@@ -32,3 +32,15 @@ export interface DesiredSoftLaunch {
   /** true: judge and notify, never promote or pause. */
   analysisOnly: boolean;
 }
+
+/**
+ * Where a target group's soft launch stands (its workflow's `status.softLaunch`):
+ * - `starting`: it went live with a soft launch; the module is not assigned yet;
+ * - `running`: the module is assigned; the watch judges each reading until its completes or time are reached;
+ * - `awaiting_decision`: judged inconclusive and paused: waits for `studyflow approve --promote` or `--abort`;
+ * - `paused`: judged a failure and paused with its evidence (`approve --promote` or `--abort` decide it too);
+ * - `promoted`: the module removed, fielding goes on to the full goal;
+ * - `aborted`: an operator stopped it: the module removed, the target group paused;
+ * - `analysed`: judged with `analysis_only`: nothing done besides telling.
+ */
+export type SoftLaunchState = 'starting' | 'running' | 'awaiting_decision' | 'paused' | 'promoted' | 'aborted' | 'analysed';

@@ -3,9 +3,9 @@
 // reading's completes), and the soft launch's launch as data. Pure and deterministic, so the target-group workflow
 // can call it on every reading; the evidence is counts, rates and seconds only. docs/study-format.md, "Soft
 // launch", says what each threshold means.
-import type { DesiredSoftLaunch } from './soft-launch-types';
+import type { DesiredSoftLaunch, SoftLaunchState } from './soft-launch-types';
 
-export type { DesiredSoftLaunch, SoftLaunchOutcomeAction } from './soft-launch-types';
+export type { DesiredSoftLaunch, SoftLaunchOutcomeAction, SoftLaunchState } from './soft-launch-types';
 
 /**
  * One reading of a soft launch: the reference's get_target_group_overview (incidence_rate,
@@ -216,4 +216,54 @@ export function softLaunchText(spec: DesiredSoftLaunch): string {
   }
   const on = spec.analysisOnly ? 'analysis only' : `pass ${spec.on.pass}s, fail ${spec.on.fail}s, inconclusive ${spec.on.inconclusive}s`;
   return `soft launch: ${spec.completes} completes${of} within ${spec.maxDuration}, judged on ${minCompletes} completes or more${rules.length ? ` (${rules.join('; ')})` : ''}; ${on}`;
+}
+
+
+/** The states in which the soft launch holds a paused target group: the file's `fielding: live` does not resume it. */
+export const SOFT_LAUNCH_HOLDS: ReadonlySet<SoftLaunchState> = new Set(['starting', 'running', 'awaiting_decision', 'paused']);
+
+/** The states `studyflow approve --promote` or `--abort` decide. */
+export const SOFT_LAUNCH_DECIDABLE: ReadonlySet<SoftLaunchState> = new Set(['awaiting_decision', 'paused']);
+
+/** A target group's soft launch in status, the report and the plan's view of a running workflow. */
+export interface SoftLaunchStatus {
+  via: SoftLaunchLaunch['via'];
+  state: SoftLaunchState;
+  /** When it went live (the soft launch counts from here) and when its time runs out. */
+  startedAt: string;
+  endsAt: string;
+  /** The completes it collects before it is judged. */
+  completes: number;
+  analysisOnly?: boolean;
+  /** The last reading it was judged on (overview figures, workflow time). */
+  reading?: { at: string; completes: number; incidenceRate?: number; dropOffRate?: number; medianLengthOfInterviewSeconds?: number };
+  /** The analysis's outcome once judged, with its evidence and what it did. */
+  decision?: { outcome: SoftLaunchVerdict; action: 'promote' | 'pause' | 'none'; endedBy?: 'completes' | 'max_duration'; at: string; text: string; evidence: SoftLaunchEvidence[] };
+  /** An operator's decision of an inconclusive or failed soft launch (`studyflow approve --promote | --abort`). */
+  decidedBy?: { by: string; at: string; decision: 'promote' | 'abort' };
+  /** Why a write it needed did not go through (a refused resume, the module refused); cleared once it does. */
+  message?: string;
+}
+
+/** One line for status and the plan, e.g. `soft launch running: 12 of 50 completes, until 2027-04-07T08:00:00.000Z`. */
+export function softLaunchStatusText(sl: SoftLaunchStatus): string {
+  const got = sl.reading ? `${sl.reading.completes} of ${sl.completes} completes` : `${sl.completes} completes`;
+  const by = sl.decidedBy ? `; ${sl.decidedBy.decision === 'promote' ? 'promoted' : 'aborted'} by ${sl.decidedBy.by} at ${sl.decidedBy.at}` : '';
+  const judged = sl.decision ? `: ${sl.decision.outcome}` : '';
+  switch (sl.state) {
+    case 'starting':
+      return `soft launch starting: ${sl.completes} completes until ${sl.endsAt} at the latest`;
+    case 'running':
+      return `soft launch running: ${got}, until ${sl.endsAt} at the latest`;
+    case 'awaiting_decision':
+      return `soft launch${judged}, paused: waits for \`studyflow approve --promote\` or \`--abort\``;
+    case 'paused':
+      return `soft launch${judged}, paused with its evidence (\`studyflow approve --promote\` or \`--abort\` decide it)`;
+    case 'promoted':
+      return `soft launch${judged}, promoted to the full goal${by}`;
+    case 'aborted':
+      return `soft launch${judged}, aborted: paused${by}`;
+    case 'analysed':
+      return `soft launch${judged} (analysis only: nothing done)`;
+  }
 }

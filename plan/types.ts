@@ -7,7 +7,7 @@ import type { ApiVersion } from '../shared/api-version';
 import type { IdListEntityType, ListRef } from '../shared/id-list';
 import type { DesiredGuard, GuardHold } from './guard-types';
 import type { DesiredCloseout } from './closeout-types';
-import type { DesiredSoftLaunch } from './soft-launch-types';
+import type { DesiredSoftLaunch, SoftLaunchState } from './soft-launch-types';
 
 export type { ApiVersion } from '../shared/api-version';
 export type { IdListEntityType, ListRef } from '../shared/id-list';
@@ -186,6 +186,8 @@ export interface ObservedTargetGroup {
    * plan/pipeline.ts, so that a paused target group a guard holds is not resumed by `fielding: live`.
    */
   guardHold?: GuardHold;
+  /** Not read from the exchange either: where its soft launch stands, as its workflow reports it (plan/pipeline.ts). */
+  softLaunch?: SoftLaunchState;
   status: string;
   fields: Record<string, unknown>;
   /** The draft-body fields the read carries (a launched group's details lack some): only these are compared. Absent: all. */

@@ -2,7 +2,7 @@
 // definitions/ checks the names, notify/ renders them, workflows/ raise them. No event carries a secret, a
 // token, a URL or a respondent id: the fields are the study's own names, figures and reasons.
 
-export const NOTIFY_EVENTS = ['gate_blocked', 'guard_tripped', 'launch_failed', 'drift_found', 'target_group_completed', 'budget_reached', 'closeout_deadline'] as const;
+export const NOTIFY_EVENTS = ['gate_blocked', 'guard_tripped', 'launch_failed', 'drift_found', 'target_group_completed', 'budget_reached', 'closeout_deadline', 'soft_launch_decided'] as const;
 export type NotifyEventKind = (typeof NOTIFY_EVENTS)[number];
 
 export function isNotifyEventKind(value: unknown): value is NotifyEventKind {
@@ -32,7 +32,12 @@ export type NotificationEvent =
   | (EventBase & { kind: 'target_group_completed'; completes: number; goal?: number })
   | (EventBase & { kind: 'budget_reached'; spent: MoneyFigure; budget: MoneyFigure })
   /** A target group's reconciliation window closes soon and its close-out is not applied: RIDs still to reverse, where the close-out stands. */
-  | (EventBase & { kind: 'closeout_deadline'; closesAt: string; daysLeft: number; toReverse: number; phase: string });
+  | (EventBase & { kind: 'closeout_deadline'; closesAt: string; daysLeft: number; toReverse: number; phase: string })
+  /**
+   * A soft launch was judged (or an operator decided an inconclusive one): its outcome, what studyflow did, and the
+   * evidence as lines (each metric's value, thresholds and sample size; counts and rates only).
+   */
+  | (EventBase & { kind: 'soft_launch_decided'; outcome: 'pass' | 'fail' | 'inconclusive'; action: string; completes: number; evidence: string[] });
 
 /** A resolved `notify:` target: the NAME of the environment variable that holds the URL, never the URL. */
 export interface NotifyTarget {

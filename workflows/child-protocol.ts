@@ -81,6 +81,8 @@ export const targetGroupApproveSignal = defineSignal<[]>('targetGroupApprove');
 export const targetGroupControlSignal = defineSignal<[FieldingControlRequest['action']]>('targetGroupControl');
 /** The study passes on `studyflow approve --resume` to a target group a guard holds paused. */
 export const targetGroupGuardResumeSignal = defineSignal<[{ by: string }]>('targetGroupGuardResume');
+/** `studyflow approve --promote | --abort`, passed on by the study: decides a soft launch that waits. */
+export const targetGroupSoftLaunchSignal = defineSignal<[{ decision: 'promote' | 'abort'; by: string }]>('targetGroupSoftLaunch');
 export const targetGroupReportSignal = defineSignal<[TargetGroupReportUpdate]>('targetGroupReport');
 export const upstreamCompletesSignal = defineSignal<[UpstreamCompletes]>('upstreamCompletes');
 /**

@@ -5,6 +5,7 @@ import type { TargetGroupStep } from '../plan/program';
 import type { UnappliedChange } from '../plan/types';
 import type { GuardEvidence, GuardHold, GuardState } from '../plan/guards';
 import type { QuotaForecast, QuotaPace, WorstQuota } from '../plan/quotas';
+import type { SoftLaunchStatus } from '../plan/soft-launch';
 import type { ApplyScope } from '../plan/scope';
 import type { Fingerprints } from '../plan/plan-file';
 
@@ -111,6 +112,8 @@ export interface TargetGroupStatus {
   recontactList?: { sha256: string; count: number };
   /** Its guards, as last judged (absent: none in force, or not judged yet): workflows/target-group/guards.ts. */
   guards?: TargetGroupGuards;
+  /** Its soft launch (absent: launched without one): workflows/target-group/soft-launch.ts. */
+  softLaunch?: SoftLaunchStatus;
   events: {
     received: number;
     lastType?: string;
@@ -279,6 +282,14 @@ export interface GuardResumeRequest {
   by: string;
 }
 
+/** `studyflow approve --promote | --abort`: decides the soft launches that wait (inconclusive, or failed and paused). */
+export interface SoftLaunchDecisionRequest {
+  decision: 'promote' | 'abort';
+  targetGroup?: string;
+  /** Who decides (`--by`, else the OS user): recorded in status, the report and the notification. */
+  by: string;
+}
+
 /** A verified webhook delivery, reduced to what the workflow needs (no respondent IDs). */
 export interface WebhookEventSignal {
   id: string;
@@ -396,6 +407,8 @@ export const approveUpdate = defineUpdate<string[], [ApproveRequest]>('approve')
 export const fieldingControlUpdate = defineUpdate<string, [FieldingControlRequest]>('fieldingControl');
 /** Resumes the target groups a guard holds paused; answers the keys it asked to resume (none held: empty). */
 export const resumeGuardedUpdate = defineUpdate<string[], [GuardResumeRequest]>('resumeGuarded');
+/** Decides the waiting soft launches; answers the target groups it reached. */
+export const softLaunchDecisionUpdate = defineUpdate<string[], [SoftLaunchDecisionRequest]>('softLaunchDecision');
 export const statusQuery = defineQuery<StudyStatus>('status');
 /** Figures for `studyflow report`, answered from what the study holds (it asks its children nothing). */
 export const reportQuery = defineQuery<StudyReport>('report');

@@ -16,6 +16,8 @@ import {
   awaitRevisionUpdate,
   fieldingControlUpdate,
   resumeGuardedUpdate,
+  softLaunchDecisionUpdate,
+  type SoftLaunchDecisionRequest,
   type GuardResumeRequest,
   reportQuery,
   revisionOutcome,
@@ -26,6 +28,7 @@ import {
 } from './messages';
 import {
   targetGroupGuardResumeSignal,
+  targetGroupSoftLaunchSignal,
   targetGroupApproveSignal,
   targetGroupControlSignal,
   targetGroupProgressSignal,
@@ -38,6 +41,7 @@ import { completeAtEnd } from './study/removed';
 import { hasWatched, watchDueIn, watchTick } from './study/watch';
 import { StudyState, Superseded, type StudyWorkflowInput } from './study/state';
 import { withForecasts } from './forecast';
+import { SOFT_LAUNCH_DECIDABLE } from '../plan/soft-launch';
 import { continueAsNewFor, safePointDecision, serverHints, wantsSafePoint } from './versioning';
 
 export type { StudyCarriedState, StudyWorkflowInput } from './study/state';
@@ -150,6 +154,20 @@ async function resumeGuarded(state: StudyState, request: GuardResumeRequest): Pr
   return keys;
 }
 
+/** The target groups whose soft launch waits for a decision (as their last status says) that `request` names, with a running workflow. */
+function softLaunchWaiting(state: StudyState, request: SoftLaunchDecisionRequest): string[] {
+  return Object.keys(state.status.targetGroups).filter((key) => {
+    const soft = state.status.targetGroups[key]?.softLaunch;
+    return (!request.targetGroup || key === request.targetGroup) && state.children.has(key) && soft !== undefined && SOFT_LAUNCH_DECIDABLE.has(soft.state);
+  });
+}
+
+async function decideSoftLaunches(state: StudyState, request: SoftLaunchDecisionRequest): Promise<string[]> {
+  const keys = softLaunchWaiting(state, request);
+  await Promise.all(keys.map((key) => getExternalWorkflowHandle(state.childId(key)).signal(targetGroupSoftLaunchSignal, { decision: request.decision, by: request.by })));
+  return keys;
+}
+
 function report(state: StudyState): StudyReport {
   const { reports } = state;
   const status = withForecasts(state.status, reports);
@@ -212,6 +230,13 @@ function registerHandlers(state: StudyState): void {
     validator: (request) => {
       if (request.targetGroup && !state.status.targetGroups[request.targetGroup]) throw new Error(`no target group "${request.targetGroup}" in study ${state.studyId}`);
       if (typeof request.by !== 'string' || request.by.trim() === '') throw new Error('a resume names who resumes (--by)');
+    },
+  });
+  setHandler(softLaunchDecisionUpdate, (request) => decideSoftLaunches(state, request), {
+    validator: (request) => {
+      if (request.decision !== 'promote' && request.decision !== 'abort') throw new Error(`a soft launch is decided by promote or abort, got ${JSON.stringify(request.decision)}`);
+      if (request.targetGroup && !state.status.targetGroups[request.targetGroup]) throw new Error(`no target group "${request.targetGroup}" in study ${state.studyId}`);
+      if (typeof request.by !== 'string' || request.by.trim() === '') throw new Error('a decision names who decides (--by)');
     },
   });
   setHandler(

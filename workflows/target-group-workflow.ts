@@ -14,6 +14,7 @@ import {
   targetGroupGuardResumeSignal,
   targetGroupFiguresSignal,
   targetGroupRevisionSignal,
+  targetGroupSoftLaunchSignal,
   upstreamCompletesSignal,
 } from './child-protocol';
 import { answerControl, queueControl, validateControl } from './target-group/controls';
@@ -45,6 +46,8 @@ export async function targetGroupWorkflow(input: TargetGroupWorkflowInput): Prom
     state.guardResumes.push(by);
     queueControl(state, 'resume');
   });
+  // `studyflow approve --promote | --abort`: decides a soft launch that waits (./target-group/soft-launch.ts).
+  setHandler(targetGroupSoftLaunchSignal, (decision) => void state.softLaunchDecisions.push(decision));
   // A webhook event is taken once, however many receivers pass it on (an Update keyed by the event id) and however often it comes.
   setHandler(targetGroupEventOnceUpdate, (event) => (state.takeEvent(event) ? 'accepted' : 'duplicate'));
   setHandler(targetGroupRevisionSignal, (next) => void (state.pendingRevision = next));

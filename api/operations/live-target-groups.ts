@@ -413,6 +413,63 @@ export async function updateFieldingAssistant(
   return { outcome: reached(fresh) ? 'already_in_state' : 'precondition_failed', state: fresh };
 }
 
+/** A soft launch module as the exchange holds it equals the one meant: the same end (as an instant) and percentages. */
+function sameSoftLaunch(held: unknown, meant: NonNullable<FieldingAssistantRequest['soft_launch']>): boolean {
+  if (!held || typeof held !== 'object') return false;
+  const h = held as Record<string, unknown>;
+  return (
+    typeof h.end_at === 'string' &&
+    Date.parse(h.end_at) === Date.parse(meant.end_at) &&
+    h.filling_goal_percentage === meant.filling_goal_percentage &&
+    h.demographics_strictness_percentage === meant.demographics_strictness_percentage
+  );
+}
+
+/**
+ * The fielding assistant's soft_launch module set (or removed, `module` null) and every other module kept: read the
+ * assignment and its ETag, merge, write the whole object back with If-Match (create_or_update_fielding_assistant_
+ * assignment replaces it whole), reading again on 412, at most three times. Nothing is written when the module is
+ * already as meant.
+ */
+export async function setSoftLaunchModule(
+  caller: ApiCaller,
+  ref: LiveTargetGroupRef,
+  module: NonNullable<FieldingAssistantRequest['soft_launch']> | null,
+): Promise<LiveWriteOutcome<{ modules: FieldingAssistantRequest; etag: string }>> {
+  let last: LiveWriteOutcome<{ modules: FieldingAssistantRequest; etag: string }> | undefined;
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const before = await readFieldingAssistant(caller, ref);
+    const { soft_launch: held, ...others } = before.modules;
+    if (module ? sameSoftLaunch(held, module) : held === undefined) return { outcome: 'already_in_state', state: before };
+    last = await updateFieldingAssistant(caller, { ...ref, etag: before.etag }, module ? { ...others, soft_launch: module } : others);
+    if (last.outcome !== 'precondition_failed') return last;
+  }
+  return last as LiveWriteOutcome<{ modules: FieldingAssistantRequest; etag: string }>;
+}
+
+/** What a soft launch is judged on, from get_target_group_overview: completes, rates (0–1) and the median interview length (seconds). */
+export interface OverviewFigures {
+  status: string;
+  completes: number;
+  incidenceRate?: number;
+  dropOffRate?: number;
+  medianLengthOfInterviewSeconds?: number;
+}
+
+/** get_target_group_overview's figures (a figure the exchange gives as null, or not yet, is left out). */
+export async function readOverviewFigures(caller: ApiCaller, ref: LiveTargetGroupRef): Promise<OverviewFigures> {
+  const overview = await readOverview(caller, ref);
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  const figures: OverviewFigures = { status: String(overview.status), completes: num(overview.progress?.current_completes) ?? 0 };
+  const incidence = num(overview.incidence_rate);
+  if (incidence !== undefined) figures.incidenceRate = incidence;
+  const dropOff = num(overview.drop_off_rate);
+  if (dropOff !== undefined) figures.dropOffRate = dropOff;
+  const median = num(overview.median_length_of_interview_seconds);
+  if (median !== undefined) figures.medianLengthOfInterviewSeconds = median;
+  return figures;
+}
+
 function sorted(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sorted);
   if (value && typeof value === 'object') return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sorted((value as Record<string, unknown>)[k])]));

@@ -70,6 +70,8 @@ export const TargetGroupOverviewAnswer = z.looseObject({
   conversion_rate: Rate,
   drop_off_rate: Rate,
   incidence_rate: Rate,
+  /** MedianLengthOfInterviewSeconds, null before the first complete (a soft launch judges it). */
+  median_length_of_interview_seconds: z.number().int().min(0).nullable().optional(),
   created_at: Timestamp,
 });
 

@@ -1,8 +1,9 @@
 import { userInfo } from 'node:os';
-import { withStudyClient } from '../../client';
+import { softLaunchStatusText, withStudyClient } from '../../client';
 import type { CliContext } from '../main';
 import { CliError } from '../output';
 import { closeoutLines } from '../closeout-view';
+
 
 /** Who resumes: `--by`, else $USER, else the OS user (a resume is always recorded with a name). */
 function resumedBy(ctx: CliContext, by: string | undefined): string {
@@ -22,13 +23,16 @@ function resumedBy(ctx: CliContext, by: string | undefined): string {
 export async function run(
   ctx: CliContext,
   studyArg: string,
-  options: { account?: string; targetGroup?: string; json?: boolean; resume?: boolean; by?: string; closeout?: boolean; timeout?: string },
+  options: { account?: string; targetGroup?: string; json?: boolean; resume?: boolean; promote?: boolean; abort?: boolean; by?: string; closeout?: boolean; timeout?: string },
 ): Promise<number> {
-  if (options.closeout && (options.resume || options.targetGroup)) throw new CliError('--closeout approves the study\'s close-out: it takes no --resume or --target-group', 2);
+  const modes = (['closeout', 'resume', 'promote', 'abort'] as const).filter((m) => options[m]);
+  if (modes.length > 1) throw new CliError(`--${modes.join(' and --')} cannot go together: approve one thing at a time`, 2);
+  if (options.closeout && options.targetGroup) throw new CliError('--closeout approves the study\'s close-out: it takes no --target-group', 2);
   const timeoutS = Number(options.timeout ?? '600');
   if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw new CliError(`--timeout must be a positive number of seconds, got "${options.timeout}"`, 2);
-  if (options.by !== undefined && !options.resume) throw new CliError('--by names who resumes: it goes with --resume', 2);
-  if (options.resume && options.by !== undefined && options.by.trim() === '') throw new CliError('--by must name who resumes', 2);
+  const decides = options.resume || options.promote || options.abort;
+  if (options.by !== undefined && !decides) throw new CliError('--by names who decides: it goes with --resume, --promote or --abort', 2);
+  if (decides && options.by !== undefined && options.by.trim() === '') throw new CliError('--by must name who decides', 2);
   return await withStudyClient(ctx.env, ctx.cwd, async (client) => {
     const ref = await client.study(studyArg, options);
     if (options.closeout) {
@@ -38,6 +42,20 @@ export async function run(
       else ctx.out.data(closeoutLines(status).join('\n'));
       // Closed: 0; anything short of it (blocked, RIDs not submitted) names itself above and exits 4, as apply does.
       return closeout?.phase === 'closed' && !status.unapplied?.length ? 0 : 4;
+    }
+    if (options.promote || options.abort) {
+      const decision = options.promote ? 'promote' : 'abort';
+      const by = resumedBy(ctx, options.by);
+      const { keys, status, settled } = await client.decideSoftLaunch(ref, { decision, by, ...(options.targetGroup ? { targetGroup: options.targetGroup } : {}) }, timeoutS * 1000);
+      const lines = keys.map((key) => {
+        const soft = status.targetGroups[key]?.softLaunch;
+        return `${key}: ${soft ? softLaunchStatusText(soft) : 'no soft launch'}${soft?.message ? ` (${soft.message})` : ''}`;
+      });
+      if (options.json) ctx.out.json({ workflowId: ref.workflowId, decision, by, targetGroups: Object.fromEntries(keys.map((key) => [key, status.targetGroups[key]?.softLaunch ?? null])), settled });
+      else ctx.out.data(keys.length ? [`${decision} requested by ${by}:`, ...lines.map((l) => `  ${l}`)].join('\n') : 'no soft launch was waiting for a decision');
+      // Nothing waiting, or every decision taken: 0; still waiting at the timeout (or a write refused): 4, as apply.
+      const refused = keys.some((key) => status.targetGroups[key]?.softLaunch?.message !== undefined);
+      return keys.length === 0 ? 0 : settled && !refused ? 0 : 4;
     }
     if (options.resume) {
       const by = resumedBy(ctx, options.by);

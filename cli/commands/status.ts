@@ -2,7 +2,7 @@ import { withStudyClient } from '../../client';
 import { closeoutLines } from '../closeout-view';
 import { forecastLines, quotaLines } from '../forecast-view';
 import type { CliContext } from '../main';
-import { budgetLine, guardLines, statusTable, studyPhaseText, temporalUiLink, unappliedLines } from '../status-view';
+import { budgetLine, guardLines, softLaunchLines, statusTable, studyPhaseText, temporalUiLink, unappliedLines } from '../status-view';
 
 /** `studyflow status <study>`: where the study stands (its workflow's status query). */
 export async function run(ctx: CliContext, studyArg: string, options: { account?: string; json?: boolean }): Promise<number> {
@@ -17,6 +17,7 @@ export async function run(ctx: CliContext, studyArg: string, options: { account?
       ctx.out.data(statusTable(ctx.out, status));
       for (const line of unappliedLines(ctx.out, status)) ctx.out.data(line);
       for (const line of guardLines(ctx.out, status)) ctx.out.data(line);
+      for (const line of softLaunchLines(ctx.out, status)) ctx.out.data(line);
       const budget = budgetLine(ctx.out, status);
       if (budget) ctx.out.data(budget);
       for (const line of closeoutLines(status)) ctx.out.data(line);

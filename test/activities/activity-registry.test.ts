@@ -24,6 +24,8 @@ const EXPECTED = [
   // Live target groups (activities/live-target-groups.ts, issue 28).
   'readLiveTargetGroup', 'updateLiveFillingGoal', 'updateLiveFieldingWindow', 'relaunchFieldingRun', 'launchScheduledRunNow', 'scheduleLaunchFromDraft',
   'getScheduleLaunchJob', 'updateLiveDetails', 'updateLiveCostPerInterview', 'updateLiveAllocations', 'updateLiveFieldingAssistant', 'liveFeasibility',
+  // Soft launches (issue 38).
+  'setSoftLaunchModule', 'readOverviewFigures',
   // Quotas in view (issue 38).
   'readQuotaFigures',
   // The close-out (activities/closeout.ts, issue 36).

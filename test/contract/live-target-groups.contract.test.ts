@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemandApiClient } from '../../api/http/demand-api-client';
 import { apiCaller, type ApiCaller } from '../../api/operations/caller';
 import {
-  controlLiveRun, liveFeasibility, readFieldingRun, readLiveTargetGroup, readScheduleJob, scheduleLaunch, updateAllocations, updateCostPerInterview, updateDetails,
-  updateFieldingAssistant, updateFieldingWindow, updateFillingGoal,
+  controlLiveRun, liveFeasibility, readFieldingAssistant, readFieldingRun, readLiveTargetGroup, readOverviewFigures, readScheduleJob, scheduleLaunch, setSoftLaunchModule,
+  updateAllocations, updateCostPerInterview, updateDetails, updateFieldingAssistant, updateFieldingWindow, updateFillingGoal,
 } from '../../api/operations/live-target-groups';
 import { LIVE_TARGET_GROUP_OPERATIONS } from '../../api/wire/operations';
 import type { RunningSandbox } from '../../sandbox/index';
@@ -116,6 +116,37 @@ describe('live target groups through api/operations', () => {
     expect(writes(again)).toBe(0);
     const stale = await updateFieldingAssistant(caller, { ...live(), etag: '"fa.stale.0"' }, {});
     expect(stale.outcome).toBe('precondition_failed');
+  });
+
+  it('the soft launch module: merged into the assignment with If-Match, the other modules kept; once only; removed alone', async () => {
+    const before = await readFieldingAssistant(caller, live());
+    expect(before.modules.pacing).toBeDefined(); // the module of the test before, which the soft launch keeps
+    const module = { end_at: '2026-12-30T10:00:00Z', filling_goal_percentage: 5, demographics_strictness_percentage: 100 };
+    const from = exchanges.length;
+    expect((await setSoftLaunchModule(caller, live(), module)).outcome).toBe('applied');
+    expect(writes(from)).toBe(1);
+    const put = exchanges.slice(from).find((e) => e.method === 'PUT')!;
+    expect(put.ifMatch).toBe(before.etag);
+    const set = await readFieldingAssistant(caller, live());
+    expect(set.modules).toEqual({ ...before.modules, soft_launch: expect.objectContaining({ filling_goal_percentage: 5, demographics_strictness_percentage: 100 }) });
+    expect(Date.parse((set.modules.soft_launch as { end_at: string }).end_at)).toBe(Date.parse(module.end_at));
+    // The same module again (its end written another way): nothing written.
+    const again = exchanges.length;
+    expect((await setSoftLaunchModule(caller, live(), { ...module, end_at: '2026-12-30T10:00:00.000Z' })).outcome).toBe('already_in_state');
+    expect(writes(again)).toBe(0);
+    // Removed: the other modules as they were; removed again: nothing written.
+    expect((await setSoftLaunchModule(caller, live(), null)).outcome).toBe('applied');
+    expect((await readFieldingAssistant(caller, live())).modules).toEqual(before.modules);
+    const gone = exchanges.length;
+    expect((await setSoftLaunchModule(caller, live(), null)).outcome).toBe('already_in_state');
+    expect(writes(gone)).toBe(0);
+  });
+
+  it('the overview\'s figures a soft launch is judged on', async () => {
+    const figures = await readOverviewFigures(caller, live());
+    expect(figures).toMatchObject({ status: 'live', completes: expect.any(Number) });
+    for (const rate of [figures.incidenceRate, figures.dropOffRate]) if (rate !== undefined) expect(rate).toBeGreaterThanOrEqual(0);
+    if (figures.medianLengthOfInterviewSeconds !== undefined) expect(Number.isInteger(figures.medianLengthOfInterviewSeconds)).toBe(true);
   });
 
   it('feasibility of a change to the live group', async () => {

@@ -236,6 +236,8 @@ async function liveChanges(
     allocations: { open_exchange_allocations: { blocked_supplier_ids: ['421'], exchange_min_percentage: 0, exchange_max_percentage: 100, groups: [] }, private_exchange_allocations: { blocked_supplier_ids: [], groups: [] } },
   }));
   await attempt(`${label} updateLiveFieldingAssistant`, () => a.updateLiveFieldingAssistant({ ...ref, modules: { pacing: { type: 'linear', increment_interval: 'P2D' } } }));
+  await attempt(`${label} setSoftLaunchModule`, () => a.setSoftLaunchModule({ ...ref, module: { end_at: later, filling_goal_percentage: 5, demographics_strictness_percentage: 100 } }));
+  await attempt(`${label} readOverviewFigures`, () => a.readOverviewFigures(ref));
   await attempt(`${label} liveFeasibility`, () => a.liveFeasibility({ ...ref, whatIf: { completes_goal: 400, end_at: later } }));
   const job = await attempt(`${label} scheduleLaunchFromDraft`, () => a.scheduleLaunchFromDraft({ ...ref, startFieldingAt: new Date(Date.now() + 86_400_000).toISOString(), endFieldingAt: later, idempotencyKey: 'prism/live/schedule' }));
   if (job) await attempt(`${label} getScheduleLaunchJob`, () => a.getScheduleLaunchJob({ ...ref, jobId: job.jobId }));

@@ -20,6 +20,16 @@ const EVENTS: { [K in NotifyEventKind]: Extract<NotificationEvent, { kind: K }> 
   target_group_completed: { kind: 'target_group_completed', studyId: 'acme-tracker', targetGroup: 'us_gen_pop', at, completes: 500, goal: 500 },
   budget_reached: { kind: 'budget_reached', studyId: 'acme-tracker', at, spent: { amount: 10000, currency: 'USD' }, budget: { amount: 10000, currency: 'USD' } },
   closeout_deadline: { kind: 'closeout_deadline', studyId: 'acme-tracker', targetGroup: 'us_gen_pop', at, closesAt: '2026-12-26T00:00:00.000Z', daysLeft: 3, toReverse: 120, phase: 'awaiting_approval' },
+  soft_launch_decided: {
+    kind: 'soft_launch_decided',
+    studyId: 'acme-tracker',
+    targetGroup: 'us_gen_pop',
+    at,
+    outcome: 'fail',
+    action: 'paused',
+    completes: 50,
+    evidence: ['incidence 0.12 after 50 completes is below 0.24 (of the expected 0.4): fail'],
+  },
 };
 
 /** Slack's rules for an incoming webhook's JSON that studyflow's messages use: text required; blocks of known kinds within their limits. */

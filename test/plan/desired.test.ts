@@ -80,7 +80,7 @@ ${MINIMAL_TARGET_GROUP_FIELDS}`;
     const desired = await targetsOf('notify:\n  - url: ${SLACK_WEBHOOK_URL}\n    events: [budget_reached, gate_blocked]\n  - url: ${OPS_HOOK}\n  - url: ${FINANCE_HOOK}\n    events: [budget_reached]\n');
     expect(desired.targetGroups[0].notify).toEqual([
       { envName: 'SLACK_WEBHOOK_URL', events: ['gate_blocked'] },
-      { envName: 'OPS_HOOK', events: ['gate_blocked', 'guard_tripped', 'launch_failed', 'drift_found', 'target_group_completed'] },
+      { envName: 'OPS_HOOK', events: ['gate_blocked', 'guard_tripped', 'launch_failed', 'drift_found', 'target_group_completed', 'soft_launch_decided'] },
     ]);
     expect(JSON.stringify(desired.targetGroups[0].notify)).not.toMatch(/\$\{|:\/\//);
   });

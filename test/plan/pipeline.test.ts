@@ -55,6 +55,21 @@ describe('planRevision', () => {
     // A hold of a target group the exchange does not show (removed, not observed) adds nothing.
     expect(withGuardHolds(EMPTY, running)).toBe(EMPTY);
   });
+
+  it('hands the plan where each running target group\'s soft launch stands (a paused one it holds is not resumed)', () => {
+    const soft = { via: 'fielding_assistant' as const, startedAt: '2026-11-20T10:00:00.000Z', endsAt: '2026-11-22T10:00:00.000Z', completes: 50 };
+    const running = runningFromStatus({
+      managedTargetGroups: ['us', 'uk'],
+      targetGroups: { us: { phase: 'paused', softLaunch: { ...soft, state: 'awaiting_decision' } }, uk: { phase: 'live', softLaunch: { ...soft, state: 'promoted' } } },
+    });
+    expect(running.get('us')).toEqual({ specDigest: undefined, phase: 'paused', softLaunch: 'awaiting_decision' });
+    expect(running.get('uk')).toEqual({ specDigest: undefined, phase: 'live', softLaunch: 'promoted' });
+    const observed: ObservedStudy = { targetGroups: { us: { id: 'tg-us', status: 'paused', fields: {}, idLists: {} } }, exclusionGroups: {} };
+    const seen = withGuardHolds(observed, running);
+    expect(seen.targetGroups.us.softLaunch).toBe('awaiting_decision');
+    expect(seen.targetGroups.us).not.toHaveProperty('guardHold');
+    expect(observed.targetGroups.us.softLaunch).toBeUndefined();
+  });
 });
 
 describe('a launch its running workflow holds', () => {

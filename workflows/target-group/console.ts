@@ -19,7 +19,7 @@ const MAX_REASON = 80;
 
 /** What the console reads of a target group's workflow state. */
 export interface ConsoleSource {
-  status: Pick<TargetGroupStatus, 'key' | 'phase' | 'message' | 'failure' | 'drift' | 'feasibility' | 'price' | 'liveAt' | 'launchForecast'> & Partial<Pick<TargetGroupStatus, 'launchAt' | 'launchAfter' | 'guards'>>;
+  status: Pick<TargetGroupStatus, 'key' | 'phase' | 'message' | 'failure' | 'drift' | 'feasibility' | 'price' | 'liveAt' | 'launchForecast'> & Partial<Pick<TargetGroupStatus, 'launchAt' | 'launchAfter' | 'guards' | 'softLaunch'>>;
   desired: Pick<TargetGroupRevision['desired'], 'draft' | 'launch'>;
   performance?: PerformanceSnapshot;
   series: readonly CompletesPoint[];
@@ -29,7 +29,7 @@ export interface ConsoleSource {
 
 /** What the console shows: each absent value is removed from the workflow's search attributes. */
 export interface ConsoleValues {
-  /** `guard:<kind>`, `gate_blocked:<code>`, `failed:<type>`, `drift:<field>`, or '' when nothing holds the target group. */
+  /** `guard:<kind>`, `soft_launch:<outcome>`, `gate_blocked:<code>`, `failed:<type>`, `drift:<field>`, or '' when nothing holds the target group. */
   reason: string;
   /** completes / filling_goal × 100 of the latest performance reading, one decimal. */
   fillPercent?: number;
@@ -65,11 +65,13 @@ export function gateReasons(source: Pick<ConsoleSource, 'status' | 'desired'>): 
   return reasons.length ? reasons : ['held'];
 }
 
-/** The one reason code a target group is held or flagged by, in this order: a guard, the gate, a failure, drift. */
+/** The one reason code a target group is held or flagged by, in this order: a guard, a soft launch that waits, the gate, a failure, drift. */
 export function reasonCode(source: Pick<ConsoleSource, 'status' | 'desired' | 'activeGuards'>): string {
   const { status } = source;
   const guard = source.activeGuards?.at(-1);
   if (guard && (status.phase === 'paused' || status.phase === 'live')) return `guard:${guard.kind}`;
+  const soft = status.softLaunch;
+  if (soft?.decision && (soft.state === 'awaiting_decision' || soft.state === 'paused')) return `soft_launch:${soft.decision.outcome}`;
   if (status.phase === 'gate_blocked') return `gate_blocked:${gateReasons(source)[0]}`;
   if (status.phase === 'failed') return code('failed', status.failure?.type ?? 'unknown');
   if (status.drift?.length) return code('drift', status.drift[0].field);

@@ -7,6 +7,7 @@ import { launchTargetGroups, type LaunchOutcome } from '../launch';
 import type { GateReading } from '../child-protocol';
 import { itemBackoffMs, itemFailure, ITEM_ATTEMPTS } from './gate';
 import { awaitJob } from './jobs';
+import { beginSoftLaunch } from './soft-launch';
 import type { TargetGroupState } from './state';
 
 /**
@@ -77,5 +78,6 @@ async function launchOnce(state: TargetGroupState, api: Api, gate: GateReading, 
 export function wentLive(state: TargetGroupState, fieldingRunId: string | undefined, liveAt: string): void {
   state.status.job = undefined;
   state.report.launchedAt ??= liveAt;
+  beginSoftLaunch(state, liveAt);
   state.enter('went_live', { fieldingRunId, liveAt, message: undefined });
 }

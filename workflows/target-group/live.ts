@@ -13,6 +13,7 @@ import type { StepOutcome } from '../steps';
 import { applyControl } from './controls';
 import { noticeGateBlocked } from './notifications';
 import type { TargetGroupState } from './state';
+import { withRunningSoftLaunch } from './soft-launch';
 
 type Step<K extends TargetGroupStep['kind']> = Extract<TargetGroupStep, { kind: K }>;
 /** What an in-place write answered (api/operations/live-target-groups.ts LiveWriteOutcome). */
@@ -85,7 +86,8 @@ async function write(state: TargetGroupState, api: Api, step: Step<'update_live'
     case 'update_target_group_allocation_specification':
       return calls.updateLiveAllocations({ ...base, allocations: request.allocations });
     case 'create_or_update_fielding_assistant_assignment':
-      return calls.updateLiveFieldingAssistant({ ...base, modules: request.modules });
+      // The assignment is replaced whole: a soft launch that runs keeps its module (./soft-launch.ts).
+      return calls.updateLiveFieldingAssistant({ ...base, modules: withRunningSoftLaunch(state, request.modules) });
     case 'set_target_group_respondent_activity_exclusions': {
       const { operation: _operation, ...exclusions } = request;
       await calls.putActivityExclusions({ ...base, ...exclusions });

@@ -11,6 +11,7 @@ import { appendChanges, expectedFigures } from '../report-data';
 import { enterPhase, eventOfRemote, type TargetGroupEvent } from '../phases';
 import { SeenEvents } from '../seen-events';
 import { TargetGroupNotices, type CarriedNotices } from './notifications';
+import type { SoftLaunchDecision } from './soft-launch';
 
 /** What the report keeps across continue-as-new. */
 export interface CarriedReport {
@@ -111,6 +112,8 @@ export class TargetGroupState {
   guardMemory?: GuardMemory;
   /** Who asked to resume a hold of the guards (`studyflow approve --resume`), oldest first; taken by the resume. */
   readonly guardResumes: string[] = [];
+  /** Operators' decisions of a waiting soft launch (`studyflow approve --promote | --abort`), oldest first: ./soft-launch.ts. */
+  readonly softLaunchDecisions: SoftLaunchDecision[] = [];
 
   constructor(input: TargetGroupWorkflowInput) {
     const c = input.carried;

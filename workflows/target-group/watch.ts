@@ -11,6 +11,7 @@ import { applyControl } from './controls';
 import { noticeDrift } from './notifications';
 import { judgeGuards } from './guards';
 import { watchQuotas } from './quotas';
+import { softLaunchTurn, softLaunchWakeAt } from './soft-launch';
 import { eventOfRemote, TRANSITIONS } from '../phases';
 import { nextWatchAction } from '../../plan/watch-timing';
 import type { TargetGroupState } from './state';
@@ -30,8 +31,16 @@ export async function watchOnce(state: TargetGroupState, api: Api): Promise<void
   const context = () => ({ intervalMs: state.revision.desired.timing.watchIntervalMs, workflowId: workflowInfo().workflowId, phase: state.status.phase });
   const turn = nextWatchAction(state.pacing, { kind: 'turn' }, Date.now(), context());
   state.pacing = turn.pacing;
-  const wait = turn.action.kind === 'sleep' ? turn.action.until - Date.now() : 0;
-  if (wait > 0) await condition(() => state.pendingRevision !== undefined || state.controls.length > 0 || state.events.length > 0 || state.figures !== undefined, wait);
+  // A soft launch wakes the watch at its end (or at once: a module to assign, an operator's decision): ./soft-launch.ts.
+  const softWake = softLaunchWakeAt(state);
+  const until = turn.action.kind === 'sleep' ? (softWake === undefined ? turn.action.until : Math.min(turn.action.until, softWake)) : 0;
+  const wait = until - Date.now();
+  if (wait > 0) {
+    await condition(
+      () => state.pendingRevision !== undefined || state.controls.length > 0 || state.events.length > 0 || state.figures !== undefined || state.softLaunchDecisions.length > 0,
+      wait,
+    );
+  }
   // A change made in the exchange (its UI, another tool) is checked at once, not at the next reading.
   let targetGroupUpdated = false;
   if (state.events.length > 0) {
@@ -48,12 +57,15 @@ export async function watchOnce(state: TargetGroupState, api: Api): Promise<void
   state.figures = undefined;
   const woke = nextWatchAction(state.pacing, { kind: 'woke', ...(figures ? { figures } : {}), targetGroupUpdated }, Date.now(), context());
   state.pacing = woke.pacing;
+  let performanceRead = false;
   if (woke.action.kind === 'read') {
     const { performance, drift } = woke.action;
     if (performance) await readPerformance(state, api);
+    performanceRead = performance;
     // The reading may have changed the phase (a guard paused it): drift is checked while it is still watched.
     if (drift !== 'none' && state.watching) await checkDrift(state, api, { takeCompletion: drift === 'check' });
   }
+  if (state.watching) await softLaunchTurn(state, api, performanceRead);
   // The last figures of a target group that just completed (one reading made once the phase was completed).
   if (state.status.phase === 'completed' && state.report.performance?.phase !== 'completed') await readPerformance(state, api);
   // Changes recorded without a reading (a control, a resume, drift, an event) reach the study's report now.
