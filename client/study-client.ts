@@ -194,9 +194,11 @@ export class StudyClient {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const status = await this.status(ref);
+      // Taken: in the state the decision leads to, or refused with why (a write that did not go through).
+      const goal = request.decision === 'promote' ? 'promoted' : 'aborted';
       const waiting = keys.filter((key) => {
         const soft = status.targetGroups[key]?.softLaunch;
-        return soft !== undefined && (soft.state === 'awaiting_decision' || soft.state === 'paused') && soft.decidedBy === undefined;
+        return soft !== undefined && soft.state !== goal && !(soft.decidedBy?.decision === request.decision && soft.message);
       });
       if (waiting.length === 0 || Date.now() >= deadline) return { keys, status, settled: waiting.length === 0 };
       await new Promise((resolve) => setTimeout(resolve, 250));

@@ -40,7 +40,7 @@ export interface DesiredSoftLaunch {
  * - `awaiting_decision`: judged inconclusive and paused: waits for `studyflow approve --promote` or `--abort`;
  * - `paused`: judged a failure and paused with its evidence (`approve --promote` or `--abort` decide it too);
  * - `promoted`: the module removed, fielding goes on to the full goal;
- * - `aborted`: an operator stopped it: the module removed, the target group paused;
+ * - `aborted`: an operator stopped it: the module removed, the target group held paused (a promote still promotes it);
  * - `analysed`: judged with `analysis_only`: nothing done besides telling.
  */
 export type SoftLaunchState = 'starting' | 'running' | 'awaiting_decision' | 'paused' | 'promoted' | 'aborted' | 'analysed';

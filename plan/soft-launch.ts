@@ -220,10 +220,15 @@ export function softLaunchText(spec: DesiredSoftLaunch): string {
 
 
 /** The states in which the soft launch holds a paused target group: the file's `fielding: live` does not resume it. */
-export const SOFT_LAUNCH_HOLDS: ReadonlySet<SoftLaunchState> = new Set(['starting', 'running', 'awaiting_decision', 'paused']);
+export const SOFT_LAUNCH_HOLDS: ReadonlySet<SoftLaunchState> = new Set(['starting', 'running', 'awaiting_decision', 'paused', 'aborted']);
 
-/** The states `studyflow approve --promote` or `--abort` decide. */
-export const SOFT_LAUNCH_DECIDABLE: ReadonlySet<SoftLaunchState> = new Set(['awaiting_decision', 'paused']);
+/** The states `studyflow approve --promote` or `--abort` decide (an aborted one can still be promoted). */
+export const SOFT_LAUNCH_DECIDABLE: ReadonlySet<SoftLaunchState> = new Set(['awaiting_decision', 'paused', 'aborted']);
+
+/** Whether `decision` changes a soft launch in `state`: a waiting one either way, an aborted one only by a promote. */
+export function softLaunchDecides(state: SoftLaunchState, decision: 'promote' | 'abort'): boolean {
+  return SOFT_LAUNCH_DECIDABLE.has(state) && !(state === 'aborted' && decision === 'abort');
+}
 
 /** A target group's soft launch in status, the report and the plan's view of a running workflow. */
 export interface SoftLaunchStatus {
@@ -262,7 +267,7 @@ export function softLaunchStatusText(sl: SoftLaunchStatus): string {
     case 'promoted':
       return `soft launch${judged}, promoted to the full goal${by}`;
     case 'aborted':
-      return `soft launch${judged}, aborted: paused${by}`;
+      return `soft launch${judged}, aborted: paused${by} (\`studyflow approve --promote\` still promotes it)`;
     case 'analysed':
       return `soft launch${judged} (analysis only: nothing done)`;
   }

@@ -41,7 +41,7 @@ import { completeAtEnd } from './study/removed';
 import { hasWatched, watchDueIn, watchTick } from './study/watch';
 import { StudyState, Superseded, type StudyWorkflowInput } from './study/state';
 import { withForecasts } from './forecast';
-import { SOFT_LAUNCH_DECIDABLE } from '../plan/soft-launch';
+import { softLaunchDecides } from '../plan/soft-launch';
 import { continueAsNewFor, safePointDecision, serverHints, wantsSafePoint } from './versioning';
 
 export type { StudyCarriedState, StudyWorkflowInput } from './study/state';
@@ -158,7 +158,7 @@ async function resumeGuarded(state: StudyState, request: GuardResumeRequest): Pr
 function softLaunchWaiting(state: StudyState, request: SoftLaunchDecisionRequest): string[] {
   return Object.keys(state.status.targetGroups).filter((key) => {
     const soft = state.status.targetGroups[key]?.softLaunch;
-    return (!request.targetGroup || key === request.targetGroup) && state.children.has(key) && soft !== undefined && SOFT_LAUNCH_DECIDABLE.has(soft.state);
+    return (!request.targetGroup || key === request.targetGroup) && state.children.has(key) && soft !== undefined && softLaunchDecides(soft.state, request.decision);
   });
 }
 

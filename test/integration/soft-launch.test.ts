@@ -5,8 +5,10 @@
 // - `fail`: interviews of 30 minutes (expected 8): judged fail on the median length, paused with the evidence;
 // - `unsure`: incidence 0.39, between the fail and pass thresholds: inconclusive, paused, waits; `studyflow approve
 //   --promote` promotes it.
+// - `watch`: `analysis_only`, interviews of 30 minutes: judged fail and told, nothing done (it fields on).
 // Each decision is recorded once (status, report, one soft_launch_decided each at a local receiver), and a re-apply
-// of the unchanged file writes nothing to the exchange, before and after the promotion.
+// of the unchanged file writes nothing to the exchange while the soft launches run, once judged, after the promotion
+// and after `approve --abort` of the failed one (which stays paused).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestStack } from '../fixtures/stack';
 import { SEEDED_PROJECT_MANAGER } from '../helpers/study-yaml';
@@ -17,8 +19,15 @@ import { eventually, writeStudy } from './harness';
 
 const STUDY = 'soft-flow';
 const HOOK_ENV = 'SOFT_FLOW_HOOK_URL';
-const KEYS = ['pass', 'fail', 'unsure'] as const;
-const LOCALES: Record<(typeof KEYS)[number], string> = { pass: 'en_US', fail: 'en_GB', unsure: 'de_DE' };
+const KEYS = ['pass', 'fail', 'unsure', 'watch'] as const;
+const LOCALES: Record<(typeof KEYS)[number], string> = { pass: 'en_US', fail: 'en_GB', unsure: 'de_DE', watch: 'fr_FR' };
+/** `watch` only analyses: its own soft_launch (a target group's replaces the defaults' whole). */
+const WATCH_SOFT_LAUNCH = `    soft_launch:
+      completes: 50
+      max_duration: P2D
+      analysis: { length_of_interview: { fail_above: 1.5 } }
+      analysis_only: true
+`;
 
 const studyYaml = () => `format: studyflow/v1
 study: ${STUDY}
@@ -48,7 +57,7 @@ defaults:
       length_of_interview: { fail_above: 1.5, fail_below: 0.4 }
     on: { pass: promote, fail: pause, inconclusive: pause }
 target_groups:
-${KEYS.map((key) => `  ${key}:\n    locale: ${LOCALES[key]}\n    live_url: https://survey.example.com/s/soft-flow?tg=${key}&rid=[%RID%]\n`).join('')}`;
+${KEYS.map((key) => `  ${key}:\n    locale: ${LOCALES[key]}\n    live_url: https://survey.example.com/s/soft-flow?tg=${key}&rid=[%RID%]\n${key === 'watch' ? WATCH_SOFT_LAUNCH : ''}`).join('')}`;
 
 describe('a soft launch is judged on its first completes: pass promotes, fail pauses with evidence, inconclusive waits for approve --promote', () => {
   const t = useTestStack('soft-launch', { inProcessWorker: false });
@@ -93,18 +102,24 @@ describe('a soft launch is judged on its first completes: pass promotes, fail pa
       expect(assignment(key)?.soft_launch).toMatchObject({ filling_goal_percentage: 5, demographics_strictness_percentage: 100 });
       expect(Date.parse((assignment(key)!.soft_launch as { end_at: string }).end_at)).toBe(Date.parse(soft.endsAt));
     }
+    // A re-apply while they run: nothing to write (the module is studyflow's, not drift of the file's assignment).
+    const before = t.stack.sandbox.requests().length;
+    const again = await t.cli(['apply', file], cliEnv());
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect(writes(before)).toEqual([]);
   });
 
   it('judges each on its first 50 completes: pass promoted and fielding, fail paused with the evidence, inconclusive paused and waiting', async () => {
     expect(await admin('PUT', `/fielding/target-groups/${tg('pass').id}/settings`, { incidence_rate: 0.8 })).toMatchObject({ incidence_rate: 0.8 });
     expect(await admin('PUT', `/fielding/target-groups/${tg('fail').id}/settings`, { length_of_interview_minutes: 30, drop_off_rate: 0 })).toMatchObject({ length_of_interview_minutes: 30 });
     expect(await admin('PUT', `/fielding/target-groups/${tg('unsure').id}/settings`, { incidence_rate: 0.39 })).toMatchObject({ incidence_rate: 0.39 });
+    expect(await admin('PUT', `/fielding/target-groups/${tg('watch').id}/settings`, { length_of_interview_minutes: 30, drop_off_rate: 0 })).toMatchObject({ length_of_interview_minutes: 30 });
     await admin('POST', '/fielding/advance', { minutes: 180 });
 
     const judged = await eventually(async () => {
       const s = await status();
       const states = KEYS.map((key) => s.targetGroups[key]?.softLaunch?.state);
-      return states[0] === 'promoted' && states[1] === 'paused' && states[2] === 'awaiting_decision' ? s : undefined;
+      return states.join() === 'promoted,paused,awaiting_decision,analysed' ? s : undefined;
     }, 90_000, 500);
 
     const pass = judged.targetGroups.pass;
@@ -131,6 +146,13 @@ describe('a soft launch is judged on its first completes: pass promotes, fail pa
     expect(incidence.value).toBeGreaterThanOrEqual(0.24);
     expect(incidence.value).toBeLessThan(0.54);
     expect(run('unsure').status).toBe('paused');
+
+    // Analysis only: judged a failure and told, nothing done: the module runs on, the group is not paused by studyflow.
+    const watch = judged.targetGroups.watch.softLaunch!;
+    expect(watch.decision).toMatchObject({ outcome: 'fail', action: 'none' });
+    expect(judged.targetGroups.watch.phase).toBe('live');
+    expect(run('watch').status).toBe('live');
+    expect(assignment('watch')?.soft_launch).toBeDefined();
 
     // The console: a waiting soft launch is the reason a target group is held.
     const handle = t.client.workflow.getHandle(targetGroupWorkflowId('1001', STUDY, 'unsure'));
@@ -177,15 +199,17 @@ describe('a soft launch is judged on its first completes: pass promotes, fail pa
       const r = await t.cli(['report', file], cliEnv());
       return /soft launch promoted by qa-lead/.test(r.stdout) ? r : undefined;
     }, 30_000, 500);
-    expect(report.stdout.match(/soft launch reached its 50 completes: fail/g)).toHaveLength(1);
+    expect(report.stdout.match(/soft launch reached its 50 completes: fail \(length of interview \d+ s after \d+ completes is above 720 s \(of the expected 480 s\): fail\); pauses/g)).toHaveLength(1);
     expect(report.stdout.match(/soft launch reached its 50 completes: inconclusive/g)).toHaveLength(1);
+    expect(report.stdout.match(/soft launch reached its 50 completes: fail .*; analysis only: nothing done/g)).toHaveLength(1);
 
-    // One soft_launch_decided per decision: pass, fail, inconclusive, and the promotion.
-    await eventually(async () => (decided().length >= 4 ? true : undefined), 30_000, 250);
+    // One soft_launch_decided per decision: pass, fail, inconclusive, the analysis, and the promotion.
+    await eventually(async () => (decided().length >= 5 ? true : undefined), 30_000, 250);
     await new Promise((r) => setTimeout(r, 3_000)); // a few more watch ticks: nothing else is sent
     const bodies = decided().map((r) => JSON.stringify(r.body));
-    expect(bodies).toHaveLength(4);
-    expect(bodies.filter((b) => b.includes('Soft launch decided: fail'))).toHaveLength(1);
+    expect(bodies).toHaveLength(5);
+    expect(bodies.filter((b) => b.includes('Soft launch decided: fail'))).toHaveLength(2);
+    expect(bodies.filter((b) => b.includes('analysis only: nothing done'))).toHaveLength(1);
     expect(bodies.filter((b) => b.includes('promoted by qa-lead'))).toHaveLength(1);
 
     // And a re-apply after the promotion still writes nothing.
@@ -193,6 +217,26 @@ describe('a soft launch is judged on its first completes: pass promotes, fail pa
     const applied = await t.cli(['apply', file], cliEnv());
     expect(applied.code, applied.stdout + applied.stderr).toBe(0);
     expect(writes(before)).toEqual([]);
+  });
+
+  it('approve --abort stops the failed soft launch: the module removed, the group held paused, a re-apply writes nothing', async () => {
+    const aborted = await t.cli(['approve', '--abort', '--target-group', 'fail', '--by', 'qa-lead', file], cliEnv());
+    expect(aborted.code, aborted.stdout + aborted.stderr).toBe(0);
+    expect(aborted.stdout).toMatch(/fail: soft launch: fail, aborted: paused; aborted by qa-lead at /);
+    const s = await status();
+    expect(s.targetGroups.fail.softLaunch).toMatchObject({ state: 'aborted', decidedBy: { by: 'qa-lead', decision: 'abort' } });
+    expect(s.targetGroups.fail.phase).toBe('paused');
+    expect(run('fail').status).toBe('paused');
+    expect(assignment('fail')?.soft_launch ?? null).toBeNull();
+    // A second abort finds nothing to abort.
+    expect((await t.cli(['approve', '--abort', '--target-group', 'fail', file], cliEnv())).stdout).toContain('no soft launch was waiting for a decision');
+    const planned = await t.cli(['plan', file], cliEnv());
+    expect(planned.stdout).toMatch(/paused by its soft launch \(aborted\)/);
+    const before = t.stack.sandbox.requests().length;
+    const applied = await t.cli(['apply', file], cliEnv());
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    expect(writes(before)).toEqual([]);
+    expect(run('fail').status).toBe('paused');
     await t.scanHistories([hook.url, t.env.STUDYFLOW_CLIENT_SECRET]);
   });
 });

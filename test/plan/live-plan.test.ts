@@ -269,16 +269,16 @@ describe('live target groups: the declared fielding state', () => {
     expect(planStudy(study([tg('us', { fielding: 'paused', guards: [guard] })]), observedOf({ us: held })).hasChanges).toBe(false);
   });
 
-  it('a soft launch\'s hold: paused by its soft launch (judged, or the module\'s end), `fielding: live` plans no resume; promoted or aborted, the file rules again', () => {
-    for (const state of ['awaiting_decision', 'paused', 'running', 'starting'] as const) {
+  it('a soft launch\'s hold: paused by its soft launch (judged, aborted, or the module\'s end), `fielding: live` plans no resume; promoted, the file rules again', () => {
+    for (const state of ['awaiting_decision', 'paused', 'running', 'starting', 'aborted'] as const) {
       const plan = planStudy(study([tg('us')]), observedOf({ us: run('paused', { softLaunch: state }) }));
       expect(plan.hasChanges, state).toBe(false);
       expect(of(plan).find((a) => a.resource === 'fielding')?.reason).toBe(
         `paused by its soft launch (${state.replace('_', ' ')}); \`fielding: live\` in the file does not resume it: \`studyflow approve --promote\` or \`--abort\``,
       );
     }
-    // Once decided, a paused run is the file's again: `fielding: live` resumes an aborted one (as drift).
-    for (const state of ['aborted', 'promoted', 'analysed'] as const) {
+    // Promoted (or only analysed), a paused run is the file's again: `fielding: live` resumes it (as drift).
+    for (const state of ['promoted', 'analysed'] as const) {
       expect(writes(of(planStudy(study([tg('us')]), observedOf({ us: run('paused', { softLaunch: state }) })))), state).toEqual([expect.objectContaining({ kind: 'resume', drift: true })]);
     }
     // `fielding: paused` or `completed` in the file is not held back by a soft launch.

@@ -33,7 +33,16 @@ describe('the convergence matrix in docs/workflows.md', () => {
       expect(fs.existsSync(at), `${mark} -> ${file}`).toBe(true);
       const state = mark.split('|')[0];
       const text = fs.readFileSync(at, 'utf8');
-      const words = state === 'closed' ? 'Close-out: closed' : state.startsWith('closing out') ? 'awaiting_approval' : state;
+      // A soft launch's state as status.softLaunch.state names it.
+      const soft: Record<string, string> = {
+        'soft launch (running)': "'running'",
+        'soft launch (awaiting decision)': 'awaiting_decision',
+        'soft launch (failed, paused)': "state).toBe('paused')",
+        'soft launch (aborted)': "state: 'aborted'",
+        'soft launch (promoted)': "state: 'promoted'",
+        'soft launch (analysis only)': 'analysed',
+      };
+      const words = state === 'closed' ? 'Close-out: closed' : state.startsWith('closing out') ? 'awaiting_approval' : (soft[state] ?? state);
       expect(text, `${file} walks ${state}`).toContain(words);
     }
   });

@@ -8,13 +8,14 @@
 //   running           -> awaiting_decision   judged inconclusive: paused, waits for `studyflow approve --promote | --abort`
 //   running           -> analysed            `analysis_only`: judged and told, nothing done
 //   awaiting_decision, paused -> promoted    `approve --promote`
-//   awaiting_decision, paused -> aborted     `approve --abort`: the module removed, the target group stays paused
+//   awaiting_decision, paused -> aborted     `approve --abort`: the module removed, the target group held paused
+//   aborted           -> promoted            `approve --promote` (the operator changed their mind)
 //
 // The judgement is the pure plan/soft-launch.ts judgeSoftLaunch over the overview's figures (read at the watch's
 // pace while it runs, and once more when its time is up). Every decision goes to status, the report's changes,
 // the console (workflows/target-group/console.ts) and `notify:` (soft_launch_decided).
 import { isCancellation } from '@temporalio/workflow';
-import { judgeSoftLaunch, softLaunchLaunch, SOFT_LAUNCH_DECIDABLE, type DesiredSoftLaunch, type SoftLaunchJudgement, type SoftLaunchStatus } from '../../plan/soft-launch';
+import { judgeSoftLaunch, softLaunchDecides, softLaunchLaunch, SOFT_LAUNCH_DECIDABLE, type DesiredSoftLaunch, type SoftLaunchJudgement, type SoftLaunchStatus } from '../../plan/soft-launch';
 import type { Api } from '../activity-proxies';
 import { failureOf } from '../failures';
 import { applyControl } from './controls';
@@ -71,6 +72,7 @@ export async function softLaunchTurn(state: TargetGroupState, api: Api, read: bo
   }
   while (SOFT_LAUNCH_DECIDABLE.has(sl.state) && state.softLaunchDecisions.length > 0) {
     const { decision, by } = state.softLaunchDecisions.shift() as SoftLaunchDecision;
+    if (!softLaunchDecides(sl.state, decision)) continue;
     sl.decidedBy = { by, at: new Date().toISOString(), decision };
     if (decision === 'promote') await promote(state, api, sl, `promoted by ${by}`);
     else await abort(state, api, sl, by);

@@ -22,6 +22,12 @@ export const STATES = [
   'removed, kept',
   'removed, completed',
   'failed',
+  'soft launch (running)',
+  'soft launch (awaiting decision)',
+  'soft launch (failed, paused)',
+  'soft launch (aborted)',
+  'soft launch (promoted)',
+  'soft launch (analysis only)',
   'closing out (awaiting approval)',
   'closed',
 ] as const;
@@ -44,6 +50,7 @@ export const CHANGES = [
   'complete',
   'approve',
   'approve --resume',
+  'approve --promote/--abort',
   'closeout',
   'partial apply',
   'plan file',
@@ -96,9 +103,28 @@ export const TESTED_ELSEWHERE: Readonly<Record<string, string>> = {
   'live|partial apply': 'test/integration/partial-apply.test.ts',
   'live|plan file': 'test/integration/plan-file.test.ts',
   'live|new build': 'test/integration/worker-versioning.test.ts',
+  // Soft launch (issue 38): each outcome driven by the sandbox's settings, re-applied, then decided by an operator.
+  'soft launch (running)|re-apply': 'test/integration/soft-launch.test.ts',
+  'soft launch (awaiting decision)|re-apply': 'test/integration/soft-launch.test.ts',
+  'soft launch (awaiting decision)|approve --promote/--abort': 'test/integration/soft-launch.test.ts',
+  'soft launch (failed, paused)|re-apply': 'test/integration/soft-launch.test.ts',
+  'soft launch (failed, paused)|approve --promote/--abort': 'test/integration/soft-launch.test.ts',
+  'soft launch (aborted)|re-apply': 'test/integration/soft-launch.test.ts',
+  'soft launch (aborted)|approve --promote/--abort': 'test/integration/soft-launch.test.ts',
+  'soft launch (promoted)|re-apply': 'test/integration/soft-launch.test.ts',
+  'soft launch (promoted)|approve --promote/--abort': 'test/integration/soft-launch.test.ts',
+  'soft launch (analysis only)|re-apply': 'test/integration/soft-launch.test.ts',
 };
 
 const BEFORE_LAUNCH: readonly MatrixState[] = ['draft', 'gate_blocked', 'awaiting_approval', 'scheduled (exchange)', 'scheduled (timer)', 'awaiting_completes'];
+const SOFT_LAUNCH_STATES: readonly MatrixState[] = [
+  'soft launch (running)',
+  'soft launch (awaiting decision)',
+  'soft launch (failed, paused)',
+  'soft launch (aborted)',
+  'soft launch (promoted)',
+  'soft launch (analysis only)',
+];
 const CLOSED: readonly MatrixState[] = ['completed (file)', 'completed (exchange)', 'removed, kept', 'removed, completed', 'closing out (awaiting approval)', 'closed'];
 
 /** Why a change cannot be made from a state (the cell is not applicable), or undefined. */
@@ -113,6 +139,8 @@ function notApplicable(state: MatrixState, change: MatrixChange): string | undef
   if (change === 'closeout' && BEFORE_LAUNCH.includes(state)) return 'no completes to reverse before the launch';
   if (change === 'approve' && state !== 'awaiting_approval' && state !== 'closing out (awaiting approval)') return 'nothing awaits approval';
   if (change === 'approve --resume' && state !== 'paused (guard)') return 'only a guard hold is resumed by it';
+  if (change === 'approve --promote/--abort' && !SOFT_LAUNCH_STATES.includes(state)) return 'only a soft launch is promoted or aborted';
+  if (change === 'approve --promote/--abort' && (state === 'soft launch (running)' || state === 'soft launch (analysis only)')) return 'nothing waits for a decision: the analysis decides (or only tells)';
   if (CLOSED.includes(state) && (change === 'pause' || change === 'resume')) return 'completed is final in the exchange';
   return undefined;
 }
