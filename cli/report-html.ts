@@ -5,6 +5,7 @@ import { forecastCaption, forecastChart, forecastTable } from './forecast-chart'
 import { endDateText, quotaBehind, quotaForecastText } from './forecast-view';
 import type { TargetGroupQuotas } from '../workflows/messages';
 import { moneyText, orderedStatuses, percentText, rateText, type GuardHoldView, type GuardTripView, type ReportView, type TargetGroupReportView } from '../client/report-model';
+import { softLaunchStatusText } from '../client/study-outcome';
 
 const PALETTE = ['#2563eb', '#d97706', '#059669', '#dc2626', '#7c3aed', '#0891b2', '#be185d', '#4d7c0f'];
 
@@ -219,12 +220,44 @@ function quotaSection(key: string, quotas: TargetGroupQuotas): string {
   ].join('\n');
 }
 
+/** The soft launch: where it stands, and once judged its evidence per metric (value, thresholds, sample size, verdict). */
+function softLaunchSection(key: string, soft: NonNullable<TargetGroupReportView['softLaunch']>): string {
+  const seconds = (x: number | undefined) => (x === undefined ? '–' : `${x} s`);
+  const shown = (x: number | undefined, unit: 'rate' | 'seconds') => (unit === 'seconds' ? seconds(x) : x === undefined ? '–' : String(x));
+  const thresholds = (t: Record<string, number | undefined>, unit: 'rate' | 'seconds') =>
+    [
+      t.failBelow !== undefined ? `fails below ${shown(t.failBelow, unit)}` : '',
+      t.failAbove !== undefined ? `fails above ${shown(t.failAbove, unit)}` : '',
+      t.passAbove !== undefined ? `passes at ${shown(t.passAbove, unit)}` : '',
+      t.passBelow !== undefined ? `passes at ${shown(t.passBelow, unit)} or less` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
+  const rows = (soft.decision?.evidence ?? []).map(
+    (ev) =>
+      `<tr data-metric="${e(ev.metric)}" class="${e(ev.verdict)}"><th>${e(ev.metric.replaceAll('_', ' '))}</th><td class="num">${e(shown(ev.value, ev.unit))}</td><td>${e(thresholds(ev.threshold, ev.unit))}</td><td class="num">${ev.sampleSize}</td><td>${e(ev.verdict)}</td></tr>`,
+  );
+  const waits = soft.state === 'awaiting_decision' || soft.state === 'paused' || soft.state === 'aborted';
+  return [
+    `<div class="note soft-launch" data-key="${e(key)}" data-state="${e(soft.state)}">`,
+    '<h3>Soft launch</h3>',
+    `<p>${e(softLaunchStatusText(soft))}${soft.message ? ` (${e(soft.message)})` : ''}</p>`,
+    `<p class="meta">${e(`${soft.completes} completes from ${timeLabel(soft.startedAt)}, until ${timeLabel(soft.endsAt)} at the latest${soft.reading ? ` · last read ${timeLabel(soft.reading.at)}: ${soft.reading.completes} completes` : ''}`)}</p>`,
+    ...(rows.length
+      ? ['<table class="figures soft-launch-evidence">', '<tr><th>metric</th><th class="num">value</th><th>thresholds</th><th class="num">completes</th><th>verdict</th></tr>', ...rows, '</table>']
+      : []),
+    ...(waits ? [`<p class="resume">Decide it: <code>studyflow approve --promote</code> or <code>--abort</code> with <code>--target-group ${e(key)}</code>.</p>`] : []),
+    '</div>',
+  ].join('\n');
+}
+
 function targetGroupSection(tg: TargetGroupReportView, color: string): string {
   const parts = [`<section class="tg" id="tg-${e(tg.key)}" data-key="${e(tg.key)}">`, `<h2><span class="swatch" style="background:${color}"></span>${e(tg.key)} ${stateBadge(tg.state)}</h2>`];
   const meta = [tg.targetGroupId ? `target group ${tg.targetGroupId}` : undefined, tg.launchedAt ? `launched ${timeLabel(tg.launchedAt)}` : undefined, tg.readAt ? `figures read ${timeLabel(tg.readAt)}` : undefined].filter(Boolean);
   if (meta.length) parts.push(`<p class="meta">${e(meta.join(' · '))}</p>`);
   if (tg.note) parts.push(`<p class="note">${e(tg.note)}</p>`);
   if (tg.guardHold) parts.push(guardHoldSection(tg.key, tg.guardHold));
+  if (tg.softLaunch) parts.push(softLaunchSection(tg.key, tg.softLaunch));
   parts.push('<h3>Forecast</h3>', `<div class="forecast" data-key="${e(tg.key)}">`, forecastChart(tg, color), forecastCaption(tg), '</div>');
   if (tg.quotas) parts.push(quotaSection(tg.key, tg.quotas));
   if (tg.completes !== null) {

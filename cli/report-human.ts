@@ -4,6 +4,7 @@ import { table, type Output } from './output';
 import { moneyText, orderedStatuses, percentText, rateText, type ObservedAgainstExpected, type ReportView, type TargetGroupReportView } from '../client/report-model';
 import { forecastLines, quotaLines } from './forecast-view';
 import { phaseLabel } from './status-view';
+import { softLaunchStatusText } from '../client/study-outcome';
 
 function figure(value: number | null): string {
   return value === null ? '-' : String(value);
@@ -31,6 +32,11 @@ function targetGroupSection(out: Output, tg: TargetGroupReportView): string[] {
     lines.push(`  cost: ${moneyText(tg.completesCost)} for ${tg.completes} completes (${moneyText(tg.costPerComplete)} each; predicted CPI ${moneyText(tg.predictedCpi)})`);
     lines.push(`  incidence observed / expected: ${againstExpected(tg.incidence)} (${tg.incidence.basis})`);
     lines.push(`  length of interview observed / expected: ${againstExpected(tg.lengthOfInterview)} min (${tg.lengthOfInterview.basis})`);
+  }
+  if (tg.softLaunch) {
+    const soft = tg.softLaunch;
+    lines.push(`  ${softLaunchStatusText(soft)}${soft.message ? ` (${soft.message})` : ''}`);
+    for (const ev of soft.decision?.evidence ?? []) lines.push(`    ${ev.text}`);
   }
   if (tg.series.length) {
     const first = tg.series[0];

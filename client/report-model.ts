@@ -2,6 +2,7 @@
 // human table, the JSON and the HTML page show the same numbers.
 import type { StudyForecast, TargetGroupForecast } from '../plan/forecast';
 import type { GuardEvidence } from '../plan/guards';
+import type { SoftLaunchStatus } from '../plan/soft-launch';
 import { LAUNCHED_PHASES } from '../plan/phase-groups';
 import type { Money } from '../plan/types';
 import { moneyOf, scaleMicros, toMicros } from '../shared/money';
@@ -106,6 +107,8 @@ export interface TargetGroupReportView {
   guardHold: GuardHoldView | null;
   /** Its quotas as the watch last read them: each quota's completes against its goal and its forecast (null: none read). */
   quotas: TargetGroupQuotas | null;
+  /** Its soft launch: where it stands, the decision with its evidence per metric, who decided it (null: none). */
+  softLaunch: SoftLaunchStatus | null;
   events: { received: number; lastType: string | null; sessionsByStatus: Record<string, number>; reconciled: Record<string, number> };
   /** Why the figures are missing or stale, if they are. */
   note: string | null;
@@ -279,6 +282,7 @@ function targetGroupView(key: string, status: TargetGroupStatus, data: StudyRepo
     drift: status.drift ?? [],
     guardHold: guardHoldView({ ...status, key }, study),
     quotas: status.quotas ?? null,
+    softLaunch: status.softLaunch ?? null,
     events: {
       received: status.events?.received ?? 0,
       lastType: status.events?.lastType ?? null,

@@ -9,6 +9,7 @@
 // Each decision is recorded once (status, report, one soft_launch_decided each at a local receiver), and a re-apply
 // of the unchanged file writes nothing to the exchange while the soft launches run, once judged, after the promotion
 // and after `approve --abort` of the failed one (which stays paused).
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestStack } from '../fixtures/stack';
 import { SEEDED_PROJECT_MANAGER } from '../helpers/study-yaml';
@@ -157,6 +158,12 @@ describe('a soft launch is judged on its first completes: pass promotes, fail pa
     // The console: a waiting soft launch is the reason a target group is held.
     const handle = t.client.workflow.getHandle(targetGroupWorkflowId('1001', STUDY, 'unsure'));
     await eventually(async () => ((await handle.describe()).typedSearchAttributes.get(REASON) === 'soft_launch:inconclusive' ? true : undefined), 30_000, 500);
+    // Its current details say where the soft launch stands.
+    const details = await eventually(async () => {
+      const metadata = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+      return metadata.currentDetails?.includes('soft launch: inconclusive, paused') ? metadata.currentDetails : undefined;
+    }, 30_000, 500);
+    expect(details).toContain('[soft_launch:inconclusive]');
 
     const shown = await t.cli(['status', file], cliEnv());
     expect(shown.code, shown.stdout + shown.stderr).toBe(0);
@@ -202,6 +209,14 @@ describe('a soft launch is judged on its first completes: pass promotes, fail pa
     expect(report.stdout.match(/soft launch reached its 50 completes: fail \(length of interview \d+ s after \d+ completes is above 720 s \(of the expected 480 s\): fail\); pauses/g)).toHaveLength(1);
     expect(report.stdout.match(/soft launch reached its 50 completes: inconclusive/g)).toHaveLength(1);
     expect(report.stdout.match(/soft launch reached its 50 completes: fail .*; analysis only: nothing done/g)).toHaveLength(1);
+
+    // The HTML report's soft launch box: the failed one's evidence per metric and how to decide it.
+    const html = `${t.dir}/report.html`;
+    expect((await t.cli(['report', file, '--html', html], cliEnv())).code).toBe(0);
+    const page = readFileSync(html, 'utf8');
+    expect(page).toMatch(/<div class="note soft-launch" data-key="fail" data-state="paused">/);
+    expect(page).toMatch(/<tr data-metric="length_of_interview" class="fail"><th>length of interview<\/th><td class="num">\d+ s<\/td><td>fails below 192 s, fails above 720 s<\/td>/);
+    expect(page).toContain('<div class="note soft-launch" data-key="unsure" data-state="promoted">');
 
     // One soft_launch_decided per decision: pass, fail, inconclusive, the analysis, and the promotion.
     await eventually(async () => (decided().length >= 5 ? true : undefined), 30_000, 250);

@@ -7,6 +7,7 @@ import { condition, isCancellation, setCurrentDetails, upsertSearchAttributes, w
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import type { TargetGroupForecast } from '../../plan/forecast';
 import { mostBehind } from '../../plan/quotas';
+import { softLaunchStatusText } from '../../plan/soft-launch';
 import { targetGroupForecast } from '../forecast';
 import type { GuardKind } from '../../plan/types';
 import type { CompletesPoint, PerformanceSnapshot, TargetGroupStatus } from '../messages';
@@ -211,8 +212,9 @@ export class ConsoleAttributes {
     this.shown = values;
     const figures = figuresLine(values, goalOf(revision.desired.draft), report.performance?.completes);
     const quotas = quotaLine(status.quotas);
+    const soft = status.softLaunch ? softLaunchStatusText(status.softLaunch) : '';
     const reason = values.reason ? ` [${values.reason}]` : '';
-    setCurrentDetails(`**${status.key}**: ${status.phase}${reason}${status.message ? ` (${status.message})` : ''}${figures ? `\n\n${figures}` : ''}${quotas ? `\n\n${quotas}` : ''}`);
+    setCurrentDetails(`**${status.key}**: ${status.phase}${reason}${status.message ? ` (${status.message})` : ''}${figures ? `\n\n${figures}` : ''}${quotas ? `\n\n${quotas}` : ''}${soft ? `\n\n${soft}` : ''}`);
   }
 
   /** Runs for the life of the workflow run; a cancellation ends it (the main path handles it). */
