@@ -117,14 +117,7 @@ export const TESTED_ELSEWHERE: Readonly<Record<string, string>> = {
 };
 
 const BEFORE_LAUNCH: readonly MatrixState[] = ['draft', 'gate_blocked', 'awaiting_approval', 'scheduled (exchange)', 'scheduled (timer)', 'awaiting_completes'];
-const SOFT_LAUNCH_STATES: readonly MatrixState[] = [
-  'soft launch (running)',
-  'soft launch (awaiting decision)',
-  'soft launch (failed, paused)',
-  'soft launch (aborted)',
-  'soft launch (promoted)',
-  'soft launch (analysis only)',
-];
+const SOFT_LAUNCH_STATES: readonly MatrixState[] = STATES.filter((s) => s.startsWith('soft launch'));
 const CLOSED: readonly MatrixState[] = ['completed (file)', 'completed (exchange)', 'removed, kept', 'removed, completed', 'closing out (awaiting approval)', 'closed'];
 
 /** Why a change cannot be made from a state (the cell is not applicable), or undefined. */
