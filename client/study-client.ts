@@ -190,6 +190,7 @@ export class StudyClient {
   async decideSoftLaunch(ref: StudyRef, request: { decision: 'promote' | 'abort'; by: string; targetGroup?: string }, timeoutMs: number): Promise<{ keys: string[]; status: StudyStatus; settled: boolean }> {
     const client = await this.temporal.client();
     const handle = client.workflow.getHandle(ref.workflowId);
+    const sentAt = Date.now() - 1_000; // the workflow's clock is this machine's give or take; a decision recorded after it is this one
     const keys = await callingWorkflow(ref.workflowId, 'update', () => handle.executeUpdate(softLaunchDecisionUpdate, { args: [request] }));
     const deadline = Date.now() + timeoutMs;
     for (;;) {
@@ -198,7 +199,8 @@ export class StudyClient {
       const goal = request.decision === 'promote' ? 'promoted' : 'aborted';
       const waiting = keys.filter((key) => {
         const soft = status.targetGroups[key]?.softLaunch;
-        return soft !== undefined && soft.state !== goal && !(soft.decidedBy?.decision === request.decision && soft.message);
+        const refused = soft?.decidedBy?.refused !== undefined && soft.decidedBy.decision === request.decision && Date.parse(soft.decidedBy.at) >= sentAt;
+        return soft !== undefined && soft.state !== goal && !refused;
       });
       if (waiting.length === 0 || Date.now() >= deadline) return { keys, status, settled: waiting.length === 0 };
       await new Promise((resolve) => setTimeout(resolve, 250));

@@ -245,7 +245,7 @@ export interface SoftLaunchStatus {
   /** The analysis's outcome once judged, with its evidence and what it did. */
   decision?: { outcome: SoftLaunchVerdict; action: 'promote' | 'pause' | 'none'; endedBy?: 'completes' | 'max_duration'; at: string; text: string; evidence: SoftLaunchEvidence[] };
   /** An operator's decision of an inconclusive or failed soft launch (`studyflow approve --promote | --abort`). */
-  decidedBy?: { by: string; at: string; decision: 'promote' | 'abort' };
+  decidedBy?: { by: string; at: string; decision: 'promote' | 'abort'; /** Why the decision was not taken (its write did not go through); absent: taken. */ refused?: string };
   /** Why a write it needed did not go through (a refused resume, the module refused); cleared once it does. */
   message?: string;
 }

@@ -54,7 +54,10 @@ export async function run(
       if (options.json) ctx.out.json({ workflowId: ref.workflowId, decision, by, targetGroups: Object.fromEntries(keys.map((key) => [key, status.targetGroups[key]?.softLaunch ?? null])), settled });
       else ctx.out.data(keys.length ? [`${decision} requested by ${by}:`, ...lines.map((l) => `  ${l}`)].join('\n') : 'no soft launch was waiting for a decision');
       // Nothing waiting, or every decision taken: 0; still waiting at the timeout (or a write refused): 4, as apply.
-      const refused = keys.some((key) => status.targetGroups[key]?.softLaunch?.message !== undefined);
+      const refused = keys.some((key) => {
+        const soft = status.targetGroups[key]?.softLaunch;
+        return soft?.decidedBy?.refused !== undefined || soft?.message !== undefined;
+      });
       return keys.length === 0 ? 0 : settled && !refused ? 0 : 4;
     }
     if (options.resume) {

@@ -43,8 +43,17 @@ export function beginSoftLaunch(state: TargetGroupState, liveAt: string): void {
 export function softLaunchWakeAt(state: TargetGroupState): number | undefined {
   const sl = state.status.softLaunch;
   if (!sl) return undefined;
-  if (sl.state === 'starting' || (SOFT_LAUNCH_DECIDABLE.has(sl.state) && state.softLaunchDecisions.length > 0)) return Date.now();
-  return sl.state === 'running' ? Date.parse(sl.endsAt) : undefined;
+  if (SOFT_LAUNCH_DECIDABLE.has(sl.state) && state.softLaunchDecisions.length > 0) return Date.now();
+  // A write or read that failed is tried again a watch interval later, not in a loop.
+  if (sl.state === 'starting') return Math.max(Date.now(), state.softLaunchRetryAt);
+  return sl.state === 'running' ? Math.max(Date.parse(sl.endsAt), state.softLaunchRetryAt) : undefined;
+}
+
+/** A write or read of the soft launch failed: the next try waits a watch interval (softLaunchWakeAt). */
+function retryLater(state: TargetGroupState, sl: SoftLaunchStatus, message: string): void {
+  sl.message = message;
+  state.softLaunchRetryAt = Date.now() + state.revision.desired.timing.watchIntervalMs;
+  state.publish();
 }
 
 /** The fielding assistant's modules a live change writes, with the soft launch's module while it starts or runs. */
@@ -63,19 +72,25 @@ export function withRunningSoftLaunch<M extends object>(state: TargetGroupState,
 export async function softLaunchTurn(state: TargetGroupState, api: Api, read: boolean): Promise<void> {
   const sl = state.status.softLaunch;
   if (!sl) return;
-  if (sl.state === 'starting') await assignModule(state, api, sl);
-  if (sl.state === 'running') {
+  if (sl.state === 'starting' && Date.now() >= state.softLaunchRetryAt) await assignModule(state, api, sl);
+  const due = Date.now() >= state.softLaunchRetryAt;
+  if (sl.state === 'running' && due) {
     const spec = state.revision.desired.softLaunch;
-    if (!spec) return await promote(state, api, sl, 'the study file no longer has a soft launch');
+    if (!spec) {
+      await promote(state, api, sl, 'the study file no longer has a soft launch');
+      return;
+    }
     // A reading is due with each performance reading, once its time is up, and when the exchange paused it (the module's end).
     if (read || Date.now() >= Date.parse(sl.endsAt) || state.status.phase === 'paused') await judge(state, api, sl, spec);
   }
   while (SOFT_LAUNCH_DECIDABLE.has(sl.state) && state.softLaunchDecisions.length > 0) {
     const { decision, by } = state.softLaunchDecisions.shift() as SoftLaunchDecision;
     if (!softLaunchDecides(sl.state, decision)) continue;
-    sl.decidedBy = { by, at: new Date().toISOString(), decision };
-    if (decision === 'promote') await promote(state, api, sl, `promoted by ${by}`);
-    else await abort(state, api, sl, by);
+    const taken = decision === 'promote' ? await promote(state, api, sl, `promoted by ${by}`) : await abort(state, api, sl, by);
+    sl.decidedBy = { by, at: new Date().toISOString(), decision, ...(taken ? {} : { refused: sl.message ?? 'the write did not go through' }) };
+    state.publish();
+    // Not taken (a write that did not go through): it still waits, with why; the operator may try again.
+    if (!taken) continue;
     tell(state, sl, decision === 'promote' ? `promoted by ${by}` : `aborted by ${by}: paused`);
   }
   state.softLaunchDecisions.length = 0; // a decision that found nothing to decide is spent
@@ -100,11 +115,11 @@ async function assignModule(state: TargetGroupState, api: Api, sl: SoftLaunchSta
       delete sl.message;
       state.addChange('event', `soft launch started: ${sl.completes} completes (${launch.module.filling_goal_percentage}% of the goal) until ${sl.endsAt} at the latest`);
     } else {
-      sl.message = 'the fielding assistant assignment kept changing (412 three times): tried again at the next turn';
+      return retryLater(state, sl, 'the fielding assistant assignment kept changing (412 three times): tried again after a watch interval');
     }
   } catch (error) {
     if (isCancellation(error)) throw error;
-    sl.message = `the soft launch module was not assigned: ${failureOf(error).message}`;
+    return retryLater(state, sl, `the soft launch module was not assigned (tried again after a watch interval): ${failureOf(error).message}`);
   }
   state.publish();
 }
@@ -116,9 +131,7 @@ async function judge(state: TargetGroupState, api: Api, sl: SoftLaunchStatus, sp
     figures = await api(`soft launch reading ${state.status.key}`, 'best_effort').readOverviewFigures(state.base);
   } catch (error) {
     if (isCancellation(error)) throw error;
-    sl.message = `the overview was not read: ${failureOf(error).message}`;
-    state.publish();
-    return;
+    return retryLater(state, sl, `the overview was not read (tried again after a watch interval): ${failureOf(error).message}`);
   }
   const at = new Date().toISOString();
   const { completes, incidenceRate, dropOffRate, medianLengthOfInterviewSeconds } = figures;
@@ -146,9 +159,11 @@ async function decide(state: TargetGroupState, api: Api, sl: SoftLaunchStatus, j
     return;
   }
   if (action === 'promote') {
-    await promote(state, api, sl, `${outcome}: promoted to the full goal`);
-    tell(state, sl, 'promoted to the full goal');
-    return;
+    if (await promote(state, api, sl, `${outcome}: promoted to the full goal`)) return tell(state, sl, 'promoted to the full goal');
+    // The module could not be removed: it waits for an operator rather than being judged again.
+    sl.state = 'awaiting_decision';
+    state.publish();
+    return tell(state, sl, 'not promoted (the module could not be removed): waits for `studyflow approve --promote`');
   }
   sl.state = outcome === 'fail' ? 'paused' : 'awaiting_decision';
   await pauseFor(state, api, sl);
@@ -163,9 +178,9 @@ async function pauseFor(state: TargetGroupState, api: Api, sl: SoftLaunchStatus)
   state.publish();
 }
 
-/** The module removed and fielding resumed where the module's end paused it: the full goal from here. */
-async function promote(state: TargetGroupState, api: Api, sl: SoftLaunchStatus, why: string): Promise<void> {
-  if (!(await removeModule(state, api, sl))) return;
+/** The module removed and fielding resumed where the module's end paused it: the full goal from here. False: the module stays. */
+async function promote(state: TargetGroupState, api: Api, sl: SoftLaunchStatus, why: string): Promise<boolean> {
+  if (!(await removeModule(state, api, sl))) return false;
   sl.state = 'promoted';
   state.addChange('event', `soft launch ${why}`);
   if (state.status.phase === 'paused') {
@@ -173,26 +188,32 @@ async function promote(state: TargetGroupState, api: Api, sl: SoftLaunchStatus, 
     if (refused) sl.message = `promoted, but could not resume: ${refused}`;
   }
   state.publish();
+  return true;
 }
 
-/** `approve --abort`: the module removed, the target group paused (it stays so until the file or an operator acts). */
-async function abort(state: TargetGroupState, api: Api, sl: SoftLaunchStatus, by: string): Promise<void> {
-  if (!(await removeModule(state, api, sl))) return;
+/** `approve --abort`: the module removed, the target group paused and held (a later promote still promotes it). False: the module stays. */
+async function abort(state: TargetGroupState, api: Api, sl: SoftLaunchStatus, by: string): Promise<boolean> {
+  if (!(await removeModule(state, api, sl))) return false;
   sl.state = 'aborted';
   state.addChange('event', `soft launch aborted by ${by}`);
   await pauseFor(state, api, sl);
+  return true;
 }
 
 /** Removes the soft_launch module (other modules kept); false, with the reason in status, when it did not go through. */
 async function removeModule(state: TargetGroupState, api: Api, sl: SoftLaunchStatus): Promise<boolean> {
-  const { outcome } = await api(`soft launch end ${state.status.key}`).setSoftLaunchModule({ ...state.base, module: null });
-  if (outcome === 'applied') state.writes += 1;
-  if (outcome === 'applied' || outcome === 'already_in_state') {
-    delete sl.message;
-    return true;
+  try {
+    const { outcome } = await api(`soft launch end ${state.status.key}`).setSoftLaunchModule({ ...state.base, module: null });
+    if (outcome === 'applied') state.writes += 1;
+    if (outcome === 'applied' || outcome === 'already_in_state') {
+      delete sl.message;
+      return true;
+    }
+    retryLater(state, sl, 'the fielding assistant assignment kept changing (412 three times): the soft launch module is still assigned');
+  } catch (error) {
+    if (isCancellation(error)) throw error;
+    retryLater(state, sl, `the soft launch module was not removed: ${failureOf(error).message}`);
   }
-  sl.message = 'the fielding assistant assignment kept changing (412 three times): the soft launch module is still assigned';
-  state.publish();
   return false;
 }
 

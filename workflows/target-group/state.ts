@@ -114,6 +114,8 @@ export class TargetGroupState {
   readonly guardResumes: string[] = [];
   /** Operators' decisions of a waiting soft launch (`studyflow approve --promote | --abort`), oldest first: ./soft-launch.ts. */
   readonly softLaunchDecisions: SoftLaunchDecision[] = [];
+  /** When a soft launch write or read that failed is tried again (workflow time; 0: now): ./soft-launch.ts. */
+  softLaunchRetryAt = 0;
 
   constructor(input: TargetGroupWorkflowInput) {
     const c = input.carried;
