@@ -40,8 +40,8 @@ export function costText(cost: Range<Money> | undefined): string | undefined {
 
 /** One target group's forecast in parts: finish with range, completes by the end (when short of the goal), cost with range. */
 export function targetGroupForecastParts(f: TargetGroupForecast): string[] {
-  // No finish while paused or before a staged launch starts: the forecast's own line says what is done and what remains.
-  if (f.basis === 'paused') return [f.method];
+  // No finish while paused, while a soft launch holds the goal back, or before a staged launch starts: the forecast's own line says what is done and what remains.
+  if (f.basis === 'paused' || f.basis === 'soft_launch') return [f.method];
   if (f.basis === 'awaiting') return [f.method, costText(f.cost)].filter((part): part is string => Boolean(part));
   const byEnd = f.completesByEnd && f.completesByEnd.expected < f.goal ? `${f.completesByEnd.expected} of ${f.goal} completes by the end (${f.completesByEnd.low} to ${f.completesByEnd.high})` : undefined;
   return [finishText(f.finish, f.endFieldingAt), byEnd, costText(f.cost)].filter((part): part is string => Boolean(part));

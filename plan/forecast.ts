@@ -25,6 +25,7 @@ import { latestTime } from '../shared/times';
 import { isMoney, moneyOf, moneyText, scaleMicros, toMicros } from './money';
 import type { ServerCheck, TargetGroupChecks } from './check-types';
 import type { DesiredTargetGroup, Money } from './types';
+import { SOFT_LAUNCH_HOLDS, type SoftLaunchState } from './soft-launch';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -44,10 +45,11 @@ export interface CompletesReading {
 
 /**
  * What a forecast comes from: the calendar's days or feasibility's range (before launch), the completes series
- * (fielding), the completion (completed); `paused` and `awaiting` have no finish (paused: none while paused;
- * awaiting: a staged launch has no start yet); `none` knows nothing.
+ * (fielding), the completion (completed); `paused`, `awaiting` and `soft_launch` have no finish (paused: none while
+ * paused; awaiting: a staged launch has no start yet; soft_launch: the goal is collected only once the soft launch is
+ * promoted); `none` knows nothing.
  */
-export type ForecastBasis = 'calendar' | 'feasibility' | 'fielding' | 'completed' | 'paused' | 'awaiting' | 'none';
+export type ForecastBasis = 'calendar' | 'feasibility' | 'fielding' | 'completed' | 'paused' | 'awaiting' | 'soft_launch' | 'none';
 
 export interface Range<T> {
   expected: T;
@@ -406,6 +408,11 @@ export interface TargetGroupForecastState {
   launch?: Pick<TargetGroupForecast, 'basis' | 'ratePerDay' | 'unitPrice' | 'method'>;
   /** Paused: who holds it (`a guard (...)`, `the budget`, `the file or the operator`). */
   pausedBy?: string;
+  /**
+   * Its soft launch while it holds the goal back (status.softLaunch: starting, running, waiting for a decision,
+   * failed or aborted): no finish of the goal until it is promoted.
+   */
+  softLaunch?: { state: SoftLaunchState; completes: number; endsAt: string };
   /** Completed: when (else when the goal was first read, else the latest reading). */
   completedAt?: string;
 }
@@ -461,6 +468,21 @@ export function forecastTargetGroup(state: TargetGroupForecastState): TargetGrou
       ...(spent ? { spent } : {}),
       ...(end ? { finishesBeforeEnd: at <= Date.parse(end) } : {}),
       method: `completed: ${completes} of ${goal} completes${completes < goal ? ' (completed before its goal: nothing remains to collect)' : ''}`,
+    };
+  }
+
+  if ((state.phase === 'live' || state.phase === 'paused') && state.softLaunch && SOFT_LAUNCH_HOLDS.has(state.softLaunch.state)) {
+    const soft = state.softLaunch;
+    const spent = state.spend && toMicros(state.spend.value) !== undefined ? { ...state.spend } : undefined;
+    const stands =
+      soft.state === 'starting' || soft.state === 'running'
+        ? `soft launch running: ${Math.min(completes, soft.completes)} of its ${soft.completes} completes, judged by ${soft.endsAt} at the latest`
+        : `soft launch ${soft.state.replace('_', ' ')}: paused until \`studyflow approve --promote\``;
+    return {
+      key, goal, completes, remaining: Math.max(0, goal - completes), basis: 'soft_launch', finish: {},
+      ...(state.endFieldingAt ? { endFieldingAt: state.endFieldingAt } : {}),
+      ...(spent ? { spent } : {}),
+      method: `${stands}; no finish of the goal of ${goal} until it is promoted`,
     };
   }
 

@@ -14,7 +14,7 @@ const DAY_MS = 86_400_000;
 
 /** What the forecast reads of a target group. */
 export interface ForecastSource {
-  status: Pick<TargetGroupStatus, 'key' | 'phase' | 'liveAt' | 'price' | 'launchForecast'> & Partial<Pick<TargetGroupStatus, 'launchAt' | 'launchAfter' | 'guards' | 'feasibility' | 'updatedAt'>>;
+  status: Pick<TargetGroupStatus, 'key' | 'phase' | 'liveAt' | 'price' | 'launchForecast'> & Partial<Pick<TargetGroupStatus, 'launchAt' | 'launchAfter' | 'guards' | 'feasibility' | 'updatedAt' | 'softLaunch'>>;
   report?: { expected: TargetGroupReportData['expected']; series: readonly CompletesPoint[]; performance?: TargetGroupReportData['performance'] };
   /** Paused by the study's budget (the study's status names the target groups its budget holds). */
   heldByBudget?: boolean;
@@ -66,6 +66,7 @@ export function forecastState(source: ForecastSource): TargetGroupForecastState 
     ...(status.price ? { price: status.price } : {}),
     ...(status.launchForecast ? { launch: status.launchForecast } : {}),
     ...(status.phase === 'paused' ? { pausedBy: pausedBy(source) } : {}),
+    ...(status.softLaunch ? { softLaunch: { state: status.softLaunch.state, completes: status.softLaunch.completes, endsAt: status.softLaunch.endsAt } } : {}),
   };
 }
 

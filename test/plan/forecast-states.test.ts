@@ -1,6 +1,6 @@
 // plan/forecast.ts forecastTargetGroup, the one forecast of a target group, in each state it can be in: draft,
 // scheduled at a future moment, awaiting a staged launch's completes, live, paused (by the file, a guard or the
-// budget), completed, and after a goal change. The study's status (workflows/forecast.ts) reads it the same way.
+// budget), in a soft launch, completed, and after a goal change. The study's status (workflows/forecast.ts) reads it the same way.
 import { describe, expect, it } from 'vitest';
 import { forecastBeforeLaunch, forecastFromFeasibility, forecastTargetGroup, studyForecastFromChecks, type TargetGroupForecast, type TargetGroupForecastState } from '../../plan/forecast';
 import { evaluateServerChecks, skippedServerChecks } from '../../plan/server-checks';
@@ -52,6 +52,21 @@ describe('the forecast of a target group in each state', () => {
     expect(f).toMatchObject({ basis: 'paused', finish: {}, completes: 120, remaining: 180, spent: USD('540.00'), pausedBy: 'a guard (ir)' });
     expect(f?.cost).toBeUndefined();
     expect(f?.method).toBe('paused by a guard (ir): 120 of 300 completes done, 180 remain, 540.00 USD spent; no finish while paused');
+  });
+
+  it('in a soft launch: no finish of the goal until it is promoted (running, waiting, failed, aborted); promoted, from the readings again', () => {
+    const running = forecastTargetGroup(state({ phase: 'live', now: '2026-12-03T00:00:00.000Z', liveAt: '2026-12-01T00:00:00Z', series, spend: USD('540.00'), softLaunch: { state: 'running', completes: 150, endsAt: '2026-12-04T00:00:00.000Z' } }));
+    expect(running).toMatchObject({ basis: 'soft_launch', finish: {}, completes: 120, remaining: 180, spent: USD('540.00') });
+    expect(running?.method).toBe('soft launch running: 120 of its 150 completes, judged by 2026-12-04T00:00:00.000Z at the latest; no finish of the goal of 300 until it is promoted');
+    const waiting = forecastTargetGroup(state({ phase: 'paused', now: '2026-12-03T00:00:00.000Z', series, softLaunch: { state: 'awaiting_decision', completes: 150, endsAt: '2026-12-04T00:00:00.000Z' } }));
+    expect(waiting?.method).toBe('soft launch awaiting decision: paused until `studyflow approve --promote`; no finish of the goal of 300 until it is promoted');
+    for (const held of ['starting', 'paused', 'aborted'] as const) {
+      expect(forecastTargetGroup(state({ phase: 'paused', series, softLaunch: { state: held, completes: 150, endsAt: '2026-12-04T00:00:00.000Z' } }))?.basis, held).toBe('soft_launch');
+    }
+    for (const done of ['promoted', 'analysed'] as const) {
+      const f = forecastTargetGroup(state({ phase: 'live', now: '2026-12-03T00:00:00.000Z', liveAt: '2026-12-01T00:00:00Z', series, softLaunch: { state: done, completes: 150, endsAt: '2026-12-04T00:00:00.000Z' } }));
+      expect(f?.basis, done).toBe('fielding');
+    }
   });
 
   it('completed: the finish is when it completed, nothing remains, the cost is what it spent', () => {

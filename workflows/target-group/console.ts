@@ -117,7 +117,15 @@ export function figuresLine(values: ConsoleValues, goal?: number, completes?: nu
     const band = f.finish.earliest && f.finish.latest ? `, ${f.finish.earliest} to ${f.finish.latest}` : f.finish.earliest ? `, not before ${f.finish.earliest}` : '';
     parts.push(`forecast end ${f.finish.expected}${band}`);
   } else if (f) {
-    parts.push(f.basis === 'paused' ? 'paused: no forecast end while paused' : f.basis === 'awaiting' ? 'awaiting completes: no forecast end before it starts' : 'no forecast yet');
+    parts.push(
+      f.basis === 'paused'
+        ? 'paused: no forecast end while paused'
+        : f.basis === 'awaiting'
+          ? 'awaiting completes: no forecast end before it starts'
+          : f.basis === 'soft_launch'
+            ? 'soft launch: no forecast end until it is promoted'
+            : 'no forecast yet',
+    );
   }
   return parts.join(' · ');
 }
