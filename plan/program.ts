@@ -243,13 +243,19 @@ export function stepsAfterHandOver(steps: readonly TargetGroupStep[]): TargetGro
 /** The running target-group workflows as a study's status shows them (what `studyflow plan` and the study both start from). */
 export function runningFromStatus(
   status:
-    | { managedTargetGroups?: string[]; childSpecDigests?: Record<string, string>; targetGroups?: Record<string, { phase?: string; guards?: { hold?: GuardHold }; softLaunch?: { state: SoftLaunchState } }> }
+    | {
+        managedTargetGroups?: string[];
+        childSpecDigests?: Record<string, string>;
+        targetGroups?: Record<string, { phase?: string; guards?: { hold?: GuardHold }; softLaunch?: { state: SoftLaunchState; analysisOnly?: boolean } }>;
+      }
     | undefined,
 ): Map<string, RunningChild> {
   return new Map(
     (status?.managedTargetGroups ?? []).map((key) => {
       const hold = status?.targetGroups?.[key]?.guards?.hold;
-      const soft = status?.targetGroups?.[key]?.softLaunch?.state;
+      // A soft launch that only analyses never holds the target group.
+      const analysed = status?.targetGroups?.[key]?.softLaunch;
+      const soft = analysed?.analysisOnly ? undefined : analysed?.state;
       return [key, { specDigest: status?.childSpecDigests?.[key], phase: status?.targetGroups?.[key]?.phase, ...(hold ? { guardHold: hold } : {}), ...(soft ? { softLaunch: soft } : {}) }];
     }),
   );

@@ -259,7 +259,7 @@ export function softLaunchStatusText(sl: SoftLaunchStatus): string {
     case 'starting':
       return `soft launch starting: ${sl.completes} completes until ${sl.endsAt} at the latest`;
     case 'running':
-      return `soft launch running: ${got}, until ${sl.endsAt} at the latest`;
+      return `soft launch running: ${got}, until ${sl.endsAt} at the latest${sl.analysisOnly ? ' (analysis only: the exchange fields as without one)' : ''}`;
     case 'awaiting_decision':
       return `soft launch${judged}, paused: waits for \`studyflow approve --promote\` or \`--abort\``;
     case 'paused':

@@ -66,7 +66,8 @@ export function forecastState(source: ForecastSource): TargetGroupForecastState 
     ...(status.price ? { price: status.price } : {}),
     ...(status.launchForecast ? { launch: status.launchForecast } : {}),
     ...(status.phase === 'paused' ? { pausedBy: pausedBy(source) } : {}),
-    ...(status.softLaunch ? { softLaunch: { state: status.softLaunch.state, completes: status.softLaunch.completes, endsAt: status.softLaunch.endsAt } } : {}),
+    // A soft launch that only analyses holds nothing back: it fields at its pace.
+    ...(status.softLaunch && !status.softLaunch.analysisOnly ? { softLaunch: { state: status.softLaunch.state, completes: status.softLaunch.completes, endsAt: status.softLaunch.endsAt } } : {}),
   };
 }
 

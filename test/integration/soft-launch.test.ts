@@ -100,9 +100,13 @@ describe('a soft launch is judged on its first completes: pass promotes, fail pa
       const soft = running.targetGroups[key].softLaunch!;
       expect(soft).toMatchObject({ via: 'fielding_assistant', completes: 50 });
       expect(Date.parse(soft.endsAt) - Date.parse(soft.startedAt)).toBe(2 * 86_400_000);
+      if (key === 'watch') continue;
       expect(assignment(key)?.soft_launch).toMatchObject({ filling_goal_percentage: 5, demographics_strictness_percentage: 100 });
       expect(Date.parse((assignment(key)!.soft_launch as { end_at: string }).end_at)).toBe(Date.parse(soft.endsAt));
     }
+    // Analysis only changes nothing in the exchange: no module.
+    expect(running.targetGroups.watch.softLaunch).toMatchObject({ analysisOnly: true });
+    expect(assignment('watch')?.soft_launch ?? null).toBeNull();
     // A re-apply while they run: nothing to write (the module is studyflow's, not drift of the file's assignment).
     const before = t.stack.sandbox.requests().length;
     const again = await t.cli(['apply', file], cliEnv());
@@ -114,7 +118,8 @@ describe('a soft launch is judged on its first completes: pass promotes, fail pa
     expect(await admin('PUT', `/fielding/target-groups/${tg('pass').id}/settings`, { incidence_rate: 0.8 })).toMatchObject({ incidence_rate: 0.8 });
     expect(await admin('PUT', `/fielding/target-groups/${tg('fail').id}/settings`, { length_of_interview_minutes: 30, drop_off_rate: 0 })).toMatchObject({ length_of_interview_minutes: 30 });
     expect(await admin('PUT', `/fielding/target-groups/${tg('unsure').id}/settings`, { incidence_rate: 0.39 })).toMatchObject({ incidence_rate: 0.39 });
-    expect(await admin('PUT', `/fielding/target-groups/${tg('watch').id}/settings`, { length_of_interview_minutes: 30, drop_off_rate: 0 })).toMatchObject({ length_of_interview_minutes: 30 });
+    // No module caps it: a low incidence keeps it from its whole goal within the advance.
+    expect(await admin('PUT', `/fielding/target-groups/${tg('watch').id}/settings`, { length_of_interview_minutes: 30, drop_off_rate: 0, incidence_rate: 0.1 })).toMatchObject({ length_of_interview_minutes: 30 });
     await admin('POST', '/fielding/advance', { minutes: 180 });
 
     const judged = await eventually(async () => {
@@ -148,12 +153,14 @@ describe('a soft launch is judged on its first completes: pass promotes, fail pa
     expect(incidence.value).toBeLessThan(0.54);
     expect(run('unsure').status).toBe('paused');
 
-    // Analysis only: judged a failure and told, nothing done: the module runs on, the group is not paused by studyflow.
+    // Analysis only: judged a failure on its first completes and told, nothing done: nothing capped or paused it (with no
+    // module it may have filled its whole goal within the advance, and then it is judged on its last figures).
     const watch = judged.targetGroups.watch.softLaunch!;
-    expect(watch.decision).toMatchObject({ outcome: 'fail', action: 'none' });
-    expect(judged.targetGroups.watch.phase).toBe('live');
-    expect(run('watch').status).toBe('live');
-    expect(assignment('watch')?.soft_launch).toBeDefined();
+    expect(watch.decision).toMatchObject({ outcome: 'fail', action: 'none', endedBy: 'completes' });
+    expect(watch.reading!.completes).toBeGreaterThanOrEqual(50);
+    expect(['live', 'completed']).toContain(run('watch').status);
+    expect(t.stack.sandbox.requests().filter((r) => r.method === 'POST' && r.path.includes(run('watch').id) && r.path.endsWith('/pause'))).toEqual([]);
+    expect(assignment('watch')?.soft_launch ?? null).toBeNull();
 
     // The console: a waiting soft launch is the reason a target group is held.
     const handle = t.client.workflow.getHandle(targetGroupWorkflowId('1001', STUDY, 'unsure'));

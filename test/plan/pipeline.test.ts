@@ -69,6 +69,9 @@ describe('planRevision', () => {
     expect(seen.targetGroups.us.softLaunch).toBe('awaiting_decision');
     expect(seen.targetGroups.us).not.toHaveProperty('guardHold');
     expect(observed.targetGroups.us.softLaunch).toBeUndefined();
+    // A soft launch that only analyses holds nothing.
+    const analysing = runningFromStatus({ managedTargetGroups: ['us'], targetGroups: { us: { phase: 'paused', softLaunch: { ...soft, state: 'running', analysisOnly: true } } } });
+    expect(analysing.get('us')).not.toHaveProperty('softLaunch');
   });
 });
 

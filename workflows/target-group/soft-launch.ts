@@ -6,7 +6,8 @@
 //   running           -> promoted            judged pass (or inconclusive with `on.inconclusive: promote`): module removed, resumed if paused
 //   running           -> paused              judged fail: paused with its evidence
 //   running           -> awaiting_decision   judged inconclusive: paused, waits for `studyflow approve --promote | --abort`
-//   running           -> analysed            `analysis_only`: judged and told, nothing done
+//   (went live)       -> running             `analysis_only`: no module, nothing changes in the exchange
+//   running           -> analysed            `analysis_only`: judged on its first completes and told, nothing done
 //   awaiting_decision, paused -> promoted    `approve --promote`
 //   awaiting_decision, paused -> aborted     `approve --abort`: the module removed, the target group held paused
 //   aborted           -> promoted            `approve --promote` (the operator changed their mind)
@@ -36,7 +37,9 @@ export function beginSoftLaunch(state: TargetGroupState, liveAt: string): void {
   const spec = state.revision.desired.softLaunch;
   if (!spec || state.status.softLaunch) return;
   const endsAt = new Date(Date.parse(liveAt) + spec.maxDurationMs).toISOString();
-  state.status.softLaunch = { via: 'fielding_assistant', state: 'starting', startedAt: liveAt, endsAt, completes: spec.completes, ...(spec.analysisOnly ? { analysisOnly: true } : {}) };
+  // Analysis only changes nothing in the exchange: no module, it fields as without a soft launch and is judged on its first completes.
+  const starts = spec.analysisOnly ? { state: 'running' as const, analysisOnly: true } : { state: 'starting' as const };
+  state.status.softLaunch = { via: 'fielding_assistant', startedAt: liveAt, endsAt, completes: spec.completes, ...starts };
 }
 
 /** The watch should not sleep past this moment (workflow time): a module to assign now, or a soft launch's end. */
@@ -60,7 +63,7 @@ function retryLater(state: TargetGroupState, sl: SoftLaunchStatus, message: stri
 export function withRunningSoftLaunch<M extends object>(state: TargetGroupState, modules: M): M {
   const sl = state.status.softLaunch;
   const spec = state.revision.desired.softLaunch;
-  if (!sl || !spec || (sl.state !== 'starting' && sl.state !== 'running')) return modules;
+  if (!sl || !spec || sl.analysisOnly || (sl.state !== 'starting' && sl.state !== 'running')) return modules;
   const launch = softLaunchLaunch({ softLaunch: spec }, sl.startedAt, true);
   return launch?.via === 'fielding_assistant' ? { ...modules, soft_launch: launch.module } : modules;
 }
@@ -76,6 +79,11 @@ export async function softLaunchTurn(state: TargetGroupState, api: Api, read: bo
   const due = Date.now() >= state.softLaunchRetryAt;
   if (sl.state === 'running' && due) {
     const spec = state.revision.desired.softLaunch;
+    if (!spec && sl.analysisOnly) {
+      sl.state = 'analysed';
+      sl.message = 'the study file no longer has a soft launch: not judged';
+      return state.publish();
+    }
     if (!spec) {
       await promote(state, api, sl, 'the study file no longer has a soft launch');
       return;

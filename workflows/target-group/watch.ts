@@ -65,7 +65,8 @@ export async function watchOnce(state: TargetGroupState, api: Api): Promise<void
     // The reading may have changed the phase (a guard paused it): drift is checked while it is still watched.
     if (drift !== 'none' && state.watching) await checkDrift(state, api, { takeCompletion: drift === 'check' });
   }
-  if (state.watching) await softLaunchTurn(state, api, performanceRead);
+  // A target group that just completed is judged once more on its last figures (its soft launch ends with it).
+  if (state.watching || state.status.phase === 'completed') await softLaunchTurn(state, api, performanceRead || state.status.phase === 'completed');
   // The last figures of a target group that just completed (one reading made once the phase was completed).
   if (state.status.phase === 'completed' && state.report.performance?.phase !== 'completed') await readPerformance(state, api);
   // Changes recorded without a reading (a control, a resume, drift, an event) reach the study's report now.
