@@ -234,6 +234,9 @@ export function buildProgram(ctx: CliContext, setExit: (code: number) => void): 
   return program;
 }
 
+/** The commands that run until they are stopped. */
+const LONG_RUNNING: ReadonlySet<string> = new Set(['dev', 'demo', 'worker', 'receiver', 'sandbox']);
+
 /** Runs the CLI; returns the exit code (only bin/studyflow.js calls process.exit). */
 export async function main(argv: string[], streams?: Streams, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   startTimeline(env);
@@ -242,6 +245,9 @@ export async function main(argv: string[], streams?: Streams, env: NodeJS.Proces
   const interrupted = new Promise<void>((resolve) => (resolveInterrupt = resolve));
   const onSigint = () => resolveInterrupt();
   process.on('SIGINT', onSigint);
+  // A long-running command stops on SIGTERM (`kill`, `docker stop`, systemd) as on Ctrl-C: the Temporal SDK's runtime
+  // takes SIGTERM for its worker, so without this `dev` would stop its worker and keep its servers running.
+  if (LONG_RUNNING.has(argv[0] ?? '')) process.on('SIGTERM', onSigint);
   let code = 0;
   const program = buildProgram({ out, env, cwd: process.cwd(), interrupted }, (c) => (code = c));
   try {
@@ -261,6 +267,7 @@ export async function main(argv: string[], streams?: Streams, env: NodeJS.Proces
     return 1;
   } finally {
     process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
     const timeline = timelineLine();
     if (timeline) out.progress(timeline);
   }
