@@ -132,8 +132,9 @@ describe('report of a live study with simulated sessions', () => {
     expect(us.prescreens).toBe(us.entrants! - count('PreClientSurveyProcess'));
     expect(us.entrants).toBeGreaterThan(us.completes!);
     expect(us.firstComplete! <= us.lastComplete!).toBe(true);
-    // No quota fill: the API's performance carries none (docs/report.md).
-    expect(us).not.toHaveProperty('quotas');
+    // Quota fill: the watch's own read of list_profiles (docs/report.md), each quota's completes against its goal.
+    expect(us.quotas?.cells.map((c) => [c.profile, c.quota, c.goal])).toEqual([['gender', 'men', 200], ['gender', 'women', 200]]);
+    expect(us.quotas!.cells.reduce((n, c) => n + c.completes, 0)).toBeLessThanOrEqual(remote.metrics.completes);
     // Cost, incidence observed (the API's incidence_rate) against expected, conversion and drop-off.
     expect(us.completesCost?.currency_code).toBe('USD');
     expect(Number(us.completesCost?.value)).toBeCloseTo(us.completes! * 2.65, 2);
@@ -209,7 +210,9 @@ describe('report of a live study with simulated sessions', () => {
     expect(result.stdout).toMatch(/^ {2}completes \d+ of 400 \(\d+\.\d%\); remaining \d+ \(derived: the study's filling_goal 400 less \d+ completes\)$/m);
     expect(result.stdout).toMatch(/^ {2}entrants \d+, prescreens \d+; conversion \d+\.\d%, drop-off \d+\.\d%$/m);
     expect(result.stdout).toMatch(/^ {2}respondents by status: Complete \d+, Terminate \d+, OverQuota \d+, SecurityFailure \d+, FinancialTerm \d+, PreClientSurveyProcess \d+, In Survey \d+$/m);
-    expect(result.stdout).not.toMatch(/QUOTA|in progress/);
+    expect(result.stdout).not.toMatch(/in progress/);
+    expect(result.stdout).toMatch(/^quotas:$/m);
+    expect(result.stdout).toMatch(/^ {2}us_gen_pop: 2 quota\(s\) read /m);
     expect(result.stdout).toContain('draft -> live');
     expect(result.stdout).toMatch(/event {2}target-group-updated: /);
     expect(us.completes).toBeGreaterThan(0);
