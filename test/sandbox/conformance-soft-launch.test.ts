@@ -279,9 +279,12 @@ describe('Quota views › per-quota completes and prescreens of a launched group
     const [male, female] = profile.body.targets;
     expect(male).toMatchObject({ id: 'm', quota: { completes_goal: 100, completes: count('m', true), prescreens: count('m', false) } });
     expect(female).toMatchObject({ id: 'f', quota: { completes_goal: 100, completes: count('f', true), prescreens: count('f', false) } });
-    // The total is the soft goal; the male quota is far short of its half of it.
+    // The total is the soft goal; the male quota is far short of its half of it. A fill of 0.15 lets about one male in
+    // for every seven women (5 of 40 expected); which arrivals are drawn depends on the simulated times they come at
+    // (2 to 9 in eight quiet runs, 11 once under load), so the bound leaves room: under half the women's count (at most
+    // 13 of 40), still far from the 20 an even fill gives.
     expect(male.quota.completes + female.quota.completes).toBe(40);
-    expect(male.quota.completes).toBeLessThan(10);
+    expect(male.quota.completes * 2).toBeLessThan(female.quota.completes);
     const list = await api.req('GET', `${tgPath}/profiles`);
     expect(list.status, list.text).toBe(200);
     expect(list.body.profiles[0].targets).toEqual(profile.body.targets);
