@@ -113,10 +113,15 @@ export async function readFieldingRun(caller: ApiCaller, ref: LiveTargetGroupRef
   return { id: body.id, status: body.status, startFieldingAt: body.start_fielding_at ?? null, endFieldingAt: body.end_fielding_at ?? null, etag: requireEtag('get_fielding_run', req, res) };
 }
 
+/** list_profiles of a launched target group: its profiles with their quotas (goals, and completes and prescreens). */
+async function listProfiles(caller: ApiCaller, ref: LiveTargetGroupRef): Promise<ProfilesResponse> {
+  const req = { method: 'GET', path: `${targetGroupPath(caller, ref.projectId, ref.targetGroupId)}/profiles` } as const;
+  return (await read(caller, 'list_profiles', ProfilesResponse, req)).body;
+}
+
 /** list_profiles: the total goal and every quota's goal. */
 export async function readGoals(caller: ApiCaller, ref: LiveTargetGroupRef): Promise<{ completesGoal: number; quotaGoals: QuotaGoal[] }> {
-  const req = { method: 'GET', path: `${targetGroupPath(caller, ref.projectId, ref.targetGroupId)}/profiles` } as const;
-  const { body } = await read(caller, 'list_profiles', ProfilesResponse, req);
+  const body = await listProfiles(caller, ref);
   const quotaGoals: QuotaGoal[] = [];
   for (const profile of body.profiles ?? []) {
     for (const target of profile.targets) {
@@ -144,8 +149,7 @@ export interface QuotaCompletes {
  * `notReported`, not shown as 0. Names and counts only: no respondent.
  */
 export async function readQuotaCompletes(caller: ApiCaller, ref: LiveTargetGroupRef): Promise<{ quotas: QuotaCompletes[]; notReported: number }> {
-  const req = { method: 'GET', path: `${targetGroupPath(caller, ref.projectId, ref.targetGroupId)}/profiles` } as const;
-  const { body } = await read(caller, 'list_profiles', ProfilesResponse, req);
+  const body = await listProfiles(caller, ref);
   const text = (...values: unknown[]) => values.find((v): v is string => typeof v === 'string' && v.trim() !== '');
   const quotas: QuotaCompletes[] = [];
   let notReported = 0;
